@@ -1,0 +1,28 @@
+#!/bin/sh
+# Run every host unit-test binary (one Check runner per tests/unit/test_*.c)
+# and end with one summary line: "unit: N passed, N failed".
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+passed=0
+failed=0
+status=0
+for t in build/tests/unit/test_*; do
+	[ -x "$t" ] || continue
+	out=$(CK_FORK=yes "$t" 2>&1)
+	rc=$?
+	printf '%s\n' "$out"
+	line=$(printf '%s\n' "$out" | sed -n 's/.*Checks: \([0-9]*\), Failures: \([0-9]*\), Errors: \([0-9]*\).*/\1 \2 \3/p' | tail -n 1)
+	if [ -z "$line" ]; then
+		echo "$t: no Check summary (exit $rc)"
+		failed=$((failed + 1))
+		status=1
+		continue
+	fi
+	set -- $line
+	passed=$((passed + $1 - $2 - $3))
+	failed=$((failed + $2 + $3))
+	[ "$rc" -eq 0 ] || status=1
+done
+echo "unit: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$status" -eq 0 ]
