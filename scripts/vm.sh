@@ -1,0 +1,137 @@
+#!/bin/sh
+# scripts/vm.sh CMD [ARGS...]
+#
+# Boot Debian's stock kernel (unpacked by scripts/deps.sh) under qemu with the
+# host root shared read-only over 9p, run CMD as root inside the guest with the
+# work tree at the same path, and exit with CMD's exit status.
+#
+# The guest gets a writable results directory, exported to CMD as
+# $NPUPROF_RESULTS (the same path on the host and in the guest). The run fails
+# if the guest kernel log shows a WARNING, BUG, Oops, lockdep splat or hung
+# task, or if the VM does not finish within $VM_TIMEOUT seconds (default 1800).
+#
+# Environment: VM_TIMEOUT, VM_MEM (MiB, default 2048), VM_SMP (default 2),
+# VM_KEEP=1 keeps the results directory, VM_QUIET=1 hides the console
+# (it is still checked and kept in the results directory on failure).
+set -u
+
+die() { echo "vm.sh: $*" >&2; exit 125; }
+[ $# -ge 1 ] || die "usage: scripts/vm.sh CMD [ARGS...]"
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+kver=$(cat "$root/build/kernel/version" 2>/dev/null) || die "no guest kernel: run scripts/deps.sh"
+kdir="$root/build/kernel/$kver"
+[ -f "$kdir/vmlinuz" ] || die "missing $kdir/vmlinuz: run scripts/deps.sh"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not installed: run scripts/deps.sh"
+busybox=$(command -v busybox) || die "busybox not installed: run scripts/deps.sh"
+
+# --- initramfs: busybox + the 9p stack, built once per kernel version -------
+initrd="$root/build/vm/initramfs-$kver.cpio.gz"
+if [ ! -f "$initrd" ] || [ "$0" -nt "$initrd" ]; then
+	stage=$(mktemp -d)
+	mkdir -p "$stage/bin" "$stage/lib/modules" "$stage/proc" "$stage/sys" \
+		"$stage/dev" "$stage/newroot"
+	cp "$busybox" "$stage/bin/busybox"
+	for m in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev \
+		virtio_pci netfs fscache 9pnet 9pnet_virtio 9p; do
+		f=$(find "$kdir/modules/kernel" -name "$m.ko" | head -n 1)
+		[ -n "$f" ] || die "module $m.ko not found under $kdir/modules"
+		cp "$f" "$stage/lib/modules/"
+		echo "$m" >> "$stage/lib/modules/order"
+	done
+	cat > "$stage/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+for m in $(cat /lib/modules/order); do insmod /lib/modules/$m.ko || echo "init: insmod $m failed"; done
+results=$(sed -n 's/.*npuprof\.results=\([^ ]*\).*/\1/p' /proc/cmdline)
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose rootfs /newroot ||
+	{ echo "init: cannot mount host root"; poweroff -f; }
+mount -t 9p -o trans=virtio,version=9p2000.L,rw results "/newroot$results" ||
+	{ echo "init: cannot mount results"; poweroff -f; }
+mount -t proc proc /newroot/proc
+mount -t sysfs sysfs /newroot/sys
+mount -t devtmpfs devtmpfs /newroot/dev
+mount -t tmpfs tmpfs /newroot/tmp
+mount -t tmpfs tmpfs /newroot/run
+mkdir -p /newroot/dev/pts /newroot/dev/shm
+mount -t devpts devpts /newroot/dev/pts
+mount -t tmpfs tmpfs /newroot/dev/shm
+mount -t tracefs tracefs /newroot/sys/kernel/tracing
+mount -t debugfs debugfs /newroot/sys/kernel/debug
+mount -t bpf bpf /newroot/sys/fs/bpf
+exec switch_root /newroot /bin/sh "$results/stage2"
+INIT
+	chmod +x "$stage/init"
+	mkdir -p "$root/build/vm"
+	(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) > "$initrd.tmp" &&
+		mv "$initrd.tmp" "$initrd"
+	rm -rf "$stage"
+fi
+
+# --- per-run results directory (unique, so runs may overlap) ----------------
+run="$root/build/vm/run.$$"
+rm -rf "$run"
+mkdir -p "$run/out"
+cwd=$(pwd)
+{
+	echo "#!/bin/sh"
+	echo "export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+	echo "export HOME=/root NPUPROF_RESULTS='$run/out' NPUPROF_IN_VM=1"
+	echo "hostname npuprof-vm"
+	echo "ulimit -c 0"
+	echo "cd '$cwd' || exit 99"
+	printf '('
+	for a in "$@"; do printf " '%s'" "$(printf '%s' "$a" | sed "s/'/'\\\\''/g")"; done
+	printf ')\n'
+	echo "rc=\$?"
+	echo "dmesg > '$run/dmesg' 2>&1"
+	echo "echo \$rc > '$run/rc'"
+	echo "sync"
+	echo "echo o > /proc/sysrq-trigger 2>/dev/null; poweroff -f"
+} > "$run/stage2"
+
+# --- boot ---------------------------------------------------------------
+log="$run/console.log"
+accel="-accel tcg,thread=multi"
+[ -w /dev/kvm ] && accel="-accel kvm -cpu host"
+start=$(date +%s)
+timeout "${VM_TIMEOUT:-1800}" qemu-system-x86_64 $accel \
+	-m "${VM_MEM:-2048}" -smp "${VM_SMP:-2}" \
+	-kernel "$kdir/vmlinuz" -initrd "$initrd" \
+	-append "console=ttyS0 quiet loglevel=4 panic=-1 oops=panic npuprof.results=$run" \
+	-fsdev local,id=r,path=/,security_model=none,readonly=on,multidevs=remap \
+	-device virtio-9p-pci,fsdev=r,mount_tag=rootfs \
+	-fsdev local,id=w,path="$run",security_model=none,multidevs=remap \
+	-device virtio-9p-pci,fsdev=w,mount_tag=results \
+	-display none -monitor none -serial stdio -no-reboot </dev/null 2>&1 |
+	if [ "${VM_QUIET:-0}" = 1 ]; then cat > "$log"; else tee "$log"; fi
+end=$(date +%s)
+
+status=0
+if [ -f "$run/rc" ]; then
+	status=$(cat "$run/rc")
+else
+	echo "vm.sh: guest did not finish (timeout ${VM_TIMEOUT:-1800}s or crash)" >&2
+	status=124
+fi
+
+# --- kernel health: fail on any warning/oops/lockdep/hung task -------------
+pattern='WARNING:|BUG:|Oops|general protection fault|kernel BUG|possible circular locking|possible recursive locking|inconsistent lock state|lockdep|INFO: task .* blocked for more than|Kernel panic|UBSAN|KASAN|kmemleak|refcount_t:|list_add corruption|list_del corruption|scheduling while atomic|sleeping function called from invalid context'
+bad=$(cat "$log" "$run/dmesg" 2>/dev/null | grep -aE "$pattern" | sort -u)
+if [ -n "$bad" ]; then
+	echo "vm.sh: the guest kernel log shows problems:" >&2
+	printf '%s\n' "$bad" >&2
+	[ "$status" -ne 0 ] || status=1
+fi
+echo "vm.sh: guest ran $((end - start)) s, exit status $status"
+
+if [ "$status" -ne 0 ] || [ "${VM_KEEP:-0}" = 1 ]; then
+	echo "vm.sh: results kept in $run"
+else
+	rm -rf "$run"
+fi
+exit "$status"
