@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * npusim: the user/kernel ABI of the simulated Ascend NPU driver.
+ *
+ * One character device per simulated device, /dev/npusim<N>. A process opens
+ * the device, creates streams (each owns one SQ and one CQ), writes 64-byte
+ * SQEs into a stream's SQ with NPUSIM_IOC_SQ_SEND, and reads 16-byte CQEs back
+ * with NPUSIM_IOC_CQ_RECV. The SQE header and the CQE follow the STARS v1
+ * formats of the Ascend 910B (see docs/ascend-reference.md §8.4); bytes 8-63
+ * of an SQE carry the simulator's task model (duration, bytes, event ids).
+ *
+ * Evolution rule: structures only grow at the end, reserved fields must be
+ * zero, and NPUSIM_ABI_VERSION is bumped on any change; NPUSIM_IOC_DEV_INFO
+ * reports the driver's version.
+ */
+#ifndef _UAPI_NPUSIM_H
+#define _UAPI_NPUSIM_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define NPUSIM_ABI_VERSION 1
+#define NPUSIM_CHIP_NAME "Ascend910B"
+#define NPUSIM_MAX_DEVICES 8
+#define NPUSIM_SQE_SIZE 64
+#define NPUSIM_CQE_SIZE 16
+#define NPUSIM_MAX_EVENTS 4096 /* event ids per device */
+#define NPUSIM_MAX_NOTIFIES 4096 /* notify ids per device */
+#define NPUSIM_SEND_MAX 1024 /* SQEs per NPUSIM_IOC_SQ_SEND */
+#define NPUSIM_RECV_MAX 1024 /* CQEs per NPUSIM_IOC_CQ_RECV */
+#define NPUSIM_CLOCK_SAMPLES_MAX 16
+#define NPUSIM_MAX_TASK_NS 10000000000ULL /* longest modelled task: 10 s */
+
+/* SQE types: the STARS v1 numbering (msprof STARS_SQE_TYPE_TABLE). */
+enum npusim_sqe_type {
+	NPUSIM_SQE_AI_CORE = 0,
+	NPUSIM_SQE_AI_CPU = 1,
+	NPUSIM_SQE_AIV = 2,
+	NPUSIM_SQE_PLACE_HOLDER = 3,
+	NPUSIM_SQE_EVENT_RECORD = 4,
+	NPUSIM_SQE_EVENT_WAIT = 5,
+	NPUSIM_SQE_NOTIFY_RECORD = 6,
+	NPUSIM_SQE_NOTIFY_WAIT = 7,
+	NPUSIM_SQE_WRITE_VALUE = 8,
+	NPUSIM_SQE_SDMA = 11,
+};
+
+/* SQE byte 0 and byte 1 bit fields (STARS v1). */
+#define NPUSIM_SQE_TYPE_MASK 0x3f
+#define NPUSIM_SQE_CTRL_WR_CQE 0x40 /* byte 1 bit 6: request a CQE */
+
+/* npusim_sqe.kind for AI_CORE / AIV tasks: which cores a kernel occupies. */
+enum npusim_kernel_kind {
+	NPUSIM_KERNEL_PLAIN = 0, /* AI_CORE: cube cores; AIV: vector cores */
+	NPUSIM_KERNEL_MIX_AIC = 1, /* cube-led mix: cube + vector cores */
+	NPUSIM_KERNEL_MIX_AIV = 2, /* vector-led mix: vector + cube cores */
+};
+
+/* npusim_sqe.kind for PLACE_HOLDER tasks. */
+enum npusim_ph_kind {
+	NPUSIM_PH_PLAIN = 0,
+	NPUSIM_PH_PROFILER_TRACE = 1, /* msproftx MarkEx / mstx device marker */
+};
+
+/* Profiler trace tags carried in npusim_sqe.tag (PROFILER_TRACE_EX). */
+#define NPUSIM_TRACE_TAG_MARK 11
+#define NPUSIM_TRACE_TAG_RANGE 12
+
+struct npusim_sqe {
+	/* STARS SQE header (8 bytes) */
+	__u8 type; /* bits 0-5 type, bit 6 l1_lock, bit 7 l1_unlock */
+	__u8 ctrl; /* bits 0-1 ie, 2-3 pre_p, 4-5 post_p, 6 wr_cqe */
+	__u16 block_dim; /* kernels: number of blocks */
+	__u16 stream_id; /* runtime stream id; must be the SQ's stream */
+	__u16 task_id; /* per-stream task id, chosen by the submitter, wraps */
+	/* simulator task model (56 bytes) */
+	__u64 duration_ns; /* modelled run time; SDMA: 0 = from bytes */
+	__u64 bytes; /* SDMA: bytes to move */
+	__u32 id; /* EVENT_*: event id, NOTIFY_*: notify id */
+	__u32 target_dev; /* NOTIFY_RECORD: device owning the notify */
+	__u16 jitter_pm; /* +- per-mille random jitter on duration */
+	__u8 kind; /* enum npusim_kernel_kind or enum npusim_ph_kind */
+	__u8 rsv0;
+	__u32 tag; /* PROFILER_TRACE: tag (11 mark, 12 range) */
+	__u64 value; /* WRITE_VALUE: value; PROFILER_TRACE: index id */
+	__u8 rsv[16]; /* must be zero */
+};
+
+/* CQE (STARS v1 hardware CQE, 16 bytes). */
+#define NPUSIM_CQE_PHASE 0x0001
+#define NPUSIM_CQE_WARN 0x0002
+#define NPUSIM_CQE_EVT 0x0004
+#define NPUSIM_CQE_PLACE_HOLD 0x0008
+#define NPUSIM_CQE_SQID_SHIFT 4
+#define NPUSIM_CQE_SQID_MASK 0x7ff
+#define NPUSIM_CQE_ERROR 0x8000
+#define NPUSIM_CQE_MATCH 0x8000 /* in stream_id */
+
+struct npusim_cqe {
+	__u16 flags; /* phase, warn, evt, place_hold, sq_id (bits 4-14), error */
+	__u16 sq_head; /* SQ head after this task */
+	__u16 stream_id; /* bit 15: match flag */
+	__u16 task_id;
+	__u64 syscnt; /* device counter at completion; valid for evt/place_hold */
+};
+
+/* Device task-time record: the npusim:task_time tracepoint argument. */
+struct npusim_task_time_trace {
+	__u32 sq_id;
+	__u32 stream_id;
+	__u32 task_id;
+	__u32 sqe_type;
+	__u64 start_cnt; /* device counter when the task started */
+	__u64 end_cnt; /* device counter when the task finished */
+};
+
+/* ---- ioctls --------------------------------------------------------------- */
+
+struct npusim_dev_info {
+	__u32 abi_version;
+	__u32 devid;
+	char chip_name[32];
+	__u32 aicore_num;
+	__u32 aivector_num;
+	__u32 aicpu_num;
+	__u32 sq_depth;
+	__u32 max_streams;
+	__u32 cqe_mode; /* 0: every task completes with a CQE; 1: realistic */
+	__u64 counter_hz; /* device counter frequency */
+	__u32 num_devices;
+	__u32 rsv[7];
+};
+
+struct npusim_stream_create {
+	__u32 flags; /* in: must be 0 */
+	__u32 stream_id; /* out */
+	__u32 sq_id; /* out */
+	__u32 cq_id; /* out */
+	__u32 sq_depth; /* out */
+	__u32 rsv[3];
+};
+
+#define NPUSIM_DESTROY_CANCEL 0x1 /* drop queued tasks instead of draining */
+struct npusim_stream_destroy {
+	__u32 stream_id;
+	__u32 flags;
+	__s32 timeout_ms; /* drain wait; < 0: wait forever */
+	__u32 rsv;
+};
+
+struct npusim_sq_send {
+	__u32 stream_id;
+	__u32 sqe_num; /* 1..NPUSIM_SEND_MAX */
+	__u64 sqe_addr; /* user pointer to sqe_num struct npusim_sqe */
+	__s32 timeout_ms; /* wait for SQ space; 0: fail at once, < 0: forever */
+	__u32 pos; /* out: SQ position of the first SQE */
+	__u32 rsv[4];
+};
+
+struct npusim_cq_recv {
+	__u32 stream_id;
+	__u32 cqe_num; /* capacity, 1..NPUSIM_RECV_MAX */
+	__u64 cqe_addr; /* user pointer to cqe_num struct npusim_cqe */
+	__s32 timeout_ms; /* 0: poll, < 0: forever */
+	__u32 recv_num; /* out */
+	__u32 rsv[4];
+};
+
+struct npusim_stream_sync {
+	__u32 stream_id;
+	__s32 timeout_ms; /* < 0: forever */
+};
+
+struct npusim_clock_sample {
+	__u64 host_ns; /* CLOCK_MONOTONIC */
+	__u64 dev_cnt; /* device counter */
+};
+
+struct npusim_clock_sync {
+	__u32 count; /* in: 1..NPUSIM_CLOCK_SAMPLES_MAX */
+	__u32 rsv;
+	struct npusim_clock_sample samples[NPUSIM_CLOCK_SAMPLES_MAX];
+};
+
+enum npusim_id_kind {
+	NPUSIM_ID_EVENT = 0,
+	NPUSIM_ID_NOTIFY = 1,
+};
+
+struct npusim_id {
+	__u32 kind; /* enum npusim_id_kind */
+	__u32 id; /* out for ALLOC, in for FREE */
+};
+
+struct npusim_stream_status {
+	__u32 stream_id;
+	__u32 sq_head;
+	__u32 sq_tail;
+	__u32 queued; /* tasks in the SQ, including a running one */
+	__u32 running; /* 1 if the head task is executing */
+	__u32 cq_pending; /* CQEs not yet received */
+	__u64 completed; /* tasks completed since creation */
+	__u64 cq_overflow; /* CQEs lost because the CQ was full */
+	__u64 head_start_ns; /* CLOCK_MONOTONIC start of the running task */
+};
+
+#define NPUSIM_IOC_MAGIC 0xA5
+#define NPUSIM_IOC_DEV_INFO _IOR(NPUSIM_IOC_MAGIC, 1, struct npusim_dev_info)
+#define NPUSIM_IOC_STREAM_CREATE _IOWR(NPUSIM_IOC_MAGIC, 2, struct npusim_stream_create)
+#define NPUSIM_IOC_STREAM_DESTROY _IOW(NPUSIM_IOC_MAGIC, 3, struct npusim_stream_destroy)
+#define NPUSIM_IOC_SQ_SEND _IOWR(NPUSIM_IOC_MAGIC, 4, struct npusim_sq_send)
+#define NPUSIM_IOC_CQ_RECV _IOWR(NPUSIM_IOC_MAGIC, 5, struct npusim_cq_recv)
+#define NPUSIM_IOC_STREAM_SYNC _IOW(NPUSIM_IOC_MAGIC, 6, struct npusim_stream_sync)
+#define NPUSIM_IOC_CLOCK_SYNC _IOWR(NPUSIM_IOC_MAGIC, 7, struct npusim_clock_sync)
+#define NPUSIM_IOC_ID_ALLOC _IOWR(NPUSIM_IOC_MAGIC, 8, struct npusim_id)
+#define NPUSIM_IOC_ID_FREE _IOW(NPUSIM_IOC_MAGIC, 9, struct npusim_id)
+#define NPUSIM_IOC_STREAM_STATUS _IOWR(NPUSIM_IOC_MAGIC, 10, struct npusim_stream_status)
+
+#endif /* _UAPI_NPUSIM_H */

@@ -1,0 +1,775 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npusim: a simulated Ascend NPU driver.
+ *
+ * One character device per simulated device (/dev/npusim<N>). The ioctl ABI
+ * is in include/uapi/npusim.h; the device model in sched.c; the trs_chan
+ * tracepoints it emits have the real Ascend driver's ABI, so tracers built
+ * for a 910B host attach to this driver unchanged.
+ *
+ * Everything a process creates (streams, event and notify ids) belongs to its
+ * open file and is torn down on close, including when the process is killed
+ * with tasks in flight.
+ */
+#include <linux/device.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include "npusim.h"
+
+unsigned int npusim_ndev = 2;
+module_param_named(devices, npusim_ndev, uint, 0444);
+MODULE_PARM_DESC(devices, "number of simulated devices (1-8, default 2)");
+
+unsigned int npusim_aicores = 24;
+module_param_named(aicores, npusim_aicores, uint, 0444);
+MODULE_PARM_DESC(aicores, "AI (cube) cores per device; vector cores are twice this (default 24)");
+
+unsigned int npusim_aicpus = 6;
+module_param_named(aicpus, npusim_aicpus, uint, 0444);
+MODULE_PARM_DESC(aicpus, "AI CPU cores per device (default 6)");
+
+unsigned int npusim_sq_depth = 1024;
+module_param_named(sq_depth, npusim_sq_depth, uint, 0444);
+MODULE_PARM_DESC(sq_depth, "SQ and CQ depth per stream, a power of two 16-65536 (default 1024)");
+
+unsigned int npusim_max_streams = 1024;
+module_param_named(max_streams, npusim_max_streams, uint, 0444);
+MODULE_PARM_DESC(max_streams, "streams per device (1-2048, default 1024)");
+
+unsigned int npusim_cqe_mode;
+module_param_named(cqe_mode, npusim_cqe_mode, uint, 0444);
+MODULE_PARM_DESC(cqe_mode, "0: every task completes with a CQE; 1: realistic, only tasks with wr_cqe and event-record/place-holder tasks");
+
+unsigned int npusim_counter_mhz = 50;
+module_param_named(counter_mhz, npusim_counter_mhz, uint, 0444);
+MODULE_PARM_DESC(counter_mhz, "device system counter frequency in MHz (default 50)");
+
+unsigned int npusim_sdma_mbps = 20000;
+module_param_named(sdma_mbps, npusim_sdma_mbps, uint, 0444);
+MODULE_PARM_DESC(sdma_mbps, "SDMA bandwidth in MB/s (default 20000)");
+
+static bool npusim_trace_default;
+module_param_named(trace_enable, npusim_trace_default, bool, 0444);
+MODULE_PARM_DESC(trace_enable, "initial value of every device's trace_enable switch (default off, as the real driver)");
+
+DEFINE_SPINLOCK(npusim_lock);
+struct npusim_dev *npusim_devs[NPUSIM_MAX_DEVICES];
+
+static dev_t npusim_devt;
+static struct class *npusim_class;
+
+/* ---- streams -------------------------------------------------------------- */
+
+static void npusim_stream_free(struct kref *ref)
+{
+	struct npusim_stream *s = container_of(ref, struct npusim_stream, ref);
+
+	kvfree(s->sq);
+	kvfree(s->cq);
+	kfree(s);
+}
+
+static void npusim_stream_put(struct npusim_stream *s)
+{
+	kref_put(&s->ref, npusim_stream_free);
+}
+
+static struct npusim_stream *npusim_stream_get(struct npusim_file *f, u32 id)
+{
+	struct npusim_stream *s = NULL;
+	unsigned long flags;
+
+	if (id >= npusim_max_streams)
+		return NULL;
+	spin_lock_irqsave(&npusim_lock, flags);
+	s = f->dev->streams[id];
+	if (s && (s->owner != f || s->dead))
+		s = NULL;
+	if (s)
+		kref_get(&s->ref);
+	spin_unlock_irqrestore(&npusim_lock, flags);
+	return s;
+}
+
+static int npusim_ioc_stream_create(struct npusim_file *f, void __user *uarg)
+{
+	struct npusim_stream_create a;
+	struct npusim_stream *s;
+	struct npusim_dev *dev = f->dev;
+	unsigned long flags;
+	u32 id;
+
+	if (copy_from_user(&a, uarg, sizeof(a)))
+		return -EFAULT;
+	if (a.flags || a.rsv[0] || a.rsv[1] || a.rsv[2])
+		return -EINVAL;
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	s->depth = npusim_sq_depth;
+	s->sq = kvcalloc(s->depth, sizeof(*s->sq), GFP_KERNEL);
+	s->cq = kvcalloc(s->depth, sizeof(*s->cq), GFP_KERNEL);
+	if (!s->sq || !s->cq) {
+		npusim_stream_free(&s->ref);
+		return -ENOMEM;
+	}
+	kref_init(&s->ref);
+	s->dev = dev;
+	s->owner = f;
+	INIT_LIST_HEAD(&s->active_node);
+	mutex_init(&s->recv_lock);
+	init_waitqueue_head(&s->wq);
+
+	spin_lock_irqsave(&npusim_lock, flags);
+	for (id = 0; id < npusim_max_streams; id++)
+		if (!dev->streams[id])
+			break;
+	if (id < npusim_max_streams) {
+		s->id = id;
+		dev->streams[id] = s;
+	}
+	spin_unlock_irqrestore(&npusim_lock, flags);
+	if (id >= npusim_max_streams) {
+		npusim_stream_free(&s->ref);
+		return -ENOSPC;
+	}
+
+	a.stream_id = id;
+	a.sq_id = id;
+	a.cq_id = id;
+	a.sq_depth = s->depth;
+	if (copy_to_user(uarg, &a, sizeof(a))) {
+		/* the stream stays with the file and is freed on close */
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/*
+ * Tear a stream down: drop its queued tasks, wait for the one running on the
+ * device to finish (bounded by NPUSIM_MAX_TASK_NS), unlink it and drop the
+ * table's reference. The caller holds its own reference.
+ */
+static void npusim_stream_cancel(struct npusim_stream *s)
+{
+	struct npusim_dev *dev = s->dev;
+	unsigned long flags;
+
+	spin_lock_irqsave(&npusim_lock, flags);
+	s->dead = true;
+	s->tail = s->head + (s->running ? 1 : 0);
+	spin_unlock_irqrestore(&npusim_lock, flags);
+	wake_up_all(&s->wq);
+
+	wait_event(s->wq, !READ_ONCE(s->running));
+
+	spin_lock_irqsave(&npusim_lock, flags);
+	if (s->active) {
+		list_del_init(&s->active_node);
+		s->active = false;
+	}
+	if (dev->streams[s->id] == s)
+		dev->streams[s->id] = NULL;
+	spin_unlock_irqrestore(&npusim_lock, flags);
+	npusim_stream_put(s); /* the table's reference */
+}
+
+static bool npusim_stream_idle(struct npusim_stream *s)
+{
+	return READ_ONCE(s->head) == READ_ONCE(s->tail) || READ_ONCE(s->dead);
+}
+
+static long npusim_wait(struct npusim_stream *s, s32 timeout_ms,
+			bool (*cond)(struct npusim_stream *))
+{
+	long r;
+
+	if (timeout_ms < 0) {
+		r = wait_event_interruptible(s->wq, cond(s));
+		return r ? r : 1;
+	}
+	r = wait_event_interruptible_timeout(s->wq, cond(s),
+					     msecs_to_jiffies(timeout_ms));
+	return r; /* 0: timed out, < 0: signal, > 0: condition */
+}
+
+static int npusim_ioc_stream_destroy(struct npusim_file *f, void __user *uarg)
+{
+	struct npusim_stream_destroy a;
+	struct npusim_stream *s;
+	long r;
+
+	if (copy_from_user(&a, uarg, sizeof(a)))
+		return -EFAULT;
+	if (a.rsv || (a.flags & ~NPUSIM_DESTROY_CANCEL))
+		return -EINVAL;
+	s = npusim_stream_get(f, a.stream_id);
+	if (!s)
+		return -EINVAL;
+	if (!(a.flags & NPUSIM_DESTROY_CANCEL)) {
+		r = npusim_wait(s, a.timeout_ms, npusim_stream_idle);
+		if (r <= 0) {
+			npusim_stream_put(s);
+			return r ? r : -EBUSY;
+		}
+	}
+	npusim_stream_cancel(s);
+	npusim_stream_put(s);
+	return 0;
+}
+
+static bool npusim_sq_has_room(struct npusim_stream *s, u32 n)
+{
+	return s->depth - (READ_ONCE(s->tail) - READ_ONCE(s->head)) >= n ||
+	       READ_ONCE(s->dead);
+}
+
+static int npusim_ioc_sq_send(struct npusim_file *f, void __user *uarg)
+{
+	struct npusim_sq_send a;
+	struct npusim_stream *s;
+	struct npusim_sqe *buf;
+	unsigned long flags;
+	u32 i, pos = 0;
+	long r;
+	int ret;
+
+	if (copy_from_user(&a, uarg, sizeof(a)))
+		return -EFAULT;
+	if (a.rsv[0] || a.rsv[1] || a.rsv[2] || a.rsv[3])
+		return -EINVAL;
+	if (!a.sqe_num || a.sqe_num > NPUSIM_SEND_MAX ||
+	    a.sqe_num > npusim_sq_depth)
+		return -EINVAL;
+	buf = kvmalloc_array(a.sqe_num, sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (copy_from_user(buf, u64_to_user_ptr(a.sqe_addr),
+			   (size_t)a.sqe_num * sizeof(*buf))) {
+		ret = -EFAULT;
+		goto out_free;
+	}
+	for (i = 0; i < a.sqe_num; i++) {
+		ret = npusim_sqe_validate(&buf[i], a.stream_id);
+		if (ret)
+			goto out_free;
+	}
+	s = npusim_stream_get(f, a.stream_id);
+	if (!s) {
+		ret = -EINVAL;
+		goto out_free;
+	}
+
+	for (;;) {
+		spin_lock_irqsave(&npusim_lock, flags);
+		if (s->dead) {
+			spin_unlock_irqrestore(&npusim_lock, flags);
+			ret = -EINVAL;
+			goto out_put;
+		}
+		if (s->depth - (s->tail - s->head) >= a.sqe_num)
+			break;
+		spin_unlock_irqrestore(&npusim_lock, flags);
+		if (!a.timeout_ms) {
+			ret = -EBUSY;
+			goto out_put;
+		}
+		/* wait for room for the whole batch */
+		if (a.timeout_ms < 0) {
+			r = wait_event_interruptible(s->wq,
+				npusim_sq_has_room(s, a.sqe_num));
+			r = r ? r : 1;
+		} else {
+			r = wait_event_interruptible_timeout(s->wq,
+				npusim_sq_has_room(s, a.sqe_num),
+				msecs_to_jiffies(a.timeout_ms));
+		}
+		if (r <= 0) {
+			ret = r ? (int)r : -ETIMEDOUT;
+			goto out_put;
+		}
+	}
+	/* SQE into the slot, tail advanced, then "Task Send" — as the driver */
+	pos = s->tail & (s->depth - 1);
+	for (i = 0; i < a.sqe_num; i++) {
+		s->sq[s->tail & (s->depth - 1)] = buf[i];
+		s->tail++;
+		npusim_trace_sqe(s, &buf[i]);
+	}
+	if (!s->active) {
+		list_add_tail(&s->active_node, &f->dev->active);
+		s->active = true;
+	}
+	npusim_schedule_locked();
+	spin_unlock_irqrestore(&npusim_lock, flags);
+
+	a.pos = pos;
+	ret = copy_to_user(uarg, &a, sizeof(a)) ? -EFAULT : 0;
+out_put:
+	npusim_stream_put(s);
+out_free:
+	kvfree(buf);
+	return ret;
+}
+
+static bool npusim_cq_ready(struct npusim_stream *s)
+{
+	return READ_ONCE(s->cq_tail) != READ_ONCE(s->cq_head) ||
+	       READ_ONCE(s->dead);
+}
+
+static int npusim_ioc_cq_recv(struct npusim_file *f, void __user *uarg)
+{
+	struct npusim_cq_recv a;
+	struct npusim_stream *s;
+	struct npusim_cqe *buf;
+	unsigned long flags;
+	u32 i, n = 0, head;
+	long r;
+	int ret = 0;
+
+	if (copy_from_user(&a, uarg, sizeof(a)))
+		return -EFAULT;
+	if (a.rsv[0] || a.rsv[1] || a.rsv[2] || a.rsv[3])
+		return -EINVAL;
+	if (!a.cqe_num || a.cqe_num > NPUSIM_RECV_MAX)
+		return -EINVAL;
+	if (!access_ok(u64_to_user_ptr(a.cqe_addr),
+		       (size_t)a.cqe_num * sizeof(*buf)))
+		return -EFAULT;
+	s = npusim_stream_get(f, a.stream_id);
+	if (!s)
+		return -EINVAL;
+	buf = kvmalloc_array(a.cqe_num, sizeof(*buf), GFP_KERNEL);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto out_put;
+	}
+	if (mutex_lock_interruptible(&s->recv_lock)) {
+		ret = -ERESTARTSYS;
+		goto out_free;
+	}
+	spin_lock_irqsave(&npusim_lock, flags);
+	npusim_trace_recv(s, TRS_CHAN_STR_RECV_START, a.cqe_num, 0,
+			  a.timeout_ms);
+	spin_unlock_irqrestore(&npusim_lock, flags);
+
+	if (a.timeout_ms) {
+		r = npusim_wait(s, a.timeout_ms, npusim_cq_ready);
+		if (r < 0) {
+			ret = r;
+			goto out_unlock;
+		}
+	}
+
+	/* copy out first, consume only what reached the user */
+	spin_lock_irqsave(&npusim_lock, flags);
+	head = s->cq_head;
+	n = min(s->cq_tail - head, a.cqe_num);
+	for (i = 0; i < n; i++)
+		buf[i] = s->cq[(head + i) & (s->depth - 1)];
+	spin_unlock_irqrestore(&npusim_lock, flags);
+	if (n && copy_to_user(u64_to_user_ptr(a.cqe_addr), buf,
+			      (size_t)n * sizeof(*buf))) {
+		ret = -EFAULT;
+		n = 0;
+		goto out_unlock;
+	}
+	spin_lock_irqsave(&npusim_lock, flags);
+	for (i = 0; i < n; i++)
+		npusim_trace_recv_cqe(s, head + i);
+	s->cq_head = head + n;
+	npusim_trace_recv(s, TRS_CHAN_STR_RECV_FINISH, a.cqe_num, n,
+			  a.timeout_ms);
+	spin_unlock_irqrestore(&npusim_lock, flags);
+
+	if (!n && a.timeout_ms > 0)
+		ret = -ETIMEDOUT;
+	a.recv_num = n;
+	if (!ret && copy_to_user(uarg, &a, sizeof(a)))
+		ret = -EFAULT;
+out_unlock:
+	mutex_unlock(&s->recv_lock);
+out_free:
+	kvfree(buf);
+out_put:
+	npusim_stream_put(s);
+	return ret;
+}
+
+static int npusim_ioc_stream_sync(struct npusim_file *f, void __user *uarg)
+{
+	struct npusim_stream_sync a;
+	struct npusim_stream *s;
+	long r;
+
+	if (copy_from_user(&a, uarg, sizeof(a)))
+		return -EFAULT;
+	s = npusim_stream_get(f, a.stream_id);
+	if (!s)
+		return -EINVAL;
+	r = npusim_wait(s, a.timeout_ms, npusim_stream_idle);
+	npusim_stream_put(s);
+	if (r == 0)
+		return -ETIMEDOUT;
+	return r < 0 ? r : 0;
+}
+
+static int npusim_ioc_stream_status(struct npusim_file *f, void __user *uarg)
+{
+	struct npusim_stream_status a;
+	struct npusim_stream *s;
+	unsigned long flags;
+
+	if (copy_from_user(&a, uarg, sizeof(a)))
+		return -EFAULT;
+	s = npusim_stream_get(f, a.stream_id);
+	if (!s)
+		return -EINVAL;
+	memset(&a, 0, sizeof(a));
+	spin_lock_irqsave(&npusim_lock, flags);
+	a.stream_id = s->id;
+	a.sq_head = s->head & (s->depth - 1);
+	a.sq_tail = s->tail & (s->depth - 1);
+	a.queued = s->tail - s->head;
+	a.running = s->running;
+	a.cq_pending = s->cq_tail - s->cq_head;
+	a.completed = s->completed;
+	a.cq_overflow = s->cq_overflow;
+	a.head_start_ns = s->running ? s->start_ns : 0;
+	spin_unlock_irqrestore(&npusim_lock, flags);
+	npusim_stream_put(s);
+	return copy_to_user(uarg, &a, sizeof(a)) ? -EFAULT : 0;
+}
+
+static int npusim_ioc_clock_sync(struct npusim_file *f, void __user *uarg)
+{
+	struct npusim_clock_sync *a;
+	unsigned long flags;
+	u32 i;
+	int ret = 0;
+
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return -ENOMEM;
+	if (copy_from_user(a, uarg, sizeof(*a))) {
+		ret = -EFAULT;
+		goto out;
+	}
+	if (!a->count || a->count > NPUSIM_CLOCK_SAMPLES_MAX || a->rsv) {
+		ret = -EINVAL;
+		goto out;
+	}
+	for (i = 0; i < a->count; i++) {
+		/* read the device counter as a separate register access */
+		local_irq_save(flags);
+		a->samples[i].host_ns = ktime_get_ns();
+		a->samples[i].dev_cnt = npusim_dev_counter(f->dev, ktime_get_ns());
+		local_irq_restore(flags);
+	}
+	if (copy_to_user(uarg, a, sizeof(*a)))
+		ret = -EFAULT;
+out:
+	kfree(a);
+	return ret;
+}
+
+static int npusim_ioc_id(struct npusim_file *f, void __user *uarg, bool alloc)
+{
+	struct npusim_dev *dev = f->dev;
+	struct npusim_id a;
+	unsigned long *used, *mine;
+	u8 *state;
+	unsigned long flags;
+	u32 max;
+
+	if (copy_from_user(&a, uarg, sizeof(a)))
+		return -EFAULT;
+	if (a.kind == NPUSIM_ID_EVENT) {
+		used = dev->event_used;
+		mine = f->events;
+		state = dev->event_set;
+		max = NPUSIM_MAX_EVENTS;
+	} else if (a.kind == NPUSIM_ID_NOTIFY) {
+		used = dev->notify_used;
+		mine = f->notifies;
+		state = dev->notify_set;
+		max = NPUSIM_MAX_NOTIFIES;
+	} else {
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&npusim_lock, flags);
+	if (alloc) {
+		a.id = find_first_zero_bit(used, max);
+		if (a.id >= max) {
+			spin_unlock_irqrestore(&npusim_lock, flags);
+			return -ENOSPC;
+		}
+		__set_bit(a.id, used);
+		__set_bit(a.id, mine);
+		state[a.id] = 0;
+	} else {
+		if (a.id >= max || !test_bit(a.id, mine)) {
+			spin_unlock_irqrestore(&npusim_lock, flags);
+			return -EINVAL;
+		}
+		__clear_bit(a.id, used);
+		__clear_bit(a.id, mine);
+	}
+	spin_unlock_irqrestore(&npusim_lock, flags);
+	if (alloc && copy_to_user(uarg, &a, sizeof(a)))
+		return -EFAULT; /* the id stays owned by the file */
+	return 0;
+}
+
+static int npusim_ioc_dev_info(struct npusim_file *f, void __user *uarg)
+{
+	struct npusim_dev_info a;
+
+	memset(&a, 0, sizeof(a));
+	a.abi_version = NPUSIM_ABI_VERSION;
+	a.devid = f->dev->id;
+	strscpy(a.chip_name, NPUSIM_CHIP_NAME, sizeof(a.chip_name));
+	a.aicore_num = npusim_aicores;
+	a.aivector_num = 2 * npusim_aicores;
+	a.aicpu_num = npusim_aicpus;
+	a.sq_depth = npusim_sq_depth;
+	a.max_streams = npusim_max_streams;
+	a.cqe_mode = npusim_cqe_mode;
+	a.counter_hz = (u64)npusim_counter_mhz * 1000000ULL;
+	a.num_devices = npusim_ndev;
+	return copy_to_user(uarg, &a, sizeof(a)) ? -EFAULT : 0;
+}
+
+static long npusim_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct npusim_file *f = file->private_data;
+	void __user *uarg = (void __user *)arg;
+
+	switch (cmd) {
+	case NPUSIM_IOC_DEV_INFO:
+		return npusim_ioc_dev_info(f, uarg);
+	case NPUSIM_IOC_STREAM_CREATE:
+		return npusim_ioc_stream_create(f, uarg);
+	case NPUSIM_IOC_STREAM_DESTROY:
+		return npusim_ioc_stream_destroy(f, uarg);
+	case NPUSIM_IOC_SQ_SEND:
+		return npusim_ioc_sq_send(f, uarg);
+	case NPUSIM_IOC_CQ_RECV:
+		return npusim_ioc_cq_recv(f, uarg);
+	case NPUSIM_IOC_STREAM_SYNC:
+		return npusim_ioc_stream_sync(f, uarg);
+	case NPUSIM_IOC_CLOCK_SYNC:
+		return npusim_ioc_clock_sync(f, uarg);
+	case NPUSIM_IOC_ID_ALLOC:
+		return npusim_ioc_id(f, uarg, true);
+	case NPUSIM_IOC_ID_FREE:
+		return npusim_ioc_id(f, uarg, false);
+	case NPUSIM_IOC_STREAM_STATUS:
+		return npusim_ioc_stream_status(f, uarg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static int npusim_open(struct inode *inode, struct file *file)
+{
+	struct npusim_dev *dev = container_of(inode->i_cdev, struct npusim_dev,
+					      cdev);
+	struct npusim_file *f;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	f->dev = dev;
+	file->private_data = f;
+	return 0;
+}
+
+static int npusim_release(struct inode *inode, struct file *file)
+{
+	struct npusim_file *f = file->private_data;
+	struct npusim_dev *dev = f->dev;
+	struct npusim_stream *s;
+	unsigned long flags;
+	unsigned int id, bit;
+
+	/* cancel every stream of this file, one at a time */
+	for (id = 0; id < npusim_max_streams; id++) {
+		spin_lock_irqsave(&npusim_lock, flags);
+		s = dev->streams[id];
+		if (s && s->owner == f)
+			kref_get(&s->ref);
+		else
+			s = NULL;
+		spin_unlock_irqrestore(&npusim_lock, flags);
+		if (!s)
+			continue;
+		npusim_stream_cancel(s);
+		npusim_stream_put(s);
+	}
+	spin_lock_irqsave(&npusim_lock, flags);
+	for_each_set_bit(bit, f->events, NPUSIM_MAX_EVENTS)
+		__clear_bit(bit, dev->event_used);
+	for_each_set_bit(bit, f->notifies, NPUSIM_MAX_NOTIFIES)
+		__clear_bit(bit, dev->notify_used);
+	spin_unlock_irqrestore(&npusim_lock, flags);
+	kfree(f);
+	return 0;
+}
+
+static const struct file_operations npusim_fops = {
+	.owner = THIS_MODULE,
+	.open = npusim_open,
+	.release = npusim_release,
+	.unlocked_ioctl = npusim_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+static char *npusim_devnode(struct device *dev, umode_t *mode)
+{
+	if (mode)
+		*mode = 0660;
+	return NULL;
+}
+
+static void npusim_destroy_devices(void)
+{
+	unsigned int d;
+
+	for (d = 0; d < NPUSIM_MAX_DEVICES; d++) {
+		struct npusim_dev *dev = npusim_devs[d];
+
+		if (!dev)
+			continue;
+		if (dev->device)
+			device_destroy(npusim_class, MKDEV(MAJOR(npusim_devt), d));
+		cdev_del(&dev->cdev);
+		kvfree(dev->streams);
+		kvfree(dev);
+		npusim_devs[d] = NULL;
+	}
+}
+
+static int npusim_create_device(unsigned int d)
+{
+	struct npusim_dev *dev;
+	int ret;
+
+	dev = kvzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return -ENOMEM;
+	npusim_devs[d] = dev;
+	dev->id = d;
+	dev->trace_enable = npusim_trace_default;
+	dev->aic_free = npusim_aicores;
+	dev->aiv_free = 2 * npusim_aicores;
+	dev->aicpu_free = npusim_aicpus;
+	/* each device booted at a different time: counters have offsets */
+	dev->cnt_offset_ns = 1000000000ULL * (d + 1) * 1117 + 123456789ULL * d;
+	INIT_LIST_HEAD(&dev->active);
+	dev->streams = kvcalloc(npusim_max_streams, sizeof(*dev->streams),
+				GFP_KERNEL);
+	if (!dev->streams)
+		return -ENOMEM;
+	cdev_init(&dev->cdev, &npusim_fops);
+	dev->cdev.owner = THIS_MODULE;
+	ret = cdev_add(&dev->cdev, MKDEV(MAJOR(npusim_devt), d), 1);
+	if (ret)
+		return ret;
+	dev->device = device_create(npusim_class, NULL,
+				    MKDEV(MAJOR(npusim_devt), d), dev,
+				    "npusim%u", d);
+	if (IS_ERR(dev->device)) {
+		ret = PTR_ERR(dev->device);
+		dev->device = NULL;
+		return ret;
+	}
+	return npusim_procfs_add(dev);
+}
+
+static int npusim_params_valid(void)
+{
+	if (!npusim_ndev || npusim_ndev > NPUSIM_MAX_DEVICES)
+		return -EINVAL;
+	if (!npusim_aicores || npusim_aicores > 1024 || !npusim_aicpus ||
+	    npusim_aicpus > 1024)
+		return -EINVAL;
+	if (npusim_sq_depth < 16 || npusim_sq_depth > 65536 ||
+	    !is_power_of_2(npusim_sq_depth))
+		return -EINVAL;
+	if (!npusim_max_streams || npusim_max_streams > 2048)
+		return -EINVAL;
+	if (npusim_cqe_mode > 1 || !npusim_counter_mhz ||
+	    npusim_counter_mhz > 4000 || !npusim_sdma_mbps)
+		return -EINVAL;
+	return 0;
+}
+
+static int __init npusim_init(void)
+{
+	unsigned int d;
+	int ret;
+
+	BUILD_BUG_ON(sizeof(struct npusim_sqe) != NPUSIM_SQE_SIZE);
+	BUILD_BUG_ON(sizeof(struct npusim_cqe) != NPUSIM_CQE_SIZE);
+	BUILD_BUG_ON(sizeof(struct trs_chan_sq_trace) != 40);
+	BUILD_BUG_ON(sizeof(struct trs_chan_cq_trace) != 40);
+	BUILD_BUG_ON(sizeof(struct trs_chan_recv_trace) != 32);
+
+	ret = npusim_params_valid();
+	if (ret) {
+		pr_err("npusim: invalid module parameters\n");
+		return ret;
+	}
+	npusim_sched_init();
+	ret = alloc_chrdev_region(&npusim_devt, 0, NPUSIM_MAX_DEVICES, "npusim");
+	if (ret)
+		return ret;
+	npusim_class = class_create(THIS_MODULE, "npusim");
+	if (IS_ERR(npusim_class)) {
+		ret = PTR_ERR(npusim_class);
+		goto err_region;
+	}
+	npusim_class->devnode = npusim_devnode;
+	ret = npusim_procfs_init();
+	if (ret)
+		goto err_class;
+	for (d = 0; d < npusim_ndev; d++) {
+		ret = npusim_create_device(d);
+		if (ret)
+			goto err_devices;
+	}
+	pr_info("npusim: %u x %s, %u AI cores, sq_depth %u, cqe_mode %u\n",
+		npusim_ndev, NPUSIM_CHIP_NAME, npusim_aicores, npusim_sq_depth,
+		npusim_cqe_mode);
+	return 0;
+
+err_devices:
+	npusim_procfs_exit();
+	npusim_destroy_devices();
+err_class:
+	class_destroy(npusim_class);
+err_region:
+	unregister_chrdev_region(npusim_devt, NPUSIM_MAX_DEVICES);
+	return ret;
+}
+
+static void __exit npusim_exit(void)
+{
+	npusim_procfs_exit();
+	npusim_destroy_devices();
+	class_destroy(npusim_class);
+	unregister_chrdev_region(npusim_devt, NPUSIM_MAX_DEVICES);
+	npusim_sched_exit();
+}
+
+module_init(npusim_init);
+module_exit(npusim_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("npusim: simulated Ascend NPU driver with the trs_chan tracepoint ABI");

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * npusim internals shared by the char device (main.c), the device model
+ * (sched.c) and the /proc/trs_chan switches (procfs.c).
+ *
+ * Locking: one spinlock, npusim_lock (irq-safe), protects every device's
+ * scheduler state, all streams' SQ/CQ indices and the event/notify tables.
+ * A single lock keeps cross-device notifies (collectives) free of lock
+ * ordering problems; the critical sections are short and never sleep.
+ * Stream memory is reference counted and freed only from process context.
+ */
+#ifndef _NPUSIM_H
+#define _NPUSIM_H
+
+#include <linux/cdev.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <uapi/npusim.h>
+#include <uapi/trs_chan.h>
+
+#define NPUSIM_MIN_TASK_NS 1000 /* device overhead of the shortest task */
+#define NPUSIM_SDMA_BASE_NS 2000 /* fixed SDMA setup latency */
+
+struct npusim_file;
+
+struct npusim_stream {
+	struct kref ref;
+	struct npusim_dev *dev;
+	struct npusim_file *owner;
+	u32 id; /* stream id == SQ id == CQ id */
+	bool dead; /* destroyed: accept nothing, start nothing */
+	bool active; /* on dev->active */
+	struct list_head active_node;
+
+	/* SQ: free-running indices, slot = index & (depth - 1) */
+	struct npusim_sqe *sq;
+	u32 depth;
+	u32 head; /* next task to run (or running) */
+	u32 tail; /* next free slot */
+	bool running;
+	u64 start_ns, end_ns;
+	u16 used_aic, used_aiv, used_aicpu;
+	u64 completed;
+
+	/* CQ */
+	struct npusim_cqe *cq;
+	u32 cq_head, cq_tail;
+	u64 cq_overflow;
+	struct mutex recv_lock; /* serialises CQ consumers */
+
+	wait_queue_head_t wq; /* SQ space, CQ arrival, drain, idle */
+};
+
+struct npusim_dev {
+	u32 id;
+	struct cdev cdev;
+	struct device *device;
+	struct proc_dir_entry *proc_dir;
+	int trace_enable; /* /proc/trs_chan/dev<N>-ts0/trace_enable */
+
+	u32 aic_free, aiv_free, aicpu_free;
+	struct npusim_stream **streams; /* [max_streams] */
+	struct list_head active; /* streams with queued tasks */
+
+	u8 event_set[NPUSIM_MAX_EVENTS]; /* 1 = recorded, not yet waited */
+	u8 notify_set[NPUSIM_MAX_NOTIFIES];
+	DECLARE_BITMAP(event_used, NPUSIM_MAX_EVENTS);
+	DECLARE_BITMAP(notify_used, NPUSIM_MAX_NOTIFIES);
+
+	u64 cnt_offset_ns; /* device counter epoch offset from host time */
+};
+
+struct npusim_file {
+	struct npusim_dev *dev;
+	DECLARE_BITMAP(events, NPUSIM_MAX_EVENTS);
+	DECLARE_BITMAP(notifies, NPUSIM_MAX_NOTIFIES);
+};
+
+/* module parameters (main.c) */
+extern unsigned int npusim_ndev;
+extern unsigned int npusim_aicores;
+extern unsigned int npusim_aicpus;
+extern unsigned int npusim_sq_depth;
+extern unsigned int npusim_max_streams;
+extern unsigned int npusim_cqe_mode;
+extern unsigned int npusim_counter_mhz;
+extern unsigned int npusim_sdma_mbps;
+
+extern spinlock_t npusim_lock;
+extern struct npusim_dev *npusim_devs[NPUSIM_MAX_DEVICES];
+
+/* sched.c */
+void npusim_sched_init(void);
+void npusim_sched_exit(void);
+void npusim_schedule_locked(void);
+u64 npusim_dev_counter(const struct npusim_dev *dev, u64 host_ns);
+int npusim_sqe_validate(const struct npusim_sqe *sqe, u32 stream_id);
+void npusim_trace_sqe(struct npusim_stream *s, const struct npusim_sqe *sqe);
+void npusim_trace_recv_cqe(struct npusim_stream *s, u32 pos);
+void npusim_trace_recv(struct npusim_stream *s, const char *what,
+		       u32 cqe_num, u32 recv_num, int timeout);
+
+/* procfs.c */
+int npusim_procfs_init(void);
+int npusim_procfs_add(struct npusim_dev *dev);
+void npusim_procfs_exit(void);
+
+#endif /* _NPUSIM_H */

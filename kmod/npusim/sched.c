@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The npusim device model: in-order streams, a core-limited task scheduler
+ * and completion from timer (interrupt) context.
+ *
+ * Each stream executes one task at a time, in SQ order. A task may start when
+ * its dependencies are met (an event or notify has been recorded) and the
+ * device has the cores it needs; it then runs for its modelled duration. One
+ * hrtimer, armed for the earliest end among running tasks on all devices,
+ * completes tasks: it emits the task-time record, writes a CQE (always, or in
+ * realistic mode only for tasks that request one and for event-record and
+ * place-holder tasks), wakes waiters and starts whatever became ready.
+ */
+#include <linux/hrtimer.h>
+#include <linux/math64.h>
+#include <linux/random.h>
+#include <linux/sched.h>
+#include "npusim.h"
+#include "trs_chan_trace.h"
+#include "npusim_trace.h"
+
+static struct hrtimer npusim_timer;
+
+u64 npusim_dev_counter(const struct npusim_dev *dev, u64 host_ns)
+{
+	return mul_u64_u32_div(host_ns + dev->cnt_offset_ns,
+			       npusim_counter_mhz * 1000000U, NSEC_PER_SEC);
+}
+
+int npusim_sqe_validate(const struct npusim_sqe *sqe, u32 stream_id)
+{
+	u32 type = sqe->type & NPUSIM_SQE_TYPE_MASK;
+	int i;
+
+	if (sqe->stream_id != stream_id)
+		return -EINVAL;
+	if (sqe->duration_ns > NPUSIM_MAX_TASK_NS || sqe->jitter_pm > 1000)
+		return -EINVAL;
+	for (i = 0; i < sizeof(sqe->rsv); i++)
+		if (sqe->rsv[i])
+			return -EINVAL;
+	switch (type) {
+	case NPUSIM_SQE_AI_CORE:
+	case NPUSIM_SQE_AIV:
+		return sqe->kind <= NPUSIM_KERNEL_MIX_AIV ? 0 : -EINVAL;
+	case NPUSIM_SQE_AI_CPU:
+	case NPUSIM_SQE_WRITE_VALUE:
+		return 0;
+	case NPUSIM_SQE_PLACE_HOLDER:
+		return sqe->kind <= NPUSIM_PH_PROFILER_TRACE ? 0 : -EINVAL;
+	case NPUSIM_SQE_SDMA:
+		/* the modelled copy must also fit in the longest task */
+		if (!sqe->duration_ns &&
+		    div_u64(sqe->bytes * 1000ULL, npusim_sdma_mbps) >
+			    NPUSIM_MAX_TASK_NS)
+			return -EINVAL;
+		return sqe->bytes <= (1ULL << 40) ? 0 : -EINVAL;
+	case NPUSIM_SQE_EVENT_RECORD:
+	case NPUSIM_SQE_EVENT_WAIT:
+		return sqe->id < NPUSIM_MAX_EVENTS ? 0 : -EINVAL;
+	case NPUSIM_SQE_NOTIFY_RECORD:
+		if (sqe->target_dev >= npusim_ndev)
+			return -EINVAL;
+		fallthrough;
+	case NPUSIM_SQE_NOTIFY_WAIT:
+		return sqe->id < NPUSIM_MAX_NOTIFIES ? 0 : -EINVAL;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* ---- tracepoint call sites (gated by trace_enable, like the real driver) */
+
+void npusim_trace_sqe(struct npusim_stream *s, const struct npusim_sqe *sqe)
+{
+	struct trs_id_inst inst;
+	struct trs_chan_sq_trace t;
+
+	if (!READ_ONCE(s->dev->trace_enable))
+		return;
+	inst.devid = s->dev->id;
+	inst.tsid = 0;
+	t.sqid = s->id;
+	t.status = 0;
+	t.sq_head = s->head & (s->depth - 1);
+	t.sq_tail = s->tail & (s->depth - 1);
+	t.chan_id = s->id;
+	t.types.type = TRS_CHAN_TYPE_HW;
+	t.types.sub_type = TRS_CHAN_SUB_TYPE_HW_RTS;
+	t.type = sqe->type & NPUSIM_SQE_TYPE_MASK;
+	t.task_id = sqe->task_id;
+	t.stream_id = sqe->stream_id;
+	trace_sqe(TRS_CHAN_STR_TASK_SEND, &inst, &t);
+}
+
+static void npusim_trace_cqe(struct npusim_stream *s, const char *what,
+			     const struct npusim_cqe *cqe, u32 pos)
+{
+	struct trs_id_inst inst;
+	struct trs_chan_cq_trace t;
+
+	if (!READ_ONCE(s->dev->trace_enable))
+		return;
+	inst.devid = s->dev->id;
+	inst.tsid = 0;
+	t.cqid = s->id;
+	t.cq_head = pos & (s->depth - 1);
+	t.round = pos / s->depth;
+	t.chan_id = s->id;
+	t.types.type = TRS_CHAN_TYPE_HW;
+	t.types.sub_type = TRS_CHAN_SUB_TYPE_HW_RTS;
+	t.task_id = cqe->task_id;
+	t.sq_id = (cqe->flags >> NPUSIM_CQE_SQID_SHIFT) & NPUSIM_CQE_SQID_MASK;
+	t.sq_head = cqe->sq_head;
+	t.stream_id = cqe->stream_id;
+	trace_cqe(what, &inst, &t);
+}
+
+void npusim_trace_recv_cqe(struct npusim_stream *s, u32 pos)
+{
+	npusim_trace_cqe(s, TRS_CHAN_STR_TASK_RECV,
+			 &s->cq[pos & (s->depth - 1)], pos);
+}
+
+void npusim_trace_recv(struct npusim_stream *s, const char *what,
+		       u32 cqe_num, u32 recv_num, int timeout)
+{
+	struct trs_id_inst inst;
+	struct trs_chan_recv_trace t;
+
+	if (!READ_ONCE(s->dev->trace_enable))
+		return;
+	inst.devid = s->dev->id;
+	inst.tsid = 0;
+	t.chan_id = s->id;
+	t.types.type = TRS_CHAN_TYPE_HW;
+	t.types.sub_type = TRS_CHAN_SUB_TYPE_HW_RTS;
+	t.cqid = s->id;
+	t.cq_head = s->cq_head & (s->depth - 1);
+	t.cqe_num = cqe_num;
+	t.recv_cqe_num = recv_num;
+	t.timeout = timeout;
+	trace_recv(what, &inst, &t);
+}
+
+/* ---- the model ---------------------------------------------------------- */
+
+static u64 npusim_task_duration(const struct npusim_sqe *sqe)
+{
+	u64 d = sqe->duration_ns;
+
+	if ((sqe->type & NPUSIM_SQE_TYPE_MASK) == NPUSIM_SQE_SDMA && !d)
+		d = NPUSIM_SDMA_BASE_NS +
+		    div_u64(sqe->bytes * 1000ULL, npusim_sdma_mbps);
+	if (sqe->jitter_pm && d) {
+		u64 span = div_u64(d * sqe->jitter_pm, 1000);
+		u64 r = span ? get_random_u64() % (2 * span + 1) : 0;
+
+		d = d - span + r;
+	}
+	return max_t(u64, d, NPUSIM_MIN_TASK_NS);
+}
+
+/* Cores a task occupies while it runs: (cube, vector, aicpu). */
+static void npusim_task_cores(const struct npusim_sqe *sqe, u32 *aic, u32 *aiv,
+			      u32 *aicpu)
+{
+	u32 bd = max_t(u32, sqe->block_dim, 1);
+	u32 naic = npusim_aicores, naiv = 2 * npusim_aicores;
+
+	*aic = 0;
+	*aiv = 0;
+	*aicpu = 0;
+	switch (sqe->type & NPUSIM_SQE_TYPE_MASK) {
+	case NPUSIM_SQE_AI_CORE:
+	case NPUSIM_SQE_AIV:
+		if (sqe->kind == NPUSIM_KERNEL_MIX_AIC) {
+			*aic = min(bd, naic);
+			*aiv = min(2 * bd, naiv);
+		} else if (sqe->kind == NPUSIM_KERNEL_MIX_AIV) {
+			*aiv = min(bd, naiv);
+			*aic = min(DIV_ROUND_UP(bd, 2), naic);
+		} else if ((sqe->type & NPUSIM_SQE_TYPE_MASK) ==
+			   NPUSIM_SQE_AI_CORE) {
+			*aic = min(bd, naic);
+		} else {
+			*aiv = min(bd, naiv);
+		}
+		break;
+	case NPUSIM_SQE_AI_CPU:
+		*aicpu = min(bd, npusim_aicpus);
+		break;
+	}
+}
+
+static bool npusim_try_start(struct npusim_stream *s, u64 now)
+{
+	struct npusim_dev *dev = s->dev;
+	const struct npusim_sqe *sqe = &s->sq[s->head & (s->depth - 1)];
+	u32 aic, aiv, aicpu;
+
+	switch (sqe->type & NPUSIM_SQE_TYPE_MASK) {
+	case NPUSIM_SQE_EVENT_WAIT:
+		if (!dev->event_set[sqe->id])
+			return false;
+		dev->event_set[sqe->id] = 0;
+		break;
+	case NPUSIM_SQE_NOTIFY_WAIT:
+		if (!dev->notify_set[sqe->id])
+			return false;
+		dev->notify_set[sqe->id] = 0;
+		break;
+	}
+	npusim_task_cores(sqe, &aic, &aiv, &aicpu);
+	if (aic > dev->aic_free || aiv > dev->aiv_free ||
+	    aicpu > dev->aicpu_free)
+		return false;
+	dev->aic_free -= aic;
+	dev->aiv_free -= aiv;
+	dev->aicpu_free -= aicpu;
+	s->used_aic = aic;
+	s->used_aiv = aiv;
+	s->used_aicpu = aicpu;
+	s->running = true;
+	s->start_ns = now;
+	s->end_ns = now + npusim_task_duration(sqe);
+	return true;
+}
+
+static bool npusim_wants_cqe(const struct npusim_sqe *sqe)
+{
+	u32 type = sqe->type & NPUSIM_SQE_TYPE_MASK;
+
+	if (!npusim_cqe_mode)
+		return true;
+	return (sqe->ctrl & NPUSIM_SQE_CTRL_WR_CQE) ||
+	       type == NPUSIM_SQE_EVENT_RECORD ||
+	       type == NPUSIM_SQE_PLACE_HOLDER;
+}
+
+static void npusim_complete(struct npusim_stream *s)
+{
+	struct npusim_dev *dev = s->dev;
+	const struct npusim_sqe *sqe = &s->sq[s->head & (s->depth - 1)];
+	u32 type = sqe->type & NPUSIM_SQE_TYPE_MASK;
+	u64 end_cnt = npusim_dev_counter(dev, s->end_ns);
+
+	dev->aic_free += s->used_aic;
+	dev->aiv_free += s->used_aiv;
+	dev->aicpu_free += s->used_aicpu;
+	s->running = false;
+
+	if (type == NPUSIM_SQE_EVENT_RECORD)
+		dev->event_set[sqe->id] = 1;
+	else if (type == NPUSIM_SQE_NOTIFY_RECORD)
+		npusim_devs[sqe->target_dev]->notify_set[sqe->id] = 1;
+
+	if (READ_ONCE(dev->trace_enable)) {
+		struct trs_id_inst inst = { .devid = dev->id, .tsid = 0 };
+		struct npusim_task_time_trace tt = {
+			.sq_id = s->id,
+			.stream_id = sqe->stream_id,
+			.task_id = sqe->task_id,
+			.sqe_type = type,
+			.start_cnt = npusim_dev_counter(dev, s->start_ns),
+			.end_cnt = end_cnt,
+		};
+
+		trace_task_time(&inst, &tt);
+	}
+
+	s->head++;
+	s->completed++;
+
+	if (npusim_wants_cqe(sqe)) {
+		struct npusim_cqe cqe;
+		u32 pos = s->cq_tail;
+
+		cqe.flags = ((pos / s->depth) & 1 ? 0 : NPUSIM_CQE_PHASE) |
+			    ((s->id & NPUSIM_CQE_SQID_MASK)
+			     << NPUSIM_CQE_SQID_SHIFT);
+		cqe.syscnt = 0;
+		if (type == NPUSIM_SQE_EVENT_RECORD)
+			cqe.flags |= NPUSIM_CQE_EVT;
+		if (type == NPUSIM_SQE_PLACE_HOLDER)
+			cqe.flags |= NPUSIM_CQE_PLACE_HOLD;
+		if (cqe.flags & (NPUSIM_CQE_EVT | NPUSIM_CQE_PLACE_HOLD))
+			cqe.syscnt = end_cnt;
+		cqe.sq_head = s->head & (s->depth - 1);
+		cqe.stream_id = sqe->stream_id;
+		cqe.task_id = sqe->task_id;
+		npusim_trace_cqe(s, TRS_CHAN_STR_CQE_DISPATCH, &cqe, pos);
+		if (s->cq_tail - s->cq_head < s->depth) {
+			s->cq[pos & (s->depth - 1)] = cqe;
+			s->cq_tail++;
+		} else {
+			s->cq_overflow++;
+		}
+	}
+	wake_up_all(&s->wq);
+}
+
+/*
+ * Run the model forward to now on every device: complete what has finished,
+ * start what is ready, and repeat while anything changed (a completion can
+ * release cores or record an event that unblocks another stream). Then arm
+ * the timer for the earliest end. Called with npusim_lock held.
+ */
+void npusim_schedule_locked(void)
+{
+	struct npusim_stream *s, *tmp;
+	u64 now, next;
+	bool progress;
+	unsigned int d;
+
+	do {
+		progress = false;
+		now = ktime_get_ns();
+		for (d = 0; d < npusim_ndev; d++) {
+			struct npusim_dev *dev = npusim_devs[d];
+
+			list_for_each_entry_safe(s, tmp, &dev->active,
+						 active_node) {
+				if (s->running && s->end_ns <= now) {
+					npusim_complete(s);
+					progress = true;
+				}
+				if (s->running)
+					continue;
+				if (s->head == s->tail) {
+					list_del_init(&s->active_node);
+					s->active = false;
+					continue;
+				}
+				if (!s->dead && npusim_try_start(s, now))
+					progress = true;
+			}
+		}
+	} while (progress);
+
+	next = U64_MAX;
+	for (d = 0; d < npusim_ndev; d++)
+		list_for_each_entry(s, &npusim_devs[d]->active, active_node)
+			if (s->running && s->end_ns < next)
+				next = s->end_ns;
+	if (next != U64_MAX)
+		hrtimer_start(&npusim_timer, ns_to_ktime(next),
+			      HRTIMER_MODE_ABS);
+}
+
+static enum hrtimer_restart npusim_timer_fn(struct hrtimer *t)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&npusim_lock, flags);
+	npusim_schedule_locked();
+	spin_unlock_irqrestore(&npusim_lock, flags);
+	return HRTIMER_NORESTART;
+}
+
+void npusim_sched_init(void)
+{
+	hrtimer_init(&npusim_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	npusim_timer.function = npusim_timer_fn;
+}
+
+void npusim_sched_exit(void)
+{
+	hrtimer_cancel(&npusim_timer);
+}
