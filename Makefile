@@ -63,7 +63,7 @@ $(LIB_SO): $(LIB_OBJS)
 	$(CC) -shared -o $@ $^ $(LDLIBS)
 
 .SECONDEXPANSION:
-$(BUILD)/bin/%: $$(patsubst %.c,$(BUILD)/obj/%.o,$$(wildcard user/tools/%/*.c)) $(LIB_A)
+$(BUILD)/bin/%: $$(addprefix $(BUILD)/obj/,$$(subst .c,.o,$$(wildcard user/tools/$$*/*.c))) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(filter %.o,$^) $(LIB_A) $(LDLIBS)
 

@@ -1,0 +1,815 @@
+/*
+ * dbwriter.c - builds msprof_<YYYYmmddHHMMSS>.db from typed rows (db.h).
+ *
+ * The file is built as a hidden temporary in the target directory inside a
+ * single transaction, then committed, synced and renamed, so no reader ever
+ * opens a partial database. Because the temporary is private until the
+ * rename, durability during the build buys nothing: the rollback journal is
+ * off, SQLite never syncs, the connection holds its lock exclusively, and one
+ * fsync of the finished file plus one of the directory make the rename safe.
+ *
+ * Every table's DDL and INSERT come from dbschema.c; a table is created just
+ * before its first row (the producer never creates an empty data table), one
+ * prepared statement per table is kept for the life of the writer, and every
+ * value travels as a bound parameter.
+ */
+#include <npuprof/db.h>
+
+#include "dbschema.h"
+#include "strtab.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TMP_PREFIX ".npuprof-tmp-"
+/* A temporary younger than this may belong to a writer that has not locked
+ * it yet (mkstemp and flock are two steps), so it is never removed. */
+#define STALE_AGE_S 60
+/* The page cache SQLite may use, in KiB; bounds memory at any row count. */
+#define CACHE_KIB 32768
+
+struct bindcol {
+	size_t off;
+	enum npuprof_db_kind kind;
+	const char *name;
+};
+
+struct tstate {
+	sqlite3_stmt *ins;
+	uint64_t rows;
+	unsigned nbind;
+	struct bindcol *bind;
+};
+
+struct npuprof_db {
+	sqlite3 *db;
+	struct npuprof_strtab *st;
+	enum npuprof_db_schema schema;
+	enum npuprof_db_variant variant;
+	unsigned flags;
+	char *final_path, *tmp_path;
+	char *dir;
+	int lock_fd;
+	int err;			/* sticky: the writer is poisoned */
+	int finished;
+	char msg[1024];
+	struct tstate t[NPUPROF_DB_TABLE_COUNT];
+	int64_t *npu_ids;		/* NPU_INFO ids, for RANK_DEVICE_MAP */
+	size_t n_npu, cap_npu;
+};
+
+static int set_msg(struct npuprof_db *w, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Record a message for rc (negative errno) without poisoning the writer. */
+static int set_msg(struct npuprof_db *w, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* Map a SQLite failure to an errno; prefer the OS errno behind it. */
+static int sqlite_errno(sqlite3 *db, int rc)
+{
+	int sys = db ? sqlite3_system_errno(db) : 0;
+
+	switch (rc & 0xff) {
+	case SQLITE_FULL:
+		return -ENOSPC;
+	case SQLITE_NOMEM:
+		return -ENOMEM;
+	case SQLITE_READONLY:
+		return -EROFS;
+	case SQLITE_PERM:
+	case SQLITE_AUTH:
+		return -EPERM;
+	case SQLITE_CONSTRAINT:
+	case SQLITE_MISMATCH:
+	case SQLITE_RANGE:
+	case SQLITE_TOOBIG:
+		return -EINVAL;
+	case SQLITE_IOERR:
+	case SQLITE_CANTOPEN:
+		return sys > 0 ? -sys : -EIO;
+	default:
+		return -EIO;
+	}
+}
+
+/* A SQLite failure poisons the writer: the file will not be published. */
+static int fail_sql(struct npuprof_db *w, int rc, const char *what)
+{
+	int e = sqlite_errno(w->db, rc);
+
+	set_msg(w, e, "%s: %s: %s", w->tmp_path ? w->tmp_path : w->final_path, what,
+		w->db ? sqlite3_errmsg(w->db) : sqlite3_errstr(rc));
+	w->err = e;
+	return e;
+}
+
+static int exec(struct npuprof_db *w, const char *sql)
+{
+	int rc = sqlite3_exec(w->db, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : fail_sql(w, rc, sql);
+}
+
+static char *path_join(const char *dir, const char *name)
+{
+	size_t a = strlen(dir), b = strlen(name);
+	char *p = malloc(a + b + 2);
+
+	if (!p)
+		return NULL;
+	memcpy(p, dir, a);
+	p[a] = '/';
+	memcpy(p + a + 1, name, b + 1);
+	return p;
+}
+
+/*
+ * Remove temporaries left by writers that died: old enough to be past the
+ * mkstemp/flock window and not locked by a live writer. Best effort; a
+ * failure here never stops a new export.
+ */
+static void remove_stale_temps(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	time_t now = time(NULL);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		struct stat sb;
+		char *p;
+		int fd;
+
+		if (strncmp(de->d_name, TMP_PREFIX, sizeof(TMP_PREFIX) - 1) != 0)
+			continue;
+		p = path_join(dir, de->d_name);
+		if (!p)
+			break;
+		fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd >= 0) {
+			if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+			    now - sb.st_mtime > STALE_AGE_S &&
+			    flock(fd, LOCK_EX | LOCK_NB) == 0)
+				unlink(p);
+			close(fd);
+		}
+		free(p);
+	}
+	closedir(d);
+}
+
+/*
+ * Create <dir>/.npuprof-tmp-<name>.<unique> exclusively. Not mkstemp: its
+ * mode 0600 would survive the rename, while open(0666) honours the umask
+ * like any file the user creates. Returns the fd or a negative errno.
+ */
+static int create_temp(struct npuprof_db *w, const char *dir, const char *name)
+{
+	static unsigned seq;
+	char path[PATH_MAX];
+	struct timespec ts;
+
+	for (int tries = 0; tries < 100; tries++) {
+		int fd, n;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		n = snprintf(path, sizeof(path), "%s/" TMP_PREFIX "%s.%d.%u.%lx", dir, name,
+			     (int)getpid(), __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED),
+			     (unsigned long)ts.tv_nsec);
+		if (n < 0 || (size_t)n >= sizeof(path))
+			return -ENAMETOOLONG;
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd < 0 && errno == EEXIST)
+			continue;
+		if (fd < 0)
+			return -errno;
+		w->tmp_path = strdup(path);
+		if (!w->tmp_path) {
+			unlink(path);
+			close(fd);
+			return -ENOMEM;
+		}
+		return fd;
+	}
+	return -EEXIST;
+}
+
+/* Prepare "INSERT INTO T (cols) VALUES (?, ...)" and the bind plan. */
+static int prepare_insert(struct npuprof_db *w, const struct npuprof_db_table_def *def)
+{
+	struct tstate *ts = &w->t[def->id];
+	char sql[4096];
+	size_t pos;
+	unsigned n = 0;
+	int rc;
+
+	ts->bind = calloc(def->ncols, sizeof(*ts->bind));
+	if (!ts->bind)
+		return set_msg(w, w->err = -ENOMEM, "%s: out of memory", def->name);
+	pos = (size_t)snprintf(sql, sizeof(sql), "INSERT INTO %s (", def->name);
+	for (unsigned i = 0; i < def->ncols; i++) {
+		const struct npuprof_db_column *c = &def->cols[i];
+
+		if (!c->sql[w->schema])
+			continue;
+		pos += (size_t)snprintf(sql + pos, sizeof(sql) - pos, "%s%s", n ? ", " : "",
+					c->sql[w->schema]);
+		ts->bind[n++] = (struct bindcol){ c->offset, c->kind, c->sql[w->schema] };
+	}
+	pos += (size_t)snprintf(sql + pos, sizeof(sql) - pos, ") VALUES (");
+	for (unsigned i = 0; i < n; i++)
+		pos += (size_t)snprintf(sql + pos, sizeof(sql) - pos, "%s?", i ? ", " : "");
+	snprintf(sql + pos, sizeof(sql) - pos, ")");
+	ts->nbind = n;
+	rc = sqlite3_prepare_v3(w->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &ts->ins, NULL);
+	return rc == SQLITE_OK ? 0 : fail_sql(w, rc, sql);
+}
+
+/* CREATE TABLE and prepare its INSERT: done once, before the first row. */
+static int create_table(struct npuprof_db *w, const struct npuprof_db_table_def *def)
+{
+	char ddl[4096];
+	int r;
+
+	if (npuprof_dbschema_ddl(def, w->schema, ddl, sizeof(ddl)) < 0)
+		return set_msg(w, w->err = -EOVERFLOW, "%s: DDL longer than %zu bytes",
+			       def->name, sizeof(ddl));
+	r = exec(w, ddl);
+	return r < 0 ? r : prepare_insert(w, def);
+}
+
+/* Bind and step one row; the caller has validated table and size. */
+static int write_row(struct npuprof_db *w, const struct npuprof_db_table_def *def,
+		     const void *row)
+{
+	struct tstate *ts = &w->t[def->id];
+	sqlite3_stmt *s = ts->ins;
+	const char *base = row;
+	uint32_t nstr = npuprof_strtab_count(w->st);
+	int rc = SQLITE_OK;
+
+	for (unsigned i = 0; i < ts->nbind && rc == SQLITE_OK; i++) {
+		const struct bindcol *b = &ts->bind[i];
+		const void *f = base + b->off;
+		int col = (int)i + 1;
+
+		switch (b->kind) {
+		case NPUPROF_DBK_STR: {
+			int64_t v;
+
+			memcpy(&v, f, sizeof(v));
+			if (v == NPUPROF_DB_NULL) {
+				rc = sqlite3_bind_null(s, col);
+			} else if (v < 0 || v >= (int64_t)nstr) {
+				sqlite3_reset(s);
+				return set_msg(w, -EINVAL,
+					       "%s.%s: string id %lld was not returned by "
+					       "npuprof_db_intern (%u strings interned)",
+					       def->name, b->name, (long long)v, nstr);
+			} else {
+				rc = sqlite3_bind_int64(s, col, v);
+			}
+			break;
+		}
+		case NPUPROF_DBK_I64: {
+			int64_t v;
+
+			memcpy(&v, f, sizeof(v));
+			rc = v == NPUPROF_DB_NULL ? sqlite3_bind_null(s, col)
+						  : sqlite3_bind_int64(s, col, v);
+			break;
+		}
+		case NPUPROF_DBK_F64: {
+			double v;
+
+			memcpy(&v, f, sizeof(v));
+			rc = isnan(v) ? sqlite3_bind_null(s, col) : sqlite3_bind_double(s, col, v);
+			break;
+		}
+		case NPUPROF_DBK_TXT: {
+			const char *v;
+
+			memcpy(&v, f, sizeof(v));
+			rc = v ? sqlite3_bind_text(s, col, v, -1, SQLITE_STATIC)
+			       : sqlite3_bind_null(s, col);
+			break;
+		}
+		}
+	}
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		char what[128];
+
+		snprintf(what, sizeof(what), "inserting row %llu of %s",
+			 (unsigned long long)ts->rows + 1, def->name);
+		return fail_sql(w, rc, what);
+	}
+	ts->rows++;
+	return 0;
+}
+
+/* Create an ENUM table and fill it with the seed's rows for this variant. */
+static int write_enum(struct npuprof_db *w, const struct npuprof_db_table_def *def)
+{
+	unsigned want = w->variant == NPUPROF_DB_PYTORCH ? NPUPROF_DBE_PYTORCH
+							 : NPUPROF_DBE_MSPROF;
+	int r = create_table(w, def);
+
+	for (unsigned i = 0; r == 0 && i < def->n_enum_rows; i++) {
+		const struct npuprof_db_enum_row *e = &def->enum_rows[i];
+		struct npuprof_db_enum_api_type row = { e->id, e->name };
+
+		if (e->writers & want)
+			r = write_row(w, def, &row);
+	}
+	return r;
+}
+
+static int write_meta(struct npuprof_db *w)
+{
+	const struct npuprof_db_table_def *def = &npuprof_db_tables[NPUPROF_DB_META_DATA];
+	const struct npuprof_db_version *v = npuprof_dbschema_version(w->schema);
+	const struct npuprof_db_meta_data rows[] = {
+		{ "SCHEMA_VERSION", v->full },
+		{ "SCHEMA_VERSION_MAJOR", v->major },
+		{ "SCHEMA_VERSION_MINOR", v->minor },
+		{ "SCHEMA_VERSION_MICRO", v->micro },
+	};
+	int r = create_table(w, def);
+
+	for (unsigned i = 0; r == 0 && i < sizeof(rows) / sizeof(rows[0]); i++)
+		r = write_row(w, def, &rows[i]);
+	return r;
+}
+
+static int check_options(const struct npuprof_db_options *o, char *err, size_t errlen)
+{
+	if ((unsigned)o->schema > NPUPROF_DB_SCHEMA_1_2_0) {
+		snprintf(err, errlen, "invalid schema version option %d", (int)o->schema);
+		return -EINVAL;
+	}
+	if ((unsigned)o->variant > NPUPROF_DB_PYTORCH) {
+		snprintf(err, errlen, "invalid database variant option %d", (int)o->variant);
+		return -EINVAL;
+	}
+	if (o->flags & ~NPUPROF_DB_REPLACE) {
+		snprintf(err, errlen, "invalid flags 0x%x", o->flags);
+		return -EINVAL;
+	}
+	if (o->file_name && (!o->file_name[0] || strchr(o->file_name, '/') ||
+			     !strcmp(o->file_name, ".") || !strcmp(o->file_name, "..") ||
+			     !strncmp(o->file_name, TMP_PREFIX, sizeof(TMP_PREFIX) - 1))) {
+		snprintf(err, errlen, "invalid database file name \"%s\"", o->file_name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void discard(struct npuprof_db *w)
+{
+	for (unsigned i = 0; i < NPUPROF_DB_TABLE_COUNT; i++) {
+		sqlite3_finalize(w->t[i].ins);
+		w->t[i].ins = NULL;
+	}
+	if (w->db) {
+		sqlite3_close(w->db);
+		w->db = NULL;
+	}
+	if (w->tmp_path) {
+		unlink(w->tmp_path);
+		free(w->tmp_path);
+		w->tmp_path = NULL;
+	}
+	if (w->lock_fd >= 0) {
+		close(w->lock_fd);
+		w->lock_fd = -1;
+	}
+}
+
+static void destroy(struct npuprof_db *w)
+{
+	discard(w);
+	for (unsigned i = 0; i < NPUPROF_DB_TABLE_COUNT; i++)
+		free(w->t[i].bind);
+	npuprof_strtab_free(w->st);
+	free(w->npu_ids);
+	free(w->final_path);
+	free(w->dir);
+	free(w);
+}
+
+int npuprof_db_open(struct npuprof_db **out, const char *dir,
+		    const struct npuprof_db_options *opt, char *err, size_t errlen)
+{
+	static const struct npuprof_db_options defaults;
+	struct npuprof_db *w;
+	char name[PATH_MAX], errbuf[1024];
+	struct stat sb;
+	int r, fd;
+
+	if (!err) {
+		err = errbuf;
+		errlen = sizeof(errbuf);
+	}
+	if (errlen)
+		err[0] = '\0';
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!opt)
+		opt = &defaults;
+	if (!dir || !dir[0]) {
+		snprintf(err, errlen, "no output directory given");
+		return -EINVAL;
+	}
+	r = check_options(opt, err, errlen);
+	if (r < 0)
+		return r;
+	if (stat(dir, &sb) < 0) {
+		r = -errno;
+		snprintf(err, errlen, "output directory %s: %s", dir, strerror(-r));
+		return r;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		snprintf(err, errlen, "output directory %s: %s", dir, strerror(ENOTDIR));
+		return -ENOTDIR;
+	}
+
+	if (opt->file_name) {
+		snprintf(name, sizeof(name), "%s", opt->file_name);
+	} else {
+		/* msprof_ + exactly 14 digits: the only form every reader accepts. */
+		time_t t = opt->timestamp ? opt->timestamp : time(NULL);
+		struct tm tm;
+
+		localtime_r(&t, &tm);
+		strftime(name, sizeof(name), "msprof_%Y%m%d%H%M%S.db", &tm);
+	}
+
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->lock_fd = -1;
+	w->schema = opt->schema;
+	w->variant = opt->variant;
+	w->flags = opt->flags;
+	w->dir = strdup(dir);
+	w->final_path = path_join(dir, name);
+	w->st = npuprof_strtab_new();
+	if (!w->dir || !w->final_path || !w->st) {
+		destroy(w);
+		return -ENOMEM;
+	}
+
+	remove_stale_temps(dir);
+	fd = create_temp(w, dir, name);
+	if (fd < 0) {
+		r = fd;
+		snprintf(err, errlen, "cannot create a temporary database in %s: %s", dir,
+			 strerror(-r));
+		destroy(w);
+		return r;
+	}
+	w->lock_fd = fd;
+	/* Marks the temporary as live for remove_stale_temps() elsewhere. */
+	flock(fd, LOCK_EX);
+
+	r = sqlite3_open_v2(w->tmp_path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+			    NULL);
+	if (r != SQLITE_OK) {
+		r = fail_sql(w, r, "opening");
+		goto fail;
+	}
+	sqlite3_extended_result_codes(w->db, 1);
+	/*
+	 * page_size 4096 as observed in real files; no journal and no syncs
+	 * while the private temporary is built (see the file comment).
+	 */
+	r = exec(w, "PRAGMA page_size=4096");
+	if (!r)
+		r = exec(w, "PRAGMA journal_mode=OFF");
+	if (!r)
+		r = exec(w, "PRAGMA synchronous=OFF");
+	if (!r)
+		r = exec(w, "PRAGMA locking_mode=EXCLUSIVE");
+	if (!r) {
+		char sql[64];
+
+		snprintf(sql, sizeof(sql), "PRAGMA cache_size=-%d", CACHE_KIB);
+		r = exec(w, sql);
+	}
+	if (!r)
+		r = exec(w, "BEGIN");
+	for (unsigned i = 0; !r && i < NPUPROF_DB_TABLE_COUNT; i++)
+		if (npuprof_db_tables[i].enum_rows)
+			r = write_enum(w, &npuprof_db_tables[i]);
+	if (!r)
+		r = write_meta(w);
+	/* "N/A" takes id 0: the producer's absent value, and never `launch`. */
+	if (!r && npuprof_strtab_intern(w->st, "N/A", 3) != NPUPROF_DB_STR_NA)
+		r = set_msg(w, w->err = -ENOMEM, "out of memory");
+	if (r)
+		goto fail;
+	*out = w;
+	return 0;
+fail:
+	snprintf(err, errlen, "%s", w->msg);
+	destroy(w);
+	return r;
+}
+
+npuprof_db_str npuprof_db_intern_n(struct npuprof_db *w, const char *s, size_t len)
+{
+	int64_t id;
+
+	if (!w)
+		return -EINVAL;
+	if (w->err)
+		return w->err;
+	if (!s)
+		return set_msg(w, -EINVAL, "npuprof_db_intern: NULL string");
+	if (w->finished)
+		return set_msg(w, -EINVAL, "%s: already finished", w->final_path);
+	id = npuprof_strtab_intern(w->st, s, len);
+	if (id < 0)
+		set_msg(w, (int)id, "STRING_IDS: cannot intern a %zu-byte string: %s", len,
+			id == -ENOSPC ? "more than 2^28 distinct strings" : strerror((int)-id));
+	return id;
+}
+
+npuprof_db_str npuprof_db_intern(struct npuprof_db *w, const char *s)
+{
+	if (!s)
+		return w ? set_msg(w, -EINVAL, "npuprof_db_intern: NULL string") : -EINVAL;
+	return npuprof_db_intern_n(w, s, strlen(s));
+}
+
+/* First row of a table: check that the caller may write it, then create it. */
+static int first_row(struct npuprof_db *w, const struct npuprof_db_table_def *def)
+{
+	if (def->flags & NPUPROF_DBT_MANAGED)
+		return set_msg(w, -EPERM, "%s is written by the database writer itself",
+			       def->name);
+	if (!npuprof_dbschema_table_exists(def, w->schema, w->variant))
+		return set_msg(w, -EINVAL, "%s does not exist in a %s database of schema %s",
+			       def->name,
+			       w->variant == NPUPROF_DB_PYTORCH ? "PyTorch" : "msprof",
+			       npuprof_dbschema_version(w->schema)->full);
+	return create_table(w, def);
+}
+
+int npuprof_db_insert(struct npuprof_db *w, enum npuprof_db_table t, const void *row,
+		      size_t row_size)
+{
+	const struct npuprof_db_table_def *def;
+	int r;
+
+	if (!w)
+		return -EINVAL;
+	if (w->err)
+		return w->err;
+	if (w->finished)
+		return set_msg(w, -EINVAL, "%s: already finished", w->final_path);
+	def = npuprof_dbschema_table(t);
+	if (!def)
+		return set_msg(w, -EINVAL, "invalid table id %d (valid: 0..%d)", (int)t,
+			       NPUPROF_DB_TABLE_COUNT - 1);
+	if (!row)
+		return set_msg(w, -EINVAL, "%s: NULL row", def->name);
+	if (row_size != def->row_size)
+		return set_msg(w, -EINVAL,
+			       "%s: row of %zu bytes, expected %zu (struct npuprof_db_* of "
+			       "another table?)",
+			       def->name, row_size, def->row_size);
+	if (t == NPUPROF_DB_META_DATA) {
+		const struct npuprof_db_meta_data *m = row;
+
+		if (!m->name || !strncmp(m->name, "SCHEMA_VERSION", 14))
+			return set_msg(w, -EPERM,
+				       "META_DATA: %s is written by the database writer itself",
+				       m->name ? m->name : "a NULL name");
+	}
+	if (!w->t[t].ins) {
+		r = first_row(w, def);
+		if (r < 0)
+			return r;
+	}
+	r = write_row(w, def, row);
+	if (r == 0 && t == NPUPROF_DB_NPU_INFO) {
+		if (w->n_npu == w->cap_npu) {
+			size_t n = w->cap_npu ? w->cap_npu * 2 : 8;
+			int64_t *p = realloc(w->npu_ids, n * sizeof(*p));
+
+			if (!p)
+				return set_msg(w, w->err = -ENOMEM, "out of memory");
+			w->npu_ids = p;
+			w->cap_npu = n;
+		}
+		w->npu_ids[w->n_npu++] = ((const struct npuprof_db_npu_info *)row)->id;
+	}
+	return r;
+}
+
+/*
+ * 1.2.0 msprof writes RANK_DEVICE_MAP by default: rank -1 (unknown) for each
+ * device of NPU_INFO, or (-1, -1) without devices. A caller's rows win.
+ */
+static int write_default_rank_map(struct npuprof_db *w)
+{
+	const struct npuprof_db_table_def *def = &npuprof_db_tables[NPUPROF_DB_RANK_DEVICE_MAP];
+	int r;
+
+	if (w->variant != NPUPROF_DB_MSPROF || w->schema < NPUPROF_DB_SCHEMA_1_2_0 ||
+	    w->t[def->id].rows)
+		return 0;
+	r = w->t[def->id].ins ? 0 : create_table(w, def);
+	for (size_t i = 0; !r && i < w->n_npu; i++) {
+		struct npuprof_db_rank_device_map m = { -1, w->npu_ids[i] };
+
+		r = write_row(w, def, &m);
+	}
+	if (!r && !w->n_npu) {
+		struct npuprof_db_rank_device_map m = { -1, -1 };
+
+		r = write_row(w, def, &m);
+	}
+	return r;
+}
+
+/* STRING_IDS last, as the producer does: it holds every interned string. */
+static int write_strings(struct npuprof_db *w)
+{
+	const struct npuprof_db_table_def *def = &npuprof_db_tables[NPUPROF_DB_STRING_IDS];
+	uint32_t n = npuprof_strtab_count(w->st);
+	sqlite3_stmt *s;
+	int r = create_table(w, def);
+
+	if (r)
+		return r;
+	s = w->t[def->id].ins;
+	for (uint32_t id = 0; id < n; id++) {
+		size_t len;
+		const char *v = npuprof_strtab_get(w->st, id, &len);
+		int rc = sqlite3_bind_int64(s, 1, id);
+
+		/* Bound with its length: any bytes, NUL included, round-trip. */
+		if (rc == SQLITE_OK)
+			rc = sqlite3_bind_text64(s, 2, v, len, SQLITE_STATIC, SQLITE_UTF8);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_step(s);
+		sqlite3_reset(s);
+		if (rc != SQLITE_DONE)
+			return fail_sql(w, rc, "writing STRING_IDS");
+	}
+	w->t[def->id].rows = n;
+	return 0;
+}
+
+static int publish(struct npuprof_db *w)
+{
+	int dfd;
+
+	/* The one sync that matters: file contents before the name appears. */
+	if (fsync(w->lock_fd) < 0)
+		return set_msg(w, -errno, "%s: fsync: %s", w->tmp_path, strerror(errno));
+	if (w->flags & NPUPROF_DB_REPLACE) {
+		if (rename(w->tmp_path, w->final_path) < 0)
+			return set_msg(w, -errno, "renaming %s to %s: %s", w->tmp_path,
+				       w->final_path, strerror(errno));
+	} else if (renameat2(AT_FDCWD, w->tmp_path, AT_FDCWD, w->final_path,
+			     RENAME_NOREPLACE) < 0) {
+		int e = errno;
+
+		/* Filesystems without RENAME_NOREPLACE: link() fails on EEXIST too. */
+		if (e == EINVAL || e == ENOSYS) {
+			if (link(w->tmp_path, w->final_path) == 0) {
+				unlink(w->tmp_path);
+				e = 0;
+			} else {
+				e = errno;
+			}
+		}
+		if (e == EEXIST)
+			return set_msg(w, -EEXIST,
+				       "%s already exists; not replaced (a database from the same "
+				       "second? set NPUPROF_DB_REPLACE to overwrite)",
+				       w->final_path);
+		if (e)
+			return set_msg(w, -e, "renaming %s to %s: %s", w->tmp_path,
+				       w->final_path, strerror(e));
+	}
+	dfd = open(w->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	return 0;
+}
+
+int npuprof_db_finish(struct npuprof_db *w)
+{
+	int r;
+
+	if (!w)
+		return -EINVAL;
+	if (w->finished)
+		return set_msg(w, -EINVAL, "%s: already finished", w->final_path);
+	r = w->err;
+	if (!r)
+		r = write_default_rank_map(w);
+	for (unsigned i = 0; !r && i < npuprof_db_n_indexes; i++) {
+		const struct npuprof_db_index *ix = &npuprof_db_indexes[i];
+		char sql[256];
+
+		if (!w->t[ix->table].ins)
+			continue;
+		npuprof_dbschema_index_ddl(ix, sql, sizeof(sql));
+		r = exec(w, sql);
+	}
+	if (!r)
+		r = write_strings(w);
+	if (!r)
+		r = exec(w, "COMMIT");
+	for (unsigned i = 0; !r && i < NPUPROF_DB_TABLE_COUNT; i++) {
+		sqlite3_finalize(w->t[i].ins);
+		w->t[i].ins = NULL;
+	}
+	if (!r) {
+		int rc = sqlite3_close(w->db);
+
+		if (rc != SQLITE_OK)
+			r = fail_sql(w, rc, "closing");
+		else
+			w->db = NULL;
+	}
+	if (!r)
+		r = publish(w);
+	if (r) {
+		w->err = r;
+		discard(w);
+		return r;
+	}
+	free(w->tmp_path);
+	w->tmp_path = NULL;
+	close(w->lock_fd);
+	w->lock_fd = -1;
+	w->finished = 1;
+	return 0;
+}
+
+void npuprof_db_close(struct npuprof_db *w)
+{
+	if (w)
+		destroy(w);
+}
+
+const char *npuprof_db_path(const struct npuprof_db *w)
+{
+	return w ? w->final_path : "";
+}
+
+const char *npuprof_db_temp_path(const struct npuprof_db *w)
+{
+	return w && w->tmp_path ? w->tmp_path : "";
+}
+
+const char *npuprof_db_errmsg(const struct npuprof_db *w)
+{
+	return w ? w->msg : "no writer";
+}
+
+uint64_t npuprof_db_row_count(const struct npuprof_db *w, enum npuprof_db_table t)
+{
+	if (!w || (unsigned)t >= NPUPROF_DB_TABLE_COUNT)
+		return 0;
+	return w->t[t].rows;
+}
+
+const char *npuprof_db_table_name(enum npuprof_db_table t)
+{
+	const struct npuprof_db_table_def *def = npuprof_dbschema_table(t);
+
+	return def ? def->name : NULL;
+}

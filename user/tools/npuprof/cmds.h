@@ -1,0 +1,16 @@
+/*
+ * cmds.h - the subcommands of the npuprof tool. Each returns the process
+ * exit status: 0 on success, 1 on failure, 2 on a usage error.
+ */
+#ifndef NPUPROF_TOOL_CMDS_H
+#define NPUPROF_TOOL_CMDS_H
+
+struct npuprof_cmd {
+	const char *name;
+	const char *help;
+	int (*run)(int argc, char **argv);
+};
+
+int cmd_dbgen(int argc, char **argv);
+
+#endif /* NPUPROF_TOOL_CMDS_H */
