@@ -338,7 +338,7 @@ static int npusim_ioc_cq_recv(struct npusim_file *f, void __user *uarg)
 		return -EINVAL;
 	if (!a.cqe_num || a.cqe_num > NPUSIM_RECV_MAX)
 		return -EINVAL;
-	if (!access_ok(u64_to_user_ptr(a.cqe_addr),
+	if (!a.cqe_addr || !access_ok(u64_to_user_ptr(a.cqe_addr),
 		       (size_t)a.cqe_num * sizeof(*buf)))
 		return -EFAULT;
 	s = npusim_stream_get(f, a.stream_id);

@@ -1,0 +1,49 @@
+/*
+ * npusim_dev.h — a thin userspace wrapper over the npusim ioctl ABI
+ * (include/uapi/npusim.h), used by the ACL runtime, npuwork and the tests.
+ *
+ * Every function returns 0 (or a non-negative value where stated) on success
+ * and a negative errno on failure; none of them allocates.
+ */
+#ifndef NPUPROF_NPUSIM_DEV_H
+#define NPUPROF_NPUSIM_DEV_H
+
+#include <stdint.h>
+#include "uapi/npusim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Open /dev/npusim<devid> (O_RDWR | O_CLOEXEC). Returns the fd or -errno. */
+int npusim_dev_open(unsigned int devid);
+/* Number of /dev/npusim* devices present (0 if the driver is not loaded). */
+int npusim_dev_count(void);
+int npusim_dev_info(int fd, struct npusim_dev_info *info);
+
+int npusim_stream_create(int fd, uint32_t *stream_id);
+int npusim_stream_destroy(int fd, uint32_t stream_id, uint32_t flags,
+			  int timeout_ms);
+int npusim_stream_sync(int fd, uint32_t stream_id, int timeout_ms);
+int npusim_stream_status(int fd, uint32_t stream_id,
+			 struct npusim_stream_status *st);
+
+/* Send n SQEs; *pos (optional) receives the SQ slot of the first. */
+int npusim_sq_send(int fd, uint32_t stream_id, const struct npusim_sqe *sqes,
+		   uint32_t n, int timeout_ms, uint32_t *pos);
+/* Receive up to cap CQEs; returns how many (0 on a poll with none). */
+int npusim_cq_recv(int fd, uint32_t stream_id, struct npusim_cqe *cqes,
+		   uint32_t cap, int timeout_ms);
+
+int npusim_clock_sync(int fd, struct npusim_clock_sample *samples, uint32_t n);
+int npusim_id_alloc(int fd, uint32_t kind, uint32_t *id);
+int npusim_id_free(int fd, uint32_t kind, uint32_t id);
+
+/* Zero an SQE and fill its STARS header. */
+void npusim_sqe_init(struct npusim_sqe *sqe, unsigned int type,
+		     uint16_t stream_id, uint16_t task_id);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,711 @@
+/*
+ * npusim_test — in-VM tests of the simulated NPU driver through its real
+ * ioctl interface. Run as `npusim_test CASE`; each case prints PASS/FAIL and
+ * exits 0 on success. tests/vm/run.sh loads the module and runs the cases.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "npuprof/npusim_dev.h"
+
+static int failures;
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "  FAIL: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	failures++;
+}
+
+#define CHECK(cond, ...)                   \
+	do {                               \
+		if (!(cond))               \
+			fail(__VA_ARGS__); \
+	} while (0)
+
+#define MUST(expr)                                                        \
+	do {                                                              \
+		int r_ = (expr);                                          \
+		if (r_ < 0) {                                             \
+			fail("%s:%d %s = %s", __FILE__, __LINE__, #expr, \
+			     strerror(-r_));                              \
+			exit(1);                                          \
+		}                                                         \
+	} while (0)
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int open_dev(unsigned int d)
+{
+	int fd = npusim_dev_open(d);
+
+	if (fd < 0) {
+		fail("open /dev/npusim%u: %s", d, strerror(-fd));
+		exit(1);
+	}
+	return fd;
+}
+
+static void kernel_sqe(struct npusim_sqe *q, uint32_t sid, uint16_t task,
+		       uint64_t dur_ns)
+{
+	npusim_sqe_init(q, NPUSIM_SQE_AI_CORE, sid, task);
+	q->block_dim = 8;
+	q->duration_ns = dur_ns;
+}
+
+/* Receive exactly n CQEs of one stream, checking task ids run in order. */
+static int recv_in_order(int fd, uint32_t sid, uint32_t n, uint16_t first_task,
+			 int timeout_ms)
+{
+	struct npusim_cqe cq[256];
+	uint32_t got = 0;
+	uint16_t want = first_task;
+
+	while (got < n) {
+		uint32_t cap = n - got < 256 ? n - got : 256;
+		int r = npusim_cq_recv(fd, sid, cq, cap, timeout_ms);
+
+		if (r < 0) {
+			fail("cq_recv stream %u after %u/%u: %s", sid, got, n,
+			     strerror(-r));
+			return -1;
+		}
+		for (int i = 0; i < r; i++, want++) {
+			if (cq[i].task_id != want ||
+			    (cq[i].stream_id & 0x7fff) != sid) {
+				fail("stream %u: CQE %u has task %u stream %u, want task %u",
+				     sid, got + i, cq[i].task_id,
+				     cq[i].stream_id, want);
+				return -1;
+			}
+		}
+		got += r;
+	}
+	return 0;
+}
+
+/* ---- cases ---------------------------------------------------------------- */
+
+/* Thousands of tasks over several streams on every device, per-stream order. */
+static void case_order(void)
+{
+	enum { NSTREAM = 4, NTASK = 1500, BATCH = 100 };
+	int ndev = npusim_dev_count();
+	int fds[NPUSIM_MAX_DEVICES];
+	uint32_t sids[NPUSIM_MAX_DEVICES][NSTREAM];
+	struct npusim_sqe q[BATCH];
+
+	CHECK(ndev >= 2, "expected >= 2 devices, found %d", ndev);
+	for (int d = 0; d < ndev; d++) {
+		fds[d] = open_dev(d);
+		for (int s = 0; s < NSTREAM; s++)
+			MUST(npusim_stream_create(fds[d], &sids[d][s]));
+	}
+	for (int t = 0; t < NTASK; t += BATCH) {
+		for (int d = 0; d < ndev; d++)
+			for (int s = 0; s < NSTREAM; s++) {
+				for (int i = 0; i < BATCH; i++) {
+					static const unsigned types[] = {
+						NPUSIM_SQE_AI_CORE, NPUSIM_SQE_AIV,
+						NPUSIM_SQE_AI_CPU, NPUSIM_SQE_SDMA,
+						NPUSIM_SQE_WRITE_VALUE,
+						NPUSIM_SQE_PLACE_HOLDER
+					};
+					npusim_sqe_init(&q[i], types[(t + i) % 6],
+							sids[d][s], t + i);
+					q[i].duration_ns = 2000 + (i % 7) * 1000;
+					q[i].block_dim = 1 + (i % 40);
+					q[i].bytes = 4096;
+				}
+				MUST(npusim_sq_send(fds[d], sids[d][s], q, BATCH,
+						    -1, NULL));
+			}
+		for (int d = 0; d < ndev; d++)
+			for (int s = 0; s < NSTREAM; s++)
+				if (recv_in_order(fds[d], sids[d][s], BATCH, t,
+						  5000))
+					return;
+	}
+	for (int d = 0; d < ndev; d++) {
+		for (int s = 0; s < NSTREAM; s++) {
+			struct npusim_stream_status st;
+
+			MUST(npusim_stream_status(fds[d], sids[d][s], &st));
+			CHECK(st.completed == NTASK && st.queued == 0 &&
+				      st.cq_overflow == 0,
+			      "dev %d stream %u: completed %llu queued %u overflow %llu",
+			      d, sids[d][s], (unsigned long long)st.completed,
+			      st.queued, (unsigned long long)st.cq_overflow);
+			MUST(npusim_stream_destroy(fds[d], sids[d][s], 0, 1000));
+		}
+		close(fds[d]);
+	}
+}
+
+/* Modelled durations: wall time and device-counter deltas. */
+static void case_durations(void)
+{
+	int fd = open_dev(0);
+	struct npusim_dev_info info;
+	struct npusim_sqe q[41];
+	struct npusim_cqe cq[41];
+	uint32_t sid;
+	const uint64_t dur = 5000000; /* 5 ms */
+	uint64_t t0, wall;
+	int n = 0;
+
+	MUST(npusim_dev_info(fd, &info));
+	CHECK(strcmp(info.chip_name, "Ascend910B") == 0, "chip %s",
+	      info.chip_name);
+	CHECK(info.abi_version == NPUSIM_ABI_VERSION, "abi %u",
+	      info.abi_version);
+	MUST(npusim_stream_create(fd, &sid));
+	/* PH, then 20 x (5 ms kernel, PH): PH CQEs carry the device counter */
+	npusim_sqe_init(&q[n], NPUSIM_SQE_PLACE_HOLDER, sid, n);
+	n++;
+	for (int i = 0; i < 20; i++) {
+		kernel_sqe(&q[n], sid, n, dur);
+		n++;
+		npusim_sqe_init(&q[n], NPUSIM_SQE_PLACE_HOLDER, sid, n);
+		n++;
+	}
+	t0 = now_ns();
+	MUST(npusim_sq_send(fd, sid, q, n, -1, NULL));
+	MUST(npusim_stream_sync(fd, sid, 10000));
+	wall = now_ns() - t0;
+	CHECK(wall >= 20 * dur && wall < 20 * dur * 3,
+	      "20 x 5 ms took %llu ns", (unsigned long long)wall);
+	int got = 0;
+	while (got < n) {
+		int r = npusim_cq_recv(fd, sid, cq + got, n - got, 1000);
+		if (r < 0) {
+			fail("recv: %s", strerror(-r));
+			return;
+		}
+		got += r;
+	}
+	uint64_t per_tick = 1000000000ULL / info.counter_hz;
+	for (int i = 2; i < n; i += 2) {
+		uint64_t d = (cq[i].syscnt - cq[i - 2].syscnt) * per_tick;
+		/* kernel + PH (1 us) + scheduling latency */
+		CHECK(cq[i].flags & NPUSIM_CQE_PLACE_HOLD, "PH flag missing");
+		CHECK(d >= dur && d < dur + dur / 2,
+		      "device time across a 5 ms task: %llu ns",
+		      (unsigned long long)d);
+	}
+	/* clock sync: counter tracks host time at counter_hz */
+	struct npusim_clock_sample cs[2];
+	MUST(npusim_clock_sync(fd, cs, 1));
+	usleep(100000);
+	MUST(npusim_clock_sync(fd, cs + 1, 1));
+	double ratio = (double)(cs[1].dev_cnt - cs[0].dev_cnt) * 1e9 /
+		       info.counter_hz / (double)(cs[1].host_ns - cs[0].host_ns);
+	CHECK(ratio > 0.999 && ratio < 1.001, "counter/host rate %f", ratio);
+	close(fd);
+}
+
+/* Event (cross-stream) and notify (cross-device) dependencies. */
+static void case_deps(void)
+{
+	int fd0 = open_dev(0), fd1 = open_dev(1);
+	uint32_t a, b, c, ev, nt;
+	struct npusim_sqe q[2];
+	struct npusim_cqe cq[2];
+	struct npusim_stream_status st;
+
+	MUST(npusim_stream_create(fd0, &a));
+	MUST(npusim_stream_create(fd0, &b));
+	MUST(npusim_stream_create(fd1, &c));
+	MUST(npusim_id_alloc(fd0, NPUSIM_ID_EVENT, &ev));
+	MUST(npusim_id_alloc(fd1, NPUSIM_ID_NOTIFY, &nt));
+
+	/* stream b waits for an event that stream a records after 50 ms */
+	npusim_sqe_init(&q[0], NPUSIM_SQE_EVENT_WAIT, b, 0);
+	q[0].id = ev;
+	npusim_sqe_init(&q[1], NPUSIM_SQE_PLACE_HOLDER, b, 1);
+	uint64_t t0 = now_ns();
+	MUST(npusim_sq_send(fd0, b, q, 2, -1, NULL));
+	usleep(20000);
+	MUST(npusim_stream_status(fd0, b, &st));
+	CHECK(st.queued == 2 && !st.running,
+	      "event wait did not block: queued %u running %u", st.queued,
+	      st.running);
+	kernel_sqe(&q[0], a, 0, 50000000);
+	npusim_sqe_init(&q[1], NPUSIM_SQE_EVENT_RECORD, a, 1);
+	q[1].id = ev;
+	MUST(npusim_sq_send(fd0, a, q, 2, -1, NULL));
+	MUST(npusim_stream_sync(fd0, b, 5000));
+	uint64_t waited = now_ns() - t0;
+	CHECK(waited >= 70000000ULL, "b finished after %llu ns, before a's record",
+	      (unsigned long long)waited);
+	MUST(npusim_stream_sync(fd0, a, 5000));
+	/* the record's CQE (evt) precedes b's place holder in device time */
+	CHECK(npusim_cq_recv(fd0, a, cq, 2, 1000) == 2, "a CQEs");
+	uint64_t rec_cnt = cq[1].syscnt;
+	CHECK(cq[1].flags & NPUSIM_CQE_EVT, "EVENT_RECORD CQE lacks evt flag");
+	CHECK(npusim_cq_recv(fd0, b, cq, 2, 1000) == 2, "b CQEs");
+	CHECK(cq[1].syscnt >= rec_cnt, "b ran before the record");
+
+	/* device 1 waits on a notify that device 0 records after 30 ms */
+	npusim_sqe_init(&q[0], NPUSIM_SQE_NOTIFY_WAIT, c, 0);
+	q[0].id = nt;
+	npusim_sqe_init(&q[1], NPUSIM_SQE_PLACE_HOLDER, c, 1);
+	t0 = now_ns();
+	MUST(npusim_sq_send(fd1, c, q, 2, -1, NULL));
+	usleep(10000);
+	MUST(npusim_stream_status(fd1, c, &st));
+	CHECK(st.queued == 2, "notify wait did not block");
+	kernel_sqe(&q[0], a, 2, 30000000);
+	npusim_sqe_init(&q[1], NPUSIM_SQE_NOTIFY_RECORD, a, 3);
+	q[1].id = nt;
+	q[1].target_dev = 1;
+	MUST(npusim_sq_send(fd0, a, q, 2, -1, NULL));
+	MUST(npusim_stream_sync(fd1, c, 5000));
+	CHECK(now_ns() - t0 >= 40000000ULL, "notify wait released early");
+
+	MUST(npusim_id_free(fd0, NPUSIM_ID_EVENT, ev));
+	CHECK(npusim_id_free(fd0, NPUSIM_ID_EVENT, ev) == -EINVAL,
+	      "double id free accepted");
+	close(fd0);
+	close(fd1);
+}
+
+/* 70,000 tasks on one stream: the 16-bit task id wraps. */
+static void case_wrap(void)
+{
+	enum { N = 70000, BATCH = 500 };
+	int fd = open_dev(0);
+	struct npusim_sqe q[BATCH];
+	uint32_t sid;
+
+	MUST(npusim_stream_create(fd, &sid));
+	for (uint32_t t = 0; t < N; t += BATCH) {
+		for (int i = 0; i < BATCH; i++)
+			npusim_sqe_init(&q[i], NPUSIM_SQE_AIV, sid,
+					(uint16_t)(t + i));
+		MUST(npusim_sq_send(fd, sid, q, BATCH, -1, NULL));
+		if (recv_in_order(fd, sid, BATCH, (uint16_t)t, 5000))
+			return;
+	}
+	struct npusim_stream_status st;
+	MUST(npusim_stream_status(fd, sid, &st));
+	CHECK(st.completed == N, "completed %llu",
+	      (unsigned long long)st.completed);
+	close(fd);
+}
+
+static int raw_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
+}
+
+#define EXPECT_ERR(call, err)                                              \
+	do {                                                               \
+		int r_ = (call);                                           \
+		CHECK(r_ == -(err), "%s: got %d (%s), want -%s", #call, r_, \
+		      r_ < 0 ? strerror(-r_) : "ok", #err);                \
+	} while (0)
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* Invalid ioctls get the right errno; a random loop does no harm. */
+static void case_badioctl(void)
+{
+	int fd = open_dev(0);
+	uint32_t sid;
+	struct npusim_sqe q;
+	struct npusim_cqe cq;
+
+	EXPECT_ERR(raw_ioctl(fd, _IO('x', 1), NULL), ENOTTY);
+	EXPECT_ERR(raw_ioctl(fd, _IOR(NPUSIM_IOC_MAGIC, 99, int), NULL), ENOTTY);
+	EXPECT_ERR(raw_ioctl(fd, NPUSIM_IOC_DEV_INFO, NULL), EFAULT);
+	EXPECT_ERR(raw_ioctl(fd, NPUSIM_IOC_DEV_INFO, (void *)8), EFAULT);
+	EXPECT_ERR(raw_ioctl(fd, NPUSIM_IOC_STREAM_CREATE, NULL), EFAULT);
+	struct npusim_stream_create sc = { .flags = 7 };
+	EXPECT_ERR(raw_ioctl(fd, NPUSIM_IOC_STREAM_CREATE, &sc), EINVAL);
+	MUST(npusim_stream_create(fd, &sid));
+	/* unknown stream, wrong stream in SQE, bad type, count, reserved */
+	npusim_sqe_init(&q, NPUSIM_SQE_AI_CORE, sid, 0);
+	EXPECT_ERR(npusim_sq_send(fd, sid + 1, &q, 1, 0, NULL), EINVAL);
+	EXPECT_ERR(npusim_sq_send(fd, 5000, &q, 1, 0, NULL), EINVAL);
+	q.stream_id = sid + 1;
+	EXPECT_ERR(npusim_sq_send(fd, sid, &q, 1, 0, NULL), EINVAL);
+	npusim_sqe_init(&q, 63, sid, 0);
+	EXPECT_ERR(npusim_sq_send(fd, sid, &q, 1, 0, NULL), EINVAL);
+	npusim_sqe_init(&q, NPUSIM_SQE_AI_CORE, sid, 0);
+	q.rsv[3] = 1;
+	EXPECT_ERR(npusim_sq_send(fd, sid, &q, 1, 0, NULL), EINVAL);
+	npusim_sqe_init(&q, NPUSIM_SQE_AI_CORE, sid, 0);
+	q.duration_ns = NPUSIM_MAX_TASK_NS + 1;
+	EXPECT_ERR(npusim_sq_send(fd, sid, &q, 1, 0, NULL), EINVAL);
+	npusim_sqe_init(&q, NPUSIM_SQE_EVENT_WAIT, sid, 0);
+	q.id = NPUSIM_MAX_EVENTS;
+	EXPECT_ERR(npusim_sq_send(fd, sid, &q, 1, 0, NULL), EINVAL);
+	npusim_sqe_init(&q, NPUSIM_SQE_NOTIFY_RECORD, sid, 0);
+	q.target_dev = NPUSIM_MAX_DEVICES;
+	EXPECT_ERR(npusim_sq_send(fd, sid, &q, 1, 0, NULL), EINVAL);
+	npusim_sqe_init(&q, NPUSIM_SQE_AI_CORE, sid, 0);
+	EXPECT_ERR(npusim_sq_send(fd, sid, &q, 0, 0, NULL), EINVAL);
+	EXPECT_ERR(npusim_sq_send(fd, sid, &q, NPUSIM_SEND_MAX + 1, 0, NULL),
+		   EINVAL);
+	EXPECT_ERR(npusim_sq_send(fd, sid, NULL, 1, 0, NULL), EFAULT);
+	EXPECT_ERR(npusim_sq_send(fd, sid, (void *)-4096L, 1, 0, NULL), EFAULT);
+	/* recv: bad buffer, bad count, timeout with nothing */
+	EXPECT_ERR(npusim_cq_recv(fd, sid, NULL, 1, 0), EFAULT);
+	EXPECT_ERR(npusim_cq_recv(fd, sid, &cq, 0, 0), EINVAL);
+	EXPECT_ERR(npusim_cq_recv(fd, 4242, &cq, 1, 0), EINVAL);
+	CHECK(npusim_cq_recv(fd, sid, &cq, 1, 0) == 0, "poll on empty CQ");
+	EXPECT_ERR(npusim_cq_recv(fd, sid, &cq, 1, 20), ETIMEDOUT);
+	/* a CQE whose copy-out fails stays in the CQ */
+	npusim_sqe_init(&q, NPUSIM_SQE_PLACE_HOLDER, sid, 9);
+	MUST(npusim_sq_send(fd, sid, &q, 1, 0, NULL));
+	MUST(npusim_stream_sync(fd, sid, 1000));
+	EXPECT_ERR(npusim_cq_recv(fd, sid, (void *)8, 1, 0), EFAULT);
+	CHECK(npusim_cq_recv(fd, sid, &cq, 1, 0) == 1 && cq.task_id == 9,
+	      "CQE lost after a faulting receive");
+	/* SQ full: fail at once with EBUSY, or ETIMEDOUT after waiting */
+	{
+		struct npusim_dev_info info;
+		MUST(npusim_dev_info(fd, &info));
+		static struct npusim_sqe big[NPUSIM_SEND_MAX];
+		uint32_t n = info.sq_depth < NPUSIM_SEND_MAX ? info.sq_depth :
+							       NPUSIM_SEND_MAX;
+		for (uint32_t i = 0; i < n; i++) {
+			kernel_sqe(&big[i], sid, i, 1000000);
+		}
+		uint32_t sent = 0;
+		while (sent + n <= info.sq_depth) {
+			MUST(npusim_sq_send(fd, sid, big, n, 0, NULL));
+			sent += n;
+		}
+		EXPECT_ERR(npusim_sq_send(fd, sid, big, n, 0, NULL), EBUSY);
+		EXPECT_ERR(npusim_sq_send(fd, sid, big, n, 10, NULL), ETIMEDOUT);
+		EXPECT_ERR(npusim_stream_sync(fd, sid, 10), ETIMEDOUT);
+		EXPECT_ERR(npusim_stream_destroy(fd, sid, 0, 10), EBUSY);
+		EXPECT_ERR(npusim_stream_destroy(fd, sid, 8, 10), EINVAL);
+		MUST(npusim_stream_destroy(fd, sid, NPUSIM_DESTROY_CANCEL, 0));
+		EXPECT_ERR(npusim_stream_sync(fd, sid, 0), EINVAL);
+	}
+	struct npusim_id id = { .kind = 7 };
+	EXPECT_ERR(raw_ioctl(fd, NPUSIM_IOC_ID_ALLOC, &id), EINVAL);
+	EXPECT_ERR(npusim_id_free(fd, NPUSIM_ID_NOTIFY, 3), EINVAL);
+	struct npusim_clock_sync cs = { .count = 0 };
+	EXPECT_ERR(raw_ioctl(fd, NPUSIM_IOC_CLOCK_SYNC, &cs), EINVAL);
+	cs.count = NPUSIM_CLOCK_SAMPLES_MAX + 1;
+	EXPECT_ERR(raw_ioctl(fd, NPUSIM_IOC_CLOCK_SYNC, &cs), EINVAL);
+	/* another file cannot use this file's streams */
+	{
+		int fd2 = open_dev(0);
+		uint32_t s2;
+		MUST(npusim_stream_create(fd, &s2));
+		npusim_sqe_init(&q, NPUSIM_SQE_AI_CORE, s2, 0);
+		EXPECT_ERR(npusim_sq_send(fd2, s2, &q, 1, 0, NULL), EINVAL);
+		EXPECT_ERR(npusim_stream_destroy(fd2, s2, 0, 0), EINVAL);
+		close(fd2);
+	}
+
+	/* random commands and arguments; a 20 ms interval timer breaks waits */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm; /* no SA_RESTART */
+	sigaction(SIGALRM, &sa, NULL);
+	struct itimerval it = { { 0, 20000 }, { 0, 20000 } };
+	setitimer(ITIMER_REAL, &it, NULL);
+	static unsigned char buf[65536];
+	unsigned int seed = 12345;
+	const unsigned long cmds[] = {
+		NPUSIM_IOC_DEV_INFO, NPUSIM_IOC_STREAM_CREATE,
+		NPUSIM_IOC_STREAM_DESTROY, NPUSIM_IOC_SQ_SEND,
+		NPUSIM_IOC_CQ_RECV, NPUSIM_IOC_STREAM_SYNC,
+		NPUSIM_IOC_CLOCK_SYNC, NPUSIM_IOC_ID_ALLOC, NPUSIM_IOC_ID_FREE,
+		NPUSIM_IOC_STREAM_STATUS,
+	};
+	for (int i = 0; i < 20000; i++) {
+		unsigned long cmd;
+		void *arg;
+		unsigned int k = rand_r(&seed);
+
+		if (k % 8 == 0)
+			cmd = (unsigned long)rand_r(&seed) << 1 ^ rand_r(&seed);
+		else
+			cmd = cmds[k % (sizeof(cmds) / sizeof(cmds[0]))];
+		for (size_t j = 0; j < 256; j++)
+			buf[j] = rand_r(&seed);
+		/* small ids and counts now and then, so deeper paths run */
+		if (k % 3 == 0) {
+			memset(buf, 0, 64);
+			buf[0] = rand_r(&seed) % 4;
+			buf[4] = rand_r(&seed) % 4;
+		}
+		switch (rand_r(&seed) % 4) {
+		case 0:
+			arg = NULL;
+			break;
+		case 1:
+			arg = (void *)(uintptr_t)rand_r(&seed);
+			break;
+		default:
+			arg = buf;
+		}
+		int r = ioctl(fd, cmd, arg);
+		if (r < 0 && (errno != EINVAL && errno != EFAULT &&
+			      errno != ENOTTY && errno != EBUSY &&
+			      errno != ETIMEDOUT && errno != EINTR &&
+			      errno != ENOSPC && errno != ENOMEM)) {
+			fail("random ioctl %#lx: unexpected errno %s", cmd,
+			     strerror(errno));
+			break;
+		}
+	}
+	memset(&it, 0, sizeof(it));
+	setitimer(ITIMER_REAL, &it, NULL);
+	/* the device still works afterwards */
+	int fd3 = open_dev(0);
+	MUST(npusim_stream_create(fd3, &sid));
+	npusim_sqe_init(&q, NPUSIM_SQE_PLACE_HOLDER, sid, 1);
+	MUST(npusim_sq_send(fd3, sid, &q, 1, -1, NULL));
+	CHECK(npusim_cq_recv(fd3, sid, &cq, 1, 2000) == 1, "device dead after fuzz");
+	close(fd3);
+	close(fd);
+}
+
+/* Several threads (shared fd) and processes submit at once. */
+struct worker {
+	int fd;
+	int dev;
+	int ntask;
+	int ok;
+};
+
+static void *worker_main(void *p)
+{
+	struct worker *w = p;
+	struct npusim_sqe q[64];
+	uint32_t sid;
+
+	w->ok = 0;
+	if (npusim_stream_create(w->fd, &sid))
+		return NULL;
+	for (int t = 0; t < w->ntask; t += 64) {
+		for (int i = 0; i < 64; i++) {
+			npusim_sqe_init(&q[i], i % 2 ? NPUSIM_SQE_AIV :
+						       NPUSIM_SQE_AI_CORE,
+					sid, t + i);
+			q[i].block_dim = 16;
+			q[i].duration_ns = 3000;
+		}
+		if (npusim_sq_send(w->fd, sid, q, 64, -1, NULL))
+			return NULL;
+		if (recv_in_order(w->fd, sid, 64, t, 10000))
+			return NULL;
+	}
+	w->ok = npusim_stream_destroy(w->fd, sid, 0, 5000) == 0;
+	return NULL;
+}
+
+static void case_concurrent(void)
+{
+	enum { NTHREAD = 8, NPROC = 4 };
+	pid_t pids[NPROC];
+
+	for (int p = 0; p < NPROC; p++) {
+		pids[p] = fork();
+		if (pids[p] == 0) {
+			struct worker w = { open_dev(p % 2), p % 2, 2048, 0 };
+			pthread_t th[2];
+			struct worker w2 = w;
+			pthread_create(&th[0], NULL, worker_main, &w);
+			pthread_create(&th[1], NULL, worker_main, &w2);
+			pthread_join(th[0], NULL);
+			pthread_join(th[1], NULL);
+			_exit(w.ok && w2.ok ? 0 : 1);
+		}
+	}
+	int fd = open_dev(0);
+	pthread_t th[NTHREAD];
+	struct worker w[NTHREAD];
+	for (int i = 0; i < NTHREAD; i++) {
+		w[i] = (struct worker){ fd, 0, 1024, 0 };
+		pthread_create(&th[i], NULL, worker_main, &w[i]);
+	}
+	for (int i = 0; i < NTHREAD; i++) {
+		pthread_join(th[i], NULL);
+		CHECK(w[i].ok, "thread %d failed", i);
+	}
+	for (int p = 0; p < NPROC; p++) {
+		int st;
+		waitpid(pids[p], &st, 0);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "process %d failed", p);
+	}
+	close(fd);
+}
+
+/* A process killed with tasks in flight is cleaned up. */
+static void case_killed(void)
+{
+	int pipefd[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(pipefd))
+		exit(1);
+	pid = fork();
+	if (pid == 0) {
+		int fd0 = open_dev(0), fd1 = open_dev(1);
+		struct npusim_sqe q[200];
+		uint32_t a, b, ev;
+
+		MUST(npusim_stream_create(fd0, &a));
+		MUST(npusim_stream_create(fd1, &b));
+		MUST(npusim_id_alloc(fd1, NPUSIM_ID_EVENT, &ev));
+		for (int i = 0; i < 200; i++)
+			kernel_sqe(&q[i], a, i, 10000000);
+		MUST(npusim_sq_send(fd0, a, q, 200, -1, NULL));
+		npusim_sqe_init(&q[0], NPUSIM_SQE_EVENT_WAIT, b, 0);
+		q[0].id = ev;
+		for (int i = 1; i < 100; i++)
+			kernel_sqe(&q[i], b, i, 1000);
+		MUST(npusim_sq_send(fd1, b, q, 100, -1, NULL));
+		if (write(pipefd[1], "x", 1) != 1)
+			_exit(2);
+		for (;;)
+			npusim_stream_sync(fd0, a, -1);
+	}
+	close(pipefd[1]);
+	CHECK(read(pipefd[0], &c, 1) == 1, "child did not start");
+	usleep(50000);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	/* the killed process's streams are gone from the device */
+	for (int d = 0; d < 2; d++) {
+		char path[64], line[256];
+		snprintf(path, sizeof(path), "/proc/trs_chan/dev%d-ts0/summary", d);
+		FILE *f = fopen(path, "r");
+		int streams = 0;
+		if (!f) {
+			fail("open %s", path);
+			continue;
+		}
+		while (fgets(line, sizeof(line), f))
+			streams += strncmp(line, "stream ", 7) == 0;
+		fclose(f);
+		CHECK(streams == 0, "dev %d still has %d streams", d, streams);
+	}
+	/* and the freed resources are usable */
+	int fd = open_dev(1);
+	uint32_t ev;
+	MUST(npusim_id_alloc(fd, NPUSIM_ID_EVENT, &ev));
+	CHECK(ev == 0, "event id 0 not released (got %u)", ev);
+	close(fd);
+}
+
+/* A known submission for the ftrace ABI check: prints "stream <id>". */
+static void case_known(void)
+{
+	int fd = open_dev(1);
+	struct npusim_sqe q[3];
+	struct npusim_cqe cq[3];
+	uint32_t sid;
+
+	MUST(npusim_stream_create(fd, &sid));
+	kernel_sqe(&q[0], sid, 7, 10000);
+	npusim_sqe_init(&q[1], NPUSIM_SQE_SDMA, sid, 8);
+	q[1].bytes = 1 << 20;
+	npusim_sqe_init(&q[2], NPUSIM_SQE_PLACE_HOLDER, sid, 9);
+	MUST(npusim_sq_send(fd, sid, q, 3, -1, NULL));
+	MUST(npusim_stream_sync(fd, sid, 2000));
+	CHECK(npusim_cq_recv(fd, sid, cq, 3, 1000) == 3, "3 CQEs");
+	printf("stream %u\n", sid);
+	close(fd);
+}
+
+/* cqe_mode=1: only wr_cqe, event-record and place-holder tasks complete
+ * with a CQE; everything still runs and synchronises. */
+static void case_cqe_realistic(void)
+{
+	int fd = open_dev(0);
+	struct npusim_sqe q[5];
+	struct npusim_cqe cq[8];
+	uint32_t sid, ev;
+
+	MUST(npusim_stream_create(fd, &sid));
+	MUST(npusim_id_alloc(fd, NPUSIM_ID_EVENT, &ev));
+	kernel_sqe(&q[0], sid, 0, 1000);
+	kernel_sqe(&q[1], sid, 1, 1000);
+	q[1].ctrl |= NPUSIM_SQE_CTRL_WR_CQE;
+	npusim_sqe_init(&q[2], NPUSIM_SQE_EVENT_RECORD, sid, 2);
+	q[2].id = ev;
+	npusim_sqe_init(&q[3], NPUSIM_SQE_SDMA, sid, 3);
+	q[3].bytes = 4096;
+	npusim_sqe_init(&q[4], NPUSIM_SQE_PLACE_HOLDER, sid, 4);
+	MUST(npusim_sq_send(fd, sid, q, 5, -1, NULL));
+	MUST(npusim_stream_sync(fd, sid, 2000));
+	int n = npusim_cq_recv(fd, sid, cq, 8, 100);
+	CHECK(n == 3, "got %d CQEs, want 3", n);
+	if (n == 3) {
+		CHECK(cq[0].task_id == 1 && cq[1].task_id == 2 &&
+			      cq[2].task_id == 4,
+		      "CQE tasks %u %u %u", cq[0].task_id, cq[1].task_id,
+		      cq[2].task_id);
+		CHECK(cq[2].sq_head == 5, "sq_head %u after the last task",
+		      cq[2].sq_head);
+	}
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		void (*fn)(void);
+	} cases[] = {
+		{ "order", case_order },
+		{ "durations", case_durations },
+		{ "deps", case_deps },
+		{ "wrap", case_wrap },
+		{ "badioctl", case_badioctl },
+		{ "concurrent", case_concurrent },
+		{ "killed", case_killed },
+		{ "known", case_known },
+		{ "cqe_realistic", case_cqe_realistic },
+	};
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: npusim_test CASE\n");
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (strcmp(argv[1], cases[i].name) == 0) {
+			cases[i].fn();
+			return failures ? 1 : 0;
+		}
+	}
+	fprintf(stderr, "npusim_test: unknown case %s\n", argv[1]);
+	return 2;
+}

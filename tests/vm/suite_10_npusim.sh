@@ -1,0 +1,94 @@
+# npusim: the simulated Ascend driver (sourced by tests/vm/run.sh).
+
+sim_case() { load_sim && $TB/npusim_test "$1"; }
+
+t_load_unload() {
+	i=0
+	while [ $i -lt 20 ]; do
+		case $((i % 4)) in
+		0) insmod $NPUSIM_KO || return 1 ;;
+		1) insmod $NPUSIM_KO devices=4 sq_depth=64 || return 1 ;;
+		2) insmod $NPUSIM_KO cqe_mode=1 trace_enable=1 || return 1 ;;
+		3) insmod $NPUSIM_KO devices=1 aicores=2 max_streams=8 || return 1 ;;
+		esac
+		[ -c /dev/npusim0 ] || { echo "no /dev/npusim0"; return 1; }
+		rmmod npusim || return 1
+		i=$((i + 1))
+	done
+	# bad parameters are refused, and nothing is left behind
+	insmod $NPUSIM_KO devices=9 2>/dev/null && { echo "devices=9 accepted"; return 1; }
+	insmod $NPUSIM_KO sq_depth=1000 2>/dev/null && { echo "sq_depth=1000 accepted"; return 1; }
+	# unload while a device is open is refused, then succeeds
+	insmod $NPUSIM_KO || return 1
+	exec 3</dev/npusim1
+	rmmod npusim 2>/dev/null && { echo "rmmod with an open device succeeded"; return 1; }
+	exec 3<&-
+	rmmod npusim
+}
+
+t_trace_switch() {
+	load_sim || return 1
+	f=/proc/trs_chan/dev0-ts0/trace_enable
+	[ "$(cat $f)" = 0 ] || { echo "default is not 0"; return 1; }
+	printf '1\n' > $f || return 1
+	[ "$(cat $f)" = 1 ] || return 1
+	printf '0\n' > $f || return 1
+	[ "$(cat $f)" = 0 ] || return 1
+	out=$(printf '1' 2>&1 > $f) && { echo "1-byte write accepted"; return 1; }
+	out=$(printf '10\n' 2>&1 > $f) && { echo "3-byte write accepted"; return 1; }
+	out=$(printf 'x\n' 2>&1 > $f) && { echo "non-number accepted"; return 1; }
+	printf '7\n' > $f && [ "$(cat $f)" = 1 ]
+}
+
+# The ABI proof: ftrace shows trs_chan:sqe/cqe with the right fields.
+t_ftrace_abi() {
+	load_sim || return 1
+	fmt=$TRACEFS/events/trs_chan/sqe/format
+	grep -q 'field:struct trs_id_inst inst;	offset:12;	size:8;' $fmt &&
+		grep -q 'field:struct trs_chan_sq_trace sq_trace;	offset:20;	size:40;' $fmt &&
+		grep -q 'field:struct timespec64 timestamp;	offset:64;	size:16;' $fmt &&
+		grep -q 'field:struct trs_chan_cq_trace cq_trace;	offset:20;	size:40;' $TRACEFS/events/trs_chan/cqe/format &&
+		grep -q 'field:struct trs_chan_recv_trace recv_trace;	offset:20;	size:32;' $TRACEFS/events/trs_chan/recv/format ||
+		{ echo "tracepoint layout differs"; cat $fmt; return 1; }
+	echo > $TRACEFS/trace
+	echo 1 > $TRACEFS/events/trs_chan/enable
+	echo 1 > $TRACEFS/events/npusim/enable
+	# switch off: nothing is emitted
+	$TB/npusim_test known > /dev/null || return 1
+	n=$(grep -c 'Task Send' $TRACEFS/trace)
+	[ "$n" -eq 0 ] || { echo "events with trace_enable=0"; return 1; }
+	trace_on 0 1 || return 1
+	sid=$($TB/npusim_test known | sed -n 's/^stream //p')
+	echo 0 > $TRACEFS/events/trs_chan/enable
+	echo 0 > $TRACEFS/events/npusim/enable
+	t=$TRACEFS/trace
+	ok=0
+	grep -q "sqe: Task Send: devid=1 tsid=0 sqid=$sid sq_head=[0-9]* sq_tail=1 chan_id=$sid type=0 task_id=7 stream_id=$sid " $t &&
+	grep -q "sqe: Task Send: devid=1 tsid=0 sqid=$sid .* sq_tail=2 .*type=11 task_id=8 stream_id=$sid " $t &&
+	grep -q "sqe: Task Send: devid=1 tsid=0 sqid=$sid .* sq_tail=3 .*type=3 task_id=9 stream_id=$sid " $t &&
+	grep -q "cqe: Cqe Dispatch: devid=1 tsid=0 cqid=$sid cq_head=0 round=0 task_id=7 sq_id=$sid sq_head=1 stream_id=$sid " $t &&
+	grep -q "cqe: Cqe Dispatch: devid=1 .* task_id=9 sq_id=$sid sq_head=3 stream_id=$sid " $t &&
+	grep -q "cqe: Task Recv: devid=1 .* task_id=8 sq_id=$sid sq_head=2 stream_id=$sid " $t &&
+	grep -q "recv: Recv start: devid=1 " $t &&
+	grep -q "recv: Recv finish: devid=1 .* recv_cqe_num=3 " $t &&
+	grep -q "task_time: devid=1 tsid=0 sq_id=$sid stream_id=$sid task_id=7 type=0 " $t && ok=1
+	[ $ok = 1 ] || { echo "expected events missing (stream $sid):"; head -40 $t; return 1; }
+	# sqe strictly before its cqe
+	a=$(grep -n "Task Send.*task_id=7 stream_id=$sid " $t | head -1 | cut -d: -f1)
+	b=$(grep -n "Cqe Dispatch.*task_id=7 .*stream_id=$sid " $t | head -1 | cut -d: -f1)
+	[ "$a" -lt "$b" ] || { echo "cqe before sqe"; return 1; }
+	echo > $TRACEFS/trace
+}
+
+run npusim.load_unload t_load_unload
+run npusim.trace_switch t_trace_switch
+run npusim.order sim_case order
+run npusim.durations sim_case durations
+run npusim.deps sim_case deps
+run npusim.wrap sim_case wrap
+run npusim.badioctl sim_case badioctl
+run npusim.concurrent sim_case concurrent
+run npusim.killed sim_case killed
+run npusim.cqe_realistic sh -c ". tests/vm/lib.sh; load_sim cqe_mode=1 && $TB/npusim_test cqe_realistic"
+run npusim.ftrace_abi t_ftrace_abi
+unload_sim
