@@ -1,0 +1,87 @@
+/*
+ * acl_base.h - the base types and error codes of the CANN ACL C API, as far as
+ * the profiling API (acl_prof.h) needs them.
+ *
+ * This is npuprof's own text. Names, types and values match CANN's public
+ * headers (acl_base.h, acl_base_rt.h, error_codes/rt_error_codes.h) so that
+ * code written for CANN compiles unchanged. CANN declares the ACL error codes
+ * as `static const int` (not macros, not an enum); we do the same so that a
+ * program which takes their address or redeclares them behaves the same.
+ * The runtime headers (acl.h, acl_rt.h ...) arrive with npuprof's runtime and
+ * include this file.
+ *
+ * Compiles as C11 and as C++.
+ */
+#ifndef INC_EXTERNAL_ACL_ACL_BASE_H_
+#define INC_EXTERNAL_ACL_ACL_BASE_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Every ACL function has default visibility, whatever -fvisibility says. */
+#ifndef ACL_FUNC_VISIBILITY
+#if defined(_MSC_VER)
+#define ACL_FUNC_VISIBILITY _declspec(dllexport)
+#else
+#define ACL_FUNC_VISIBILITY __attribute__((visibility("default")))
+#endif
+#endif
+
+/* 0 is success; every other value is one of the codes below, or -1 from the
+ * msproftx functions (see acl_prof.h). */
+typedef int aclError;
+
+/* Opaque runtime handles. */
+typedef void *aclrtStream;
+typedef void *aclrtEvent;
+typedef void *aclrtContext;
+
+static const int ACL_SUCCESS = 0;
+static const int ACL_ERROR_NONE = 0;
+
+/* Parameter and state errors (1000xx). */
+static const int ACL_ERROR_INVALID_PARAM = 100000;
+static const int ACL_ERROR_UNINITIALIZE = 100001;
+static const int ACL_ERROR_REPEAT_INITIALIZE = 100002;
+static const int ACL_ERROR_INVALID_FILE = 100003;
+static const int ACL_ERROR_WRITE_FILE = 100004;
+static const int ACL_ERROR_INVALID_PROFILING_CONFIG = 100010;
+static const int ACL_ERROR_REPEAT_FINALIZE = 100037;
+static const int ACL_ERROR_PROF_ALREADY_RUN = 100042;
+static const int ACL_ERROR_PROF_NOT_RUN = 100043;
+
+/* Profiling subscription errors (1480xx). */
+static const int ACL_ERROR_PROF_REPEAT_SUBSCRIBE = 148046;
+static const int ACL_ERROR_PROF_API_CONFLICT = 148047;
+
+/* Resource and support errors (2000xx). */
+static const int ACL_ERROR_BAD_ALLOC = 200000;
+static const int ACL_ERROR_API_NOT_SUPPORT = 200001;
+static const int ACL_ERROR_INVALID_DEVICE = 200002;
+static const int ACL_ERROR_FEATURE_UNSUPPORTED = 200006;
+static const int ACL_ERROR_PROF_MODULES_UNSUPPORTED = 200007;
+
+static const int ACL_ERROR_STORAGE_OVER_LIMIT = 300000;
+
+/* Internal failures (5000xx). */
+static const int ACL_ERROR_INTERNAL_ERROR = 500000;
+static const int ACL_ERROR_FAILURE = 500001;
+static const int ACL_ERROR_GE_FAILURE = 500002;
+static const int ACL_ERROR_RT_FAILURE = 500003;
+static const int ACL_ERROR_DRV_FAILURE = 500004;
+static const int ACL_ERROR_PROFILING_FAILURE = 500005;
+
+/* The runtime's own codes are macros in CANN (error_codes/rt_error_codes.h). */
+#ifndef ACL_ERROR_RT_PROFILING_ERROR
+#define ACL_ERROR_RT_PROFILING_ERROR 507021
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* INC_EXTERNAL_ACL_ACL_BASE_H_ */
