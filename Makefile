@@ -94,7 +94,8 @@ vmtest: all
 	./scripts/vm.sh tests/vm/run.sh
 
 demo: deps all
-	./scripts/vm.sh scripts/demo.sh
+	VM_OUT=$(BUILD)/demo ./scripts/vm.sh scripts/demo.sh
+	@echo "demo output: $(BUILD)/demo/"
 
 bench: deps all
 	./scripts/run-bench.sh

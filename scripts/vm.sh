@@ -11,6 +11,7 @@
 # task, or if the VM does not finish within $VM_TIMEOUT seconds (default 1800).
 #
 # Environment: VM_TIMEOUT, VM_MEM (MiB, default 2048), VM_SMP (default 2),
+# VM_OUT=DIR copies what CMD wrote to $NPUPROF_RESULTS into DIR afterwards,
 # VM_KEEP=1 keeps the results directory, VM_QUIET=1 hides the console
 # (it is still checked and kept in the results directory on failure).
 set -u
@@ -91,7 +92,8 @@ cwd=$(pwd)
 	echo "dmesg > '$run/dmesg' 2>&1"
 	echo "echo \$rc > '$run/rc'"
 	echo "sync"
-	echo "echo o > /proc/sysrq-trigger 2>/dev/null; poweroff -f"
+	echo "busybox poweroff -f 2>/dev/null || echo o > /proc/sysrq-trigger"
+	echo "sleep 60"
 } > "$run/stage2"
 
 # --- boot ---------------------------------------------------------------
@@ -129,6 +131,11 @@ if [ -n "$bad" ]; then
 fi
 echo "vm.sh: guest ran $((end - start)) s, exit status $status"
 
+if [ -n "${VM_OUT:-}" ]; then
+	rm -rf "$VM_OUT"
+	mkdir -p "$(dirname "$VM_OUT")"
+	cp -a "$run/out" "$VM_OUT"
+fi
 if [ "$status" -ne 0 ] || [ "${VM_KEEP:-0}" = 1 ]; then
 	echo "vm.sh: results kept in $run"
 else
