@@ -566,12 +566,9 @@ npuprof_db_str npuprof_db_intern(struct npuprof_db *w, const char *s)
 	return npuprof_db_intern_n(w, s, strlen(s));
 }
 
-/* First row of a table: check that the caller may write it, then create it. */
+/* First row of a table: check that it exists in this file, then create it. */
 static int first_row(struct npuprof_db *w, const struct npuprof_db_table_def *def)
 {
-	if (def->flags & NPUPROF_DBT_MANAGED)
-		return set_msg(w, -EPERM, "%s is written by the database writer itself",
-			       def->name);
 	if (!npuprof_dbschema_table_exists(def, w->schema, w->variant))
 		return set_msg(w, -EINVAL, "%s does not exist in a %s database of schema %s",
 			       def->name,
@@ -603,6 +600,9 @@ int npuprof_db_insert(struct npuprof_db *w, enum npuprof_db_table t, const void 
 			       "%s: row of %zu bytes, expected %zu (struct npuprof_db_* of "
 			       "another table?)",
 			       def->name, row_size, def->row_size);
+	if (def->flags & NPUPROF_DBT_MANAGED)
+		return set_msg(w, -EPERM, "%s is written by the database writer itself",
+			       def->name);
 	if (t == NPUPROF_DB_META_DATA) {
 		const struct npuprof_db_meta_data *m = row;
 
