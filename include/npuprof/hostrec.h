@@ -90,6 +90,7 @@ enum npuprof_hrec_kind {
     NPUPROF_HREC_TENSOR_INFO = 4, /* struct npuprof_hrec_tensor_info */
     NPUPROF_HREC_STEP = 5,        /* struct npuprof_hrec_step */
     NPUPROF_HREC_OPTION = 6,      /* struct npuprof_hrec_option */
+    NPUPROF_HREC_END = 7,         /* struct npuprof_hrec_end: clean close */
     NPUPROF_HREC_KIND_COUNT       /* first unassigned kind */
 };
 
@@ -185,6 +186,15 @@ struct npuprof_hrec_option {
     char value[];  /* len bytes, NUL, padding */
 };
 
+/* Last record of a stream that was closed cleanly (stop, finalize, exit).
+ * Its absence means the file was truncated or its writer died. */
+struct npuprof_hrec_end {
+    struct npuprof_hrec_header h;
+    uint64_t end_ns;  /* CLOCK_MONOTONIC at close */
+    uint64_t records; /* records committed by producers, process lifetime */
+    uint64_t lost;    /* records lost in full rings, process lifetime */
+};
+
 /* Record sizes round up to this. */
 #define NPUPROF_HREC_ALIGN 8u
 static inline uint32_t npuprof_hrec_size(size_t fixed, size_t var)
@@ -265,6 +275,7 @@ struct npuprof_host_decode_stats {
     uint64_t bad_blocks;    /* blocks rejected (header, CRC or record framing) */
     uint64_t skipped_bytes; /* bytes not decoded because of damage */
     uint64_t problems;      /* every problem found, truncation included */
+    int closed;             /* an END record was found */
 };
 
 /* Called for every valid record but PAD, in file order. `block` is the header

@@ -264,6 +264,9 @@ static int emit_tx(uint16_t info_type, uint16_t event, uint64_t start, uint64_t 
 
     if (!r)
         return PROF_FAILED;
+    /* Zero the padding first; the fixed fields or the message may then
+     * overwrite part of it. */
+    memset((char *)r + size - NPUPROF_HREC_ALIGN, 0, NPUPROF_HREC_ALIGN);
     r->tid = tid;
     r->start_tid = start_tid;
     r->start_ns = start;
@@ -276,8 +279,6 @@ static int emit_tx(uint16_t info_type, uint16_t event, uint64_t start, uint64_t 
     r->info_type = info_type;
     r->event_type = event;
     r->msg_len = msg_len;
-    /* Zero the padding first; the message may then overwrite part of it. */
-    memset((char *)r + size - NPUPROF_HREC_ALIGN, 0, NPUPROF_HREC_ALIGN);
     memcpy(r->message, msg, msg_len);
     r->message[msg_len] = '\0';
     npuprof_hostrec_commit(r);

@@ -598,6 +598,19 @@ int npuprof_hostrec_stop(void)
     pthread_join(g_writer, NULL);
     pthread_mutex_lock(&g_io_lock);
     drain_all();
+    {
+        struct npuprof_hrec_end end = {.h = {.size = sizeof(end), .kind = NPUPROF_HREC_END},
+                                       .end_ns = npuprof_hostrec_now()};
+        uint64_t committed = g_retired_committed, pending = 0;
+
+        for (struct tbuf *tb = g_bufs; tb; tb = tb->next) {
+            committed += atomic_load_explicit(&tb->committed, memory_order_relaxed);
+            pending += atomic_load_explicit(&tb->lost, memory_order_relaxed);
+        }
+        end.records = committed;
+        end.lost = g_lost_written + pending + atomic_load(&g_lost_unregistered);
+        write_block(0, &end, sizeof(end), 0);
+    }
     if (close(g_fd) && !g_write_err)
         g_write_err = -errno;
     g_fd = -1;

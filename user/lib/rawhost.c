@@ -124,6 +124,7 @@ static const struct {
     [NPUPROF_HREC_TENSOR_INFO] = {offsetof(struct npuprof_hrec_tensor_info, tensors), v_tensor},
     [NPUPROF_HREC_STEP] = {sizeof(struct npuprof_hrec_step), NULL},
     [NPUPROF_HREC_OPTION] = {offsetof(struct npuprof_hrec_option, value) + 1, v_option},
+    [NPUPROF_HREC_END] = {sizeof(struct npuprof_hrec_end), NULL},
 };
 
 /* ---- decoding ------------------------------------------------------------- */
@@ -326,6 +327,8 @@ int npuprof_host_decode_buffer(const void *data, size_t len, const char *name, n
             r += rec->size;
             if (rec->kind == NPUPROF_HREC_PAD)
                 continue;
+            if (rec->kind == NPUPROF_HREC_END)
+                stats->closed = 1;
             stats->records++;
             if (fn) {
                 ret = fn(ctx, &bh, rec);
@@ -341,6 +344,8 @@ damaged:
         stats->skipped_bytes += next - off;
         off = next;
     }
+    if (!stats->closed)
+        problem(&d, len, "no END record: the stream was truncated, or its process is still running or died");
     if (stats->problems)
         ret = NPUPROF_HOST_EDAMAGED;
 out:
