@@ -154,10 +154,16 @@ START_TEST(consumer_queries)
 			       "(SELECT DISTINCT globalPid FROM TASK)"), 10000);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM NPU_INFO WHERE id=0"), 1);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM HOST_INFO"), 1);
-	/* The indexes exist and the planner uses TaskIndex for time ranges. */
-	ck_assert_str_eq(q_text(db, "SELECT detail FROM (EXPLAIN QUERY PLAN SELECT * FROM TASK WHERE "
-				"startNs > 5)", got, sizeof(got)),
-			 "SEARCH TASK USING INDEX TaskIndex (startNs>?)");
+	/* The planner uses TaskIndex for the time-range queries of the viewers. */
+	{
+		sqlite3_stmt *s;
+
+		ck_assert_int_eq(sqlite3_prepare_v2(db, "EXPLAIN QUERY PLAN SELECT * FROM TASK WHERE "
+						    "startNs > 5", -1, &s, NULL), SQLITE_OK);
+		ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
+		ck_assert_ptr_nonnull(strstr((const char *)sqlite3_column_text(s, 3), "TaskIndex"));
+		sqlite3_finalize(s);
+	}
 	sqlite3_close(db);
 	rm_rf(dir);
 }
