@@ -15,7 +15,8 @@
  *                                             a multiple of 8)
  *
  * Each block is the contiguous content of one thread's buffer written by the
- * background writer in a single write, with a CRC-32 of its records. A block
+ * background writer in a single write, with a CRC-32 over its header and
+ * records. A block
  * whose header or CRC is wrong is reported with the file and offset, and the
  * decoder resynchronises on the next block magic, so corruption costs one
  * block and a crash costs at most the unflushed tail.
@@ -69,7 +70,8 @@ struct npuprof_host_file_header {
 struct npuprof_host_block_header {
     uint32_t magic; /* NPUPROF_HOST_BLOCK_MAGIC */
     uint32_t size;  /* bytes of records that follow (multiple of 8) */
-    uint32_t crc;   /* CRC-32 (IEEE, as zlib) of those bytes */
+    uint32_t crc;   /* npuprof_host_block_crc(): this header (crc as 0)
+                       and the records */
     uint32_t tid;   /* thread whose buffer this is; 0 for session records */
     uint64_t seq;   /* 0, 1, 2 ... per file; a gap means a lost block */
     uint64_t lost;  /* records this thread could not record (buffer full)
@@ -303,6 +305,9 @@ int npuprof_host_decode_buffer(const void *data, size_t len, const char *name, n
 
 /* CRC-32 (IEEE 802.3, reflected, as zlib's crc32()). */
 uint32_t npuprof_crc32(uint32_t crc, const void *data, size_t len);
+/* The CRC of a block: its header with crc taken as 0, then its bh->size
+ * bytes of records, so that damage to tid, seq or lost is caught too. */
+uint32_t npuprof_host_block_crc(const struct npuprof_host_block_header *bh, const void *records);
 
 /* The hash behind aclprofStr2Id: two 32-bit polynomial hashes (x29, x131)
  * over the bytes as C `char` values, (h29 << 32) | h131; UINT64_MAX for an

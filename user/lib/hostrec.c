@@ -248,10 +248,10 @@ static void write_block(uint32_t tid, const void *payload, uint32_t len, uint64_
         return;
     bh.magic = NPUPROF_HOST_BLOCK_MAGIC;
     bh.size = len;
-    bh.crc = npuprof_crc32(0, payload, len);
     bh.tid = tid;
     bh.seq = g_seq++;
     bh.lost = lost;
+    bh.crc = npuprof_host_block_crc(&bh, payload);
     iov[0].iov_base = &bh;
     iov[0].iov_len = sizeof(bh);
     iov[1].iov_base = (void *)payload;

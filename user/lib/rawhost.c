@@ -58,6 +58,14 @@ uint32_t npuprof_crc32(uint32_t crc, const void *data, size_t len)
     return ~crc;
 }
 
+uint32_t npuprof_host_block_crc(const struct npuprof_host_block_header *bh, const void *records)
+{
+    struct npuprof_host_block_header h = *bh;
+
+    h.crc = 0;
+    return npuprof_crc32(npuprof_crc32(0, &h, sizeof(h)), records, h.size);
+}
+
 /* ---- per-kind validation (one table for every known kind) ---------------- */
 
 /* Returns NULL if the record is consistent, else what is wrong. `rec` has a
@@ -194,7 +202,7 @@ static int block_ok(const struct dec *d, uint64_t off, struct npuprof_host_block
         return 0;
     if (bh->size > d->len - off - sizeof(*bh))
         return 0;
-    return npuprof_crc32(0, d->base + off + sizeof(*bh), bh->size) == bh->crc;
+    return npuprof_host_block_crc(bh, d->base + off + sizeof(*bh)) == bh->crc;
 }
 
 static uint64_t resync(const struct dec *d, uint64_t from)
@@ -216,7 +224,7 @@ int npuprof_host_decode_buffer(const void *data, size_t len, const char *name, n
     struct dec d;
     uint8_t *copy = NULL;
     uint64_t off, expect_seq = 0;
-    int ret = 0;
+    int ret = 0, resynced = 0;
 
     if (!stats)
         stats = &local_st;
@@ -300,13 +308,14 @@ int npuprof_host_decode_buffer(const void *data, size_t len, const char *name, n
                 break;
             }
             problem(&d, off, "block size %u runs past a later block", bh.size);
+            resynced = 1;
             stats->bad_blocks++;
             stats->skipped_bytes += next - off;
             off = next;
             continue;
         }
         payload = d.base + off + sizeof(bh);
-        if (npuprof_crc32(0, payload, bh.size) != bh.crc) {
+        if (npuprof_host_block_crc(&bh, payload) != bh.crc) {
             problem(&d, off, "block CRC mismatch");
             goto damaged;
         }
@@ -315,10 +324,13 @@ int npuprof_host_decode_buffer(const void *data, size_t len, const char *name, n
             problem(&d, off + sizeof(bh) + bad, "%s", why);
             goto damaged;
         }
-        if (bh.seq != expect_seq)
+        /* After damage the skipped bytes are already reported; only a gap
+         * between two intact blocks means blocks are missing. */
+        if (bh.seq != expect_seq && !resynced)
             problem(&d, off, "block sequence %" PRIu64 ", expected %" PRIu64 " (blocks missing)", bh.seq,
                     expect_seq);
         expect_seq = bh.seq + 1;
+        resynced = 0;
         stats->blocks++;
         stats->lost += bh.lost;
         for (uint32_t r = 0; r < bh.size;) {
@@ -339,6 +351,7 @@ int npuprof_host_decode_buffer(const void *data, size_t len, const char *name, n
         off += sizeof(bh) + bh.size;
         continue;
 damaged:
+        resynced = 1;
         stats->bad_blocks++;
         next = resync(&d, off + NPUPROF_HREC_ALIGN);
         stats->skipped_bytes += next - off;
