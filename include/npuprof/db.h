@@ -23,8 +23,10 @@
  *
  * Errors: every function returns 0 (or an id) on success and a negative errno
  * on failure; npuprof_db_errmsg() then names the path, the table or the value
- * at fault. After a failure the writer is poisoned: later calls return the
- * same error and finish removes the temporary file.
+ * at fault. An invalid argument (bad table id, wrong struct, unknown string
+ * id) is refused before SQLite sees it and the writer stays usable; any
+ * SQLite or I/O failure poisons it: later calls return the same error and
+ * finish removes the temporary file, so a damaged database is never published.
  *
  * A writer is not thread-safe; use one per thread (exports are sequential).
  */
