@@ -16,8 +16,10 @@
 #ifndef _UAPI_NPUSIM_H
 #define _UAPI_NPUSIM_H
 
+#if !defined(__bpf__) /* BPF programs get the base types from vmlinux.h */
 #include <linux/ioctl.h>
 #include <linux/types.h>
+#endif
 
 #define NPUSIM_ABI_VERSION 1
 #define NPUSIM_CHIP_NAME "Ascend910B"

@@ -8,6 +8,7 @@
 #include "cmds.h"
 
 static const struct npuprof_cmd cmds[] = {
+	{ "stat", "count driver events, tasks, latencies and drops", cmd_stat },
 	{ "dbgen", "write a synthetic msprof database", cmd_dbgen },
 };
 

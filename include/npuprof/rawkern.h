@@ -1,0 +1,75 @@
+/*
+ * rawkern.h — the raw kernel stream file: what `npuprof record` drains from a
+ * capture engine, and what `npuprof export` reads back.
+ *
+ * Layout: a 64-byte header, then fixed-size records (struct npuprof_record,
+ * include/uapi/npuprof.h) back to back, append-only, so a crash loses at
+ * most the last partial record. All integers are little-endian.
+ *
+ *   0  char  magic[8]        "NPUPKRAW"
+ *   8  u32   file_version    NPUPROF_RAWK_VERSION
+ *  12  u32   schema_version  NPUPROF_SCHEMA_VERSION of the records
+ *  16  u32   record_size     64
+ *  20  u32   header_size     64
+ *  24  u64   realtime_ns     CLOCK_REALTIME when the file was created
+ *  32  u64   monotonic_ns    CLOCK_MONOTONIC at the same moment
+ *  40  char  engine[16]      "kmod" or "bpf", NUL padded
+ *  56  u32   sample_n        the capture's 1-in-n sampling (0/1: all)
+ *  60  u32   flags           the capture's NPUPROF_CFG_* flags
+ */
+#ifndef NPUPROF_RAWKERN_H
+#define NPUPROF_RAWKERN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "npuprof/engine.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NPUPROF_RAWK_MAGIC "NPUPKRAW"
+#define NPUPROF_RAWK_VERSION 1
+#define NPUPROF_RAWK_HDR_SIZE 64
+
+struct npuprof_rawk_info {
+	uint32_t file_version;
+	uint32_t schema_version;
+	uint64_t realtime_ns;
+	uint64_t monotonic_ns;
+	char engine[17];
+	uint32_t sample_n;
+	uint32_t flags;
+	uint64_t records; /* whole records read */
+	uint64_t trailing_bytes; /* bytes of a truncated last record */
+};
+
+struct npuprof_rawk_writer;
+
+/* Create (truncate) path. Returns 0 or -errno with a message in err. */
+int npuprof_rawk_create(struct npuprof_rawk_writer **out, const char *path,
+			const char *engine, uint32_t sample_n, uint32_t flags,
+			char *err, size_t errlen);
+/* Buffered append; a record_fn, so it can be passed to engine read. */
+int npuprof_rawk_append(void *writer, const struct npuprof_record *r);
+/* Write out the buffer (records reach the file at least this often). */
+int npuprof_rawk_flush(struct npuprof_rawk_writer *w);
+uint64_t npuprof_rawk_count(const struct npuprof_rawk_writer *w);
+/* Flush and close; returns 0 or -errno (the first write error). */
+int npuprof_rawk_close(struct npuprof_rawk_writer *w);
+
+/*
+ * Read a raw kernel stream, calling fn for every record. Returns the number
+ * of records, or -errno with a message naming the file and byte offset of
+ * the problem in err. A truncated last record is not an error: it is
+ * reported in info->trailing_bytes and err, and everything before it is
+ * delivered.
+ */
+long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
+		       struct npuprof_rawk_info *info, char *err,
+		       size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Probes on the Ascend driver's trs_chan tracepoints (and npusim's
+ * task_time), attached whether the driver loads before or after us.
+ *
+ * A tracepoint module notifier tells us when a module with tracepoints comes
+ * or goes (it also replays the modules already loaded). For the driver
+ * modules we know (module parameter `drivers`), we register our probes on
+ * the tracepoints by name and unregister them when the module goes away,
+ * even in the middle of a capture.
+ *
+ * Each probe encodes one record from its arguments (the shared encoders in
+ * include/uapi/npuprof.h), then offers it to every running session, which
+ * applies its filters and sampling and appends it to this CPU's ring.
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/cred.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include "npuprof_k.h"
+
+static char *np_drivers = "npusim,asdrv_trsbase";
+module_param_named(drivers, np_drivers, charp, 0444);
+MODULE_PARM_DESC(drivers, "comma-separated modules whose trs_chan tracepoints are probed");
+
+static DEFINE_MUTEX(np_tp_mutex);
+static struct module *np_tp_owner; /* the driver module we are attached to */
+static u32 np_attached;
+static struct {
+	struct tracepoint *tp;
+	u32 bit;
+	void *probe;
+} np_tps[4];
+
+u32 np_probes_attached(void)
+{
+	return READ_ONCE(np_attached);
+}
+
+static u8 *np_stream_slot(struct np_session *s, u32 devid, u32 stream)
+{
+	if (!s->stream_state || devid >= NPUPROF_MAX_DEVICES)
+		return NULL;
+	return &s->stream_state[devid * NPUPROF_MAX_STREAMS +
+				((stream & 0x7fff) % NPUPROF_MAX_STREAMS)];
+}
+
+/* Is the current task one this session may and wants to see? */
+static bool np_task_selected(struct np_session *s)
+{
+	if (s->cfg.pid && current->tgid != s->cfg.pid)
+		return false;
+	if (!s->privileged && !uid_eq(current_euid(), s->uid))
+		return false;
+	return true;
+}
+
+/*
+ * Offer a record to every running session. @task_rec: the record belongs to
+ * one device task (sampling applies); @submit: it is a submission (learn
+ * the stream's owner); otherwise a completion-side record is kept only for
+ * streams whose submitter passed the task filter.
+ */
+static void np_emit(struct npuprof_record *r, u32 devid, u32 stream,
+		    u32 task, bool task_rec, bool submit)
+{
+	int i;
+
+	for (i = 0; i < NP_MAX_SESSIONS; i++) {
+		struct np_session *s = rcu_dereference_sched(np_sessions[i]);
+		struct np_pcpu_stats *st;
+		u8 *slot;
+
+		if (!s)
+			continue;
+		st = this_cpu_ptr(s->stats);
+		st->events[r->hdr.type]++;
+		if ((s->cfg.dev_mask && (devid >= 32 ||
+					 !(s->cfg.dev_mask & (1U << devid)))) ||
+		    ((s->cfg.flags & NPUPROF_CFG_STREAM_FILTER) && task_rec &&
+		     ((stream & 0x7fff) >= NPUPROF_MAX_STREAMS ||
+		      !(s->cfg.stream_mask[(stream & 0x7fff) / 64] &
+			(1ULL << ((stream & 0x7fff) % 64)))))) {
+			st->filtered++;
+			continue;
+		}
+		slot = np_stream_slot(s, devid, stream);
+		if (submit || !task_rec) {
+			bool sel = np_task_selected(s);
+
+			if (submit && slot)
+				WRITE_ONCE(*slot, sel ? NP_STREAM_KEEP :
+							NP_STREAM_SKIP);
+			if (!sel) {
+				st->filtered++;
+				continue;
+			}
+		} else if (slot && READ_ONCE(*slot) != NP_STREAM_KEEP) {
+			/* a completion of a stream we do not (or may not) see */
+			st->filtered++;
+			continue;
+		}
+		if (task_rec && !npuprof_sample_keep(s->cfg.sample_n, devid,
+						     stream, task)) {
+			st->sampled_out++;
+			continue;
+		}
+		np_ring_write(s, r);
+	}
+}
+
+static void np_probe_sqe(void *data, const char *str, struct trs_id_inst *inst,
+			 struct trs_chan_sq_trace *t)
+{
+	struct npuprof_record r;
+
+	npuprof_encode_submit(&r, inst, t);
+	np_emit(&r, inst->devid, t->stream_id, t->task_id, true, true);
+}
+
+static void np_probe_cqe(void *data, const char *str, struct trs_id_inst *inst,
+			 struct trs_chan_cq_trace *t)
+{
+	struct npuprof_record r;
+
+	npuprof_encode_complete(&r, inst, t,
+				str && !strcmp(str, TRS_CHAN_STR_TASK_RECV));
+	np_emit(&r, inst->devid, t->stream_id, t->task_id, true, false);
+}
+
+static void np_probe_recv(void *data, const char *str, struct trs_id_inst *inst,
+			  struct trs_chan_recv_trace *t)
+{
+	struct npuprof_record r;
+	int i;
+
+	for (i = 0; i < NP_MAX_SESSIONS; i++) {
+		struct np_session *s = rcu_dereference_sched(np_sessions[i]);
+
+		if (s && !(s->cfg.flags & NPUPROF_CFG_NO_RECV))
+			break;
+	}
+	if (i == NP_MAX_SESSIONS)
+		return;
+	npuprof_encode_recv(&r, inst, t,
+			    str && !strcmp(str, TRS_CHAN_STR_RECV_FINISH));
+	np_emit(&r, inst->devid, t->chan_id, 0, false, false);
+}
+
+static void np_probe_task_time(void *data, struct trs_id_inst *inst,
+			       struct npusim_task_time_trace *t)
+{
+	struct npuprof_record r;
+
+	npuprof_encode_task_time(&r, inst, t);
+	np_emit(&r, inst->devid, t->stream_id, t->task_id, true, false);
+}
+
+static const struct {
+	const char *name;
+	u32 bit;
+	void *probe;
+} np_wanted[] = {
+	{ "sqe", NPUPROF_TP_SQE, np_probe_sqe },
+	{ "cqe", NPUPROF_TP_CQE, np_probe_cqe },
+	{ "recv", NPUPROF_TP_RECV, np_probe_recv },
+	{ "task_time", NPUPROF_TP_TASK_TIME, np_probe_task_time },
+};
+
+static bool np_is_driver(const char *modname)
+{
+	size_t len = strlen(modname);
+	const char *p = np_drivers;
+
+	while (p && *p) {
+		const char *end = strchrnul(p, ',');
+
+		if (end - p == len && !strncmp(p, modname, len))
+			return true;
+		p = *end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+static void np_attach(struct module *mod)
+{
+	unsigned int i, j;
+
+	if (np_tp_owner || !np_is_driver(mod->name))
+		return;
+	for (i = 0; i < mod->num_tracepoints; i++) {
+		struct tracepoint *tp =
+			tracepoint_ptr_deref(&mod->tracepoints_ptrs[i]);
+
+		for (j = 0; j < ARRAY_SIZE(np_wanted); j++) {
+			if (strcmp(tp->name, np_wanted[j].name) || np_tps[j].tp)
+				continue;
+			if (tracepoint_probe_register(tp, np_wanted[j].probe,
+						      NULL)) {
+				pr_warn("npuprof: cannot attach to %s:%s\n",
+					mod->name, tp->name);
+				continue;
+			}
+			np_tps[j].tp = tp;
+			np_tps[j].probe = np_wanted[j].probe;
+			np_attached |= np_wanted[j].bit;
+		}
+	}
+	if (np_attached) {
+		np_tp_owner = mod;
+		pr_info("npuprof: attached to %s (tracepoints %#x)\n",
+			mod->name, np_attached);
+	}
+}
+
+static void np_detach(void)
+{
+	unsigned int j;
+
+	for (j = 0; j < ARRAY_SIZE(np_tps); j++) {
+		if (!np_tps[j].tp)
+			continue;
+		tracepoint_probe_unregister(np_tps[j].tp, np_tps[j].probe, NULL);
+		np_tps[j].tp = NULL;
+	}
+	if (np_tp_owner)
+		pr_info("npuprof: detached from %s\n", np_tp_owner->name);
+	WRITE_ONCE(np_attached, 0);
+	np_tp_owner = NULL;
+	/* no probe of ours runs on the going module's tracepoints after this */
+	tracepoint_synchronize_unregister();
+}
+
+static int np_tp_notify(struct notifier_block *nb, unsigned long val,
+			void *data)
+{
+	struct tp_module *tp_mod = data;
+
+	mutex_lock(&np_tp_mutex);
+	if (val == MODULE_STATE_COMING)
+		np_attach(tp_mod->mod);
+	else if (val == MODULE_STATE_GOING && tp_mod->mod == np_tp_owner)
+		np_detach();
+	mutex_unlock(&np_tp_mutex);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block np_tp_nb = {
+	.notifier_call = np_tp_notify,
+};
+
+int np_probes_init(void)
+{
+	return register_tracepoint_module_notifier(&np_tp_nb);
+}
+
+void np_probes_exit(void)
+{
+	unregister_tracepoint_module_notifier(&np_tp_nb);
+	mutex_lock(&np_tp_mutex);
+	np_detach();
+	mutex_unlock(&np_tp_mutex);
+}

@@ -1,0 +1,125 @@
+/*
+ * engine.c — choosing and opening a capture engine, and the driver's trace
+ * switches that every engine needs turned on.
+ */
+#include "npuprof/engine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct npuprof_engine_ops *const engines[] = {
+	&npuprof_engine_kmod,
+};
+
+static const struct npuprof_engine_ops *engine_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
+		if (!strcmp(engines[i]->name, name))
+			return engines[i];
+	return NULL;
+}
+
+int npuprof_trace_switch_on(struct npuprof_engine *e)
+{
+	glob_t g;
+	int n = 0;
+
+	e->nswitch = 0;
+	if (glob("/proc/trs_chan/dev*-ts*/trace_enable", 0, NULL, &g) != 0)
+		return 0;
+	for (size_t i = 0; i < g.gl_pathc && n < 64; i++) {
+		char old[4] = "";
+		int fd = open(g.gl_pathv[i], O_RDWR | O_CLOEXEC);
+
+		if (fd < 0)
+			continue;
+		if (read(fd, old, 2) == 2 &&
+		    pwrite(fd, "1\n", 2, 0) == 2) { /* exactly 2 bytes */
+			snprintf(e->switch_path[n], sizeof(e->switch_path[n]),
+				 "%s", g.gl_pathv[i]);
+			e->switch_old[n] = old[0];
+			n++;
+		}
+		close(fd);
+	}
+	globfree(&g);
+	e->nswitch = n;
+	return n;
+}
+
+void npuprof_trace_switch_restore(struct npuprof_engine *e)
+{
+	for (int i = 0; i < e->nswitch; i++) {
+		char v[2] = { e->switch_old[i], '\n' };
+		int fd = open(e->switch_path[i], O_WRONLY | O_CLOEXEC);
+
+		if (fd < 0)
+			continue;
+		if (pwrite(fd, v, 2, 0) != 2) {
+			/* the driver went away; nothing left to restore */
+		}
+		close(fd);
+	}
+	e->nswitch = 0;
+}
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+int npuprof_engine_open(struct npuprof_engine **out, const char *name,
+			const struct npuprof_capture_opts *o, char *err,
+			size_t errlen)
+{
+	const struct npuprof_engine_ops *ops;
+	struct npuprof_engine *e;
+	int r;
+
+	*out = NULL;
+	if (!name || !strcmp(name, "auto"))
+		name = access("/dev/npuprof", F_OK) == 0 ? "kmod" : "bpf";
+	ops = engine_find(name);
+	if (!ops) {
+		seterr(err, errlen, "unknown capture engine '%s' (available:%s)",
+		       name, sizeof(engines) > sizeof(engines[0]) ?
+				     " kmod, bpf, auto" : " kmod, auto");
+		return -EINVAL;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		seterr(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	e->ops = ops;
+	r = ops->open(e, o);
+	if (r < 0) {
+		seterr(err, errlen, "%s engine: %s", ops->name, e->err);
+		free(e);
+		return r;
+	}
+	npuprof_trace_switch_on(e);
+	*out = e;
+	return 0;
+}
+
+void npuprof_engine_close(struct npuprof_engine *e)
+{
+	if (!e)
+		return;
+	npuprof_trace_switch_restore(e);
+	e->ops->close(e);
+	free(e);
+}

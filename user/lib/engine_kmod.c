@@ -1,0 +1,291 @@
+/*
+ * engine_kmod.c — capture engine 1: npuprof.ko through /dev/npuprof.
+ *
+ * Configures a session, maps every CPU's control page and ring read-only,
+ * and reads by k-way merging the per-CPU rings (each already in timestamp
+ * order) into one timestamp-ordered sequence. What was read is reported back
+ * with NPUPROF_IOC_CONSUME, one call per CPU that had data. In overwrite
+ * (flight recorder) mode a reader that fell behind skips to the oldest
+ * record still in the ring.
+ */
+#include "npuprof/engine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define KMOD_DEFAULT_RING (4u << 20)
+
+struct kring {
+	const struct npuprof_ring_ctrl *ctrl;
+	const unsigned char *data;
+	uint64_t tail; /* our read position */
+	uint64_t mask;
+	uint64_t end; /* head snapshot for the current read pass */
+	uint64_t consumed; /* tail last reported to the kernel */
+};
+
+struct kmod {
+	int fd;
+	int ncpu;
+	int overwrite;
+	uint64_t ring_bytes;
+	struct kring *rings;
+};
+
+static int kioctl(int fd, unsigned long cmd, void *arg)
+{
+	int r;
+
+	do
+		r = ioctl(fd, cmd, arg);
+	while (r < 0 && errno == EINTR);
+	return r < 0 ? -errno : 0;
+}
+
+static void kmod_unmap(struct kmod *k)
+{
+	for (int c = 0; c < k->ncpu && k->rings; c++) {
+		if (k->rings[c].ctrl)
+			munmap((void *)k->rings[c].ctrl, 4096);
+		if (k->rings[c].data)
+			munmap((void *)k->rings[c].data, k->ring_bytes);
+	}
+	free(k->rings);
+	k->rings = NULL;
+}
+
+static void kmod_close(struct npuprof_engine *e)
+{
+	struct kmod *k = e->priv;
+
+	if (!k)
+		return;
+	kmod_unmap(k);
+	if (k->fd >= 0)
+		close(k->fd);
+	free(k);
+	e->priv = NULL;
+}
+
+static int kmod_open(struct npuprof_engine *e,
+		     const struct npuprof_capture_opts *o)
+{
+	struct npuprof_version v;
+	struct npuprof_config cfg;
+	struct kmod *k;
+	long page = sysconf(_SC_PAGESIZE);
+	int r;
+
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	e->priv = k;
+	k->fd = open("/dev/npuprof", O_RDONLY | O_CLOEXEC);
+	if (k->fd < 0) {
+		r = -errno;
+		snprintf(e->err, sizeof(e->err),
+			 "cannot open /dev/npuprof: %s (is npuprof.ko loaded? insmod kmod/npuprof/npuprof.ko)",
+			 strerror(errno));
+		goto fail;
+	}
+	if ((r = kioctl(k->fd, NPUPROF_IOC_VERSION, &v)) < 0) {
+		snprintf(e->err, sizeof(e->err), "version query: %s",
+			 strerror(-r));
+		goto fail;
+	}
+	if (v.abi_version != NPUPROF_ABI_VERSION ||
+	    v.record_size != NPUPROF_RECORD_SIZE ||
+	    v.schema_version < NPUPROF_SCHEMA_VERSION) {
+		r = -EPROTO;
+		snprintf(e->err, sizeof(e->err),
+			 "npuprof.ko speaks ABI %u schema %u (record %u bytes); this library needs ABI %u schema %u",
+			 v.abi_version, v.schema_version, v.record_size,
+			 NPUPROF_ABI_VERSION, NPUPROF_SCHEMA_VERSION);
+		goto fail;
+	}
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.ring_bytes = o && o->ring_bytes ? o->ring_bytes : KMOD_DEFAULT_RING;
+	cfg.watermark = o && o->watermark ? o->watermark :
+			(uint32_t)(cfg.ring_bytes / NPUPROF_RECORD_SIZE / 4);
+	if (o) {
+		cfg.pid = o->pid;
+		cfg.dev_mask = o->dev_mask;
+		cfg.sample_n = o->sample_n;
+		cfg.flags = o->flags & (NPUPROF_CFG_OVERWRITE | NPUPROF_CFG_NO_RECV);
+		if (o->nstreams) {
+			cfg.flags |= NPUPROF_CFG_STREAM_FILTER;
+			for (uint32_t i = 0; i < o->nstreams; i++) {
+				if (o->streams[i] >= NPUPROF_MAX_STREAMS) {
+					r = -EINVAL;
+					snprintf(e->err, sizeof(e->err),
+						 "stream id %u out of range (max %u)",
+						 o->streams[i],
+						 NPUPROF_MAX_STREAMS - 1);
+					goto fail;
+				}
+				cfg.stream_mask[o->streams[i] / 64] |=
+					1ULL << (o->streams[i] % 64);
+			}
+		}
+	}
+	if ((r = kioctl(k->fd, NPUPROF_IOC_CONFIGURE, &cfg)) < 0) {
+		snprintf(e->err, sizeof(e->err), "configure: %s%s",
+			 strerror(-r),
+			 r == -EPERM ? " (capturing every process needs CAP_PERFMON or root; use --pid with a process you own)" :
+			 r == -EINVAL ? " (ring size must be a power of two, 64 KiB - 256 MiB)" : "");
+		goto fail;
+	}
+	k->overwrite = !!(cfg.flags & NPUPROF_CFG_OVERWRITE);
+	k->ring_bytes = cfg.ring_bytes;
+	k->ncpu = (int)v.nr_cpu_ids;
+	k->rings = calloc(k->ncpu, sizeof(*k->rings));
+	if (!k->rings) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	for (int c = 0; c < k->ncpu; c++) {
+		struct kring *kr = &k->rings[c];
+		void *p = mmap(NULL, page, PROT_READ, MAP_SHARED, k->fd,
+			       (off_t)NPUPROF_MMAP_CTRL(c));
+
+		if (p == MAP_FAILED)
+			continue; /* not a possible CPU */
+		kr->ctrl = p;
+		p = mmap(NULL, k->ring_bytes, PROT_READ, MAP_SHARED, k->fd,
+			 (off_t)NPUPROF_MMAP_DATA(c));
+		if (p == MAP_FAILED) {
+			r = -errno;
+			snprintf(e->err, sizeof(e->err), "map ring of CPU %d: %s",
+				 c, strerror(errno));
+			goto fail;
+		}
+		kr->data = p;
+		kr->mask = kr->ctrl->nr_slots - 1;
+	}
+	return 0;
+fail:
+	kmod_close(e);
+	return r;
+}
+
+static int kmod_start(struct npuprof_engine *e)
+{
+	struct kmod *k = e->priv;
+	int r = kioctl(k->fd, NPUPROF_IOC_START, NULL);
+
+	if (r < 0)
+		snprintf(e->err, sizeof(e->err), "start: %s%s", strerror(-r),
+			 r == -EBUSY ? " (too many capture sessions running)" : "");
+	return r;
+}
+
+static int kmod_stop(struct npuprof_engine *e)
+{
+	struct kmod *k = e->priv;
+	int r = kioctl(k->fd, NPUPROF_IOC_STOP, NULL);
+
+	if (r < 0)
+		snprintf(e->err, sizeof(e->err), "stop: %s", strerror(-r));
+	return r;
+}
+
+static int kmod_wait(struct npuprof_engine *e, int timeout_ms)
+{
+	struct kmod *k = e->priv;
+	struct pollfd p = { .fd = k->fd, .events = POLLIN };
+	int r = poll(&p, 1, timeout_ms);
+
+	if (r < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (r > 0 && (p.revents & POLLERR))
+		return -EIO;
+	return r > 0 && (p.revents & POLLIN) ? 1 : 0;
+}
+
+static const struct npuprof_record *kring_at(const struct kring *kr,
+					     uint64_t pos)
+{
+	return (const void *)(kr->data + (pos & kr->mask) * NPUPROF_RECORD_SIZE);
+}
+
+static long kmod_read(struct npuprof_engine *e, npuprof_record_fn fn,
+		      void *ctx)
+{
+	struct kmod *k = e->priv;
+	long n = 0;
+	int stop = 0;
+
+	for (int c = 0; c < k->ncpu; c++) {
+		struct kring *kr = &k->rings[c];
+
+		if (!kr->data)
+			continue;
+		kr->end = __atomic_load_n(&kr->ctrl->head, __ATOMIC_ACQUIRE);
+		if (k->overwrite && kr->end - kr->tail > kr->mask + 1)
+			kr->tail = kr->end - (kr->mask + 1);
+	}
+	/* k-way merge: the CPU count is small, so a linear scan is enough */
+	while (!stop) {
+		struct kring *best = NULL;
+		const struct npuprof_record *br = NULL;
+
+		for (int c = 0; c < k->ncpu; c++) {
+			struct kring *kr = &k->rings[c];
+			const struct npuprof_record *r;
+
+			if (!kr->data || kr->tail == kr->end)
+				continue;
+			r = kring_at(kr, kr->tail);
+			if (!best || r->hdr.ts < br->hdr.ts) {
+				best = kr;
+				br = r;
+			}
+		}
+		if (!best)
+			break;
+		best->tail++;
+		if (br->hdr.size != NPUPROF_RECORD_SIZE || !br->hdr.type)
+			continue; /* torn by an overwrite; skip */
+		n++;
+		if (fn(ctx, br))
+			stop = 1;
+	}
+	for (int c = 0; c < k->ncpu; c++) {
+		struct kring *kr = &k->rings[c];
+		struct npuprof_consume cm = { .cpu = (uint32_t)c };
+
+		if (!kr->data || kr->tail == kr->consumed)
+			continue;
+		cm.tail = kr->tail;
+		if (kioctl(k->fd, NPUPROF_IOC_CONSUME, &cm) == 0)
+			kr->consumed = kr->tail;
+	}
+	return n;
+}
+
+static int kmod_stats(struct npuprof_engine *e, struct npuprof_stats *st)
+{
+	struct kmod *k = e->priv;
+
+	return kioctl(k->fd, NPUPROF_IOC_STATS, st);
+}
+
+const struct npuprof_engine_ops npuprof_engine_kmod = {
+	.name = "kmod",
+	.open = kmod_open,
+	.start = kmod_start,
+	.stop = kmod_stop,
+	.wait = kmod_wait,
+	.read = kmod_read,
+	.stats = kmod_stats,
+	.close = kmod_close,
+};
