@@ -142,6 +142,7 @@ static inline void npuprof_encode_submit(struct npuprof_record *r,
 	__builtin_memset(r->raw, 0, sizeof(r->raw));
 	r->hdr.type = NPUPROF_REC_SUBMIT;
 	r->hdr.size = NPUPROF_RECORD_SIZE;
+	r->hdr.flags = 0;
 	r->submit.devid = inst->devid;
 	r->submit.tsid = inst->tsid;
 	r->submit.chan_id = t->chan_id;
@@ -200,6 +201,7 @@ static inline void npuprof_encode_task_time(struct npuprof_record *r,
 	__builtin_memset(r->raw, 0, sizeof(r->raw));
 	r->hdr.type = NPUPROF_REC_TASK_TIME;
 	r->hdr.size = NPUPROF_RECORD_SIZE;
+	r->hdr.flags = 0;
 	r->task_time.devid = inst->devid;
 	r->task_time.tsid = inst->tsid;
 	r->task_time.sq_id = t->sq_id;
