@@ -11,7 +11,7 @@
 BUILD    := build
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -fPIC -D_GNU_SOURCE \
+CFLAGS   += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -fPIC -D_GNU_SOURCE \
             -Iinclude -Iuser/lib -MMD -MP
 LDLIBS   := -lsqlite3 -lpthread -lm
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -lpthread)
@@ -103,5 +103,8 @@ bench: deps all
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/lib $(BUILD)/bin $(BUILD)/tests $(BUILD)/vm
 	-$(if $(KDIR),$(MAKE) -C $(KDIR) M=$(CURDIR) clean)
+
+# BPF capture engine: its rules are one block, kept in bpf/bpf.mk
+include bpf/bpf.mk
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

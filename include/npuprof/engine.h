@@ -65,6 +65,7 @@ struct npuprof_engine {
 	int nswitch;
 	char switch_path[64][96];
 	char switch_old[64];
+	int switch_failed; /* switches that are off and could not be set */
 };
 
 /* Open engine "kmod", "bpf" or "auto" (the module when it is loaded, else
@@ -74,8 +75,11 @@ int npuprof_engine_open(struct npuprof_engine **out, const char *name,
 			size_t errlen);
 void npuprof_engine_close(struct npuprof_engine *e);
 
-/* Turn every /proc/trs_chan/dev*-ts*\/trace_enable on, remembering the old
- * values in e; restore them. Returns the number of switches or -errno. */
+/* Turn every /proc/trs_chan/dev*-ts*\/trace_enable on, remembering each
+ * one's value from the first time it was seen; call again to re-enable
+ * switches of a driver that was reloaded. Returns how many are on; the ones
+ * that are off and could not be set (no permission) are counted in
+ * e->switch_failed. Restore puts the remembered values back. */
 int npuprof_trace_switch_on(struct npuprof_engine *e);
 void npuprof_trace_switch_restore(struct npuprof_engine *e);
 

@@ -28,29 +28,49 @@ static const struct npuprof_engine_ops *engine_find(const char *name)
 int npuprof_trace_switch_on(struct npuprof_engine *e)
 {
 	glob_t g;
-	int n = 0;
+	int on = 0;
 
-	e->nswitch = 0;
+	e->switch_failed = 0;
 	if (glob("/proc/trs_chan/dev*-ts*/trace_enable", 0, NULL, &g) != 0)
 		return 0;
-	for (size_t i = 0; i < g.gl_pathc && n < 64; i++) {
-		char old[4] = "";
-		int fd = open(g.gl_pathv[i], O_RDWR | O_CLOEXEC);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		char cur[4] = "";
+		int fd, known = -1;
 
-		if (fd < 0)
+		for (int k = 0; k < e->nswitch; k++)
+			if (!strcmp(e->switch_path[k], g.gl_pathv[i]))
+				known = k;
+		fd = open(g.gl_pathv[i], O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			/* readable but not ours to switch: say so if it is off */
+			fd = open(g.gl_pathv[i], O_RDONLY | O_CLOEXEC);
+			if (fd >= 0 && read(fd, cur, 2) == 2 && cur[0] == '0')
+				e->switch_failed++;
+			else if (fd < 0)
+				e->switch_failed++;
+			if (fd >= 0)
+				close(fd);
 			continue;
-		if (read(fd, old, 2) == 2 &&
-		    pwrite(fd, "1\n", 2, 0) == 2) { /* exactly 2 bytes */
-			snprintf(e->switch_path[n], sizeof(e->switch_path[n]),
-				 "%s", g.gl_pathv[i]);
-			e->switch_old[n] = old[0];
-			n++;
+		}
+		if (read(fd, cur, 2) == 2) {
+			/* the write must be exactly two bytes at offset 0 */
+			if (cur[0] == '1' || pwrite(fd, "1\n", 2, 0) == 2) {
+				on++;
+				if (known < 0 && e->nswitch < 64) {
+					known = e->nswitch++;
+					snprintf(e->switch_path[known],
+						 sizeof(e->switch_path[known]),
+						 "%s", g.gl_pathv[i]);
+					e->switch_old[known] = cur[0];
+				}
+			} else {
+				e->switch_failed++;
+			}
 		}
 		close(fd);
 	}
 	globfree(&g);
-	e->nswitch = n;
-	return n;
+	return on;
 }
 
 void npuprof_trace_switch_restore(struct npuprof_engine *e)

@@ -416,9 +416,13 @@ int cmd_stat(int argc, char **argv)
 		status = 1;
 		goto out_child;
 	}
+	if (e->switch_failed)
+		fprintf(stderr, "npuprof stat: warning: %d device trace switch(es) are off and could not be turned on (writing /proc/trs_chan/*/trace_enable needs root); those devices report nothing\n",
+			e->switch_failed);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	t0 = now_ns();
+	uint64_t last_switch = t0;
 	if (child) {
 		if (write(gate[1], "g", 1) != 1)
 			stop_flag = 1;
@@ -428,6 +432,11 @@ int cmd_stat(int argc, char **argv)
 	while (!stop_flag) {
 		e->ops->wait(e, 100);
 		e->ops->read(e, on_record, c);
+		if (now_ns() - last_switch > 500000000ULL) {
+			/* a reloaded driver starts with its switches off */
+			npuprof_trace_switch_on(e);
+			last_switch = now_ns();
+		}
 		if (duration > 0 && (now_ns() - t0) / 1e9 >= duration)
 			break;
 		if (child) {

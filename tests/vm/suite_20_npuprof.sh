@@ -1,0 +1,67 @@
+# npuprof.ko: capture engine 1 (sourced by tests/vm/run.sh).
+
+both() { load_sim "$@" && { loaded npuprof || insmod $NPUPROF_KO; }; }
+cap_case() { both && $TB/capture_test -e kmod "$1"; }
+
+# npuprof stat on a real workload: counts agree with what npuwork submitted
+t_stat() {
+	both || return 1
+	out=$(build/bin/npuprof stat --engine kmod -- build/bin/npuwork --steps 4 --devices 2) || { echo "$out"; return 1; }
+	echo "$out"
+	echo "$out" | grep -q ' 272  submit ' &&
+		echo "$out" | grep -q ' 272  task_time ' &&
+		echo "$out" | grep -Eq '^ +0  dropped' &&
+		echo "$out" | grep -q 'submit -> complete latency (us): n=272 ' &&
+		echo "$out" | grep -q 'tasks in flight at stop: 0; per-CPU order violations: 0'
+}
+
+# attach in every load order; npusim unloads in the middle of a capture
+t_load_orders() {
+	cleanup_modules
+	i=0
+	while [ $i -lt 20 ]; do
+		case $((i % 4)) in
+		0) insmod $NPUSIM_KO && insmod $NPUPROF_KO || return 1 ;;
+		1) insmod $NPUPROF_KO && insmod $NPUSIM_KO || return 1 ;;
+		2) insmod $NPUPROF_KO && insmod $NPUSIM_KO || return 1 ;;
+		3) insmod $NPUSIM_KO && insmod $NPUPROF_KO || return 1 ;;
+		esac
+		# a short capture proves the probes are attached
+		n=$(build/bin/npuprof stat --engine kmod -- build/bin/npuwork --steps 1 --quiet | sed -n 's/^ *\([0-9]*\)  submit .*/\1/p')
+		[ "$n" = 68 ] || { echo "cycle $i: $n submits captured"; return 1; }
+		if [ $((i % 2)) = 0 ]; then
+			rmmod npusim && rmmod npuprof || return 1
+		else
+			rmmod npuprof && rmmod npusim || return 1
+		fi
+		i=$((i + 1))
+	done
+	# unload the driver while a capture is running, then bring it back
+	insmod $NPUSIM_KO && insmod $NPUPROF_KO || return 1
+	build/bin/npuprof stat --engine kmod --duration 4 > /tmp/stat.out 2>&1 &
+	sp=$!
+	sleep 1
+	build/bin/npuwork --scenario flood --tasks 20000 --quiet || return 1
+	rmmod npusim || return 1
+	insmod $NPUSIM_KO || return 1
+	build/bin/npuwork --steps 1 --quiet || return 1
+	wait $sp || { cat /tmp/stat.out; return 1; }
+	cat /tmp/stat.out
+	# 20000 flood tasks before the unload, 68 after the reload
+	grep -q ' 20068  submit ' /tmp/stat.out || return 1
+	dmesg | grep -q 'npuprof: detached from npusim' || return 1
+	rmmod npuprof && rmmod npusim
+}
+
+run npuprof.stat t_stat
+run npuprof.known cap_case known
+run npuprof.known_realistic sh -c ". tests/vm/lib.sh; load_sim cqe_mode=1 && { loaded npuprof || insmod $NPUPROF_KO; } && $TB/capture_test -e kmod known_realistic"
+run npuprof.overflow cap_case overflow
+run npuprof.filter_pid cap_case filter_pid
+run npuprof.filter_dev cap_case filter_dev
+run npuprof.filter_stream cap_case filter_stream
+run npuprof.sample cap_case sample
+run npuprof.unpriv sh -c ". tests/vm/lib.sh; load_sim && { loaded npuprof || insmod $NPUPROF_KO; } && chmod 0666 /dev/npusim0 && trace_on 0 1 && $TB/capture_test -e kmod unpriv"
+run npuprof.badioctl cap_case badioctl
+run npuprof.load_orders t_load_orders
+cleanup_modules
