@@ -85,6 +85,7 @@ void npuprof_trace_switch_restore(struct npuprof_engine *e);
 
 /* The engines: one per engine_<name>.c, listed in engine.c. */
 extern const struct npuprof_engine_ops npuprof_engine_kmod;
+extern const struct npuprof_engine_ops npuprof_engine_bpf;
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,7 @@
 
 static const struct npuprof_engine_ops *const engines[] = {
 	&npuprof_engine_kmod,
+	&npuprof_engine_bpf,
 };
 
 static const struct npuprof_engine_ops *engine_find(const char *name)

@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npuprof.bpf.c — capture engine 2: raw tracepoint programs on the Ascend
+ * driver's trs_chan:sqe/cqe/recv and npusim:task_time, writing the same
+ * records as npuprof.ko (kmod/npuprof/probes.c, ring.c) into one BPF ringbuf.
+ *
+ * Each program does two separate things:
+ *  1. read_*(): copy the tracepoint arguments out of the driver. With BTF
+ *     for the driver's types (module BTF) the fields are read with CO-RE
+ *     relocations; without it (Debian's headers carry no vmlinux, so our
+ *     modules have no BTF) the documented fixed layouts of uapi/trs_chan.h
+ *     are copied with bpf_probe_read_kernel().
+ *  2. handle_*(): filter, sample and encode from those copies, with the
+ *     shared encoders of uapi/npuprof.h, so the bytes match the kmod's.
+ * The test_* entry points feed handle_*() from a BPF_PROG_TEST_RUN context
+ * instead of driver pointers, so the host tests run step 2 unchanged.
+ *
+ * Filters and sampling mirror np_emit(): device mask on every record; the
+ * stream filter and 1-in-n sampling on task records (submit, completion,
+ * task time); the pid filter on submits and recv records, and for
+ * completions and task times through the owner of the stream learned at
+ * submit (they run in interrupt context, in whatever task was current).
+ *
+ * A full ringbuf counts the loss on this CPU; the next record that fits is
+ * reserved together with a DROP record carrying the count (one 128-byte
+ * sample), as the kmod's ring does. The reader is woken only when the
+ * unread data reaches the watermark, not on every record.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include "npuprof_bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* ---- configuration: read-only after load ---------------------------------- */
+
+const volatile __u32 cfg_pid; /* capture only this tgid (0: all) */
+const volatile __u32 cfg_dev_mask; /* bit d: device d (0: all) */
+const volatile __u32 cfg_sample_n; /* keep 1 task in n (0/1: all) */
+const volatile __u32 cfg_flags; /* NPUPROF_CFG_STREAM_FILTER, _NO_RECV */
+const volatile __u64 cfg_wakeup_bytes = 1; /* wake the reader at this much */
+const volatile __u64 cfg_stream_mask[NPUPROF_MAX_STREAMS / 64];
+
+/* ---- state ---------------------------------------------------------------- */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 22); /* set by the loader */
+} rb SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct npuprof_bpf_pcpu);
+} pcpu SEC(".maps");
+
+/* who submitted to each (device, stream): used only with a pid filter */
+__u8 stream_owner[NPUPROF_MAX_DEVICES * NPUPROF_MAX_STREAMS];
+
+/* ---- the driver's types as CO-RE sees them (when BTF describes them) ------ */
+
+struct trs_id_inst___core {
+	__u32 devid;
+	__u32 tsid;
+} __attribute__((preserve_access_index));
+
+struct trs_chan_sq_trace___core {
+	__u32 sqid;
+	__u32 sq_head;
+	__u32 sq_tail;
+	__u32 chan_id;
+	__u32 type;
+	__u32 task_id;
+	__u32 stream_id;
+} __attribute__((preserve_access_index));
+
+struct trs_chan_cq_trace___core {
+	__u32 cqid;
+	__u32 cq_head;
+	__u32 round;
+	__u32 chan_id;
+	__u32 task_id;
+	__u32 sq_id;
+	__u32 sq_head;
+	__u32 stream_id;
+} __attribute__((preserve_access_index));
+
+struct trs_chan_recv_trace___core {
+	__u32 chan_id;
+	__u32 cqid;
+	__u32 cq_head;
+	__u32 cqe_num;
+	__u32 recv_cqe_num;
+	__s32 timeout;
+} __attribute__((preserve_access_index));
+
+struct npusim_task_time_trace___core {
+	__u32 sq_id;
+	__u32 stream_id;
+	__u32 task_id;
+	__u32 sqe_type;
+	__u64 start_cnt;
+	__u64 end_cnt;
+} __attribute__((preserve_access_index));
+
+/* ---- step 1: copy the arguments out of the driver --------------------------- */
+
+static __always_inline void read_inst(struct trs_id_inst *d, const void *src)
+{
+	const struct trs_id_inst___core *s = src;
+
+	if (bpf_core_type_exists(struct trs_id_inst___core)) {
+		BPF_CORE_READ_INTO(&d->devid, s, devid);
+		BPF_CORE_READ_INTO(&d->tsid, s, tsid);
+	} else {
+		bpf_probe_read_kernel(d, sizeof(*d), src);
+	}
+}
+
+static __always_inline void read_sq(struct trs_chan_sq_trace *d,
+				    const void *src)
+{
+	const struct trs_chan_sq_trace___core *s = src;
+
+	if (bpf_core_type_exists(struct trs_chan_sq_trace___core)) {
+		__builtin_memset(d, 0, sizeof(*d));
+		BPF_CORE_READ_INTO(&d->sqid, s, sqid);
+		BPF_CORE_READ_INTO(&d->sq_head, s, sq_head);
+		BPF_CORE_READ_INTO(&d->sq_tail, s, sq_tail);
+		BPF_CORE_READ_INTO(&d->chan_id, s, chan_id);
+		BPF_CORE_READ_INTO(&d->type, s, type);
+		BPF_CORE_READ_INTO(&d->task_id, s, task_id);
+		BPF_CORE_READ_INTO(&d->stream_id, s, stream_id);
+	} else {
+		bpf_probe_read_kernel(d, sizeof(*d), src);
+	}
+}
+
+static __always_inline void read_cq(struct trs_chan_cq_trace *d,
+				    const void *src)
+{
+	const struct trs_chan_cq_trace___core *s = src;
+
+	if (bpf_core_type_exists(struct trs_chan_cq_trace___core)) {
+		__builtin_memset(d, 0, sizeof(*d));
+		BPF_CORE_READ_INTO(&d->cqid, s, cqid);
+		BPF_CORE_READ_INTO(&d->cq_head, s, cq_head);
+		BPF_CORE_READ_INTO(&d->round, s, round);
+		BPF_CORE_READ_INTO(&d->chan_id, s, chan_id);
+		BPF_CORE_READ_INTO(&d->task_id, s, task_id);
+		BPF_CORE_READ_INTO(&d->sq_id, s, sq_id);
+		BPF_CORE_READ_INTO(&d->sq_head, s, sq_head);
+		BPF_CORE_READ_INTO(&d->stream_id, s, stream_id);
+	} else {
+		bpf_probe_read_kernel(d, sizeof(*d), src);
+	}
+}
+
+static __always_inline void read_recv(struct trs_chan_recv_trace *d,
+				      const void *src)
+{
+	const struct trs_chan_recv_trace___core *s = src;
+
+	if (bpf_core_type_exists(struct trs_chan_recv_trace___core)) {
+		__builtin_memset(d, 0, sizeof(*d));
+		BPF_CORE_READ_INTO(&d->chan_id, s, chan_id);
+		BPF_CORE_READ_INTO(&d->cqid, s, cqid);
+		BPF_CORE_READ_INTO(&d->cq_head, s, cq_head);
+		BPF_CORE_READ_INTO(&d->cqe_num, s, cqe_num);
+		BPF_CORE_READ_INTO(&d->recv_cqe_num, s, recv_cqe_num);
+		BPF_CORE_READ_INTO(&d->timeout, s, timeout);
+	} else {
+		bpf_probe_read_kernel(d, sizeof(*d), src);
+	}
+}
+
+static __always_inline void read_tt(struct npusim_task_time_trace *d,
+				    const void *src)
+{
+	const struct npusim_task_time_trace___core *s = src;
+
+	if (bpf_core_type_exists(struct npusim_task_time_trace___core)) {
+		BPF_CORE_READ_INTO(&d->sq_id, s, sq_id);
+		BPF_CORE_READ_INTO(&d->stream_id, s, stream_id);
+		BPF_CORE_READ_INTO(&d->task_id, s, task_id);
+		BPF_CORE_READ_INTO(&d->sqe_type, s, sqe_type);
+		BPF_CORE_READ_INTO(&d->start_cnt, s, start_cnt);
+		BPF_CORE_READ_INTO(&d->end_cnt, s, end_cnt);
+	} else {
+		bpf_probe_read_kernel(d, sizeof(*d), src);
+	}
+}
+
+/* The first tracepoint argument, NUL padded; "" when it cannot be read. */
+static __always_inline void read_str(char *d, const void *src)
+{
+	__builtin_memset(d, 0, NPUPROF_BPF_STR_MAX);
+	if (src)
+		bpf_probe_read_kernel_str(d, NPUPROF_BPF_STR_MAX, src);
+}
+
+/* Little-endian 8-byte word of 8 characters, to compare strings wordwise. */
+#define W8(a, b, c, d, e, f, g, h)                                            \
+	((__u64)(a) | (__u64)(b) << 8 | (__u64)(c) << 16 | (__u64)(d) << 24 | \
+	 (__u64)(e) << 32 | (__u64)(f) << 40 | (__u64)(g) << 48 |            \
+	 (__u64)(h) << 56)
+
+/* strcmp(s, "Task Recv") == 0 */
+static __always_inline int str_is_task_recv(const char *s)
+{
+	return *(const __u64 *)s == W8('T', 'a', 's', 'k', ' ', 'R', 'e', 'c') &&
+	       s[8] == 'v' && s[9] == 0;
+}
+
+/* strcmp(s, "Recv finish") == 0 */
+static __always_inline int str_is_recv_finish(const char *s)
+{
+	return *(const __u64 *)s == W8('R', 'e', 'c', 'v', ' ', 'f', 'i', 'n') &&
+	       s[8] == 'i' && s[9] == 's' && s[10] == 'h' && s[11] == 0;
+}
+
+/* ---- step 2: filter, sample, encode, write ------------------------------ */
+
+enum { REC_OTHER = 0, REC_TASK = 1, REC_SUBMIT = 2 };
+
+/*
+ * The kmod's np_emit() decision for one record. Returns 1 to write it;
+ * otherwise the reason was counted in @st.
+ */
+static __always_inline int select_record(struct npuprof_bpf_pcpu *st,
+					 __u32 devid, __u32 stream, __u32 task,
+					 int kind)
+{
+	__u32 s15 = stream & 0x7fff;
+	__u8 *slot = 0;
+
+	if (cfg_dev_mask && (devid >= 32 || !(cfg_dev_mask & (1U << devid))))
+		goto filtered;
+	if ((cfg_flags & NPUPROF_CFG_STREAM_FILTER) && kind != REC_OTHER &&
+	    (s15 >= NPUPROF_MAX_STREAMS ||
+	     !(cfg_stream_mask[(s15 / 64) & (NPUPROF_MAX_STREAMS / 64 - 1)] &
+	       (1ULL << (s15 % 64)))))
+		goto filtered;
+	if (cfg_pid && devid < NPUPROF_MAX_DEVICES)
+		slot = &stream_owner[(devid * NPUPROF_MAX_STREAMS +
+				      (s15 % NPUPROF_MAX_STREAMS)) &
+				     (NPUPROF_MAX_DEVICES * NPUPROF_MAX_STREAMS - 1)];
+	if (kind != REC_TASK) {
+		int sel = !cfg_pid ||
+			  (__u32)(bpf_get_current_pid_tgid() >> 32) == cfg_pid;
+
+		if (kind == REC_SUBMIT && slot)
+			*slot = sel ? NPUPROF_BPF_STREAM_KEEP :
+				      NPUPROF_BPF_STREAM_SKIP;
+		if (!sel)
+			goto filtered;
+	} else if (slot && *slot != NPUPROF_BPF_STREAM_KEEP) {
+		goto filtered; /* a completion of a stream we do not see */
+	}
+	if (kind != REC_OTHER &&
+	    !npuprof_sample_keep(cfg_sample_n, devid, stream, task)) {
+		st->sampled_out++;
+		return 0;
+	}
+	return 1;
+filtered:
+	st->filtered++;
+	return 0;
+}
+
+/* The arguments of any of the four tracepoints, copied out. */
+struct args {
+	char str[NPUPROF_BPF_STR_MAX];
+	struct trs_id_inst inst;
+	union {
+		struct trs_chan_sq_trace sq;
+		struct trs_chan_cq_trace cq;
+		struct trs_chan_recv_trace recv;
+		struct npusim_task_time_trace tt;
+	};
+};
+
+static __always_inline void encode(struct npuprof_record *r, int type,
+				   const struct args *a)
+{
+	switch (type) {
+	case NPUPROF_REC_SUBMIT:
+		npuprof_encode_submit(r, &a->inst, &a->sq);
+		break;
+	case NPUPROF_REC_COMPLETE:
+		npuprof_encode_complete(r, &a->inst, &a->cq,
+					str_is_task_recv(a->str));
+		break;
+	case NPUPROF_REC_RECV:
+		npuprof_encode_recv(r, &a->inst, &a->recv,
+				    str_is_recv_finish(a->str));
+		break;
+	default:
+		npuprof_encode_task_time(r, &a->inst, &a->tt);
+		break;
+	}
+}
+
+static __always_inline void wake_flags_submit(void *sample)
+{
+	__u64 f = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= cfg_wakeup_bytes ?
+			  BPF_RB_FORCE_WAKEUP :
+			  BPF_RB_NO_WAKEUP;
+
+	bpf_ringbuf_submit(sample, f);
+}
+
+static __always_inline void stamp(struct npuprof_record *r)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	npuprof_encode_hdr(r, bpf_ktime_get_ns(), bpf_get_smp_processor_id(),
+			   (__u32)(id >> 32), (__u32)id);
+}
+
+/*
+ * Append one record; the ts is taken after the space is reserved, right
+ * before the commit, so the ring is as close to timestamp order as a
+ * shared ring can be (the reader sorts the rest).
+ */
+static __always_inline void write_record(struct npuprof_bpf_pcpu *st, int type,
+					 const struct args *a)
+{
+	struct npuprof_record *r, *d;
+	__u64 lost = 0;
+
+	if (st->pending_drop)
+		lost = __sync_lock_test_and_set(&st->pending_drop, 0);
+	if (lost) {
+		d = bpf_ringbuf_reserve(&rb, 2 * NPUPROF_RECORD_SIZE, 0);
+		if (!d) {
+			__sync_fetch_and_add(&st->pending_drop, lost + 1);
+			__sync_fetch_and_add(&st->dropped, 1);
+			return;
+		}
+		r = d + 1;
+		encode(r, type, a);
+		stamp(r);
+		__builtin_memset(d, 0, sizeof(*d));
+		d->hdr = r->hdr;
+		d->hdr.type = NPUPROF_REC_DROP;
+		d->hdr.flags = 0;
+		d->drop.lost = lost;
+		st->written++;
+		wake_flags_submit(d);
+		return;
+	}
+	r = bpf_ringbuf_reserve(&rb, NPUPROF_RECORD_SIZE, 0);
+	if (!r) {
+		__sync_fetch_and_add(&st->pending_drop, 1);
+		__sync_fetch_and_add(&st->dropped, 1);
+		return;
+	}
+	encode(r, type, a);
+	stamp(r);
+	st->written++;
+	wake_flags_submit(r);
+}
+
+static __always_inline struct npuprof_bpf_pcpu *stats(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&pcpu, &zero);
+}
+
+static __always_inline int handle(int type, const struct args *a)
+{
+	struct npuprof_bpf_pcpu *st = stats();
+	__u32 stream, task;
+	int kind;
+
+	if (!st)
+		return 0;
+	switch (type) {
+	case NPUPROF_REC_SUBMIT:
+		stream = a->sq.stream_id;
+		task = a->sq.task_id;
+		kind = REC_SUBMIT;
+		break;
+	case NPUPROF_REC_COMPLETE:
+		stream = a->cq.stream_id;
+		task = a->cq.task_id;
+		kind = REC_TASK;
+		break;
+	case NPUPROF_REC_RECV:
+		stream = a->recv.chan_id;
+		task = 0;
+		kind = REC_OTHER;
+		break;
+	default:
+		stream = a->tt.stream_id;
+		task = a->tt.task_id;
+		kind = REC_TASK;
+		break;
+	}
+	st->events[type]++; /* type is a constant here */
+	if (select_record(st, a->inst.devid, stream, task, kind))
+		write_record(st, type, a);
+	return 0;
+}
+
+/* ---- the tracepoint programs ----------------------------------------------- */
+
+SEC("raw_tp/sqe")
+int on_sqe(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct args a;
+
+	/* the string is not part of a submit record: not read */
+	read_inst(&a.inst, (const void *)ctx->args[1]);
+	read_sq(&a.sq, (const void *)ctx->args[2]);
+	return handle(NPUPROF_REC_SUBMIT, &a);
+}
+
+SEC("raw_tp/cqe")
+int on_cqe(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct args a;
+
+	read_str(a.str, (const void *)ctx->args[0]);
+	read_inst(&a.inst, (const void *)ctx->args[1]);
+	read_cq(&a.cq, (const void *)ctx->args[2]);
+	return handle(NPUPROF_REC_COMPLETE, &a);
+}
+
+SEC("raw_tp/recv")
+int on_recv(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct args a;
+
+	if (cfg_flags & NPUPROF_CFG_NO_RECV)
+		return 0; /* as the kmod: not even counted */
+	read_str(a.str, (const void *)ctx->args[0]);
+	read_inst(&a.inst, (const void *)ctx->args[1]);
+	read_recv(&a.recv, (const void *)ctx->args[2]);
+	return handle(NPUPROF_REC_RECV, &a);
+}
+
+SEC("raw_tp/task_time")
+int on_task_time(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct args a;
+
+	read_inst(&a.inst, (const void *)ctx->args[0]);
+	read_tt(&a.tt, (const void *)ctx->args[1]);
+	return handle(NPUPROF_REC_TASK_TIME, &a);
+}
+
+/* ---- test entry points: the arguments by value (BPF_PROG_TEST_RUN) -------- */
+
+static __always_inline void test_args(struct args *a, const __u64 *ctx)
+{
+	__u64 *w = (__u64 *)a;
+
+	_Static_assert(sizeof(struct args) == 64 &&
+			       sizeof(struct npuprof_bpf_test_args) == 64,
+		       "test args are 8 words");
+#pragma unroll
+	for (int i = 0; i < 8; i++)
+		w[i] = ctx[i];
+}
+
+SEC("raw_tp")
+int test_sqe(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct args a;
+
+	test_args(&a, ctx->args);
+	return handle(NPUPROF_REC_SUBMIT, &a);
+}
+
+SEC("raw_tp")
+int test_cqe(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct args a;
+
+	test_args(&a, ctx->args);
+	return handle(NPUPROF_REC_COMPLETE, &a);
+}
+
+SEC("raw_tp")
+int test_recv(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct args a;
+
+	if (cfg_flags & NPUPROF_CFG_NO_RECV)
+		return 0;
+	test_args(&a, ctx->args);
+	return handle(NPUPROF_REC_RECV, &a);
+}
+
+SEC("raw_tp")
+int test_task_time(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct args a;
+
+	test_args(&a, ctx->args);
+	return handle(NPUPROF_REC_TASK_TIME, &a);
+}

@@ -1,0 +1,646 @@
+/*
+ * test_bpf_encode.c — the BPF engine's programs on the host, without the
+ * driver: BPF_PROG_TEST_RUN runs the test_* raw_tp entry points with the
+ * tracepoint arguments of tests/fixtures/encode_vectors.h as their context,
+ * and the records read back from the ringbuf must be byte-identical to what
+ * npuprof_encode_*() (the kmod's encoders) make of the same arguments, apart
+ * from the capture-time header fields, which are checked for plausibility.
+ * Then the filters, sampling and drop accounting, against the kmod's rules.
+ *
+ * This needs BPF (root, or CAP_BPF + CAP_PERFMON). A host that refuses it
+ * fails these tests: they never skip.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "npuprof_bpf.h"
+#include "npuprof.skel.h"
+#include "npuprof/engine.h"
+#include "../fixtures/encode_vectors.h"
+
+#define MAXREC 4096
+
+struct tb {
+	struct npuprof_bpf *skel;
+	struct ring_buffer *rb;
+	struct npuprof_record rec[MAXREC];
+	int nrec;
+	int nsamples;
+};
+
+struct tb_cfg {
+	uint32_t pid, dev_mask, sample_n, flags;
+	uint64_t ring_bytes;
+	const uint32_t *streams;
+	int nstreams;
+};
+
+static char libbpf_log[65536];
+static size_t libbpf_loglen;
+
+static int log_libbpf(enum libbpf_print_level level, const char *fmt,
+		      va_list ap)
+{
+	if (level == LIBBPF_DEBUG || libbpf_loglen >= sizeof(libbpf_log) - 1)
+		return 0;
+	int n = vsnprintf(libbpf_log + libbpf_loglen,
+			  sizeof(libbpf_log) - libbpf_loglen, fmt, ap);
+	if (n > 0)
+		libbpf_loglen += (size_t)n;
+	if (libbpf_loglen >= sizeof(libbpf_log))
+		libbpf_loglen = sizeof(libbpf_log) - 1;
+	return 0;
+}
+
+static int on_sample(void *ctx, void *data, size_t size)
+{
+	struct tb *t = ctx;
+
+	t->nsamples++;
+	for (size_t off = 0; off + NPUPROF_RECORD_SIZE <= size;
+	     off += NPUPROF_RECORD_SIZE)
+		if (t->nrec < MAXREC)
+			memcpy(&t->rec[t->nrec++], (char *)data + off,
+			       NPUPROF_RECORD_SIZE);
+	return 0;
+}
+
+static struct tb *tb_open(const struct tb_cfg *c)
+{
+	struct tb *t = calloc(1, sizeof(*t));
+	int r;
+
+	ck_assert_ptr_nonnull(t);
+	libbpf_loglen = 0;
+	libbpf_log[0] = 0;
+	libbpf_set_print(log_libbpf);
+	t->skel = npuprof_bpf__open();
+	ck_assert_msg(t->skel, "cannot open the BPF skeleton: %s",
+		      strerror(errno));
+	t->skel->rodata->cfg_pid = c->pid;
+	t->skel->rodata->cfg_dev_mask = c->dev_mask;
+	t->skel->rodata->cfg_sample_n = c->sample_n;
+	t->skel->rodata->cfg_flags = c->flags;
+	t->skel->rodata->cfg_wakeup_bytes = 1;
+	for (int i = 0; i < c->nstreams; i++)
+		t->skel->rodata->cfg_stream_mask[c->streams[i] / 64] |=
+			1ULL << (c->streams[i] % 64);
+	ck_assert_int_eq(bpf_map__set_max_entries(t->skel->maps.rb,
+						  c->ring_bytes ? c->ring_bytes :
+								  1 << 20),
+			 0);
+	r = npuprof_bpf__load(t->skel);
+	ck_assert_msg(r == 0,
+		      "loading the BPF programs failed (%s): this test needs BPF "
+		      "(root or CAP_BPF+CAP_PERFMON) and does not skip.\n%s",
+		      strerror(-r), libbpf_log);
+	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.rb), on_sample, t,
+				 NULL);
+	ck_assert_ptr_nonnull(t->rb);
+	return t;
+}
+
+static void tb_close(struct tb *t)
+{
+	ring_buffer__free(t->rb);
+	npuprof_bpf__destroy(t->skel);
+	free(t);
+}
+
+static void tb_run(struct tb *t, struct bpf_program *prog,
+		   const struct npuprof_bpf_test_args *a)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = a,
+		    .ctx_size_in = sizeof(*a));
+	int r = bpf_prog_test_run_opts(bpf_program__fd(prog), &o);
+
+	ck_assert_msg(r == 0, "BPF_PROG_TEST_RUN of %s: %s",
+		      bpf_program__name(prog), strerror(errno));
+	ck_assert_int_eq(o.retval, 0);
+}
+
+static int tb_drain(struct tb *t)
+{
+	t->nrec = 0;
+	t->nsamples = 0;
+	ck_assert_int_ge(ring_buffer__consume(t->rb), 0);
+	return t->nrec;
+}
+
+static void tb_stats(struct tb *t, struct npuprof_bpf_pcpu *sum)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct npuprof_bpf_pcpu *v = calloc(ncpu, sizeof(*v));
+	uint32_t key = 0;
+
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.pcpu),
+					     &key, v),
+			 0);
+	memset(sum, 0, sizeof(*sum));
+	for (int c = 0; c < ncpu; c++) {
+		for (int i = 0; i < NPUPROF_REC_TYPE_MAX; i++)
+			sum->events[i] += v[c].events[i];
+		sum->written += v[c].written;
+		sum->dropped += v[c].dropped;
+		sum->filtered += v[c].filtered;
+		sum->sampled_out += v[c].sampled_out;
+		sum->pending_drop += v[c].pending_drop;
+	}
+	free(v);
+}
+
+static void args_str(struct npuprof_bpf_test_args *a, const char *s)
+{
+	memset(a, 0, sizeof(*a));
+	ck_assert_uint_lt(strlen(s), sizeof(a->str));
+	memcpy(a->str, s, strlen(s));
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* The header fields taken at capture time: this process and thread, a CPU
+ * that exists, a time between t0 and now. Then copy them into @want so the
+ * rest can be compared byte for byte. */
+static void check_capture_fields(const struct npuprof_record *got,
+				 struct npuprof_record *want, uint64_t t0)
+{
+	ck_assert_uint_eq(got->hdr.pid, (uint32_t)getpid());
+	ck_assert_uint_eq(got->hdr.tid, (uint32_t)syscall(SYS_gettid));
+	ck_assert_uint_lt(got->hdr.cpu, (unsigned)libbpf_num_possible_cpus());
+	ck_assert_uint_ge(got->hdr.ts, t0);
+	ck_assert_uint_le(got->hdr.ts, mono_ns());
+	npuprof_encode_hdr(want, got->hdr.ts, got->hdr.cpu, got->hdr.pid,
+			   got->hdr.tid);
+}
+
+static void check_identical(const struct npuprof_record *got,
+			    const struct npuprof_record *want, const char *what,
+			    int i)
+{
+	if (memcmp(got, want, sizeof(*got)) == 0)
+		return;
+	char g[3 * 64 + 1] = "", w[3 * 64 + 1] = "";
+
+	for (int b = 0; b < 64; b++) {
+		sprintf(g + 3 * b, "%02x ", ((const unsigned char *)got)[b]);
+		sprintf(w + 3 * b, "%02x ", ((const unsigned char *)want)[b]);
+	}
+	ck_abort_msg("%s vector %d differs from the kmod encoder:\n got  %s\n want %s",
+		     what, i, g, w);
+}
+
+/* ---- byte identity -------------------------------------------------------- */
+
+START_TEST(test_submit_identical)
+{
+	struct tb_cfg c = { 0 };
+	struct tb *t = tb_open(&c);
+
+	for (unsigned i = 0; i < ENC_NVEC(enc_vec_sq); i++) {
+		const struct enc_vec_sq *v = &enc_vec_sq[i];
+		struct npuprof_bpf_test_args a;
+		struct npuprof_record want;
+		uint64_t t0 = mono_ns();
+
+		args_str(&a, v->str);
+		a.inst = v->inst;
+		a.sq = v->t;
+		tb_run(t, t->skel->progs.test_sqe, &a);
+		ck_assert_int_eq(tb_drain(t), 1);
+		memset(&want, 0xa5, sizeof(want)); /* no byte left to chance */
+		npuprof_encode_submit(&want, &v->inst, &v->t);
+		check_capture_fields(&t->rec[0], &want, t0);
+		check_identical(&t->rec[0], &want, "submit", (int)i);
+	}
+	tb_close(t);
+}
+END_TEST
+
+START_TEST(test_complete_identical)
+{
+	struct tb_cfg c = { 0 };
+	struct tb *t = tb_open(&c);
+	int nrecv = 0;
+
+	for (unsigned i = 0; i < ENC_NVEC(enc_vec_cq); i++) {
+		const struct enc_vec_cq *v = &enc_vec_cq[i];
+		struct npuprof_bpf_test_args a;
+		struct npuprof_record want;
+		uint64_t t0 = mono_ns();
+		int flag = !strcmp(v->str, TRS_CHAN_STR_TASK_RECV);
+
+		nrecv += flag;
+		args_str(&a, v->str);
+		a.inst = v->inst;
+		a.cq = v->t;
+		tb_run(t, t->skel->progs.test_cqe, &a);
+		ck_assert_int_eq(tb_drain(t), 1);
+		memset(&want, 0xa5, sizeof(want));
+		npuprof_encode_complete(&want, &v->inst, &v->t, flag);
+		check_capture_fields(&t->rec[0], &want, t0);
+		check_identical(&t->rec[0], &want, "complete", (int)i);
+	}
+	ck_assert_int_eq(nrecv, 3); /* the vectors exercise both values */
+	tb_close(t);
+}
+END_TEST
+
+START_TEST(test_recv_identical)
+{
+	struct tb_cfg c = { 0 };
+	struct tb *t = tb_open(&c);
+
+	for (unsigned i = 0; i < ENC_NVEC(enc_vec_recv); i++) {
+		const struct enc_vec_recv *v = &enc_vec_recv[i];
+		struct npuprof_bpf_test_args a;
+		struct npuprof_record want;
+		uint64_t t0 = mono_ns();
+
+		args_str(&a, v->str);
+		a.inst = v->inst;
+		a.recv = v->t;
+		tb_run(t, t->skel->progs.test_recv, &a);
+		ck_assert_int_eq(tb_drain(t), 1);
+		memset(&want, 0xa5, sizeof(want));
+		npuprof_encode_recv(&want, &v->inst, &v->t,
+				    !strcmp(v->str, TRS_CHAN_STR_RECV_FINISH));
+		check_capture_fields(&t->rec[0], &want, t0);
+		check_identical(&t->rec[0], &want, "recv", (int)i);
+	}
+	tb_close(t);
+}
+END_TEST
+
+START_TEST(test_task_time_identical)
+{
+	struct tb_cfg c = { 0 };
+	struct tb *t = tb_open(&c);
+
+	for (unsigned i = 0; i < ENC_NVEC(enc_vec_tt); i++) {
+		const struct enc_vec_tt *v = &enc_vec_tt[i];
+		struct npuprof_bpf_test_args a;
+		struct npuprof_record want;
+		uint64_t t0 = mono_ns();
+
+		memset(&a, 0, sizeof(a));
+		a.inst = v->inst;
+		a.tt = v->t;
+		tb_run(t, t->skel->progs.test_task_time, &a);
+		ck_assert_int_eq(tb_drain(t), 1);
+		memset(&want, 0xa5, sizeof(want));
+		npuprof_encode_task_time(&want, &v->inst, &v->t);
+		check_capture_fields(&t->rec[0], &want, t0);
+		check_identical(&t->rec[0], &want, "task_time", (int)i);
+	}
+	tb_close(t);
+}
+END_TEST
+
+/* ---- filters and sampling ------------------------------------------------- */
+
+static void run_sqe(struct tb *t, uint32_t dev, uint32_t stream, uint32_t task)
+{
+	struct npuprof_bpf_test_args a;
+
+	args_str(&a, TRS_CHAN_STR_TASK_SEND);
+	a.inst.devid = dev;
+	a.sq.sqid = a.sq.chan_id = stream;
+	a.sq.stream_id = stream;
+	a.sq.task_id = task;
+	tb_run(t, t->skel->progs.test_sqe, &a);
+}
+
+static void run_cqe(struct tb *t, uint32_t dev, uint32_t stream, uint32_t task)
+{
+	struct npuprof_bpf_test_args a;
+
+	args_str(&a, TRS_CHAN_STR_CQE_DISPATCH);
+	a.inst.devid = dev;
+	a.cq.cqid = a.cq.chan_id = a.cq.sq_id = stream & 0x7fff;
+	a.cq.stream_id = stream;
+	a.cq.task_id = task;
+	tb_run(t, t->skel->progs.test_cqe, &a);
+}
+
+static void run_tt(struct tb *t, uint32_t dev, uint32_t stream, uint32_t task)
+{
+	struct npuprof_bpf_test_args a;
+
+	memset(&a, 0, sizeof(a));
+	a.inst.devid = dev;
+	a.tt.sq_id = a.tt.stream_id = stream;
+	a.tt.task_id = task;
+	a.tt.start_cnt = task;
+	a.tt.end_cnt = task + 1;
+	tb_run(t, t->skel->progs.test_task_time, &a);
+}
+
+static void run_recv(struct tb *t, uint32_t dev, uint32_t chan)
+{
+	struct npuprof_bpf_test_args a;
+
+	args_str(&a, TRS_CHAN_STR_RECV_FINISH);
+	a.inst.devid = dev;
+	a.recv.chan_id = a.recv.cqid = chan;
+	tb_run(t, t->skel->progs.test_recv, &a);
+}
+
+START_TEST(test_device_filter)
+{
+	struct tb_cfg c = { .dev_mask = (1u << 1) | (1u << 3) };
+	struct tb *t = tb_open(&c);
+	struct npuprof_bpf_pcpu s;
+
+	for (uint32_t d = 0; d < 6; d++) {
+		run_sqe(t, d, 1, d);
+		run_recv(t, d, 1);
+	}
+	run_sqe(t, 40, 1, 0); /* beyond the mask: filtered, as the kmod */
+	ck_assert_int_eq(tb_drain(t), 4);
+	for (int i = 0; i < t->nrec; i++) {
+		uint32_t d = t->rec[i].hdr.type == NPUPROF_REC_SUBMIT ?
+				     t->rec[i].submit.devid :
+				     t->rec[i].recv.devid;
+		ck_assert(d == 1 || d == 3);
+	}
+	tb_stats(t, &s);
+	ck_assert_uint_eq(s.events[NPUPROF_REC_SUBMIT], 7);
+	ck_assert_uint_eq(s.events[NPUPROF_REC_RECV], 6);
+	ck_assert_uint_eq(s.filtered, 9);
+	ck_assert_uint_eq(s.written, 4);
+	tb_close(t);
+}
+END_TEST
+
+START_TEST(test_stream_filter)
+{
+	static const uint32_t streams[] = { 2, 100, 4095 };
+	struct tb_cfg c = { .flags = NPUPROF_CFG_STREAM_FILTER,
+			    .streams = streams,
+			    .nstreams = 3 };
+	struct tb *t = tb_open(&c);
+	struct npuprof_bpf_pcpu s;
+	int n[NPUPROF_REC_TYPE_MAX] = { 0 };
+
+	for (uint32_t st = 0; st < 128; st++) {
+		run_sqe(t, 0, st, 1);
+		run_cqe(t, 0, st | 0x8000, 1); /* match bit is not the id */
+		run_tt(t, 0, st, 1);
+		run_recv(t, 0, st); /* recv records are not stream-filtered */
+	}
+	run_sqe(t, 0, 4095, 1);
+	run_sqe(t, 0, 4096, 1); /* out of the filter's range */
+	tb_drain(t);
+	for (int i = 0; i < t->nrec; i++) {
+		const struct npuprof_record *r = &t->rec[i];
+
+		n[r->hdr.type]++;
+		if (r->hdr.type == NPUPROF_REC_SUBMIT)
+			ck_assert(r->submit.stream_id == 2 ||
+				  r->submit.stream_id == 100 ||
+				  r->submit.stream_id == 4095);
+		if (r->hdr.type == NPUPROF_REC_COMPLETE)
+			ck_assert(r->complete.stream_id == (2 | 0x8000) ||
+				  r->complete.stream_id == (100 | 0x8000));
+	}
+	ck_assert_int_eq(n[NPUPROF_REC_SUBMIT], 3);
+	ck_assert_int_eq(n[NPUPROF_REC_COMPLETE], 2);
+	ck_assert_int_eq(n[NPUPROF_REC_TASK_TIME], 2);
+	ck_assert_int_eq(n[NPUPROF_REC_RECV], 128);
+	tb_stats(t, &s);
+	ck_assert_uint_eq(s.filtered, 3 * 128 + 2 - 7);
+	tb_close(t);
+}
+END_TEST
+
+/* With a pid filter, submits and recvs are judged by the current task;
+ * completions and task times by the owner of their stream, learned at
+ * submit (never seen: dropped), as the kmod does. */
+START_TEST(test_pid_filter_stream_owner)
+{
+	struct tb_cfg c = { .pid = (uint32_t)getpid() };
+	struct tb *t = tb_open(&c);
+	struct npuprof_bpf_pcpu s;
+
+	run_sqe(t, 0, 5, 1);
+	run_cqe(t, 0, 5 | 0x8000, 1); /* owned: kept */
+	run_tt(t, 0, 5, 1);
+	run_cqe(t, 0, 6, 1); /* never submitted: dropped */
+	run_tt(t, 1, 5, 1); /* same stream id on another device: dropped */
+	run_recv(t, 0, 9); /* current task is ours: kept */
+	ck_assert_int_eq(tb_drain(t), 4);
+	ck_assert_uint_eq(t->rec[0].hdr.type, NPUPROF_REC_SUBMIT);
+	ck_assert_uint_eq(t->rec[1].hdr.type, NPUPROF_REC_COMPLETE);
+	ck_assert_uint_eq(t->rec[2].hdr.type, NPUPROF_REC_TASK_TIME);
+	ck_assert_uint_eq(t->rec[3].hdr.type, NPUPROF_REC_RECV);
+	tb_stats(t, &s);
+	ck_assert_uint_eq(s.filtered, 2);
+	tb_close(t);
+
+	/* another process's capture: our submits mark the stream skipped */
+	c.pid = (uint32_t)getppid() == (uint32_t)getpid() ? 1 : (uint32_t)getppid();
+	t = tb_open(&c);
+	run_sqe(t, 0, 5, 1);
+	run_cqe(t, 0, 5, 1);
+	run_tt(t, 0, 5, 1);
+	run_recv(t, 0, 5);
+	ck_assert_int_eq(tb_drain(t), 0);
+	tb_stats(t, &s);
+	ck_assert_uint_eq(s.filtered, 4);
+	/* the owner table lives in .bss: the submit wrote SKIP there */
+	ck_assert_uint_eq(t->skel->bss->stream_owner[5], NPUPROF_BPF_STREAM_SKIP);
+	tb_close(t);
+}
+END_TEST
+
+START_TEST(test_sampling)
+{
+	const uint32_t n = 3;
+	struct tb_cfg c = { .sample_n = n };
+	struct tb *t = tb_open(&c);
+	struct npuprof_bpf_pcpu s;
+	uint32_t keep = 0;
+	int got[3] = { 0 };
+
+	for (uint32_t task = 0; task < 300; task++) {
+		keep += npuprof_sample_keep(n, 1, 7, task);
+		run_sqe(t, 1, 7, task);
+		run_cqe(t, 1, 7 | 0x8000, task); /* same decision as its submit */
+		run_tt(t, 1, 7, task);
+	}
+	run_recv(t, 1, 7); /* not a task record: never sampled out */
+	ck_assert_uint_gt(keep, 50);
+	ck_assert_uint_lt(keep, 150);
+	tb_drain(t);
+	for (int i = 0; i < t->nrec; i++) {
+		const struct npuprof_record *r = &t->rec[i];
+		uint32_t task = r->hdr.type == NPUPROF_REC_SUBMIT ?
+					r->submit.task_id :
+				r->hdr.type == NPUPROF_REC_COMPLETE ?
+					r->complete.task_id :
+					r->task_time.task_id;
+
+		if (r->hdr.type == NPUPROF_REC_RECV)
+			continue;
+		ck_assert(npuprof_sample_keep(n, 1, 7, task));
+		got[r->hdr.type == NPUPROF_REC_SUBMIT ? 0 :
+		    r->hdr.type == NPUPROF_REC_COMPLETE ? 1 : 2]++;
+	}
+	ck_assert_uint_eq(got[0], keep);
+	ck_assert_uint_eq(got[1], keep);
+	ck_assert_uint_eq(got[2], keep);
+	ck_assert_int_eq(t->nrec, 3 * keep + 1);
+	tb_stats(t, &s);
+	ck_assert_uint_eq(s.sampled_out, 3 * (300 - keep));
+	tb_close(t);
+}
+END_TEST
+
+START_TEST(test_no_recv)
+{
+	struct tb_cfg c = { .flags = NPUPROF_CFG_NO_RECV };
+	struct tb *t = tb_open(&c);
+	struct npuprof_bpf_pcpu s;
+
+	run_recv(t, 0, 1);
+	run_sqe(t, 0, 1, 1);
+	ck_assert_int_eq(tb_drain(t), 1);
+	ck_assert_uint_eq(t->rec[0].hdr.type, NPUPROF_REC_SUBMIT);
+	tb_stats(t, &s);
+	ck_assert_uint_eq(s.events[NPUPROF_REC_RECV], 0); /* not even counted */
+	tb_close(t);
+}
+END_TEST
+
+/* ---- drops ------------------------------------------------------------------ */
+
+/* A full ring loses records, counted per CPU; the next record that fits
+ * comes with a DROP record in front of it carrying the exact count. */
+START_TEST(test_drop_records)
+{
+	struct tb_cfg c = { .ring_bytes = 4096 };
+	struct tb *t = tb_open(&c);
+	const int fit = 4096 / (NPUPROF_BPF_RB_HDR + NPUPROF_RECORD_SIZE);
+	struct npuprof_bpf_pcpu s;
+
+	for (uint32_t i = 0; i < 200; i++)
+		run_sqe(t, 0, 1, i);
+	ck_assert_int_eq(tb_drain(t), fit);
+	for (int i = 0; i < fit; i++)
+		ck_assert_uint_eq(t->rec[i].submit.task_id, (uint32_t)i);
+	tb_stats(t, &s);
+	ck_assert_uint_eq(s.written, fit);
+	ck_assert_uint_eq(s.dropped, 200 - fit);
+	ck_assert_uint_eq(s.pending_drop, 200 - fit);
+
+	run_sqe(t, 0, 1, 1000);
+	ck_assert_int_eq(tb_drain(t), 2);
+	ck_assert_int_eq(t->nsamples, 1); /* one reservation: both or none */
+	ck_assert_uint_eq(t->rec[0].hdr.type, NPUPROF_REC_DROP);
+	ck_assert_uint_eq(t->rec[0].hdr.size, NPUPROF_RECORD_SIZE);
+	ck_assert_uint_eq(t->rec[0].hdr.flags, 0);
+	ck_assert_uint_eq(t->rec[0].drop.lost, 200 - fit);
+	ck_assert_uint_eq(t->rec[0].hdr.ts, t->rec[1].hdr.ts);
+	ck_assert_uint_eq(t->rec[0].hdr.cpu, t->rec[1].hdr.cpu);
+	for (int i = 0; i < 4; i++)
+		ck_assert_uint_eq(t->rec[0].drop.rsv[i], 0);
+	ck_assert_uint_eq(t->rec[1].hdr.type, NPUPROF_REC_SUBMIT);
+	ck_assert_uint_eq(t->rec[1].submit.task_id, 1000);
+	tb_stats(t, &s);
+	ck_assert_uint_eq(s.pending_drop, 0);
+	ck_assert_uint_eq(s.written, fit + 1);
+
+	/* a second overflow: every hit is either written or dropped, and
+	 * the loss waits for the next record that fits */
+	for (uint32_t i = 0; i < 200; i++)
+		run_sqe(t, 0, 1, i);
+	ck_assert_int_eq(tb_drain(t), fit);
+	tb_stats(t, &s);
+	ck_assert_uint_eq(s.pending_drop, 200 - fit);
+	ck_assert_uint_eq(s.written + s.dropped, 200 + 1 + 200);
+	ck_assert_uint_eq(s.events[NPUPROF_REC_SUBMIT], 200 + 1 + 200);
+	tb_close(t);
+}
+END_TEST
+
+/* ---- the engine's privilege check ------------------------------------------ */
+
+#include <linux/capability.h>
+
+START_TEST(test_engine_needs_caps)
+{
+	pid_t p = fork();
+	int st;
+
+	ck_assert_int_ge(p, 0);
+	if (p == 0) {
+		struct __user_cap_header_struct h = {
+			_LINUX_CAPABILITY_VERSION_3, 0
+		};
+		struct __user_cap_data_struct d[2];
+		struct npuprof_engine *e;
+		char err[NPUPROF_ENGINE_ERRLEN] = "";
+
+		memset(d, 0, sizeof(d)); /* drop every capability */
+		if (syscall(SYS_capset, &h, d) != 0)
+			_exit(10);
+		if (npuprof_engine_open(&e, "bpf", NULL, err, sizeof(err)) != -EPERM)
+			_exit(11);
+		if (!strstr(err, "CAP_BPF") || !strstr(err, "CAP_PERFMON"))
+			_exit(12);
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(p, &st, 0), p);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		      "unprivileged open did not fail clearly (status %d)", st);
+}
+END_TEST
+
+static Suite *bpf_suite(void)
+{
+	Suite *s = suite_create("bpf_encode");
+	TCase *tc = tcase_create("bpf");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_submit_identical);
+	tcase_add_test(tc, test_complete_identical);
+	tcase_add_test(tc, test_recv_identical);
+	tcase_add_test(tc, test_task_time_identical);
+	tcase_add_test(tc, test_device_filter);
+	tcase_add_test(tc, test_stream_filter);
+	tcase_add_test(tc, test_pid_filter_stream_owner);
+	tcase_add_test(tc, test_sampling);
+	tcase_add_test(tc, test_no_recv);
+	tcase_add_test(tc, test_drop_records);
+	tcase_add_test(tc, test_engine_needs_caps);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(bpf_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,559 @@
+/*
+ * engine_bpf.c — capture engine 2: the BPF programs of bpf/npuprof.bpf.c
+ * on the driver's tracepoints, for hosts where npuprof.ko is not wanted.
+ *
+ * open() checks privileges, sets the read-only configuration (filters,
+ * sampling, wake-up watermark) and loads the programs from the skeleton
+ * compiled into this library; start() attaches them to trs_chan:sqe/cqe/recv
+ * and npusim:task_time (whichever exist), stop() detaches them.
+ *
+ * The ringbuf is shared by all CPUs, so its order is reservation order,
+ * which can differ from timestamp order by the few instructions between a
+ * reservation and its timestamp on another CPU. read() therefore stages
+ * what it drains, sorts by timestamp and holds back the last
+ * BPF_HOLDBACK_NS, delivering everything once the capture is stopped.
+ * Records lost to a full ring are counted per CPU in the programs and
+ * reported by DROP records; losses still pending when the capture stops
+ * get a DROP record of their own from here, so the markers always add up
+ * to the dropped count.
+ */
+#include "npuprof/engine.h"
+
+#include <errno.h>
+#include <linux/capability.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "npuprof_bpf.h"
+#include "npuprof.skel.h"
+
+#define BPF_DEFAULT_RING (16u << 20)
+#define BPF_MAX_RING (1ULL << 30)
+#define BPF_HOLDBACK_NS (50ULL * 1000000) /* reorder window of read() */
+#define BPF_STAGE_MAX (4u << 20) /* records staged before forced delivery */
+#define BPF_SLOT_BYTES (NPUPROF_BPF_RB_HDR + NPUPROF_RECORD_SIZE)
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+struct staged {
+	struct npuprof_record r;
+	uint64_t seq; /* arrival order: a DROP record stays before its record */
+};
+
+static const struct {
+	const char *tp;
+	uint32_t bit;
+} bpf_tps[4] = {
+	{ "sqe", NPUPROF_TP_SQE },
+	{ "cqe", NPUPROF_TP_CQE },
+	{ "recv", NPUPROF_TP_RECV },
+	{ "task_time", NPUPROF_TP_TASK_TIME },
+};
+
+struct bpfeng {
+	struct npuprof_bpf *skel;
+	struct ring_buffer *rb;
+	struct bpf_link *links[4];
+	uint32_t attached;
+	int running;
+	int final; /* stopped and drained: deliver everything */
+	int ncpu;
+	struct staged *stage;
+	size_t nstage, capstage;
+	uint64_t seq;
+	int oom;
+};
+
+/* ---- libbpf messages: kept for the error report, not printed ------------- */
+
+static char bpf_log[32768];
+static size_t bpf_loglen;
+
+static int bpf_log_fn(enum libbpf_print_level level, const char *fmt,
+		      va_list ap)
+{
+	int n;
+
+	if (level == LIBBPF_DEBUG || bpf_loglen >= sizeof(bpf_log) - 1)
+		return 0;
+	n = vsnprintf(bpf_log + bpf_loglen, sizeof(bpf_log) - bpf_loglen, fmt,
+		      ap);
+	if (n > 0)
+		bpf_loglen += (size_t)n;
+	if (bpf_loglen >= sizeof(bpf_log))
+		bpf_loglen = sizeof(bpf_log) - 1;
+	return 0;
+}
+
+static void bpf_log_reset(void)
+{
+	bpf_loglen = 0;
+	bpf_log[0] = 0;
+}
+
+/*
+ * A load failure, told as: which program, why (the verifier's last line),
+ * and the whole verifier log on stderr, where there is room for it.
+ */
+static void report_load_error(struct npuprof_engine *e, int r)
+{
+	const char *p = strstr(bpf_log, "prog '"), *end, *last = NULL;
+	char prog[64] = "?", reason[160] = "";
+	const char *begin = strstr(bpf_log, "-- BEGIN PROG LOAD LOG --");
+	const char *stop = strstr(bpf_log, "-- END PROG LOAD LOG --");
+
+	if (p && (end = strchr(p + 6, '\'')) && end - p - 6 < (int)sizeof(prog)) {
+		memcpy(prog, p + 6, end - p - 6);
+		prog[end - p - 6] = 0;
+	}
+	if (begin && stop && stop > begin) {
+		/* the last non-empty line of the verifier log says why */
+		for (const char *q = begin; q < stop; q++)
+			if (*q == '\n' && q + 1 < stop && q[1] != '\n' &&
+			    strncmp(q + 1, "processed ", 10) &&
+			    strncmp(q + 1, "-- END", 6) &&
+			    strncmp(q + 1, "libbpf:", 7))
+				last = q + 1;
+		if (last) {
+			size_t n = strcspn(last, "\n");
+
+			if (n >= sizeof(reason))
+				n = sizeof(reason) - 1;
+			memcpy(reason, last, n);
+			reason[n] = 0;
+		}
+	}
+	if (bpf_loglen)
+		fprintf(stderr, "npuprof: bpf engine: libbpf and verifier log:\n%s",
+			bpf_log);
+	snprintf(e->err, sizeof(e->err),
+		 "loading BPF program '%s' failed: %s%s%s (verifier log above)",
+		 prog, strerror(-r), reason[0] ? ": " : "", reason);
+}
+
+/* ---- privileges -------------------------------------------------------------- */
+
+static int have_cap(const struct __user_cap_data_struct *d, int cap)
+{
+	return !!(d[cap / 32].effective & (1u << (cap % 32)));
+}
+
+static int check_privileges(struct npuprof_engine *e)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	memset(d, 0, sizeof(d));
+	if (syscall(SYS_capget, &h, d) != 0)
+		return 0; /* cannot tell: let the kernel decide */
+	if (have_cap(d, CAP_SYS_ADMIN) ||
+	    (have_cap(d, CAP_BPF) && have_cap(d, CAP_PERFMON)))
+		return 0;
+	snprintf(e->err, sizeof(e->err),
+		 "loading the BPF programs needs CAP_BPF and CAP_PERFMON (or root); missing:%s%s. "
+		 "Run as root, grant them (setcap cap_bpf,cap_perfmon+ep <binary>), or use --engine kmod",
+		 have_cap(d, CAP_BPF) ? "" : " CAP_BPF",
+		 have_cap(d, CAP_PERFMON) ? "" : " CAP_PERFMON");
+	return -EPERM;
+}
+
+/* ---- staging and ordered delivery ----------------------------------------- */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int stage_add(struct bpfeng *b, const struct npuprof_record *r)
+{
+	if (b->nstage == b->capstage) {
+		size_t n = b->capstage ? 2 * b->capstage : 4096;
+		struct staged *s = realloc(b->stage, n * sizeof(*s));
+
+		if (!s) {
+			b->oom = 1;
+			return -ENOMEM;
+		}
+		b->stage = s;
+		b->capstage = n;
+	}
+	b->stage[b->nstage].r = *r;
+	b->stage[b->nstage].seq = b->seq++;
+	b->nstage++;
+	return 0;
+}
+
+static int on_sample(void *ctx, void *data, size_t size)
+{
+	struct bpfeng *b = ctx;
+
+	for (size_t off = 0; off + NPUPROF_RECORD_SIZE <= size;
+	     off += NPUPROF_RECORD_SIZE) {
+		struct npuprof_record r;
+
+		memcpy(&r, (const char *)data + off, sizeof(r));
+		if (stage_add(b, &r) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int cmp_staged(const void *x, const void *y)
+{
+	const struct staged *a = x, *b = y;
+
+	if (a->r.hdr.ts != b->r.hdr.ts)
+		return a->r.hdr.ts < b->r.hdr.ts ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* How many staged records (sorted) are older than the reorder window. */
+static size_t deliverable(const struct bpfeng *b)
+{
+	uint64_t now = mono_ns(), horizon;
+	size_t lo = 0, hi = b->nstage;
+
+	if (b->final || b->nstage > BPF_STAGE_MAX)
+		return b->nstage;
+	horizon = now > BPF_HOLDBACK_NS ? now - BPF_HOLDBACK_NS : 0;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (b->stage[mid].r.hdr.ts <= horizon)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* ---- the engine ------------------------------------------------------------ */
+
+static void bpf_detach(struct bpfeng *b)
+{
+	for (int i = 0; i < 4; i++) {
+		bpf_link__destroy(b->links[i]);
+		b->links[i] = NULL;
+	}
+	b->attached = 0;
+}
+
+static void bpf_close(struct npuprof_engine *e)
+{
+	struct bpfeng *b = e->priv;
+
+	if (!b)
+		return;
+	bpf_detach(b);
+	ring_buffer__free(b->rb);
+	npuprof_bpf__destroy(b->skel);
+	free(b->stage);
+	free(b);
+	e->priv = NULL;
+}
+
+static int bpf_open(struct npuprof_engine *e,
+		    const struct npuprof_capture_opts *o)
+{
+	libbpf_print_fn_t old;
+	struct bpfeng *b;
+	uint64_t ring = o && o->ring_bytes ? o->ring_bytes : BPF_DEFAULT_RING;
+	long page = sysconf(_SC_PAGESIZE);
+	int r;
+
+	if ((r = check_privileges(e)) < 0)
+		return r;
+	if (o && (o->flags & NPUPROF_CFG_OVERWRITE)) {
+		snprintf(e->err, sizeof(e->err),
+			 "overwrite (flight recorder) mode is not available with BPF ringbuf; use --engine kmod");
+		return -EOPNOTSUPP;
+	}
+	if (ring < (uint64_t)page || ring > BPF_MAX_RING || (ring & (ring - 1))) {
+		snprintf(e->err, sizeof(e->err),
+			 "ring size %llu: must be a power of two from %ld bytes to 1 GiB",
+			 (unsigned long long)ring, page);
+		return -EINVAL;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	e->priv = b;
+	b->ncpu = libbpf_num_possible_cpus();
+
+	bpf_log_reset();
+	old = libbpf_set_print(bpf_log_fn);
+	b->skel = npuprof_bpf__open();
+	if (!b->skel) {
+		r = -errno;
+		snprintf(e->err, sizeof(e->err), "opening the BPF object: %s",
+			 strerror(errno));
+		goto fail;
+	}
+	if (o) {
+		b->skel->rodata->cfg_pid = o->pid;
+		b->skel->rodata->cfg_dev_mask = o->dev_mask;
+		b->skel->rodata->cfg_sample_n = o->sample_n;
+		b->skel->rodata->cfg_flags = o->flags & NPUPROF_CFG_NO_RECV;
+		if (o->nstreams)
+			b->skel->rodata->cfg_flags |= NPUPROF_CFG_STREAM_FILTER;
+		for (uint32_t i = 0; i < o->nstreams; i++) {
+			if (o->streams[i] >= NPUPROF_MAX_STREAMS) {
+				r = -EINVAL;
+				snprintf(e->err, sizeof(e->err),
+					 "stream id %u out of range (max %u)",
+					 o->streams[i], NPUPROF_MAX_STREAMS - 1);
+				goto fail;
+			}
+			b->skel->rodata->cfg_stream_mask[o->streams[i] / 64] |=
+				1ULL << (o->streams[i] % 64);
+		}
+	}
+	b->skel->rodata->cfg_wakeup_bytes =
+		(o && o->watermark ? o->watermark :
+				     ring / BPF_SLOT_BYTES / 4) * BPF_SLOT_BYTES;
+	bpf_map__set_max_entries(b->skel->maps.rb, (uint32_t)ring);
+	/* the test entry points are for BPF_PROG_TEST_RUN only */
+	bpf_program__set_autoload(b->skel->progs.test_sqe, false);
+	bpf_program__set_autoload(b->skel->progs.test_cqe, false);
+	bpf_program__set_autoload(b->skel->progs.test_recv, false);
+	bpf_program__set_autoload(b->skel->progs.test_task_time, false);
+	r = npuprof_bpf__load(b->skel);
+	if (r) {
+		r = r < 0 ? r : -errno;
+		if (r == -EPERM && !strstr(bpf_log, "BEGIN PROG LOAD LOG"))
+			snprintf(e->err, sizeof(e->err),
+				 "the kernel refused to load BPF programs (EPERM): needs CAP_BPF and CAP_PERFMON or root, and kernel.unprivileged_bpf_disabled/lockdown may forbid it");
+		else
+			report_load_error(e, r);
+		goto fail;
+	}
+	b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.rb), on_sample, b,
+				 NULL);
+	if (!b->rb) {
+		r = -errno;
+		snprintf(e->err, sizeof(e->err), "ring buffer: %s",
+			 strerror(errno));
+		goto fail;
+	}
+	libbpf_set_print(old);
+	return 0;
+fail:
+	libbpf_set_print(old);
+	bpf_close(e);
+	return r < 0 ? r : -EINVAL;
+}
+
+static int bpf_start(struct npuprof_engine *e)
+{
+	struct bpfeng *b = e->priv;
+	struct bpf_program *progs[4] = {
+		b->skel->progs.on_sqe,
+		b->skel->progs.on_cqe,
+		b->skel->progs.on_recv,
+		b->skel->progs.on_task_time,
+	};
+	libbpf_print_fn_t old;
+	int r = 0, failed = 0;
+
+	if (b->running) {
+		snprintf(e->err, sizeof(e->err), "start: already running");
+		return -EBUSY;
+	}
+	bpf_log_reset();
+	old = libbpf_set_print(bpf_log_fn);
+	for (int i = 0; i < 4; i++) {
+		b->links[i] = bpf_program__attach_raw_tracepoint(progs[i],
+								 bpf_tps[i].tp);
+		if (b->links[i]) {
+			b->attached |= bpf_tps[i].bit;
+			continue;
+		}
+		r = -errno;
+		b->links[i] = NULL;
+		if (r != -ENOENT) {
+			failed = i; /* not a missing tracepoint: a real failure */
+			break;
+		}
+		r = 0;
+	}
+	libbpf_set_print(old);
+	if (r < 0 || !b->attached) {
+		if (r < 0)
+			snprintf(e->err, sizeof(e->err),
+				 "attaching to tracepoint %s: %s",
+				 bpf_tps[failed].tp,
+				 strerror(-r));
+		else
+			snprintf(e->err, sizeof(e->err),
+				 "no trs_chan tracepoints to attach to: is the NPU driver (npusim.ko or asdrv_trsbase.ko) loaded?");
+		bpf_detach(b);
+		return r < 0 ? r : -ENOENT;
+	}
+	b->running = 1;
+	b->final = 0;
+	return 0;
+}
+
+/* Losses still pending at stop get a DROP record each, per CPU. */
+static void flush_pending_drops(struct bpfeng *b)
+{
+	struct npuprof_bpf_pcpu *v = calloc(b->ncpu, sizeof(*v));
+	uint32_t key = 0;
+	int fd = bpf_map__fd(b->skel->maps.pcpu), dirty = 0;
+
+	if (!v || bpf_map_lookup_elem(fd, &key, v) != 0) {
+		free(v);
+		return;
+	}
+	for (int c = 0; c < b->ncpu; c++) {
+		struct npuprof_record d;
+
+		if (!v[c].pending_drop)
+			continue;
+		memset(&d, 0, sizeof(d));
+		d.hdr.type = NPUPROF_REC_DROP;
+		d.hdr.size = NPUPROF_RECORD_SIZE;
+		npuprof_encode_hdr(&d, mono_ns(), (uint32_t)c, 0, 0);
+		d.drop.lost = v[c].pending_drop;
+		v[c].pending_drop = 0;
+		stage_add(b, &d);
+		dirty = 1;
+	}
+	if (dirty)
+		bpf_map_update_elem(fd, &key, v, BPF_EXIST);
+	free(v);
+}
+
+static int bpf_stop(struct npuprof_engine *e)
+{
+	struct bpfeng *b = e->priv;
+
+	if (!b->running) {
+		snprintf(e->err, sizeof(e->err), "stop: not running");
+		return -EINVAL;
+	}
+	bpf_detach(b);
+	b->running = 0;
+	/* a program that began before the detach finishes within
+	 * microseconds; give it that before the last drain */
+	usleep(2000);
+	ring_buffer__consume(b->rb);
+	flush_pending_drops(b);
+	b->final = 1;
+	return 0;
+}
+
+static int bpf_wait(struct npuprof_engine *e, int timeout_ms)
+{
+	struct bpfeng *b = e->priv;
+	uint64_t deadline = mono_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000000;
+
+	for (;;) {
+		uint64_t now;
+		long ms;
+		int r;
+
+		if (b->nstage) {
+			qsort(b->stage, b->nstage, sizeof(*b->stage), cmp_staged);
+			if (deliverable(b))
+				return 1;
+		}
+		now = mono_ns();
+		if (timeout_ms >= 0 && now >= deadline)
+			return 0;
+		ms = timeout_ms < 0 ? -1 : (long)((deadline - now) / 1000000) + 1;
+		if (b->nstage) {
+			/* wake when the oldest staged record leaves the window */
+			uint64_t ready = b->stage[0].r.hdr.ts + BPF_HOLDBACK_NS;
+			long w = ready > now ? (long)((ready - now) / 1000000) + 1 : 0;
+
+			if (ms < 0 || w < ms)
+				ms = w;
+		}
+		r = ring_buffer__poll(b->rb, (int)ms);
+		if (r < 0)
+			return r == -EINTR ? 0 : r;
+		if (b->oom)
+			return -ENOMEM;
+	}
+}
+
+static long bpf_read(struct npuprof_engine *e, npuprof_record_fn fn, void *ctx)
+{
+	struct bpfeng *b = e->priv;
+	size_t n, i;
+	int r;
+
+	r = ring_buffer__consume(b->rb);
+	if (r < 0 && r != -EINTR && !b->oom)
+		return r;
+	if (!b->nstage)
+		return b->oom ? -ENOMEM : 0;
+	qsort(b->stage, b->nstage, sizeof(*b->stage), cmp_staged);
+	n = deliverable(b);
+	for (i = 0; i < n;) {
+		if (fn(ctx, &b->stage[i++].r))
+			break;
+	}
+	memmove(b->stage, b->stage + i, (b->nstage - i) * sizeof(*b->stage));
+	b->nstage -= i;
+	b->oom = 0;
+	return (long)i;
+}
+
+static int bpf_stats(struct npuprof_engine *e, struct npuprof_stats *st)
+{
+	struct bpfeng *b = e->priv;
+	struct npuprof_bpf_pcpu *v = calloc(b->ncpu, sizeof(*v));
+	uint32_t key = 0;
+
+	memset(st, 0, sizeof(*st));
+	if (!v)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.pcpu), &key, v) != 0) {
+		int r = -errno;
+
+		free(v);
+		return r;
+	}
+	for (int c = 0; c < b->ncpu; c++) {
+		for (int t = 0; t < NPUPROF_REC_TYPE_MAX; t++)
+			st->events[t] += v[c].events[t];
+		st->written += v[c].written;
+		st->dropped += v[c].dropped;
+		st->filtered += v[c].filtered;
+		st->sampled_out += v[c].sampled_out;
+	}
+	free(v);
+	st->attached = b->attached;
+	st->running = (uint32_t)b->running;
+	st->nr_cpus = (uint32_t)b->ncpu;
+	return 0;
+}
+
+const struct npuprof_engine_ops npuprof_engine_bpf = {
+	.name = "bpf",
+	.open = bpf_open,
+	.start = bpf_start,
+	.stop = bpf_stop,
+	.wait = bpf_wait,
+	.read = bpf_read,
+	.stats = bpf_stats,
+	.close = bpf_close,
+};
