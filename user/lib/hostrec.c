@@ -3,7 +3,7 @@
  * writer, and the stream file (layout in npuprof/hostrec.h).
  *
  * Every thread that records gets its own single-producer ring on its first
- * record (the only allocation; afterwards reserve/commit touch nothing but the
+ * record (the only allocation, pre-faulted; afterwards reserve/commit touch nothing but the
  * thread's own ring). Positions are free-running 64-bit byte counters, so
  * head - tail is the fill level and no wrap state is needed. A record never
  * straddles the end of the ring: the producer fills the rest with a PAD
@@ -11,7 +11,7 @@
  * writer and the decoder.
  *
  * The writer thread sleeps on a futex word with the flush interval as
- * timeout; a producer that passes half a ring wakes it once. It copies each
+ * timeout; a producer that passes a quarter of its ring wakes it once. It copies each
  * ring's published bytes to the file as one block per contiguous run. All
  * writes to the file and all changes to the ring list happen under
  * g_io_lock; start/stop/flush are serialised by g_ctl_lock. Stop, flush and
@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -150,8 +151,9 @@ static struct tbuf *tbuf_register(void)
     if (posix_memalign((void **)&tb, 64, sizeof(*tb)))
         return NULL;
     memset(tb, 0, sizeof(*tb));
-    tb->data = malloc(cap);
-    if (!tb->data) {
+    /* Pre-faulted, so that the hot path never takes a page fault. */
+    tb->data = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (tb->data == MAP_FAILED) {
         free(tb);
         return NULL;
     }
@@ -225,11 +227,13 @@ void npuprof_hostrec_commit(void *rec)
     atomic_store_explicit(&tb->head, end, memory_order_release);
     atomic_store_explicit(&tb->committed, atomic_load_explicit(&tb->committed, memory_order_relaxed) + 1,
                           memory_order_relaxed);
-    if (unlikely(end - tb->cached_tail > tb->cap / 2)) {
+    if (unlikely(end - tb->cached_tail > tb->cap / 4)) {
         /* Refresh before deciding: a stale tail would wake the writer for
-         * every record once the ring has been half full. */
+         * every record once the ring has been a quarter full. A quarter
+         * (not half) leaves the writer time to drain before the ring fills,
+         * and keeps the part being written warm in the cache. */
         tb->cached_tail = atomic_load_explicit(&tb->tail, memory_order_acquire);
-        if (end - tb->cached_tail > tb->cap / 2 &&
+        if (end - tb->cached_tail > tb->cap / 4 &&
             !atomic_exchange_explicit(&tb->kicked, 1, memory_order_relaxed))
             wake_writer();
     }
@@ -326,7 +330,7 @@ static void drain_all(void)
                           atomic_load_explicit(&tb->tail, memory_order_relaxed)) {
             *pp = tb->next;
             g_retired_committed += atomic_load_explicit(&tb->committed, memory_order_relaxed);
-            free(tb->data);
+            munmap(tb->data, tb->cap);
             free(tb);
             continue;
         }
