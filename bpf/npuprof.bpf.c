@@ -235,18 +235,27 @@ static __always_inline int select_record(struct npuprof_bpf_pcpu *st,
 {
 	__u32 s15 = stream & 0x7fff;
 	__u8 *slot = 0;
+	__u64 idx;
 
 	if (cfg_dev_mask && (devid >= 32 || !(cfg_dev_mask & (1U << devid))))
 		goto filtered;
-	if ((cfg_flags & NPUPROF_CFG_STREAM_FILTER) && kind != REC_OTHER &&
-	    (s15 >= NPUPROF_MAX_STREAMS ||
-	     !(cfg_stream_mask[(s15 / 64) & (NPUPROF_MAX_STREAMS / 64 - 1)] &
-	       (1ULL << (s15 % 64)))))
-		goto filtered;
-	if (cfg_pid && devid < NPUPROF_MAX_DEVICES)
-		slot = &stream_owner[(devid * NPUPROF_MAX_STREAMS +
-				      (s15 % NPUPROF_MAX_STREAMS)) &
-				     (NPUPROF_MAX_DEVICES * NPUPROF_MAX_STREAMS - 1)];
+	if ((cfg_flags & NPUPROF_CFG_STREAM_FILTER) && kind != REC_OTHER) {
+		if (s15 >= NPUPROF_MAX_STREAMS)
+			goto filtered;
+		/* an explicit bound the 6.1 verifier can follow */
+		idx = s15 / 64;
+		barrier_var(idx);
+		if (idx >= NPUPROF_MAX_STREAMS / 64 ||
+		    !(cfg_stream_mask[idx] & (1ULL << (s15 % 64))))
+			goto filtered;
+	}
+	if (cfg_pid && devid < NPUPROF_MAX_DEVICES) {
+		idx = (__u64)devid * NPUPROF_MAX_STREAMS +
+		      (s15 % NPUPROF_MAX_STREAMS);
+		barrier_var(idx);
+		if (idx < NPUPROF_MAX_DEVICES * NPUPROF_MAX_STREAMS)
+			slot = &stream_owner[idx];
+	}
 	if (kind != REC_TASK) {
 		int sel = !cfg_pid ||
 			  (__u32)(bpf_get_current_pid_tgid() >> 32) == cfg_pid;
