@@ -14,7 +14,7 @@ echo > $T/trace
 echo 1 > $T/events/trs_chan/enable
 echo 1 > $T/events/npusim/enable
 
-build/bin/npuwork --scenario train --devices 2 --steps 5
+build/bin/npuwork --scenario driver --devices 2 --steps 5
 
 echo 0 > $T/events/trs_chan/enable
 echo 0 > $T/events/npusim/enable

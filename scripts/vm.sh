@@ -104,7 +104,7 @@ start=$(date +%s)
 timeout "${VM_TIMEOUT:-1800}" qemu-system-x86_64 $accel \
 	-m "${VM_MEM:-2048}" -smp "${VM_SMP:-2}" \
 	-kernel "$kdir/vmlinuz" -initrd "$initrd" \
-	-append "console=ttyS0 quiet loglevel=4 panic=-1 oops=panic npuprof.results=$run" \
+	-append "console=ttyS0 quiet loglevel=4 panic=-1 oops=panic tsc=reliable npuprof.results=$run" \
 	-fsdev local,id=r,path=/,security_model=none,readonly=on,multidevs=remap \
 	-device virtio-9p-pci,fsdev=r,mount_tag=rootfs \
 	-fsdev local,id=w,path="$run",security_model=none,multidevs=remap \

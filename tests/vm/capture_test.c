@@ -122,6 +122,10 @@ static unsigned job_type(int i)
 	return t[i % 5];
 }
 
+/* When set, jobs hold their streams at this barrier before submitting, so
+ * that concurrently running jobs get distinct stream ids. */
+static pthread_barrier_t *job_barrier;
+
 static void *job_main(void *p)
 {
 	struct job *j = p;
@@ -133,6 +137,8 @@ static void *job_main(void *p)
 	j->tid = (uint32_t)gettid();
 	if (fd < 0 || npusim_stream_create(fd, &j->sid))
 		return NULL;
+	if (job_barrier)
+		pthread_barrier_wait(job_barrier);
 	for (int t = 0; t < j->ntask; t += 100) {
 		int n = j->ntask - t < 100 ? j->ntask - t : 100;
 
@@ -381,8 +387,13 @@ static void case_filter_stream(void)
 	o.streams = &keep;
 	o.nstreams = 1;
 	o.flags = NPUPROF_CFG_NO_RECV;
+	pthread_barrier_t bar;
+	pthread_barrier_init(&bar, NULL, 3);
+	job_barrier = &bar;
 	e = open_engine(&o);
 	run_jobs(jobs, 3);
+	job_barrier = NULL;
+	pthread_barrier_destroy(&bar);
 	finish(e, &c, &st);
 	size_t n = 0;
 	for (size_t i = 0; i < c.n; i++) {

@@ -6,7 +6,7 @@ cap_case() { both && $TB/capture_test -e kmod "$1"; }
 # npuprof stat on a real workload: counts agree with what npuwork submitted
 t_stat() {
 	both || return 1
-	out=$(build/bin/npuprof stat --engine kmod -- build/bin/npuwork --steps 4 --devices 2) || { echo "$out"; return 1; }
+	out=$(build/bin/npuprof stat --engine kmod -- build/bin/npuwork --scenario driver --steps 4 --devices 2) || { echo "$out"; return 1; }
 	echo "$out"
 	echo "$out" | grep -q ' 272  submit ' &&
 		echo "$out" | grep -q ' 272  task_time ' &&
@@ -27,7 +27,7 @@ t_load_orders() {
 		3) insmod $NPUSIM_KO && insmod $NPUPROF_KO || return 1 ;;
 		esac
 		# a short capture proves the probes are attached
-		n=$(build/bin/npuprof stat --engine kmod -- build/bin/npuwork --steps 1 --quiet | sed -n 's/^ *\([0-9]*\)  submit .*/\1/p')
+		n=$(build/bin/npuprof stat --engine kmod -- build/bin/npuwork --scenario driver --steps 1 --quiet | sed -n 's/^ *\([0-9]*\)  submit .*/\1/p')
 		[ "$n" = 68 ] || { echo "cycle $i: $n submits captured"; return 1; }
 		if [ $((i % 2)) = 0 ]; then
 			rmmod npusim && rmmod npuprof || return 1
@@ -44,7 +44,7 @@ t_load_orders() {
 	build/bin/npuwork --scenario flood --tasks 20000 --quiet || return 1
 	rmmod npusim || return 1
 	insmod $NPUSIM_KO || return 1
-	build/bin/npuwork --steps 1 --quiet || return 1
+	build/bin/npuwork --scenario driver --steps 1 --quiet || return 1
 	wait $sp || { cat /tmp/stat.out; return 1; }
 	cat /tmp/stat.out
 	# 20000 flood tasks before the unload, 68 after the reload

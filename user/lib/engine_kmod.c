@@ -21,7 +21,19 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define KMOD_DEFAULT_RING (4u << 20)
+/* Default ring: a 64 MiB budget shared by the CPUs, 1-16 MiB per CPU. */
+#define KMOD_RING_BUDGET (64ULL << 20)
+#define KMOD_RING_MIN (1ULL << 20)
+#define KMOD_RING_MAX (16ULL << 20)
+
+static uint64_t kmod_default_ring(unsigned int ncpu)
+{
+	uint64_t r = KMOD_RING_MAX;
+
+	while (r > KMOD_RING_MIN && r * ncpu > KMOD_RING_BUDGET)
+		r >>= 1;
+	return r;
+}
 
 struct kring {
 	const struct npuprof_ring_ctrl *ctrl;
@@ -113,9 +125,11 @@ static int kmod_open(struct npuprof_engine *e,
 	}
 
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.ring_bytes = o && o->ring_bytes ? o->ring_bytes : KMOD_DEFAULT_RING;
+	cfg.ring_bytes = o && o->ring_bytes ? o->ring_bytes :
+			 kmod_default_ring(v.nr_cpu_ids);
+	/* wake early: a reader that shares CPUs with a busy workload lags */
 	cfg.watermark = o && o->watermark ? o->watermark :
-			(uint32_t)(cfg.ring_bytes / NPUPROF_RECORD_SIZE / 4);
+			(uint32_t)(cfg.ring_bytes / NPUPROF_RECORD_SIZE / 8);
 	if (o) {
 		cfg.pid = o->pid;
 		cfg.dev_mask = o->dev_mask;

@@ -1,14 +1,14 @@
 /*
  * npuwork — a workload generator for the simulated NPU (npusim).
  *
- * It drives /dev/npusim<N> directly, the way the runtime's send path does,
- * with the task mix of a data-parallel training step: compute kernels on a
+ * `driver` drives /dev/npusim<N> directly, the way the runtime's send path
+ * does, with the task mix of a data-parallel training step: compute kernels on a
  * compute stream, an event hand-off to a communication stream, and an
  * all-reduce decomposed into notify record/wait and SDMA tasks between every
  * pair of devices. `flood` submits short tasks as fast as possible, for
  * measuring per-task tracing cost.
  *
- *   npuwork [--scenario train|flood] [--devices N] [--steps N] [--tasks N]
+ *   npuwork [--scenario driver|flood] [--devices N] [--steps N] [--tasks N]
  *           [--batch N] [--quiet]
  */
 #include <errno.h>
@@ -39,7 +39,7 @@ static struct {
 	long tasks;
 	int batch;
 	int quiet;
-} opt = { "train", 2, 10, 100000, 64, 0 };
+} opt = { "driver", 2, 10, 100000, 64, 0 };
 
 static uint64_t now_ns(void)
 {
@@ -204,7 +204,7 @@ static void run_flood(struct dev_ctx *devs)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: npuwork [--scenario train|flood] [--devices N] [--steps N]\n"
+		"usage: npuwork [--scenario driver|flood] [--devices N] [--steps N]\n"
 		"               [--tasks N] [--batch N] [--quiet]\n");
 	exit(2);
 }
@@ -246,7 +246,7 @@ int main(int argc, char **argv)
 	}
 	open_devices(devs);
 	t0 = now_ns();
-	if (strcmp(opt.scenario, "train") == 0)
+	if (strcmp(opt.scenario, "driver") == 0)
 		run_train(devs);
 	else if (strcmp(opt.scenario, "flood") == 0)
 		run_flood(devs);
