@@ -49,12 +49,9 @@ struct {
 	__uint(max_entries, 1 << 22); /* set by the loader */
 } rb SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct npuprof_bpf_pcpu);
-} pcpu SEC(".maps");
+/* per-CPU counters: a .bss array indexed by CPU id costs no map lookup
+ * (6.1 does not inline per-CPU array lookups) */
+struct npuprof_bpf_pcpu cpu_stats[NPUPROF_BPF_MAX_CPUS];
 
 /* who submitted to each (device, stream): used only with a pid filter */
 __u8 stream_owner[NPUPROF_MAX_DEVICES * NPUPROF_MAX_STREAMS];
@@ -312,21 +309,25 @@ static __always_inline void encode(struct npuprof_record *r, int type,
 	}
 }
 
-static __always_inline void wake_flags_submit(void *sample)
+/* Wake the reader only once the unread data reaches the watermark, and
+ * look at the ring's fill only every 32nd record of this CPU. */
+static __always_inline void wake_flags_submit(struct npuprof_bpf_pcpu *st,
+					      void *sample)
 {
-	__u64 f = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= cfg_wakeup_bytes ?
-			  BPF_RB_FORCE_WAKEUP :
-			  BPF_RB_NO_WAKEUP;
+	__u64 f = BPF_RB_NO_WAKEUP;
 
+	if (!(st->written & 31) &&
+	    bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= cfg_wakeup_bytes)
+		f = BPF_RB_FORCE_WAKEUP;
 	bpf_ringbuf_submit(sample, f);
 }
 
-static __always_inline void stamp(struct npuprof_record *r)
+static __always_inline void stamp(struct npuprof_record *r, __u32 cpu)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 
-	npuprof_encode_hdr(r, bpf_ktime_get_ns(), bpf_get_smp_processor_id(),
-			   (__u32)(id >> 32), (__u32)id);
+	npuprof_encode_hdr(r, bpf_ktime_get_ns(), cpu, (__u32)(id >> 32),
+			   (__u32)id);
 }
 
 /*
@@ -334,7 +335,8 @@ static __always_inline void stamp(struct npuprof_record *r)
  * before the commit, so the ring is as close to timestamp order as a
  * shared ring can be (the reader sorts the rest).
  */
-static __always_inline void write_record(struct npuprof_bpf_pcpu *st, int type,
+static __always_inline void write_record(struct npuprof_bpf_pcpu *st,
+					 __u32 cpu, int type,
 					 const struct args *a)
 {
 	struct npuprof_record *r, *d;
@@ -351,14 +353,14 @@ static __always_inline void write_record(struct npuprof_bpf_pcpu *st, int type,
 		}
 		r = d + 1;
 		encode(r, type, a);
-		stamp(r);
+		stamp(r, cpu);
 		__builtin_memset(d, 0, sizeof(*d));
 		d->hdr = r->hdr;
 		d->hdr.type = NPUPROF_REC_DROP;
 		d->hdr.flags = 0;
 		d->drop.lost = lost;
 		st->written++;
-		wake_flags_submit(d);
+		wake_flags_submit(st, d);
 		return;
 	}
 	r = bpf_ringbuf_reserve(&rb, NPUPROF_RECORD_SIZE, 0);
@@ -368,26 +370,22 @@ static __always_inline void write_record(struct npuprof_bpf_pcpu *st, int type,
 		return;
 	}
 	encode(r, type, a);
-	stamp(r);
+	stamp(r, cpu);
 	st->written++;
-	wake_flags_submit(r);
-}
-
-static __always_inline struct npuprof_bpf_pcpu *stats(void)
-{
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(&pcpu, &zero);
+	wake_flags_submit(st, r);
 }
 
 static __always_inline int handle(int type, const struct args *a)
 {
-	struct npuprof_bpf_pcpu *st = stats();
+	__u64 cpu = bpf_get_smp_processor_id();
+	struct npuprof_bpf_pcpu *st;
 	__u32 stream, task;
 	int kind;
 
-	if (!st)
-		return 0;
+	barrier_var(cpu);
+	if (cpu >= NPUPROF_BPF_MAX_CPUS)
+		return 0; /* the loader refuses such machines */
+	st = &cpu_stats[cpu];
 	switch (type) {
 	case NPUPROF_REC_SUBMIT:
 		stream = a->sq.stream_id;
@@ -412,7 +410,7 @@ static __always_inline int handle(int type, const struct args *a)
 	}
 	st->events[type]++; /* type is a constant here */
 	if (select_record(st, a->inst.devid, stream, task, kind))
-		write_record(st, type, a);
+		write_record(st, (__u32)cpu, type, a);
 	return 0;
 }
 

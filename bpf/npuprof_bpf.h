@@ -13,8 +13,12 @@
 
 #include "uapi/npuprof.h"
 
-/* One per CPU (BPF_MAP_TYPE_PERCPU_ARRAY, key 0). Same meaning as the
- * kmod's per-CPU stats and ring control counters. */
+/* CPUs the per-CPU counters have room for; the loader refuses more. */
+#define NPUPROF_BPF_MAX_CPUS 1024
+
+/* One per CPU, in the programs' .bss (cpu_stats[], indexed by CPU id, one
+ * cache line pair each, read by userspace through the skeleton's mapping).
+ * Same meaning as the kmod's per-CPU stats and ring control counters. */
 struct npuprof_bpf_pcpu {
 	__u64 events[NPUPROF_REC_TYPE_MAX]; /* probe hits by record type */
 	__u64 written; /* records written (DROP records not counted) */
@@ -22,6 +26,7 @@ struct npuprof_bpf_pcpu {
 	__u64 filtered;
 	__u64 sampled_out;
 	__u64 pending_drop; /* lost, not yet reported by a DROP record */
+	__u64 rsv[4]; /* pads to 128 bytes: no false sharing */
 };
 
 /* The four test entry points (test_sqe, test_cqe, test_recv, test_task_time)

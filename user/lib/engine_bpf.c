@@ -295,6 +295,13 @@ static int bpf_open(struct npuprof_engine *e,
 		return -ENOMEM;
 	e->priv = b;
 	b->ncpu = libbpf_num_possible_cpus();
+	if (b->ncpu <= 0 || b->ncpu > NPUPROF_BPF_MAX_CPUS) {
+		snprintf(e->err, sizeof(e->err),
+			 "%d possible CPUs: the BPF engine counts per CPU for at most %d",
+			 b->ncpu, NPUPROF_BPF_MAX_CPUS);
+		r = -E2BIG;
+		goto fail_early;
+	}
 
 	bpf_log_reset();
 	old = libbpf_set_print(bpf_log_fn);
@@ -355,6 +362,7 @@ static int bpf_open(struct npuprof_engine *e,
 	return 0;
 fail:
 	libbpf_set_print(old);
+fail_early:
 	bpf_close(e);
 	return r < 0 ? r : -EINVAL;
 }
@@ -410,34 +418,26 @@ static int bpf_start(struct npuprof_engine *e)
 	return 0;
 }
 
-/* Losses still pending at stop get a DROP record each, per CPU. */
+/* Losses still pending at stop get a DROP record each, per CPU. The
+ * programs are detached, so the counters are ours to change. */
 static void flush_pending_drops(struct bpfeng *b)
 {
-	struct npuprof_bpf_pcpu *v = calloc(b->ncpu, sizeof(*v));
-	uint32_t key = 0;
-	int fd = bpf_map__fd(b->skel->maps.pcpu), dirty = 0;
+	struct npuprof_bpf_pcpu *cs = b->skel->bss->cpu_stats;
 
-	if (!v || bpf_map_lookup_elem(fd, &key, v) != 0) {
-		free(v);
-		return;
-	}
 	for (int c = 0; c < b->ncpu; c++) {
 		struct npuprof_record d;
+		uint64_t lost = __atomic_exchange_n(&cs[c].pending_drop, 0,
+						    __ATOMIC_RELAXED);
 
-		if (!v[c].pending_drop)
+		if (!lost)
 			continue;
 		memset(&d, 0, sizeof(d));
 		d.hdr.type = NPUPROF_REC_DROP;
 		d.hdr.size = NPUPROF_RECORD_SIZE;
 		npuprof_encode_hdr(&d, mono_ns(), (uint32_t)c, 0, 0);
-		d.drop.lost = v[c].pending_drop;
-		v[c].pending_drop = 0;
+		d.drop.lost = lost;
 		stage_add(b, &d);
-		dirty = 1;
 	}
-	if (dirty)
-		bpf_map_update_elem(fd, &key, v, BPF_EXIST);
-	free(v);
 }
 
 static int bpf_stop(struct npuprof_engine *e)
@@ -520,27 +520,19 @@ static long bpf_read(struct npuprof_engine *e, npuprof_record_fn fn, void *ctx)
 static int bpf_stats(struct npuprof_engine *e, struct npuprof_stats *st)
 {
 	struct bpfeng *b = e->priv;
-	struct npuprof_bpf_pcpu *v = calloc(b->ncpu, sizeof(*v));
-	uint32_t key = 0;
+	const struct npuprof_bpf_pcpu *cs = b->skel->bss->cpu_stats;
 
 	memset(st, 0, sizeof(*st));
-	if (!v)
-		return -ENOMEM;
-	if (bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.pcpu), &key, v) != 0) {
-		int r = -errno;
-
-		free(v);
-		return r;
-	}
 	for (int c = 0; c < b->ncpu; c++) {
 		for (int t = 0; t < NPUPROF_REC_TYPE_MAX; t++)
-			st->events[t] += v[c].events[t];
-		st->written += v[c].written;
-		st->dropped += v[c].dropped;
-		st->filtered += v[c].filtered;
-		st->sampled_out += v[c].sampled_out;
+			st->events[t] += __atomic_load_n(&cs[c].events[t],
+							 __ATOMIC_RELAXED);
+		st->written += __atomic_load_n(&cs[c].written, __ATOMIC_RELAXED);
+		st->dropped += __atomic_load_n(&cs[c].dropped, __ATOMIC_RELAXED);
+		st->filtered += __atomic_load_n(&cs[c].filtered, __ATOMIC_RELAXED);
+		st->sampled_out +=
+			__atomic_load_n(&cs[c].sampled_out, __ATOMIC_RELAXED);
 	}
-	free(v);
 	st->attached = b->attached;
 	st->running = (uint32_t)b->running;
 	st->nr_cpus = (uint32_t)b->ncpu;
