@@ -7,7 +7,7 @@
 
 bpf_both() { load_sim "$@" && { loaded npuprof || insmod $NPUPROF_KO; }; }
 R=${NPUPROF_RESULTS:-/tmp}
-TRAIN="build/bin/npuwork --scenario train --steps 4 --devices 2 --quiet"
+TRAIN="build/bin/npuwork --scenario driver --steps 4 --devices 2 --quiet"
 
 # one run, both engines: identical multisets of records
 t_bpf_identical() {
