@@ -152,6 +152,11 @@ static const struct {
     [NPUPROF_HREC_STEP] = {sizeof(struct npuprof_hrec_step), NULL},
     [NPUPROF_HREC_OPTION] = {offsetof(struct npuprof_hrec_option, value) + 1, v_option},
     [NPUPROF_HREC_END] = {sizeof(struct npuprof_hrec_end), NULL},
+    [NPUPROF_HREC_API] = {sizeof(struct npuprof_hrec_api), NULL},
+    [NPUPROF_HREC_TASK_TRACK] = {sizeof(struct npuprof_hrec_task_track), NULL},
+    [NPUPROF_HREC_COMPUTE_OP] = {sizeof(struct npuprof_hrec_compute_op), NULL},
+    [NPUPROF_HREC_HCCL_OP] = {sizeof(struct npuprof_hrec_hccl_op), NULL},
+    [NPUPROF_HREC_HCCL_TASK] = {sizeof(struct npuprof_hrec_hccl_task), NULL},
 };
 
 /* ---- decoding ------------------------------------------------------------- */
