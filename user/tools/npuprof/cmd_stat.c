@@ -10,18 +10,13 @@
  * stream task counts, submit-to-complete latency percentiles and drops.
  * --raw also writes every captured record to a raw kernel stream file.
  */
-#include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
+#include "capture.h"
 #include "cmds.h"
-#include "npuprof/engine.h"
 #include "npuprof/rawkern.h"
 
 #define NBUCKET 65536
@@ -52,22 +47,6 @@ struct stat_ctx {
 	uint64_t disorder;
 	struct npuprof_rawk_writer *raw;
 };
-
-static volatile sig_atomic_t stop_flag;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 static struct strow *row_of(struct stat_ctx *c, uint32_t dev, uint32_t stream)
 {
@@ -200,43 +179,19 @@ static int cmp_row(const void *a, const void *b)
 	return x->stream < y->stream ? -1 : x->stream > y->stream;
 }
 
-/* Parse "0,2,5-7" into ids; returns the count or -1. */
-static int parse_list(const char *s, uint32_t *out, int max)
+static void usage(FILE *f)
 {
-	int n = 0;
-
-	while (*s) {
-		char *end;
-		unsigned long a = strtoul(s, &end, 10), b = a;
-
-		if (end == s)
-			return -1;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtoul(s, &end, 10);
-			if (end == s || b < a)
-				return -1;
-		}
-		for (unsigned long v = a; v <= b; v++) {
-			if (n == max)
-				return -1;
-			out[n++] = (uint32_t)v;
-		}
-		s = end;
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -1;
-	}
-	return n;
-}
-
-static void usage(void)
-{
-	fprintf(stderr,
-		"usage: npuprof stat [--engine kmod|bpf|auto] [--pid P | -- CMD ARGS]\n"
-		"                    [--duration S] [--sample N] [--devices LIST]\n"
-		"                    [--streams LIST] [--ring-kb N] [--raw FILE]\n");
+	fprintf(f,
+		"usage: npuprof stat [options] [-- CMD ARGS]\n"
+		"  Count what the NPU driver does while CMD runs (or for --pid P, or for\n"
+		"  every process until Ctrl-C): events by type, tasks per device and\n"
+		"  stream, submit-to-complete latency percentiles, drops.\n\n"
+		CAPTURE_USAGE
+		"  --raw FILE              also write every record to a raw kernel stream\n\n"
+		"examples:\n"
+		"  npuprof stat -- ./train.sh\n"
+		"  npuprof stat --engine bpf --duration 10\n"
+		"  npuprof stat --pid 4242 --devices 0 --sample 100\n");
 }
 
 static void print_report(struct stat_ctx *c, const struct npuprof_stats *ks,
@@ -301,194 +256,71 @@ static void print_report(struct stat_ctx *c, const struct npuprof_stats *ks,
 int cmd_stat(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "engine", required_argument, 0, 'e' },
-		{ "pid", required_argument, 0, 'p' },
-		{ "duration", required_argument, 0, 'd' },
-		{ "sample", required_argument, 0, 's' },
-		{ "devices", required_argument, 0, 'D' },
-		{ "streams", required_argument, 0, 'S' },
-		{ "ring-kb", required_argument, 0, 'r' },
+		CAPTURE_LONG_OPTIONS,
 		{ "raw", required_argument, 0, 'w' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
-	struct npuprof_capture_opts o;
-	struct npuprof_engine *e = NULL;
-	struct npuprof_stats ks;
+	struct capture_args a;
+	struct capture_result res;
 	struct stat_ctx *c;
-	const char *engine = "auto", *rawpath = NULL;
-	double duration = 0;
-	uint32_t streams[NPUPROF_MAX_STREAMS], devs[32];
+	const char *rawpath = NULL;
 	char err[NPUPROF_ENGINE_ERRLEN], what[256] = "all processes";
-	int opt, status = 0, gate[2] = { -1, -1 };
-	pid_t child = 0, pid = 0;
-	uint64_t t0;
+	int opt, status;
 
-	memset(&o, 0, sizeof(o));
+	capture_args_init(&a);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+e:p:d:s:D:S:r:w:h", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+w:h", lo, NULL)) != -1) {
+		int r = capture_parse_opt(&a, "npuprof stat", opt, optarg);
+
+		if (r < 0)
+			return 2;
+		if (r > 0)
+			continue;
 		switch (opt) {
-		case 'e': engine = optarg; break;
-		case 'p': pid = (pid_t)atoi(optarg); break;
-		case 'd': duration = atof(optarg); break;
-		case 's': o.sample_n = (uint32_t)atoi(optarg); break;
-		case 'D': {
-			int n = parse_list(optarg, devs, 32);
-
-			if (n <= 0) {
-				fprintf(stderr, "npuprof stat: bad device list '%s'\n", optarg);
-				return 2;
-			}
-			for (int i = 0; i < n; i++)
-				o.dev_mask |= devs[i] < 32 ? 1u << devs[i] : 0;
-			break;
-		}
-		case 'S': {
-			int n = parse_list(optarg, streams, NPUPROF_MAX_STREAMS);
-
-			if (n <= 0) {
-				fprintf(stderr, "npuprof stat: bad stream list '%s'\n", optarg);
-				return 2;
-			}
-			o.streams = streams;
-			o.nstreams = (uint32_t)n;
-			break;
-		}
-		case 'r': o.ring_bytes = (uint64_t)atol(optarg) << 10; break;
 		case 'w': rawpath = optarg; break;
-		case 'h': usage(); return 0;
-		default: usage(); return 2;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
 		}
 	}
-	if (pid && optind < argc) {
-		fprintf(stderr, "npuprof stat: give --pid or a command, not both\n");
-		return 2;
-	}
+	if (optind < argc)
+		a.cmd = argv + optind;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return 1;
-
-	if (optind < argc) {
-		/* start the command stopped at a gate so its first task is seen */
-		if (pipe(gate) < 0) {
-			perror("npuprof stat: pipe");
-			return 1;
-		}
-		child = fork();
-		if (child < 0) {
-			perror("npuprof stat: fork");
-			return 1;
-		}
-		if (child == 0) {
-			char b;
-
-			close(gate[1]);
-			if (read(gate[0], &b, 1) != 1)
-				_exit(127);
-			close(gate[0]);
-			execvp(argv[optind], argv + optind);
-			fprintf(stderr, "npuprof stat: cannot run %s: %s\n",
-				argv[optind], strerror(errno));
-			_exit(127);
-		}
-		close(gate[0]);
-		pid = child;
-		snprintf(what, sizeof(what), "'%s' (pid %d)", argv[optind], child);
-	} else if (pid) {
-		snprintf(what, sizeof(what), "pid %d", pid);
-	}
-	o.pid = (uint32_t)pid;
-
-	if (npuprof_engine_open(&e, engine, &o, err, sizeof(err)) < 0) {
-		fprintf(stderr, "npuprof stat: %s\n", err);
-		status = 1;
-		goto out_child;
-	}
-	if (rawpath && npuprof_rawk_create(&c->raw, rawpath, e->ops->name,
-					   o.sample_n, o.flags, err,
+	if (rawpath && npuprof_rawk_create(&c->raw, rawpath, a.engine,
+					   a.o.sample_n, a.o.flags, err,
 					   sizeof(err)) < 0) {
 		fprintf(stderr, "npuprof stat: %s\n", err);
+		free(c);
+		return 1;
+	}
+	status = capture_run(&a, "npuprof stat", on_record, c, NULL, NULL, &res);
+	if (a.cmd)
+		snprintf(what, sizeof(what), "'%s' (pid %d)", a.cmd[0], res.pid);
+	else if (res.pid)
+		snprintf(what, sizeof(what), "pid %d", res.pid);
+	if (!status)
+		print_report(c, &res.stats, res.engine, what, res.seconds,
+			     a.o.sample_n);
+	if (c->raw && npuprof_rawk_close(c->raw) < 0) {
+		fprintf(stderr, "npuprof stat: writing %s failed\n", rawpath);
 		status = 1;
-		goto out_child;
 	}
-	if (e->ops->start(e) < 0) {
-		fprintf(stderr, "npuprof stat: %s\n", e->err);
-		status = 1;
-		goto out_child;
-	}
-	if (e->switch_failed)
-		fprintf(stderr, "npuprof stat: warning: %d device trace switch(es) are off and could not be turned on (writing /proc/trs_chan/*/trace_enable needs root); those devices report nothing\n",
-			e->switch_failed);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	t0 = now_ns();
-	uint64_t last_switch = t0;
-	if (child) {
-		if (write(gate[1], "g", 1) != 1)
-			stop_flag = 1;
-		close(gate[1]);
-		gate[1] = -1;
-	}
-	while (!stop_flag) {
-		e->ops->wait(e, 100);
-		e->ops->read(e, on_record, c);
-		if (now_ns() - last_switch > 500000000ULL) {
-			/* a reloaded driver starts with its switches off */
-			npuprof_trace_switch_on(e);
-			last_switch = now_ns();
-		}
-		if (duration > 0 && (now_ns() - t0) / 1e9 >= duration)
-			break;
-		if (child) {
-			int st;
-
-			if (waitpid(child, &st, WNOHANG) == child) {
-				status = WIFEXITED(st) ? WEXITSTATUS(st) :
-							 128 + WTERMSIG(st);
-				child = 0;
-				break;
-			}
-		} else if (pid && kill(pid, 0) < 0 && errno == ESRCH) {
-			break;
-		}
-	}
-	e->ops->stop(e);
-	e->ops->read(e, on_record, c);
-	memset(&ks, 0, sizeof(ks));
-	e->ops->stats(e, &ks);
-	print_report(c, &ks, e->ops->name, what, (now_ns() - t0) / 1e9,
-		     o.sample_n);
-	if (c->raw) {
-		if (npuprof_rawk_close(c->raw) < 0) {
-			fprintf(stderr, "npuprof stat: writing %s failed\n", rawpath);
-			status = status ? status : 1;
-		}
-		c->raw = NULL;
-	}
-out_child:
-	if (gate[1] >= 0)
-		close(gate[1]); /* the gated child exits without running */
-	if (child) {
-		int st;
-
-		if (stop_flag)
-			kill(child, SIGINT);
-		if (waitpid(child, &st, 0) == child && !status)
-			status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	}
-	if (c->raw)
-		npuprof_rawk_close(c->raw);
-	npuprof_engine_close(e);
+	if (!status && res.exit_status > 0)
+		status = res.exit_status;
 	free(c->rows);
 	free(c->lat);
 	for (int i = 0; i < NBUCKET; i++)
 		while (c->bucket[i]) {
 			struct pending *p = c->bucket[i];
+
 			c->bucket[i] = p->next;
 			free(p);
 		}
 	while (c->freelist) {
 		struct pending *p = c->freelist;
+
 		c->freelist = p->next;
 		free(p);
 	}

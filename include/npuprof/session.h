@@ -1,0 +1,83 @@
+/*
+ * session.h — a collection's directory: PROF_<6 digits>_<17-digit local
+ * time>_<16 upper-case letters>/, laid out the way msprof and its readers
+ * expect (ascend-reference.md §2.1):
+ *
+ *   host/info.json, host/start_info, host/end_info, host/host_start.log
+ *   host/data/npuprof.host.<pid>.raw        (written by libnpuprof in the app)
+ *   device_<N>/info.json.<N>, start_info.<N>, end_info.<N>, dev_start.log.<N>
+ *   kernel/npuprof.kernel.raw               (the capture engine's records)
+ *   npuprof.session                         (our own session info, key=value)
+ *   msprof_<YYYYmmddHHMMSS>.db              (written by export)
+ *
+ * npuprof.session is the one file export trusts: one `key=value` per line,
+ * unknown keys ignored, so it can grow.
+ */
+#ifndef NPUPROF_SESSION_H
+#define NPUPROF_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NPUPROF_SESSION_FILE "npuprof.session"
+#define NPUPROF_KERNEL_RAW "kernel/npuprof.kernel.raw"
+#define NPUPROF_MAX_SESSION_DEVICES 32
+
+struct npuprof_session_device {
+	uint32_t id;
+	char chip[32];
+	uint64_t counter_hz; /* device counter frequency */
+	uint32_t aicore_num;
+};
+
+struct npuprof_session {
+	char dir[4096];
+	char hostname[256];
+	char host_uid[32]; /* decimal text */
+	uint32_t pid; /* the profiled process (0: system-wide) */
+	char cmd[1024];
+	char engine[16];
+	uint32_t sample_n;
+	uint32_t capture_flags;
+	uint64_t start_realtime_ns, start_monotonic_ns;
+	uint64_t end_realtime_ns, end_monotonic_ns;
+	int ndev;
+	struct npuprof_session_device dev[NPUPROF_MAX_SESSION_DEVICES];
+	/* capture statistics, written at the end */
+	uint64_t written, dropped, filtered, sampled_out, overwritten;
+	int exit_status; /* of the profiled command; -1 unknown */
+};
+
+/* Fill s with this host's identity, the devices present (npusim or a real
+ * driver's /proc/trs_chan entries) and the clock pair taken now. */
+void npuprof_session_init(struct npuprof_session *s);
+
+/* Create a new PROF_* directory under parent and write the start files
+ * (host/info.json ... dev_start.log.N, npuprof.session). Returns 0 or -errno
+ * with a message in err; s->dir receives the path. */
+int npuprof_session_create(struct npuprof_session *s, const char *parent,
+			   char *err, size_t errlen);
+
+/* Take the end clock pair, write end_info files and the final
+ * npuprof.session. */
+int npuprof_session_finish(struct npuprof_session *s, char *err, size_t errlen);
+
+/* Read DIR/npuprof.session. Returns 0 or -errno with a message. */
+int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err,
+			 size_t errlen);
+
+/* Unix ns of a CLOCK_MONOTONIC ns timestamp of this session. */
+static inline int64_t npuprof_session_unix_ns(const struct npuprof_session *s,
+					      uint64_t mono_ns)
+{
+	return (int64_t)(mono_ns + (s->start_realtime_ns - s->start_monotonic_ns));
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

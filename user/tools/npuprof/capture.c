@@ -1,0 +1,252 @@
+/*
+ * capture.c — the capture loop shared by npuprof's capturing commands.
+ */
+#include "capture.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+uint64_t capture_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void capture_args_init(struct capture_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->engine = "auto";
+}
+
+/* Parse "0,2,5-7" into ids; returns the count or -1. */
+static int parse_list(const char *s, uint32_t *out, int max)
+{
+	int n = 0;
+
+	while (*s) {
+		char *end;
+		unsigned long a = strtoul(s, &end, 10), b = a;
+
+		if (end == s)
+			return -1;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtoul(s, &end, 10);
+			if (end == s || b < a)
+				return -1;
+		}
+		for (unsigned long v = a; v <= b; v++) {
+			if (n == max)
+				return -1;
+			out[n++] = (uint32_t)v;
+		}
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return n;
+}
+
+int capture_parse_opt(struct capture_args *a, const char *tool, int opt,
+		      const char *arg)
+{
+	char *end;
+	int n;
+
+	switch (opt) {
+	case CAP_OPT_ENGINE:
+		a->engine = arg;
+		return 1;
+	case CAP_OPT_PID:
+		a->pid = (pid_t)strtol(arg, &end, 10);
+		if (*end || a->pid <= 0)
+			break;
+		return 1;
+	case CAP_OPT_DURATION:
+		a->duration = strtod(arg, &end);
+		if (*end || a->duration <= 0)
+			break;
+		return 1;
+	case CAP_OPT_SAMPLE:
+		a->o.sample_n = (uint32_t)strtoul(arg, &end, 10);
+		if (*end || !a->o.sample_n)
+			break;
+		return 1;
+	case CAP_OPT_DEVICES: {
+		uint32_t devs[32];
+
+		n = parse_list(arg, devs, 32);
+		if (n <= 0)
+			break;
+		for (int i = 0; i < n; i++) {
+			if (devs[i] >= 32)
+				goto bad;
+			a->o.dev_mask |= 1u << devs[i];
+		}
+		return 1;
+	}
+	case CAP_OPT_STREAMS:
+		n = parse_list(arg, a->streams, NPUPROF_MAX_STREAMS);
+		if (n <= 0)
+			break;
+		a->o.streams = a->streams;
+		a->o.nstreams = (uint32_t)n;
+		return 1;
+	case CAP_OPT_RING_KB:
+		a->o.ring_bytes = (uint64_t)strtoull(arg, &end, 10) << 10;
+		if (*end || !a->o.ring_bytes)
+			break;
+		return 1;
+	default:
+		return 0;
+	}
+bad:
+	fprintf(stderr, "%s: invalid value '%s' for an option\n", tool, arg);
+	return -1;
+}
+
+static int status_of(int st)
+{
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int capture_run(struct capture_args *a, const char *tool,
+		npuprof_record_fn fn, void *ctx, capture_tick_fn tick,
+		void (*before_start)(void *ctx, pid_t pid,
+				     struct npuprof_engine *e),
+		struct capture_result *res)
+{
+	struct npuprof_engine *e = NULL;
+	char err[NPUPROF_ENGINE_ERRLEN];
+	int gate[2] = { -1, -1 }, ret = 0;
+	pid_t child = 0;
+	uint64_t t0, last_switch;
+	struct sigaction sa, old_int, old_term;
+
+	memset(res, 0, sizeof(*res));
+	res->exit_status = -1;
+	stop_flag = 0;
+	if (a->pid && a->cmd) {
+		fprintf(stderr, "%s: give --pid or a command, not both\n", tool);
+		return 1;
+	}
+	if (a->cmd) {
+		if (pipe(gate) < 0) {
+			fprintf(stderr, "%s: pipe: %s\n", tool, strerror(errno));
+			return 1;
+		}
+		child = fork();
+		if (child < 0) {
+			fprintf(stderr, "%s: fork: %s\n", tool, strerror(errno));
+			return 1;
+		}
+		if (child == 0) {
+			char b;
+
+			close(gate[1]);
+			if (read(gate[0], &b, 1) != 1)
+				_exit(127); /* the tracer failed to start */
+			close(gate[0]);
+			for (char *const *v = a->env; v && *v; v++)
+				putenv(*v);
+			execvp(a->cmd[0], a->cmd);
+			fprintf(stderr, "%s: cannot run %s: %s\n", tool,
+				a->cmd[0], strerror(errno));
+			_exit(127);
+		}
+		close(gate[0]);
+		a->pid = child;
+	}
+	res->pid = a->pid;
+	a->o.pid = (uint32_t)a->pid;
+	if (npuprof_engine_open(&e, a->engine, &a->o, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", tool, err);
+		ret = 1;
+		goto out;
+	}
+	snprintf(res->engine, sizeof(res->engine), "%s", e->ops->name);
+	if (e->switch_failed)
+		fprintf(stderr, "%s: warning: %d device trace switch(es) are off and could not be turned on (writing /proc/trs_chan/*/trace_enable needs root); those devices report nothing\n",
+			tool, e->switch_failed);
+	if (before_start)
+		before_start(ctx, a->pid, e);
+	if (e->ops->start(e) < 0) {
+		fprintf(stderr, "%s: %s\n", tool, e->err);
+		ret = 1;
+		goto out;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	t0 = last_switch = capture_now_ns();
+	if (child) {
+		if (write(gate[1], "g", 1) != 1)
+			stop_flag = 1;
+		close(gate[1]);
+		gate[1] = -1;
+	}
+	while (!stop_flag) {
+		e->ops->wait(e, 100);
+		if (e->ops->read(e, fn, ctx) < 0)
+			break;
+		if (tick)
+			tick(ctx, e);
+		if (capture_now_ns() - last_switch > 500000000ULL) {
+			/* a reloaded driver starts with its switches off */
+			npuprof_trace_switch_on(e);
+			last_switch = capture_now_ns();
+		}
+		if (a->duration > 0 && (capture_now_ns() - t0) / 1e9 >= a->duration)
+			break;
+		if (child) {
+			int st;
+
+			if (waitpid(child, &st, WNOHANG) == child) {
+				res->exit_status = status_of(st);
+				child = 0;
+				break;
+			}
+		} else if (a->pid && kill(a->pid, 0) < 0 && errno == ESRCH) {
+			break;
+		}
+	}
+	res->interrupted = stop_flag;
+	e->ops->stop(e);
+	e->ops->read(e, fn, ctx);
+	e->ops->stats(e, &res->stats);
+	res->seconds = (capture_now_ns() - t0) / 1e9;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+out:
+	if (gate[1] >= 0)
+		close(gate[1]); /* a gated child exits without running */
+	if (child) {
+		int st;
+
+		if (stop_flag)
+			kill(child, SIGINT);
+		if (waitpid(child, &st, 0) == child)
+			res->exit_status = status_of(st);
+	}
+	npuprof_engine_close(e);
+	return ret;
+}

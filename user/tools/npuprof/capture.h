@@ -1,0 +1,89 @@
+/*
+ * capture.h — what `npuprof stat`, `record` and the other capturing
+ * commands share: the capture options, starting (or attaching to) the
+ * profiled program, and the read loop over a capture engine.
+ */
+#ifndef NPUPROF_TOOL_CAPTURE_H
+#define NPUPROF_TOOL_CAPTURE_H
+
+#include <getopt.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "npuprof/engine.h"
+
+/* getopt_long values of the shared options (above the short-option range) */
+enum {
+	CAP_OPT_ENGINE = 1000,
+	CAP_OPT_PID,
+	CAP_OPT_DURATION,
+	CAP_OPT_SAMPLE,
+	CAP_OPT_DEVICES,
+	CAP_OPT_STREAMS,
+	CAP_OPT_RING_KB,
+};
+
+#define CAPTURE_LONG_OPTIONS                                          \
+	{ "engine", required_argument, 0, CAP_OPT_ENGINE },           \
+	{ "pid", required_argument, 0, CAP_OPT_PID },                 \
+	{ "duration", required_argument, 0, CAP_OPT_DURATION },       \
+	{ "sample", required_argument, 0, CAP_OPT_SAMPLE },           \
+	{ "devices", required_argument, 0, CAP_OPT_DEVICES },         \
+	{ "streams", required_argument, 0, CAP_OPT_STREAMS },         \
+	{ "ring-kb", required_argument, 0, CAP_OPT_RING_KB }
+
+#define CAPTURE_USAGE                                                          \
+	"  --engine kmod|bpf|auto  capture engine (auto: npuprof.ko if loaded)\n" \
+	"  --pid P                 attach to process P (default: run CMD, or all)\n" \
+	"  --duration S            stop after S seconds\n"                          \
+	"  --sample N              keep 1 task in N (deterministic per task)\n"     \
+	"  --devices LIST          only these devices, e.g. 0,2-3\n"                \
+	"  --streams LIST          only these stream ids\n"                         \
+	"  --ring-kb N             ring size per CPU (kmod) or in all (bpf)\n"
+
+struct capture_args {
+	const char *engine;
+	pid_t pid;
+	double duration;
+	struct npuprof_capture_opts o;
+	uint32_t streams[NPUPROF_MAX_STREAMS];
+	char **cmd; /* NULL: no command */
+	char *const *env; /* extra "K=V" for the command, NULL-terminated */
+};
+
+/* Called once per loop turn (about every 100 ms) with the engine. */
+typedef void (*capture_tick_fn)(void *ctx, struct npuprof_engine *e);
+
+struct capture_result {
+	struct npuprof_stats stats;
+	double seconds;
+	int exit_status; /* of CMD; -1 if none ran */
+	pid_t pid; /* the captured process (0: all) */
+	char engine[16];
+	int interrupted;
+};
+
+void capture_args_init(struct capture_args *a);
+/* Handle one shared option; returns 1 if it was one, 0 if not, -1 on a bad
+ * value (message printed). */
+int capture_parse_opt(struct capture_args *a, const char *tool, int opt,
+		      const char *arg);
+
+/*
+ * Run the capture: start CMD gated (so its first task is seen) with the
+ * extra environment, or attach to --pid, or capture everything; deliver
+ * records to fn until CMD exits, the pid is gone, the duration ends or
+ * SIGINT/SIGTERM; then stop and deliver the rest. `before_start` (optional)
+ * runs after the engine opened and CMD forked but before capture starts, so
+ * the caller can write session files naming the pid. Returns 0, or 1 on a
+ * tracer error (message printed).
+ */
+int capture_run(struct capture_args *a, const char *tool,
+		npuprof_record_fn fn, void *ctx, capture_tick_fn tick,
+		void (*before_start)(void *ctx, pid_t pid,
+				     struct npuprof_engine *e),
+		struct capture_result *res);
+
+uint64_t capture_now_ns(void);
+
+#endif
