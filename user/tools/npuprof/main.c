@@ -10,6 +10,7 @@
 static const struct npuprof_cmd cmds[] = {
 	{ "stat", "count driver events, tasks, latencies and drops", cmd_stat },
 	{ "dbgen", "write a synthetic msprof database", cmd_dbgen },
+	{ "report", "summarise an msprof database: operators, busy, latency, warnings", cmd_report },
 };
 
 static void usage(FILE *f)
