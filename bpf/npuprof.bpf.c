@@ -190,9 +190,16 @@ static __always_inline void read_tt(struct npusim_task_time_trace *d,
 	}
 }
 
-/* The first tracepoint argument, NUL padded; "" when it cannot be read. */
+/*
+ * The first tracepoint argument: the driver passes string constants, so
+ * 16 bytes are copied at once (the comparisons below stop at the NUL, what
+ * follows it does not matter); only if that crosses into an unreadable page
+ * is it copied up to its NUL. "" when it cannot be read at all.
+ */
 static __always_inline void read_str(char *d, const void *src)
 {
+	if (src && !bpf_probe_read_kernel(d, NPUPROF_BPF_STR_MAX, src))
+		return;
 	__builtin_memset(d, 0, NPUPROF_BPF_STR_MAX);
 	if (src)
 		bpf_probe_read_kernel_str(d, NPUPROF_BPF_STR_MAX, src);

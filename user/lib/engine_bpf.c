@@ -10,7 +10,7 @@
  * The ringbuf is shared by all CPUs, so its order is reservation order,
  * which can differ from timestamp order by the few instructions between a
  * reservation and its timestamp on another CPU. read() therefore stages
- * what it drains, sorts by timestamp and holds back the last
+ * what it drains in timestamp order and holds back the last
  * BPF_HOLDBACK_NS, delivering everything once the capture is stopped.
  * Records lost to a full ring are counted per CPU in the programs and
  * reported by DROP records; losses still pending when the capture stops
@@ -21,10 +21,12 @@
 
 #include <errno.h>
 #include <linux/capability.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,7 +52,7 @@
 
 struct staged {
 	struct npuprof_record r;
-	uint64_t seq; /* arrival order: a DROP record stays before its record */
+	uint64_t seq; /* arrival order (a DROP record stays before its record) */
 };
 
 static const struct {
@@ -65,14 +67,21 @@ static const struct {
 
 struct bpfeng {
 	struct npuprof_bpf *skel;
-	struct ring_buffer *rb;
+	/* the ringbuf, mapped as libbpf's consumer does it: our position
+	 * (read-write page), then the producer's page and the data twice */
+	int rb_fd;
+	uint64_t *cons_pos;
+	const uint64_t *prod_pos;
+	const unsigned char *data;
+	uint64_t mask;
+	size_t rb_bytes;
 	struct bpf_link *links[4];
 	uint32_t attached;
 	int running;
 	int final; /* stopped and drained: deliver everything */
 	int ncpu;
-	struct staged *stage;
-	size_t nstage, capstage;
+	struct staged *stage; /* [head, nstage) sorted by (ts, seq) */
+	size_t head, nstage, capstage;
 	uint64_t seq;
 	int oom;
 };
@@ -182,65 +191,135 @@ static uint64_t mono_ns(void)
 
 static int stage_add(struct bpfeng *b, const struct npuprof_record *r)
 {
+	size_t i;
+
 	if (b->nstage == b->capstage) {
 		size_t n = b->capstage ? 2 * b->capstage : 4096;
-		struct staged *s = realloc(b->stage, n * sizeof(*s));
+		struct staged *s;
 
-		if (!s) {
-			b->oom = 1;
-			return -ENOMEM;
+		if (b->head) { /* compact before growing */
+			memmove(b->stage, b->stage + b->head,
+				(b->nstage - b->head) * sizeof(*b->stage));
+			b->nstage -= b->head;
+			b->head = 0;
 		}
-		b->stage = s;
-		b->capstage = n;
+		if (b->nstage == b->capstage) {
+			s = realloc(b->stage, n * sizeof(*s));
+			if (!s) {
+				b->oom = 1;
+				return -ENOMEM;
+			}
+			b->stage = s;
+			b->capstage = n;
+		}
 	}
-	b->stage[b->nstage].r = *r;
-	b->stage[b->nstage].seq = b->seq++;
+	/* keep the stage sorted by (ts, arrival): the ring is nearly in
+	 * order, so a record moves back a few places at most */
+	i = b->nstage;
+	while (i > b->head && b->stage[i - 1].r.hdr.ts > r->hdr.ts)
+		i--;
+	if (i < b->nstage)
+		memmove(&b->stage[i + 1], &b->stage[i],
+			(b->nstage - i) * sizeof(*b->stage));
+	b->stage[i].r = *r;
+	b->stage[i].seq = b->seq++;
 	b->nstage++;
 	return 0;
 }
 
-static int on_sample(void *ctx, void *data, size_t size)
+/*
+ * Move everything committed in the ringbuf to the stage; one consumer
+ * position update per batch, not per record. Returns the number of
+ * records staged. A sample is one record or a DROP record and its record.
+ */
+static long rb_consume(struct bpfeng *b)
 {
-	struct bpfeng *b = ctx;
+	uint64_t cons = *b->cons_pos, prod;
+	long n = 0;
 
-	for (size_t off = 0; off + NPUPROF_RECORD_SIZE <= size;
-	     off += NPUPROF_RECORD_SIZE) {
-		struct npuprof_record r;
+	prod = __atomic_load_n(b->prod_pos, __ATOMIC_ACQUIRE);
+	while (cons < prod) {
+		const uint32_t *hdr = (const void *)(b->data + (cons & b->mask));
+		uint32_t len = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
 
-		memcpy(&r, (const char *)data + off, sizeof(r));
-		if (stage_add(b, &r) < 0)
-			return -ENOMEM;
+		if (len & BPF_RINGBUF_BUSY_BIT)
+			break; /* reserved, not yet committed */
+		if (!(len & BPF_RINGBUF_DISCARD_BIT)) {
+			const unsigned char *p = (const void *)(hdr + 2);
+
+			for (uint32_t off = 0; off + NPUPROF_RECORD_SIZE <= len;
+			     off += NPUPROF_RECORD_SIZE, n++)
+				if (stage_add(b, (const void *)(p + off)) < 0)
+					goto out;
+		}
+		len &= ~(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);
+		cons += (len + BPF_RINGBUF_HDR_SZ + 7) & ~7ULL;
+		if (cons >= prod)
+			prod = __atomic_load_n(b->prod_pos, __ATOMIC_ACQUIRE);
 	}
-	return 0;
+out:
+	__atomic_store_n(b->cons_pos, cons, __ATOMIC_RELEASE);
+	return n;
 }
 
-static int cmp_staged(const void *x, const void *y)
+static int rb_map(struct npuprof_engine *e, struct bpfeng *b, size_t bytes)
 {
-	const struct staged *a = x, *b = y;
+	long page = sysconf(_SC_PAGESIZE);
+	void *c, *p;
 
-	if (a->r.hdr.ts != b->r.hdr.ts)
-		return a->r.hdr.ts < b->r.hdr.ts ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
+	b->rb_fd = bpf_map__fd(b->skel->maps.rb);
+	c = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, b->rb_fd, 0);
+	if (c == MAP_FAILED)
+		goto fail;
+	p = mmap(NULL, page + 2 * bytes, PROT_READ, MAP_SHARED, b->rb_fd, page);
+	if (p == MAP_FAILED) {
+		munmap(c, page);
+		goto fail;
+	}
+	b->cons_pos = c;
+	b->prod_pos = p;
+	b->data = (const unsigned char *)p + page;
+	b->mask = bytes - 1;
+	b->rb_bytes = bytes;
+	return 0;
+fail:
+	snprintf(e->err, sizeof(e->err), "mapping the ring buffer: %s",
+		 strerror(errno));
+	return -errno;
 }
 
-/* How many staged records (sorted) are older than the reorder window. */
+static void rb_unmap(struct bpfeng *b)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (b->cons_pos)
+		munmap(b->cons_pos, page);
+	if (b->prod_pos)
+		munmap((void *)b->prod_pos, page + 2 * b->rb_bytes);
+	b->cons_pos = NULL;
+	b->prod_pos = NULL;
+}
+
+/* How many staged records (from head, sorted) are older than the reorder
+ * window: they can be delivered. */
 static size_t deliverable(const struct bpfeng *b)
 {
-	uint64_t now = mono_ns(), horizon;
-	size_t lo = 0, hi = b->nstage;
+	uint64_t now, horizon;
+	size_t lo = b->head, hi = b->nstage;
 
-	if (b->final || b->nstage > BPF_STAGE_MAX)
-		return b->nstage;
+	if (b->final || b->nstage - b->head > BPF_STAGE_MAX)
+		return b->nstage - b->head;
+	now = mono_ns();
 	horizon = now > BPF_HOLDBACK_NS ? now - BPF_HOLDBACK_NS : 0;
 	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
+		size_t mid = lo + (hi - lo) / 2;
 
 		if (b->stage[mid].r.hdr.ts <= horizon)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo;
+	return lo - b->head;
 }
 
 /* ---- the engine ------------------------------------------------------------ */
@@ -261,7 +340,7 @@ static void bpf_close(struct npuprof_engine *e)
 	if (!b)
 		return;
 	bpf_detach(b);
-	ring_buffer__free(b->rb);
+	rb_unmap(b);
 	npuprof_bpf__destroy(b->skel);
 	free(b->stage);
 	free(b);
@@ -350,14 +429,8 @@ static int bpf_open(struct npuprof_engine *e,
 			report_load_error(e, r);
 		goto fail;
 	}
-	b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.rb), on_sample, b,
-				 NULL);
-	if (!b->rb) {
-		r = -errno;
-		snprintf(e->err, sizeof(e->err), "ring buffer: %s",
-			 strerror(errno));
+	if ((r = rb_map(e, b, (size_t)ring)) < 0)
 		goto fail;
-	}
 	libbpf_set_print(old);
 	return 0;
 fail:
@@ -453,7 +526,7 @@ static int bpf_stop(struct npuprof_engine *e)
 	/* a program that began before the detach finishes within
 	 * microseconds; give it that before the last drain */
 	usleep(2000);
-	ring_buffer__consume(b->rb);
+	rb_consume(b);
 	flush_pending_drops(b);
 	b->final = 1;
 	return 0;
@@ -465,32 +538,29 @@ static int bpf_wait(struct npuprof_engine *e, int timeout_ms)
 	uint64_t deadline = mono_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000000;
 
 	for (;;) {
+		struct pollfd pfd = { .fd = b->rb_fd, .events = POLLIN };
 		uint64_t now;
 		long ms;
-		int r;
 
-		if (b->nstage) {
-			qsort(b->stage, b->nstage, sizeof(*b->stage), cmp_staged);
-			if (deliverable(b))
-				return 1;
-		}
+		rb_consume(b);
+		if (b->oom)
+			return -ENOMEM;
+		if (deliverable(b))
+			return 1;
 		now = mono_ns();
 		if (timeout_ms >= 0 && now >= deadline)
 			return 0;
 		ms = timeout_ms < 0 ? -1 : (long)((deadline - now) / 1000000) + 1;
-		if (b->nstage) {
+		if (b->nstage > b->head) {
 			/* wake when the oldest staged record leaves the window */
-			uint64_t ready = b->stage[0].r.hdr.ts + BPF_HOLDBACK_NS;
+			uint64_t ready = b->stage[b->head].r.hdr.ts + BPF_HOLDBACK_NS;
 			long w = ready > now ? (long)((ready - now) / 1000000) + 1 : 0;
 
 			if (ms < 0 || w < ms)
 				ms = w;
 		}
-		r = ring_buffer__poll(b->rb, (int)ms);
-		if (r < 0)
-			return r == -EINTR ? 0 : r;
-		if (b->oom)
-			return -ENOMEM;
+		if (poll(&pfd, 1, (int)ms) < 0)
+			return errno == EINTR ? 0 : -errno;
 	}
 }
 
@@ -498,22 +568,21 @@ static long bpf_read(struct npuprof_engine *e, npuprof_record_fn fn, void *ctx)
 {
 	struct bpfeng *b = e->priv;
 	size_t n, i;
-	int r;
 
-	r = ring_buffer__consume(b->rb);
-	if (r < 0 && r != -EINTR && !b->oom)
-		return r;
-	if (!b->nstage)
-		return b->oom ? -ENOMEM : 0;
-	qsort(b->stage, b->nstage, sizeof(*b->stage), cmp_staged);
+	rb_consume(b);
 	n = deliverable(b);
 	for (i = 0; i < n;) {
-		if (fn(ctx, &b->stage[i++].r))
+		if (fn(ctx, &b->stage[b->head + i++].r))
 			break;
 	}
-	memmove(b->stage, b->stage + i, (b->nstage - i) * sizeof(*b->stage));
-	b->nstage -= i;
-	b->oom = 0;
+	b->head += i;
+	if (b->head == b->nstage)
+		b->head = b->nstage = 0;
+	if (b->oom) {
+		b->oom = 0;
+		if (!i)
+			return -ENOMEM;
+	}
 	return (long)i;
 }
 
