@@ -787,11 +787,51 @@ out:
 
 /* ---- collectives -------------------------------------------------------- */
 
+struct coll {
+	char name[128];
+	int64_t count, total, max, payload, moved;
+	int have_payload, have_moved;
+	char dtype[32];
+};
+
+static int cmp_coll(const void *a, const void *b)
+{
+	const struct coll *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * The op type of one COMMUNICATION_OP row. Some real files hold `N/A` in
+ * opType; the name is then the op name without its `_<n>_<seq>_<k>` suffix
+ * (ascend-reference.md 5.5): hcom_allReduce__576_0_1 gives hcom_allReduce_.
+ */
+static int coll_type(char *buf, size_t len, const char *type, const char *name)
+{
+	if (type && *type && strcmp(type, "N/A")) {
+		snprintf(buf, len, "%s", type);
+		return 0;
+	}
+	snprintf(buf, len, "%s", name ? name : "?");
+	for (int i = 0; i < 3; i++) {
+		char *u = strrchr(buf, '_');
+
+		if (!u || u == buf)
+			break;
+		*u = '\0';
+	}
+	return 1;
+}
+
 static int section_collectives(struct rep *r)
 {
 	char sql[1600], b1[32], b2[32], b3[32];
+	struct coll *c = NULL;
+	size_t n = 0, cap = 0;
 	sqlite3_stmt *st;
-	int rc, e, have_ti;
+	int rc, e, have_ti, derived = 0;
 
 	fprintf(r->out, "\nCollective operations (COMMUNICATION_OP; payload = count x element size, "
 			"moved = sum of COMMUNICATION_TASK_INFO.size)\n");
@@ -802,42 +842,96 @@ static int section_collectives(struct rep *r)
 	}
 	if ((have_ti = has_table(r, "COMMUNICATION_TASK_INFO")) < 0)
 		return have_ti;
-	/* Element sizes by ENUM_HCCL_DATA_TYPE name, as msprof-analyze maps them. */
+	/*
+	 * Element sizes by ENUM_HCCL_DATA_TYPE name, as msprof-analyze maps them.
+	 * A task size of uint64 max reads back as -1 (some real files hold it on
+	 * every row): unknown, not a negative byte count.
+	 */
 	snprintf(sql, sizeof(sql),
-		 "SELECT COALESCE(s.value, '#' || o.opType), COUNT(*), SUM(o.endNs - o.startNs), "
-		 "MAX(o.endNs - o.startNs), "
-		 "SUM(o.count * CASE d.name WHEN 'INT8' THEN 1 WHEN 'UINT8' THEN 1 "
+		 "SELECT s.value, n.value, o.endNs - o.startNs, "
+		 "o.count * CASE d.name WHEN 'INT8' THEN 1 WHEN 'UINT8' THEN 1 "
 		 "WHEN 'INT16' THEN 2 WHEN 'UINT16' THEN 2 WHEN 'FP16' THEN 2 WHEN 'BFP16' THEN 2 "
 		 "WHEN 'INT32' THEN 4 WHEN 'UINT32' THEN 4 WHEN 'FP32' THEN 4 "
 		 "WHEN 'INT64' THEN 8 WHEN 'UINT64' THEN 8 WHEN 'FP64' THEN 8 "
-		 "WHEN 'INT128' THEN 16 END), "
-		 "%s, GROUP_CONCAT(DISTINCT COALESCE(d.name, '#' || o.dataType)) "
+		 "WHEN 'INT128' THEN 16 END, "
+		 "%s, COALESCE(d.name, '#' || o.dataType) "
 		 "FROM COMMUNICATION_OP o LEFT JOIN STRING_IDS s ON s.id = o.opType "
-		 "LEFT JOIN ENUM_HCCL_DATA_TYPE d ON d.id = o.dataType %s "
-		 "GROUP BY o.opType ORDER BY 3 DESC, 1",
-		 have_ti ? "SUM(m.moved)" : "NULL",
-		 have_ti ? "LEFT JOIN (SELECT opId, SUM(size) AS moved FROM COMMUNICATION_TASK_INFO "
-			   "GROUP BY opId) m ON m.opId = o.opId"
+		 "LEFT JOIN STRING_IDS n ON n.id = o.opName "
+		 "LEFT JOIN ENUM_HCCL_DATA_TYPE d ON d.id = o.dataType %s",
+		 have_ti ? "m.moved" : "NULL",
+		 have_ti ? "LEFT JOIN (SELECT opId, SUM(CASE WHEN size >= 0 THEN size END) AS moved "
+			   "FROM COMMUNICATION_TASK_INFO GROUP BY opId) m ON m.opId = o.opId"
 			 : "");
 	if ((e = prep(r, &st, sql, "COMMUNICATION_OP")))
 		return e;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char name[128];
+		int64_t dur = sqlite3_column_int64(st, 2);
+		const char *dt = text_or(st, 5, "?");
+		size_t i;
+
+		derived |= coll_type(name, sizeof(name), (const char *)sqlite3_column_text(st, 0),
+				     (const char *)sqlite3_column_text(st, 1));
+		for (i = 0; i < n && strcmp(c[i].name, name); i++)
+			;
+		if (i == n) {
+			if (n == cap) {
+				size_t ncap = cap ? cap * 2 : 16;
+				struct coll *p = realloc(c, ncap * sizeof(*p));
+
+				if (!p) {
+					sqlite3_finalize(st);
+					free(c);
+					return fail(r, -ENOMEM, "out of memory reading COMMUNICATION_OP");
+				}
+				c = p;
+				cap = ncap;
+			}
+			memset(&c[n], 0, sizeof(c[n]));
+			snprintf(c[i].name, sizeof(c[i].name), "%s", name);
+			snprintf(c[i].dtype, sizeof(c[i].dtype), "%s", dt);
+			n++;
+		} else if (strcmp(c[i].dtype, dt)) {
+			snprintf(c[i].dtype, sizeof(c[i].dtype), "mixed");
+		}
+		c[i].count++;
+		c[i].total += dur;
+		if (dur > c[i].max)
+			c[i].max = dur;
+		if (sqlite3_column_type(st, 3) != SQLITE_NULL) {
+			c[i].payload += sqlite3_column_int64(st, 3);
+			c[i].have_payload = 1;
+		}
+		if (sqlite3_column_type(st, 4) != SQLITE_NULL) {
+			c[i].moved += sqlite3_column_int64(st, 4);
+			c[i].have_moved = 1;
+		}
+	}
+	if ((e = done(r, st, rc, "COMMUNICATION_OP"))) {
+		free(c);
+		return e;
+	}
+	if (n)
+		qsort(c, n, sizeof(c[0]), cmp_coll);
 	fprintf(r->out, "  %10s %14s %12s %12s %14s %14s  %-10s %s\n", "count", "total(us)",
 		"avg(us)", "max(us)", "payload(B)", "moved(B)", "dataType", "opType");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t cnt = sqlite3_column_int64(st, 1), tot = sqlite3_column_int64(st, 2);
+	for (size_t i = 0; i < n; i++) {
 		char pay[32] = "-", mov[32] = "-";
 
-		if (sqlite3_column_type(st, 4) != SQLITE_NULL)
-			snprintf(pay, sizeof(pay), "%lld", (long long)sqlite3_column_int64(st, 4));
-		if (sqlite3_column_type(st, 5) != SQLITE_NULL)
-			snprintf(mov, sizeof(mov), "%lld",
-				 (long long)(sqlite3_column_int64(st, 5) * r->weight));
-		fprintf(r->out, "  %10lld %14s %12s %12s %14s %14s  %-10s %s\n", (long long)cnt,
-			us(b1, sizeof(b1), tot), us(b2, sizeof(b2), tot / cnt),
-			us(b3, sizeof(b3), sqlite3_column_int64(st, 3)), pay, mov,
-			text_or(st, 6, "-"), text_or(st, 0, "?"));
+		if (c[i].have_payload)
+			snprintf(pay, sizeof(pay), "%lld", (long long)c[i].payload);
+		if (c[i].have_moved)
+			snprintf(mov, sizeof(mov), "%lld", (long long)(c[i].moved * r->weight));
+		fprintf(r->out, "  %10lld %14s %12s %12s %14s %14s  %-10s %s\n", (long long)c[i].count,
+			us(b1, sizeof(b1), c[i].total), us(b2, sizeof(b2), c[i].total / c[i].count),
+			us(b3, sizeof(b3), c[i].max), pay, mov, c[i].dtype, c[i].name);
 	}
-	return done(r, st, rc, "COMMUNICATION_OP");
+	if (!n)
+		fprintf(r->out, "  none (COMMUNICATION_OP is empty)\n");
+	if (derived)
+		fprintf(r->out, "  (opType is N/A in this database: types taken from opName)\n");
+	free(c);
+	return 0;
 }
 
 /* ---- msproftx ----------------------------------------------------------- */
