@@ -43,6 +43,9 @@ $(patsubst tests/unit/%.c,$(BUILD)/obj/tests/unit/%.o,$(wildcard tests/unit/test
 $(patsubst tests/vm/%.c,$(BUILD)/obj/tests/vm/%.o,$(wildcard tests/vm/bpf_*.c)): $(BPF_SKELS)
 
 bpf: $(BPF_SKELS)
-.PHONY: bpf
+clean: clean-bpf
+clean-bpf:
+	rm -rf $(BPF_OUT)
+.PHONY: bpf clean-bpf
 .SECONDARY: $(BPF_OBJS)
 # ---- end of the BPF block ----------------------------------------------------
