@@ -104,7 +104,99 @@ clean:
 	rm -rf $(BUILD)/obj $(BUILD)/lib $(BUILD)/bin $(BUILD)/tests $(BUILD)/vm
 	-$(if $(KDIR),$(MAKE) -C $(KDIR) M=$(CURDIR) clean)
 
+# ---- packaging (owner: packaging): make install, make install-dkms ----------
+#   make install [PREFIX=/usr/local] [DESTDIR=]  tools (build/bin), libraries
+#       (build/lib/*.so, *.a), public headers (include/{acl,npuprof,uapi}) and
+#       $(LIBDIR)/pkgconfig/npuprof.pc made from npuprof.pc.in
+#   make install-dkms [DESTDIR=]  the module sources and dkms.conf in
+#       /usr/src/npuprof-$(VERSION)/; then `dkms install npuprof/$(VERSION)`
+# The version lives in one place: the VERSION file.
+VERSION      := $(shell cat VERSION 2>/dev/null)
+# PREFIX itself stays unset unless given (install-sdk requires it explicitly).
+INST_PREFIX   = $(or $(PREFIX),/usr/local)
+BINDIR       ?= $(INST_PREFIX)/bin
+LIBDIR       ?= $(INST_PREFIX)/lib
+INCLUDEDIR   ?= $(INST_PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+DKMSDIR      := /usr/src/npuprof-$(VERSION)
+INSTALL_HDRS  = $(shell find include/acl include/npuprof include/uapi -name '*.h')
+DKMS_SRCS     = Kbuild VERSION $(wildcard include/uapi/*.h kmod/*/Kbuild) \
+                $(filter-out %.mod.c,$(wildcard kmod/*/*.c kmod/*/*.h))
+
+.PHONY: install-dkms
+install: user
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 755 $(BUILD)/bin/* $(DESTDIR)$(BINDIR)/
+	install -m 755 $(BUILD)/lib/*.so $(DESTDIR)$(LIBDIR)/
+	install -m 644 $(BUILD)/lib/*.a $(DESTDIR)$(LIBDIR)/
+	for h in $(INSTALL_HDRS); do \
+		install -D -m 644 $$h $(DESTDIR)$(INCLUDEDIR)/$${h#include/} || exit 1; done
+	sed -e 's|@PREFIX@|$(INST_PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS_PRIVATE@|$(strip $(LDLIBS))|' \
+	    npuprof.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/npuprof.pc
+
+install-dkms:
+	@test -n "$(VERSION)" || { echo "no VERSION file" >&2; exit 1; }
+	for f in $(DKMS_SRCS); do install -D -m 644 $$f $(DESTDIR)$(DKMSDIR)/$$f || exit 1; done
+	sed 's|@VERSION@|$(VERSION)|' dkms.conf > $(DESTDIR)$(DKMSDIR)/dkms.conf
+
 # BPF capture engine: its rules are one block, kept in bpf/bpf.mk
 include bpf/bpf.mk
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# ---- ACL runtime and the CANN-style SDK (owner: runtime; user/runtime) -----
+# libmsprofiler.so  the profiling library (libnpuprof's objects, aclprof*)
+# libascendcl.so    the runtime (user/runtime/*.c), linked to libmsprofiler.so
+# libprofapi.so     a thin name: an empty library that needs libmsprofiler.so
+# Programs that use the runtime (npuwork, tests/vm/rt_*, tests/unit/
+# test_runtime*) link these shared libraries, never libnpuprof.a, so that the
+# process has one recorder. `make install-sdk PREFIX=DIR` lays them out as
+# CANN does: DIR/include/{acl,hccl}, DIR/lib64, DIR/bin/setenv.bash.
+RT_SRCS    := $(wildcard user/runtime/*.c)
+RT_OBJS    := $(RT_SRCS:%.c=$(BUILD)/obj/%.o)
+RT_MSPROF  := $(BUILD)/lib/libmsprofiler.so
+RT_ACL     := $(BUILD)/lib/libascendcl.so
+RT_PROFAPI := $(BUILD)/lib/libprofapi.so
+RT_LIBS    := $(RT_MSPROF) $(RT_ACL) $(RT_PROFAPI)
+RT_LINK     = -L$(BUILD)/lib -lascendcl -lmsprofiler -Wl,-rpath,'$$ORIGIN/../lib' -Wl,-rpath,'$$ORIGIN/../../lib'
+NPUWORK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard user/tools/npuwork/*.c))
+
+user: $(RT_LIBS)
+
+$(RT_MSPROF): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libmsprofiler.so -o $@ $^ $(LDLIBS)
+
+$(RT_ACL): $(RT_OBJS) $(RT_MSPROF)
+	$(CC) -shared -Wl,-soname,libascendcl.so -o $@ $(RT_OBJS) -L$(BUILD)/lib -lmsprofiler \
+		-Wl,-rpath,'$$ORIGIN' -lpthread
+
+$(RT_PROFAPI): $(RT_MSPROF)
+	printf '/* libprofapi: a name only */\n' | $(CC) -shared -Wl,-soname,libprofapi.so -x c -o $@ - \
+		-Wl,--no-as-needed -L$(BUILD)/lib -lmsprofiler -Wl,-rpath,'$$ORIGIN'
+
+$(BUILD)/bin/npuwork: $(NPUWORK_OBJS) $(RT_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $(NPUWORK_OBJS) $(RT_LINK) -lsqlite3 -lpthread -lm
+
+$(BUILD)/tests/vm/rt_%: $(BUILD)/obj/tests/vm/rt_%.o $(RT_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< $(RT_LINK) -lpthread
+
+$(BUILD)/tests/unit/test_runtime%: $(BUILD)/obj/tests/unit/test_runtime%.o $(RT_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< $(RT_LINK) $(CHECK_LIBS) -lpthread
+
+.PHONY: install-sdk
+install-sdk: $(RT_LIBS)
+	@test -n "$(PREFIX)" || { echo "usage: make install-sdk PREFIX=DIR" >&2; exit 2; }
+	install -d $(PREFIX)/include/acl/error_codes $(PREFIX)/include/hccl $(PREFIX)/lib64 $(PREFIX)/bin
+	install -m 644 include/acl/*.h $(PREFIX)/include/acl/
+	install -m 644 include/acl/error_codes/*.h $(PREFIX)/include/acl/error_codes/
+	install -m 644 include/hccl/*.h $(PREFIX)/include/hccl/
+	install -m 755 $(RT_LIBS) $(PREFIX)/lib64/
+	printf 'export ASCEND_HOME_PATH=%s\nexport LD_LIBRARY_PATH=%s/lib64$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}\n' \
+		"$(abspath $(PREFIX))" "$(abspath $(PREFIX))" > $(PREFIX)/bin/setenv.bash
+	@echo "SDK installed in $(PREFIX)"
+# ---- end of the runtime block -----------------------------------------------

@@ -1,45 +1,44 @@
 /*
- * npuwork — a workload generator for the simulated NPU (npusim).
+ * npuwork - a workload generator for the simulated NPU (npusim).
  *
- * `driver` drives /dev/npusim<N> directly, the way the runtime's send path
- * does, with the task mix of a data-parallel training step: compute kernels on a
- * compute stream, an event hand-off to a communication stream, and an
- * all-reduce decomposed into notify record/wait and SDMA tasks between every
- * pair of devices. `flood` submits short tasks as fast as possible, for
- * measuring per-task tracing cost.
+ *   npuwork [--scenario NAME] [--devices N] [--steps N] [--tasks N]
+ *           [--batch N] [--threads N] [--layers N] [--size BYTES]
+ *           [--seed N] [--manifest FILE] [--db FILE] [--quiet]
  *
- *   npuwork [--scenario driver|flood] [--devices N] [--steps N] [--tasks N]
- *           [--batch N] [--quiet]
+ * Scenarios:
+ *   driver  a training step's task mix straight on /dev/npusim (no ACL)
+ *   flood   --tasks short tasks as fast as possible (tracing cost)
+ *   train   transformer-like training steps on N devices through the ACL
+ *           runtime: H2D copies, matmuls on AI cores, elementwise on vector
+ *           cores, a MIX attention kernel, events between the compute and
+ *           communication streams, an HCCL all-reduce of the gradients,
+ *           msproftx ranges and MarkEx around forward/backward/optimizer
+ *   infer   an inference loop (copies in, layers, copy out, synchronise)
+ *   stress  --tasks tiny kernels from --threads threads
+ *   replay  re-issue the tasks of an msprof or PyTorch profiler db (--db)
+ * Runs are reproducible from --seed (durations and shapes); --manifest
+ * writes every task the runtime sent (see manifest.c).
  */
-#include <errno.h>
 #include <getopt.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "npuprof/npusim_dev.h"
+#include "npuwork.h"
 
-struct dev_ctx {
-	int fd;
-	int id;
-	uint32_t compute, comm; /* stream ids */
-	uint16_t task[2]; /* next task id per stream */
-	uint32_t ev; /* event: compute -> comm */
-	uint32_t notify; /* notify id owned by this device */
-	uint64_t submitted;
+struct npuwork_opt opt = {
+	.scenario = "driver",
+	.ndev = 2,
+	.steps = 10,
+	.tasks = 100000,
+	.batch = 64,
+	.seed = 1,
+	.threads = 0,
+	.layers = 4,
+	.size = 1 << 20,
 };
-
-static struct {
-	const char *scenario;
-	int ndev;
-	int steps;
-	long tasks;
-	int batch;
-	int quiet;
-} opt = { "driver", 2, 10, 100000, 64, 0 };
 
 static uint64_t now_ns(void)
 {
@@ -49,182 +48,30 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-static void die(const char *what, int err)
-{
-	fprintf(stderr, "npuwork: %s: %s\n", what, strerror(-err));
-	exit(1);
-}
-
-static void send(struct dev_ctx *d, uint32_t sid, struct npusim_sqe *q, int n)
-{
-	int r = npusim_sq_send(d->fd, sid, q, n, -1, NULL);
-
-	if (r < 0)
-		die("submit", r);
-	d->submitted += n;
-}
-
-static struct npusim_sqe *next_sqe(struct dev_ctx *d, struct npusim_sqe *q,
-				   int s, unsigned int type)
-{
-	uint32_t sid = s ? d->comm : d->compute;
-
-	npusim_sqe_init(q, type, sid, d->task[s]++);
-	return q;
-}
-
-/* One training step on one device: forward/backward kernels, then the
- * gradient all-reduce on the communication stream. */
-static void train_step(struct dev_ctx *devs, int di, int step)
-{
-	struct dev_ctx *d = &devs[di];
-	struct npusim_sqe q[64], *e;
-	int n = 0;
-
-	for (int k = 0; k < 24; k++) {
-		e = next_sqe(d, &q[n++], 0,
-			     k % 3 == 2 ? NPUSIM_SQE_AIV : NPUSIM_SQE_AI_CORE);
-		e->block_dim = 8 + (k * 7) % 40;
-		e->duration_ns = 20000 + ((k * 37 + step * 11) % 13) * 15000;
-		e->jitter_pm = 50;
-		if (k == 10)
-			e->kind = NPUSIM_KERNEL_MIX_AIC;
-	}
-	e = next_sqe(d, &q[n++], 0, NPUSIM_SQE_EVENT_RECORD);
-	e->id = d->ev;
-	send(d, d->compute, q, n);
-
-	n = 0;
-	e = next_sqe(d, &q[n++], 1, NPUSIM_SQE_EVENT_WAIT);
-	e->id = d->ev;
-	/* ring all-reduce: tell the next device we are ready, wait for the
-	 * previous one, move a chunk, reduce, repeat ndev-1 times */
-	for (int r = 0; r < 2 * (opt.ndev - 1); r++) {
-		int next = (di + 1) % opt.ndev;
-
-		e = next_sqe(d, &q[n++], 1, NPUSIM_SQE_NOTIFY_RECORD);
-		e->id = devs[next].notify;
-		e->target_dev = next;
-		e = next_sqe(d, &q[n++], 1, NPUSIM_SQE_NOTIFY_WAIT);
-		e->id = d->notify;
-		e = next_sqe(d, &q[n++], 1, NPUSIM_SQE_SDMA);
-		e->bytes = 4u << 20;
-		if (r < opt.ndev - 1) {
-			e = next_sqe(d, &q[n++], 1, NPUSIM_SQE_AIV);
-			e->block_dim = 48;
-			e->duration_ns = 30000;
-		}
-	}
-	next_sqe(d, &q[n++], 1, NPUSIM_SQE_PLACE_HOLDER);
-	send(d, d->comm, q, n);
-}
-
-static void open_devices(struct dev_ctx *devs)
-{
-	for (int i = 0; i < opt.ndev; i++) {
-		struct dev_ctx *d = &devs[i];
-		int r;
-
-		memset(d, 0, sizeof(*d));
-		d->id = i;
-		d->fd = npusim_dev_open(i);
-		if (d->fd < 0)
-			die("open /dev/npusim (is npusim.ko loaded?)", d->fd);
-		if ((r = npusim_stream_create(d->fd, &d->compute)) ||
-		    (r = npusim_stream_create(d->fd, &d->comm)) ||
-		    (r = npusim_id_alloc(d->fd, NPUSIM_ID_EVENT, &d->ev)) ||
-		    (r = npusim_id_alloc(d->fd, NPUSIM_ID_NOTIFY, &d->notify)))
-			die("set up device", r);
-	}
-}
-
-static void drain(struct dev_ctx *d, uint32_t sid)
-{
-	struct npusim_cqe cq[256];
-
-	while (npusim_cq_recv(d->fd, sid, cq, 256, 0) > 0)
-		;
-}
-
-static void run_train(struct dev_ctx *devs)
-{
-	for (int s = 0; s < opt.steps; s++) {
-		for (int i = 0; i < opt.ndev; i++)
-			train_step(devs, i, s);
-		for (int i = 0; i < opt.ndev; i++) {
-			int r = npusim_stream_sync(devs[i].fd, devs[i].comm,
-						   30000);
-			if (r < 0)
-				die("step synchronize", r);
-			drain(&devs[i], devs[i].compute);
-			drain(&devs[i], devs[i].comm);
-		}
-	}
-}
-
-struct flood_arg {
-	struct dev_ctx *d;
-	long tasks;
-};
-
-static void *flood_dev(void *p)
-{
-	struct flood_arg *a = p;
-	struct dev_ctx *d = a->d;
-	struct npusim_sqe q[NPUSIM_SEND_MAX];
-	int batch = opt.batch;
-
-	for (long t = 0; t < a->tasks; t += batch) {
-		int n = a->tasks - t < batch ? (int)(a->tasks - t) : batch;
-
-		for (int i = 0; i < n; i++)
-			next_sqe(d, &q[i], 0, NPUSIM_SQE_AIV);
-		send(d, d->compute, q, n);
-		drain(d, d->compute);
-	}
-	npusim_stream_sync(d->fd, d->compute, -1);
-	drain(d, d->compute);
-	return NULL;
-}
-
-static void run_flood(struct dev_ctx *devs)
-{
-	pthread_t th[NPUSIM_MAX_DEVICES];
-	struct flood_arg a[NPUSIM_MAX_DEVICES];
-
-	for (int i = 0; i < opt.ndev; i++) {
-		a[i].d = &devs[i];
-		a[i].tasks = opt.tasks / opt.ndev;
-		pthread_create(&th[i], NULL, flood_dev, &a[i]);
-	}
-	for (int i = 0; i < opt.ndev; i++)
-		pthread_join(th[i], NULL);
-}
-
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: npuwork [--scenario driver|flood] [--devices N] [--steps N]\n"
-		"               [--tasks N] [--batch N] [--quiet]\n");
+		"usage: npuwork [--scenario driver|flood|train|infer|stress|replay] [--devices N]\n"
+		"               [--steps N] [--tasks N] [--batch N] [--threads N] [--layers N]\n"
+		"               [--size BYTES] [--seed N] [--manifest FILE] [--db FILE] [--quiet]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "scenario", required_argument, 0, 's' },
-		{ "devices", required_argument, 0, 'd' },
-		{ "steps", required_argument, 0, 'n' },
-		{ "tasks", required_argument, 0, 't' },
-		{ "batch", required_argument, 0, 'b' },
-		{ "quiet", no_argument, 0, 'q' },
+		{ "scenario", required_argument, 0, 's' }, { "devices", required_argument, 0, 'd' },
+		{ "steps", required_argument, 0, 'n' },    { "tasks", required_argument, 0, 't' },
+		{ "batch", required_argument, 0, 'b' },    { "quiet", no_argument, 0, 'q' },
+		{ "seed", required_argument, 0, 'S' },     { "threads", required_argument, 0, 'T' },
+		{ "layers", required_argument, 0, 'L' },   { "size", required_argument, 0, 'z' },
+		{ "manifest", required_argument, 0, 'm' }, { "db", required_argument, 0, 'D' },
 		{ 0, 0, 0, 0 }
 	};
-	struct dev_ctx devs[NPUSIM_MAX_DEVICES];
 	uint64_t t0, total = 0;
-	int c, avail;
+	int c, avail, acl;
 
-	while ((c = getopt_long(argc, argv, "s:d:n:t:b:q", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:d:n:t:b:qS:T:L:z:m:D:", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': opt.scenario = optarg; break;
 		case 'd': opt.ndev = atoi(optarg); break;
@@ -232,34 +79,54 @@ int main(int argc, char **argv)
 		case 't': opt.tasks = atol(optarg); break;
 		case 'b': opt.batch = atoi(optarg); break;
 		case 'q': opt.quiet = 1; break;
+		case 'S': opt.seed = strtoull(optarg, NULL, 0); break;
+		case 'T': opt.threads = atoi(optarg); break;
+		case 'L': opt.layers = atoi(optarg); break;
+		case 'z': opt.size = atol(optarg); break;
+		case 'm': opt.manifest = optarg; break;
+		case 'D': opt.db = optarg; break;
 		default: usage();
 		}
 	}
+	if (optind != argc)
+		usage();
 	avail = npusim_dev_count();
-	if (opt.ndev < 1 || opt.ndev > NPUSIM_MAX_DEVICES || opt.steps < 1 ||
-	    opt.tasks < 1 || opt.batch < 1 || opt.batch > NPUSIM_SEND_MAX)
+	if (opt.ndev < 1 || opt.ndev > NPUSIM_MAX_DEVICES || opt.steps < 1 || opt.tasks < 1 || opt.batch < 1 ||
+	    opt.batch > NPUSIM_SEND_MAX || opt.threads < 0 || opt.threads > 64 || opt.layers < 1 ||
+	    opt.layers > 64 || opt.size < 64)
 		usage();
 	if (opt.ndev > avail) {
-		fprintf(stderr, "npuwork: %d devices requested, %d present (load npusim.ko)\n",
-			opt.ndev, avail);
+		fprintf(stderr, "npuwork: %d devices requested, %d present (load npusim.ko)\n", opt.ndev, avail);
 		return 1;
 	}
-	open_devices(devs);
+	acl = strcmp(opt.scenario, "driver") && strcmp(opt.scenario, "flood");
+	if (!acl && opt.manifest) {
+		fprintf(stderr, "npuwork: --manifest needs an ACL scenario (train, infer, stress, replay)\n");
+		return 2;
+	}
+	if (strcmp(opt.scenario, "replay") == 0 && !opt.db) {
+		fprintf(stderr, "npuwork: replay needs --db FILE\n");
+		return 2;
+	}
 	t0 = now_ns();
 	if (strcmp(opt.scenario, "driver") == 0)
-		run_train(devs);
+		total = run_driver_scenario(0);
 	else if (strcmp(opt.scenario, "flood") == 0)
-		run_flood(devs);
+		total = run_driver_scenario(1);
+	else if (strcmp(opt.scenario, "replay") == 0)
+		total = run_replay(opt.db);
+	else if (!strcmp(opt.scenario, "train") || !strcmp(opt.scenario, "infer") || !strcmp(opt.scenario, "stress"))
+		total = run_acl_scenario(opt.scenario);
 	else
 		usage();
 	t0 = now_ns() - t0;
-	for (int i = 0; i < opt.ndev; i++) {
-		total += devs[i].submitted;
-		close(devs[i].fd);
+	if (!opt.quiet) {
+		printf("npuwork: %s on %d device(s): %llu tasks in %.3f s (%.0f tasks/s)\n", opt.scenario, opt.ndev,
+		       (unsigned long long)total, t0 / 1e9, total / (t0 / 1e9));
+		if (acl) {
+			printf("tasks by type:\n");
+			manifest_print_counts(-1);
+		}
 	}
-	if (!opt.quiet)
-		printf("npuwork: %s on %d device(s): %llu tasks in %.3f s (%.0f tasks/s)\n",
-		       opt.scenario, opt.ndev, (unsigned long long)total,
-		       t0 / 1e9, total / (t0 / 1e9));
 	return 0;
 }

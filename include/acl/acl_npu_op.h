@@ -1,0 +1,133 @@
+/*
+ * acl_npu_op.h - npuprof's operator launch: one call that runs a kernel task
+ * and tells the profiler everything CANN's GE knows about the operator.
+ *
+ * CANN launches operators through aclnn* / aclopExecute with compiled
+ * kernels; the simulation has no kernels, so this call stands in for all of
+ * them. It enqueues one kernel task on `stream` for the modelled duration and,
+ * while profiling is on, records what a CANN application would show:
+ *   acl-level API  `apiName` (default "aclnn" + opType)
+ *     node-level   `launch` (item = opName)
+ *       runtime    `KernelLaunch`
+ *   TASK_TRACK     runtime type KERNEL_AICORE / KERNEL_AIVEC / KERNEL_MIX_AIC /
+ *                  KERNEL_MIX_AIV / KERNEL_AICPU (or `taskTypeName`)
+ *   COMPUTE_OP     name, type, GE task type, block dims, tensors, attributes
+ * The task inherits the `launch` range's connectionId.
+ *
+ * Tensors are given either structurally (inputs/outputs) or, for replaying a
+ * database, as the finished strings (inputFormats ... outputShapes), which
+ * win when set. Strings are copied before the call returns.
+ */
+#ifndef INC_EXTERNAL_ACL_ACL_NPU_OP_H_
+#define INC_EXTERNAL_ACL_ACL_NPU_OP_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The accelerator the op runs on (COMPUTE_TASK_INFO.taskType, GE numbering). */
+typedef enum aclnpuTaskKind {
+    ACLNPU_TASK_AI_CORE = 0,        /* cube cores: KERNEL_AICORE */
+    ACLNPU_TASK_AI_CPU = 1,         /* AI CPU: KERNEL_AICPU */
+    ACLNPU_TASK_AI_VECTOR_CORE = 2, /* vector cores: KERNEL_AIVEC */
+    ACLNPU_TASK_MIX_AIC = 4,        /* cube-led mix: KERNEL_MIX_AIC */
+    ACLNPU_TASK_MIX_AIV = 5,        /* vector-led mix: KERNEL_MIX_AIV */
+} aclnpuTaskKind;
+
+#define ACLNPU_MAX_DIMS 8
+
+typedef struct aclnpuTensorDesc {
+    aclDataType dataType;
+    aclFormat format;
+    uint32_t numDims; /* 0: a scalar */
+    int64_t dims[ACLNPU_MAX_DIMS];
+} aclnpuTensorDesc;
+
+typedef struct aclnpuOpDesc {
+    size_t size;              /* sizeof(aclnpuOpDesc) of the caller's build */
+    const char *opName;       /* node name, e.g. "aclnnMm_MatMul_0"; required */
+    const char *opType;       /* e.g. "MatMul"; required */
+    aclnpuTaskKind taskKind;
+    uint32_t blockDim;        /* 1 .. 65535 */
+    uint32_t mixBlockDim;     /* MIX kinds: blocks of the second core type */
+    uint64_t durationNs;      /* modelled run time, <= 10 s */
+    uint32_t jitterPerMille;  /* +- random jitter on the duration, <= 1000 */
+    uint32_t opFlag;
+    uint32_t numInputs;
+    const aclnpuTensorDesc *inputs;
+    uint32_t numOutputs;
+    const aclnpuTensorDesc *outputs;
+    const char *attrInfo;     /* NULL: "N/A" */
+    const char *apiName;      /* acl-level API name; NULL: "aclnn<opType>" */
+    /* Replay: finished db strings (NULL: built from inputs/outputs). */
+    const char *inputFormats;
+    const char *inputDataTypes;
+    const char *inputShapes;  /* with its double quotes, as in the db */
+    const char *outputFormats;
+    const char *outputDataTypes;
+    const char *outputShapes;
+    const char *taskTypeName; /* runtime task type; NULL: from taskKind */
+    const char *geTaskType;   /* GE task type; NULL: from taskKind */
+} aclnpuOpDesc;
+
+/* Launches one kernel task. ACL_ERROR_INVALID_PARAM for a NULL or
+ * inconsistent descriptor, else as the other stream APIs. */
+ACL_FUNC_VISIBILITY aclError aclnpuLaunchOp(const aclnpuOpDesc *desc, aclrtStream stream);
+
+/* One task of any SQE type, reported with the runtime task-type name given:
+ * for replaying databases (FFTS+ subtask names such as "Notify Wait") and
+ * for tests. sqeType/kind/id/targetDevice/tag/value are npusim's task model
+ * (include/uapi/npusim.h). With apiName the task hangs off an acl-level
+ * range of that name, else off whatever range the caller has open. */
+typedef struct aclnpuRawTask {
+    size_t size;              /* sizeof(aclnpuRawTask) of the caller's build */
+    uint32_t sqeType;         /* enum npusim_sqe_type */
+    uint32_t kind;            /* kernels: npusim_kernel_kind */
+    uint32_t blockDim;
+    uint32_t id;              /* event / notify id */
+    uint32_t targetDevice;    /* NOTIFY_RECORD: device owning the notify */
+    uint32_t tag;
+    uint64_t value;
+    uint64_t durationNs;
+    uint64_t bytes;           /* SDMA */
+    const char *taskTypeName; /* required */
+    const char *apiName;      /* NULL: none */
+} aclnpuRawTask;
+ACL_FUNC_VISIBILITY aclError aclnpuLaunchRawTask(const aclnpuRawTask *task, aclrtStream stream);
+
+/* Notify ids of a device (what HCCL allocates for its handshakes). */
+ACL_FUNC_VISIBILITY aclError aclnpuNotifyCreate(int32_t deviceId, uint32_t *notifyId);
+ACL_FUNC_VISIBILITY aclError aclnpuNotifyDestroy(int32_t deviceId, uint32_t notifyId);
+
+/* Ground truth for tests and workload manifests: the observer is called on
+ * the submitting thread for every task the runtime sends, right after the
+ * driver accepted it. connectionId is -1 while profiling is off. */
+typedef struct aclnpuTaskRecord {
+    int32_t deviceId;
+    uint32_t streamId;
+    uint32_t taskId;          /* the 16-bit SQE task id */
+    uint32_t batchId;         /* wraps of the stream's task id */
+    uint32_t sqeType;
+    const char *taskTypeName; /* runtime task type */
+    uint64_t durationNs;      /* modelled (0: from bytes / sync task) */
+    uint64_t bytes;
+    int64_t connectionId;
+} aclnpuTaskRecord;
+typedef void (*aclnpuTaskObserver)(void *ctx, const aclnpuTaskRecord *task);
+/* NULL removes the observer. Not for concurrent use with submits. */
+ACL_FUNC_VISIBILITY aclError aclnpuSetTaskObserver(aclnpuTaskObserver fn, void *ctx);
+
+/* The names the db uses for a data type and a format ("FLOAT16", "NCHW"). */
+ACL_FUNC_VISIBILITY const char *aclnpuDataTypeName(aclDataType dt);
+ACL_FUNC_VISIBILITY const char *aclnpuFormatName(aclFormat fmt);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* INC_EXTERNAL_ACL_ACL_NPU_OP_H_ */

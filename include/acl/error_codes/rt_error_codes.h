@@ -1,0 +1,46 @@
+/*
+ * rt_error_codes.h - the runtime's error codes (ACL_ERROR_RT_*), a subset.
+ *
+ * npuprof's own text. CANN defines these as macros; names and values match
+ * CANN's error_codes/rt_error_codes.h so code written against CANN compiles
+ * and compares unchanged. Each is guarded so that a second definition (for
+ * example acl_base.h's ACL_ERROR_RT_PROFILING_ERROR) does not clash.
+ */
+#ifndef INC_EXTERNAL_ACL_ERROR_CODES_RT_ERROR_CODES_H_
+#define INC_EXTERNAL_ACL_ERROR_CODES_RT_ERROR_CODES_H_
+
+#ifndef ACL_RT_SUCCESS
+#define ACL_RT_SUCCESS 0
+#endif
+/* Parameter errors (1070xx). */
+#ifndef ACL_ERROR_RT_PARAM_INVALID
+#define ACL_ERROR_RT_PARAM_INVALID 107000    /* bad handle or argument */
+#endif
+#ifndef ACL_ERROR_RT_INVALID_DEVICEID
+#define ACL_ERROR_RT_INVALID_DEVICEID 107001 /* no such device */
+#endif
+#ifndef ACL_ERROR_RT_CONTEXT_NULL
+#define ACL_ERROR_RT_CONTEXT_NULL 107002     /* no device set on this thread */
+#endif
+#ifndef ACL_ERROR_RT_STREAM_CONTEXT
+#define ACL_ERROR_RT_STREAM_CONTEXT 107003   /* stream of another device */
+#endif
+/* Resource errors (2070xx). */
+#ifndef ACL_ERROR_RT_MEMORY_ALLOCATION
+#define ACL_ERROR_RT_MEMORY_ALLOCATION 207001
+#endif
+/* Internal errors (5070xx). */
+#ifndef ACL_ERROR_RT_INTERNAL_ERROR
+#define ACL_ERROR_RT_INTERNAL_ERROR 507000
+#endif
+#ifndef ACL_ERROR_RT_PROFILING_ERROR
+#define ACL_ERROR_RT_PROFILING_ERROR 507021
+#endif
+#ifndef ACL_ERROR_RT_DEV_SETUP_ERROR
+#define ACL_ERROR_RT_DEV_SETUP_ERROR 507033
+#endif
+#ifndef ACL_ERROR_RT_DRV_INTERNAL_ERROR
+#define ACL_ERROR_RT_DRV_INTERNAL_ERROR 507899 /* the driver failed */
+#endif
+
+#endif /* INC_EXTERNAL_ACL_ERROR_CODES_RT_ERROR_CODES_H_ */

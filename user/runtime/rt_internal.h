@@ -1,0 +1,144 @@
+/*
+ * rt_internal.h - what the files of npuprof's ACL runtime share.
+ *
+ * The runtime (libascendcl.so) sits on npusim through npusim_dev.h and on
+ * libnpuprof (the profiling library, installed as libmsprofiler.so) for the
+ * recorder. Layout:
+ *   rt_core.c    aclInit/aclFinalize, devices, the hooks lent to aclprof*
+ *   rt_stream.c  streams, the submit path (task ids, task-track records),
+ *                synchronisation, events
+ *   rt_mem.c     device memory (host memory in the simulation) and copies
+ *   rt_op.c      aclnpuLaunchOp: kernel tasks with their operator info
+ *   rt_prof.c    instrumentation: API ranges, connectionIds, string ids
+ *   hccl.c       communicators and collectives
+ */
+#ifndef NPUPROF_RT_INTERNAL_H
+#define NPUPROF_RT_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "acl/acl.h"
+#include "npuprof/hostrec.h"
+#include "npuprof/npusim_dev.h"
+
+#define RT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define RT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+#define RT_STREAM_MAGIC 0x5354524dU /* "STRM" */
+#define RT_EVENT_MAGIC 0x45564e54U  /* "EVNT" */
+#define RT_DEAD_MAGIC 0xdeadbeefU
+#define RT_DRAIN_EVERY 128 /* receive CQEs after this many submits */
+
+struct rt_stream {
+    _Atomic uint32_t magic;
+    int dev;
+    uint32_t sid;           /* npusim stream id (the SQE's stream id) */
+    int is_default;
+    pthread_mutex_t lock;   /* orders task ids and SQ writes */
+    uint64_t seq;           /* tasks submitted so far: task_id/batch_id */
+    uint32_t since_drain;
+    struct rt_stream *next; /* the device's stream list */
+    struct rt_stream *free_next;
+};
+
+struct rt_event {
+    _Atomic uint32_t magic;
+    int dev;
+    uint32_t id;                 /* npusim event id */
+    struct rt_stream *rec_stream; /* last record */
+    uint64_t rec_target;          /* rec_stream's completed count once done */
+    struct rt_event *free_next;
+};
+
+struct rt_device {
+    int fd;            /* -1: not open */
+    int refs;          /* aclrtSetDevice references (one per thread) */
+    uint32_t gen;      /* bumped on every release */
+    struct rt_stream *streams;
+    struct rt_stream *dflt;
+};
+
+struct rt_global {
+    pthread_mutex_t lock; /* devices, stream/event lists and free lists */
+    int initialized;
+    int ndev;
+    struct rt_device dev[NPUSIM_MAX_DEVICES];
+};
+extern struct rt_global rt_g;
+
+/* The calling thread's current device, -1 if none. */
+extern __thread int rt_cur_dev;
+
+/* rt_core.c */
+int rt_dev_fd(int dev);
+/* ACL_SUCCESS with *dev set, or the error for "no usable current device". */
+aclError rt_current_dev(int *dev);
+void rt_set_errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* rt_stream.c */
+/* Resolves a stream handle (NULL: the current device's default stream). */
+aclError rt_stream_get(aclrtStream h, struct rt_stream **out);
+aclError rt_stream_create_locked(int dev, int is_default, struct rt_stream **out);
+void rt_stream_destroy_locked(struct rt_stream *s);
+aclError rt_stream_sync(struct rt_stream *s);
+
+/* One SQE and what the profiler records about it. The caller fills sqe's
+ * type, block_dim and model fields, and type_name; rt_submit fills the
+ * header and the out fields. */
+struct rt_task {
+    struct npusim_sqe sqe;
+    const char *type_name; /* runtime task type (TASK.taskType) */
+    uint64_t bytes;        /* copies: bytes moved */
+    uint32_t memcpy_op;    /* ENUM_MEMCPY_OPERATION, NPUPROF_ENUM_INVALID */
+    uint32_t trace_tag;
+    uint64_t index_id;
+    uint64_t conn;         /* connectionId override when has_conn */
+    int has_conn;
+    /* out */
+    uint16_t task_id;
+    uint32_t batch_id;
+    uint64_t time_ns;
+    uint64_t conn_out;     /* the connectionId recorded */
+};
+void rt_task_init(struct rt_task *t, unsigned int sqe_type, const char *type_name);
+aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n);
+
+/* rt_prof.c: instrumentation. A scope is one API range; rt_api_begin costs
+ * one predictable branch while profiling is off. */
+struct rt_api {
+    int on;
+    uint32_t level;
+    const char *name;
+    uint64_t start;
+    uint64_t conn;
+    uint64_t item;
+};
+void rtprof_begin(struct rt_api *a, uint32_t level, const char *name, const char *item);
+void rtprof_end(struct rt_api *a, aclError ret);
+static inline void rt_api_begin(struct rt_api *a, uint32_t level, const char *name, const char *item)
+{
+    a->on = 0;
+    if (RT_UNLIKELY(npuprof_hostrec_active()))
+        rtprof_begin(a, level, name, item);
+}
+static inline aclError rt_api_end(struct rt_api *a, aclError ret)
+{
+    if (RT_UNLIKELY(a->on))
+        rtprof_end(a, ret);
+    return ret;
+}
+/* connectionId a task submitted now inherits (node, else acl, else none). */
+uint64_t rtprof_task_conn(void);
+/* The string's id, registered with the Str2Id dictionary. NULL/"": NO_STRING. */
+uint64_t rtprof_str(const char *s);
+void rtprof_task_track(int dev, const struct rt_stream *s, const struct rt_task *t);
+
+/* rt_mem.c */
+int rt_is_dev_ptr(const void *p);
+
+/* hooks for libnpuprof (rt_stream.c) */
+int rt_hook_launch_trace(void *stream, uint64_t index_id, uint32_t model_id, uint32_t tag);
+
+#endif /* NPUPROF_RT_INTERNAL_H */

@@ -1,0 +1,202 @@
+/*
+ * driver.c - npuwork's driver-level scenarios (no ACL runtime).
+ *
+ * `driver` drives /dev/npusim<N> directly, the way the runtime's send path
+ * does, with the task mix of a data-parallel training step: compute kernels on a
+ * compute stream, an event hand-off to a communication stream, and an
+ * all-reduce decomposed into notify record/wait and SDMA tasks between every
+ * pair of devices. `flood` submits short tasks as fast as possible, for
+ * measuring per-task tracing cost.
+ * Both keep their task counts fixed (tests and benchmarks rely on them).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "npuprof/npusim_dev.h"
+
+struct dev_ctx {
+	int fd;
+	int id;
+	uint32_t compute, comm; /* stream ids */
+	uint16_t task[2]; /* next task id per stream */
+	uint32_t ev; /* event: compute -> comm */
+	uint32_t notify; /* notify id owned by this device */
+	uint64_t submitted;
+};
+
+#include "npuwork.h"
+
+static void die(const char *what, int err)
+{
+	fprintf(stderr, "npuwork: %s: %s\n", what, strerror(-err));
+	exit(1);
+}
+
+static void send(struct dev_ctx *d, uint32_t sid, struct npusim_sqe *q, int n)
+{
+	int r = npusim_sq_send(d->fd, sid, q, n, -1, NULL);
+
+	if (r < 0)
+		die("submit", r);
+	d->submitted += n;
+}
+
+static struct npusim_sqe *next_sqe(struct dev_ctx *d, struct npusim_sqe *q,
+				   int s, unsigned int type)
+{
+	uint32_t sid = s ? d->comm : d->compute;
+
+	npusim_sqe_init(q, type, sid, d->task[s]++);
+	return q;
+}
+
+/* One training step on one device: forward/backward kernels, then the
+ * gradient all-reduce on the communication stream. */
+static void train_step(struct dev_ctx *devs, int di, int step)
+{
+	struct dev_ctx *d = &devs[di];
+	struct npusim_sqe q[64], *e;
+	int n = 0;
+
+	for (int k = 0; k < 24; k++) {
+		e = next_sqe(d, &q[n++], 0,
+			     k % 3 == 2 ? NPUSIM_SQE_AIV : NPUSIM_SQE_AI_CORE);
+		e->block_dim = 8 + (k * 7) % 40;
+		e->duration_ns = 20000 + ((k * 37 + step * 11) % 13) * 15000;
+		e->jitter_pm = 50;
+		if (k == 10)
+			e->kind = NPUSIM_KERNEL_MIX_AIC;
+	}
+	e = next_sqe(d, &q[n++], 0, NPUSIM_SQE_EVENT_RECORD);
+	e->id = d->ev;
+	send(d, d->compute, q, n);
+
+	n = 0;
+	e = next_sqe(d, &q[n++], 1, NPUSIM_SQE_EVENT_WAIT);
+	e->id = d->ev;
+	/* ring all-reduce: tell the next device we are ready, wait for the
+	 * previous one, move a chunk, reduce, repeat ndev-1 times */
+	for (int r = 0; r < 2 * (opt.ndev - 1); r++) {
+		int next = (di + 1) % opt.ndev;
+
+		e = next_sqe(d, &q[n++], 1, NPUSIM_SQE_NOTIFY_RECORD);
+		e->id = devs[next].notify;
+		e->target_dev = next;
+		e = next_sqe(d, &q[n++], 1, NPUSIM_SQE_NOTIFY_WAIT);
+		e->id = d->notify;
+		e = next_sqe(d, &q[n++], 1, NPUSIM_SQE_SDMA);
+		e->bytes = 4u << 20;
+		if (r < opt.ndev - 1) {
+			e = next_sqe(d, &q[n++], 1, NPUSIM_SQE_AIV);
+			e->block_dim = 48;
+			e->duration_ns = 30000;
+		}
+	}
+	next_sqe(d, &q[n++], 1, NPUSIM_SQE_PLACE_HOLDER);
+	send(d, d->comm, q, n);
+}
+
+static void open_devices(struct dev_ctx *devs)
+{
+	for (int i = 0; i < opt.ndev; i++) {
+		struct dev_ctx *d = &devs[i];
+		int r;
+
+		memset(d, 0, sizeof(*d));
+		d->id = i;
+		d->fd = npusim_dev_open(i);
+		if (d->fd < 0)
+			die("open /dev/npusim (is npusim.ko loaded?)", d->fd);
+		if ((r = npusim_stream_create(d->fd, &d->compute)) ||
+		    (r = npusim_stream_create(d->fd, &d->comm)) ||
+		    (r = npusim_id_alloc(d->fd, NPUSIM_ID_EVENT, &d->ev)) ||
+		    (r = npusim_id_alloc(d->fd, NPUSIM_ID_NOTIFY, &d->notify)))
+			die("set up device", r);
+	}
+}
+
+static void drain(struct dev_ctx *d, uint32_t sid)
+{
+	struct npusim_cqe cq[256];
+
+	while (npusim_cq_recv(d->fd, sid, cq, 256, 0) > 0)
+		;
+}
+
+static void run_train(struct dev_ctx *devs)
+{
+	for (int s = 0; s < opt.steps; s++) {
+		for (int i = 0; i < opt.ndev; i++)
+			train_step(devs, i, s);
+		for (int i = 0; i < opt.ndev; i++) {
+			int r = npusim_stream_sync(devs[i].fd, devs[i].comm,
+						   30000);
+			if (r < 0)
+				die("step synchronize", r);
+			drain(&devs[i], devs[i].compute);
+			drain(&devs[i], devs[i].comm);
+		}
+	}
+}
+
+struct flood_arg {
+	struct dev_ctx *d;
+	long tasks;
+};
+
+static void *flood_dev(void *p)
+{
+	struct flood_arg *a = p;
+	struct dev_ctx *d = a->d;
+	struct npusim_sqe q[NPUSIM_SEND_MAX];
+	int batch = opt.batch;
+
+	for (long t = 0; t < a->tasks; t += batch) {
+		int n = a->tasks - t < batch ? (int)(a->tasks - t) : batch;
+
+		for (int i = 0; i < n; i++)
+			next_sqe(d, &q[i], 0, NPUSIM_SQE_AIV);
+		send(d, d->compute, q, n);
+		drain(d, d->compute);
+	}
+	npusim_stream_sync(d->fd, d->compute, -1);
+	drain(d, d->compute);
+	return NULL;
+}
+
+static void run_flood(struct dev_ctx *devs)
+{
+	pthread_t th[NPUSIM_MAX_DEVICES];
+	struct flood_arg a[NPUSIM_MAX_DEVICES];
+
+	for (int i = 0; i < opt.ndev; i++) {
+		a[i].d = &devs[i];
+		a[i].tasks = opt.tasks / opt.ndev;
+		pthread_create(&th[i], NULL, flood_dev, &a[i]);
+	}
+	for (int i = 0; i < opt.ndev; i++)
+		pthread_join(th[i], NULL);
+}
+
+uint64_t run_driver_scenario(int flood)
+{
+	struct dev_ctx devs[NPUSIM_MAX_DEVICES];
+	uint64_t total = 0;
+
+	open_devices(devs);
+	if (flood)
+		run_flood(devs);
+	else
+		run_train(devs);
+	for (int i = 0; i < opt.ndev; i++) {
+		total += devs[i].submitted;
+		close(devs[i].fd);
+	}
+	return total;
+}
