@@ -5,7 +5,10 @@
  * open() checks privileges, sets the read-only configuration (filters,
  * sampling, wake-up watermark) and loads the programs from the skeleton
  * compiled into this library; start() attaches them to trs_chan:sqe/cqe/recv
- * and npusim:task_time (whichever exist), stop() detaches them.
+ * and npusim:task_time (whichever exist; at least one must, and the missing
+ * ones are looked for again while running), stop() detaches them. Unlike
+ * npuprof.ko, an attached program pins the driver module: it cannot be
+ * unloaded in the middle of a BPF capture.
  *
  * The ringbuf is shared by all CPUs, so its order is reservation order,
  * which can differ from timestamp order by the few instructions between a
@@ -40,7 +43,10 @@
 #define BPF_DEFAULT_RING (16u << 20)
 #define BPF_MAX_RING (1ULL << 30)
 #define BPF_HOLDBACK_NS (50ULL * 1000000) /* reorder window of read() */
-#define BPF_STAGE_MAX (4u << 20) /* records staged before forced delivery */
+#define BPF_STAGE_MAX (1u << 20) /* records staged before forced delivery */
+#define BPF_REATTACH_NS (500ULL * 1000000)
+#define BPF_TP_ALL (NPUPROF_TP_SQE | NPUPROF_TP_CQE | NPUPROF_TP_RECV | \
+		    NPUPROF_TP_TASK_TIME)
 #define BPF_SLOT_BYTES (NPUPROF_BPF_RB_HDR + NPUPROF_RECORD_SIZE)
 
 #ifndef CAP_PERFMON
@@ -84,6 +90,7 @@ struct bpfeng {
 	size_t head, nstage, capstage;
 	uint64_t seq;
 	int oom;
+	uint64_t last_attach; /* when missing tracepoints were last looked for */
 };
 
 /* ---- libbpf messages: kept for the error report, not printed ------------- */
@@ -440,46 +447,58 @@ fail_early:
 	return r < 0 ? r : -EINVAL;
 }
 
-static int bpf_start(struct npuprof_engine *e)
+/*
+ * Attach the programs whose tracepoints exist and are not attached yet.
+ * Returns 0 (a missing tracepoint is not an error) or the first real
+ * failure, with its tracepoint in *failed.
+ */
+static int attach_missing(struct bpfeng *b, int *failed)
 {
-	struct bpfeng *b = e->priv;
 	struct bpf_program *progs[4] = {
 		b->skel->progs.on_sqe,
 		b->skel->progs.on_cqe,
 		b->skel->progs.on_recv,
 		b->skel->progs.on_task_time,
 	};
-	libbpf_print_fn_t old;
-	int r = 0, failed = 0;
+	libbpf_print_fn_t old = libbpf_set_print(bpf_log_fn);
+	int r = 0;
 
-	if (b->running) {
-		snprintf(e->err, sizeof(e->err), "start: already running");
-		return -EBUSY;
-	}
 	bpf_log_reset();
-	old = libbpf_set_print(bpf_log_fn);
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 4 && !r; i++) {
+		if (b->links[i])
+			continue;
 		b->links[i] = bpf_program__attach_raw_tracepoint(progs[i],
 								 bpf_tps[i].tp);
 		if (b->links[i]) {
 			b->attached |= bpf_tps[i].bit;
 			continue;
 		}
-		r = -errno;
 		b->links[i] = NULL;
-		if (r != -ENOENT) {
-			failed = i; /* not a missing tracepoint: a real failure */
-			break;
+		if (errno != ENOENT) {
+			r = -errno;
+			*failed = i;
 		}
-		r = 0;
 	}
 	libbpf_set_print(old);
+	b->last_attach = mono_ns();
+	return r;
+}
+
+static int bpf_start(struct npuprof_engine *e)
+{
+	struct bpfeng *b = e->priv;
+	int r, failed = 0;
+
+	if (b->running) {
+		snprintf(e->err, sizeof(e->err), "start: already running");
+		return -EBUSY;
+	}
+	r = attach_missing(b, &failed);
 	if (r < 0 || !b->attached) {
 		if (r < 0)
 			snprintf(e->err, sizeof(e->err),
 				 "attaching to tracepoint %s: %s",
-				 bpf_tps[failed].tp,
-				 strerror(-r));
+				 bpf_tps[failed].tp, strerror(-r));
 		else
 			snprintf(e->err, sizeof(e->err),
 				 "no trs_chan tracepoints to attach to: is the NPU driver (npusim.ko or asdrv_trsbase.ko) loaded?");
@@ -489,6 +508,18 @@ static int bpf_start(struct npuprof_engine *e)
 	b->running = 1;
 	b->final = 0;
 	return 0;
+}
+
+/* While running, look again now and then for tracepoints that were missing
+ * (a driver module loaded after the capture started). An attached program
+ * holds its driver module: it cannot be unloaded until the capture stops. */
+static void reattach(struct bpfeng *b)
+{
+	int failed;
+
+	if (b->running && b->attached != BPF_TP_ALL &&
+	    mono_ns() - b->last_attach > BPF_REATTACH_NS)
+		attach_missing(b, &failed);
 }
 
 /* Losses still pending at stop get a DROP record each, per CPU. The
@@ -569,6 +600,7 @@ static long bpf_read(struct npuprof_engine *e, npuprof_record_fn fn, void *ctx)
 	struct bpfeng *b = e->priv;
 	size_t n, i;
 
+	reattach(b);
 	rb_consume(b);
 	n = deliverable(b);
 	for (i = 0; i < n;) {
