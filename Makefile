@@ -199,4 +199,10 @@ install-sdk: $(RT_LIBS)
 	printf 'export ASCEND_HOME_PATH=%s\nexport LD_LIBRARY_PATH=%s/lib64$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}\n' \
 		"$(abspath $(PREFIX))" "$(abspath $(PREFIX))" > $(PREFIX)/bin/setenv.bash
 	@echo "SDK installed in $(PREFIX)"
+
+# install-sdk, then a CANN-style CMake sample built against it (tests/sdk)
+.PHONY: sdk-check
+sdk-check: $(RT_LIBS)
+	./tests/sdk/run.sh
+check: sdk-check
 # ---- end of the runtime block -----------------------------------------------

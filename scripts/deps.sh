@@ -6,7 +6,7 @@ set -eu
 
 PKGS="build-essential clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev \
 libsqlite3-dev sqlite3 check pkg-config qemu-system-x86 busybox-static cpio \
-linux-headers-amd64 kmod valgrind python3"
+linux-headers-amd64 kmod valgrind python3 cmake"
 
 missing=""
 for p in $PKGS; do

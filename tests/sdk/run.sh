@@ -1,0 +1,21 @@
+#!/bin/sh
+# make install-sdk into build/sdk/prefix, then build tests/sdk (a CANN-style
+# CMake sample) against it with ASCEND_HOME_PATH, and run it (on the host:
+# no devices; the VM suite 40_runtime runs the same binary on npusim).
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+out=build/sdk
+rm -rf "$out"
+make -s install-sdk PREFIX="$out/prefix" >/dev/null
+for f in acl/acl.h acl/acl_prof.h acl/acl_base.h acl/acl_rt.h acl/error_codes/rt_error_codes.h; do
+	[ -f "$out/prefix/include/$f" ] || { echo "sdk: $f not installed"; exit 1; }
+done
+for l in libascendcl.so libmsprofiler.so libprofapi.so; do
+	[ -f "$out/prefix/lib64/$l" ] || { echo "sdk: $l not installed"; exit 1; }
+done
+ASCEND_HOME_PATH="$root/$out/prefix" cmake -S tests/sdk -B "$out/build" >/dev/null
+cmake --build "$out/build" >/dev/null
+. "$out/prefix/bin/setenv.bash"
+"$out/build/acl_sample" "$out/prof"
+echo "sdk: ok"

@@ -1,0 +1,78 @@
+# npuprof's ACL runtime (libascendcl over npusim), npuwork's ACL scenarios,
+# fixture replay and the installed SDK (sourced by tests/vm/run.sh).
+
+RT_OUT=${NPUPROF_RESULTS:-/tmp}/runtime
+mkdir -p "$RT_OUT"
+
+rt_case() { load_sim devices=4 && $TB/rt_test "$@"; }
+
+# npuwork's manifest matches what npusim executed (npusim:task_time events)
+t_manifest() {
+	load_sim devices=2 || return 1
+	trace_on 0 1 || return 1
+	ev=$TRACEFS/events/npusim/task_time/enable
+	echo > $TRACEFS/trace
+	echo 1 > $ev || return 1
+	build/bin/npuwork --scenario train --devices 2 --steps 2 --layers 2 --seed 7 \
+		--manifest "$RT_OUT/train.manifest" || { echo 0 > $ev; return 1; }
+	echo 0 > $ev
+	cat $TRACEFS/trace > "$RT_OUT/train.trace"
+	python3 tests/vm/rt_manifest_check.py "$RT_OUT/train.manifest" "$RT_OUT/train.trace"
+}
+
+# the same seed gives the same tasks
+t_seed() {
+	load_sim devices=2 || return 1
+	for i in 1 2; do
+		build/bin/npuwork --scenario train --devices 2 --steps 2 --layers 2 --seed 42 --quiet \
+			--manifest "$RT_OUT/seed$i.manifest" || return 1
+	done
+	# threads interleave differently: compare per-device sorted lists
+	sort "$RT_OUT/seed1.manifest" > "$RT_OUT/seed1.sorted" &&
+		sort "$RT_OUT/seed2.manifest" > "$RT_OUT/seed2.sorted" &&
+		cmp "$RT_OUT/seed1.sorted" "$RT_OUT/seed2.sorted"
+}
+
+t_scenarios() {
+	load_sim devices=4 || return 1
+	build/bin/npuwork --scenario train --devices 4 --steps 2 --layers 2 &&
+		build/bin/npuwork --scenario infer --devices 2 --steps 5 &&
+		build/bin/npuwork --scenario stress --devices 2 --threads 8 --tasks 4000 &&
+		build/bin/npuwork --scenario driver --devices 2 --steps 1 &&
+		build/bin/npuwork --scenario flood --devices 2 --tasks 1000
+}
+
+# replaying a real fixture issues as many tasks per type as the db holds
+t_replay() {
+	db=$1
+	load_sim devices=2 || return 1
+	sqlite3 "$db" "SELECT s.value, COUNT(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType GROUP BY 1 ORDER BY 1" \
+		| LC_ALL=C sort > "$RT_OUT/replay.expected" || return 1
+	build/bin/npuwork --scenario replay --db "$db" --devices 2 > "$RT_OUT/replay.out" || return 1
+	cat "$RT_OUT/replay.out"
+	awk '/^replayed tasks by type on device 0:/ { on = 1; next } /^npuwork:/ { on = 0 } on' "$RT_OUT/replay.out" |
+		LC_ALL=C sort > "$RT_OUT/replay.got"
+	diff "$RT_OUT/replay.expected" "$RT_OUT/replay.got"
+}
+
+# the SDK sample (built against `make install-sdk` by tests/sdk/run.sh on
+# the host) runs on npusim
+t_sdk() {
+	[ -x build/sdk/build/acl_sample ] || { echo "build/sdk/build/acl_sample missing: run tests/sdk/run.sh (make check does)"; return 1; }
+	load_sim devices=1 || return 1
+	LD_LIBRARY_PATH=build/sdk/prefix/lib64 build/sdk/build/acl_sample "$RT_OUT/sdk_prof"
+}
+
+run runtime.order rt_case order
+run runtime.errors rt_case errors
+run runtime.hccl_2 rt_case hccl 2
+run runtime.hccl_4 rt_case hccl 4
+run runtime.profile_markex rt_case profile "$RT_OUT/prof"
+run runtime.manifest t_manifest
+run runtime.seed t_seed
+run runtime.scenarios t_scenarios
+for f in tests/fixtures/real/*.db; do
+	run "runtime.replay.$(basename "$f" .db)" t_replay "$f"
+done
+run runtime.sdk t_sdk
+unload_sim
