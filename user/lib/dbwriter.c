@@ -498,8 +498,13 @@ int npuprof_db_open(struct npuprof_db **out, const char *dir,
 	/* Marks the temporary as live for remove_stale_temps() elsewhere. */
 	flock(fd, LOCK_EX);
 
+	/*
+	 * The temporary is private (flock above marks it live), so SQLite's
+	 * own POSIX locks add nothing; "unix-none" also keeps the writer
+	 * working on file systems whose lock calls fail (9p, some NFS).
+	 */
 	r = sqlite3_open_v2(w->tmp_path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
-			    NULL);
+			    "unix-none");
 	if (r != SQLITE_OK) {
 		r = fail_sql(w, r, "opening");
 		goto fail;

@@ -14,5 +14,7 @@ struct npuprof_cmd {
 int cmd_dbgen(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif /* NPUPROF_TOOL_CMDS_H */

@@ -8,6 +8,8 @@
 #include "cmds.h"
 
 static const struct npuprof_cmd cmds[] = {
+	{ "record", "profile a program into a session and export its database", cmd_record },
+	{ "export", "write the msprof database of a session directory", cmd_export },
 	{ "stat", "count driver events, tasks, latencies and drops", cmd_stat },
 	{ "dbgen", "write a synthetic msprof database", cmd_dbgen },
 	{ "report", "summarise an msprof database: operators, busy, latency, warnings", cmd_report },

@@ -1,0 +1,67 @@
+/*
+ * export.h — turning a session directory into the msprof database.
+ *
+ * npuprof_export() reads DIR/npuprof.session, the kernel raw stream
+ * (kernel/npuprof.kernel.raw) and every host raw stream
+ * (host/data/npuprof.host.<pid>.raw), correlates them (DESIGN.md §4) and
+ * writes DIR/msprof_<YYYYmmddHHMMSS>.db through the db writer: TASK,
+ * COMPUTE_TASK_INFO, MEMCPY_INFO, COMMUNICATION_OP/TASK_INFO, CANN_API,
+ * MSTX_EVENTS, SESSION_TIME_INFO, NPU_INFO, HOST_INFO, META_DATA (with the
+ * capture's statistics under `npuprof.*` names), STRING_IDS and the ENUM
+ * tables. Older msprof_*.db files in DIR are removed once the new one is
+ * complete, so re-running export leaves one database with the same content.
+ *
+ * Damaged input does not stop the export: a truncated or corrupt raw file
+ * is reported (file and offset) in the result's warnings and what is intact
+ * is exported; the skipped parts are counted in META_DATA.
+ */
+#ifndef NPUPROF_EXPORT_H
+#define NPUPROF_EXPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "npuprof/db.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct npuprof_export_opts {
+	enum npuprof_db_schema schema;
+	int pytorch; /* also ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler.db */
+	int json; /* also npuprof_trace.json (Chrome/Perfetto trace events) */
+	int progress; /* progress bar on stderr */
+	FILE *warn; /* warnings (damaged files ...); NULL: stderr */
+};
+
+struct npuprof_export_result {
+	char db_path[4352];
+	char pytorch_path[4352];
+	char json_path[4352];
+	uint64_t tasks; /* TASK rows */
+	uint64_t api; /* CANN_API rows */
+	uint64_t mstx; /* MSTX_EVENTS rows */
+	uint64_t compute; /* COMPUTE_TASK_INFO rows */
+	uint64_t comm_ops, comm_tasks;
+	uint64_t in_flight; /* submitted, never completed */
+	uint64_t orphan_completions; /* completed without a captured submit */
+	uint64_t derived; /* tasks whose times were derived, not measured */
+	uint64_t drops; /* kernel records lost in the rings */
+	uint64_t host_lost; /* host records lost (full buffers, damage) */
+	uint64_t late; /* kernel records that arrived out of order */
+	uint64_t unmatched_tracks; /* host task tracks with no kernel submit */
+	double clock_residual_ns; /* worst device clock-fit residual (RMS) */
+	int damaged; /* some input was damaged (warnings printed) */
+	double correlate_seconds; /* time in the correlation step */
+	uint64_t kernel_records;
+};
+
+/* Returns 0 or -errno with a message in err. */
+int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
+		   struct npuprof_export_result *res, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

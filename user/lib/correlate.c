@@ -1,0 +1,363 @@
+/*
+ * correlate.c — see correlate.h.
+ */
+#include "correlate.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NIL UINT32_MAX
+
+struct corr_entry {
+	struct corr_task t;
+	uint32_t next; /* in the stream's FIFO, or the free list */
+	uint32_t stream_idx;
+};
+
+struct corr_stream {
+	uint32_t head, tail; /* FIFO of entries in submit order */
+	uint32_t last_task; /* last submitted 16-bit task id */
+	uint32_t batch;
+	int seen;
+	uint64_t prev_end; /* derived times: end of the previous task */
+};
+
+/* ---- clocks ------------------------------------------------------------- */
+
+void corr_clock_add(struct corr_clock *c, uint64_t host_ns, uint64_t cnt,
+		    uint64_t hz)
+{
+	double x, y;
+
+	if (!c->samples) {
+		c->c0 = cnt;
+		c->h0 = host_ns;
+		c->slope = hz ? 1e9 / (double)hz : 1.0;
+		c->n = c->sx = c->sy = c->sxx = c->sxy = c->syy = 0;
+	}
+	x = (double)(int64_t)(cnt - c->c0);
+	y = (double)(int64_t)(host_ns - c->h0);
+	c->n += 1;
+	c->sx += x;
+	c->sy += y;
+	c->sxx += x * x;
+	c->sxy += x * y;
+	c->syy += y * y;
+	c->samples++;
+}
+
+/* Least squares host = h0 + intercept + slope * (cnt - c0); with one sample
+ * the nominal frequency gives the slope. */
+void corr_clock_fit(struct corr_clock *c)
+{
+	double den, ss;
+
+	if (!c->samples)
+		return;
+	c->valid = 1;
+	den = c->n * c->sxx - c->sx * c->sx;
+	if (c->samples >= 2 && den > 0) {
+		c->slope = (c->n * c->sxy - c->sx * c->sy) / den;
+		c->intercept = (c->sy - c->slope * c->sx) / c->n;
+	} else {
+		c->intercept = c->sy / c->n - c->slope * c->sx / c->n;
+	}
+	ss = c->syy - 2 * c->slope * c->sxy - 2 * c->intercept * c->sy +
+	     c->slope * c->slope * c->sxx + 2 * c->slope * c->intercept * c->sx +
+	     c->intercept * c->intercept * c->n;
+	c->residual = ss > 0 ? sqrt(ss / c->n) : 0;
+}
+
+uint64_t corr_clock_mono(const struct corr_clock *c, uint64_t cnt)
+{
+	double x = (double)(int64_t)(cnt - c->c0);
+
+	return c->h0 + (uint64_t)(int64_t)llround(c->intercept + c->slope * x);
+}
+
+/* ---- tasks -------------------------------------------------------------- */
+
+static uint64_t task_key(uint32_t dev, uint32_t stream, uint32_t task)
+{
+	return ((uint64_t)dev << 32) | ((uint64_t)(stream & 0x7fff) << 16) |
+	       (task & 0xffff);
+}
+
+int corr_init(struct correlator *c, corr_submit_fn on_submit,
+	      corr_done_fn on_done, void *ctx)
+{
+	memset(&c->stats, 0, sizeof(c->stats));
+	c->on_submit = on_submit;
+	c->on_done = on_done;
+	c->ctx = ctx;
+	c->next_gtid = 0;
+	c->last_ts = 0;
+	u64map_init(&c->inflight);
+	u64map_init(&c->streams);
+	c->ent = NULL;
+	c->nent = c->capent = 0;
+	c->freelist = NIL;
+	c->st = NULL;
+	c->nst = c->capst = 0;
+	return 0;
+}
+
+static struct corr_stream *stream_of(struct correlator *c, uint32_t dev,
+				     uint32_t stream, uint32_t *idx)
+{
+	uint64_t k = ((uint64_t)dev << 32) | (stream & 0x7fff), v;
+
+	if (u64map_get(&c->streams, k, &v)) {
+		*idx = (uint32_t)v;
+		return &c->st[v];
+	}
+	if (c->nst == c->capst) {
+		uint32_t cap = c->capst ? 2 * c->capst : 64;
+		struct corr_stream *n = realloc(c->st, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		c->st = n;
+		c->capst = cap;
+	}
+	memset(&c->st[c->nst], 0, sizeof(c->st[0]));
+	c->st[c->nst].head = c->st[c->nst].tail = NIL;
+	if (u64map_put(&c->streams, k, c->nst) < 0)
+		return NULL;
+	*idx = c->nst;
+	return &c->st[c->nst++];
+}
+
+static uint32_t entry_alloc(struct correlator *c)
+{
+	uint32_t i;
+
+	if (c->freelist != NIL) {
+		i = c->freelist;
+		c->freelist = c->ent[i].next;
+		return i;
+	}
+	if (c->nent == c->capent) {
+		uint32_t cap = c->capent ? 2 * c->capent : 1024;
+		struct corr_entry *n = realloc(c->ent, cap * sizeof(*n));
+
+		if (!n)
+			return NIL;
+		c->ent = n;
+		c->capent = cap;
+	}
+	return c->nent++;
+}
+
+/* Unlink the FIFO head of stream s (must be entry i) and free it. */
+static void pop_head(struct correlator *c, struct corr_stream *s, uint32_t i)
+{
+	struct corr_entry *e = &c->ent[i];
+
+	s->head = e->next;
+	if (s->head == NIL)
+		s->tail = NIL;
+	u64map_del(&c->inflight, task_key(e->t.dev, e->t.stream, e->t.task));
+	e->next = c->freelist;
+	c->freelist = i;
+}
+
+static int done(struct correlator *c, struct corr_task *t)
+{
+	c->stats.tasks++;
+	c->stats.derived += t->derived != 0;
+	c->stats.orphans += t->orphan != 0;
+	return c->on_done(c->ctx, t);
+}
+
+static int on_submit(struct correlator *c, const struct npuprof_record *r)
+{
+	const struct npuprof_submit *s = &r->submit;
+	uint64_t k = task_key(s->devid, s->stream_id, s->task_id), old;
+	struct corr_stream *st;
+	uint32_t si, i;
+
+	c->stats.submits++;
+	st = stream_of(c, s->devid, s->stream_id, &si);
+	if (!st)
+		return -ENOMEM;
+	if (u64map_get(&c->inflight, k, &old)) {
+		/* the same key again while in flight: 65536 tasks queued, or
+		 * the completion was lost; the old one is counted in flight */
+		c->stats.dup_submits++;
+		u64map_del(&c->inflight, k);
+	}
+	if (st->seen && (s->task_id & 0xffff) <= st->last_task)
+		st->batch++; /* the 16-bit id wrapped */
+	st->seen = 1;
+	st->last_task = s->task_id & 0xffff;
+
+	i = entry_alloc(c);
+	if (i == NIL)
+		return -ENOMEM;
+	struct corr_entry *e = &c->ent[i];
+
+	memset(e, 0, sizeof(*e));
+	e->t.gtid = c->next_gtid++;
+	e->t.dev = s->devid;
+	e->t.stream = s->stream_id & 0x7fff;
+	e->t.task = s->task_id & 0xffff;
+	e->t.batch = st->batch;
+	e->t.sqe_type = s->sqe_type;
+	e->t.pid = r->hdr.pid;
+	e->t.tid = r->hdr.tid;
+	e->t.submit_ns = r->hdr.ts;
+	e->next = NIL;
+	e->stream_idx = si;
+	if (c->on_submit)
+		c->on_submit(c->ctx, &e->t);
+	if (st->tail != NIL)
+		c->ent[st->tail].next = i;
+	else
+		st->head = i;
+	st->tail = i;
+	return u64map_put(&c->inflight, k, i);
+}
+
+/* A task finished with device times: retire it (earlier tasks of the
+ * stream still queued before it are retired as derived). */
+static int on_task_time(struct correlator *c, const struct npuprof_record *r)
+{
+	const struct npuprof_task_time *tt = &r->task_time;
+	const struct corr_clock *clk =
+		tt->devid < CORR_MAX_DEV ? &c->clock[tt->devid] : NULL;
+	uint64_t k = task_key(tt->devid, tt->stream_id, tt->task_id), v;
+	uint64_t start = r->hdr.ts, end = r->hdr.ts;
+	int ret;
+
+	c->stats.task_times++;
+	if (clk && clk->valid) {
+		start = corr_clock_mono(clk, tt->start_cnt);
+		end = corr_clock_mono(clk, tt->end_cnt);
+		if (end < start)
+			end = start;
+	}
+	if (!u64map_get(&c->inflight, k, &v)) {
+		struct corr_task t;
+		uint32_t si;
+		struct corr_stream *st =
+			stream_of(c, tt->devid, tt->stream_id, &si);
+
+		memset(&t, 0, sizeof(t));
+		t.gtid = c->next_gtid++;
+		t.dev = tt->devid;
+		t.stream = tt->stream_id & 0x7fff;
+		t.task = tt->task_id & 0xffff;
+		t.batch = st ? st->batch : 0;
+		t.sqe_type = tt->sqe_type;
+		t.start_ns = start;
+		t.end_ns = end;
+		t.orphan = 1;
+		t.derived = !(clk && clk->valid);
+		return done(c, &t);
+	}
+	struct corr_entry *e = &c->ent[v];
+	struct corr_stream *st = &c->st[e->stream_idx];
+
+	while (st->head != NIL && st->head != (uint32_t)v) {
+		struct corr_entry *h = &c->ent[st->head];
+
+		/* an earlier task lost its task-time record: derive */
+		h->t.start_ns = h->t.submit_ns > st->prev_end ? h->t.submit_ns :
+								 st->prev_end;
+		h->t.end_ns = start > h->t.start_ns ? start : h->t.start_ns;
+		h->t.derived = 1;
+		st->prev_end = h->t.end_ns;
+		if ((ret = done(c, &h->t)) != 0)
+			return ret;
+		pop_head(c, st, st->head);
+	}
+	e->t.start_ns = start;
+	e->t.end_ns = end;
+	e->t.derived = !(clk && clk->valid);
+	st->prev_end = end;
+	ret = done(c, &e->t);
+	pop_head(c, st, (uint32_t)v);
+	return ret;
+}
+
+/* A completion from the CQ path. With device task times the task-time
+ * record retires tasks; without them this completion retires its task and
+ * every earlier one of the stream, with derived times. */
+static int on_complete(struct correlator *c, const struct npuprof_record *r)
+{
+	const struct npuprof_complete *cq = &r->complete;
+	uint64_t k = task_key(cq->devid, cq->stream_id, cq->task_id), v;
+	int ret;
+
+	if (r->hdr.flags & NPUPROF_F_CQE_RECV)
+		return 0; /* the same CQE again, as the receiver took it */
+	c->stats.completions++;
+	if (cq->devid < CORR_MAX_DEV && c->task_time[cq->devid])
+		return 0;
+	if (!u64map_get(&c->inflight, k, &v)) {
+		struct corr_task t;
+
+		memset(&t, 0, sizeof(t));
+		t.gtid = c->next_gtid++;
+		t.dev = cq->devid;
+		t.stream = cq->stream_id & 0x7fff;
+		t.task = cq->task_id & 0xffff;
+		t.start_ns = t.end_ns = r->hdr.ts;
+		t.orphan = 1;
+		t.derived = 1;
+		return done(c, &t);
+	}
+	struct corr_stream *st = &c->st[c->ent[v].stream_idx];
+
+	for (;;) {
+		uint32_t h = st->head;
+		struct corr_entry *e = &c->ent[h];
+
+		e->t.start_ns = e->t.submit_ns > st->prev_end ? e->t.submit_ns :
+								 st->prev_end;
+		e->t.end_ns = r->hdr.ts > e->t.start_ns ? r->hdr.ts : e->t.start_ns;
+		e->t.derived = 1;
+		st->prev_end = e->t.end_ns;
+		if ((ret = done(c, &e->t)) != 0)
+			return ret;
+		pop_head(c, st, h);
+		if (h == (uint32_t)v || st->head == NIL)
+			break;
+	}
+	return 0;
+}
+
+int corr_feed(struct correlator *c, const struct npuprof_record *r)
+{
+	if (r->hdr.ts < c->last_ts)
+		c->stats.late++;
+	else
+		c->last_ts = r->hdr.ts;
+	switch (r->hdr.type) {
+	case NPUPROF_REC_SUBMIT:
+		return on_submit(c, r);
+	case NPUPROF_REC_TASK_TIME:
+		return on_task_time(c, r);
+	case NPUPROF_REC_COMPLETE:
+		return on_complete(c, r);
+	case NPUPROF_REC_DROP:
+		c->stats.drops_lost += r->drop.lost;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+void corr_finish(struct correlator *c)
+{
+	c->stats.in_flight = c->inflight.len + c->stats.dup_submits;
+	u64map_free(&c->inflight);
+	u64map_free(&c->streams);
+	free(c->ent);
+	free(c->st);
+	c->ent = NULL;
+	c->st = NULL;
+}

@@ -1,0 +1,93 @@
+/*
+ * correlate.h — the kernel half of export: a streaming state machine that
+ * turns capture records (submits, completions, device task times), fed in
+ * timestamp order, into finished device tasks (DESIGN.md §4).
+ *
+ * A task is keyed by (device, stream, 16-bit task id). Each (device, stream)
+ * keeps its tasks in flight in submit order and counts task-id wraps (the
+ * batch id), so wrapped ids never merge. globalTaskId is dense from 0 in
+ * first-seen order. Times come from the device task-time records through a
+ * least-squares fit of each device's clock-sync samples, or, for devices
+ * without task-time records, are derived: start = max(submit, end of the
+ * previous task on the stream), end = the completion that retired it (a
+ * completion also retires every earlier task of its stream, which executes
+ * in order). Memory is proportional to the tasks in flight.
+ */
+#ifndef NPUPROF_CORRELATE_H
+#define NPUPROF_CORRELATE_H
+
+#include <stdint.h>
+
+#include "uapi/npuprof.h"
+#include "u64map.h"
+
+#define CORR_MAX_DEV 64
+
+struct corr_clock {
+	int valid;
+	uint64_t c0; /* first sample's counter */
+	uint64_t h0; /* first sample's host ns */
+	double slope; /* host ns per tick */
+	double intercept; /* ns, relative to h0 */
+	double residual; /* RMS, ns */
+	uint32_t samples;
+	double n, sx, sy, sxx, sxy, syy; /* sums relative to (c0, h0) */
+};
+
+struct corr_task {
+	uint64_t gtid; /* globalTaskId */
+	uint32_t dev, stream, task, batch;
+	uint32_t sqe_type;
+	uint32_t pid, tid; /* the submitter; 0 for an orphan */
+	uint64_t submit_ns; /* CLOCK_MONOTONIC; 0 for an orphan */
+	uint64_t start_ns, end_ns; /* CLOCK_MONOTONIC */
+	int derived; /* times derived from the kernel view */
+	int orphan; /* completed without a captured submit */
+	const void *user; /* what on_submit attached */
+};
+
+struct correlator;
+/* Called when a submit is seen, to attach host information (t->user). */
+typedef void (*corr_submit_fn)(void *ctx, struct corr_task *t);
+/* Called when a task is finished. */
+typedef int (*corr_done_fn)(void *ctx, const struct corr_task *t);
+
+struct corr_stats {
+	uint64_t submits, completions, task_times, drops_lost;
+	uint64_t tasks, derived, orphans, in_flight, late;
+	uint64_t dup_submits; /* a key resubmitted while still in flight */
+};
+
+struct correlator {
+	struct corr_clock clock[CORR_MAX_DEV];
+	int task_time[CORR_MAX_DEV]; /* device has task-time records */
+	corr_submit_fn on_submit;
+	corr_done_fn on_done;
+	void *ctx;
+	uint64_t next_gtid;
+	uint64_t last_ts;
+	struct u64map inflight; /* key -> entry index */
+	struct u64map streams; /* (dev, stream) -> stream index */
+	struct corr_entry *ent;
+	uint32_t nent, capent, freelist;
+	struct corr_stream *st;
+	uint32_t nst, capst;
+	struct corr_stats stats;
+};
+
+/* Fit each device's clock from CLOCK_SYNC records (call corr_clock_add for
+ * every sample, then corr_clock_fit). */
+void corr_clock_add(struct corr_clock *c, uint64_t host_ns, uint64_t cnt,
+		    uint64_t hz);
+void corr_clock_fit(struct corr_clock *c);
+uint64_t corr_clock_mono(const struct corr_clock *c, uint64_t cnt);
+
+int corr_init(struct correlator *c, corr_submit_fn on_submit,
+	      corr_done_fn on_done, void *ctx);
+/* Feed one record; records should arrive in timestamp order (later ones
+ * are still handled and counted as late). Returns the callback's error. */
+int corr_feed(struct correlator *c, const struct npuprof_record *r);
+/* Count what is still in flight and free everything. */
+void corr_finish(struct correlator *c);
+
+#endif

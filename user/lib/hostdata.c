@@ -1,0 +1,440 @@
+/*
+ * hostdata.c — loading host raw streams for export (hostdata.h).
+ */
+#include "hostdata.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TRACK_SLACK_NS 2000000ULL /* a track precedes its submit */
+
+struct load_ctx {
+	struct hostdata *h;
+	uint32_t pid;
+	int oom;
+};
+
+#define PUSH(arr, n, item, ctx)                                          \
+	do {                                                              \
+		if (((n) & ((n) - 1)) == 0) { /* grow at powers of two */ \
+			void *p_ = realloc((arr), ((n) ? 2 * (n) : 16) *   \
+							  sizeof(*(arr))); \
+			if (!p_) {                                        \
+				(ctx)->oom = 1;                           \
+				return -ENOMEM;                           \
+			}                                                 \
+			(arr) = p_;                                       \
+		}                                                         \
+		(arr)[(n)++] = (item);                                    \
+	} while (0)
+
+static int add_string(struct hostdata *h, uint64_t id, const char *s,
+		      uint32_t len)
+{
+	char *c;
+
+	if (u64map_get(&h->strings, id, NULL))
+		return 0;
+	if (h->nstr == h->capstr) {
+		size_t cap = h->capstr ? 2 * h->capstr : 256;
+		char **v = realloc(h->strv, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		h->strv = v;
+		h->capstr = cap;
+	}
+	c = malloc((size_t)len + 1);
+	if (!c)
+		return -ENOMEM;
+	memcpy(c, s, len);
+	c[len] = 0;
+	h->strv[h->nstr] = c;
+	return u64map_put(&h->strings, id, h->nstr++);
+}
+
+static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
+		  const struct npuprof_hrec_header *rec)
+{
+	struct load_ctx *ctx = vctx;
+	struct hostdata *h = ctx->h;
+	uint32_t pid = ctx->pid;
+
+	(void)b;
+#define BODY(type) (rec->size >= sizeof(type) ? (const type *)rec : NULL)
+	switch (rec->kind) {
+	case NPUPROF_HREC_HASH: {
+		const struct npuprof_hrec_hash *r = BODY(struct npuprof_hrec_hash);
+
+		if (r && add_string(h, r->id, r->str, r->len) < 0) {
+			ctx->oom = 1;
+			return -ENOMEM;
+		}
+		break;
+	}
+	case NPUPROF_HREC_API: {
+		const struct npuprof_hrec_api *r = BODY(struct npuprof_hrec_api);
+		struct hd_api a = { pid, *r };
+
+		if (r)
+			PUSH(h->api, h->napi, a, ctx);
+		break;
+	}
+	case NPUPROF_HREC_TASK_TRACK: {
+		const struct npuprof_hrec_task_track *r =
+			BODY(struct npuprof_hrec_task_track);
+		struct hd_track t = { pid, *r };
+
+		if (r)
+			PUSH(h->track, h->ntrack, t, ctx);
+		break;
+	}
+	case NPUPROF_HREC_COMPUTE_OP: {
+		const struct npuprof_hrec_compute_op *r =
+			BODY(struct npuprof_hrec_compute_op);
+		struct hd_compute c = { pid, *r };
+
+		if (r)
+			PUSH(h->compute, h->ncompute, c, ctx);
+		break;
+	}
+	case NPUPROF_HREC_HCCL_OP: {
+		const struct npuprof_hrec_hccl_op *r =
+			BODY(struct npuprof_hrec_hccl_op);
+		struct hd_hccl_op o = { pid, 0, -1, -1, *r };
+
+		if (r)
+			PUSH(h->hop, h->nhop, o, ctx);
+		break;
+	}
+	case NPUPROF_HREC_HCCL_TASK: {
+		const struct npuprof_hrec_hccl_task *r =
+			BODY(struct npuprof_hrec_hccl_task);
+		struct hd_hccl_task t = { pid, *r };
+
+		if (r)
+			PUSH(h->htask, h->nhtask, t, ctx);
+		break;
+	}
+	case NPUPROF_HREC_TX: {
+		const struct npuprof_hrec_tx *r = BODY(struct npuprof_hrec_tx);
+		struct hd_tx t;
+
+		if (!r)
+			break;
+		t.pid = pid;
+		t.r = *r;
+		t.message = strndup(r->message, r->msg_len);
+		if (!t.message) {
+			ctx->oom = 1;
+			return -ENOMEM;
+		}
+		PUSH(h->tx, h->ntx, t, ctx);
+		break;
+	}
+	}
+#undef BODY
+	return 0;
+}
+
+static int cmp_track(const void *a, const void *b)
+{
+	const struct hd_track *x = a, *y = b;
+	uint64_t kx = hd_task_key(x->pid, x->r.device_id, x->r.stream_id, x->r.task_id);
+	uint64_t ky = hd_task_key(y->pid, y->r.device_id, y->r.stream_id, y->r.task_id);
+
+	if (kx != ky)
+		return kx < ky ? -1 : 1;
+	return x->r.time_ns < y->r.time_ns ? -1 : x->r.time_ns > y->r.time_ns;
+}
+
+#define DETAIL_CMP(name, type)                                                  \
+	static int name(const void *a, const void *b)                           \
+	{                                                                       \
+		const type *x = a, *y = b;                                      \
+		uint64_t kx = hd_task_key(x->pid, x->r.device_id,               \
+					  x->r.stream_id, x->r.task_id);        \
+		uint64_t ky = hd_task_key(y->pid, y->r.device_id,               \
+					  y->r.stream_id, y->r.task_id);        \
+		if (kx != ky)                                                   \
+			return kx < ky ? -1 : 1;                                \
+		return x->r.batch_id < y->r.batch_id ? -1 :                     \
+						       x->r.batch_id > y->r.batch_id; \
+	}
+DETAIL_CMP(cmp_compute, struct hd_compute)
+DETAIL_CMP(cmp_htask, struct hd_hccl_task)
+
+static int cmp_hop(const void *a, const void *b)
+{
+	const struct hd_hccl_op *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->r.op_seq < y->r.op_seq ? -1 : x->r.op_seq > y->r.op_seq;
+}
+
+static int cmp_hop_time(const void *a, const void *b)
+{
+	const struct hd_hccl_op *const *x = a, *const *y = b;
+
+	if ((*x)->r.start_ns != (*y)->r.start_ns)
+		return (*x)->r.start_ns < (*y)->r.start_ns ? -1 : 1;
+	return cmp_hop(*x, *y);
+}
+
+static int cmp_api(const void *a, const void *b)
+{
+	const struct hd_api *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->r.tid != y->r.tid)
+		return x->r.tid < y->r.tid ? -1 : 1;
+	if (x->r.start_ns != y->r.start_ns)
+		return x->r.start_ns < y->r.start_ns ? -1 : 1;
+	/* outer (longer) ranges first at equal starts */
+	return x->r.end_ns > y->r.end_ns ? -1 : x->r.end_ns < y->r.end_ns;
+}
+
+static int cmp_tx(const void *a, const void *b)
+{
+	const struct hd_tx *x = a, *y = b;
+
+	if (x->r.start_ns != y->r.start_ns)
+		return x->r.start_ns < y->r.start_ns ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->r.tid < y->r.tid ? -1 : x->r.tid > y->r.tid;
+}
+
+int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err,
+		  size_t errlen)
+{
+	char pattern[4352];
+	glob_t g;
+	int r;
+
+	memset(h, 0, sizeof(*h));
+	u64map_init(&h->strings);
+	u64map_init(&h->track_range);
+	snprintf(pattern, sizeof(pattern), "%s/host/data/%s*%s", dir,
+		 NPUPROF_HOST_FILE_PREFIX, NPUPROF_HOST_FILE_SUFFIX);
+	r = glob(pattern, 0, NULL, &g);
+	if (r == GLOB_NOMATCH)
+		return 0; /* a kernel-only session */
+	if (r != 0) {
+		snprintf(err, errlen, "%s: cannot list host streams", pattern);
+		return -EIO;
+	}
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		struct npuprof_host_file_info info;
+		struct npuprof_host_decode_stats st;
+		struct load_ctx ctx = { h, 0, 0 };
+		char derr[512] = "";
+		const char *p = strrchr(g.gl_pathv[i], '.');
+
+		/* the pid is in the name; the header confirms it */
+		ctx.pid = (uint32_t)strtoul(strstr(g.gl_pathv[i], NPUPROF_HOST_FILE_PREFIX) +
+					    strlen(NPUPROF_HOST_FILE_PREFIX), NULL, 10);
+		(void)p;
+		memset(&st, 0, sizeof(st));
+		r = npuprof_host_decode(g.gl_pathv[i], on_rec, &ctx, &info, &st,
+					derr, sizeof(derr));
+		h->files++;
+		if (ctx.oom) {
+			globfree(&g);
+			snprintf(err, errlen, "out of memory loading %s", g.gl_pathv[i]);
+			return -ENOMEM;
+		}
+		if (r == 0 || r == NPUPROF_HOST_EDAMAGED)
+			ctx.pid = info.header.pid ? info.header.pid : ctx.pid;
+		if (r != 0) {
+			h->damaged_files++;
+			fprintf(warn, "npuprof export: warning: %s%s\n", derr,
+				r == NPUPROF_HOST_EDAMAGED ? " (the intact records are exported)" : "");
+		}
+		h->lost += st.lost;
+		if (h->npids < 256)
+			h->pids[h->npids++] = ctx.pid;
+	}
+	globfree(&g);
+
+	qsort(h->track, h->ntrack, sizeof(*h->track), cmp_track);
+	qsort(h->compute, h->ncompute, sizeof(*h->compute), cmp_compute);
+	qsort(h->htask, h->nhtask, sizeof(*h->htask), cmp_htask);
+	qsort(h->hop, h->nhop, sizeof(*h->hop), cmp_hop);
+	qsort(h->api, h->napi, sizeof(*h->api), cmp_api);
+	qsort(h->tx, h->ntx, sizeof(*h->tx), cmp_tx);
+
+	/* opIds: dense from 1 in the order the ops were launched */
+	if (h->nhop) {
+		struct hd_hccl_op **order = malloc(h->nhop * sizeof(*order));
+
+		if (!order)
+			return -ENOMEM;
+		for (size_t i = 0; i < h->nhop; i++)
+			order[i] = &h->hop[i];
+		qsort(order, h->nhop, sizeof(*order), cmp_hop_time);
+		for (size_t i = 0; i < h->nhop; i++)
+			order[i]->op_id = (uint32_t)i + 1;
+		free(order);
+	}
+
+	/* track ranges per task key, with a cursor each */
+	h->track_cursor = malloc((h->ntrack + 1) * sizeof(*h->track_cursor));
+	if (!h->track_cursor)
+		return -ENOMEM;
+	for (size_t i = 0; i < h->ntrack;) {
+		const struct hd_track *t = &h->track[i];
+		uint64_t k = hd_task_key(t->pid, t->r.device_id, t->r.stream_id,
+					 t->r.task_id);
+		size_t j = i + 1;
+
+		while (j < h->ntrack &&
+		       hd_task_key(h->track[j].pid, h->track[j].r.device_id,
+				   h->track[j].r.stream_id,
+				   h->track[j].r.task_id) == k)
+			j++;
+		if (u64map_put(&h->track_range, k,
+			       (uint64_t)i | ((uint64_t)(j - i) << 32)) < 0)
+			return -ENOMEM;
+		h->track_cursor[i] = (uint32_t)i;
+		i = j;
+	}
+	return 0;
+}
+
+void hostdata_free(struct hostdata *h)
+{
+	for (size_t i = 0; i < h->ntx; i++)
+		free(h->tx[i].message);
+	for (size_t i = 0; i < h->nstr; i++)
+		free(h->strv[i]);
+	free(h->strv);
+	free(h->api);
+	free(h->track);
+	free(h->compute);
+	free(h->hop);
+	free(h->htask);
+	free(h->tx);
+	free(h->track_cursor);
+	u64map_free(&h->strings);
+	u64map_free(&h->track_range);
+	memset(h, 0, sizeof(*h));
+}
+
+const char *hostdata_str(const struct hostdata *h, uint64_t id)
+{
+	uint64_t idx;
+
+	if (id == NPUPROF_HREC_NO_STRING)
+		return "";
+	if (!u64map_get(&h->strings, id, &idx))
+		return NULL;
+	return h->strv[idx];
+}
+
+const struct hd_track *hostdata_match_track(struct hostdata *h, uint32_t pid,
+					    uint32_t dev, uint32_t stream,
+					    uint32_t task, uint64_t t)
+{
+	uint64_t range;
+	uint32_t first, n, cur;
+	const struct hd_track *best = NULL;
+
+	if (!u64map_get(&h->track_range,
+			hd_task_key(pid, dev, stream, task), &range))
+		return NULL;
+	first = (uint32_t)range;
+	n = (uint32_t)(range >> 32);
+	cur = h->track_cursor[first];
+	while (cur < first + n && h->track[cur].r.time_ns <= t + TRACK_SLACK_NS)
+		best = &h->track[cur++];
+	h->track_cursor[first] = cur;
+	return best;
+}
+
+#define DETAIL_FIND(fn, type, arr, cnt)                                        \
+	const type *fn(const struct hostdata *h, uint32_t pid, uint32_t dev,   \
+		       uint32_t stream, uint32_t task, uint32_t batch)         \
+	{                                                                      \
+		uint64_t k = hd_task_key(pid, dev, stream, task);              \
+		size_t lo = 0, hi = h->cnt;                                    \
+		while (lo < hi) {                                              \
+			size_t mid = (lo + hi) / 2;                            \
+			const type *m = &h->arr[mid];                          \
+			uint64_t mk = hd_task_key(m->pid, m->r.device_id,      \
+						  m->r.stream_id, m->r.task_id); \
+			if (mk < k || (mk == k && m->r.batch_id < batch))      \
+				lo = mid + 1;                                  \
+			else                                                   \
+				hi = mid;                                      \
+		}                                                              \
+		if (lo < h->cnt) {                                             \
+			const type *m = &h->arr[lo];                           \
+			if (hd_task_key(m->pid, m->r.device_id, m->r.stream_id, \
+					m->r.task_id) == k &&                  \
+			    m->r.batch_id == batch)                            \
+				return m;                                      \
+		}                                                              \
+		return NULL;                                                   \
+	}
+DETAIL_FIND(hostdata_compute, struct hd_compute, compute, ncompute)
+DETAIL_FIND(hostdata_hccl_task, struct hd_hccl_task, htask, nhtask)
+
+struct hd_hccl_op *hostdata_hccl_op(struct hostdata *h, uint32_t pid,
+				    uint64_t op_seq)
+{
+	size_t lo = 0, hi = h->nhop;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct hd_hccl_op *m = &h->hop[mid];
+
+		if (m->pid < pid || (m->pid == pid && m->r.op_seq < op_seq))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < h->nhop && h->hop[lo].pid == pid && h->hop[lo].r.op_seq == op_seq)
+		return &h->hop[lo];
+	return NULL;
+}
+
+const struct hd_api *hostdata_enclosing_api(const struct hostdata *h,
+					    uint32_t pid, uint32_t tid,
+					    uint64_t t)
+{
+	size_t lo = 0, hi = h->napi;
+	const struct hd_api *best = NULL;
+
+	/* first API of (pid, tid) starting after t */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct hd_api *m = &h->api[mid];
+
+		if (m->pid < pid || (m->pid == pid && (m->r.tid < tid ||
+			(m->r.tid == tid && m->r.start_ns <= t))))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* walk back over ranges that start before t; the latest-starting one
+	 * that still contains t is the innermost (APIs nest on a thread) */
+	for (size_t i = lo; i-- > 0;) {
+		const struct hd_api *m = &h->api[i];
+
+		if (m->pid != pid || m->r.tid != tid)
+			break;
+		if (m->r.end_ns >= t && (m->r.level == NPUPROF_API_NODE ||
+					 m->r.level == NPUPROF_API_ACL)) {
+			best = m;
+			break;
+		}
+		if (t - m->r.start_ns > 60000000000ULL)
+			break; /* nothing open that long ago */
+	}
+	return best;
+}

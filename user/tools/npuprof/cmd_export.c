@@ -1,0 +1,99 @@
+/*
+ * npuprof export DIR — write the msprof database of a session directory.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "npuprof/export.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: npuprof export DIR [--schema 1.1.1|1.2.0] [--pytorch] [--json] [--quiet]\n"
+		"  Correlate the raw kernel and host data of the session directory DIR\n"
+		"  (a PROF_* directory written by `npuprof record`) and write\n"
+		"  DIR/msprof_<YYYYmmddHHMMSS>.db, the database msprof --type=db writes.\n"
+		"  --schema   column set: 1.1.1 (default, the seed) or 1.2.0\n"
+		"  --pytorch  also DIR/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler.db\n"
+		"  --json     also DIR/npuprof_trace.json (Chrome/Perfetto trace events)\n"
+		"examples:\n"
+		"  npuprof export PROF_000001_20261130120000123_ABCDEFGHIJKLMNOP\n"
+		"  npuprof export --schema 1.2.0 --json ./PROF_*\n");
+}
+
+void export_print_summary(const struct npuprof_export_result *r, FILE *f)
+{
+	fprintf(f, "npuprof export: %s\n", r->db_path);
+	fprintf(f, "  %llu tasks, %llu API calls, %llu compute ops, %llu collectives (%llu tasks), %llu msproftx events\n",
+		(unsigned long long)r->tasks, (unsigned long long)r->api,
+		(unsigned long long)r->compute, (unsigned long long)r->comm_ops,
+		(unsigned long long)r->comm_tasks, (unsigned long long)r->mstx);
+	if (r->pytorch_path[0])
+		fprintf(f, "  PyTorch database: %s\n", r->pytorch_path);
+	if (r->json_path[0])
+		fprintf(f, "  trace JSON: %s\n", r->json_path);
+	if (r->drops || r->in_flight || r->orphan_completions || r->host_lost ||
+	    r->damaged)
+		fprintf(f, "  warning: %llu records dropped in the rings, %llu tasks in flight at stop, %llu completions without a submit, %llu host records lost%s\n",
+			(unsigned long long)r->drops,
+			(unsigned long long)r->in_flight,
+			(unsigned long long)r->orphan_completions,
+			(unsigned long long)r->host_lost,
+			r->damaged ? "; damaged input skipped (see above)" : "");
+	if (r->derived)
+		fprintf(f, "  note: %llu task times derived from submit/complete (no device task time)\n",
+			(unsigned long long)r->derived);
+}
+
+int cmd_export(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "schema", required_argument, 0, 's' },
+		{ "pytorch", no_argument, 0, 'p' },
+		{ "json", no_argument, 0, 'j' },
+		{ "quiet", no_argument, 0, 'q' },
+		{ "help", no_argument, 0, 'h' },
+		{ 0, 0, 0, 0 }
+	};
+	struct npuprof_export_opts o;
+	struct npuprof_export_result res;
+	char err[1024];
+	int opt, quiet = 0;
+
+	memset(&o, 0, sizeof(o));
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "s:pjqh", lo, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			if (!strcmp(optarg, "1.1.1"))
+				o.schema = NPUPROF_DB_SCHEMA_1_1_1;
+			else if (!strcmp(optarg, "1.2.0"))
+				o.schema = NPUPROF_DB_SCHEMA_1_2_0;
+			else {
+				fprintf(stderr, "npuprof export: unknown schema '%s' (1.1.1 or 1.2.0)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'p': o.pytorch = 1; break;
+		case 'j': o.json = 1; break;
+		case 'q': quiet = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+	o.progress = !quiet && isatty(2);
+	if (npuprof_export(argv[optind], &o, &res, err, sizeof(err)) < 0) {
+		fprintf(stderr, "npuprof export: %s\n", err);
+		return 1;
+	}
+	if (!quiet)
+		export_print_summary(&res, stdout);
+	return 0;
+}

@@ -1,0 +1,254 @@
+/*
+ * npuprof record — profile a program (or a process, or everything) into a
+ * session directory and export its msprof database.
+ *
+ * The engine's records go to kernel/npuprof.kernel.raw together with
+ * clock-sync samples of every simulated device (once a second); the program
+ * gets NPUPROF_OUTPUT_DIR so that libnpuprof inside it writes the host
+ * stream into the same directory. Live counts go to stderr. When the
+ * program exits, the duration ends or on SIGINT, the session is closed and
+ * exported (unless --no-export).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "cmds.h"
+#include "npuprof/export.h"
+#include "npuprof/npusim_dev.h"
+#include "npuprof/rawkern.h"
+#include "npuprof/session.h"
+
+void export_print_summary(const struct npuprof_export_result *r, FILE *f);
+
+struct rec_ctx {
+	struct npuprof_session s;
+	struct npuprof_rawk_writer *raw;
+	uint64_t events, last_events, last_tick, last_sync;
+	int live;
+	char err[1024];
+	int failed;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: npuprof record [-o DIR] [options] [-- CMD ARGS]\n"
+		"  Profile CMD (or --pid P, or every process until Ctrl-C) on the NPU:\n"
+		"  capture every task submit and completion, the program's host API\n"
+		"  calls and msproftx stamps, into DIR/PROF_<n>_<time>_<id>/, then export\n"
+		"  its msprof database there.\n\n"
+		"  -o DIR                  parent of the session directory (default .)\n"
+		CAPTURE_USAGE
+		"  --schema 1.1.1|1.2.0    database column set (default 1.1.1)\n"
+		"  --no-export             only capture; run `npuprof export` later\n"
+		"  --quiet                 no live counts\n\n"
+		"examples:\n"
+		"  npuprof record -- ./npuwork --scenario train --devices 2\n"
+		"  npuprof record -o /tmp/prof --engine bpf --duration 30\n"
+		"  npuprof record --sample 100 --pid 4242\n");
+}
+
+/* Append one clock-sync sample per simulated device to the raw stream. */
+static void clock_sync(struct rec_ctx *c)
+{
+	for (int i = 0; i < c->s.ndev; i++) {
+		struct npusim_clock_sample cs[4];
+		struct npuprof_record r;
+		int fd = npusim_dev_open(c->s.dev[i].id);
+
+		if (fd < 0)
+			continue;
+		if (npusim_clock_sync(fd, cs, 4) == 0) {
+			for (int k = 0; k < 4; k++) {
+				memset(&r, 0, sizeof(r));
+				r.hdr.type = NPUPROF_REC_CLOCK_SYNC;
+				r.hdr.size = NPUPROF_RECORD_SIZE;
+				r.hdr.ts = cs[k].host_ns;
+				r.hdr.pid = (uint32_t)getpid();
+				r.clock.devid = c->s.dev[i].id;
+				r.clock.host_ns = cs[k].host_ns;
+				r.clock.dev_cnt = cs[k].dev_cnt;
+				r.clock.counter_hz = c->s.dev[i].counter_hz;
+				npuprof_rawk_append(c->raw, &r);
+			}
+		}
+		close(fd);
+	}
+}
+
+static int on_record(void *vctx, const struct npuprof_record *r)
+{
+	struct rec_ctx *c = vctx;
+
+	c->events++;
+	return npuprof_rawk_append(c->raw, r);
+}
+
+static void on_tick(void *vctx, struct npuprof_engine *e)
+{
+	struct rec_ctx *c = vctx;
+	uint64_t now = capture_now_ns();
+
+	if (now - c->last_sync >= 1000000000ULL) {
+		clock_sync(c);
+		npuprof_rawk_flush(c->raw);
+		c->last_sync = now;
+	}
+	if (c->live && now - c->last_tick >= 1000000000ULL) {
+		struct npuprof_stats st;
+
+		memset(&st, 0, sizeof(st));
+		e->ops->stats(e, &st);
+		fprintf(stderr, "\rnpuprof record: %llu events, %.0f events/s, %llu dropped   ",
+			(unsigned long long)c->events,
+			(c->events - c->last_events) * 1e9 / (double)(now - c->last_tick),
+			(unsigned long long)st.dropped);
+		c->last_events = c->events;
+		c->last_tick = now;
+	}
+}
+
+/* The engine is open and the program forked: name them in the session. */
+static void before_start(void *vctx, pid_t pid, struct npuprof_engine *e)
+{
+	struct rec_ctx *c = vctx;
+	char path[4352];
+
+	c->s.pid = (uint32_t)pid;
+	snprintf(c->s.engine, sizeof(c->s.engine), "%s", e->ops->name);
+	snprintf(path, sizeof(path), "%s/%s", c->s.dir, NPUPROF_KERNEL_RAW);
+	if (npuprof_rawk_create(&c->raw, path, e->ops->name, c->s.sample_n,
+				c->s.capture_flags, c->err, sizeof(c->err)) < 0) {
+		c->failed = 1;
+		return;
+	}
+	clock_sync(c);
+	c->last_sync = c->last_tick = capture_now_ns();
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		CAPTURE_LONG_OPTIONS,
+		{ "output", required_argument, 0, 'o' },
+		{ "schema", required_argument, 0, 's' },
+		{ "no-export", no_argument, 0, 'n' },
+		{ "quiet", no_argument, 0, 'q' },
+		{ "help", no_argument, 0, 'h' },
+		{ 0, 0, 0, 0 }
+	};
+	struct capture_args a;
+	struct capture_result res;
+	struct rec_ctx *c;
+	const char *parent = ".";
+	char envdir[4400], err[1024];
+	char *env[2];
+	int opt, status, do_export = 1, quiet = 0;
+	enum npuprof_db_schema schema = NPUPROF_DB_SCHEMA_1_1_1;
+
+	capture_args_init(&a);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+o:s:nqh", lo, NULL)) != -1) {
+		int r = capture_parse_opt(&a, "npuprof record", opt, optarg);
+
+		if (r < 0)
+			return 2;
+		if (r > 0)
+			continue;
+		switch (opt) {
+		case 'o': parent = optarg; break;
+		case 's':
+			if (!strcmp(optarg, "1.2.0"))
+				schema = NPUPROF_DB_SCHEMA_1_2_0;
+			else if (strcmp(optarg, "1.1.1")) {
+				fprintf(stderr, "npuprof record: unknown schema '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'n': do_export = 0; break;
+		case 'q': quiet = 1; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc)
+		a.cmd = argv + optind;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return 1;
+	npuprof_session_init(&c->s);
+	c->s.sample_n = a.o.sample_n;
+	c->s.capture_flags = a.o.flags;
+	c->live = !quiet && isatty(2);
+	if (a.cmd) {
+		size_t n = 0;
+
+		for (char **p = a.cmd; *p && n < sizeof(c->s.cmd) - 2; p++)
+			n += (size_t)snprintf(c->s.cmd + n, sizeof(c->s.cmd) - n,
+					      "%s%s", n ? " " : "", *p);
+	}
+	if (npuprof_session_create(&c->s, parent, err, sizeof(err)) < 0) {
+		fprintf(stderr, "npuprof record: %s\n", err);
+		free(c);
+		return 1;
+	}
+	snprintf(envdir, sizeof(envdir), "NPUPROF_OUTPUT_DIR=%s", c->s.dir);
+	env[0] = envdir;
+	env[1] = NULL;
+	a.env = env;
+	if (!quiet)
+		fprintf(stderr, "npuprof record: session %s\n", c->s.dir);
+
+	status = capture_run(&a, "npuprof record", on_record, c, on_tick,
+			     before_start, &res);
+	if (c->failed) {
+		fprintf(stderr, "npuprof record: %s\n", c->err);
+		status = 1;
+	}
+	if (c->live)
+		fputc('\n', stderr);
+	if (c->raw) {
+		clock_sync(c);
+		if (npuprof_rawk_close(c->raw) < 0) {
+			fprintf(stderr, "npuprof record: writing the kernel stream failed\n");
+			status = 1;
+		}
+	}
+	c->s.written = res.stats.written;
+	c->s.dropped = res.stats.dropped;
+	c->s.filtered = res.stats.filtered;
+	c->s.sampled_out = res.stats.sampled_out;
+	c->s.overwritten = res.stats.overwritten;
+	c->s.exit_status = res.exit_status;
+	if (npuprof_session_finish(&c->s, err, sizeof(err)) < 0) {
+		fprintf(stderr, "npuprof record: %s\n", err);
+		status = 1;
+	}
+	if (!quiet)
+		fprintf(stderr, "npuprof record: %llu events captured, %llu dropped, %.2f s\n",
+			(unsigned long long)c->events,
+			(unsigned long long)res.stats.dropped, res.seconds);
+	if (!status && do_export) {
+		struct npuprof_export_opts eo;
+		struct npuprof_export_result er;
+
+		memset(&eo, 0, sizeof(eo));
+		eo.schema = schema;
+		eo.progress = c->live;
+		if (npuprof_export(c->s.dir, &eo, &er, err, sizeof(err)) < 0) {
+			fprintf(stderr, "npuprof record: export failed: %s\n", err);
+			status = 1;
+		} else if (!quiet) {
+			export_print_summary(&er, stdout);
+		}
+	}
+	/* the program's failure is the user's news; ours comes first */
+	if (!status && res.exit_status > 0)
+		status = res.exit_status;
+	free(c);
+	return status;
+}
