@@ -94,8 +94,7 @@ vmtest: all
 	./scripts/vm.sh tests/vm/run.sh
 
 demo: deps all
-	VM_OUT=$(BUILD)/demo ./scripts/vm.sh scripts/demo.sh
-	@echo "demo output: $(BUILD)/demo/"
+	./scripts/demo.sh
 
 bench: deps all
 	./scripts/run-bench.sh

@@ -1,33 +1,39 @@
 #!/bin/sh
-# The demo, run inside the test VM by `make demo`: load the simulated Ascend
-# driver, switch on its trace points, run a two-device training workload and
-# show what the driver did. Output is kept in build/demo/.
+# The main job (`make demo`): profile npuwork's two-device training scenario
+# on the simulated NPU with `npuprof record`, export the msprof database and
+# print its report. Runs natively where this kernel can load our modules,
+# else inside the test VM; either way the session directory and database
+# end up in build/demo/ on this machine.
 set -eu
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" != "--inside" ]; then
+	kver=$(uname -r)
+	if [ -z "${NPUPROF_IN_VM:-}" ] && [ -d "/lib/modules/$kver/build" ] &&
+		[ -f /proc/modules ] && [ "$(id -u)" = 0 ]; then
+		make -s kmod KVER="$kver"
+		NPUPROF_RESULTS=build/demo
+		rm -rf build/demo && mkdir -p build/demo
+		export NPUPROF_RESULTS
+		exec "$0" --inside
+	fi
+	VM_OUT=build/demo ./scripts/vm.sh "$0" --inside
+	db=$(ls build/demo/PROF_*/msprof_*.db)
+	echo
+	echo "demo: session directory $(dirname "$db")"
+	echo "demo: database          $db"
+	exit 0
+fi
+
 out=${NPUPROF_RESULTS:-build/demo}
-T=/sys/kernel/tracing
+grep -q '^npusim ' /proc/modules || insmod kmod/npusim/npusim.ko
+grep -q '^npuprof ' /proc/modules || insmod kmod/npuprof/npuprof.ko
 
-insmod kmod/npusim/npusim.ko
-for d in 0 1; do printf '1\n' > /proc/trs_chan/dev$d-ts0/trace_enable; done
-echo 65536 > $T/buffer_size_kb
-echo > $T/trace
-echo 1 > $T/events/trs_chan/enable
-echo 1 > $T/events/npusim/enable
-
-build/bin/npuwork --scenario driver --devices 2 --steps 5
-
-echo 0 > $T/events/trs_chan/enable
-echo 0 > $T/events/npusim/enable
-cp $T/trace "$out/driver-trace.txt"
-for d in 0 1; do cat /proc/trs_chan/dev$d-ts0/summary; done
-
+build/bin/npuprof record -o "$out" -- \
+	build/bin/npuwork --scenario train --devices 2 --steps 4
+db=$(ls "$out"/PROF_*/msprof_*.db)
 echo
-echo "Driver events captured by ftrace (trs_chan ABI + npusim task time):"
-for ev in "sqe: Task Send" "cqe: Cqe Dispatch" "cqe: Task Recv" "recv: Recv start" "task_time:"; do
-	printf '  %-20s %s\n' "$ev" "$(grep -c "$ev" "$out/driver-trace.txt" || true)"
-done
-echo
-echo "First submissions and completions:"
-grep -m 4 'Task Send' "$out/driver-trace.txt" | sed 's/^ *//'
-grep -m 4 'Cqe Dispatch' "$out/driver-trace.txt" | sed 's/^ *//'
+build/bin/npuprof report "$db"
+
+rmmod npuprof
 rmmod npusim
