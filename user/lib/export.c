@@ -49,6 +49,7 @@ struct export_ctx {
 	uint64_t fed, total;
 	int progress, last_pct;
 	int64_t first_task_ns, last_task_ns;
+	FILE *warn;
 };
 
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
@@ -577,7 +578,7 @@ static int export_one(struct export_ctx *x, const char *kpath,
 		n = npuprof_rawk_read(kpath, on_kernel_record, x, NULL, kerr,
 				      sizeof(kerr));
 		if (kerr[0]) {
-			fprintf(stderr, "npuprof export: warning: %s%s\n", kerr,
+			fprintf(x->warn, "npuprof export: warning: %s%s\n", kerr,
 				n >= 0 ? "" : " (the records before it are exported)");
 			x->res->damaged = 1;
 		}
@@ -588,7 +589,7 @@ static int export_one(struct export_ctx *x, const char *kpath,
 			feed(x, &out);
 		}
 	} else if (n != -ENOENT) {
-		fprintf(stderr, "npuprof export: warning: %s\n", kerr);
+		fprintf(x->warn, "npuprof export: warning: %s\n", kerr);
 		x->res->damaged = 1;
 	}
 	progress(x);
@@ -645,6 +646,7 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	x.hd = &hd;
 	x.res = res;
 	x.progress = o->progress;
+	x.warn = o->warn ? o->warn : stderr;
 	x.heap = malloc(REORDER_WINDOW * sizeof(*x.heap));
 	if (!x.heap) {
 		hostdata_free(&hd);
@@ -668,6 +670,7 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	memset(&dbo, 0, sizeof(dbo));
 	dbo.schema = o->schema;
 	dbo.variant = NPUPROF_DB_MSPROF;
+	dbo.flags = NPUPROF_DB_REPLACE; /* our own earlier export of this session */
 	r = export_one(&x, kpath, dir, &dbo, res->db_path, sizeof(res->db_path),
 		       err, errlen);
 	if (r < 0)

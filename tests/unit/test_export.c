@@ -1,0 +1,441 @@
+/*
+ * test_export.c — npuprof_export on synthetic session directories: a kernel
+ * raw stream (submits, device task times, clock-sync samples, records out of
+ * order across CPUs, task-id wrap) and a host stream written through the
+ * real recorder; checks TASK times and joins, META_DATA statistics, and
+ * that truncated or corrupt raw files are reported by file and offset while
+ * the intact part is exported.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "acl/acl_prof.h"
+#include "npuprof/export.h"
+#include "npuprof/hostrec.h"
+#include "npuprof/rawkern.h"
+#include "npuprof/session.h"
+
+#define HZ 50000000ULL /* device counter */
+#define T0 1000000000ULL /* first submit, CLOCK_MONOTONIC ns */
+#define CNT0 777000000ULL /* device counter at T0 */
+#define DUR 4000ULL /* ns per task */
+
+static char parent[256];
+
+static uint64_t cnt_at(uint64_t mono)
+{
+	return CNT0 + (mono - T0) * HZ / 1000000000ULL;
+}
+
+static void make_session(struct npuprof_session *s)
+{
+	char err[512];
+
+	snprintf(parent, sizeof(parent), "/tmp/npuprof-test-export-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(parent));
+	memset(s, 0, sizeof(*s));
+	snprintf(s->hostname, sizeof(s->hostname), "testhost");
+	snprintf(s->host_uid, sizeof(s->host_uid), "12345");
+	snprintf(s->engine, sizeof(s->engine), "kmod");
+	s->start_realtime_ns = 1700000000000000000ULL;
+	s->start_monotonic_ns = T0 - 1000;
+	s->pid = (uint32_t)getpid();
+	s->ndev = 1;
+	s->dev[0].id = 0;
+	snprintf(s->dev[0].chip, sizeof(s->dev[0].chip), "Ascend910B");
+	s->dev[0].counter_hz = HZ;
+	ck_assert_int_eq(npuprof_session_create(s, parent, err, sizeof(err)), 0);
+}
+
+static void rec_hdr(struct npuprof_record *r, int type, uint64_t ts, int cpu)
+{
+	memset(r, 0, sizeof(*r));
+	r->hdr.type = (uint16_t)type;
+	r->hdr.size = NPUPROF_RECORD_SIZE;
+	r->hdr.ts = ts;
+	r->hdr.cpu = (uint16_t)cpu;
+	r->hdr.pid = (uint32_t)getpid();
+	r->hdr.tid = (uint32_t)getpid() + 1;
+}
+
+/* n tasks on stream 5 of device 0, task ids from first (wrapping), each
+ * submitted at T0 + i*10us and running DUR from T0 + i*10us + 2us. Records
+ * of neighbouring tasks are emitted swapped, as two CPUs would. */
+static void write_kernel(const struct npuprof_session *s, uint32_t n,
+			 uint32_t first)
+{
+	struct npuprof_rawk_writer *w;
+	struct npuprof_record r, prev;
+	char path[4400], err[512];
+	int have_prev = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", s->dir, NPUPROF_KERNEL_RAW);
+	ck_assert_int_eq(npuprof_rawk_create(&w, path, "kmod", 0, 0, err, sizeof(err)), 0);
+	for (int k = 0; k < 2; k++) {
+		uint64_t h = T0 + (uint64_t)k * 1000000000ULL * 100;
+
+		rec_hdr(&r, NPUPROF_REC_CLOCK_SYNC, h, 0);
+		r.clock.devid = 0;
+		r.clock.host_ns = h;
+		r.clock.dev_cnt = cnt_at(h);
+		r.clock.counter_hz = HZ;
+		npuprof_rawk_append(w, &r);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t sub = T0 + (uint64_t)i * 10000, st = sub + 2000;
+
+		rec_hdr(&r, NPUPROF_REC_SUBMIT, sub, i % 2);
+		r.submit.devid = 0;
+		r.submit.stream_id = 5;
+		r.submit.sq_id = 5;
+		r.submit.task_id = (first + i) & 0xffff;
+		r.submit.sqe_type = 0;
+		/* the swap: a record of CPU 1 lands before one of CPU 0 */
+		if (have_prev) {
+			npuprof_rawk_append(w, &r);
+			npuprof_rawk_append(w, &prev);
+			have_prev = 0;
+		} else {
+			prev = r;
+			have_prev = 1;
+		}
+		rec_hdr(&r, NPUPROF_REC_TASK_TIME, st + DUR + 500, 0);
+		r.task_time.devid = 0;
+		r.task_time.stream_id = 5;
+		r.task_time.sq_id = 5;
+		r.task_time.task_id = (first + i) & 0xffff;
+		r.task_time.start_cnt = cnt_at(st);
+		r.task_time.end_cnt = cnt_at(st + DUR);
+		if (have_prev) {
+			npuprof_rawk_append(w, &prev);
+			have_prev = 0;
+		}
+		npuprof_rawk_append(w, &r);
+	}
+	ck_assert_int_eq(npuprof_rawk_close(w), 0);
+}
+
+/* Host stream: one acl + node `launch` API around the first task, its task
+ * track and compute op, and a MarkEx-less msproftx mark. */
+static void write_host(const struct npuprof_session *s)
+{
+	struct npuprof_hostrec_config cfg;
+	char err[512];
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.dir = s->dir;
+	ck_assert_int_eq(npuprof_hostrec_start(&cfg, err, sizeof(err)), 0);
+	uint64_t launch = aclprofStr2Id("launch");
+	uint64_t kt = aclprofStr2Id("KERNEL_AICORE");
+	uint64_t op = aclprofStr2Id("MatMul_0");
+	uint64_t optype = aclprofStr2Id("MatMul");
+	uint64_t ge = aclprofStr2Id("AI_CORE");
+
+	struct npuprof_hrec_api *a = npuprof_hostrec_reserve(NPUPROF_HREC_API, sizeof(*a));
+	ck_assert_ptr_nonnull(a);
+	a->level = NPUPROF_API_NODE;
+	a->tid = (uint32_t)getpid() + 1;
+	a->start_ns = T0 - 3000;
+	a->end_ns = T0 + 1000;
+	a->connection_id = 7;
+	a->name_id = launch;
+	a->item_id = op;
+	a->device_id = 0;
+	npuprof_hostrec_commit(a);
+
+	struct npuprof_hrec_task_track *t =
+		npuprof_hostrec_reserve(NPUPROF_HREC_TASK_TRACK, sizeof(*t));
+	ck_assert_ptr_nonnull(t);
+	t->tid = (uint32_t)getpid() + 1;
+	t->device_id = 0;
+	t->time_ns = T0 - 100;
+	t->connection_id = 7;
+	t->task_type_id = kt;
+	t->stream_id = 5;
+	t->task_id = 0;
+	t->model_id = NPUPROF_NO_ID32;
+	t->memcpy_op = NPUPROF_ENUM_INVALID;
+	npuprof_hostrec_commit(t);
+
+	struct npuprof_hrec_compute_op *c =
+		npuprof_hostrec_reserve(NPUPROF_HREC_COMPUTE_OP, sizeof(*c));
+	ck_assert_ptr_nonnull(c);
+	memset((char *)c + sizeof(c->h), 0xff, sizeof(*c) - sizeof(c->h));
+	c->tid = (uint32_t)getpid() + 1;
+	c->device_id = 0;
+	c->time_ns = T0 - 100;
+	c->connection_id = 7;
+	c->stream_id = 5;
+	c->task_id = 0;
+	c->reserved0 = 0;
+	c->batch_id = 0;
+	c->name_id = op;
+	c->op_type_id = optype;
+	c->task_type_id = ge;
+	c->block_dim = 24;
+	c->mix_block_dim = 0;
+	c->op_flag = 0;
+	c->input_count = c->output_count = 0;
+	c->duration_ns = DUR;
+	npuprof_hostrec_commit(c);
+	ck_assert_int_eq(npuprof_hostrec_stop(), 0);
+}
+
+static sqlite3 *open_db(const char *path)
+{
+	sqlite3 *db;
+
+	ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	return db;
+}
+
+static int64_t q(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t v = -999;
+
+	ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static void cleanup(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", parent);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+START_TEST(test_tasks_and_joins)
+{
+	struct npuprof_session s;
+	struct npuprof_export_result res;
+	struct npuprof_export_opts o;
+	char err[1024];
+	enum { N = 70000 }; /* more than 65536: the task id wraps */
+
+	make_session(&s);
+	write_kernel(&s, N, 0);
+	write_host(&s);
+	s.end_realtime_ns = s.start_realtime_ns + 2000000000ULL;
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(npuprof_export(s.dir, &o, &res, err, sizeof(err)), 0);
+	ck_assert_uint_eq(res.tasks, N);
+	ck_assert_uint_eq(res.in_flight, 0);
+	ck_assert_uint_eq(res.orphan_completions, 0);
+	ck_assert_uint_eq(res.derived, 0);
+	ck_assert_uint_eq(res.late, 0); /* the swaps are within the reorder window */
+
+	sqlite3 *db = open_db(res.db_path);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM TASK"), N);
+	ck_assert_int_eq(q(db, "SELECT count(DISTINCT globalTaskId) FROM TASK"), N);
+	ck_assert_int_eq(q(db, "SELECT max(globalTaskId) FROM TASK"), N - 1);
+	/* every duration is the modelled one, to the ns (one fit, exact) */
+	ck_assert_int_le(q(db, "SELECT max(abs(endNs - startNs - 4000)) FROM TASK"), 20);
+	/* start relative to the session: T0 + 2us in Unix time */
+	ck_assert_int_le(llabs(q(db, "SELECT startNs FROM TASK WHERE globalTaskId = 0") -
+			       (int64_t)(1700000000000000000ULL + 1000 + 2000)), 20);
+	/* ids 0..4463 appear twice (two batches), the rest once */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM (SELECT taskId FROM TASK GROUP BY taskId HAVING count(*) = 2)"),
+			 N - 65536);
+	/* the first task joins its API and its compute info */
+	ck_assert_int_eq(q(db, "SELECT connectionId FROM TASK WHERE globalTaskId = 0"), 7);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType WHERE s.value = 'KERNEL_AICORE'"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM CANN_API a JOIN TASK t ON t.connectionId = a.connectionId JOIN COMPUTE_TASK_INFO c ON c.globalTaskId = t.globalTaskId"), 1);
+	ck_assert_int_eq(q(db, "SELECT c.blockDim FROM COMPUTE_TASK_INFO c"), 24);
+	/* tasks without a host track get the STARS type and no connection */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType WHERE s.value = 'AI_CORE' AND t.connectionId = -1"), N - 1);
+	char sql[128];
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM TASK WHERE globalPid = %d", getpid());
+	ck_assert_int_eq(q(db, sql), N); /* the submitting process */
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM META_DATA WHERE name = 'npuprof.task_time_source' AND value = 'device'"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM STRING_IDS WHERE value = 'launch' AND id = 0"), 0);
+	sqlite3_close(db);
+
+	/* re-running export leaves one database with the same rows */
+	struct npuprof_export_result res2;
+	sleep(1);
+	ck_assert_int_eq(npuprof_export(s.dir, &o, &res2, err, sizeof(err)), 0);
+	ck_assert_int_ne(access(res2.db_path, F_OK), -1);
+	ck_assert_uint_eq(res2.tasks, N);
+	if (strcmp(res.db_path, res2.db_path))
+		ck_assert_int_eq(access(res.db_path, F_OK), -1);
+	cleanup();
+}
+END_TEST
+
+/* Derived times when no device task times exist: a completion retires its
+ * task and every earlier one of the stream. */
+START_TEST(test_derived)
+{
+	struct npuprof_session s;
+	struct npuprof_export_result res;
+	struct npuprof_rawk_writer *w;
+	struct npuprof_record r;
+	char path[4400], err[1024];
+
+	make_session(&s);
+	snprintf(path, sizeof(path), "%s/%s", s.dir, NPUPROF_KERNEL_RAW);
+	ck_assert_int_eq(npuprof_rawk_create(&w, path, "kmod", 0, 0, err, sizeof(err)), 0);
+	for (int i = 0; i < 3; i++) {
+		rec_hdr(&r, NPUPROF_REC_SUBMIT, T0 + (uint64_t)i * 100, 0);
+		r.submit.stream_id = 1;
+		r.submit.task_id = (uint32_t)i;
+		npuprof_rawk_append(w, &r);
+	}
+	rec_hdr(&r, NPUPROF_REC_COMPLETE, T0 + 10000, 1);
+	r.complete.stream_id = 1 | 0x8000; /* with the match flag */
+	r.complete.task_id = 1;
+	npuprof_rawk_append(w, &r);
+	ck_assert_int_eq(npuprof_rawk_close(w), 0);
+	ck_assert_int_eq(npuprof_export(s.dir, NULL, &res, err, sizeof(err)), 0);
+	ck_assert_uint_eq(res.tasks, 2);
+	ck_assert_uint_eq(res.derived, 2);
+	ck_assert_uint_eq(res.in_flight, 1);
+	sqlite3 *db = open_db(res.db_path);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM TASK WHERE endNs = (SELECT max(endNs) FROM TASK)"), 2);
+	ck_assert_int_eq(q(db, "SELECT value FROM META_DATA WHERE name = 'npuprof.tasks_in_flight_at_stop'"), 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM META_DATA WHERE name = 'npuprof.task_time_source' AND value = 'derived'"), 1);
+	sqlite3_close(db);
+	cleanup();
+}
+END_TEST
+
+static char *export_warnings(const char *dir, int *ret, struct npuprof_export_result *res)
+{
+	struct npuprof_export_opts o;
+	char err[1024], *buf = NULL;
+	size_t len = 0;
+
+	memset(&o, 0, sizeof(o));
+	o.warn = open_memstream(&buf, &len);
+	*ret = npuprof_export(dir, &o, res, err, sizeof(err));
+	fclose(o.warn);
+	return buf;
+}
+
+/* A truncated or corrupt kernel stream: exported up to the damage, and the
+ * warning names the file and the offset. */
+START_TEST(test_damaged_kernel)
+{
+	struct npuprof_session s;
+	struct npuprof_export_result res;
+	char path[4400], want[4500];
+	int ret, fd;
+
+	make_session(&s);
+	write_kernel(&s, 100, 0);
+	snprintf(path, sizeof(path), "%s/%s", s.dir, NPUPROF_KERNEL_RAW);
+	/* cut the last record in half */
+	struct stat stt;
+	ck_assert_int_eq(stat(path, &stt), 0);
+	ck_assert_int_eq(truncate(path, stt.st_size - 32), 0);
+	char *w = export_warnings(s.dir, &ret, &res);
+	ck_assert_int_eq(ret, 0);
+	snprintf(want, sizeof(want), "%s: offset %lld: truncated record",
+		 path, (long long)(stt.st_size - 64));
+	ck_assert_msg(strstr(w, want), "warning was: %s", w);
+	ck_assert_uint_eq(res.tasks, 99);
+	free(w);
+
+	/* corrupt record 10 (after the header and 2 clock samples) */
+	fd = open(path, O_WRONLY);
+	ck_assert_int_ge(fd, 0);
+	off_t off = NPUPROF_RAWK_HDR_SIZE + 12 * NPUPROF_RECORD_SIZE;
+	ck_assert_int_eq(pwrite(fd, "\xff\xff\x01\x00", 4, off), 4);
+	close(fd);
+	w = export_warnings(s.dir, &ret, &res);
+	ck_assert_int_eq(ret, 0);
+	snprintf(want, sizeof(want), "%s: offset %lld: corrupt record", path, (long long)off);
+	ck_assert_msg(strstr(w, want), "warning was: %s", w);
+	ck_assert_int_eq(res.damaged, 1);
+	ck_assert_uint_lt(res.tasks, 10);
+	free(w);
+
+	/* a file that is not a raw stream at all */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	ck_assert_int_eq(write(fd, "garbage!", 8), 8);
+	close(fd);
+	w = export_warnings(s.dir, &ret, &res);
+	ck_assert_int_eq(ret, 0);
+	snprintf(want, sizeof(want), "%s: offset 8: truncated header", path);
+	ck_assert_msg(strstr(w, want), "warning was: %s", w);
+	ck_assert_uint_eq(res.tasks, 0);
+	free(w);
+	cleanup();
+}
+END_TEST
+
+/* A corrupt host stream: reported with file and offset, the rest exported. */
+START_TEST(test_damaged_host)
+{
+	struct npuprof_session s;
+	struct npuprof_export_result res;
+	char path[4400];
+	int ret;
+
+	make_session(&s);
+	write_kernel(&s, 10, 0);
+	write_host(&s);
+	snprintf(path, sizeof(path), "%s/host/data/npuprof.host.%d.raw", s.dir, getpid());
+	int fd = open(path, O_RDWR);
+	ck_assert_int_ge(fd, 0);
+	struct stat stt;
+	fstat(fd, &stt);
+	/* flip a byte in the middle of the records */
+	off_t off = stt.st_size / 2;
+	char b;
+	ck_assert_int_eq(pread(fd, &b, 1, off), 1);
+	b ^= 0x5a;
+	ck_assert_int_eq(pwrite(fd, &b, 1, off), 1);
+	close(fd);
+	char *w = export_warnings(s.dir, &ret, &res);
+	ck_assert_int_eq(ret, 0);
+	ck_assert_msg(strstr(w, path) && strstr(w, "offset"), "warning was: %s", w);
+	ck_assert_uint_eq(res.tasks, 10);
+	ck_assert_int_eq(res.damaged, 1);
+	free(w);
+	cleanup();
+}
+END_TEST
+
+START_TEST(test_not_a_session)
+{
+	struct npuprof_export_result res;
+	char err[1024];
+
+	ck_assert_int_eq(npuprof_export("/nonexistent/dir", NULL, &res, err, sizeof(err)), -ENOENT);
+	ck_assert_msg(strstr(err, "/nonexistent/dir/npuprof.session"), "%s", err);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("export");
+	TCase *tc = tcase_create("export");
+	SRunner *sr;
+	int nf;
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_tasks_and_joins);
+	tcase_add_test(tc, test_derived);
+	tcase_add_test(tc, test_damaged_kernel);
+	tcase_add_test(tc, test_damaged_host);
+	tcase_add_test(tc, test_not_a_session);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? 1 : 0;
+}
