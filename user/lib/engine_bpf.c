@@ -278,7 +278,9 @@ static int rb_map(struct npuprof_engine *e, struct bpfeng *b, size_t bytes)
 	c = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, b->rb_fd, 0);
 	if (c == MAP_FAILED)
 		goto fail;
-	p = mmap(NULL, page + 2 * bytes, PROT_READ, MAP_SHARED, b->rb_fd, page);
+	/* populated now, so the capture does not take the page faults */
+	p = mmap(NULL, page + 2 * bytes, PROT_READ, MAP_SHARED | MAP_POPULATE,
+		 b->rb_fd, page);
 	if (p == MAP_FAILED) {
 		munmap(c, page);
 		goto fail;
