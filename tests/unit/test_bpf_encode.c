@@ -608,6 +608,51 @@ START_TEST(test_engine_needs_caps)
 }
 END_TEST
 
+/* Options the engine refuses, each with a message saying why; and on a
+ * host without the driver, start says the driver is missing. */
+START_TEST(test_engine_options)
+{
+	struct npuprof_capture_opts o;
+	struct npuprof_engine *e;
+	char err[NPUPROF_ENGINE_ERRLEN];
+	uint32_t bad_stream = NPUPROF_MAX_STREAMS;
+
+	memset(&o, 0, sizeof(o));
+	o.ring_bytes = 3 << 20;
+	ck_assert_int_eq(npuprof_engine_open(&e, "bpf", &o, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "power of two"));
+	o.ring_bytes = 0;
+	o.flags = NPUPROF_CFG_OVERWRITE;
+	ck_assert_int_eq(npuprof_engine_open(&e, "bpf", &o, err, sizeof(err)),
+			 -EOPNOTSUPP);
+	ck_assert_ptr_nonnull(strstr(err, "kmod"));
+	o.flags = 0;
+	o.streams = &bad_stream;
+	o.nstreams = 1;
+	ck_assert_int_eq(npuprof_engine_open(&e, "bpf", &o, err, sizeof(err)),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "stream id"));
+
+	/* valid options load; without npusim there is nothing to attach to */
+	o.nstreams = 0;
+	o.ring_bytes = 1 << 16;
+	ck_assert_msg(npuprof_engine_open(&e, "bpf", &o, err, sizeof(err)) == 0,
+		      "%s", err);
+	if (access("/sys/kernel/tracing/events/trs_chan", F_OK) != 0) {
+		struct npuprof_stats st;
+
+		ck_assert_int_eq(e->ops->start(e), -ENOENT);
+		ck_assert_ptr_nonnull(strstr(e->err, "driver"));
+		ck_assert_int_eq(e->ops->stats(e, &st), 0);
+		ck_assert_uint_eq(st.attached, 0);
+		ck_assert_uint_eq(st.running, 0);
+		ck_assert_uint_eq(st.nr_cpus, (unsigned)libbpf_num_possible_cpus());
+	}
+	npuprof_engine_close(e);
+}
+END_TEST
+
 static Suite *bpf_suite(void)
 {
 	Suite *s = suite_create("bpf_encode");
@@ -625,6 +670,7 @@ static Suite *bpf_suite(void)
 	tcase_add_test(tc, test_no_recv);
 	tcase_add_test(tc, test_drop_records);
 	tcase_add_test(tc, test_engine_needs_caps);
+	tcase_add_test(tc, test_engine_options);
 	suite_add_tcase(s, tc);
 	return s;
 }

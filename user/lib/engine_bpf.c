@@ -155,6 +155,13 @@ static void report_load_error(struct npuprof_engine *e, int r)
 	if (bpf_loglen)
 		fprintf(stderr, "npuprof: bpf engine: libbpf and verifier log:\n%s",
 			bpf_log);
+	if (!begin) {
+		/* not a program the verifier refused: a map, BTF, the kernel */
+		snprintf(e->err, sizeof(e->err),
+			 "loading the BPF object failed: %s (libbpf log above)",
+			 strerror(-r));
+		return;
+	}
 	snprintf(e->err, sizeof(e->err),
 		 "loading BPF program '%s' failed: %s%s%s (verifier log above)",
 		 prog, strerror(-r), reason[0] ? ": " : "", reason);
@@ -273,6 +280,7 @@ static int rb_map(struct npuprof_engine *e, struct bpfeng *b, size_t bytes)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	void *c, *p;
+	int r;
 
 	b->rb_fd = bpf_map__fd(b->skel->maps.rb);
 	c = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, b->rb_fd, 0);
@@ -292,9 +300,10 @@ static int rb_map(struct npuprof_engine *e, struct bpfeng *b, size_t bytes)
 	b->rb_bytes = bytes;
 	return 0;
 fail:
+	r = -errno;
 	snprintf(e->err, sizeof(e->err), "mapping the ring buffer: %s",
-		 strerror(errno));
-	return -errno;
+		 strerror(-r));
+	return r;
 }
 
 static void rb_unmap(struct bpfeng *b)
