@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""Check an exported msprof database against npuwork's ground-truth manifest.
+
+usage: export_check.py DB MANIFEST [--mstx N] [--tolerance FRACTION]
+
+The manifest has one tab-separated line per task the runtime sent:
+device stream task_id batch_id sqe_type type duration_ns bytes connection_id.
+Prints one line per failed check and exits non-zero if any failed.
+"""
+import collections
+import sqlite3
+import sys
+
+NO_CONN = 18446744073709551615
+
+
+def main():
+    args = sys.argv[1:]
+    db_path, manifest = args[0], args[1]
+    tol = 0.15
+    mstx = None
+    if "--tolerance" in args:
+        tol = float(args[args.index("--tolerance") + 1])
+    if "--mstx" in args:
+        mstx = int(args[args.index("--mstx") + 1])
+    db = sqlite3.connect("file:%s?mode=ro" % db_path, uri=True)
+    s = dict(db.execute("SELECT id, value FROM STRING_IDS"))
+    fails = []
+
+    want = collections.Counter()
+    want_detail = collections.defaultdict(list)
+    for line in open(manifest):
+        if line.startswith("#") or not line.strip():
+            continue
+        dev, stream, task, batch, sqe, typ, dur, nbytes, conn = line.rstrip("\n").split("\t")
+        key = (int(dev), int(stream), int(task))
+        want[key] += 1
+        conn = int(conn)
+        want_detail[key].append((typ, int(dur), -1 if conn == NO_CONN else conn))
+
+    got = collections.Counter()
+    rows = collections.defaultdict(list)
+    for start, end, dev, conn, typ, stream, task in db.execute(
+            "SELECT startNs, endNs, deviceId, connectionId, taskType, streamId, taskId FROM TASK"):
+        key = (dev, stream, task)
+        got[key] += 1
+        rows[key].append((start, end, s[typ], conn))
+
+    missing = sum((want - got).values())
+    extra = sum((got - want).values())
+    if missing or extra:
+        fails.append("TASK vs manifest: %d tasks missing, %d extra" % (missing, extra))
+    bad_type = bad_conn = bad_dur = 0
+    for key, items in want_detail.items():
+        trows = sorted(rows.get(key, []))
+        for (typ, dur, conn), row in zip(items, trows):
+            start, end, rtype, rconn = row
+            exp_type = "MsTx" if typ == "PROFILER_TRACE_EX" else typ
+            if rtype != exp_type:
+                bad_type += 1
+            if rconn != conn:
+                bad_conn += 1
+            d = end - start
+            if dur > 0 and abs(d - dur) > tol * dur + 5000:
+                bad_dur += 1
+    for name, n in (("task type", bad_type), ("connectionId", bad_conn),
+                    ("duration", bad_dur)):
+        if n:
+            fails.append("%d TASK rows with the wrong %s" % (n, name))
+
+    def one(sql):
+        return db.execute(sql).fetchone()[0]
+
+    checks = [
+        ("TASK rows whose connectionId is not in CANN_API",
+         "SELECT count(*) FROM TASK t LEFT JOIN CANN_API a ON a.connectionId = t.connectionId"
+         " WHERE t.connectionId >= 0 AND t.connectionId < 4000000000 AND a.connectionId IS NULL"),
+        ("COMPUTE_TASK_INFO rows without a TASK row",
+         "SELECT count(*) FROM COMPUTE_TASK_INFO c LEFT JOIN TASK t ON t.globalTaskId = c.globalTaskId"
+         " WHERE t.globalTaskId IS NULL"),
+        ("kernel TASK rows without COMPUTE_TASK_INFO",
+         "SELECT count(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType"
+         " LEFT JOIN COMPUTE_TASK_INFO c ON c.globalTaskId = t.globalTaskId"
+         " WHERE s.value LIKE 'KERNEL_%' AND c.globalTaskId IS NULL"),
+        ("COMMUNICATION_TASK_INFO rows without their COMMUNICATION_OP",
+         "SELECT count(*) FROM COMMUNICATION_TASK_INFO c LEFT JOIN COMMUNICATION_OP o ON o.opId = c.opId"
+         " WHERE o.opId IS NULL"),
+        ("COMMUNICATION_TASK_INFO rows whose TASK has another connectionId than the op",
+         "SELECT count(*) FROM COMMUNICATION_TASK_INFO c JOIN COMMUNICATION_OP o ON o.opId = c.opId"
+         " JOIN TASK t ON t.globalTaskId = c.globalTaskId WHERE t.connectionId != o.connectionId"),
+        ("MarkEx MSTX rows without their MsTx TASK",
+         "SELECT count(*) FROM MSTX_EVENTS m LEFT JOIN TASK t ON t.connectionId = m.connectionId"
+         " WHERE m.eventType = 3 AND t.connectionId IS NULL"),
+        ("TASK rows with endNs < startNs", "SELECT count(*) FROM TASK WHERE endNs < startNs"),
+        ("duplicate globalTaskId", "SELECT count(*) - count(DISTINCT globalTaskId) FROM TASK"),
+        ("TASK rows outside SESSION_TIME_INFO",
+         "SELECT count(*) FROM TASK, SESSION_TIME_INFO s WHERE startNs < s.startTimeNs OR endNs > s.endTimeNs"),
+        ("CANN_API pids not matching TASK.globalPid",
+         "SELECT count(*) FROM (SELECT DISTINCT globalTid >> 32 AS p FROM CANN_API)"
+         " WHERE p NOT IN (SELECT globalPid FROM TASK)"),
+    ]
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    for what, sql in checks:
+        need = [t for t in ("COMPUTE_TASK_INFO", "COMMUNICATION_TASK_INFO", "COMMUNICATION_OP",
+                            "MSTX_EVENTS", "CANN_API") if t in sql]
+        if any(t not in tables for t in need):
+            continue
+        n = one(sql)
+        if n:
+            fails.append("%d %s" % (n, what))
+    if mstx is not None:
+        n = one("SELECT count(*) FROM MSTX_EVENTS") if "MSTX_EVENTS" in tables else 0
+        if n != mstx:
+            fails.append("MSTX_EVENTS has %d rows, %d stamps were issued" % (n, mstx))
+    for f in fails:
+        print("FAIL: " + f)
+    print("export_check: %d tasks checked, %d problems" % (sum(want.values()), len(fails)))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
