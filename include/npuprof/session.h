@@ -50,6 +50,10 @@ struct npuprof_session {
 	/* capture statistics, written at the end */
 	uint64_t written, dropped, filtered, sampled_out, overwritten;
 	int exit_status; /* of the profiled command; -1 unknown */
+	/* production sampling in user space: duty-cycle window and per-CPU
+	 * rate limit (0: off), and the records each skipped */
+	uint32_t window_on_ms, window_period_ms, rate_limit;
+	uint64_t window_skipped, rate_skipped;
 };
 
 /* Fill s with this host's identity, the devices present (npusim or a real

@@ -162,6 +162,7 @@ static void npusim_stream_cancel(struct npusim_stream *s)
 	spin_lock_irqsave(&npusim_lock, flags);
 	s->dead = true;
 	s->tail = s->head + (s->running ? 1 : 0);
+	npusim_schedule_locked(); /* releases a task held by an injected stall */
 	spin_unlock_irqrestore(&npusim_lock, flags);
 	wake_up_all(&s->wq);
 

@@ -71,6 +71,13 @@ struct npusim_dev {
 	DECLARE_BITMAP(notify_used, NPUSIM_MAX_NOTIFIES);
 
 	u64 cnt_offset_ns; /* device counter epoch offset from host time */
+
+	/* fault injection (fault.c); under npusim_lock. Stream ids are
+	 * stored + 1 so that 0 (kvzalloc) means "no fault". */
+	u32 fault_stall; /* stream + 1 whose completions are held */
+	u64 fault_stall_until; /* host ns; 0: until cleared */
+	u32 fault_drop; /* stream + 1 whose next completion is lost */
+	u64 fault_dropped; /* completions dropped */
 };
 
 struct npusim_file {
@@ -102,6 +109,12 @@ void npusim_trace_sqe(struct npusim_stream *s, const struct npusim_sqe *sqe);
 void npusim_trace_recv_cqe(struct npusim_stream *s, u32 pos);
 void npusim_trace_recv(struct npusim_stream *s, const char *what,
 		       u32 cqe_num, u32 recv_num, int timeout);
+
+/* fault.c */
+bool npusim_fault_hold_locked(struct npusim_dev *dev, struct npusim_stream *s,
+			      u64 now, u64 *release);
+bool npusim_fault_drop_locked(struct npusim_dev *dev, struct npusim_stream *s);
+int npusim_fault_procfs_add(struct npusim_dev *dev);
 
 /* procfs.c */
 int npusim_procfs_init(void);

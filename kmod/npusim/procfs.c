@@ -105,7 +105,7 @@ int npusim_procfs_add(struct npusim_dev *dev)
 	if (!proc_create_single_data("summary", 0444, dev->proc_dir,
 				     summary_show, dev))
 		return -ENOMEM;
-	return 0;
+	return npusim_fault_procfs_add(dev);
 }
 
 void npusim_procfs_exit(void)

@@ -244,6 +244,7 @@ static void npusim_complete(struct npusim_stream *s)
 	const struct npusim_sqe *sqe = &s->sq[s->head & (s->depth - 1)];
 	u32 type = sqe->type & NPUSIM_SQE_TYPE_MASK;
 	u64 end_cnt = npusim_dev_counter(dev, s->end_ns);
+	bool drop;
 
 	dev->aic_free += s->used_aic;
 	dev->aiv_free += s->used_aiv;
@@ -255,7 +256,10 @@ static void npusim_complete(struct npusim_stream *s)
 	else if (type == NPUSIM_SQE_NOTIFY_RECORD)
 		npusim_devs[sqe->target_dev]->notify_set[sqe->id] = 1;
 
-	if (READ_ONCE(dev->trace_enable)) {
+	/* an injected lost completion: the device finished the task but the
+	 * host hears nothing of it (no task time, no CQE) */
+	drop = npusim_fault_drop_locked(dev, s);
+	if (!drop && READ_ONCE(dev->trace_enable)) {
 		struct trs_id_inst inst = { .devid = dev->id, .tsid = 0 };
 		struct npusim_task_time_trace tt = {
 			.sq_id = s->id,
@@ -272,7 +276,7 @@ static void npusim_complete(struct npusim_stream *s)
 	s->head++;
 	s->completed++;
 
-	if (npusim_wants_cqe(sqe)) {
+	if (!drop && npusim_wants_cqe(sqe)) {
 		struct npusim_cqe cqe;
 		u32 pos = s->cq_tail;
 
@@ -321,7 +325,8 @@ void npusim_schedule_locked(void)
 
 			list_for_each_entry_safe(s, tmp, &dev->active,
 						 active_node) {
-				if (s->running && s->end_ns <= now) {
+				if (s->running && s->end_ns <= now &&
+				    !npusim_fault_hold_locked(dev, s, now, NULL)) {
 					npusim_complete(s);
 					progress = true;
 				}
@@ -340,9 +345,18 @@ void npusim_schedule_locked(void)
 
 	next = U64_MAX;
 	for (d = 0; d < npusim_ndev; d++)
-		list_for_each_entry(s, &npusim_devs[d]->active, active_node)
-			if (s->running && s->end_ns < next)
-				next = s->end_ns;
+		list_for_each_entry(s, &npusim_devs[d]->active, active_node) {
+			u64 end = s->end_ns;
+
+			if (!s->running)
+				continue;
+			/* a held task ends when its stall does (or never) */
+			if (npusim_fault_hold_locked(npusim_devs[d], s, now,
+						     &end) && !end)
+				continue;
+			if (end < next)
+				next = end;
+		}
 	if (next != U64_MAX)
 		hrtimer_start(&npusim_timer, ns_to_ktime(next),
 			      HRTIMER_MODE_ABS);

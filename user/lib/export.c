@@ -521,6 +521,19 @@ static void write_session_rows(struct export_ctx *x)
 	     (unsigned long long)(x->hd->damaged_files + (x->res->damaged ? 1 : 0)));
 	meta(x, "npuprof.late_records", "%llu", (unsigned long long)cs->late);
 	meta(x, "npuprof.command", "%s", s->cmd);
+	if (s->window_period_ms) {
+		meta(x, "npuprof.window", "%u/%u", s->window_on_ms,
+		     s->window_period_ms);
+		meta(x, "npuprof.window_skipped", "%llu",
+		     (unsigned long long)s->window_skipped);
+	}
+	if (s->rate_limit) {
+		meta(x, "npuprof.rate_limit", "%u", s->rate_limit);
+		meta(x, "npuprof.rate_skipped", "%llu",
+		     (unsigned long long)s->rate_skipped);
+	}
+	meta(x, "npuprof.sampled_out", "%llu",
+	     (unsigned long long)s->sampled_out);
 }
 
 /* Remove older msprof_<14 digits>.db files of dir, keeping `keep`. */

@@ -186,6 +186,11 @@ static int write_session_file(const struct npuprof_session *s, char *err,
 	  (unsigned long long)s->written, (unsigned long long)s->dropped,
 	  (unsigned long long)s->filtered, (unsigned long long)s->sampled_out,
 	  (unsigned long long)s->overwritten, s->exit_status);
+	P("window_on_ms=%u\nwindow_period_ms=%u\nrate_limit=%u\n",
+	  s->window_on_ms, s->window_period_ms, s->rate_limit);
+	P("window_skipped=%llu\nrate_skipped=%llu\n",
+	  (unsigned long long)s->window_skipped,
+	  (unsigned long long)s->rate_skipped);
 	P("devices=%d\n", s->ndev);
 	for (int i = 0; i < s->ndev && n < sizeof(buf) - 256; i++)
 		P("device.%d=%u,%s,%llu,%u\n", i, s->dev[i].id, s->dev[i].chip,
@@ -362,6 +367,11 @@ int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err,
 		U(filtered);
 		U(sampled_out);
 		U(overwritten);
+		U(window_on_ms);
+		U(window_period_ms);
+		U(rate_limit);
+		U(window_skipped);
+		U(rate_skipped);
 		else if (!strcmp(line, "exit_status"))
 			s->exit_status = atoi(v);
 		else if (!strncmp(line, "device.", 7) &&

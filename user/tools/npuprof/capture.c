@@ -2,6 +2,7 @@
  * capture.c — the capture loop shared by npuprof's capturing commands.
  */
 #include "capture.h"
+#include "throttle.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -110,6 +111,22 @@ int capture_parse_opt(struct capture_args *a, const char *tool, int opt,
 		a->o.streams = a->streams;
 		a->o.nstreams = (uint32_t)n;
 		return 1;
+	case CAP_OPT_WINDOW: {
+		unsigned on, period;
+		char c;
+
+		if (sscanf(arg, "%u/%u%c", &on, &period, &c) != 2 || !on ||
+		    !period || on > period)
+			break;
+		a->window_on_ms = on;
+		a->window_period_ms = period;
+		return 1;
+	}
+	case CAP_OPT_RATE_LIMIT:
+		a->rate_limit = (uint32_t)strtoul(arg, &end, 10);
+		if (*end || !a->rate_limit)
+			break;
+		return 1;
 	case CAP_OPT_RING_KB:
 		a->o.ring_bytes = (uint64_t)strtoull(arg, &end, 10) << 10;
 		if (*end || !a->o.ring_bytes)
@@ -140,6 +157,7 @@ int capture_run(struct capture_args *a, const char *tool,
 	pid_t child = 0;
 	uint64_t t0, last_switch;
 	struct sigaction sa, old_int, old_term;
+	struct throttle *thr = NULL;
 
 	memset(res, 0, sizeof(*res));
 	res->exit_status = -1;
@@ -177,6 +195,17 @@ int capture_run(struct capture_args *a, const char *tool,
 	}
 	res->pid = a->pid;
 	a->o.pid = (uint32_t)a->pid;
+	if (a->window_period_ms || a->rate_limit) {
+		thr = malloc(sizeof(*thr));
+		if (!thr) {
+			ret = 1;
+			goto out;
+		}
+		throttle_init(thr, a->window_on_ms, a->window_period_ms,
+			      a->rate_limit, fn, ctx);
+		fn = throttle_record;
+		ctx = thr;
+	}
 	if (npuprof_engine_open(&e, a->engine, &a->o, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", tool, err);
 		ret = 1;
@@ -248,5 +277,13 @@ out:
 			res->exit_status = status_of(st);
 	}
 	npuprof_engine_close(e);
+	if (thr) {
+		res->window_skipped = thr->window_skipped;
+		res->rate_skipped = thr->rate_skipped;
+		res->window_tasks = thr->window_tasks;
+		res->rate_tasks = thr->rate_tasks;
+		throttle_free(thr);
+		free(thr);
+	}
 	return ret;
 }

@@ -21,6 +21,8 @@ enum {
 	CAP_OPT_DEVICES,
 	CAP_OPT_STREAMS,
 	CAP_OPT_RING_KB,
+	CAP_OPT_WINDOW,
+	CAP_OPT_RATE_LIMIT,
 };
 
 #define CAPTURE_LONG_OPTIONS                                          \
@@ -30,7 +32,9 @@ enum {
 	{ "sample", required_argument, 0, CAP_OPT_SAMPLE },           \
 	{ "devices", required_argument, 0, CAP_OPT_DEVICES },         \
 	{ "streams", required_argument, 0, CAP_OPT_STREAMS },         \
-	{ "ring-kb", required_argument, 0, CAP_OPT_RING_KB }
+	{ "ring-kb", required_argument, 0, CAP_OPT_RING_KB },         \
+	{ "window", required_argument, 0, CAP_OPT_WINDOW },           \
+	{ "rate-limit", required_argument, 0, CAP_OPT_RATE_LIMIT }
 
 #define CAPTURE_USAGE                                                          \
 	"  --engine kmod|bpf|auto  capture engine (auto: npuprof.ko if loaded)\n" \
@@ -39,7 +43,10 @@ enum {
 	"  --sample N              keep 1 task in N (deterministic per task)\n"     \
 	"  --devices LIST          only these devices, e.g. 0,2-3\n"                \
 	"  --streams LIST          only these stream ids\n"                         \
-	"  --ring-kb N             ring size per CPU (kmod) or in all (bpf)\n"
+	"  --ring-kb N             ring size per CPU (kmod) or in all (bpf)\n"     \
+	"  --window ON_MS/PERIOD_MS  capture tasks submitted in the first ON_MS\n"  \
+	"                          of every PERIOD_MS (duty cycle)\n"              \
+	"  --rate-limit N          at most N tasks/s submitted from each CPU\n"
 
 struct capture_args {
 	const char *engine;
@@ -49,6 +56,9 @@ struct capture_args {
 	uint32_t streams[NPUPROF_MAX_STREAMS];
 	char **cmd; /* NULL: no command */
 	char *const *env; /* extra "K=V" for the command, NULL-terminated */
+	/* production sampling in user space (throttle.h); 0: off */
+	uint32_t window_on_ms, window_period_ms;
+	uint32_t rate_limit;
 };
 
 /* Called once per loop turn (about every 100 ms) with the engine. */
@@ -61,6 +71,9 @@ struct capture_result {
 	pid_t pid; /* the captured process (0: all) */
 	char engine[16];
 	int interrupted;
+	/* records (and tasks) skipped by --window and --rate-limit */
+	uint64_t window_skipped, rate_skipped;
+	uint64_t window_tasks, rate_tasks;
 };
 
 void capture_args_init(struct capture_args *a);

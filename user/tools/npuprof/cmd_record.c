@@ -183,6 +183,9 @@ int cmd_record(int argc, char **argv)
 	npuprof_session_init(&c->s);
 	c->s.sample_n = a.o.sample_n;
 	c->s.capture_flags = a.o.flags;
+	c->s.window_on_ms = a.window_on_ms;
+	c->s.window_period_ms = a.window_period_ms;
+	c->s.rate_limit = a.rate_limit;
 	c->live = !quiet && isatty(2);
 	if (a.cmd) {
 		size_t n = 0;
@@ -223,6 +226,8 @@ int cmd_record(int argc, char **argv)
 	c->s.filtered = res.stats.filtered;
 	c->s.sampled_out = res.stats.sampled_out;
 	c->s.overwritten = res.stats.overwritten;
+	c->s.window_skipped = res.window_skipped;
+	c->s.rate_skipped = res.rate_skipped;
 	c->s.exit_status = res.exit_status;
 	if (npuprof_session_finish(&c->s, err, sizeof(err)) < 0) {
 		fprintf(stderr, "npuprof record: %s\n", err);

@@ -16,5 +16,10 @@ int cmd_report(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_flight(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_live(int argc, char **argv);
+int cmd_top(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 #endif /* NPUPROF_TOOL_CMDS_H */

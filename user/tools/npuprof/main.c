@@ -13,6 +13,11 @@ static const struct npuprof_cmd cmds[] = {
 	{ "stat", "count driver events, tasks, latencies and drops", cmd_stat },
 	{ "dbgen", "write a synthetic msprof database", cmd_dbgen },
 	{ "report", "summarise an msprof database: operators, busy, latency, warnings", cmd_report },
+	{ "flight", "flight recorder: keep the last seconds, dump them on demand or a hang", cmd_flight },
+	{ "dump", "make the running flight recorder write its last seconds", cmd_dump },
+	{ "live", "print submits and completions as they happen", cmd_live },
+	{ "top", "per device and stream: tasks/s, queue depth, busy share, oldest task", cmd_top },
+	{ "watch", "detect hung tasks and streams; report and exit non-zero", cmd_watch },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,117 @@
+/*
+ * npuprof dump — ask a running flight recorder for a dump: send it SIGUSR1
+ * and wait until it names the new session directory in <pidfile>.last.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "cmds.h"
+#include "flightrec.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: npuprof dump [--pidfile PATH | --pid P] [--timeout S]\n"
+		"  Make the running `npuprof flight` write its last seconds as a session\n"
+		"  directory, and print that directory.\n\n"
+		"  --pidfile PATH   the recorder's pid file (default /run/npuprof-flight.pid\n"
+		"                   as root, else /tmp/npuprof-flight-<uid>.pid)\n"
+		"  --pid P          signal this process instead (prints nothing)\n"
+		"  --timeout S      wait this long for the dump (default 30)\n"
+		"\nexamples:\n"
+		"  npuprof dump\n"
+		"  npuprof dump --pidfile /tmp/flight.pid && npuprof export \"$(npuprof dump)\"\n");
+}
+
+static int read_last(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	out[0] = 0;
+	if (!f)
+		return -1;
+	if (!fgets(out, (int)len, f))
+		out[0] = 0;
+	out[strcspn(out, "\n")] = 0;
+	fclose(f);
+	return 0;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "pidfile", required_argument, 0, 'f' },
+		{ "pid", required_argument, 0, 'p' },
+		{ "timeout", required_argument, 0, 't' },
+		{ "help", no_argument, 0, 'h' },
+		{ 0, 0, 0, 0 }
+	};
+	char pidfile[4096], last[4200], before[4352], now[4352];
+	double timeout = 30;
+	pid_t pid = 0;
+	int opt;
+	struct stat st0, st1;
+	uint64_t t0;
+
+	flight_default_pidfile(pidfile, sizeof(pidfile));
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (opt) {
+		case 'f': snprintf(pidfile, sizeof(pidfile), "%s", optarg); break;
+		case 'p': pid = (pid_t)atoi(optarg); break;
+		case 't': timeout = atof(optarg); break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (pid > 0) {
+		if (kill(pid, SIGUSR1) < 0) {
+			fprintf(stderr, "npuprof dump: cannot signal %d: %s\n",
+				(int)pid, strerror(errno));
+			return 1;
+		}
+		return 0;
+	}
+	{
+		FILE *f = fopen(pidfile, "r");
+
+		if (!f || fscanf(f, "%d", &pid) != 1 || pid <= 0) {
+			fprintf(stderr, "npuprof dump: no flight recorder: cannot read %s%s%s (is `npuprof flight` running? give --pidfile)\n",
+				pidfile, f ? "" : ": ", f ? "" : strerror(errno));
+			if (f)
+				fclose(f);
+			return 1;
+		}
+		fclose(f);
+	}
+	snprintf(last, sizeof(last), "%s.last", pidfile);
+	read_last(last, before, sizeof(before));
+	memset(&st0, 0, sizeof(st0));
+	stat(last, &st0);
+	if (kill(pid, SIGUSR1) < 0) {
+		fprintf(stderr, "npuprof dump: cannot signal the recorder (pid %d): %s\n",
+			(int)pid, strerror(errno));
+		return 1;
+	}
+	t0 = capture_now_ns();
+	while ((capture_now_ns() - t0) / 1e9 < timeout) {
+		usleep(50000);
+		if (stat(last, &st1) < 0 || read_last(last, now, sizeof(now)) < 0)
+			continue;
+		if (strcmp(now, before) || st1.st_ino != st0.st_ino) {
+			printf("%s\n", now);
+			return 0;
+		}
+	}
+	fprintf(stderr, "npuprof dump: the recorder (pid %d) wrote no dump within %.0f s\n",
+		(int)pid, timeout);
+	return 1;
+}

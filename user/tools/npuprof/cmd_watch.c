@@ -1,0 +1,63 @@
+/*
+ * npuprof watch — the hang detector on its own: follow every stream's tasks
+ * in flight and report the first one that stops making progress (see
+ * tracker.h for what counts), then exit 3. With --flight it also keeps the
+ * last seconds and dumps them with the report (the loop is cmd_flight.c's).
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "flightrec.h"
+
+void watch_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: npuprof watch [options] [-- CMD ARGS]\n"
+		"  Detect hangs: a task in flight, or a non-empty stream without a\n"
+		"  completion, for longer than the threshold. Prints a report naming\n"
+		"  the device, stream, task, submitter, host API and msproftx range\n"
+		"  and what is queued behind it, then exits 3. Exits 0 when CMD\n"
+		"  finishes (or --duration ends) without a hang.\n\n"
+		"  --threshold MS          hang threshold (default 5000)\n"
+		"  --keep-going            report every hang, do not exit at the first\n"
+		"  --flight -o DIR         also keep the last --seconds S (--size MB) and\n"
+		"                          dump them into DIR at a hang\n"
+		"  --seconds S, --size MB  as for `npuprof flight`\n"
+		CAPTURE_USAGE
+		"\nexamples:\n"
+		"  npuprof watch --threshold 2000 -- ./train.sh\n"
+		"  npuprof watch --flight -o /tmp/hangs --duration 3600\n");
+}
+
+/* Remove a directory tree we created (the program's host stream). */
+void flight_rmtree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char p[4400];
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+			flight_rmtree(p);
+		else
+			unlink(p);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+int cmd_watch(int argc, char **argv)
+{
+	return flight_main(argc, argv, 1);
+}

@@ -1,0 +1,202 @@
+/*
+ * flight.c — the flight recorder's record ring and its dumps (flight.h).
+ */
+#include "flight.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "npuprof/npusim_dev.h"
+#include "npuprof/rawkern.h"
+
+int flightbuf_init(struct flightbuf *b, uint64_t bytes, double seconds)
+{
+	memset(b, 0, sizeof(*b));
+	b->cap = bytes / sizeof(struct npuprof_record);
+	if (!b->cap)
+		return -EINVAL;
+	b->keep_ns = (uint64_t)(seconds * 1e9);
+	/* untouched pages cost nothing until the ring fills */
+	b->r = malloc(b->cap * sizeof(*b->r));
+	return b->r ? 0 : -ENOMEM;
+}
+
+void flightbuf_free(struct flightbuf *b)
+{
+	free(b->r);
+	b->r = NULL;
+}
+
+int flightbuf_push(void *vb, const struct npuprof_record *r)
+{
+	struct flightbuf *b = vb;
+
+	if (b->len == b->cap) {
+		b->oldest_full_ts = b->r[b->first].hdr.ts;
+		b->first = (b->first + 1) % b->cap;
+		b->len--;
+		b->evicted_full++;
+	}
+	b->r[(b->first + b->len) % b->cap] = *r;
+	b->len++;
+	return 0;
+}
+
+void flightbuf_trim(struct flightbuf *b, uint64_t now)
+{
+	uint64_t from = now > b->keep_ns ? now - b->keep_ns : 0;
+
+	while (b->len && b->r[b->first].hdr.ts < from) {
+		b->first = (b->first + 1) % b->cap;
+		b->len--;
+		b->evicted_old++;
+	}
+}
+
+static void clock_sync(struct npuprof_rawk_writer *w,
+		       const struct npuprof_session *s)
+{
+	for (int i = 0; i < s->ndev; i++) {
+		struct npusim_clock_sample cs[4];
+		struct npuprof_record r;
+		int fd = npusim_dev_open(s->dev[i].id);
+
+		if (fd < 0)
+			continue;
+		if (npusim_clock_sync(fd, cs, 4) == 0) {
+			for (int k = 0; k < 4; k++) {
+				memset(&r, 0, sizeof(r));
+				r.hdr.type = NPUPROF_REC_CLOCK_SYNC;
+				r.hdr.size = NPUPROF_RECORD_SIZE;
+				r.hdr.ts = cs[k].host_ns;
+				r.hdr.pid = (uint32_t)getpid();
+				r.clock.devid = s->dev[i].id;
+				r.clock.host_ns = cs[k].host_ns;
+				r.clock.dev_cnt = cs[k].dev_cnt;
+				r.clock.counter_hz = s->dev[i].counter_hz;
+				npuprof_rawk_append(w, &r);
+			}
+		}
+		close(fd);
+	}
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out, r = 0;
+	ssize_t n;
+
+	if (in < 0)
+		return -errno;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		r = -errno;
+		close(in);
+		return r;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			r = -EIO;
+			break;
+		}
+	if (n < 0)
+		r = -errno;
+	close(in);
+	if (close(out) < 0 && !r)
+		r = -errno;
+	return r;
+}
+
+/* The program's host streams (append-only files) as they are now. */
+static void copy_host(const char *from_dir, const char *to_dir)
+{
+	char from[4352], to[4352];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(from, sizeof(from), "%s/host/data", from_dir);
+	d = opendir(from);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(from, sizeof(from), "%s/host/data/%s", from_dir,
+			 e->d_name);
+		snprintf(to, sizeof(to), "%s/host/data/%s", to_dir, e->d_name);
+		copy_file(from, to);
+	}
+	closedir(d);
+}
+
+int flight_dump(const struct flightbuf *b, uint64_t now,
+		const struct flight_dump_info *in, struct npuprof_session *s,
+		uint64_t *written, char *err, size_t errlen)
+{
+	struct npuprof_rawk_writer *w;
+	uint64_t from = now > b->keep_ns ? now - b->keep_ns : 0, n = 0;
+	char path[4352];
+	int r;
+
+	npuprof_session_init(s);
+	s->pid = in->pid;
+	snprintf(s->engine, sizeof(s->engine), "%s", in->engine);
+	snprintf(s->cmd, sizeof(s->cmd), "%s", in->cmd ? in->cmd : "");
+	s->sample_n = in->sample_n;
+	s->capture_flags = in->flags;
+	/* the session is the window the dump covers */
+	if (b->len && b->r[b->first].hdr.ts > from)
+		from = b->r[b->first].hdr.ts;
+	if (s->start_monotonic_ns > from) {
+		uint64_t back = s->start_monotonic_ns - from;
+
+		s->start_monotonic_ns -= back;
+		s->start_realtime_ns -= back;
+	}
+	if ((r = npuprof_session_create(s, in->parent, err, errlen)) < 0)
+		return r;
+	snprintf(path, sizeof(path), "%s/%s", s->dir, NPUPROF_KERNEL_RAW);
+	if ((r = npuprof_rawk_create(&w, path, in->engine, in->sample_n,
+				     in->flags, err, errlen)) < 0)
+		return r;
+	clock_sync(w, s);
+	for (size_t i = 0; i < b->len; i++) {
+		const struct npuprof_record *rec = &b->r[(b->first + i) % b->cap];
+
+		if (rec->hdr.ts < from)
+			continue;
+		npuprof_rawk_append(w, rec);
+		n++;
+	}
+	clock_sync(w, s);
+	if ((r = npuprof_rawk_close(w)) < 0) {
+		snprintf(err, errlen, "%s: write failed: %s", path, strerror(-r));
+		return r;
+	}
+	if (in->host_dir)
+		copy_host(in->host_dir, s->dir);
+	if (in->report) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/hang_report.txt", s->dir);
+		f = fopen(path, "w");
+		if (f) {
+			fputs(in->report, f);
+			fclose(f);
+		}
+	}
+	s->written = n;
+	s->dropped = in->stats.dropped;
+	s->filtered = in->stats.filtered;
+	s->sampled_out = in->stats.sampled_out;
+	s->overwritten = in->stats.overwritten + b->evicted_full;
+	if (written)
+		*written = n;
+	return npuprof_session_finish(s, err, errlen);
+}

@@ -1,0 +1,314 @@
+/*
+ * tracker.c — streams in flight and the hang detector (tracker.h).
+ */
+#include "tracker.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hostdata.h"
+
+#define TRK_MAX_QUEUE 65536 /* the deepest SQ; older tasks are forgotten */
+
+const char *tracker_type_name(uint32_t t)
+{
+	static const char *const names[] = {
+		[NPUSIM_SQE_AI_CORE] = "AI_CORE",
+		[NPUSIM_SQE_AI_CPU] = "AI_CPU",
+		[NPUSIM_SQE_AIV] = "AI_VECTOR_CORE",
+		[NPUSIM_SQE_PLACE_HOLDER] = "PLACE_HOLDER",
+		[NPUSIM_SQE_EVENT_RECORD] = "EVENT_RECORD",
+		[NPUSIM_SQE_EVENT_WAIT] = "EVENT_WAIT",
+		[NPUSIM_SQE_NOTIFY_RECORD] = "NOTIFY_RECORD",
+		[NPUSIM_SQE_NOTIFY_WAIT] = "NOTIFY_WAIT",
+		[NPUSIM_SQE_WRITE_VALUE] = "WRITE_VALUE",
+		[NPUSIM_SQE_SDMA] = "SDMA",
+	};
+
+	if (t < sizeof(names) / sizeof(names[0]) && names[t])
+		return names[t];
+	return "UNKNOWN";
+}
+
+int tracker_init(struct tracker *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->slot = calloc((size_t)NPUPROF_MAX_DEVICES * NPUPROF_MAX_STREAMS,
+			 sizeof(*t->slot));
+	return t->slot ? 0 : -ENOMEM;
+}
+
+void tracker_free(struct tracker *t)
+{
+	while (t->all) {
+		struct trk_stream *s = t->all;
+
+		t->all = s->next;
+		free(s->q);
+		free(s);
+	}
+	free(t->slot);
+	t->slot = NULL;
+}
+
+static struct trk_stream *stream_get(struct tracker *t, uint32_t dev,
+				     uint32_t id)
+{
+	struct trk_stream **sp, *s;
+
+	id &= 0x7fff; /* bit 15 of a CQE's stream id is the match flag */
+	if (dev >= NPUPROF_MAX_DEVICES)
+		return NULL;
+	sp = &t->slot[dev * NPUPROF_MAX_STREAMS + id % NPUPROF_MAX_STREAMS];
+	if (*sp)
+		return *sp;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->dev = dev;
+	s->id = id;
+	s->next = t->all;
+	t->all = s;
+	*sp = s;
+	return s;
+}
+
+static void push(struct trk_stream *s, const struct npuprof_record *r)
+{
+	struct trk_task *k;
+
+	if (s->len == s->cap) {
+		uint32_t ncap = s->cap ? s->cap * 2 : 64;
+		struct trk_task *nq;
+
+		if (s->cap >= TRK_MAX_QUEUE) {
+			s->first = (s->first + 1) % s->cap;
+			s->len--;
+			s->overflow++;
+			goto put;
+		}
+		nq = malloc(ncap * sizeof(*nq));
+		if (!nq)
+			return;
+		for (uint32_t i = 0; i < s->len; i++)
+			nq[i] = s->q[(s->first + i) % s->cap];
+		free(s->q);
+		s->q = nq;
+		s->cap = ncap;
+		s->first = 0;
+	}
+put:
+	if (!s->len)
+		s->head_since = r->hdr.ts;
+	k = &s->q[(s->first + s->len) % s->cap];
+	k->ts = r->hdr.ts;
+	k->task = r->submit.task_id;
+	k->type = r->submit.sqe_type;
+	k->pid = r->hdr.pid;
+	k->tid = r->hdr.tid;
+	s->len++;
+}
+
+/* Retire task_id and everything before it; nothing if it is not queued. */
+static void retire(struct trk_stream *s, uint32_t task_id, uint64_t ts)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->len; i++)
+		if ((s->q[(s->first + i) % s->cap].task & 0xffff) ==
+		    (task_id & 0xffff))
+			break;
+	if (i == s->len)
+		return;
+	s->first = (s->first + i + 1) % s->cap;
+	s->len -= i + 1;
+	s->completes += i + 1;
+	s->head_since = ts;
+	s->last_complete = ts;
+}
+
+void tracker_feed(struct tracker *t, const struct npuprof_record *r)
+{
+	struct trk_stream *s;
+
+	t->records++;
+	switch (r->hdr.type) {
+	case NPUPROF_REC_SUBMIT:
+		s = stream_get(t, r->submit.devid, r->submit.stream_id);
+		if (s) {
+			s->submits++;
+			push(s, r);
+		}
+		break;
+	case NPUPROF_REC_COMPLETE:
+		s = stream_get(t, r->complete.devid, r->complete.stream_id);
+		if (s)
+			retire(s, r->complete.task_id, r->hdr.ts);
+		break;
+	case NPUPROF_REC_TASK_TIME:
+		s = stream_get(t, r->task_time.devid, r->task_time.stream_id);
+		if (!s)
+			break;
+		if (r->task_time.devid < NPUPROF_MAX_DEVICES &&
+		    t->counter_hz[r->task_time.devid] &&
+		    r->task_time.end_cnt > r->task_time.start_cnt)
+			s->busy_ns += (uint64_t)((double)(r->task_time.end_cnt -
+							   r->task_time.start_cnt) *
+						 1e9 / (double)t->counter_hz[r->task_time.devid]);
+		retire(s, r->task_time.task_id, r->hdr.ts);
+		break;
+	case NPUPROF_REC_DROP:
+		t->lost += r->drop.lost;
+		break;
+	}
+}
+
+static int pid_gone(uint32_t pid)
+{
+	return pid && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+int tracker_find_hang(struct tracker *t, uint64_t now, uint64_t threshold_ns,
+		      struct trk_hang *h)
+{
+	int found = 0;
+
+	for (struct trk_stream *s = t->all; s; s = s->next) {
+		const struct trk_task *k;
+		uint64_t stuck;
+
+		if (!s->len)
+			continue;
+		k = &s->q[s->first];
+		stuck = now > s->head_since ? now - s->head_since : 0;
+		if (stuck <= threshold_ns || s->alarmed_task == k->task + 1)
+			continue;
+		if (pid_gone(k->pid)) {
+			/* cancelled with its process: never completes */
+			s->len = 0;
+			continue;
+		}
+		if (!found || stuck > h->stuck_ns) {
+			h->s = s;
+			h->task = *k;
+			h->now = now;
+			h->stuck_ns = stuck;
+			found = 1;
+		}
+	}
+	if (found)
+		h->s->alarmed_task = h->task.task + 1;
+	return found;
+}
+
+static void comm_of(uint32_t pid, char *out, size_t len)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(out, len, "?");
+	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(out, (int)len, f))
+		out[strcspn(out, "\n")] = 0;
+	fclose(f);
+}
+
+/* The host side of the submission, from the program's host stream. */
+static void report_host(const struct trk_hang *h, const char *dir, FILE *f)
+{
+	struct hostdata hd;
+	const struct hd_track *tr;
+	const struct hd_api *api;
+	char err[256];
+	uint64_t t = h->task.ts;
+	uint32_t tid = h->task.tid;
+	int n = 0;
+
+	memset(&hd, 0, sizeof(hd));
+	if (hostdata_load(&hd, dir, NULL, err, sizeof(err)) < 0 || !hd.files) {
+		fprintf(f, "  host: no host stream of the program (run it under npuprof, or link libnpuprof)\n");
+		hostdata_free(&hd);
+		return;
+	}
+	tr = hostdata_match_track(&hd, h->task.pid, h->s->dev, h->s->id,
+				  h->task.task, t);
+	if (tr) {
+		const char *type = hostdata_str(&hd, tr->r.task_type_id);
+
+		fprintf(f, "  host task: %s launched by tid %u at %.6f s\n",
+			type && *type ? type : "?", tr->r.tid, tr->r.time_ns / 1e9);
+		t = tr->r.time_ns;
+		tid = tr->r.tid;
+	}
+	api = hostdata_enclosing_api(&hd, h->task.pid, tid, t);
+	if (api) {
+		const char *name = hostdata_str(&hd, api->r.name_id);
+		const char *item = hostdata_str(&hd, api->r.item_id);
+
+		fprintf(f, "  host API: %s%s%s (tid %u, %.6f .. %.6f s)\n",
+			name ? name : "?", item && *item ? " " : "",
+			item ? item : "", api->r.tid, api->r.start_ns / 1e9,
+			api->r.end_ns / 1e9);
+	} else {
+		fprintf(f, "  host API: none recorded around the submission\n");
+	}
+	for (size_t i = 0; i < hd.ntx; i++) {
+		const struct hd_tx *x = &hd.tx[i];
+
+		if (x->pid != h->task.pid || x->r.start_ns > t ||
+		    (x->r.end_ns < t && x->r.end_ns != x->r.start_ns) ||
+		    x->r.end_ns == x->r.start_ns)
+			continue;
+		fprintf(f, "  msproftx range: \"%s\" (%.6f .. %.6f s)\n",
+			x->message ? x->message : "", x->r.start_ns / 1e9,
+			x->r.end_ns / 1e9);
+		n++;
+	}
+	if (!n)
+		fprintf(f, "  msproftx range: none open at the submission\n");
+	hostdata_free(&hd);
+}
+
+void tracker_report(const struct tracker *t, const struct trk_hang *h,
+		    const char *host_dir, FILE *f)
+{
+	const struct trk_stream *s = h->s;
+	char comm[64];
+
+	comm_of(h->task.pid, comm, sizeof(comm));
+	fprintf(f, "npuprof: HANG on device %u stream %u: task %u (%s) has not completed for %.0f ms\n",
+		s->dev, s->id, h->task.task, tracker_type_name(h->task.type),
+		h->stuck_ns / 1e6);
+	fprintf(f, "  device: %u\n  stream: %u\n  task: %u\n  type: %s\n",
+		s->dev, s->id, h->task.task, tracker_type_name(h->task.type));
+	fprintf(f, "  submitted by: pid %u tid %u (%s) at %.6f s, %.0f ms ago\n",
+		h->task.pid, h->task.tid, comm, h->task.ts / 1e9,
+		(h->now - h->task.ts) / 1e6);
+	if (s->last_complete)
+		fprintf(f, "  stream: %llu submitted, %llu completed; last completion %.0f ms ago\n",
+			(unsigned long long)s->submits,
+			(unsigned long long)s->completes,
+			(h->now - s->last_complete) / 1e6);
+	else
+		fprintf(f, "  stream: %llu submitted, no completion seen\n",
+			(unsigned long long)s->submits);
+	fprintf(f, "  queued behind it: %u task(s)", s->len - 1);
+	for (uint32_t i = 1; i < s->len && i <= 8; i++) {
+		const struct trk_task *k = &s->q[(s->first + i) % s->cap];
+
+		fprintf(f, "%s%u %s", i == 1 ? ": " : ", ", k->task,
+			tracker_type_name(k->type));
+	}
+	fprintf(f, "%s\n", s->len > 9 ? ", ..." : "");
+	if (t->lost)
+		fprintf(f, "  note: %llu records were lost by the capture; a lost completion looks like a hang\n",
+			(unsigned long long)t->lost);
+	if (host_dir)
+		report_host(h, host_dir, f);
+	fflush(f);
+}

@@ -1,0 +1,84 @@
+/*
+ * tracker.h — what is in flight on every device stream, rebuilt from the
+ * capture stream: the live view of `npuprof top` and the hang detector of
+ * `npuprof watch` and `npuprof flight`.
+ *
+ * Streams execute in order, so a completion (CQE or device task time) of
+ * task T retires T and everything submitted to the stream before it; a task
+ * whose own completion was never reported (realistic CQE mode, a lost
+ * record) is retired by the next one that is. The head of a stream's queue
+ * is the task the device is working on (or waiting on); it has been there
+ * since it was submitted or since its predecessor completed, whichever is
+ * later. A hang is a head that has been there longer than the threshold:
+ * a task in flight too long, or a non-empty stream without completions —
+ * one condition, measured so that a long queue behind a progressing head
+ * never counts.
+ */
+#ifndef NPUPROF_TOOL_TRACKER_H
+#define NPUPROF_TOOL_TRACKER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "uapi/npuprof.h"
+
+struct trk_task {
+	uint64_t ts; /* submit, CLOCK_MONOTONIC ns */
+	uint32_t task, type, pid, tid;
+};
+
+struct trk_stream {
+	uint32_t dev, id;
+	struct trk_task *q; /* ring of tasks in flight, oldest first */
+	uint32_t cap, first, len;
+	uint64_t head_since; /* when q[first] became the head */
+	uint64_t last_complete; /* ts of the last completion, 0: none */
+	uint64_t submits, completes; /* cumulative */
+	uint64_t busy_ns; /* device time of completed tasks (task-time records) */
+	uint64_t prev_completes, prev_busy_ns; /* at the previous top refresh */
+	uint32_t alarmed_task; /* task + 1 of the last hang reported */
+	uint32_t overflow; /* tasks forgotten because the queue was full */
+	struct trk_stream *next; /* all streams, newest first */
+};
+
+struct tracker {
+	struct trk_stream **slot; /* [NPUPROF_MAX_DEVICES * NPUPROF_MAX_STREAMS] */
+	struct trk_stream *all;
+	uint64_t counter_hz[NPUPROF_MAX_DEVICES]; /* 0: unknown */
+	uint64_t lost; /* records lost by the engine (DROP records) */
+	uint64_t records;
+};
+
+int tracker_init(struct tracker *t);
+void tracker_free(struct tracker *t);
+/* Feed one record (any type; non-task records are ignored). */
+void tracker_feed(struct tracker *t, const struct npuprof_record *r);
+
+struct trk_hang {
+	struct trk_stream *s;
+	struct trk_task task; /* the head */
+	uint64_t now;
+	uint64_t stuck_ns; /* how long it has been the head */
+};
+
+/*
+ * Find the stream whose head has waited longest, beyond threshold_ns, and
+ * not reported yet for this task. Streams of processes that are gone are
+ * forgotten (their queued tasks were cancelled without completions).
+ * Returns 1 and fills h, or 0.
+ */
+int tracker_find_hang(struct tracker *t, uint64_t now, uint64_t threshold_ns,
+		      struct trk_hang *h);
+
+/*
+ * Write the hang report: device, stream, task id and type, submitting
+ * pid/tid and command, how long, what is queued behind it, and — when
+ * host_dir names a session directory the program writes its host stream
+ * into — the host API call and msproftx ranges around the submission.
+ */
+void tracker_report(const struct tracker *t, const struct trk_hang *h,
+		    const char *host_dir, FILE *f);
+
+const char *tracker_type_name(uint32_t sqe_type);
+
+#endif
