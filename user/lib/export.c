@@ -42,14 +42,15 @@ struct export_ctx {
 	struct correlator corr;
 	struct npuprof_export_result *res;
 	int err;
-	/* reorder heap */
+	/* reorder window (circular, sorted) */
 	struct npuprof_record *heap;
-	size_t nheap;
+	size_t nheap, whead;
 	/* progress */
 	uint64_t fed, total;
 	int progress, last_pct;
 	int64_t first_task_ns, last_task_ns;
 	FILE *warn;
+	struct u64map sid; /* host string id -> STRING_IDS id */
 };
 
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
@@ -77,12 +78,23 @@ static npuprof_db_str intern(struct export_ctx *x, const char *s)
 	return id < 0 ? NPUPROF_DB_STR_NA : id;
 }
 
-/* A host string id; absent (NO_STRING) and unresolvable ids give N/A. */
+/* A host string id; absent (NO_STRING) and unresolvable ids give N/A.
+ * Cached, because detail rows repeat the same few strings. */
 static npuprof_db_str hstr(struct export_ctx *x, uint64_t id)
 {
-	const char *s = hostdata_str(x->hd, id);
+	const char *s;
+	uint64_t v;
+	npuprof_db_str r;
 
-	return intern(x, s && *s ? s : "N/A");
+	if (id == NPUPROF_HREC_NO_STRING)
+		return NPUPROF_DB_STR_NA;
+	if (u64map_get(&x->sid, id, &v))
+		return (npuprof_db_str)v;
+	s = hostdata_str(x->hd, id);
+	r = intern(x, s && *s ? s : "N/A");
+	if (u64map_put(&x->sid, id, (uint64_t)r) < 0 && !x->err)
+		x->err = -ENOMEM;
+	return r;
 }
 
 static void check(struct export_ctx *x, int r)
@@ -226,8 +238,8 @@ static int on_done(void *vctx, const struct corr_task *t)
 		ci.attrInfo = hstr(x, c->r.attr_id);
 		ci.opState = hstr(x, c->r.op_state_id);
 		ci.hf32Eligible = hstr(x, c->r.hf32_id);
-		ci.gridDim = intern(x, "N/A");
-		ci.blockDimStr = intern(x, "N/A");
+		ci.gridDim = NPUPROF_DB_STR_NA;
+		ci.blockDimStr = NPUPROF_DB_STR_NA;
 		check(x, npuprof_db_add_compute_task_info(x->w, &ci));
 		x->res->compute++;
 	}
@@ -266,14 +278,18 @@ static int on_done(void *vctx, const struct corr_task *t)
 	return x->err;
 }
 
-/* ---- the reorder heap ---------------------------------------------------- */
+/* ---- the reorder window -------------------------------------------------
+ * A circular buffer kept sorted by time: a capture is nearly in order, so
+ * an insertion moves back past at most a few records, and the oldest record
+ * leaves when the window is full. */
 
-static void heap_push(struct export_ctx *x, const struct npuprof_record *r)
+static void window_push(struct export_ctx *x, const struct npuprof_record *r)
 {
-	size_t i = x->nheap++;
+	size_t i = (x->whead + x->nheap) % REORDER_WINDOW;
 
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
+	x->nheap++;
+	while (i != x->whead) {
+		size_t p = (i + REORDER_WINDOW - 1) % REORDER_WINDOW;
 
 		if (x->heap[p].hdr.ts <= r->hdr.ts)
 			break;
@@ -283,27 +299,13 @@ static void heap_push(struct export_ctx *x, const struct npuprof_record *r)
 	x->heap[i] = *r;
 }
 
-static void heap_pop(struct export_ctx *x, struct npuprof_record *out)
+static const struct npuprof_record *window_pop(struct export_ctx *x)
 {
-	struct npuprof_record last;
-	size_t i = 0;
+	const struct npuprof_record *r = &x->heap[x->whead];
 
-	*out = x->heap[0];
-	last = x->heap[--x->nheap];
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-
-		if (l >= x->nheap)
-			break;
-		m = l;
-		if (l + 1 < x->nheap && x->heap[l + 1].hdr.ts < x->heap[l].hdr.ts)
-			m = l + 1;
-		if (x->heap[m].hdr.ts >= last.hdr.ts)
-			break;
-		x->heap[i] = x->heap[m];
-		i = m;
-	}
-	x->heap[i] = last;
+	x->whead = (x->whead + 1) % REORDER_WINDOW;
+	x->nheap--;
+	return r;
 }
 
 static void progress(struct export_ctx *x)
@@ -338,14 +340,9 @@ static int on_kernel_record(void *vctx, const struct npuprof_record *r)
 {
 	struct export_ctx *x = vctx;
 
-	if (x->nheap == REORDER_WINDOW) {
-		struct npuprof_record out;
-
-		heap_pop(x, &out);
-		if (feed(x, &out))
-			return 1;
-	}
-	heap_push(x, r);
+	if (x->nheap == REORDER_WINDOW && feed(x, window_pop(x)))
+		return 1;
+	window_push(x, r);
 	return 0;
 }
 
@@ -571,6 +568,8 @@ static int export_one(struct export_ctx *x, const char *kpath,
 	if (r < 0)
 		return r;
 	corr_init(&x->corr, on_submit, on_done, x);
+	u64map_free(&x->sid); /* ids of a previous writer mean nothing here */
+	x->nheap = x->whead = 0;
 	/* reset the cursors of a previous run over the same host data */
 	for (size_t i = 0; i < x->hd->ntrack; i++)
 		x->hd->track_cursor[i] = (uint32_t)i;
@@ -595,12 +594,8 @@ static int export_one(struct export_ctx *x, const char *kpath,
 				n >= 0 ? "" : " (the records before it are exported)");
 			x->res->damaged = 1;
 		}
-		while (x->nheap && !x->err) {
-			struct npuprof_record out;
-
-			heap_pop(x, &out);
-			feed(x, &out);
-		}
+		while (x->nheap && !x->err)
+			feed(x, window_pop(x));
 	} else if (n != -ENOENT) {
 		fprintf(x->warn, "npuprof export: warning: %s\n", kerr);
 		x->res->damaged = 1;
@@ -730,6 +725,7 @@ out:
 		}
 	}
 	free(x.heap);
+	u64map_free(&x.sid);
 	hostdata_free(&hd);
 	return r;
 }

@@ -85,7 +85,13 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 	case NPUPROF_HREC_TASK_TRACK: {
 		const struct npuprof_hrec_task_track *r =
 			BODY(struct npuprof_hrec_task_track);
-		struct hd_track t = { pid, *r };
+		struct hd_track t;
+
+		if (r) {
+			t.pid = pid;
+			t.r = *r;
+			t.key = hd_task_key(pid, r->device_id, r->stream_id, r->task_id);
+		}
 
 		if (r)
 			PUSH(h->track, h->ntrack, t, ctx);
@@ -94,7 +100,13 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 	case NPUPROF_HREC_COMPUTE_OP: {
 		const struct npuprof_hrec_compute_op *r =
 			BODY(struct npuprof_hrec_compute_op);
-		struct hd_compute c = { pid, *r };
+		struct hd_compute c;
+
+		if (r) {
+			c.pid = pid;
+			c.r = *r;
+			c.key = hd_task_key(pid, r->device_id, r->stream_id, r->task_id);
+		}
 
 		if (r)
 			PUSH(h->compute, h->ncompute, c, ctx);
@@ -112,7 +124,13 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 	case NPUPROF_HREC_HCCL_TASK: {
 		const struct npuprof_hrec_hccl_task *r =
 			BODY(struct npuprof_hrec_hccl_task);
-		struct hd_hccl_task t = { pid, *r };
+		struct hd_hccl_task t;
+
+		if (r) {
+			t.pid = pid;
+			t.r = *r;
+			t.key = hd_task_key(pid, r->device_id, r->stream_id, r->task_id);
+		}
 
 		if (r)
 			PUSH(h->htask, h->nhtask, t, ctx);
@@ -142,11 +160,9 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 static int cmp_track(const void *a, const void *b)
 {
 	const struct hd_track *x = a, *y = b;
-	uint64_t kx = hd_task_key(x->pid, x->r.device_id, x->r.stream_id, x->r.task_id);
-	uint64_t ky = hd_task_key(y->pid, y->r.device_id, y->r.stream_id, y->r.task_id);
 
-	if (kx != ky)
-		return kx < ky ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
 	return x->r.time_ns < y->r.time_ns ? -1 : x->r.time_ns > y->r.time_ns;
 }
 
@@ -154,12 +170,8 @@ static int cmp_track(const void *a, const void *b)
 	static int name(const void *a, const void *b)                           \
 	{                                                                       \
 		const type *x = a, *y = b;                                      \
-		uint64_t kx = hd_task_key(x->pid, x->r.device_id,               \
-					  x->r.stream_id, x->r.task_id);        \
-		uint64_t ky = hd_task_key(y->pid, y->r.device_id,               \
-					  y->r.stream_id, y->r.task_id);        \
-		if (kx != ky)                                                   \
-			return kx < ky ? -1 : 1;                                \
+		if (x->key != y->key)                                           \
+			return x->key < y->key ? -1 : 1;                        \
 		return x->r.batch_id < y->r.batch_id ? -1 :                     \
 						       x->r.batch_id > y->r.batch_id; \
 	}
@@ -287,15 +299,10 @@ int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err,
 	if (!h->track_cursor)
 		return -ENOMEM;
 	for (size_t i = 0; i < h->ntrack;) {
-		const struct hd_track *t = &h->track[i];
-		uint64_t k = hd_task_key(t->pid, t->r.device_id, t->r.stream_id,
-					 t->r.task_id);
+		uint64_t k = h->track[i].key;
 		size_t j = i + 1;
 
-		while (j < h->ntrack &&
-		       hd_task_key(h->track[j].pid, h->track[j].r.device_id,
-				   h->track[j].r.stream_id,
-				   h->track[j].r.task_id) == k)
+		while (j < h->ntrack && h->track[j].key == k)
 			j++;
 		if (u64map_put(&h->track_range, k,
 			       (uint64_t)i | ((uint64_t)(j - i) << 32)) < 0)
@@ -365,8 +372,7 @@ const struct hd_track *hostdata_match_track(struct hostdata *h, uint32_t pid,
 		while (lo < hi) {                                              \
 			size_t mid = (lo + hi) / 2;                            \
 			const type *m = &h->arr[mid];                          \
-			uint64_t mk = hd_task_key(m->pid, m->r.device_id,      \
-						  m->r.stream_id, m->r.task_id); \
+			uint64_t mk = m->key;                                  \
 			if (mk < k || (mk == k && m->r.batch_id < batch))      \
 				lo = mid + 1;                                  \
 			else                                                   \
@@ -374,9 +380,7 @@ const struct hd_track *hostdata_match_track(struct hostdata *h, uint32_t pid,
 		}                                                              \
 		if (lo < h->cnt) {                                             \
 			const type *m = &h->arr[lo];                           \
-			if (hd_task_key(m->pid, m->r.device_id, m->r.stream_id, \
-					m->r.task_id) == k &&                  \
-			    m->r.batch_id == batch)                            \
+			if (m->key == k && m->r.batch_id == batch)             \
 				return m;                                      \
 		}                                                              \
 		return NULL;                                                   \

@@ -13,16 +13,26 @@
 #include "npuprof/hostrec.h"
 #include "u64map.h"
 
+/* The task key: (pid, device, stream, 16-bit task id). */
+static inline uint64_t hd_task_key(uint32_t pid, uint32_t dev, uint32_t stream,
+				   uint32_t task)
+{
+	return ((uint64_t)(pid & 0x3fffff) << 42) | ((uint64_t)(dev & 0x3ff) << 32) |
+	       ((uint64_t)(stream & 0xffff) << 16) | (task & 0xffff);
+}
+
 struct hd_api {
 	uint32_t pid;
 	struct npuprof_hrec_api r;
 };
 struct hd_track {
 	uint32_t pid;
+	uint64_t key; /* hd_task_key() */
 	struct npuprof_hrec_task_track r;
 };
 struct hd_compute {
 	uint32_t pid;
+	uint64_t key; /* hd_task_key() */
 	struct npuprof_hrec_compute_op r;
 };
 struct hd_hccl_op {
@@ -33,6 +43,7 @@ struct hd_hccl_op {
 };
 struct hd_hccl_task {
 	uint32_t pid;
+	uint64_t key; /* hd_task_key() */
 	struct npuprof_hrec_hccl_task r;
 };
 struct hd_tx {
@@ -65,14 +76,6 @@ struct hostdata {
 	uint64_t damaged_files;
 	uint64_t files;
 };
-
-/* The task key: (pid, device, stream, 16-bit task id). */
-static inline uint64_t hd_task_key(uint32_t pid, uint32_t dev, uint32_t stream,
-				   uint32_t task)
-{
-	return ((uint64_t)(pid & 0x3fffff) << 42) | ((uint64_t)(dev & 0x3ff) << 32) |
-	       ((uint64_t)(stream & 0xffff) << 16) | (task & 0xffff);
-}
 
 /* Load DIR/host/data/npuprof.host.*.raw. Damage is reported on warn and
  * counted; only unreadable directories fail. */
