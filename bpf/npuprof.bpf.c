@@ -2,7 +2,8 @@
 /*
  * npuprof.bpf.c — capture engine 2: raw tracepoint programs on the Ascend
  * driver's trs_chan:sqe/cqe/recv and npusim:task_time, writing the same
- * records as npuprof.ko (kmod/npuprof/probes.c, ring.c) into one BPF ringbuf.
+ * records as npuprof.ko (kmod/npuprof/probes.c, ring.c) into per-CPU BPF
+ * ringbufs.
  *
  * Each program does two separate things:
  *  1. read_*(): copy the tracepoint arguments out of the driver. With BTF
@@ -44,10 +45,19 @@ const volatile __u64 cfg_stream_mask[NPUPROF_MAX_STREAMS / 64];
 
 /* ---- state ---------------------------------------------------------------- */
 
+/* One ringbuf per CPU: a ring's lock is then only ever taken on its own
+ * CPU (a shared ring makes every CPU wait for the others, and for a vCPU
+ * that was preempted holding the lock). The loader creates the rings, of
+ * the capture's size; 64 KiB here is only the template's. */
 struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 22); /* set by the loader */
-} rb SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, NPUPROF_BPF_MAX_CPUS);
+	__type(key, __u32);
+	__array(values, struct {
+		__uint(type, BPF_MAP_TYPE_RINGBUF);
+		__uint(max_entries, 1 << 16);
+	});
+} rbs SEC(".maps");
 
 /* per-CPU counters: a .bss array indexed by CPU id costs no map lookup
  * (6.1 does not inline per-CPU array lookups) */
@@ -318,10 +328,11 @@ static __always_inline void encode(struct npuprof_record *r, int type,
 
 /* Wake the reader only once the unread data reaches the watermark, and
  * look at the ring's fill only every 32nd record of this CPU. */
-static __always_inline __u64 wake_flags(struct npuprof_bpf_pcpu *st)
+static __always_inline __u64 wake_flags(struct npuprof_bpf_pcpu *st,
+					void *ring)
 {
 	if (!(st->written & 31) &&
-	    bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= cfg_wakeup_bytes)
+	    bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) >= cfg_wakeup_bytes)
 		return BPF_RB_FORCE_WAKEUP;
 	return BPF_RB_NO_WAKEUP;
 }
@@ -347,23 +358,27 @@ static __always_inline void write_record(struct npuprof_bpf_pcpu *st,
 	struct npuprof_record rec[2];
 	struct npuprof_record *r = &rec[1], *d = &rec[0];
 	__u64 lost = 0;
-	long err;
+	__u32 key = cpu;
+	void *ring = bpf_map_lookup_elem(&rbs, &key);
+	long err = -1;
 
 	if (st->pending_drop)
 		lost = __sync_lock_test_and_set(&st->pending_drop, 0);
 	encode(r, type, a);
 	stamp(r, cpu);
-	if (lost) {
+	if (!ring) {
+		/* no ring for this CPU: counted as lost */
+	} else if (lost) {
 		__builtin_memset(d, 0, sizeof(*d));
 		d->hdr = r->hdr;
 		d->hdr.type = NPUPROF_REC_DROP;
 		d->hdr.flags = 0;
 		d->drop.lost = lost;
-		err = bpf_ringbuf_output(&rb, d, 2 * NPUPROF_RECORD_SIZE,
-					 wake_flags(st));
+		err = bpf_ringbuf_output(ring, d, 2 * NPUPROF_RECORD_SIZE,
+					 wake_flags(st, ring));
 	} else {
-		err = bpf_ringbuf_output(&rb, r, NPUPROF_RECORD_SIZE,
-					 wake_flags(st));
+		err = bpf_ringbuf_output(ring, r, NPUPROF_RECORD_SIZE,
+					 wake_flags(st, ring));
 	}
 	if (err) {
 		__sync_fetch_and_add(&st->pending_drop, lost + 1);

@@ -11,6 +11,7 @@
  * fails these tests: they never skip.
  */
 #include <check.h>
+#include <sched.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,8 @@ struct tb {
 	struct npuprof_record rec[MAXREC];
 	int nrec;
 	int nsamples;
+	int ncpu;
+	int *fds; /* the per-CPU ringbufs */
 };
 
 struct tb_cfg {
@@ -95,24 +98,51 @@ static struct tb *tb_open(const struct tb_cfg *c)
 	for (int i = 0; i < c->nstreams; i++)
 		t->skel->rodata->cfg_stream_mask[c->streams[i] / 64] |=
 			1ULL << (c->streams[i] % 64);
-	ck_assert_int_eq(bpf_map__set_max_entries(t->skel->maps.rb,
-						  c->ring_bytes ? c->ring_bytes :
-								  1 << 20),
-			 0);
+	/* one ring per CPU, as the engine sets them up; the test runs on CPU
+	 * 0 so everything lands in the first */
+	uint32_t bytes = c->ring_bytes ? (uint32_t)c->ring_bytes : 1u << 20;
+	int ncpu = libbpf_num_possible_cpus();
+
+	ck_assert_int_eq(bpf_map__set_max_entries(t->skel->maps.rbs, ncpu), 0);
 	r = npuprof_bpf__load(t->skel);
 	ck_assert_msg(r == 0,
 		      "loading the BPF programs failed (%s): this test needs BPF "
 		      "(root or CAP_BPF+CAP_PERFMON) and does not skip.\n%s",
 		      strerror(-r), libbpf_log);
-	t->rb = ring_buffer__new(bpf_map__fd(t->skel->maps.rb), on_sample, t,
-				 NULL);
-	ck_assert_ptr_nonnull(t->rb);
+	t->ncpu = ncpu;
+	t->fds = calloc(ncpu, sizeof(*t->fds));
+	ck_assert_ptr_nonnull(t->fds);
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		uint32_t key = (uint32_t)cpu;
+
+		t->fds[cpu] = bpf_map_create(BPF_MAP_TYPE_RINGBUF, NULL, 0, 0,
+					     bytes, NULL);
+		ck_assert_int_ge(t->fds[cpu], 0);
+		ck_assert_int_eq(bpf_map_update_elem(bpf_map__fd(t->skel->maps.rbs),
+						     &key, &t->fds[cpu], BPF_ANY),
+				 0);
+		if (!cpu)
+			t->rb = ring_buffer__new(t->fds[0], on_sample, t, NULL);
+		else
+			ck_assert_int_eq(ring_buffer__add(t->rb, t->fds[cpu],
+							  on_sample, t),
+					 0);
+		ck_assert_ptr_nonnull(t->rb);
+	}
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(one), &one), 0);
 	return t;
 }
 
 static void tb_close(struct tb *t)
 {
 	ring_buffer__free(t->rb);
+	for (int cpu = 0; cpu < t->ncpu; cpu++)
+		close(t->fds[cpu]);
+	free(t->fds);
 	npuprof_bpf__destroy(t->skel);
 	free(t);
 }
@@ -178,7 +208,7 @@ static void check_capture_fields(const struct npuprof_record *got,
 {
 	ck_assert_uint_eq(got->hdr.pid, (uint32_t)getpid());
 	ck_assert_uint_eq(got->hdr.tid, (uint32_t)syscall(SYS_gettid));
-	ck_assert_uint_lt(got->hdr.cpu, (unsigned)libbpf_num_possible_cpus());
+	ck_assert_uint_eq(got->hdr.cpu, 0); /* the test is pinned to CPU 0 */
 	ck_assert_uint_ge(got->hdr.ts, t0);
 	ck_assert_uint_le(got->hdr.ts, mono_ns());
 	npuprof_encode_hdr(want, got->hdr.ts, got->hdr.cpu, got->hdr.pid,

@@ -10,11 +10,14 @@
  * npuprof.ko, an attached program pins the driver module: it cannot be
  * unloaded in the middle of a BPF capture.
  *
- * The ringbuf is shared by all CPUs, so its order is reservation order,
- * which can differ from timestamp order by the few instructions between a
- * reservation and its timestamp on another CPU. read() therefore stages
- * what it drains in timestamp order and holds back the last
- * BPF_HOLDBACK_NS, delivering everything once the capture is stopped.
+ * Each CPU has its own ringbuf (the programs pick theirs by CPU id; the
+ * capture's ring size is shared out among them). A ring is in timestamp
+ * order except where a probe's interrupt nested in another probe on that
+ * CPU. read() drains the rings into per-CPU stages kept sorted, merges
+ * them by timestamp like the kmod reader merges its rings, and holds back
+ * the last BPF_HOLDBACK_NS: a record is stamped before it is written, so
+ * one stamped just before a drain may still be on its way from another
+ * CPU. Once the capture is stopped everything is delivered.
  * Records lost to a full ring are counted per CPU in the programs and
  * reported by DROP records; losses still pending when the capture stops
  * get a DROP record of their own from here, so the markers always add up
@@ -71,23 +74,31 @@ static const struct {
 	{ "task_time", NPUPROF_TP_TASK_TIME },
 };
 
-struct bpfeng {
-	struct npuprof_bpf *skel;
-	/* the ringbuf, mapped as libbpf's consumer does it: our position
-	 * (read-write page), then the producer's page and the data twice */
-	int rb_fd;
+/* One CPU's ringbuf, mapped as libbpf's consumer does it (our position on
+ * a read-write page, then the producer's page and the data twice, so a
+ * sample that wraps is contiguous), and what was drained from it but not
+ * delivered yet, sorted by (ts, arrival). */
+struct bring {
+	int fd;
 	uint64_t *cons_pos;
 	const uint64_t *prod_pos;
 	const unsigned char *data;
 	uint64_t mask;
-	size_t rb_bytes;
+	size_t bytes;
+	struct staged *stage; /* [head, n) */
+	size_t head, n, cap;
+};
+
+struct bpfeng {
+	struct npuprof_bpf *skel;
+	struct bring *rings; /* [ncpu] */
+	struct pollfd *pfds; /* [ncpu] */
+	size_t ring_bytes; /* per CPU */
 	struct bpf_link *links[4];
 	uint32_t attached;
 	int running;
 	int final; /* stopped and drained: deliver everything */
 	int ncpu;
-	struct staged *stage; /* [head, nstage) sorted by (ts, seq) */
-	size_t head, nstage, capstage;
 	uint64_t seq;
 	int oom;
 	uint64_t last_attach; /* when missing tracepoints were last looked for */
@@ -203,57 +214,56 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-static int stage_add(struct bpfeng *b, const struct npuprof_record *r)
+static int stage_add(struct bpfeng *b, struct bring *q,
+		     const struct npuprof_record *r)
 {
 	size_t i;
 
-	if (b->nstage == b->capstage) {
-		size_t n = b->capstage ? 2 * b->capstage : 4096;
-		struct staged *s;
-
-		if (b->head) { /* compact before growing */
-			memmove(b->stage, b->stage + b->head,
-				(b->nstage - b->head) * sizeof(*b->stage));
-			b->nstage -= b->head;
-			b->head = 0;
+	if (q->n == q->cap) {
+		if (q->head) { /* compact before growing */
+			memmove(q->stage, q->stage + q->head,
+				(q->n - q->head) * sizeof(*q->stage));
+			q->n -= q->head;
+			q->head = 0;
 		}
-		if (b->nstage == b->capstage) {
-			s = realloc(b->stage, n * sizeof(*s));
+		if (q->n == q->cap) {
+			size_t n = q->cap ? 2 * q->cap : 4096;
+			struct staged *s = realloc(q->stage, n * sizeof(*s));
+
 			if (!s) {
 				b->oom = 1;
 				return -ENOMEM;
 			}
-			b->stage = s;
-			b->capstage = n;
+			q->stage = s;
+			q->cap = n;
 		}
 	}
-	/* keep the stage sorted by (ts, arrival): the ring is nearly in
-	 * order, so a record moves back a few places at most */
-	i = b->nstage;
-	while (i > b->head && b->stage[i - 1].r.hdr.ts > r->hdr.ts)
+	/* one CPU's ring is in order but for a record whose interrupt
+	 * nested in another's: it moves back a place or two */
+	i = q->n;
+	while (i > q->head && q->stage[i - 1].r.hdr.ts > r->hdr.ts)
 		i--;
-	if (i < b->nstage)
-		memmove(&b->stage[i + 1], &b->stage[i],
-			(b->nstage - i) * sizeof(*b->stage));
-	b->stage[i].r = *r;
-	b->stage[i].seq = b->seq++;
-	b->nstage++;
+	if (i < q->n)
+		memmove(&q->stage[i + 1], &q->stage[i],
+			(q->n - i) * sizeof(*q->stage));
+	q->stage[i].r = *r;
+	q->stage[i].seq = b->seq++;
+	q->n++;
 	return 0;
 }
 
 /*
- * Move everything committed in the ringbuf to the stage; one consumer
- * position update per batch, not per record. Returns the number of
- * records staged. A sample is one record or a DROP record and its record.
+ * Move everything committed in one ring to its stage; one consumer
+ * position update per batch, not per record. A sample is one record or a
+ * DROP record and its record.
  */
-static long rb_consume(struct bpfeng *b)
+static void ring_consume(struct bpfeng *b, struct bring *q)
 {
-	uint64_t cons = *b->cons_pos, prod;
-	long n = 0;
+	uint64_t cons = *q->cons_pos, prod;
 
-	prod = __atomic_load_n(b->prod_pos, __ATOMIC_ACQUIRE);
+	prod = __atomic_load_n(q->prod_pos, __ATOMIC_ACQUIRE);
 	while (cons < prod) {
-		const uint32_t *hdr = (const void *)(b->data + (cons & b->mask));
+		const uint32_t *hdr = (const void *)(q->data + (cons & q->mask));
 		uint32_t len = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
 
 		if (len & BPF_RINGBUF_BUSY_BIT)
@@ -262,82 +272,129 @@ static long rb_consume(struct bpfeng *b)
 			const unsigned char *p = (const void *)(hdr + 2);
 
 			for (uint32_t off = 0; off + NPUPROF_RECORD_SIZE <= len;
-			     off += NPUPROF_RECORD_SIZE, n++)
-				if (stage_add(b, (const void *)(p + off)) < 0)
+			     off += NPUPROF_RECORD_SIZE)
+				if (stage_add(b, q, (const void *)(p + off)) < 0)
 					goto out;
 		}
 		len &= ~(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);
 		cons += (len + BPF_RINGBUF_HDR_SZ + 7) & ~7ULL;
 		if (cons >= prod)
-			prod = __atomic_load_n(b->prod_pos, __ATOMIC_ACQUIRE);
+			prod = __atomic_load_n(q->prod_pos, __ATOMIC_ACQUIRE);
 	}
 out:
-	__atomic_store_n(b->cons_pos, cons, __ATOMIC_RELEASE);
-	return n;
+	__atomic_store_n(q->cons_pos, cons, __ATOMIC_RELEASE);
 }
 
-static int rb_map(struct npuprof_engine *e, struct bpfeng *b, size_t bytes)
+static void rb_consume(struct bpfeng *b)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	void *c, *p;
-	int r;
-
-	b->rb_fd = bpf_map__fd(b->skel->maps.rb);
-	c = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, b->rb_fd, 0);
-	if (c == MAP_FAILED)
-		goto fail;
-	/* populated now, so the capture does not take the page faults */
-	p = mmap(NULL, page + 2 * bytes, PROT_READ, MAP_SHARED | MAP_POPULATE,
-		 b->rb_fd, page);
-	if (p == MAP_FAILED) {
-		munmap(c, page);
-		goto fail;
-	}
-	b->cons_pos = c;
-	b->prod_pos = p;
-	b->data = (const unsigned char *)p + page;
-	b->mask = bytes - 1;
-	b->rb_bytes = bytes;
-	return 0;
-fail:
-	r = -errno;
-	snprintf(e->err, sizeof(e->err), "mapping the ring buffer: %s",
-		 strerror(-r));
-	return r;
+	for (int c = 0; c < b->ncpu; c++)
+		ring_consume(b, &b->rings[c]);
 }
 
 static void rb_unmap(struct bpfeng *b)
 {
 	long page = sysconf(_SC_PAGESIZE);
 
-	if (b->cons_pos)
-		munmap(b->cons_pos, page);
-	if (b->prod_pos)
-		munmap((void *)b->prod_pos, page + 2 * b->rb_bytes);
-	b->cons_pos = NULL;
-	b->prod_pos = NULL;
+	for (int c = 0; b->rings && c < b->ncpu; c++) {
+		struct bring *q = &b->rings[c];
+
+		if (q->cons_pos)
+			munmap(q->cons_pos, page);
+		if (q->prod_pos)
+			munmap((void *)q->prod_pos, page + 2 * q->bytes);
+		if (q->fd >= 0)
+			close(q->fd);
+		free(q->stage);
+	}
+	free(b->rings);
+	free(b->pfds);
+	b->rings = NULL;
+	b->pfds = NULL;
 }
 
-/* How many staged records (from head, sorted) are older than the reorder
- * window: they can be delivered. */
-static size_t deliverable(const struct bpfeng *b)
+/* Create CPU c's ring, put it in the programs' table, map it. */
+static int ring_setup(struct npuprof_engine *e, struct bpfeng *b, int c)
 {
-	uint64_t now, horizon;
-	size_t lo = b->head, hi = b->nstage;
+	long page = sysconf(_SC_PAGESIZE);
+	struct bring *q = &b->rings[c];
+	uint32_t key = (uint32_t)c;
+	void *p;
+	int r;
 
-	if (b->final || b->nstage - b->head > BPF_STAGE_MAX)
-		return b->nstage - b->head;
-	now = mono_ns();
-	horizon = now > BPF_HOLDBACK_NS ? now - BPF_HOLDBACK_NS : 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (b->stage[mid].r.hdr.ts <= horizon)
-			lo = mid + 1;
-		else
-			hi = mid;
+	q->fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, NULL, 0, 0,
+			       (uint32_t)b->ring_bytes, NULL);
+	if (q->fd < 0) {
+		r = -errno;
+		snprintf(e->err, sizeof(e->err),
+			 "creating the ring buffer of CPU %d (%zu bytes): %s", c,
+			 b->ring_bytes, strerror(-r));
+		return r;
 	}
-	return lo - b->head;
+	if (bpf_map_update_elem(bpf_map__fd(b->skel->maps.rbs), &key, &q->fd,
+				BPF_ANY) < 0) {
+		r = -errno;
+		snprintf(e->err, sizeof(e->err),
+			 "installing the ring buffer of CPU %d: %s", c,
+			 strerror(-r));
+		return r;
+	}
+	p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, q->fd, 0);
+	if (p == MAP_FAILED)
+		goto map_fail;
+	q->cons_pos = p;
+	/* populated now, so the capture does not take the page faults */
+	p = mmap(NULL, page + 2 * b->ring_bytes, PROT_READ,
+		 MAP_SHARED | MAP_POPULATE, q->fd, page);
+	if (p == MAP_FAILED)
+		goto map_fail;
+	q->prod_pos = p;
+	q->data = (const unsigned char *)p + page;
+	q->mask = b->ring_bytes - 1;
+	q->bytes = b->ring_bytes;
+	b->pfds[c].fd = q->fd;
+	b->pfds[c].events = POLLIN;
+	return 0;
+map_fail:
+	r = -errno;
+	snprintf(e->err, sizeof(e->err), "mapping the ring buffer of CPU %d: %s",
+		 c, strerror(-r));
+	return r;
+}
+
+/* The oldest staged record of all CPUs, or NULL. */
+static struct bring *oldest(struct bpfeng *b)
+{
+	struct bring *best = NULL;
+
+	for (int c = 0; c < b->ncpu; c++) {
+		struct bring *q = &b->rings[c];
+
+		if (q->head == q->n)
+			continue;
+		if (!best ||
+		    q->stage[q->head].r.hdr.ts < best->stage[best->head].r.hdr.ts ||
+		    (q->stage[q->head].r.hdr.ts == best->stage[best->head].r.hdr.ts &&
+		     q->stage[q->head].seq < best->stage[best->head].seq))
+			best = q;
+	}
+	return best;
+}
+
+/* Records older than this may be delivered: nothing older can still be
+ * on its way (see BPF_HOLDBACK_NS). */
+static uint64_t horizon(const struct bpfeng *b)
+{
+	uint64_t now;
+	size_t staged = 0;
+
+	if (b->final)
+		return UINT64_MAX;
+	for (int c = 0; c < b->ncpu; c++)
+		staged += b->rings[c].n - b->rings[c].head;
+	if (staged > BPF_STAGE_MAX)
+		return UINT64_MAX;
+	now = mono_ns();
+	return now > BPF_HOLDBACK_NS ? now - BPF_HOLDBACK_NS : 0;
 }
 
 /* ---- the engine ------------------------------------------------------------ */
@@ -360,7 +417,6 @@ static void bpf_close(struct npuprof_engine *e)
 	bpf_detach(b);
 	rb_unmap(b);
 	npuprof_bpf__destroy(b->skel);
-	free(b->stage);
 	free(b);
 	e->priv = NULL;
 }
@@ -428,10 +484,18 @@ static int bpf_open(struct npuprof_engine *e,
 				1ULL << (o->streams[i] % 64);
 		}
 	}
+	/* the total is shared out: a power of two per CPU, one page at least */
+	b->ring_bytes = (size_t)page;
+	while (b->ring_bytes * 2 * (uint64_t)b->ncpu <= ring)
+		b->ring_bytes *= 2;
 	b->skel->rodata->cfg_wakeup_bytes =
 		(o && o->watermark ? o->watermark :
-				     ring / BPF_SLOT_BYTES / 4) * BPF_SLOT_BYTES;
-	bpf_map__set_max_entries(b->skel->maps.rb, (uint32_t)ring);
+				     b->ring_bytes / BPF_SLOT_BYTES / 4) *
+		BPF_SLOT_BYTES;
+	/* the rings are made after loading, of any size: the table's inner
+	 * map template (declared 64 KiB) only tells the verifier their type;
+	 * the kernel does not require the sizes to match */
+	bpf_map__set_max_entries(b->skel->maps.rbs, (uint32_t)b->ncpu);
 	/* the test entry points are for BPF_PROG_TEST_RUN only */
 	bpf_program__set_autoload(b->skel->progs.test_sqe, false);
 	bpf_program__set_autoload(b->skel->progs.test_cqe, false);
@@ -447,8 +511,17 @@ static int bpf_open(struct npuprof_engine *e,
 			report_load_error(e, r);
 		goto fail;
 	}
-	if ((r = rb_map(e, b, (size_t)ring)) < 0)
+	b->rings = calloc(b->ncpu, sizeof(*b->rings));
+	b->pfds = calloc(b->ncpu, sizeof(*b->pfds));
+	if (!b->rings || !b->pfds) {
+		r = -ENOMEM;
 		goto fail;
+	}
+	for (int c = 0; c < b->ncpu; c++)
+		b->rings[c].fd = -1;
+	for (int c = 0; c < b->ncpu; c++)
+		if ((r = ring_setup(e, b, c)) < 0)
+			goto fail;
 	libbpf_set_print(old);
 	return 0;
 fail:
@@ -551,7 +624,7 @@ static void flush_pending_drops(struct bpfeng *b)
 		d.hdr.size = NPUPROF_RECORD_SIZE;
 		npuprof_encode_hdr(&d, mono_ns(), (uint32_t)c, 0, 0);
 		d.drop.lost = lost;
-		stage_add(b, &d);
+		stage_add(b, &b->rings[c], &d);
 	}
 }
 
@@ -574,59 +647,79 @@ static int bpf_stop(struct npuprof_engine *e)
 	return 0;
 }
 
+/* Is the oldest staged record deliverable? */
+static int ready(struct bpfeng *b, uint64_t *oldest_ts)
+{
+	struct bring *q = oldest(b);
+
+	if (!q)
+		return 0;
+	*oldest_ts = q->stage[q->head].r.hdr.ts;
+	return *oldest_ts <= horizon(b);
+}
+
 static int bpf_wait(struct npuprof_engine *e, int timeout_ms)
 {
 	struct bpfeng *b = e->priv;
 	uint64_t deadline = mono_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000000;
 
 	for (;;) {
-		struct pollfd pfd = { .fd = b->rb_fd, .events = POLLIN };
-		uint64_t now;
+		uint64_t now, ots = 0;
 		long ms;
+		int have;
 
 		rb_consume(b);
 		if (b->oom)
 			return -ENOMEM;
-		if (deliverable(b))
+		have = oldest(b) != NULL;
+		if (have && ready(b, &ots))
 			return 1;
 		now = mono_ns();
 		if (timeout_ms >= 0 && now >= deadline)
 			return 0;
 		ms = timeout_ms < 0 ? -1 : (long)((deadline - now) / 1000000) + 1;
-		if (b->nstage > b->head) {
+		if (have) {
 			/* wake when the oldest staged record leaves the window */
-			uint64_t ready = b->stage[b->head].r.hdr.ts + BPF_HOLDBACK_NS;
-			long w = ready > now ? (long)((ready - now) / 1000000) + 1 : 0;
+			uint64_t at = ots + BPF_HOLDBACK_NS;
+			long w = at > now ? (long)((at - now) / 1000000) + 1 : 0;
 
 			if (ms < 0 || w < ms)
 				ms = w;
 		}
-		if (poll(&pfd, 1, (int)ms) < 0)
+		if (poll(b->pfds, (nfds_t)b->ncpu, (int)ms) < 0)
 			return errno == EINTR ? 0 : -errno;
 	}
 }
 
+/* Deliver by merging the CPUs' stages, oldest first, up to the horizon. */
 static long bpf_read(struct npuprof_engine *e, npuprof_record_fn fn, void *ctx)
 {
 	struct bpfeng *b = e->priv;
-	size_t n, i;
+	uint64_t h;
+	long n = 0;
 
 	reattach(b);
 	rb_consume(b);
-	n = deliverable(b);
-	for (i = 0; i < n;) {
-		if (fn(ctx, &b->stage[b->head + i++].r))
+	h = horizon(b);
+	for (;;) {
+		struct bring *q = oldest(b);
+		int stop;
+
+		if (!q || q->stage[q->head].r.hdr.ts > h)
+			break;
+		stop = fn(ctx, &q->stage[q->head++].r);
+		if (q->head == q->n)
+			q->head = q->n = 0;
+		n++;
+		if (stop)
 			break;
 	}
-	b->head += i;
-	if (b->head == b->nstage)
-		b->head = b->nstage = 0;
 	if (b->oom) {
 		b->oom = 0;
-		if (!i)
+		if (!n)
 			return -ENOMEM;
 	}
-	return (long)i;
+	return n;
 }
 
 static int bpf_stats(struct npuprof_engine *e, struct npuprof_stats *st)
