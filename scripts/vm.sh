@@ -49,15 +49,27 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 for m in $(cat /lib/modules/order); do insmod /lib/modules/$m.ko || echo "init: insmod $m failed"; done
 results=$(sed -n 's/.*npuprof\.results=\([^ ]*\).*/\1/p' /proc/cmdline)
+work=$(sed -n 's/.*npuprof\.work=\([^ ]*\).*/\1/p' /proc/cmdline)
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose rootfs /newroot ||
 	{ echo "init: cannot mount host root"; poweroff -f; }
-mount -t 9p -o trans=virtio,version=9p2000.L,rw results "/newroot$results" ||
-	{ echo "init: cannot mount results"; poweroff -f; }
 mount -t proc proc /newroot/proc
 mount -t sysfs sysfs /newroot/sys
 mount -t devtmpfs devtmpfs /newroot/dev
+# a work tree under /tmp would be hidden by the guest's tmpfs: keep a bind
+# of it aside, then put it back on top of the tmpfs
+case "$work" in
+/tmp/*|/run/*)
+	mkdir -p /hostwork
+	mount --bind "/newroot$work" /hostwork || echo "init: cannot bind $work" ;;
+esac
 mount -t tmpfs tmpfs /newroot/tmp
 mount -t tmpfs tmpfs /newroot/run
+if [ -d /hostwork ]; then
+	mkdir -p "/newroot$work"
+	mount --bind /hostwork "/newroot$work" || echo "init: cannot restore $work"
+fi
+mount -t 9p -o trans=virtio,version=9p2000.L,rw results "/newroot$results" ||
+	{ echo "init: cannot mount results"; poweroff -f; }
 mkdir -p /newroot/dev/pts /newroot/dev/shm
 mount -t devpts devpts /newroot/dev/pts
 mount -t tmpfs tmpfs /newroot/dev/shm
@@ -104,7 +116,7 @@ start=$(date +%s)
 timeout "${VM_TIMEOUT:-1800}" qemu-system-x86_64 $accel \
 	-m "${VM_MEM:-2048}" -smp "${VM_SMP:-2}" \
 	-kernel "$kdir/vmlinuz" -initrd "$initrd" \
-	-append "console=ttyS0 quiet loglevel=4 panic=-1 oops=panic tsc=reliable npuprof.results=$run" \
+	-append "console=ttyS0 quiet loglevel=4 panic=-1 oops=panic tsc=reliable npuprof.results=$run npuprof.work=$root" \
 	-fsdev local,id=r,path=/,security_model=none,readonly=on,multidevs=remap \
 	-device virtio-9p-pci,fsdev=r,mount_tag=rootfs \
 	-fsdev local,id=w,path="$run",security_model=none,multidevs=remap \
