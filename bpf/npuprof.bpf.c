@@ -11,9 +11,9 @@
  *     relocations; without it (Debian's headers carry no vmlinux, so our
  *     modules have no BTF) the documented fixed layouts of uapi/trs_chan.h
  *     are copied with bpf_probe_read_kernel().
- *  2. handle_*(): filter, sample and encode from those copies, with the
+ *  2. handle(): filter, sample and encode from those copies, with the
  *     shared encoders of uapi/npuprof.h, so the bytes match the kmod's.
- * The test_* entry points feed handle_*() from a BPF_PROG_TEST_RUN context
+ * The test_* entry points feed handle() from a BPF_PROG_TEST_RUN context
  * instead of driver pointers, so the host tests run step 2 unchanged.
  *
  * Filters and sampling mirror np_emit(): device mask on every record; the
