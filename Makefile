@@ -139,6 +139,16 @@ install-dkms:
 	for f in $(DKMS_SRCS); do install -D -m 644 $$f $(DESTDIR)$(DKMSDIR)/$$f || exit 1; done
 	sed 's|@VERSION@|$(VERSION)|' dkms.conf > $(DESTDIR)$(DKMSDIR)/dkms.conf
 
+# make install-systemd [PREFIX=] [DESTDIR=] [SYSTEMDUNITDIR=]  the flight
+#   recorder's unit (dist/npuprof-flight.service, ExecStart in $(BINDIR));
+#   then `systemctl enable --now npuprof-flight`
+SYSTEMDUNITDIR ?= /lib/systemd/system
+.PHONY: install-systemd
+install-systemd:
+	install -d $(DESTDIR)$(SYSTEMDUNITDIR)
+	sed 's|@BINDIR@|$(BINDIR)|' dist/npuprof-flight.service > $(DESTDIR)$(SYSTEMDUNITDIR)/npuprof-flight.service
+	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/npuprof-flight.service
+
 # BPF capture engine: its rules are one block, kept in bpf/bpf.mk
 include bpf/bpf.mk
 

@@ -158,6 +158,7 @@ int capture_run(struct capture_args *a, const char *tool,
 	uint64_t t0, last_switch;
 	struct sigaction sa, old_int, old_term;
 	struct throttle *thr = NULL;
+	void *rctx = ctx; /* what fn gets: ctx, or the throttle in front */
 
 	memset(res, 0, sizeof(*res));
 	res->exit_status = -1;
@@ -204,7 +205,7 @@ int capture_run(struct capture_args *a, const char *tool,
 		throttle_init(thr, a->window_on_ms, a->window_period_ms,
 			      a->rate_limit, fn, ctx);
 		fn = throttle_record;
-		ctx = thr;
+		rctx = thr;
 	}
 	if (npuprof_engine_open(&e, a->engine, &a->o, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s: %s\n", tool, err);
@@ -235,7 +236,7 @@ int capture_run(struct capture_args *a, const char *tool,
 	}
 	while (!stop_flag) {
 		e->ops->wait(e, 100);
-		if (e->ops->read(e, fn, ctx) < 0)
+		if (e->ops->read(e, fn, rctx) < 0)
 			break;
 		if (tick)
 			tick(ctx, e);
@@ -260,7 +261,7 @@ int capture_run(struct capture_args *a, const char *tool,
 	}
 	res->interrupted = stop_flag;
 	e->ops->stop(e);
-	e->ops->read(e, fn, ctx);
+	e->ops->read(e, fn, rctx);
 	e->ops->stats(e, &res->stats);
 	res->seconds = (capture_now_ns() - t0) / 1e9;
 	sigaction(SIGINT, &old_int, NULL);

@@ -56,7 +56,10 @@ struct fl_ctx {
 	char host_dir[4200]; /* where the program writes its host stream */
 	char cmd[1024];
 	int hangs, dumps, failed;
-	uint64_t last_mem_ns;
+	uint64_t last_mem_ns, last_sync_ns;
+	pid_t exporters[16]; /* background exports still running */
+	int nexp;
+	struct npuprof_session devs; /* the devices, for clock samples */
 };
 
 static int on_record(void *vctx, const struct npuprof_record *r)
@@ -139,6 +142,8 @@ static void do_dump(struct fl_ctx *c, const char *reason, const char *report)
 				er.db_path);
 			_exit(0);
 		}
+		if (p > 0 && c->nexp < 16)
+			c->exporters[c->nexp++] = p;
 	}
 	write_last(c, s->dir);
 	free(s);
@@ -150,12 +155,19 @@ static void on_tick(void *vctx, struct npuprof_engine *e)
 	uint64_t now = capture_now_ns();
 	struct trk_hang h;
 
-	while (waitpid(-1, NULL, WNOHANG) > 0)
-		; /* exporters; the program is reaped by capture_run */
+	/* reap finished exporters (only ours: capture_run reaps the program) */
+	for (int i = 0; i < c->nexp; i++)
+		if (waitpid(c->exporters[i], NULL, WNOHANG) == c->exporters[i])
+			c->exporters[i--] = c->exporters[--c->nexp];
 	memset(&c->st, 0, sizeof(c->st));
 	e->ops->stats(e, &c->st);
-	if (c->o->flight)
+	if (c->o->flight) {
 		flightbuf_trim(&c->buf, now);
+		if (now - c->last_sync_ns >= 1000000000ULL) {
+			flight_clock_sync(flightbuf_push, &c->buf, &c->devs);
+			c->last_sync_ns = now;
+		}
+	}
 	if (c->o->hang_ns && tracker_find_hang(&c->trk, now, c->o->hang_ns, &h)) {
 		char *text = NULL;
 		size_t len = 0;
@@ -215,14 +227,11 @@ int flight_run(const struct flight_opts *o, struct capture_args *a)
 		free(c);
 		return 1;
 	}
-	{
-		struct npuprof_session s;
-
-		npuprof_session_init(&s);
-		for (int i = 0; i < s.ndev; i++)
-			if (s.dev[i].id < NPUPROF_MAX_DEVICES)
-				c->trk.counter_hz[s.dev[i].id] = s.dev[i].counter_hz;
-	}
+	npuprof_session_init(&c->devs);
+	for (int i = 0; i < c->devs.ndev; i++)
+		if (c->devs.dev[i].id < NPUPROF_MAX_DEVICES)
+			c->trk.counter_hz[c->devs.dev[i].id] =
+				c->devs.dev[i].counter_hz;
 	if (a->cmd) {
 		size_t n = 0;
 
@@ -267,9 +276,10 @@ int flight_run(const struct flight_opts *o, struct capture_args *a)
 	sigaction(SIGUSR1, &sa, &old);
 	dump_requested = 0;
 	if (o->flight)
-		fprintf(stderr, "%s: keeping the last %.1f s in %llu MiB; dumps go to %s (SIGUSR1 or `npuprof dump`)\n",
+		fprintf(stderr, "%s: keeping the last %.1f s in %llu MiB (plus the engine's rings: %llu KiB per CPU); dumps go to %s (SIGUSR1 or `npuprof dump`)\n",
 			o->tool, o->seconds,
-			(unsigned long long)(o->size_bytes >> 20), o->out);
+			(unsigned long long)(o->size_bytes >> 20),
+			(unsigned long long)(a->o.ring_bytes >> 10), o->out);
 	if (o->hang_ns)
 		fprintf(stderr, "%s: hang threshold %.0f ms\n", o->tool,
 			o->hang_ns / 1e6);
@@ -291,8 +301,8 @@ int flight_run(const struct flight_opts *o, struct capture_args *a)
 	if (!status && !c->hangs && o->hang_ns)
 		fprintf(stderr, "%s: no hang (%llu records, %.1f s)\n", o->tool,
 			(unsigned long long)c->trk.records, res.seconds);
-	while (wait(NULL) > 0)
-		; /* exporters */
+	for (int i = 0; i < c->nexp; i++)
+		waitpid(c->exporters[i], NULL, 0);
 	if (c->host_dir[0] && !c->hangs && !c->dumps)
 		flight_rmtree(c->host_dir);
 	tracker_free(&c->trk);

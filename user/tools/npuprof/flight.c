@@ -13,6 +13,7 @@
 
 #include "npuprof/npusim_dev.h"
 #include "npuprof/rawkern.h"
+#include "npuprof/engine.h"
 
 int flightbuf_init(struct flightbuf *b, uint64_t bytes, double seconds)
 {
@@ -58,7 +59,7 @@ void flightbuf_trim(struct flightbuf *b, uint64_t now)
 	}
 }
 
-static void clock_sync(struct npuprof_rawk_writer *w,
+void flight_clock_sync(npuprof_record_fn fn, void *ctx,
 		       const struct npuprof_session *s)
 {
 	for (int i = 0; i < s->ndev; i++) {
@@ -79,7 +80,7 @@ static void clock_sync(struct npuprof_rawk_writer *w,
 				r.clock.host_ns = cs[k].host_ns;
 				r.clock.dev_cnt = cs[k].dev_cnt;
 				r.clock.counter_hz = s->dev[i].counter_hz;
-				npuprof_rawk_append(w, &r);
+				fn(ctx, &r);
 			}
 		}
 		close(fd);
@@ -165,7 +166,7 @@ int flight_dump(const struct flightbuf *b, uint64_t now,
 	if ((r = npuprof_rawk_create(&w, path, in->engine, in->sample_n,
 				     in->flags, err, errlen)) < 0)
 		return r;
-	clock_sync(w, s);
+	flight_clock_sync(npuprof_rawk_append, w, s);
 	for (size_t i = 0; i < b->len; i++) {
 		const struct npuprof_record *rec = &b->r[(b->first + i) % b->cap];
 
@@ -174,7 +175,7 @@ int flight_dump(const struct flightbuf *b, uint64_t now,
 		npuprof_rawk_append(w, rec);
 		n++;
 	}
-	clock_sync(w, s);
+	flight_clock_sync(npuprof_rawk_append, w, s);
 	if ((r = npuprof_rawk_close(w)) < 0) {
 		snprintf(err, errlen, "%s: write failed: %s", path, strerror(-r));
 		return r;

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "npuprof/engine.h"
 #include "npuprof/session.h"
 #include "uapi/npuprof.h"
 
@@ -45,6 +46,11 @@ struct flight_dump_info {
 	uint32_t sample_n, flags;
 	struct npuprof_stats stats;
 };
+
+/* Append one clock-sync sample per simulated device (the exporter fits
+ * device counters to host time from samples spread over the window). */
+void flight_clock_sync(npuprof_record_fn fn, void *ctx,
+		       const struct npuprof_session *s);
 
 /*
  * Write the records of the last S seconds before now into a new session

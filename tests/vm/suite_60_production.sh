@@ -1,0 +1,230 @@
+# Production sampling, the flight recorder and hang detection (sourced by
+# tests/vm/run.sh): sampling ratios and estimated totals, duty-cycle windows
+# and rate limits that keep tasks whole, flight memory bounds and dumps,
+# npusim's fault knob, hangs caught (and not imagined), live and top.
+
+P=build/bin/npuprof
+W=build/bin/npuwork
+PR=/tmp/prod
+prod_up() { load_sim "$@" && { loaded npuprof || insmod $NPUPROF_KO; } && rm -rf $PR && mkdir -p $PR; }
+# q DB SQL: one value from a database
+q() { python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$1" "$2"; }
+meta() { q "$1" "SELECT value FROM META_DATA WHERE name='$2'"; }
+db_of() { ls "$1"/PROF_*/msprof_*.db | head -1; }
+# whole tasks: every kept submit has its completion and the other way round
+whole() {
+	[ "$(meta "$1" npuprof.tasks_in_flight_at_stop)" = 0 ] &&
+		[ "$(meta "$1" npuprof.completions_without_submit)" = 0 ] ||
+		{ echo "$1: tasks split by sampling"; return 1; }
+}
+# within A B TOL: |A - B| <= TOL * B
+# kill_children PID: the programs a tracer left behind (it crashed)
+kill_children() {
+	for p in /proc/[0-9]*; do
+		[ "$(awk '{print $4}' $p/stat 2>/dev/null)" = "$1" ] && kill -9 ${p#/proc/} 2>/dev/null
+	done
+	return 0
+}
+within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(d <= t*b)}'; }
+
+t_fault_knob() {
+	prod_up || return 1
+	f=/proc/trs_chan/dev0-ts0/fault
+	grep -qx 'dropped 0' $f || return 1
+	echo "stall 3 0" > $f && grep -q 'stall stream 3 remaining_ms forever' $f || return 1
+	echo "drop 2" > $f && grep -q 'drop stream 2' $f || return 1
+	echo clear > $f && ! grep -q 'stall\|drop stream' $f || return 1
+	# bad commands are refused
+	! echo "stall 99999 1" > $f 2>/dev/null && ! echo "wobble" > $f 2>/dev/null || return 1
+	# a timed stall holds stream 0 of the flood, then lets it go
+	$W --scenario flood --tasks 4000000 --devices 1 --quiet &
+	w=$!
+	sleep 1
+	echo "stall 0 1500" > $f
+	sleep 0.5
+	grep 'stall stream 0' $f | grep -q ' task ' || { cat $f; kill $w; wait $w; return 1; }
+	sleep 1.5
+	grep -q 'stall' $f && { cat $f; kill $w; wait $w; return 1; }
+	kill $w; wait $w
+	# a lost completion: the device's task time and CQE never reach the host
+	echo "drop 0" > $f
+	out=$($P stat --engine kmod -- $W --scenario flood --tasks 64 --devices 1 --quiet) || return 1
+	echo "$out" | grep -E ' (submit|task_time) '
+	echo "$out" | grep -q ' 64  submit ' && echo "$out" | grep -q ' 63  task_time ' &&
+		grep -qx 'dropped 1' $f
+}
+
+# 1-in-10 sampling keeps ~10% of tasks, whole, and weighted totals match
+t_sample_ratio() {
+	prod_up || return 1
+	$P record --quiet -o $PR/full --engine kmod -- $W --scenario train --steps 40 --seed 7 --quiet >/dev/null || return 1
+	$P record --quiet -o $PR/s10 --engine kmod --sample 10 -- $W --scenario train --steps 40 --seed 7 --quiet >/dev/null || return 1
+	full=$(db_of $PR/full) s=$(db_of $PR/s10)
+	nf=$(q $full "SELECT COUNT(*) FROM TASK") ns=$(q $s "SELECT COUNT(*) FROM TASK")
+	df=$(q $full "SELECT SUM(endNs-startNs) FROM TASK") ds=$(q $s "SELECT SUM(endNs-startNs) FROM TASK")
+	wgt=$(meta $s npuprof.sample_n)
+	echo "full: $nf tasks, $df ns; 1-in-$wgt: $ns tasks, $ds ns"
+	[ "$wgt" = 10 ] || return 1
+	# binomial: sd of the kept count is sqrt(n p (1-p)); allow 4 sd
+	awk -v n="$nf" -v k="$ns" 'BEGIN{m=n/10; sd=sqrt(n*0.09); exit !(k > m-4*sd && k < m+4*sd)}' || { echo "ratio off"; return 1; }
+	within $((ns * 10)) $nf 0.15 && within "$(awk -v d=$ds 'BEGIN{printf "%d", d*10}')" $df 0.15 || { echo "estimate off"; return 1; }
+	whole $s
+}
+
+# the duty cycle keeps about ON/PERIOD of the tasks, whole, and says so
+t_window() {
+	prod_up || return 1
+	$P record --quiet -o $PR/w --engine kmod --window 50/100 -- $W --scenario flood --tasks 60000 --devices 2 --quiet >/dev/null || return 1
+	d=$(db_of $PR/w)
+	n=$(q $d "SELECT COUNT(*) FROM TASK")
+	sk=$(meta $d npuprof.window_skipped)
+	echo "window 50/100: $n of 60000 tasks kept, $sk records skipped"
+	[ "$(meta $d npuprof.window)" = 50/100 ] && [ "$sk" -gt 0 ] || return 1
+	[ "$n" -gt 15000 ] && [ "$n" -lt 45000 ] || return 1
+	whole $d
+}
+
+# the per-CPU rate limit bounds kept tasks per second, whole
+t_rate_limit() {
+	prod_up || return 1
+	t0=$(date +%s%N)
+	$P record --quiet -o $PR/r --engine kmod --rate-limit 2000 -- $W --scenario flood --tasks 60000 --devices 2 --quiet >/dev/null || return 1
+	secs=$(( ($(date +%s%N) - t0) / 1000000000 + 2 ))
+	d=$(db_of $PR/r)
+	n=$(q $d "SELECT COUNT(*) FROM TASK")
+	sk=$(meta $d npuprof.rate_skipped)
+	ncpu=$(nproc)
+	echo "rate 2000/s/CPU: $n tasks kept in <= $secs s on $ncpu CPUs, $sk records skipped"
+	[ "$sk" -gt 0 ] && [ "$n" -le $((2000 * (secs + 1) * ncpu)) ] && [ "$n" -gt 1000 ] || return 1
+	whole $d
+}
+
+# the flight recorder's memory stays within its bound over a long run
+t_flight_memory() {
+	prod_up || return 1
+	$P flight --engine kmod -o $PR/fl --seconds 60 --size 8 --pidfile $PR/fl.pid --hang-ms 0 --verbose 2> $PR/fl.err &
+	f=$!
+	sleep 1
+	base=$(awk '/VmRSS/{print $2}' /proc/$f/status)
+	$W --scenario flood --tasks 400000 --devices 2 --quiet || return 1
+	hwm=$(awk '/VmHWM/{print $2}' /proc/$f/status)
+	kill -INT $f; wait $f
+	tail -2 $PR/fl.err
+	echo "flight RSS: $base KiB at start, peak $hwm KiB, bound 8 MiB of history"
+	grep -q 'evicted (full)' $PR/fl.err || return 1
+	# evictions prove the buffer filled; the peak is the buffer plus the start
+	# plus the engine's rings (1 MiB per CPU, mapped into the recorder)
+	[ "$hwm" -le $((base + 8192 + $(nproc) * 1024 + 2048)) ] || return 1
+	[ "$(tail -1 $PR/fl.err | sed 's/.*, \([0-9]*\) evicted.*/\1/')" -gt 0 ]
+}
+
+# a dump holds the last S seconds and exports to a valid database
+t_flight_dump() {
+	prod_up || return 1
+	$P flight --engine kmod -o $PR/fd --seconds 2 --size 64 --pidfile $PR/fd.pid 2> $PR/fd.err &
+	f=$!
+	sleep 1
+	$W --scenario train --steps 100000 --devices 2 --quiet &
+	w=$!
+	sleep 5
+	dir=$($P dump --pidfile $PR/fd.pid) || { cat $PR/fd.err; return 1; }
+	kill $w 2>/dev/null; wait $w
+	kill -INT $f; wait $f || return 1
+	cat $PR/fd.err
+	[ -d "$dir" ] || return 1
+	$P export "$dir" > $PR/fd.export || { cat $PR/fd.export; return 1; }
+	d=$(ls $dir/msprof_*.db)
+	n=$(q $d "SELECT COUNT(*) FROM TASK")
+	span=$(q $d "SELECT MAX(endNs) - MIN(startNs) FROM TASK")
+	echo "dump: $n tasks spanning $span ns"
+	[ "$n" -gt 100 ] && [ "$span" -le 2300000000 ] && [ "$span" -ge 1500000000 ] &&
+		[ "$(q $d "SELECT COUNT(*) FROM NPU_INFO")" -ge 1 ]
+}
+
+# an injected stall is caught within the threshold and names the held task
+t_hang_stall() {
+	prod_up || return 1
+	f=/proc/trs_chan/dev0-ts0/fault
+	$P watch --engine kmod --threshold 1000 -- $W --scenario flood --tasks 4000000 --devices 1 --quiet > $PR/h.out 2>&1 &
+	w=$!
+	sleep 2
+	echo "stall 0 0" > $f
+	t0=$(date +%s%N)
+	sleep 0.3
+	held=$(sed -n 's/.* task \([0-9]*\) queued.*/\1/p' $f)
+	i=0
+	while [ $i -lt 50 ] && kill -0 $w 2>/dev/null && ! grep -q HANG $PR/h.out; do sleep 0.1; i=$((i + 1)); done
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	kill_children $w
+	wait $w
+	rc=$?
+	echo clear > $f
+	cat $PR/h.out
+	echo "watch exit $rc after $ms ms; npusim holds task $held"
+	cp $PR/h.out "${NPUPROF_RESULTS:-/tmp}/hang_report.txt" 2>/dev/null
+	[ $rc = 3 ] && [ -n "$held" ] && [ $ms -lt 2500 ] &&
+		grep -q "HANG on device 0 stream 0: task $held " $PR/h.out &&
+		grep -q 'submitted by: pid [0-9]* tid [0-9]* (npuwork)' $PR/h.out &&
+		grep -q 'queued behind it: ' $PR/h.out
+}
+
+# no false alarm on a long but progressing workload (a deep queue included)
+t_no_false_alarm() {
+	prod_up || return 1
+	t0=$(date +%s)
+	timeout 120 $P watch --engine kmod --threshold 500 -- $W --scenario train --steps 60 --devices 2 --quiet > $PR/nf.out 2>&1
+	rc=$?
+	timeout 120 $P watch --engine kmod --threshold 500 -- $W --scenario flood --tasks 200000 --devices 2 --quiet >> $PR/nf.out 2>&1
+	rc2=$?
+	cat $PR/nf.out
+	echo "exit $rc, $rc2 after $(($(date +%s) - t0)) s"
+	[ $rc = 0 ] && [ $rc2 = 0 ] && ! grep -q HANG $PR/nf.out
+}
+
+# flight mode dumps on a hang, with the report, and the dump exports
+t_flight_hang() {
+	prod_up || return 1
+	f=/proc/trs_chan/dev0-ts0/fault
+	$P flight --engine kmod -o $PR/fh --seconds 5 --hang-ms 800 --pidfile $PR/fh.pid 2> $PR/fh.err &
+	fp=$!
+	sleep 1
+	$W --scenario flood --tasks 4000000 --devices 1 --quiet &
+	w=$!
+	sleep 1.5
+	echo "stall 0 0" > $f
+	i=0
+	while [ $i -lt 40 ] && ! grep -q 'dump (hang)' $PR/fh.err; do sleep 0.1; i=$((i + 1)); done
+	kill $w; wait $w
+	echo clear > $f
+	kill -INT $fp; wait $fp
+	cat $PR/fh.err
+	dir=$(ls -d $PR/fh/PROF_* | head -1)
+	[ -f "$dir/hang_report.txt" ] && grep -q 'HANG on device 0 stream 0' "$dir/hang_report.txt" &&
+		$P export "$dir" > /dev/null && [ "$(q $(ls $dir/msprof_*.db) "SELECT COUNT(*) FROM TASK")" -gt 0 ]
+}
+
+# live prints every submit and completion; top shows the streams
+t_live_top() {
+	prod_up || return 1
+	timeout 60 $P live --engine kmod -- $W --scenario driver --steps 1 --quiet > $PR/live.out 2> $PR/live.err || { cat $PR/live.err; return 1; }
+	head -3 $PR/live.out
+	ns=$(grep -c ' submit ' $PR/live.out) nc=$(grep -c ' complete ' $PR/live.out)
+	echo "live: $ns submits, $nc completions"
+	[ "$ns" = 68 ] && [ "$nc" = 68 ] || return 1
+	grep -q 'after submit' $PR/live.out || return 1
+	timeout 120 $P top --engine kmod -b -d 0.5 -- $W --scenario train --steps 30 --devices 2 --quiet > $PR/top.out 2>&1 || { cat $PR/top.out; return 1; }
+	tail -8 $PR/top.out
+	grep -q 'TASKS/S' $PR/top.out && grep -Eq '^ +1 +all ' $PR/top.out && grep -Eq '^ +0 +[0-9]+ +[0-9]+ +[0-9]+ ' $PR/top.out
+}
+
+run prod.fault_knob t_fault_knob
+run prod.sample_ratio t_sample_ratio
+run prod.window t_window
+run prod.rate_limit t_rate_limit
+run prod.flight_memory t_flight_memory
+run prod.flight_dump t_flight_dump
+run prod.hang_stall t_hang_stall
+run prod.no_false_alarm t_no_false_alarm
+run prod.flight_hang t_flight_hang
+run prod.live_top t_live_top
+cleanup_modules
