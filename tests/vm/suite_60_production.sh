@@ -87,9 +87,9 @@ t_window() {
 # the per-CPU rate limit bounds kept tasks per second, whole
 t_rate_limit() {
 	prod_up || return 1
-	t0=$(date +%s%N)
+	pt0=$(date +%s%N)
 	$P record --quiet -o $PR/r --engine kmod --rate-limit 2000 -- $W --scenario flood --tasks 60000 --devices 2 --quiet >/dev/null || return 1
-	secs=$(( ($(date +%s%N) - t0) / 1000000000 + 2 ))
+	secs=$(( ($(date +%s%N) - pt0) / 1000000000 + 2 ))
 	d=$(db_of $PR/r)
 	n=$(q $d "SELECT COUNT(*) FROM TASK")
 	sk=$(meta $d npuprof.rate_skipped)
@@ -149,12 +149,12 @@ t_hang_stall() {
 	w=$!
 	sleep 2
 	echo "stall 0 0" > $f
-	t0=$(date +%s%N)
+	pt0=$(date +%s%N)
 	sleep 0.3
 	held=$(sed -n 's/.* task \([0-9]*\) queued.*/\1/p' $f)
 	i=0
 	while [ $i -lt 50 ] && kill -0 $w 2>/dev/null && ! grep -q HANG $PR/h.out; do sleep 0.1; i=$((i + 1)); done
-	ms=$((($(date +%s%N) - t0) / 1000000))
+	ms=$((($(date +%s%N) - pt0) / 1000000))
 	kill_children $w
 	wait $w
 	rc=$?
@@ -171,13 +171,13 @@ t_hang_stall() {
 # no false alarm on a long but progressing workload (a deep queue included)
 t_no_false_alarm() {
 	prod_up || return 1
-	t0=$(date +%s)
-	timeout 120 $P watch --engine kmod --threshold 500 -- $W --scenario train --steps 60 --devices 2 --quiet > $PR/nf.out 2>&1
+	pt0=$(date +%s)
+	timeout 120 $P watch --engine kmod --threshold 500 -- $W --scenario train --steps 600 --devices 2 --quiet > $PR/nf.out 2>&1
 	rc=$?
-	timeout 120 $P watch --engine kmod --threshold 500 -- $W --scenario flood --tasks 200000 --devices 2 --quiet >> $PR/nf.out 2>&1
+	timeout 120 $P watch --engine kmod --threshold 500 -- $W --scenario flood --tasks 1000000 --devices 2 --quiet >> $PR/nf.out 2>&1
 	rc2=$?
 	cat $PR/nf.out
-	echo "exit $rc, $rc2 after $(($(date +%s) - t0)) s"
+	echo "exit $rc, $rc2 after $(($(date +%s) - pt0)) s"
 	[ $rc = 0 ] && [ $rc2 = 0 ] && ! grep -q HANG $PR/nf.out
 }
 
