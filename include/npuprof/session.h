@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "npuprof/engine.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -73,6 +75,13 @@ int npuprof_session_finish(struct npuprof_session *s, char *err, size_t errlen);
 /* Read DIR/npuprof.session. Returns 0 or -errno with a message. */
 int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err,
 			 size_t errlen);
+
+/* Take (host CLOCK_MONOTONIC, device counter) pairs from every simulated
+ * device of the session and hand them to fn as NPUPROF_REC_CLOCK_SYNC
+ * records; export fits each device's clock from them. Devices without a
+ * clock-sync interface are skipped. */
+void npuprof_session_clock_sync(const struct npuprof_session *s,
+				npuprof_record_fn fn, void *ctx);
 
 /* Unix ns of a CLOCK_MONOTONIC ns timestamp of this session. */
 static inline int64_t npuprof_session_unix_ns(const struct npuprof_session *s,

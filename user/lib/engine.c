@@ -2,6 +2,7 @@
  * engine.c — choosing and opening a capture engine, and the driver's trace
  * switches that every engine needs turned on.
  */
+#include "errmsg.h"
 #include "npuprof/engine.h"
 
 #include <errno.h>
@@ -90,17 +91,6 @@ void npuprof_trace_switch_restore(struct npuprof_engine *e)
 	e->nswitch = 0;
 }
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 int npuprof_engine_open(struct npuprof_engine **out, const char *name,
 			const struct npuprof_capture_opts *o, char *err,
 			size_t errlen)
@@ -114,20 +104,20 @@ int npuprof_engine_open(struct npuprof_engine **out, const char *name,
 		name = access("/dev/npuprof", F_OK) == 0 ? "kmod" : "bpf";
 	ops = engine_find(name);
 	if (!ops) {
-		seterr(err, errlen, "unknown capture engine '%s' (available:%s)",
+		npuprof_seterr(err, errlen, "unknown capture engine '%s' (available:%s)",
 		       name, sizeof(engines) > sizeof(engines[0]) ?
 				     " kmod, bpf, auto" : " kmod, auto");
 		return -EINVAL;
 	}
 	e = calloc(1, sizeof(*e));
 	if (!e) {
-		seterr(err, errlen, "out of memory");
+		npuprof_seterr(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	e->ops = ops;
 	r = ops->open(e, o);
 	if (r < 0) {
-		seterr(err, errlen, "%s engine: %s", ops->name, e->err);
+		npuprof_seterr(err, errlen, "%s engine: %s", ops->name, e->err);
 		free(e);
 		return r;
 	}

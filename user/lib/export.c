@@ -11,6 +11,7 @@
  * COMMUNICATION_TASK_INFO). Host-only rows (CANN_API, MSTX_EVENTS,
  * COMMUNICATION_OP) come from the host streams (hostdata.c).
  */
+#include "errmsg.h"
 #include "npuprof/export.h"
 #include "npuprof/rawkern.h"
 #include "npuprof/session.h"
@@ -52,17 +53,6 @@ struct export_ctx {
 	FILE *warn;
 	struct u64map sid; /* host string id -> STRING_IDS id */
 };
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static int64_t unix_ns(const struct export_ctx *x, uint64_t mono)
 {
@@ -610,14 +600,14 @@ static int export_one(struct export_ctx *x, const char *kpath,
 	write_comm_ops(x);
 	write_session_rows(x);
 	if (x->err) {
-		seterr(err, errlen, "%s", npuprof_db_errmsg(x->w));
+		npuprof_seterr(err, errlen, "%s", npuprof_db_errmsg(x->w));
 		npuprof_db_close(x->w);
 		x->w = NULL;
 		return x->err;
 	}
 	r = npuprof_db_finish(x->w);
 	if (r < 0)
-		seterr(err, errlen, "%s", npuprof_db_errmsg(x->w));
+		npuprof_seterr(err, errlen, "%s", npuprof_db_errmsg(x->w));
 	else
 		snprintf(path_out, path_len, "%s", npuprof_db_path(x->w));
 	npuprof_db_close(x->w);
@@ -658,7 +648,7 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	x.heap = malloc(REORDER_WINDOW * sizeof(*x.heap));
 	if (!x.heap) {
 		hostdata_free(&hd);
-		seterr(err, errlen, "out of memory");
+		npuprof_seterr(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	snprintf(kpath, sizeof(kpath), "%s/%s", dir, NPUPROF_KERNEL_RAW);
@@ -668,7 +658,7 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 		x.json = fopen(res->json_path, "w");
 		if (!x.json) {
 			r = -errno;
-			seterr(err, errlen, "%s: %s", res->json_path, strerror(errno));
+			npuprof_seterr(err, errlen, "%s: %s", res->json_path, strerror(errno));
 			goto out;
 		}
 		fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", x.json);
@@ -721,7 +711,7 @@ out:
 		fputs("\n]}\n", x.json);
 		if (fclose(x.json) != 0 && r == 0) {
 			r = -EIO;
-			seterr(err, errlen, "%s: write failed", res->json_path);
+			npuprof_seterr(err, errlen, "%s: write failed", res->json_path);
 		}
 	}
 	free(x.heap);

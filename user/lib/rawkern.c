@@ -1,6 +1,7 @@
 /*
  * rawkern.c — writing and reading raw kernel stream files (rawkern.h).
  */
+#include "errmsg.h"
 #include "npuprof/rawkern.h"
 
 #include <errno.h>
@@ -21,17 +22,6 @@ struct npuprof_rawk_writer {
 	uint64_t count;
 	struct npuprof_record buf[RAWK_BUF_RECORDS];
 };
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static void put32(unsigned char *p, uint32_t v)
 {
@@ -81,13 +71,13 @@ int npuprof_rawk_create(struct npuprof_rawk_writer **out, const char *path,
 	*out = NULL;
 	w = calloc(1, sizeof(*w));
 	if (!w) {
-		seterr(err, errlen, "out of memory");
+		npuprof_seterr(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (w->fd < 0) {
 		r = -errno;
-		seterr(err, errlen, "%s: cannot create: %s", path,
+		npuprof_seterr(err, errlen, "%s: cannot create: %s", path,
 		       strerror(errno));
 		free(w);
 		return r;
@@ -108,7 +98,7 @@ int npuprof_rawk_create(struct npuprof_rawk_writer **out, const char *path,
 	put32(h + 60, flags);
 	r = write_all(w->fd, h, sizeof(h));
 	if (r < 0) {
-		seterr(err, errlen, "%s: write header: %s", path, strerror(-r));
+		npuprof_seterr(err, errlen, "%s: write header: %s", path, strerror(-r));
 		close(w->fd);
 		free(w);
 		return r;
@@ -198,18 +188,18 @@ long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
 	f = fopen(path, "rb");
 	if (!f) {
 		r = -errno;
-		seterr(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		npuprof_seterr(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return r;
 	}
 	have = fread(h, 1, sizeof(h), f);
 	if (have < sizeof(h)) {
-		seterr(err, errlen, "%s: offset %zu: truncated header (%zu of %d bytes)",
+		npuprof_seterr(err, errlen, "%s: offset %zu: truncated header (%zu of %d bytes)",
 		       path, have, have, NPUPROF_RAWK_HDR_SIZE);
 		r = -EBADMSG;
 		goto out;
 	}
 	if (memcmp(h, NPUPROF_RAWK_MAGIC, 8)) {
-		seterr(err, errlen, "%s: offset 0: not a raw kernel stream (bad magic)", path);
+		npuprof_seterr(err, errlen, "%s: offset 0: not a raw kernel stream (bad magic)", path);
 		r = -EBADMSG;
 		goto out;
 	}
@@ -224,13 +214,13 @@ long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
 	info->sample_n = get32(h + 56);
 	info->flags = get32(h + 60);
 	if (info->file_version != NPUPROF_RAWK_VERSION) {
-		seterr(err, errlen, "%s: offset 8: unsupported file version %u (this reader knows %d)",
+		npuprof_seterr(err, errlen, "%s: offset 8: unsupported file version %u (this reader knows %d)",
 		       path, info->file_version, NPUPROF_RAWK_VERSION);
 		r = -EPROTO;
 		goto out;
 	}
 	if (rsize != NPUPROF_RECORD_SIZE || hsize != NPUPROF_RAWK_HDR_SIZE) {
-		seterr(err, errlen, "%s: offset 16: record size %u / header size %u, expected %d / %d",
+		npuprof_seterr(err, errlen, "%s: offset 16: record size %u / header size %u, expected %d / %d",
 		       path, rsize, hsize, NPUPROF_RECORD_SIZE, NPUPROF_RAWK_HDR_SIZE);
 		r = -EPROTO;
 		goto out;
@@ -246,7 +236,7 @@ long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
 			if (rec->hdr.size != NPUPROF_RECORD_SIZE ||
 			    rec->hdr.type == 0 ||
 			    rec->hdr.type >= NPUPROF_REC_TYPE_MAX) {
-				seterr(err, errlen, "%s: offset %llu: corrupt record (type %u, size %u)",
+				npuprof_seterr(err, errlen, "%s: offset %llu: corrupt record (type %u, size %u)",
 				       path, (unsigned long long)off,
 				       rec->hdr.type, rec->hdr.size);
 				r = -EBADMSG;
@@ -260,11 +250,11 @@ long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
 		if (n < sizeof(buf)) {
 			if (ferror(f)) {
 				r = -EIO;
-				seterr(err, errlen, "%s: offset %llu: read error",
+				npuprof_seterr(err, errlen, "%s: offset %llu: read error",
 				       path, (unsigned long long)off);
 			} else if (n % NPUPROF_RECORD_SIZE) {
 				info->trailing_bytes = n % NPUPROF_RECORD_SIZE;
-				seterr(err, errlen, "%s: offset %llu: truncated record (%llu of %d bytes), ignored",
+				npuprof_seterr(err, errlen, "%s: offset %llu: truncated record (%llu of %d bytes), ignored",
 				       path, (unsigned long long)off,
 				       (unsigned long long)info->trailing_bytes,
 				       NPUPROF_RECORD_SIZE);

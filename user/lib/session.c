@@ -4,6 +4,7 @@
  * that look for them (msprof-analyze's info.json.<N>, the real exporter)
  * find what they expect; npuprof.session holds what export needs.
  */
+#include "errmsg.h"
 #include "npuprof/session.h"
 #include "npuprof/npusim_dev.h"
 
@@ -18,17 +19,6 @@
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static uint64_t clock_ns(clockid_t id)
 {
@@ -137,14 +127,14 @@ static int write_file(const char *dir, const char *name, const char *text,
 	if (!f) {
 		int r = -errno;
 
-		seterr(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
+		npuprof_seterr(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
 		return r;
 	}
 	fputs(text, f);
 	if (fclose(f) != 0 || rename(tmp, path) != 0) {
 		int r = -errno;
 
-		seterr(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		npuprof_seterr(err, errlen, "%s: cannot write: %s", path, strerror(errno));
 		return r;
 	}
 	return 0;
@@ -231,7 +221,7 @@ static int write_start_files(const struct npuprof_session *s, char *err,
 
 		snprintf(dir, sizeof(dir), "%s/device_%u", s->dir, d->id);
 		if ((r = mkdir_p(dir)) < 0) {
-			seterr(err, errlen, "%s: %s", dir, strerror(-r));
+			npuprof_seterr(err, errlen, "%s: %s", dir, strerror(-r));
 			return r;
 		}
 		snprintf(text, sizeof(text),
@@ -261,7 +251,7 @@ int npuprof_session_create(struct npuprof_session *s, const char *parent,
 	int r;
 
 	if ((r = mkdir_p(parent)) < 0) {
-		seterr(err, errlen, "%s: cannot create: %s", parent, strerror(-r));
+		npuprof_seterr(err, errlen, "%s: cannot create: %s", parent, strerror(-r));
 		return r;
 	}
 	local_stamp(s->start_realtime_ns, "%Y%m%d%H%M%S", stamp, sizeof(stamp), 1);
@@ -275,19 +265,19 @@ int npuprof_session_create(struct npuprof_session *s, const char *parent,
 			break;
 		if (errno != EEXIST) {
 			r = -errno;
-			seterr(err, errlen, "%s: cannot create: %s", s->dir,
+			npuprof_seterr(err, errlen, "%s: cannot create: %s", s->dir,
 			       strerror(errno));
 			return r;
 		}
 	}
 	snprintf(sub, sizeof(sub), "%s/host/data", s->dir);
 	if ((r = mkdir_p(sub)) < 0) {
-		seterr(err, errlen, "%s: %s", sub, strerror(-r));
+		npuprof_seterr(err, errlen, "%s: %s", sub, strerror(-r));
 		return r;
 	}
 	snprintf(sub, sizeof(sub), "%s/kernel", s->dir);
 	if ((r = mkdir_p(sub)) < 0) {
-		seterr(err, errlen, "%s: %s", sub, strerror(-r));
+		npuprof_seterr(err, errlen, "%s: %s", sub, strerror(-r));
 		return r;
 	}
 	if ((r = write_start_files(s, err, errlen)) < 0)
@@ -333,7 +323,7 @@ int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err,
 	if (!f) {
 		int r = -errno;
 
-		seterr(err, errlen, "%s: %s (not an npuprof session directory?)",
+		npuprof_seterr(err, errlen, "%s: %s (not an npuprof session directory?)",
 		       path, strerror(errno));
 		return r;
 	}
@@ -390,8 +380,36 @@ int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err,
 	}
 	fclose(f);
 	if (!s->start_realtime_ns) {
-		seterr(err, errlen, "%s: no start clock pair", path);
+		npuprof_seterr(err, errlen, "%s: no start clock pair", path);
 		return -EBADMSG;
 	}
 	return 0;
+}
+
+void npuprof_session_clock_sync(const struct npuprof_session *s,
+				npuprof_record_fn fn, void *ctx)
+{
+	for (int i = 0; i < s->ndev; i++) {
+		struct npusim_clock_sample cs[4];
+		struct npuprof_record r;
+		int fd = npusim_dev_open(s->dev[i].id);
+
+		if (fd < 0)
+			continue;
+		if (npusim_clock_sync(fd, cs, 4) == 0) {
+			for (int k = 0; k < 4; k++) {
+				memset(&r, 0, sizeof(r));
+				r.hdr.type = NPUPROF_REC_CLOCK_SYNC;
+				r.hdr.size = NPUPROF_RECORD_SIZE;
+				r.hdr.ts = cs[k].host_ns;
+				r.hdr.pid = (uint32_t)getpid();
+				r.clock.devid = s->dev[i].id;
+				r.clock.host_ns = cs[k].host_ns;
+				r.clock.dev_cnt = cs[k].dev_cnt;
+				r.clock.counter_hz = s->dev[i].counter_hz;
+				fn(ctx, &r);
+			}
+		}
+		close(fd);
+	}
 }

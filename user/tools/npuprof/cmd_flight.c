@@ -164,7 +164,7 @@ static void on_tick(void *vctx, struct npuprof_engine *e)
 	if (c->o->flight) {
 		flightbuf_trim(&c->buf, now);
 		if (now - c->last_sync_ns >= 1000000000ULL) {
-			flight_clock_sync(flightbuf_push, &c->buf, &c->devs);
+			npuprof_session_clock_sync(&c->devs, flightbuf_push, &c->buf);
 			c->last_sync_ns = now;
 		}
 	}

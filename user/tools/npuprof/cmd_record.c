@@ -52,32 +52,10 @@ static void usage(FILE *f)
 		"  npuprof record --sample 100 --pid 4242\n");
 }
 
-/* Append one clock-sync sample per simulated device to the raw stream. */
+/* Append clock-sync samples of every simulated device to the raw stream. */
 static void clock_sync(struct rec_ctx *c)
 {
-	for (int i = 0; i < c->s.ndev; i++) {
-		struct npusim_clock_sample cs[4];
-		struct npuprof_record r;
-		int fd = npusim_dev_open(c->s.dev[i].id);
-
-		if (fd < 0)
-			continue;
-		if (npusim_clock_sync(fd, cs, 4) == 0) {
-			for (int k = 0; k < 4; k++) {
-				memset(&r, 0, sizeof(r));
-				r.hdr.type = NPUPROF_REC_CLOCK_SYNC;
-				r.hdr.size = NPUPROF_RECORD_SIZE;
-				r.hdr.ts = cs[k].host_ns;
-				r.hdr.pid = (uint32_t)getpid();
-				r.clock.devid = c->s.dev[i].id;
-				r.clock.host_ns = cs[k].host_ns;
-				r.clock.dev_cnt = cs[k].dev_cnt;
-				r.clock.counter_hz = c->s.dev[i].counter_hz;
-				npuprof_rawk_append(c->raw, &r);
-			}
-		}
-		close(fd);
-	}
+	npuprof_session_clock_sync(&c->s, npuprof_rawk_append, c->raw);
 }
 
 static int on_record(void *vctx, const struct npuprof_record *r)

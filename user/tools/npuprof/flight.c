@@ -59,34 +59,6 @@ void flightbuf_trim(struct flightbuf *b, uint64_t now)
 	}
 }
 
-void flight_clock_sync(npuprof_record_fn fn, void *ctx,
-		       const struct npuprof_session *s)
-{
-	for (int i = 0; i < s->ndev; i++) {
-		struct npusim_clock_sample cs[4];
-		struct npuprof_record r;
-		int fd = npusim_dev_open(s->dev[i].id);
-
-		if (fd < 0)
-			continue;
-		if (npusim_clock_sync(fd, cs, 4) == 0) {
-			for (int k = 0; k < 4; k++) {
-				memset(&r, 0, sizeof(r));
-				r.hdr.type = NPUPROF_REC_CLOCK_SYNC;
-				r.hdr.size = NPUPROF_RECORD_SIZE;
-				r.hdr.ts = cs[k].host_ns;
-				r.hdr.pid = (uint32_t)getpid();
-				r.clock.devid = s->dev[i].id;
-				r.clock.host_ns = cs[k].host_ns;
-				r.clock.dev_cnt = cs[k].dev_cnt;
-				r.clock.counter_hz = s->dev[i].counter_hz;
-				fn(ctx, &r);
-			}
-		}
-		close(fd);
-	}
-}
-
 static int copy_file(const char *from, const char *to)
 {
 	char buf[65536];
@@ -166,7 +138,7 @@ int flight_dump(const struct flightbuf *b, uint64_t now,
 	if ((r = npuprof_rawk_create(&w, path, in->engine, in->sample_n,
 				     in->flags, err, errlen)) < 0)
 		return r;
-	flight_clock_sync(npuprof_rawk_append, w, s);
+	npuprof_session_clock_sync(s, npuprof_rawk_append, w);
 	for (size_t i = 0; i < b->len; i++) {
 		const struct npuprof_record *rec = &b->r[(b->first + i) % b->cap];
 
@@ -175,7 +147,7 @@ int flight_dump(const struct flightbuf *b, uint64_t now,
 		npuprof_rawk_append(w, rec);
 		n++;
 	}
-	flight_clock_sync(npuprof_rawk_append, w, s);
+	npuprof_session_clock_sync(s, npuprof_rawk_append, w);
 	if ((r = npuprof_rawk_close(w)) < 0) {
 		snprintf(err, errlen, "%s: write failed: %s", path, strerror(-r));
 		return r;

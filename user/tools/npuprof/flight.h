@@ -47,11 +47,6 @@ struct flight_dump_info {
 	struct npuprof_stats stats;
 };
 
-/* Append one clock-sync sample per simulated device (the exporter fits
- * device counters to host time from samples spread over the window). */
-void flight_clock_sync(npuprof_record_fn fn, void *ctx,
-		       const struct npuprof_session *s);
-
 /*
  * Write the records of the last S seconds before now into a new session
  * directory under info->parent. Returns 0 with the directory in s->dir, or
