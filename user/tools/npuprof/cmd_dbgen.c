@@ -26,7 +26,10 @@ static void usage(FILE *f)
 		"  Writes N synthetic device tasks with their CANN_API, COMPUTE_TASK_INFO,\n"
 		"  HCCL (COMMUNICATION_OP/COMMUNICATION_TASK_INFO), MEMCPY_INFO and MSTX_EVENTS\n"
 		"  rows to FILE (default: msprof_<YYYYmmddHHMMSS>.db in the current directory).\n"
-		"  --force replaces an existing FILE atomically.\n");
+		"  --force replaces an existing FILE atomically.\n"
+		"examples:\n"
+		"  npuprof dbgen --tasks 100000 -o /tmp/msprof_20260101000000.db\n"
+		"  npuprof dbgen --tasks 1000 --schema 1.2.0 --pytorch -o ascend_pytorch_profiler.db\n");
 }
 
 int cmd_dbgen(int argc, char **argv)
