@@ -168,6 +168,27 @@ t_hang_stall() {
 		grep -q 'queued behind it: ' $PR/h.out
 }
 
+# a stall under the ACL runtime: the report names the host API, and watch
+# ends even though the program's runtime retries its interrupted wait
+t_hang_acl() {
+	prod_up || return 1
+	f=/proc/trs_chan/dev0-ts0/fault
+	timeout 60 $P watch --engine kmod --threshold 1000 -- $W --scenario train --steps 100000 --devices 2 --quiet > $PR/ha.out 2>&1 &
+	w=$!
+	sleep 3
+	echo "stall 1 0" > $f
+	sleep 0.3
+	held=$(sed -n 's/.* task \([0-9]*\) queued.*/\1/p' $f)
+	wait $w
+	rc=$?
+	echo clear > $f
+	cat $PR/ha.out
+	echo "watch exit $rc; npusim holds task $held"
+	cp $PR/ha.out "${NPUPROF_RESULTS:-/tmp}/hang_report_acl.txt" 2>/dev/null
+	[ $rc = 3 ] && grep -q "HANG on device 0 stream 1: task $held " $PR/ha.out &&
+		grep -q '  host API: acl' $PR/ha.out
+}
+
 # no false alarm on a long but progressing workload (a deep queue included)
 t_no_false_alarm() {
 	prod_up || return 1
@@ -224,6 +245,7 @@ run prod.rate_limit t_rate_limit
 run prod.flight_memory t_flight_memory
 run prod.flight_dump t_flight_dump
 run prod.hang_stall t_hang_stall
+run prod.hang_acl t_hang_acl
 run prod.no_false_alarm t_no_false_alarm
 run prod.flight_hang t_flight_hang
 run prod.live_top t_live_top

@@ -183,8 +183,17 @@ static void on_tick(void *vctx, struct npuprof_engine *e)
 		if (c->o->flight)
 			do_dump(c, "hang", text);
 		free(text);
-		if (c->o->exit_on_hang)
+		if (c->o->exit_on_hang) {
+			/* a hung program may never end on SIGINT (its runtime
+			 * retries the interrupted wait): the program we started
+			 * gets SIGINT, then SIGKILL; a --pid process is left be */
+			if (c->a->cmd && c->a->pid > 0) {
+				kill(c->a->pid, SIGINT);
+				usleep(300000);
+				kill(c->a->pid, SIGKILL);
+			}
 			raise(SIGINT); /* ends capture_run's loop */
+		}
 	}
 	if (dump_requested) {
 		dump_requested = 0;

@@ -129,6 +129,12 @@ static void retire(struct trk_stream *s, uint32_t task_id, uint64_t ts)
 	s->last_complete = ts;
 }
 
+static void note_progress(struct tracker *t, const struct trk_stream *s)
+{
+	if (s->last_complete > t->last_complete_any)
+		t->last_complete_any = s->last_complete;
+}
+
 void tracker_feed(struct tracker *t, const struct npuprof_record *r)
 {
 	struct trk_stream *s;
@@ -144,8 +150,10 @@ void tracker_feed(struct tracker *t, const struct npuprof_record *r)
 		break;
 	case NPUPROF_REC_COMPLETE:
 		s = stream_get(t, r->complete.devid, r->complete.stream_id);
-		if (s)
+		if (s) {
 			retire(s, r->complete.task_id, r->hdr.ts);
+			note_progress(t, s);
+		}
 		break;
 	case NPUPROF_REC_TASK_TIME:
 		s = stream_get(t, r->task_time.devid, r->task_time.stream_id);
@@ -158,6 +166,7 @@ void tracker_feed(struct tracker *t, const struct npuprof_record *r)
 							   r->task_time.start_cnt) *
 						 1e9 / (double)t->counter_hz[r->task_time.devid]);
 		retire(s, r->task_time.task_id, r->hdr.ts);
+		note_progress(t, s);
 		break;
 	case NPUPROF_REC_DROP:
 		t->lost += r->drop.lost;
@@ -170,6 +179,13 @@ static int pid_gone(uint32_t pid)
 	return pid && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
+/* A head that waits for another stream (event, notify) is stuck because
+ * of that stream; the cause is a stuck head that is not waiting. */
+static int is_wait(uint32_t type)
+{
+	return type == NPUSIM_SQE_EVENT_WAIT || type == NPUSIM_SQE_NOTIFY_WAIT;
+}
+
 int tracker_find_hang(struct tracker *t, uint64_t now, uint64_t threshold_ns,
 		      struct trk_hang *h)
 {
@@ -177,20 +193,30 @@ int tracker_find_hang(struct tracker *t, uint64_t now, uint64_t threshold_ns,
 
 	for (struct trk_stream *s = t->all; s; s = s->next) {
 		const struct trk_task *k;
-		uint64_t stuck;
+		uint64_t stuck, since;
 
 		if (!s->len)
 			continue;
 		k = &s->q[s->first];
-		stuck = now > s->head_since ? now - s->head_since : 0;
+		since = s->head_since;
+		/* a wait is no hang while the work it waits for progresses
+		 * (on any stream: notifies cross devices) */
+		if (is_wait(k->type) && t->last_complete_any > since)
+			since = t->last_complete_any;
+		stuck = now > since ? now - since : 0;
 		if (stuck <= threshold_ns || s->alarmed_task == k->task + 1)
 			continue;
+		/* rank by how long the head has been there: of several
+		 * stuck waits, the oldest is nearest the cause */
+		stuck = now > s->head_since ? now - s->head_since : 0;
 		if (pid_gone(k->pid)) {
 			/* cancelled with its process: never completes */
 			s->len = 0;
 			continue;
 		}
-		if (!found || stuck > h->stuck_ns) {
+		if (!found || (is_wait(h->task.type) && !is_wait(k->type)) ||
+		    (is_wait(h->task.type) == is_wait(k->type) &&
+		     stuck > h->stuck_ns)) {
 			h->s = s;
 			h->task = *k;
 			h->now = now;
@@ -312,6 +338,17 @@ void tracker_report(const struct tracker *t, const struct trk_hang *h,
 			tracker_type_name(k->type));
 	}
 	fprintf(f, "%s\n", s->len > 9 ? ", ..." : "");
+	for (const struct trk_stream *o = t->all; o; o = o->next) {
+		const struct trk_task *k;
+
+		if (o == s || !o->len || h->now < o->head_since ||
+		    h->now - o->head_since < h->stuck_ns / 2)
+			continue;
+		k = &o->q[o->first];
+		fprintf(f, "  also stuck: device %u stream %u task %u (%s) for %.0f ms\n",
+			o->dev, o->id, k->task, tracker_type_name(k->type),
+			(h->now - o->head_since) / 1e6);
+	}
 	if (t->lost)
 		fprintf(f, "  note: %llu records were lost by the capture; a lost completion looks like a hang\n",
 			(unsigned long long)t->lost);

@@ -12,7 +12,9 @@
  * later. A hang is a head that has been there longer than the threshold:
  * a task in flight too long, or a non-empty stream without completions —
  * one condition, measured so that a long queue behind a progressing head
- * never counts.
+ * never counts. A head that waits for an event or notify counts only while
+ * no stream anywhere completes anything: a wait on progressing work is
+ * how pipelines look, and the stuck stream it waits for is the cause.
  */
 #ifndef NPUPROF_TOOL_TRACKER_H
 #define NPUPROF_TOOL_TRACKER_H
@@ -45,6 +47,7 @@ struct tracker {
 	struct trk_stream **slot; /* [NPUPROF_MAX_DEVICES * NPUPROF_MAX_STREAMS] */
 	struct trk_stream *all;
 	uint64_t counter_hz[NPUPROF_MAX_DEVICES]; /* 0: unknown */
+	uint64_t last_complete_any; /* the latest completion on any stream */
 	uint64_t lost; /* records lost by the engine (DROP records) */
 	uint64_t records;
 };
