@@ -66,8 +66,9 @@ static int parse_list(const char *s, uint32_t *out, int max)
 	return n;
 }
 
-int capture_parse_opt(struct capture_args *a, const char *tool, int opt,
-		      const char *arg)
+/* Handle one shared option; 1 if it was one, 0 if not, -1 on a bad value. */
+static int capture_parse_opt(struct capture_args *a, const char *tool, int opt,
+			     const char *arg)
 {
 	char *end;
 	int n;
@@ -137,6 +138,22 @@ int capture_parse_opt(struct capture_args *a, const char *tool, int opt,
 	}
 bad:
 	fprintf(stderr, "%s: invalid value '%s' for an option\n", tool, arg);
+	return -1;
+}
+
+int capture_getopt(struct capture_args *a, const char *tool, int argc,
+		   char **argv, const char *shortopts,
+		   const struct option *longopts)
+{
+	int opt, r;
+
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		r = capture_parse_opt(a, tool, opt, optarg);
+		if (r < 0)
+			return CAP_OPT_INVALID;
+		if (r == 0)
+			return opt;
+	}
 	return -1;
 }
 

@@ -77,10 +77,13 @@ struct capture_result {
 };
 
 void capture_args_init(struct capture_args *a);
-/* Handle one shared option; returns 1 if it was one, 0 if not, -1 on a bad
- * value (message printed). */
-int capture_parse_opt(struct capture_args *a, const char *tool, int opt,
-		      const char *arg);
+/* getopt_long() that applies the shared capture options to a itself: returns
+ * the caller's next own option, -1 at the end, or CAP_OPT_INVALID after
+ * printing why a shared option's value is bad. */
+#define CAP_OPT_INVALID (-2)
+int capture_getopt(struct capture_args *a, const char *tool, int argc,
+		   char **argv, const char *shortopts,
+		   const struct option *longopts);
 
 /*
  * Run the capture: start CMD gated (so its first task is seen) with the

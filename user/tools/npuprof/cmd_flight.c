@@ -383,14 +383,10 @@ static int parse(int argc, char **argv, struct flight_opts *o,
 	double v;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+o:kh", lo, NULL)) != -1) {
-		int r = capture_parse_opt(a, o->tool, opt, optarg);
-
-		if (r < 0)
-			return 2;
-		if (r > 0)
-			continue;
+	while ((opt = capture_getopt(a, o->tool, argc, argv, "+o:kh", lo)) != -1) {
 		switch (opt) {
+		case CAP_OPT_INVALID:
+			return 2;
 		case 'o': o->out = optarg; break;
 		case FL_OPT_SECONDS:
 			o->seconds = strtod(optarg, &end);

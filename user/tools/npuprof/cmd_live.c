@@ -149,16 +149,11 @@ int cmd_live(int argc, char **argv)
 	u64map_init(&c.submit_ts);
 	capture_args_init(a);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+h", lo, NULL)) != -1) {
-		int r = capture_parse_opt(a, "npuprof live", opt, optarg);
-
-		if (r < 0) {
+	while ((opt = capture_getopt(a, "npuprof live", argc, argv, "+h", lo)) != -1) {
+		switch (opt) {
+		case CAP_OPT_INVALID:
 			free(a);
 			return 2;
-		}
-		if (r > 0)
-			continue;
-		switch (opt) {
 		case 'r': c.show_recv = 1; break;
 		case 't': c.show_time = 1; break;
 		case 'h': usage(stdout); free(a); return 0;

@@ -130,14 +130,10 @@ int cmd_record(int argc, char **argv)
 
 	capture_args_init(&a);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+o:s:nqh", lo, NULL)) != -1) {
-		int r = capture_parse_opt(&a, "npuprof record", opt, optarg);
-
-		if (r < 0)
-			return 2;
-		if (r > 0)
-			continue;
+	while ((opt = capture_getopt(&a, "npuprof record", argc, argv, "+o:s:nqh", lo)) != -1) {
 		switch (opt) {
+		case CAP_OPT_INVALID:
+			return 2;
 		case 'o': parent = optarg; break;
 		case 's':
 			if (!strcmp(optarg, "1.2.0"))

@@ -270,14 +270,10 @@ int cmd_stat(int argc, char **argv)
 
 	capture_args_init(&a);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+w:h", lo, NULL)) != -1) {
-		int r = capture_parse_opt(&a, "npuprof stat", opt, optarg);
-
-		if (r < 0)
-			return 2;
-		if (r > 0)
-			continue;
+	while ((opt = capture_getopt(&a, "npuprof stat", argc, argv, "+w:h", lo)) != -1) {
 		switch (opt) {
+		case CAP_OPT_INVALID:
+			return 2;
 		case 'w': rawpath = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;

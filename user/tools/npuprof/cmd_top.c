@@ -152,16 +152,11 @@ int cmd_top(int argc, char **argv)
 	c.batch = !isatty(1);
 	capture_args_init(a);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+d:n:bh", lo, NULL)) != -1) {
-		int r = capture_parse_opt(a, "npuprof top", opt, optarg);
-
-		if (r < 0) {
+	while ((opt = capture_getopt(a, "npuprof top", argc, argv, "+d:n:bh", lo)) != -1) {
+		switch (opt) {
+		case CAP_OPT_INVALID:
 			free(a);
 			return 2;
-		}
-		if (r > 0)
-			continue;
-		switch (opt) {
 		case 'd': c.interval_ns = (uint64_t)(atof(optarg) * 1e9); break;
 		case 'n': c.iterations = atoi(optarg); break;
 		case 'b': c.batch = 1; break;
