@@ -111,7 +111,7 @@ cwd=$(pwd)
 # --- boot ---------------------------------------------------------------
 log="$run/console.log"
 accel="-accel tcg,thread=multi"
-[ -w /dev/kvm ] && accel="-accel kvm -cpu host"
+[ "${VM_ACCEL:-tcg}" = kvm ] && accel="-accel kvm -cpu host"
 start=$(date +%s)
 timeout "${VM_TIMEOUT:-1800}" qemu-system-x86_64 $accel \
 	-m "${VM_MEM:-2048}" -smp "${VM_SMP:-2}" \
