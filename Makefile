@@ -85,6 +85,7 @@ kmod:
 
 check: deps all
 	./scripts/run-unit.sh
+	./tests/vm_accel_test.sh
 	./scripts/vm.sh tests/vm/run.sh
 
 unit: user

@@ -226,6 +226,35 @@ t_flight_hang() {
 		$P export "$dir" > /dev/null && [ "$(q $(ls $dir/msprof_*.db) "SELECT COUNT(*) FROM TASK")" -gt 0 ]
 }
 
+# a flight recorder that falls a whole ring behind (stopped while the device
+# floods its 64 KiB per-CPU rings) skips what was overwritten and never reads
+# a record torn by the writer: no task on a stream the program never made,
+# so no false hang
+t_flight_lapped() {
+	prod_up || return 1
+	$P flight --engine kmod --ring-kb 64 -o $PR/fl --seconds 1 --hang-ms 800 --dump-on-exit --pidfile $PR/fl.pid 2> $PR/fl.err &
+	fp=$!
+	sleep 1
+	$W --scenario flood --tasks 4000000 --devices 1 --quiet &
+	w=$!
+	sleep 0.5
+	for i in 1 2 3 4 5 6 7 8; do
+		kill -STOP $fp; sleep 0.2; kill -CONT $fp; sleep 0.2
+	done
+	sleep 1
+	kill -INT $fp; wait $fp
+	rc=$?
+	kill $w; wait $w
+	cat $PR/fl.err
+	[ $rc = 0 ] && ! grep -q HANG $PR/fl.err || return 1
+	dir=$(ls -d $PR/fl/PROF_* | head -1)
+	$P export "$dir" > /dev/null || return 1
+	db=$(ls $dir/msprof_*.db)
+	echo "streams: $(q $db "SELECT group_concat(DISTINCT streamId) FROM TASK"), tasks $(q $db "SELECT COUNT(*) FROM TASK")"
+	[ "$(q $db "SELECT COUNT(DISTINCT streamId) FROM TASK")" = 1 ] &&
+		[ "$(q $db "SELECT COUNT(*) FROM TASK")" -gt 1000 ]
+}
+
 # live prints every submit and completion; top shows the streams
 t_live_top() {
 	prod_up || return 1
@@ -250,5 +279,6 @@ run prod.hang_stall t_hang_stall
 run prod.hang_acl t_hang_acl
 run prod.no_false_alarm t_no_false_alarm
 run prod.flight_hang t_flight_hang
+run prod.flight_lapped t_flight_lapped
 run prod.live_top t_live_top
 cleanup_modules
