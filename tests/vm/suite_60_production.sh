@@ -37,7 +37,7 @@ t_fault_knob() {
 	# bad commands are refused
 	! echo "stall 99999 1" > $f 2>/dev/null && ! echo "wobble" > $f 2>/dev/null || return 1
 	# a timed stall holds stream 0 of the flood, then lets it go
-	$W --scenario flood --tasks 4000000 --devices 1 --quiet &
+	$W --scenario flood --tasks 1000000000 --devices 1 --quiet &
 	w=$!
 	sleep 1
 	echo "stall 0 1500" > $f
@@ -145,7 +145,7 @@ t_flight_dump() {
 t_hang_stall() {
 	prod_up || return 1
 	f=/proc/trs_chan/dev0-ts0/fault
-	$P watch --engine kmod --threshold 1000 -- $W --scenario flood --tasks 4000000 --devices 1 --quiet > $PR/h.out 2>&1 &
+	$P watch --engine kmod --threshold 1000 -- $W --scenario flood --tasks 1000000000 --devices 1 --quiet > $PR/h.out 2>&1 &
 	w=$!
 	sleep 2
 	echo "stall 0 0" > $f
@@ -211,7 +211,7 @@ t_flight_hang() {
 	$P flight --engine kmod -o $PR/fh --seconds 5 --hang-ms 800 --pidfile $PR/fh.pid 2> $PR/fh.err &
 	fp=$!
 	sleep 1
-	$W --scenario flood --tasks 4000000 --devices 1 --quiet &
+	$W --scenario flood --tasks 1000000000 --devices 1 --quiet &
 	w=$!
 	sleep 1.5
 	echo "stall 0 0" > $f
@@ -235,7 +235,7 @@ t_flight_lapped() {
 	$P flight --engine kmod --ring-kb 64 -o $PR/fl --seconds 1 --hang-ms 800 --dump-on-exit --pidfile $PR/fl.pid 2> $PR/fl.err &
 	fp=$!
 	sleep 1
-	$W --scenario flood --tasks 4000000 --devices 1 --quiet &
+	$W --scenario flood --tasks 1000000000 --devices 1 --quiet &
 	w=$!
 	sleep 0.5
 	for i in 1 2 3 4 5 6 7 8; do
