@@ -18,7 +18,8 @@
 # VM_ACCEL=tcg skips the probe; VM_ACCEL=kvm fails (status 125, naming the
 # cause) where KVM cannot boot the guest.
 #
-# Environment: VM_ACCEL, VM_TIMEOUT, VM_MEM (MiB, default 2048), VM_SMP (default 2),
+# Environment: VM_ACCEL, VM_KERNEL (a directory with vmlinuz, version and
+# modules/ unless built in; default Debian's kernel in build/kernel), VM_TIMEOUT, VM_MEM (MiB, default 2048), VM_SMP (default 2),
 # VM_OUT=DIR copies what CMD wrote to $NPUPROF_RESULTS into DIR afterwards,
 # VM_KEEP=1 keeps the results directory, VM_QUIET=1 hides the console
 # (it is still checked and kept in the results directory on failure),
@@ -30,8 +31,15 @@ die() { echo "vm.sh: $*" >&2; exit 125; }
 [ $# -ge 1 ] || die "usage: scripts/vm.sh CMD [ARGS...]"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-kver=$(cat "$root/build/kernel/version" 2>/dev/null) || die "no guest kernel: run scripts/deps.sh"
-kdir="$root/build/kernel/$kver"
+if [ -n "${VM_KERNEL:-}" ]; then
+	# another guest kernel (the debug kernel of scripts/debug-kernel.sh):
+	# a directory with vmlinuz, version and, unless built in, modules/
+	kdir=$(cd "$VM_KERNEL" 2>/dev/null && pwd) || die "VM_KERNEL=$VM_KERNEL: no such directory"
+	kver=$(cat "$kdir/version" 2>/dev/null) || die "VM_KERNEL=$VM_KERNEL: no version file"
+else
+	kver=$(cat "$root/build/kernel/version" 2>/dev/null) || die "no guest kernel: run scripts/deps.sh"
+	kdir="$root/build/kernel/$kver"
+fi
 [ -f "$kdir/vmlinuz" ] || die "missing $kdir/vmlinuz: run scripts/deps.sh"
 qemu=${VM_QEMU:-qemu-system-x86_64}
 command -v "$qemu" >/dev/null || die "$qemu not installed: run scripts/deps.sh"
@@ -50,6 +58,7 @@ if [ ! -f "$initrd" ] || [ "$0" -nt "$initrd" ]; then
 	cp "$busybox" "$stage/bin/busybox"
 	for m in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev \
 		virtio_pci netfs fscache 9pnet 9pnet_virtio 9p; do
+		[ -d "$kdir/modules" ] || continue # built into the kernel
 		f=$(find "$kdir/modules/kernel" -name "$m.ko" | head -n 1)
 		[ -n "$f" ] || die "module $m.ko not found under $kdir/modules"
 		cp "$f" "$stage/lib/modules/"
@@ -67,7 +76,7 @@ if grep -q 'npuprof\.probe=1' /proc/cmdline; then
 fi
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
-for m in $(cat /lib/modules/order); do insmod /lib/modules/$m.ko || echo "init: insmod $m failed"; done
+for m in $(cat /lib/modules/order 2>/dev/null); do insmod /lib/modules/$m.ko || echo "init: insmod $m failed"; done
 results=$(sed -n 's/.*npuprof\.results=\([^ ]*\).*/\1/p' /proc/cmdline)
 work=$(sed -n 's/.*npuprof\.work=\([^ ]*\).*/\1/p' /proc/cmdline)
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose rootfs /newroot ||
@@ -122,6 +131,8 @@ cwd=$(pwd)
 	printf ')\n'
 	echo "rc=\$?"
 	echo "dmesg > '$run/dmesg' 2>&1"
+	# a kernel with kmemleak: scan now, and its reports join the log
+	echo "if [ -w /sys/kernel/debug/kmemleak ]; then echo scan > /sys/kernel/debug/kmemleak; sleep 1; echo scan > /sys/kernel/debug/kmemleak; cat /sys/kernel/debug/kmemleak >> '$run/dmesg'; fi"
 	echo "echo \$rc > '$run/rc'"
 	echo "sync"
 	echo "busybox poweroff -f 2>/dev/null || echo o > /proc/sysrq-trigger"
@@ -225,7 +236,7 @@ else
 fi
 
 # --- kernel health: fail on any warning/oops/lockdep/hung task -------------
-pattern='WARNING:|BUG:|Oops|general protection fault|kernel BUG|possible circular locking|possible recursive locking|inconsistent lock state|lockdep|INFO: task .* blocked for more than|Kernel panic|UBSAN|KASAN|kmemleak|refcount_t:|list_add corruption|list_del corruption|scheduling while atomic|sleeping function called from invalid context'
+pattern='WARNING:|BUG:|Oops|general protection fault|kernel BUG|possible circular locking|possible recursive locking|inconsistent lock state|lockdep|INFO: task .* blocked for more than|Kernel panic|UBSAN|KASAN|suspected memory leak|unreferenced object|refcount_t:|list_add corruption|list_del corruption|scheduling while atomic|sleeping function called from invalid context'
 bad=$(cat "$log" "$run/dmesg" 2>/dev/null | grep -aE "$pattern" | sort -u)
 if [ -n "$bad" ]; then
 	echo "vm.sh: the guest kernel log shows problems:" >&2
