@@ -16,11 +16,9 @@
  * The test_* entry points feed handle() from a BPF_PROG_TEST_RUN context
  * instead of driver pointers, so the host tests run step 2 unchanged.
  *
- * Filters and sampling mirror np_emit(): device mask on every record; the
- * stream filter and 1-in-n sampling on task records (submit, completion,
- * task time); the pid filter on submits and recv records, and for
- * completions and task times through the owner of the stream learned at
- * submit (they run in interrupt context, in whatever task was current).
+ * Which records a capture keeps (filters and sampling) is the kmod's own
+ * decision: both compile uapi/npuprof_filter.h, and it is made before the
+ * record is encoded.
  *
  * A full ringbuf counts the loss on this CPU; the next record that fits is
  * written together with a DROP record carrying the count (one 128-byte
@@ -64,7 +62,7 @@ struct {
 struct npuprof_bpf_pcpu cpu_stats[NPUPROF_BPF_MAX_CPUS];
 
 /* who submitted to each (device, stream): used only with a pid filter */
-__u8 stream_owner[NPUPROF_MAX_DEVICES * NPUPROF_MAX_STREAMS];
+__u8 stream_owner[NPUPROF_OWNER_SLOTS];
 
 /* ---- the driver's types as CO-RE sees them (when BTF describes them) ------ */
 
@@ -237,60 +235,52 @@ static __always_inline int str_is_recv_finish(const char *s)
 
 /* ---- step 2: filter, sample, encode, write ------------------------------ */
 
-enum { REC_OTHER = 0, REC_TASK = 1, REC_SUBMIT = 2 };
+/* This capture's filters (read-only config), for uapi/npuprof_filter.h. */
+static __always_inline struct npuprof_filter capture_filter(void)
+{
+	struct npuprof_filter f = {
+		.pid = cfg_pid,
+		.dev_mask = cfg_dev_mask,
+		.sample_n = cfg_sample_n,
+		.flags = cfg_flags,
+		.stream_mask = cfg_stream_mask,
+		.owner = cfg_pid ? stream_owner : 0,
+	};
+
+	return f;
+}
+
+static __always_inline int wants(__u32 type)
+{
+	struct npuprof_filter f = capture_filter();
+
+	return npuprof_filter_wants(&f, type);
+}
 
 /*
- * The kmod's np_emit() decision for one record. Returns 1 to write it;
- * otherwise the reason was counted in @st.
+ * The shared decision for one record. Returns 1 to write it; otherwise the
+ * reason was counted in @st. The current task is looked up only for the
+ * records judged by it.
  */
 static __always_inline int select_record(struct npuprof_bpf_pcpu *st,
 					 __u32 devid, __u32 stream, __u32 task,
 					 int kind)
 {
-	__u32 s15 = stream & 0x7fff;
-	__u8 *slot = 0;
-	__u64 idx;
+	struct npuprof_filter f = capture_filter();
+	__u32 tgid = 0;
 
-	if (cfg_dev_mask && (devid >= 32 || !(cfg_dev_mask & (1U << devid))))
-		goto filtered;
-	if ((cfg_flags & NPUPROF_CFG_STREAM_FILTER) && kind != REC_OTHER) {
-		if (s15 >= NPUPROF_MAX_STREAMS)
-			goto filtered;
-		/* an explicit bound the 6.1 verifier can follow */
-		idx = s15 / 64;
-		barrier_var(idx);
-		if (idx >= NPUPROF_MAX_STREAMS / 64 ||
-		    !(cfg_stream_mask[idx] & (1ULL << (s15 % 64))))
-			goto filtered;
-	}
-	if (cfg_pid && devid < NPUPROF_MAX_DEVICES) {
-		idx = (__u64)devid * NPUPROF_MAX_STREAMS +
-		      (s15 % NPUPROF_MAX_STREAMS);
-		barrier_var(idx);
-		if (idx < NPUPROF_MAX_DEVICES * NPUPROF_MAX_STREAMS)
-			slot = &stream_owner[idx];
-	}
-	if (kind != REC_TASK) {
-		int sel = !cfg_pid ||
-			  (__u32)(bpf_get_current_pid_tgid() >> 32) == cfg_pid;
-
-		if (kind == REC_SUBMIT && slot)
-			*slot = sel ? NPUPROF_BPF_STREAM_KEEP :
-				      NPUPROF_BPF_STREAM_SKIP;
-		if (!sel)
-			goto filtered;
-	} else if (slot && *slot != NPUPROF_BPF_STREAM_KEEP) {
-		goto filtered; /* a completion of a stream we do not see */
-	}
-	if (kind != REC_OTHER &&
-	    !npuprof_sample_keep(cfg_sample_n, devid, stream, task)) {
+	if (kind != NPUPROF_KIND_TASK && cfg_pid)
+		tgid = (__u32)(bpf_get_current_pid_tgid() >> 32);
+	switch (npuprof_filter_decide(&f, kind, devid, stream, task, tgid, 1)) {
+	case NPUPROF_KEEP:
+		return 1;
+	case NPUPROF_FILTERED:
+		st->filtered++;
+		return 0;
+	default:
 		st->sampled_out++;
 		return 0;
 	}
-	return 1;
-filtered:
-	st->filtered++;
-	return 0;
 }
 
 /* The arguments of any of the four tracepoints, copied out. */
@@ -403,22 +393,22 @@ static __always_inline int handle(int type, const struct args *a)
 	case NPUPROF_REC_SUBMIT:
 		stream = a->sq.stream_id;
 		task = a->sq.task_id;
-		kind = REC_SUBMIT;
+		kind = NPUPROF_KIND_SUBMIT;
 		break;
 	case NPUPROF_REC_COMPLETE:
 		stream = a->cq.stream_id;
 		task = a->cq.task_id;
-		kind = REC_TASK;
+		kind = NPUPROF_KIND_TASK;
 		break;
 	case NPUPROF_REC_RECV:
 		stream = a->recv.chan_id;
 		task = 0;
-		kind = REC_OTHER;
+		kind = NPUPROF_KIND_OTHER;
 		break;
 	default:
 		stream = a->tt.stream_id;
 		task = a->tt.task_id;
-		kind = REC_TASK;
+		kind = NPUPROF_KIND_TASK;
 		break;
 	}
 	st->events[type]++; /* type is a constant here */
@@ -456,7 +446,7 @@ int on_recv(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct args a;
 
-	if (cfg_flags & NPUPROF_CFG_NO_RECV)
+	if (!wants(NPUPROF_REC_RECV))
 		return 0; /* as the kmod: not even counted */
 	read_str(a.str, (const void *)ctx->args[0]);
 	read_inst(&a.inst, (const void *)ctx->args[1]);
@@ -511,7 +501,7 @@ int test_recv(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct args a;
 
-	if (cfg_flags & NPUPROF_CFG_NO_RECV)
+	if (!wants(NPUPROF_REC_RECV))
 		return 0;
 	test_args(&a, ctx->args);
 	return handle(NPUPROF_REC_RECV, &a);

@@ -12,6 +12,7 @@
 #define NPUPROF_BPF_H
 
 #include "uapi/npuprof.h"
+#include "uapi/npuprof_filter.h"
 
 /* CPUs the per-CPU counters have room for; the loader refuses more. */
 #define NPUPROF_BPF_MAX_CPUS 1024
@@ -49,10 +50,5 @@ struct npuprof_bpf_test_args {
 /* The size of a ringbuf sample header (struct bpf_ringbuf_hdr): the
  * space one record takes in the ring is this plus NPUPROF_RECORD_SIZE. */
 #define NPUPROF_BPF_RB_HDR 8
-
-/* stream owner table entries (as the kmod's NP_STREAM_*) */
-#define NPUPROF_BPF_STREAM_UNKNOWN 0
-#define NPUPROF_BPF_STREAM_KEEP 1
-#define NPUPROF_BPF_STREAM_SKIP 2
 
 #endif /* NPUPROF_BPF_H */

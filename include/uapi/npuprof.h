@@ -212,6 +212,25 @@ static inline void npuprof_encode_task_time(struct npuprof_record *r,
 	r->task_time.end_cnt = t->end_cnt;
 }
 
+/* A (host time, device counter) pair of a device's clock, read through the
+ * driver (NPUSIM_IOC_CLOCK_SYNC), as userspace records it next to the
+ * capture's records. The caller stamps the header (npuprof_encode_hdr)
+ * with the sample's host time as the record's time. */
+static inline void npuprof_encode_clock_sync(struct npuprof_record *r,
+					     __u32 devid,
+					     const struct npusim_clock_sample *c,
+					     __u64 counter_hz)
+{
+	__builtin_memset(r->raw, 0, sizeof(r->raw));
+	r->hdr.type = NPUPROF_REC_CLOCK_SYNC;
+	r->hdr.size = NPUPROF_RECORD_SIZE;
+	r->hdr.flags = 0;
+	r->clock.devid = devid;
+	r->clock.host_ns = c->host_ns;
+	r->clock.dev_cnt = c->dev_cnt;
+	r->clock.counter_hz = counter_hz;
+}
+
 /* The header fields that depend on the moment of capture: the time and
  * CPU, and the task that was current (in interrupt context, the task the
  * interrupt arrived in, as both engines see it). */
@@ -224,15 +243,56 @@ static inline void npuprof_encode_hdr(struct npuprof_record *r, __u64 ts,
 	r->hdr.tid = tid;
 }
 
+/* ---- the task key.
+ * A device task is (device, stream, 16-bit task id). The stream id of a
+ * completion is the raw CQE field, whose bit 15 is the match flag, so every
+ * stream id is masked to its 15 id bits before it names a stream. These
+ * helpers are the one packing of that key: the engines' filters and
+ * sampling, and userspace's correlation and live views all use them. */
+#define NPUPROF_STREAM_ID_MASK 0x7fffU
+#define NPUPROF_TASK_ID_MASK 0xffffU
+
+static inline __u32 npuprof_stream_id(__u32 raw_stream_id)
+{
+	return raw_stream_id & NPUPROF_STREAM_ID_MASK;
+}
+
+/* devid in bits 32-63, the stream id in bits 16-30, the task id in 0-15 */
+static inline __u64 npuprof_task_key(__u32 devid, __u32 stream_id,
+				     __u32 task_id)
+{
+	return ((__u64)devid << 32) | ((__u64)npuprof_stream_id(stream_id) << 16) |
+	       (task_id & NPUPROF_TASK_ID_MASK);
+}
+
+/* (device, stream) alone: the task key of the stream with task id 0 */
+static inline __u64 npuprof_stream_key(__u32 devid, __u32 stream_id)
+{
+	return npuprof_task_key(devid, stream_id, 0);
+}
+
+static inline __u32 npuprof_task_key_dev(__u64 key)
+{
+	return (__u32)(key >> 32);
+}
+
+static inline __u32 npuprof_task_key_stream(__u64 key)
+{
+	return (__u32)(key >> 16) & NPUPROF_STREAM_ID_MASK;
+}
+
+static inline __u32 npuprof_task_key_task(__u64 key)
+{
+	return (__u32)key & NPUPROF_TASK_ID_MASK;
+}
+
 /* ---- deterministic per-task sampling.
- * A task is kept when hash(devid, stream, task) % n == 0, so its submit,
- * completion and task-time records are kept or dropped together. The stream
- * id is masked to 15 bits because CQEs carry the match flag in bit 15. */
+ * A task is kept when hash(task key) % n == 0, so its submit, completion
+ * and task-time records are kept or dropped together. */
 static inline __u32 npuprof_task_hash(__u32 devid, __u32 stream_id,
 				      __u32 task_id)
 {
-	__u64 k = ((__u64)devid << 32) | ((__u64)(stream_id & 0x7fff) << 16) |
-		  (task_id & 0xffff);
+	__u64 k = npuprof_task_key(devid, stream_id, task_id);
 
 	k ^= k >> 33;
 	k *= 0xff51afd7ed558ccdULL;
@@ -246,6 +306,29 @@ static inline int npuprof_sample_keep(__u32 n, __u32 devid, __u32 stream_id,
 				      __u32 task_id)
 {
 	return n <= 1 || npuprof_task_hash(devid, stream_id, task_id) % n == 0;
+}
+
+/* ---- ring sizes.
+ * One rule for the size of a capture's rings, checked by npuprof.ko at
+ * NPUPROF_IOC_CONFIGURE, by the BPF engine before it makes its ringbufs
+ * and by the tools when they parse --ring-kb: a power of two from
+ * NPUPROF_RING_MIN_BYTES (and at least the page size) to
+ * NPUPROF_RING_MAX_BYTES. The kmod takes it per CPU and vmallocs every
+ * possible CPU's ring at configure, so it also refuses (-ENOMEM) rings
+ * that would take more than 1/NPUPROF_RING_MEM_SHARE of RAM in all; the
+ * BPF engine shares it out among its per-CPU ringbufs (a power of two per
+ * CPU, a page at least), which the kernel allows up to 2 GiB each (a
+ * power of two that fits max_entries, a __u32). A session of an
+ * unprivileged user gets at most NPUPROF_RING_MAX_UNPRIV_BYTES per CPU. */
+#define NPUPROF_RING_MIN_BYTES (4ULL << 10)
+#define NPUPROF_RING_MAX_BYTES (1ULL << 30)
+#define NPUPROF_RING_MAX_UNPRIV_BYTES (16ULL << 20)
+#define NPUPROF_RING_MEM_SHARE 2
+
+static inline int npuprof_ring_bytes_valid(__u64 bytes, __u64 page_size)
+{
+	return bytes >= NPUPROF_RING_MIN_BYTES && bytes >= page_size &&
+	       bytes <= NPUPROF_RING_MAX_BYTES && !(bytes & (bytes - 1));
 }
 
 /* ---- /dev/npuprof ----------------------------------------------------------- */
@@ -269,7 +352,7 @@ struct npuprof_version {
 #define NPUPROF_CFG_FLAGS_ALL 0x7
 
 struct npuprof_config {
-	__u64 ring_bytes; /* per CPU; power of two, 64 KiB .. 1 GiB */
+	__u64 ring_bytes; /* per CPU: npuprof_ring_bytes_valid() */
 	__u32 watermark; /* wake readers at this many unread records */
 	__u32 pid; /* capture only this tgid (0: all, needs CAP_PERFMON) */
 	__u32 dev_mask; /* bit d: device d (0: all) */

@@ -30,13 +30,22 @@
 struct np_session __rcu *np_sessions[NP_MAX_SESSIONS];
 static DEFINE_MUTEX(np_sessions_mutex);
 
-#define NP_RING_MIN (64ULL << 10)
-#define NP_RING_MAX (256ULL << 20)
-#define NP_RING_MAX_UNPRIV (16ULL << 20)
-
 static bool np_privileged(void)
 {
 	return capable(CAP_PERFMON) || capable(CAP_SYS_ADMIN);
+}
+
+/*
+ * Would the rings of every possible CPU fit? vmalloc takes what it is asked
+ * for until memory runs out (and says so loudly), so a capture may take at
+ * most 1/NPUPROF_RING_MEM_SHARE of RAM for its rings.
+ */
+static bool np_rings_fit(u64 ring_bytes)
+{
+	u64 pages = (ring_bytes >> PAGE_SHIFT) + 1; /* data and control */
+
+	return pages * num_possible_cpus() <=
+	       totalram_pages() / NPUPROF_RING_MEM_SHARE;
 }
 
 /* Does the calling user own process @pid? */
@@ -72,8 +81,7 @@ static int np_ioc_configure(struct np_session *s, void __user *uarg)
 			return -EINVAL;
 	if (cfg.flags & ~NPUPROF_CFG_FLAGS_ALL)
 		return -EINVAL;
-	if (cfg.ring_bytes < NP_RING_MIN || cfg.ring_bytes > NP_RING_MAX ||
-	    !is_power_of_2(cfg.ring_bytes) || cfg.ring_bytes < PAGE_SIZE)
+	if (!npuprof_ring_bytes_valid(cfg.ring_bytes, PAGE_SIZE))
 		return -EINVAL;
 	if (!cfg.watermark ||
 	    cfg.watermark > cfg.ring_bytes / NPUPROF_RECORD_SIZE)
@@ -81,9 +89,11 @@ static int np_ioc_configure(struct np_session *s, void __user *uarg)
 	if (!priv) {
 		if (!cfg.pid)
 			return -EPERM; /* system-wide capture */
-		if (cfg.ring_bytes > NP_RING_MAX_UNPRIV)
+		if (cfg.ring_bytes > NPUPROF_RING_MAX_UNPRIV_BYTES)
 			return -EPERM;
 	}
+	if (!np_rings_fit(cfg.ring_bytes))
+		return -ENOMEM;
 	if (cfg.pid) {
 		ret = np_owns_pid(cfg.pid);
 		if (ret == -ESRCH || (ret && !priv))
@@ -104,11 +114,18 @@ static int np_ioc_configure(struct np_session *s, void __user *uarg)
 	s->uid = current_euid();
 	ret = np_rings_alloc(s);
 	if (!ret && (cfg.pid || !priv)) {
-		s->stream_state = vzalloc(NPUPROF_MAX_DEVICES *
-					  NPUPROF_MAX_STREAMS);
+		s->stream_state = vzalloc(NPUPROF_OWNER_SLOTS);
 		if (!s->stream_state)
 			ret = -ENOMEM;
 	}
+	s->filter = (struct npuprof_filter){
+		.pid = cfg.pid,
+		.dev_mask = cfg.dev_mask,
+		.sample_n = cfg.sample_n,
+		.flags = cfg.flags,
+		.stream_mask = s->cfg.stream_mask,
+		.owner = s->stream_state,
+	};
 	if (ret)
 		np_rings_free(s);
 	else

@@ -15,6 +15,7 @@
 #include <linux/uidgid.h>
 #include <linux/wait.h>
 #include <uapi/npuprof.h>
+#include <uapi/npuprof_filter.h>
 
 #define NP_MAX_SESSIONS 4
 
@@ -39,14 +40,10 @@ struct np_pcpu_stats {
 	u64 sampled_out;
 };
 
-/* what the probes know about a stream: who submitted to it */
-#define NP_STREAM_UNKNOWN 0
-#define NP_STREAM_KEEP 1
-#define NP_STREAM_SKIP 2
-
 struct np_session {
 	struct mutex lock; /* configure / start / stop / mmap */
 	struct npuprof_config cfg;
+	struct npuprof_filter filter; /* cfg's filters, for the probes */
 	bool configured;
 	bool running;
 	bool privileged;
@@ -54,7 +51,7 @@ struct np_session {
 	int slot; /* index in np_sessions while running */
 	struct np_ring **rings; /* [nr_cpu_ids], NULL for impossible CPUs */
 	struct np_pcpu_stats __percpu *stats;
-	u8 *stream_state; /* [NPUPROF_MAX_DEVICES][NPUPROF_MAX_STREAMS] */
+	u8 *stream_state; /* owner table: [NPUPROF_OWNER_SLOTS] or NULL */
 	wait_queue_head_t wq;
 };
 

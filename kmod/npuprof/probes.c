@@ -9,9 +9,10 @@
  * the tracepoints by name and unregister them when the module goes away,
  * even in the middle of a capture.
  *
- * Each probe encodes one record from its arguments (the shared encoders in
- * include/uapi/npuprof.h), then offers it to every running session, which
- * applies its filters and sampling and appends it to this CPU's ring.
+ * Each probe first asks every running session whether it keeps the record
+ * (the decision both engines share, include/uapi/npuprof_filter.h); only if
+ * one does is the record encoded (the shared encoders of uapi/npuprof.h)
+ * and appended to this CPU's ring of each session that keeps it.
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -39,123 +40,115 @@ u32 np_probes_attached(void)
 	return READ_ONCE(np_attached);
 }
 
-static u8 *np_stream_slot(struct np_session *s, u32 devid, u32 stream)
+/* The capture decision of session @s on one record of @kind. */
+static int np_decide(struct np_session *s, int kind, u32 devid, u32 stream,
+		     u32 task)
 {
-	if (!s->stream_state || devid >= NPUPROF_MAX_DEVICES)
-		return NULL;
-	return &s->stream_state[devid * NPUPROF_MAX_STREAMS +
-				((stream & 0x7fff) % NPUPROF_MAX_STREAMS)];
-}
+	bool allowed = kind == NPUPROF_KIND_TASK || s->privileged ||
+		       uid_eq(current_euid(), s->uid);
 
-/* Is the current task one this session may and wants to see? */
-static bool np_task_selected(struct np_session *s)
-{
-	if (s->cfg.pid && current->tgid != s->cfg.pid)
-		return false;
-	if (!s->privileged && !uid_eq(current_euid(), s->uid))
-		return false;
-	return true;
+	return npuprof_filter_decide(&s->filter, kind, devid, stream, task,
+				     current->tgid, allowed);
 }
 
 /*
- * Offer a record to every running session. @task_rec: the record belongs to
- * one device task (sampling applies); @submit: it is a submission (learn
- * the stream's owner); otherwise a completion-side record is kept only for
- * streams whose submitter passed the task filter.
+ * Which running sessions keep a record of @type and @kind: they go into
+ * @keep, and their number is returned. Each session counts the probe hit
+ * and, if it rejects the record, why. Nothing is encoded yet.
  */
-static void np_emit(struct npuprof_record *r, u32 devid, u32 stream,
-		    u32 task, bool task_rec, bool submit)
+static int np_select(struct np_session **keep, u32 type, int kind, u32 devid,
+		     u32 stream, u32 task)
 {
-	int i;
+	int i, n = 0;
 
 	for (i = 0; i < NP_MAX_SESSIONS; i++) {
 		struct np_session *s = rcu_dereference_sched(np_sessions[i]);
 		struct np_pcpu_stats *st;
-		u8 *slot;
 
-		if (!s)
+		if (!s || !npuprof_filter_wants(&s->filter, type))
 			continue;
 		st = this_cpu_ptr(s->stats);
-		st->events[r->hdr.type]++;
-		if ((s->cfg.dev_mask && (devid >= 32 ||
-					 !(s->cfg.dev_mask & (1U << devid)))) ||
-		    ((s->cfg.flags & NPUPROF_CFG_STREAM_FILTER) && task_rec &&
-		     ((stream & 0x7fff) >= NPUPROF_MAX_STREAMS ||
-		      !(s->cfg.stream_mask[(stream & 0x7fff) / 64] &
-			(1ULL << ((stream & 0x7fff) % 64)))))) {
+		st->events[type]++;
+		switch (np_decide(s, kind, devid, stream, task)) {
+		case NPUPROF_KEEP:
+			keep[n++] = s;
+			break;
+		case NPUPROF_FILTERED:
 			st->filtered++;
-			continue;
-		}
-		slot = np_stream_slot(s, devid, stream);
-		if (submit || !task_rec) {
-			bool sel = np_task_selected(s);
-
-			if (submit && slot)
-				WRITE_ONCE(*slot, sel ? NP_STREAM_KEEP :
-							NP_STREAM_SKIP);
-			if (!sel) {
-				st->filtered++;
-				continue;
-			}
-		} else if (slot && READ_ONCE(*slot) != NP_STREAM_KEEP) {
-			/* a completion of a stream we do not (or may not) see */
-			st->filtered++;
-			continue;
-		}
-		if (task_rec && !npuprof_sample_keep(s->cfg.sample_n, devid,
-						     stream, task)) {
+			break;
+		default:
 			st->sampled_out++;
-			continue;
+			break;
 		}
-		np_ring_write(s, r);
 	}
+	return n;
+}
+
+/* Append the encoded record to the rings of the sessions that keep it. */
+static void np_write(struct np_session **keep, int n, struct npuprof_record *r)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		np_ring_write(keep[i], r);
 }
 
 static void np_probe_sqe(void *data, const char *str, struct trs_id_inst *inst,
 			 struct trs_chan_sq_trace *t)
 {
+	struct np_session *keep[NP_MAX_SESSIONS];
 	struct npuprof_record r;
+	int n = np_select(keep, NPUPROF_REC_SUBMIT, NPUPROF_KIND_SUBMIT,
+			  inst->devid, t->stream_id, t->task_id);
 
+	if (!n)
+		return;
 	npuprof_encode_submit(&r, inst, t);
-	np_emit(&r, inst->devid, t->stream_id, t->task_id, true, true);
+	np_write(keep, n, &r);
 }
 
 static void np_probe_cqe(void *data, const char *str, struct trs_id_inst *inst,
 			 struct trs_chan_cq_trace *t)
 {
+	struct np_session *keep[NP_MAX_SESSIONS];
 	struct npuprof_record r;
+	int n = np_select(keep, NPUPROF_REC_COMPLETE, NPUPROF_KIND_TASK,
+			  inst->devid, t->stream_id, t->task_id);
 
+	if (!n)
+		return;
 	npuprof_encode_complete(&r, inst, t,
 				str && !strcmp(str, TRS_CHAN_STR_TASK_RECV));
-	np_emit(&r, inst->devid, t->stream_id, t->task_id, true, false);
+	np_write(keep, n, &r);
 }
 
 static void np_probe_recv(void *data, const char *str, struct trs_id_inst *inst,
 			  struct trs_chan_recv_trace *t)
 {
+	struct np_session *keep[NP_MAX_SESSIONS];
 	struct npuprof_record r;
-	int i;
+	int n = np_select(keep, NPUPROF_REC_RECV, NPUPROF_KIND_OTHER,
+			  inst->devid, t->chan_id, 0);
 
-	for (i = 0; i < NP_MAX_SESSIONS; i++) {
-		struct np_session *s = rcu_dereference_sched(np_sessions[i]);
-
-		if (s && !(s->cfg.flags & NPUPROF_CFG_NO_RECV))
-			break;
-	}
-	if (i == NP_MAX_SESSIONS)
+	if (!n)
 		return;
 	npuprof_encode_recv(&r, inst, t,
 			    str && !strcmp(str, TRS_CHAN_STR_RECV_FINISH));
-	np_emit(&r, inst->devid, t->chan_id, 0, false, false);
+	np_write(keep, n, &r);
 }
 
 static void np_probe_task_time(void *data, struct trs_id_inst *inst,
 			       struct npusim_task_time_trace *t)
 {
+	struct np_session *keep[NP_MAX_SESSIONS];
 	struct npuprof_record r;
+	int n = np_select(keep, NPUPROF_REC_TASK_TIME, NPUPROF_KIND_TASK,
+			  inst->devid, t->stream_id, t->task_id);
 
+	if (!n)
+		return;
 	npuprof_encode_task_time(&r, inst, t);
-	np_emit(&r, inst->devid, t->stream_id, t->task_id, true, false);
+	np_write(keep, n, &r);
 }
 
 static const struct {

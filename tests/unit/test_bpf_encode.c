@@ -358,7 +358,7 @@ static void run_cqe(struct tb *t, uint32_t dev, uint32_t stream, uint32_t task)
 
 	args_str(&a, TRS_CHAN_STR_CQE_DISPATCH);
 	a.inst.devid = dev;
-	a.cq.cqid = a.cq.chan_id = a.cq.sq_id = stream & 0x7fff;
+	a.cq.cqid = a.cq.chan_id = a.cq.sq_id = npuprof_stream_id(stream);
 	a.cq.stream_id = stream;
 	a.cq.task_id = task;
 	tb_run(t, t->skel->progs.test_cqe, &a);
@@ -490,7 +490,7 @@ START_TEST(test_pid_filter_stream_owner)
 	tb_stats(t, &s);
 	ck_assert_uint_eq(s.filtered, 4);
 	/* the owner table lives in .bss: the submit wrote SKIP there */
-	ck_assert_uint_eq(t->skel->bss->stream_owner[5], NPUPROF_BPF_STREAM_SKIP);
+	ck_assert_uint_eq(t->skel->bss->stream_owner[5], NPUPROF_OWNER_SKIP);
 	tb_close(t);
 }
 END_TEST

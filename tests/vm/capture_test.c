@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -401,7 +402,7 @@ static void case_filter_stream(void)
 		uint32_t s = r->hdr.type == NPUPROF_REC_SUBMIT ?
 				     r->submit.stream_id :
 			     r->hdr.type == NPUPROF_REC_COMPLETE ?
-				     r->complete.stream_id & 0x7fff :
+				     npuprof_stream_id(r->complete.stream_id) :
 				     r->task_time.stream_id;
 		CHECK(s == keep, "record of stream %u", s);
 		n += r->hdr.type == NPUPROF_REC_SUBMIT;
@@ -523,6 +524,25 @@ static void case_badioctl(void)
 	cfg.ring_bytes = 100000;
 	cfg.watermark = 1;
 	EXPECT(xioctl(fd, NPUPROF_IOC_CONFIGURE, &cfg), -EINVAL);
+	/* the ring size rule of uapi/npuprof.h, at both ends */
+	cfg.ring_bytes = NPUPROF_RING_MIN_BYTES / 2;
+	EXPECT(xioctl(fd, NPUPROF_IOC_CONFIGURE, &cfg), -EINVAL);
+	cfg.ring_bytes = NPUPROF_RING_MAX_BYTES * 2;
+	EXPECT(xioctl(fd, NPUPROF_IOC_CONFIGURE, &cfg), -EINVAL);
+	cfg.ring_bytes = NPUPROF_RING_MIN_BYTES;
+	EXPECT(xioctl(fd, NPUPROF_IOC_CONFIGURE, &cfg), 0);
+	/* the largest ring on every CPU: refused (not a vmalloc failure)
+	 * when it would take more than its share of RAM */
+	struct sysinfo si;
+
+	if (sysinfo(&si) == 0) {
+		uint64_t ram = (uint64_t)si.totalram * si.mem_unit;
+		uint64_t all = NPUPROF_RING_MAX_BYTES * (uint64_t)get_nprocs_conf();
+
+		cfg.ring_bytes = NPUPROF_RING_MAX_BYTES;
+		if (all > ram / NPUPROF_RING_MEM_SHARE)
+			EXPECT(xioctl(fd, NPUPROF_IOC_CONFIGURE, &cfg), -ENOMEM);
+	}
 	cfg.ring_bytes = 1 << 16;
 	cfg.watermark = 0;
 	EXPECT(xioctl(fd, NPUPROF_IOC_CONFIGURE, &cfg), -EINVAL);

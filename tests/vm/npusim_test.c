@@ -95,7 +95,7 @@ static int recv_in_order(int fd, uint32_t sid, uint32_t n, uint16_t first_task,
 		}
 		for (int i = 0; i < r; i++, want++) {
 			if (cq[i].task_id != want ||
-			    (cq[i].stream_id & 0x7fff) != sid) {
+			    (cq[i].stream_id & ~NPUSIM_CQE_MATCH) != sid) {
 				fail("stream %u: CQE %u has task %u stream %u, want task %u",
 				     sid, got + i, cq[i].task_id,
 				     cq[i].stream_id, want);

@@ -81,8 +81,7 @@ uint64_t corr_clock_mono(const struct corr_clock *c, uint64_t cnt)
 
 static uint64_t task_key(uint32_t dev, uint32_t stream, uint32_t task)
 {
-	return ((uint64_t)dev << 32) | ((uint64_t)(stream & 0x7fff) << 16) |
-	       (task & 0xffff);
+	return npuprof_task_key(dev, stream, task);
 }
 
 int corr_init(struct correlator *c, corr_submit_fn on_submit,
@@ -107,7 +106,7 @@ int corr_init(struct correlator *c, corr_submit_fn on_submit,
 static struct corr_stream *stream_of(struct correlator *c, uint32_t dev,
 				     uint32_t stream, uint32_t *idx)
 {
-	uint64_t k = ((uint64_t)dev << 32) | (stream & 0x7fff), v;
+	uint64_t k = npuprof_stream_key(dev, stream), v;
 
 	if (u64map_get(&c->streams, k, &v)) {
 		*idx = (uint32_t)v;
@@ -202,7 +201,7 @@ static int on_submit(struct correlator *c, const struct npuprof_record *r)
 	memset(e, 0, sizeof(*e));
 	e->t.gtid = c->next_gtid++;
 	e->t.dev = s->devid;
-	e->t.stream = s->stream_id & 0x7fff;
+	e->t.stream = npuprof_stream_id(s->stream_id);
 	e->t.task = s->task_id & 0xffff;
 	e->t.batch = st->batch;
 	e->t.sqe_type = s->sqe_type;
@@ -248,7 +247,7 @@ static int on_task_time(struct correlator *c, const struct npuprof_record *r)
 		memset(&t, 0, sizeof(t));
 		t.gtid = c->next_gtid++;
 		t.dev = tt->devid;
-		t.stream = tt->stream_id & 0x7fff;
+		t.stream = npuprof_stream_id(tt->stream_id);
 		t.task = tt->task_id & 0xffff;
 		t.batch = st ? st->batch : 0;
 		t.sqe_type = tt->sqe_type;
@@ -303,7 +302,7 @@ static int on_complete(struct correlator *c, const struct npuprof_record *r)
 		memset(&t, 0, sizeof(t));
 		t.gtid = c->next_gtid++;
 		t.dev = cq->devid;
-		t.stream = cq->stream_id & 0x7fff;
+		t.stream = npuprof_stream_id(cq->stream_id);
 		t.task = cq->task_id & 0xffff;
 		t.start_ns = t.end_ns = r->hdr.ts;
 		t.orphan = 1;

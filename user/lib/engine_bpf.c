@@ -44,7 +44,6 @@
 #include "npuprof.skel.h"
 
 #define BPF_DEFAULT_RING (16u << 20)
-#define BPF_MAX_RING (1ULL << 30)
 #define BPF_HOLDBACK_NS (50ULL * 1000000) /* reorder window of read() */
 #define BPF_STAGE_MAX (1u << 20) /* records staged before forced delivery */
 #define BPF_REATTACH_NS (500ULL * 1000000)
@@ -437,10 +436,11 @@ static int bpf_open(struct npuprof_engine *e,
 			 "overwrite (flight recorder) mode is not available with BPF ringbuf; use --engine kmod");
 		return -EOPNOTSUPP;
 	}
-	if (ring < (uint64_t)page || ring > BPF_MAX_RING || (ring & (ring - 1))) {
+	if (!npuprof_ring_bytes_valid(ring, (uint64_t)page)) {
 		snprintf(e->err, sizeof(e->err),
-			 "ring size %llu: must be a power of two from %ld bytes to 1 GiB",
-			 (unsigned long long)ring, page);
+			 "ring size %llu bytes (in all): must be a power of two from %llu KiB (and the page size, %ld bytes) to %llu KiB",
+			 (unsigned long long)ring, NPUPROF_RING_MIN_BYTES >> 10,
+			 page, NPUPROF_RING_MAX_BYTES >> 10);
 		return -EINVAL;
 	}
 	b = calloc(1, sizeof(*b));

@@ -155,11 +155,35 @@ static int kmod_open(struct npuprof_engine *e,
 			}
 		}
 	}
+	if (!npuprof_ring_bytes_valid(cfg.ring_bytes, (uint64_t)page)) {
+		r = -EINVAL;
+		snprintf(e->err, sizeof(e->err),
+			 "ring size %llu bytes per CPU: must be a power of two from %llu KiB (and the page size, %ld bytes) to %llu KiB",
+			 (unsigned long long)cfg.ring_bytes,
+			 NPUPROF_RING_MIN_BYTES >> 10, page,
+			 NPUPROF_RING_MAX_BYTES >> 10);
+		goto fail;
+	}
 	if ((r = kioctl(k->fd, NPUPROF_IOC_CONFIGURE, &cfg)) < 0) {
-		snprintf(e->err, sizeof(e->err), "configure: %s%s",
-			 strerror(-r),
-			 r == -EPERM ? " (capturing every process needs CAP_PERFMON or root; use --pid with a process you own)" :
-			 r == -EINVAL ? " (ring size must be a power of two, 64 KiB - 256 MiB)" : "");
+		if (r == -EPERM)
+			snprintf(e->err, sizeof(e->err),
+				 "configure: %s (capturing every process needs CAP_PERFMON or root; use --pid with a process you own, and rings of at most %llu KiB per CPU)",
+				 strerror(-r),
+				 NPUPROF_RING_MAX_UNPRIV_BYTES >> 10);
+		else if (r == -EINVAL)
+			snprintf(e->err, sizeof(e->err),
+				 "configure: %s (the ring size must be a power of two from %llu KiB (and the page size) to %llu KiB per CPU)",
+				 strerror(-r), NPUPROF_RING_MIN_BYTES >> 10,
+				 NPUPROF_RING_MAX_BYTES >> 10);
+		else if (r == -ENOMEM)
+			snprintf(e->err, sizeof(e->err),
+				 "configure: %s (%llu KiB per CPU for %u CPUs: the rings may take at most 1/%d of RAM)",
+				 strerror(-r),
+				 (unsigned long long)(cfg.ring_bytes >> 10),
+				 v.nr_cpu_ids, NPUPROF_RING_MEM_SHARE);
+		else
+			snprintf(e->err, sizeof(e->err), "configure: %s",
+				 strerror(-r));
 		goto fail;
 	}
 	k->overwrite = !!(cfg.flags & NPUPROF_CFG_OVERWRITE);

@@ -398,15 +398,10 @@ void npuprof_session_clock_sync(const struct npuprof_session *s,
 			continue;
 		if (npusim_clock_sync(fd, cs, 4) == 0) {
 			for (int k = 0; k < 4; k++) {
-				memset(&r, 0, sizeof(r));
-				r.hdr.type = NPUPROF_REC_CLOCK_SYNC;
-				r.hdr.size = NPUPROF_RECORD_SIZE;
-				r.hdr.ts = cs[k].host_ns;
-				r.hdr.pid = (uint32_t)getpid();
-				r.clock.devid = s->dev[i].id;
-				r.clock.host_ns = cs[k].host_ns;
-				r.clock.dev_cnt = cs[k].dev_cnt;
-				r.clock.counter_hz = s->dev[i].counter_hz;
+				npuprof_encode_clock_sync(&r, s->dev[i].id, &cs[k],
+							  s->dev[i].counter_hz);
+				npuprof_encode_hdr(&r, cs[k].host_ns, 0,
+						   (uint32_t)getpid(), 0);
 				fn(ctx, &r);
 			}
 		}

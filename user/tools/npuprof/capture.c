@@ -128,11 +128,25 @@ static int capture_parse_opt(struct capture_args *a, const char *tool, int opt,
 		if (*end || !a->rate_limit)
 			break;
 		return 1;
-	case CAP_OPT_RING_KB:
-		a->o.ring_bytes = (uint64_t)strtoull(arg, &end, 10) << 10;
-		if (*end || !a->o.ring_bytes)
-			break;
+	case CAP_OPT_RING_KB: {
+		unsigned long long kb = strtoull(arg, &end, 10);
+		long page = sysconf(_SC_PAGESIZE);
+
+		if (*end || !*arg || kb > NPUPROF_RING_MAX_BYTES >> 10 ||
+		    !npuprof_ring_bytes_valid(kb << 10, (uint64_t)page)) {
+			unsigned long long min = NPUPROF_RING_MIN_BYTES;
+
+			if ((uint64_t)page > min)
+				min = (uint64_t)page;
+			fprintf(stderr,
+				"%s: --ring-kb %s: must be a power of two from %llu to %llu KiB (per CPU with the kmod engine, in all with bpf)\n",
+				tool, arg, min >> 10,
+				NPUPROF_RING_MAX_BYTES >> 10);
+			return -1;
+		}
+		a->o.ring_bytes = (uint64_t)kb << 10;
 		return 1;
+	}
 	default:
 		return 0;
 	}

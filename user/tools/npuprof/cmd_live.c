@@ -21,12 +21,6 @@ struct live_ctx {
 	uint64_t lines;
 };
 
-static uint64_t key(uint32_t dev, uint32_t stream, uint32_t task)
-{
-	return ((uint64_t)(dev + 1) << 32) | ((uint64_t)(stream & 0x7fff) << 16) |
-	       (task & 0xffff);
-}
-
 static void stamp(struct live_ctx *c, const struct npuprof_record *r)
 {
 	if (!c->t0)
@@ -44,8 +38,8 @@ static int on_record(void *vctx, const struct npuprof_record *r)
 	switch (r->hdr.type) {
 	case NPUPROF_REC_SUBMIT:
 		u64map_put(&c->submit_ts,
-			   key(r->submit.devid, r->submit.stream_id,
-			       r->submit.task_id), r->hdr.ts);
+			   npuprof_task_key(r->submit.devid, r->submit.stream_id,
+					    r->submit.task_id), r->hdr.ts);
 		stamp(c, r);
 		fprintf(c->out, "dev%u stream %u submit   task %u %s sq %u tail %u\n",
 			r->submit.devid, r->submit.stream_id, r->submit.task_id,
@@ -54,14 +48,15 @@ static int on_record(void *vctx, const struct npuprof_record *r)
 		break;
 	case NPUPROF_REC_COMPLETE: {
 		int recv = r->hdr.flags & NPUPROF_F_CQE_RECV;
-		uint64_t k = key(r->complete.devid, r->complete.stream_id,
-				 r->complete.task_id);
+		uint64_t k = npuprof_task_key(r->complete.devid,
+					      r->complete.stream_id,
+					      r->complete.task_id);
 
 		if (recv && !c->show_recv)
 			break;
 		stamp(c, r);
 		fprintf(c->out, "dev%u stream %u %-8s task %u cq %u head %u",
-			r->complete.devid, r->complete.stream_id & 0x7fff,
+			r->complete.devid, npuprof_stream_id(r->complete.stream_id),
 			recv ? "recv" : "complete", r->complete.task_id,
 			r->complete.cq_id, r->complete.cq_head);
 		if (u64map_get(&c->submit_ts, k, &ts) && r->hdr.ts >= ts)

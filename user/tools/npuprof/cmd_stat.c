@@ -66,12 +66,6 @@ static struct strow *row_of(struct stat_ctx *c, uint32_t dev, uint32_t stream)
 	return &c->rows[c->nrows++];
 }
 
-static uint64_t task_key(uint32_t dev, uint32_t stream, uint32_t task)
-{
-	return ((uint64_t)dev << 32) | ((uint64_t)(stream & 0x7fff) << 16) |
-	       (task & 0xffff);
-}
-
 static void pending_add(struct stat_ctx *c, uint64_t key, uint64_t ts)
 {
 	struct pending *p = c->freelist;
@@ -130,8 +124,9 @@ static int on_record(void *ctx, const struct npuprof_record *r)
 	case NPUPROF_REC_SUBMIT:
 		if ((row = row_of(c, r->submit.devid, r->submit.stream_id)))
 			row->submit++;
-		pending_add(c, task_key(r->submit.devid, r->submit.stream_id,
-					r->submit.task_id),
+		pending_add(c, npuprof_task_key(r->submit.devid,
+						r->submit.stream_id,
+						r->submit.task_id),
 			    r->hdr.ts);
 		break;
 	case NPUPROF_REC_COMPLETE:
@@ -140,20 +135,20 @@ static int on_record(void *ctx, const struct npuprof_record *r)
 			break;
 		}
 		if ((row = row_of(c, r->complete.devid,
-				  r->complete.stream_id & 0x7fff)))
+				  npuprof_stream_id(r->complete.stream_id))))
 			row->complete++;
-		pending_done(c, task_key(r->complete.devid,
-					 r->complete.stream_id,
-					 r->complete.task_id),
+		pending_done(c, npuprof_task_key(r->complete.devid,
+						 r->complete.stream_id,
+						 r->complete.task_id),
 			     r->hdr.ts);
 		break;
 	case NPUPROF_REC_TASK_TIME:
 		if ((row = row_of(c, r->task_time.devid,
 				  r->task_time.stream_id)))
 			row->task_time++;
-		pending_done(c, task_key(r->task_time.devid,
-					 r->task_time.stream_id,
-					 r->task_time.task_id),
+		pending_done(c, npuprof_task_key(r->task_time.devid,
+						 r->task_time.stream_id,
+						 r->task_time.task_id),
 			     r->hdr.ts);
 		break;
 	case NPUPROF_REC_DROP:

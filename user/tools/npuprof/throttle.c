@@ -26,12 +26,6 @@ void throttle_free(struct throttle *t)
 	u64map_free(&t->decided);
 }
 
-static uint64_t task_key(uint32_t dev, uint32_t stream, uint32_t task)
-{
-	return ((uint64_t)(dev + 1) << 32) | ((uint64_t)(stream & 0x7fff) << 16) |
-	       (task & 0xffff);
-}
-
 static int in_window(struct throttle *t, uint64_t ts)
 {
 	if (!t->period_ns)
@@ -70,8 +64,8 @@ int throttle_record(void *vt, const struct npuprof_record *r)
 
 	switch (r->hdr.type) {
 	case NPUPROF_REC_SUBMIT:
-		k = task_key(r->submit.devid, r->submit.stream_id,
-			     r->submit.task_id);
+		k = npuprof_task_key(r->submit.devid, r->submit.stream_id,
+				     r->submit.task_id);
 		if (!in_window(t, r->hdr.ts)) {
 			u64map_put(&t->decided, k, SKIP_WINDOW);
 			t->window_skipped++;
@@ -89,10 +83,12 @@ int throttle_record(void *vt, const struct npuprof_record *r)
 	case NPUPROF_REC_COMPLETE:
 	case NPUPROF_REC_TASK_TIME:
 		k = r->hdr.type == NPUPROF_REC_COMPLETE ?
-			    task_key(r->complete.devid, r->complete.stream_id,
-				     r->complete.task_id) :
-			    task_key(r->task_time.devid, r->task_time.stream_id,
-				     r->task_time.task_id);
+			    npuprof_task_key(r->complete.devid,
+					     r->complete.stream_id,
+					     r->complete.task_id) :
+			    npuprof_task_key(r->task_time.devid,
+					     r->task_time.stream_id,
+					     r->task_time.task_id);
 		u64map_get(&t->decided, k, &v);
 		if (v != KEEP) {
 			/* follows its submit; unseen submits count as windowed */

@@ -58,7 +58,7 @@ static struct trk_stream *stream_get(struct tracker *t, uint32_t dev,
 {
 	struct trk_stream **sp, *s;
 
-	id &= 0x7fff; /* bit 15 of a CQE's stream id is the match flag */
+	id = npuprof_stream_id(id); /* a CQE's bit 15 is the match flag */
 	if (dev >= NPUPROF_MAX_DEVICES)
 		return NULL;
 	sp = &t->slot[dev * NPUPROF_MAX_STREAMS + id % NPUPROF_MAX_STREAMS];

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * npuprof_filter.h — the ONE capture decision: which records of a
+ * tracepoint hit a capture keeps. npuprof.ko's probes (kmod/npuprof/
+ * probes.c) and the BPF programs (bpf/npuprof.bpf.c) compile this same
+ * code, so both engines keep the same records and count the same
+ * rejections; tests/unit/test_filter.c runs it in userspace.
+ *
+ * The decision is made from the record's key alone, before anything is
+ * encoded, in this order:
+ *  1. npuprof_filter_wants(): a capture with NPUPROF_CFG_NO_RECV does not
+ *     see recv records at all (not even as probe hits);
+ *  2. task records (submit, completion, task time) are sampled first: the
+ *     hash of the task key decides (npuprof_sample_keep), with nothing but
+ *     the key in hand, so a sampled capture looks nothing up for the
+ *     records it drops; a submit and its completion fall the same way;
+ *  3. the device mask, on every record;
+ *  4. the stream mask, on task records;
+ *  5. who: a submit or a recv record is judged by the task current at the
+ *     tracepoint (the pid filter, and the engine's own permission); a
+ *     submit also leaves that verdict in the owner table for its (device,
+ *     stream), by which the stream's completions and task times are judged,
+ *     as they arrive in interrupt context in whatever task was current.
+ *     Without an owner table (no pid filter) every completion passes.
+ * A record that is sampled out is counted as such even if a filter would
+ * also have rejected it; "filtered" counts the records the filters reject
+ * of those the sampling kept.
+ *
+ * Base types come from npuprof.h (kernel, vmlinux.h for BPF, or userspace
+ * <linux/types.h>). Everything is inline: BPF has no calls to share it by.
+ */
+#ifndef _UAPI_NPUPROF_FILTER_H
+#define _UAPI_NPUPROF_FILTER_H
+
+#include "npuprof.h"
+
+#define NPUPROF_FILTER_INLINE static inline __attribute__((__always_inline__))
+
+/* An explicit bound the BPF verifier can follow (barrier_var: the compiler
+ * may not fold the check into the index computation). */
+#if defined(__bpf__)
+#define NPUPROF_FILTER_BOUND(x) __asm__ __volatile__("" : "+r"(x))
+#else
+#define NPUPROF_FILTER_BOUND(x) do { } while (0)
+#endif
+
+/* What a record is to the decision. */
+enum npuprof_rec_kind {
+	NPUPROF_KIND_OTHER = 0, /* recv: no task's record, never sampled */
+	NPUPROF_KIND_SUBMIT = 1, /* sqe: in the submitting task */
+	NPUPROF_KIND_TASK = 2, /* cqe, task time: in interrupt context */
+};
+
+enum npuprof_verdict {
+	NPUPROF_KEEP = 0,
+	NPUPROF_FILTERED = 1, /* counts in npuprof_stats.filtered */
+	NPUPROF_SAMPLED_OUT = 2, /* counts in npuprof_stats.sampled_out */
+};
+
+/* Owner table entries: what the last submit to a (device, stream) said. */
+#define NPUPROF_OWNER_UNKNOWN 0
+#define NPUPROF_OWNER_KEEP 1
+#define NPUPROF_OWNER_SKIP 2
+#define NPUPROF_OWNER_SLOTS (NPUPROF_MAX_DEVICES * NPUPROF_MAX_STREAMS)
+
+/* A capture's filters, as configured (struct npuprof_config's fields). */
+struct npuprof_filter {
+	__u32 pid; /* capture only this tgid (0: all) */
+	__u32 dev_mask; /* bit d: device d (0: all) */
+	__u32 sample_n; /* keep 1 task in n (0, 1: all) */
+	__u32 flags; /* NPUPROF_CFG_STREAM_FILTER, NPUPROF_CFG_NO_RECV */
+	const volatile __u64 *stream_mask; /* [NPUPROF_MAX_STREAMS / 64] */
+	__u8 *owner; /* [NPUPROF_OWNER_SLOTS]; 0: completions all pass */
+};
+
+/* Does the capture see records of this type at all? */
+NPUPROF_FILTER_INLINE int npuprof_filter_wants(const struct npuprof_filter *f,
+					       __u32 type)
+{
+	return type != NPUPROF_REC_RECV || !(f->flags & NPUPROF_CFG_NO_RECV);
+}
+
+NPUPROF_FILTER_INLINE int npuprof_filter_device(const struct npuprof_filter *f,
+						__u32 devid)
+{
+	return !f->dev_mask || (devid < 32 && (f->dev_mask >> devid) & 1);
+}
+
+/* Is the stream (a raw id: the match flag is ignored) in the mask? */
+NPUPROF_FILTER_INLINE int npuprof_filter_stream(const struct npuprof_filter *f,
+						__u32 stream)
+{
+	__u32 s = npuprof_stream_id(stream);
+	__u64 idx = s / 64;
+
+	if (s >= NPUPROF_MAX_STREAMS)
+		return 0;
+	NPUPROF_FILTER_BOUND(idx);
+	return idx < NPUPROF_MAX_STREAMS / 64 &&
+	       (f->stream_mask[idx] >> (s % 64)) & 1;
+}
+
+/* The owner table entry of (device, stream), 0 if there is none. Stream
+ * ids name entries modulo NPUPROF_MAX_STREAMS. */
+NPUPROF_FILTER_INLINE __u8 *
+npuprof_filter_owner(const struct npuprof_filter *f, __u32 devid, __u32 stream)
+{
+	__u64 idx;
+
+	if (!f->owner || devid >= NPUPROF_MAX_DEVICES)
+		return 0;
+	idx = (__u64)devid * NPUPROF_MAX_STREAMS +
+	      npuprof_stream_id(stream) % NPUPROF_MAX_STREAMS;
+	NPUPROF_FILTER_BOUND(idx);
+	return idx < NPUPROF_OWNER_SLOTS ? &f->owner[idx] : 0;
+}
+
+/*
+ * The verdict on one record of @kind for (devid, stream, task). For a
+ * submit or recv record, @cur_tgid is the current task's tgid and
+ * @cur_allowed whether the engine lets this capture see that task at all
+ * (npuprof.ko: an unprivileged session sees only its own user's tasks);
+ * both are ignored for NPUPROF_KIND_TASK. A submit updates the owner table.
+ */
+NPUPROF_FILTER_INLINE int npuprof_filter_decide(const struct npuprof_filter *f,
+						int kind, __u32 devid,
+						__u32 stream, __u32 task,
+						__u32 cur_tgid, int cur_allowed)
+{
+	volatile __u8 *slot;
+	int sel;
+
+	if (kind != NPUPROF_KIND_OTHER &&
+	    !npuprof_sample_keep(f->sample_n, devid, stream, task))
+		return NPUPROF_SAMPLED_OUT;
+	if (!npuprof_filter_device(f, devid))
+		return NPUPROF_FILTERED;
+	if ((f->flags & NPUPROF_CFG_STREAM_FILTER) &&
+	    kind != NPUPROF_KIND_OTHER && !npuprof_filter_stream(f, stream))
+		return NPUPROF_FILTERED;
+	slot = npuprof_filter_owner(f, devid, stream);
+	if (kind == NPUPROF_KIND_TASK)
+		return !slot || *slot == NPUPROF_OWNER_KEEP ? NPUPROF_KEEP :
+							      NPUPROF_FILTERED;
+	sel = cur_allowed && (!f->pid || cur_tgid == f->pid);
+	if (kind == NPUPROF_KIND_SUBMIT && slot)
+		*slot = sel ? NPUPROF_OWNER_KEEP : NPUPROF_OWNER_SKIP;
+	return sel ? NPUPROF_KEEP : NPUPROF_FILTERED;
+}
+
+#endif /* _UAPI_NPUPROF_FILTER_H */
