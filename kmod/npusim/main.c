@@ -20,45 +20,6 @@
 #include <linux/vmalloc.h>
 #include "npusim.h"
 
-unsigned int npusim_ndev = 2;
-module_param_named(devices, npusim_ndev, uint, 0444);
-MODULE_PARM_DESC(devices, "number of simulated devices (1-8, default 2)");
-
-unsigned int npusim_aicores = 24;
-module_param_named(aicores, npusim_aicores, uint, 0444);
-MODULE_PARM_DESC(aicores, "AI (cube) cores per device; vector cores are twice this (default 24)");
-
-unsigned int npusim_aicpus = 6;
-module_param_named(aicpus, npusim_aicpus, uint, 0444);
-MODULE_PARM_DESC(aicpus, "AI CPU cores per device (default 6)");
-
-unsigned int npusim_sq_depth = 1024;
-module_param_named(sq_depth, npusim_sq_depth, uint, 0444);
-MODULE_PARM_DESC(sq_depth, "SQ and CQ depth per stream, a power of two 16-65536 (default 1024)");
-
-unsigned int npusim_max_streams = 1024;
-module_param_named(max_streams, npusim_max_streams, uint, 0444);
-MODULE_PARM_DESC(max_streams, "streams per device (1-2048, default 1024)");
-
-unsigned int npusim_cqe_mode;
-module_param_named(cqe_mode, npusim_cqe_mode, uint, 0444);
-MODULE_PARM_DESC(cqe_mode, "0: every task completes with a CQE; 1: realistic, only tasks with wr_cqe and event-record/place-holder tasks");
-
-unsigned int npusim_counter_mhz = 50;
-module_param_named(counter_mhz, npusim_counter_mhz, uint, 0444);
-MODULE_PARM_DESC(counter_mhz, "device system counter frequency in MHz (default 50)");
-
-unsigned int npusim_sdma_mbps = 20000;
-module_param_named(sdma_mbps, npusim_sdma_mbps, uint, 0444);
-MODULE_PARM_DESC(sdma_mbps, "SDMA bandwidth in MB/s (default 20000)");
-
-static bool npusim_trace_default;
-module_param_named(trace_enable, npusim_trace_default, bool, 0444);
-MODULE_PARM_DESC(trace_enable, "initial value of every device's trace_enable switch (default off, as the real driver)");
-
-DEFINE_SPINLOCK(npusim_lock);
-struct npusim_dev *npusim_devs[NPUSIM_MAX_DEVICES];
-
 static dev_t npusim_devt;
 static struct class *npusim_class;
 
@@ -692,24 +653,6 @@ static int npusim_create_device(unsigned int d)
 		return ret;
 	}
 	return npusim_procfs_add(dev);
-}
-
-static int npusim_params_valid(void)
-{
-	if (!npusim_ndev || npusim_ndev > NPUSIM_MAX_DEVICES)
-		return -EINVAL;
-	if (!npusim_aicores || npusim_aicores > 1024 || !npusim_aicpus ||
-	    npusim_aicpus > 1024)
-		return -EINVAL;
-	if (npusim_sq_depth < 16 || npusim_sq_depth > 65536 ||
-	    !is_power_of_2(npusim_sq_depth))
-		return -EINVAL;
-	if (!npusim_max_streams || npusim_max_streams > 2048)
-		return -EINVAL;
-	if (npusim_cqe_mode > 1 || !npusim_counter_mhz ||
-	    npusim_counter_mhz > 4000 || !npusim_sdma_mbps)
-		return -EINVAL;
-	return 0;
 }
 
 static int __init npusim_init(void)

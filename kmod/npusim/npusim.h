@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * npusim internals shared by the char device (main.c), the device model
- * (sched.c) and the /proc/trs_chan switches (procfs.c).
+ * npusim internals shared by the files of the driver (listed below).
  *
  * Locking: one spinlock, npusim_lock (irq-safe), protects every device's
  * scheduler state, all streams' SQ/CQ indices and the event/notify tables.
@@ -86,7 +85,17 @@ struct npusim_file {
 	DECLARE_BITMAP(notifies, NPUSIM_MAX_NOTIFIES);
 };
 
-/* module parameters (main.c) */
+/*
+ * The files of the driver, each using only those below it:
+ *   main.c    the char devices, their ioctls, streams; module init/exit
+ *   procfs.c  /proc/trs_chan/dev<D>-ts0/{trace_enable,summary,fault}
+ *   sched.c   the device model: scheduling, completion, the device table
+ *   fault.c   fault injection: which tasks are held or lost
+ *   trace.c   the tracepoints and their call sites
+ *   params.c  module parameters
+ */
+
+/* params.c */
 extern unsigned int npusim_ndev;
 extern unsigned int npusim_aicores;
 extern unsigned int npusim_aicpus;
@@ -95,26 +104,47 @@ extern unsigned int npusim_max_streams;
 extern unsigned int npusim_cqe_mode;
 extern unsigned int npusim_counter_mhz;
 extern unsigned int npusim_sdma_mbps;
+extern bool npusim_trace_default;
+int npusim_params_valid(void);
 
-extern spinlock_t npusim_lock;
-extern struct npusim_dev *npusim_devs[NPUSIM_MAX_DEVICES];
+/* trace.c */
+void npusim_trace_sqe(struct npusim_stream *s, const struct npusim_sqe *sqe);
+void npusim_trace_cqe(struct npusim_stream *s, const char *what,
+		      const struct npusim_cqe *cqe, u32 pos);
+void npusim_trace_recv_cqe(struct npusim_stream *s, u32 pos);
+void npusim_trace_recv(struct npusim_stream *s, const char *what,
+		       u32 cqe_num, u32 recv_num, int timeout);
+void npusim_trace_task_time(struct npusim_stream *s,
+			    const struct npusim_sqe *sqe, u64 start_cnt,
+			    u64 end_cnt);
+
+/* fault.c */
+struct npusim_fault_report {
+	u32 stall; /* stream + 1, 0: none */
+	u64 stall_until; /* host ns, 0: until cleared */
+	u32 drop; /* stream + 1, 0: none */
+	u64 dropped;
+	bool have_task; /* the stalled stream has a task queued: */
+	u32 task, queued;
+};
+bool npusim_fault_hold_locked(struct npusim_dev *dev, struct npusim_stream *s,
+			      u64 now, u64 *release);
+bool npusim_fault_drop_locked(struct npusim_dev *dev, struct npusim_stream *s);
+void npusim_fault_stall_locked(struct npusim_dev *dev, u32 stream, u32 ms,
+			       u64 now);
+void npusim_fault_drop_next_locked(struct npusim_dev *dev, u32 stream);
+void npusim_fault_clear_locked(struct npusim_dev *dev);
+void npusim_fault_report_locked(struct npusim_dev *dev,
+				struct npusim_fault_report *r);
 
 /* sched.c */
+extern spinlock_t npusim_lock;
+extern struct npusim_dev *npusim_devs[NPUSIM_MAX_DEVICES];
 void npusim_sched_init(void);
 void npusim_sched_exit(void);
 void npusim_schedule_locked(void);
 u64 npusim_dev_counter(const struct npusim_dev *dev, u64 host_ns);
 int npusim_sqe_validate(const struct npusim_sqe *sqe, u32 stream_id);
-void npusim_trace_sqe(struct npusim_stream *s, const struct npusim_sqe *sqe);
-void npusim_trace_recv_cqe(struct npusim_stream *s, u32 pos);
-void npusim_trace_recv(struct npusim_stream *s, const char *what,
-		       u32 cqe_num, u32 recv_num, int timeout);
-
-/* fault.c */
-bool npusim_fault_hold_locked(struct npusim_dev *dev, struct npusim_stream *s,
-			      u64 now, u64 *release);
-bool npusim_fault_drop_locked(struct npusim_dev *dev, struct npusim_stream *s);
-int npusim_fault_procfs_add(struct npusim_dev *dev);
 
 /* procfs.c */
 int npusim_procfs_init(void);

@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /proc/trs_chan/dev<D>-ts0/: the per-device trace switch with the exact
- * semantics of the real driver, and a summary of the device's streams.
+ * semantics of the real driver, a summary of the device's streams, and the
+ * fault injector's switch.
  *
  * trace_enable reads as "0\n" or "1\n". A write must be exactly two bytes at
  * offset 0 (e.g. "1\n"), otherwise -EINVAL; the first byte is parsed as a
  * decimal number (parse error: -EFAULT); 0 disables, anything else enables.
+ *
+ * fault (fault.c) takes one command per write, root only:
+ *   "stall S MS"  stream S completes nothing for MS milliseconds (0: until
+ *                 cleared)
+ *   "drop S"      the next task of stream S to finish is lost
+ *   "clear"       end every fault of this device; held tasks finish now
+ * Reading shows the faults in force, and for a stall the task it holds.
  */
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
@@ -85,6 +93,86 @@ static int summary_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+static int fault_show(struct seq_file *m, void *v)
+{
+	struct npusim_dev *dev = m->private;
+	struct npusim_fault_report r;
+	unsigned long flags;
+	u64 now = ktime_get_ns();
+
+	spin_lock_irqsave(&npusim_lock, flags);
+	npusim_fault_report_locked(dev, &r);
+	spin_unlock_irqrestore(&npusim_lock, flags);
+
+	if (r.stall) {
+		seq_printf(m, "stall stream %u", r.stall - 1);
+		if (r.stall_until)
+			seq_printf(m, " remaining_ms %llu",
+				   r.stall_until > now ?
+					   (r.stall_until - now) / 1000000 : 0);
+		else
+			seq_puts(m, " remaining_ms forever");
+		if (r.have_task)
+			seq_printf(m, " task %u queued %u", r.task, r.queued);
+		seq_putc(m, '\n');
+	}
+	if (r.drop)
+		seq_printf(m, "drop stream %u\n", r.drop - 1);
+	seq_printf(m, "dropped %llu\n", r.dropped);
+	return 0;
+}
+
+static int fault_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, fault_show, pde_data(inode));
+}
+
+static ssize_t fault_write(struct file *file, const char __user *buf,
+			   size_t count, loff_t *ppos)
+{
+	struct npusim_dev *dev = pde_data(file_inode(file));
+	unsigned long flags;
+	unsigned int stream, ms;
+	char tmp[64];
+
+	if (!count || count >= sizeof(tmp))
+		return -EINVAL;
+	if (copy_from_user(tmp, buf, count))
+		return -EFAULT;
+	tmp[count] = 0;
+
+	if (sscanf(tmp, "stall %u %u", &stream, &ms) == 2) {
+		if (stream >= npusim_max_streams)
+			return -EINVAL;
+		spin_lock_irqsave(&npusim_lock, flags);
+		npusim_fault_stall_locked(dev, stream, ms, ktime_get_ns());
+		npusim_schedule_locked();
+		spin_unlock_irqrestore(&npusim_lock, flags);
+	} else if (sscanf(tmp, "drop %u", &stream) == 1) {
+		if (stream >= npusim_max_streams)
+			return -EINVAL;
+		spin_lock_irqsave(&npusim_lock, flags);
+		npusim_fault_drop_next_locked(dev, stream);
+		spin_unlock_irqrestore(&npusim_lock, flags);
+	} else if (!strcmp(strim(tmp), "clear")) {
+		spin_lock_irqsave(&npusim_lock, flags);
+		npusim_fault_clear_locked(dev);
+		npusim_schedule_locked();
+		spin_unlock_irqrestore(&npusim_lock, flags);
+	} else {
+		return -EINVAL;
+	}
+	return count;
+}
+
+static const struct proc_ops fault_ops = {
+	.proc_open = fault_open,
+	.proc_read = seq_read,
+	.proc_lseek = seq_lseek,
+	.proc_release = single_release,
+	.proc_write = fault_write,
+};
+
 int npusim_procfs_init(void)
 {
 	npusim_proc_root = proc_mkdir("trs_chan", NULL);
@@ -105,7 +193,9 @@ int npusim_procfs_add(struct npusim_dev *dev)
 	if (!proc_create_single_data("summary", 0444, dev->proc_dir,
 				     summary_show, dev))
 		return -ENOMEM;
-	return npusim_fault_procfs_add(dev);
+	if (!proc_create_data("fault", 0600, dev->proc_dir, &fault_ops, dev))
+		return -ENOMEM;
+	return 0;
 }
 
 void npusim_procfs_exit(void)

@@ -10,14 +10,20 @@
  * completes tasks: it emits the task-time record, writes a CQE (always, or in
  * realistic mode only for tasks that request one and for event-record and
  * place-holder tasks), wakes waiters and starts whatever became ready.
+ *
+ * The fault injector (fault.c) decides whether a finished task is held or
+ * its completion lost; the model asks it and acts on the answer. What the
+ * host sees of all this goes out through the tracepoints of trace.c.
  */
 #include <linux/hrtimer.h>
 #include <linux/math64.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include "npusim.h"
-#include "trs_chan_trace.h"
-#include "npusim_trace.h"
+
+/* The state of every device, under one lock (see npusim.h). */
+DEFINE_SPINLOCK(npusim_lock);
+struct npusim_dev *npusim_devs[NPUSIM_MAX_DEVICES];
 
 static struct hrtimer npusim_timer;
 
@@ -67,80 +73,6 @@ int npusim_sqe_validate(const struct npusim_sqe *sqe, u32 stream_id)
 	default:
 		return -EINVAL;
 	}
-}
-
-/* ---- tracepoint call sites (gated by trace_enable, like the real driver) */
-
-void npusim_trace_sqe(struct npusim_stream *s, const struct npusim_sqe *sqe)
-{
-	struct trs_id_inst inst;
-	struct trs_chan_sq_trace t;
-
-	if (!READ_ONCE(s->dev->trace_enable))
-		return;
-	inst.devid = s->dev->id;
-	inst.tsid = 0;
-	t.sqid = s->id;
-	t.status = 0;
-	t.sq_head = s->head & (s->depth - 1);
-	t.sq_tail = s->tail & (s->depth - 1);
-	t.chan_id = s->id;
-	t.types.type = TRS_CHAN_TYPE_HW;
-	t.types.sub_type = TRS_CHAN_SUB_TYPE_HW_RTS;
-	t.type = sqe->type & NPUSIM_SQE_TYPE_MASK;
-	t.task_id = sqe->task_id;
-	t.stream_id = sqe->stream_id;
-	trace_sqe(TRS_CHAN_STR_TASK_SEND, &inst, &t);
-}
-
-static void npusim_trace_cqe(struct npusim_stream *s, const char *what,
-			     const struct npusim_cqe *cqe, u32 pos)
-{
-	struct trs_id_inst inst;
-	struct trs_chan_cq_trace t;
-
-	if (!READ_ONCE(s->dev->trace_enable))
-		return;
-	inst.devid = s->dev->id;
-	inst.tsid = 0;
-	t.cqid = s->id;
-	t.cq_head = pos & (s->depth - 1);
-	t.round = pos / s->depth;
-	t.chan_id = s->id;
-	t.types.type = TRS_CHAN_TYPE_HW;
-	t.types.sub_type = TRS_CHAN_SUB_TYPE_HW_RTS;
-	t.task_id = cqe->task_id;
-	t.sq_id = (cqe->flags >> NPUSIM_CQE_SQID_SHIFT) & NPUSIM_CQE_SQID_MASK;
-	t.sq_head = cqe->sq_head;
-	t.stream_id = cqe->stream_id;
-	trace_cqe(what, &inst, &t);
-}
-
-void npusim_trace_recv_cqe(struct npusim_stream *s, u32 pos)
-{
-	npusim_trace_cqe(s, TRS_CHAN_STR_TASK_RECV,
-			 &s->cq[pos & (s->depth - 1)], pos);
-}
-
-void npusim_trace_recv(struct npusim_stream *s, const char *what,
-		       u32 cqe_num, u32 recv_num, int timeout)
-{
-	struct trs_id_inst inst;
-	struct trs_chan_recv_trace t;
-
-	if (!READ_ONCE(s->dev->trace_enable))
-		return;
-	inst.devid = s->dev->id;
-	inst.tsid = 0;
-	t.chan_id = s->id;
-	t.types.type = TRS_CHAN_TYPE_HW;
-	t.types.sub_type = TRS_CHAN_SUB_TYPE_HW_RTS;
-	t.cqid = s->id;
-	t.cq_head = s->cq_head & (s->depth - 1);
-	t.cqe_num = cqe_num;
-	t.recv_cqe_num = recv_num;
-	t.timeout = timeout;
-	trace_recv(what, &inst, &t);
 }
 
 /* ---- the model ---------------------------------------------------------- */
@@ -259,19 +191,10 @@ static void npusim_complete(struct npusim_stream *s)
 	/* an injected lost completion: the device finished the task but the
 	 * host hears nothing of it (no task time, no CQE) */
 	drop = npusim_fault_drop_locked(dev, s);
-	if (!drop && READ_ONCE(dev->trace_enable)) {
-		struct trs_id_inst inst = { .devid = dev->id, .tsid = 0 };
-		struct npusim_task_time_trace tt = {
-			.sq_id = s->id,
-			.stream_id = sqe->stream_id,
-			.task_id = sqe->task_id,
-			.sqe_type = type,
-			.start_cnt = npusim_dev_counter(dev, s->start_ns),
-			.end_cnt = end_cnt,
-		};
-
-		trace_task_time(&inst, &tt);
-	}
+	if (!drop)
+		npusim_trace_task_time(s, sqe,
+				       npusim_dev_counter(dev, s->start_ns),
+				       end_cnt);
 
 	s->head++;
 	s->completed++;

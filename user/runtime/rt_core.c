@@ -3,13 +3,12 @@
  * to the profiling API (npuprof/rthooks.h).
  *
  * A device is opened (/dev/npusim<N>) on the first aclrtSetDevice and gets a
- * default stream; aclrtResetDevice counts references like CANN's, and the
+ * default stream (rt_stream.c); aclrtResetDevice counts references like CANN's, and the
  * last reset (or aclrtResetDeviceForce) drains and destroys the device's
  * streams. Unlike CANN, aclInit may be called again after aclFinalize (tests
  * run several lives in one process).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,26 +16,8 @@
 #include "npuprof/rthooks.h"
 #include "rt_internal.h"
 
-struct rt_global rt_g = {.lock = PTHREAD_MUTEX_INITIALIZER};
-__thread int rt_cur_dev = -1;
 /* this thread holds a reference on device d if t_ref[d] == gen + 1 */
 static __thread uint32_t t_ref[NPUSIM_MAX_DEVICES];
-static __thread char t_errmsg[256];
-
-void rt_set_errmsg(const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(t_errmsg, sizeof(t_errmsg), fmt, ap);
-    va_end(ap);
-}
-
-const char *aclGetRecentErrMsg(void)
-{
-    return t_errmsg[0] ? t_errmsg : NULL;
-}
-
 aclError aclsysGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion)
 {
     if (!majorVersion || !minorVersion || !patchVersion)
@@ -126,21 +107,6 @@ aclError aclFinalize(void)
     pthread_mutex_unlock(&rt_g.lock);
     rt_cur_dev = -1;
     return rt_api_end(&a, ret);
-}
-
-int rt_dev_fd(int dev)
-{
-    return rt_g.dev[dev].fd;
-}
-
-aclError rt_current_dev(int *dev)
-{
-    if (RT_UNLIKELY(!rt_g.initialized))
-        return ACL_ERROR_UNINITIALIZE;
-    if (RT_UNLIKELY(rt_cur_dev < 0 || rt_g.dev[rt_cur_dev].fd < 0))
-        return ACL_ERROR_RT_CONTEXT_NULL;
-    *dev = rt_cur_dev;
-    return ACL_SUCCESS;
 }
 
 aclError aclrtSetDevice(int32_t deviceId)

@@ -3,14 +3,15 @@
  *
  * The runtime (libascendcl.so) sits on npusim through npusim_dev.h and on
  * libnpuprof (the profiling library, installed as libmsprofiler.so) for the
- * recorder. Layout:
+ * recorder. Layout, each file using only those below it:
  *   rt_core.c    aclInit/aclFinalize, devices, the hooks lent to aclprof*
+ *   hccl.c       communicators and collectives
+ *   rt_op.c      aclnpuLaunchOp: kernel tasks with their operator info
+ *   rt_mem.c     device memory (host memory in the simulation) and copies
  *   rt_stream.c  streams, the submit path (task ids, task-track records),
  *                synchronisation, events
- *   rt_mem.c     device memory (host memory in the simulation) and copies
- *   rt_op.c      aclnpuLaunchOp: kernel tasks with their operator info
  *   rt_prof.c    instrumentation: API ranges, connectionIds, string ids
- *   hccl.c       communicators and collectives
+ *   rt_state.c   the device table, the thread's current device, errors
  */
 #ifndef NPUPROF_RT_INTERNAL_H
 #define NPUPROF_RT_INTERNAL_H
@@ -71,7 +72,7 @@ extern struct rt_global rt_g;
 /* The calling thread's current device, -1 if none. */
 extern __thread int rt_cur_dev;
 
-/* rt_core.c */
+/* rt_state.c */
 int rt_dev_fd(int dev);
 /* ACL_SUCCESS with *dev set, or the error for "no usable current device". */
 aclError rt_current_dev(int *dev);

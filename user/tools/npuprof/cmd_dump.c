@@ -14,7 +14,7 @@
 
 #include "capture.h"
 #include "cmds.h"
-#include "flightrec.h"
+#include "hangwatch.h"
 
 static void usage(FILE *f)
 {

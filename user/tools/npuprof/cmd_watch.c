@@ -2,18 +2,15 @@
  * npuprof watch — the hang detector on its own: follow every stream's tasks
  * in flight and report the first one that stops making progress (see
  * tracker.h for what counts), then exit 3. With --flight it also keeps the
- * last seconds and dumps them with the report (the loop is cmd_flight.c's).
+ * last seconds and dumps them with the report (the loop is hangwatch.c's).
  */
-#include <dirent.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "capture.h"
 #include "cmds.h"
-#include "flightrec.h"
+#include "hangwatch.h"
 
-void watch_usage(FILE *f)
+static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: npuprof watch [options] [-- CMD ARGS]\n"
@@ -34,31 +31,7 @@ void watch_usage(FILE *f)
 		"  npuprof watch --flight -o /tmp/hangs --duration 3600\n");
 }
 
-/* Remove a directory tree we created (the program's host stream). */
-void flight_rmtree(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char p[4400];
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		struct stat st;
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
-			flight_rmtree(p);
-		else
-			unlink(p);
-	}
-	closedir(d);
-	rmdir(dir);
-}
-
 int cmd_watch(int argc, char **argv)
 {
-	return flight_main(argc, argv, 1);
+	return hangwatch_main(argc, argv, 1, usage);
 }
