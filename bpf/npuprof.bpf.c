@@ -378,7 +378,14 @@ static __always_inline void write_record(struct npuprof_bpf_pcpu *st,
 	st->written++;
 }
 
-static __always_inline int handle(int type, const struct args *a)
+/*
+ * Decide on one hit of tracepoint @type from its copied arguments, then
+ * encode and write it. With @read_str, the driver's string argument @str is
+ * copied into @a only for a record that is kept: only the encoder looks at
+ * it (the test entry points pass it in @a).
+ */
+static __always_inline int handle(int type, struct args *a, int read_str_arg,
+				  const void *str)
 {
 	__u64 cpu = bpf_get_smp_processor_id();
 	struct npuprof_bpf_pcpu *st;
@@ -412,8 +419,11 @@ static __always_inline int handle(int type, const struct args *a)
 		break;
 	}
 	st->events[type]++; /* type is a constant here */
-	if (select_record(st, a->inst.devid, stream, task, kind))
-		write_record(st, (__u32)cpu, type, a);
+	if (!select_record(st, a->inst.devid, stream, task, kind))
+		return 0;
+	if (read_str_arg)
+		read_str(a->str, str);
+	write_record(st, (__u32)cpu, type, a);
 	return 0;
 }
 
@@ -427,7 +437,7 @@ int on_sqe(struct bpf_raw_tracepoint_args *ctx)
 	/* the string is not part of a submit record: not read */
 	read_inst(&a.inst, (const void *)ctx->args[1]);
 	read_sq(&a.sq, (const void *)ctx->args[2]);
-	return handle(NPUPROF_REC_SUBMIT, &a);
+	return handle(NPUPROF_REC_SUBMIT, &a, 0, 0);
 }
 
 SEC("raw_tp/cqe")
@@ -435,10 +445,9 @@ int on_cqe(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct args a;
 
-	read_str(a.str, (const void *)ctx->args[0]);
 	read_inst(&a.inst, (const void *)ctx->args[1]);
 	read_cq(&a.cq, (const void *)ctx->args[2]);
-	return handle(NPUPROF_REC_COMPLETE, &a);
+	return handle(NPUPROF_REC_COMPLETE, &a, 1, (const void *)ctx->args[0]);
 }
 
 SEC("raw_tp/recv")
@@ -448,10 +457,9 @@ int on_recv(struct bpf_raw_tracepoint_args *ctx)
 
 	if (!wants(NPUPROF_REC_RECV))
 		return 0; /* as the kmod: not even counted */
-	read_str(a.str, (const void *)ctx->args[0]);
 	read_inst(&a.inst, (const void *)ctx->args[1]);
 	read_recv(&a.recv, (const void *)ctx->args[2]);
-	return handle(NPUPROF_REC_RECV, &a);
+	return handle(NPUPROF_REC_RECV, &a, 1, (const void *)ctx->args[0]);
 }
 
 SEC("raw_tp/task_time")
@@ -461,7 +469,7 @@ int on_task_time(struct bpf_raw_tracepoint_args *ctx)
 
 	read_inst(&a.inst, (const void *)ctx->args[0]);
 	read_tt(&a.tt, (const void *)ctx->args[1]);
-	return handle(NPUPROF_REC_TASK_TIME, &a);
+	return handle(NPUPROF_REC_TASK_TIME, &a, 0, 0);
 }
 
 /* ---- test entry points: the arguments by value (BPF_PROG_TEST_RUN) -------- */
@@ -484,7 +492,7 @@ int test_sqe(struct bpf_raw_tracepoint_args *ctx)
 	struct args a;
 
 	test_args(&a, ctx->args);
-	return handle(NPUPROF_REC_SUBMIT, &a);
+	return handle(NPUPROF_REC_SUBMIT, &a, 0, 0);
 }
 
 SEC("raw_tp")
@@ -493,7 +501,7 @@ int test_cqe(struct bpf_raw_tracepoint_args *ctx)
 	struct args a;
 
 	test_args(&a, ctx->args);
-	return handle(NPUPROF_REC_COMPLETE, &a);
+	return handle(NPUPROF_REC_COMPLETE, &a, 0, 0);
 }
 
 SEC("raw_tp")
@@ -504,7 +512,7 @@ int test_recv(struct bpf_raw_tracepoint_args *ctx)
 	if (!wants(NPUPROF_REC_RECV))
 		return 0;
 	test_args(&a, ctx->args);
-	return handle(NPUPROF_REC_RECV, &a);
+	return handle(NPUPROF_REC_RECV, &a, 0, 0);
 }
 
 SEC("raw_tp")
@@ -513,5 +521,5 @@ int test_task_time(struct bpf_raw_tracepoint_args *ctx)
 	struct args a;
 
 	test_args(&a, ctx->args);
-	return handle(NPUPROF_REC_TASK_TIME, &a);
+	return handle(NPUPROF_REC_TASK_TIME, &a, 0, 0);
 }

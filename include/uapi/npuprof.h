@@ -385,8 +385,8 @@ struct npuprof_stats {
 	__u64 events[NPUPROF_REC_TYPE_MAX]; /* probe hits by record type */
 	__u64 written;
 	__u64 dropped;
-	__u64 filtered; /* rejected by pid/device/stream filters */
-	__u64 sampled_out; /* rejected by 1-in-n sampling */
+	__u64 filtered; /* kept by sampling, rejected by pid/device/stream */
+	__u64 sampled_out; /* rejected by 1-in-n sampling (npuprof_filter.h) */
 	__u64 overwritten;
 	__u32 attached; /* bit per attached tracepoint (NPUPROF_TP_*) */
 	__u32 running;

@@ -355,6 +355,37 @@ static void case_filter_pid(void)
 	free(c.r);
 }
 
+/* Two sessions at once, one with NO_RECV: recv records the other session
+ * wants are neither written to it nor counted as its probe hits. */
+static void case_no_recv_shared(void)
+{
+	struct npuprof_capture_opts with = { 0 };
+	struct npuprof_capture_opts without = { .flags = NPUPROF_CFG_NO_RECV };
+	struct job jobs[1] = { { 0, 200, 1 } };
+	struct npuprof_engine *a, *b;
+	struct npuprof_stats sa, sb;
+	struct cap ca = { 0 }, cb = { 0 };
+
+	with.pid = without.pid = getpid();
+	a = open_engine(&with);
+	b = open_engine(&without);
+	run_jobs(jobs, 1);
+	finish(a, &ca, &sa);
+	finish(b, &cb, &sb);
+	CHECK(count_type(&ca, NPUPROF_REC_RECV, 0, 0) > 0,
+	      "no recv records in the session that wants them");
+	CHECK(count_type(&cb, NPUPROF_REC_RECV, 0, 0) == 0,
+	      "%zu recv records in the NO_RECV session",
+	      count_type(&cb, NPUPROF_REC_RECV, 0, 0));
+	CHECK(sb.events[NPUPROF_REC_RECV] == 0,
+	      "%llu recv hits counted by the NO_RECV session",
+	      (unsigned long long)sb.events[NPUPROF_REC_RECV]);
+	CHECK(count_type(&cb, NPUPROF_REC_SUBMIT, 0, 0) == 200, "submits %zu",
+	      count_type(&cb, NPUPROF_REC_SUBMIT, 0, 0));
+	free(ca.r);
+	free(cb.r);
+}
+
 static void case_filter_dev(void)
 {
 	struct npuprof_capture_opts o = { .dev_mask = 1u << 1 };
@@ -660,6 +691,8 @@ int main(int argc, char **argv)
 		case_filter_pid();
 	else if (!strcmp(cs, "filter_dev"))
 		case_filter_dev();
+	else if (!strcmp(cs, "no_recv_shared"))
+		case_no_recv_shared();
 	else if (!strcmp(cs, "filter_stream"))
 		case_filter_stream();
 	else if (!strcmp(cs, "sample"))

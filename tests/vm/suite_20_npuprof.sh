@@ -60,6 +60,7 @@ run npuprof.known_realistic sh -c ". tests/vm/lib.sh; load_sim cqe_mode=1 && { l
 run npuprof.overflow cap_case overflow
 run npuprof.filter_pid cap_case filter_pid
 run npuprof.filter_dev cap_case filter_dev
+run npuprof.no_recv_shared cap_case no_recv_shared
 run npuprof.filter_stream cap_case filter_stream
 run npuprof.sample cap_case sample
 run npuprof.unpriv sh -c ". tests/vm/lib.sh; load_sim && { loaded npuprof || insmod $NPUPROF_KO; } && chmod 0666 /dev/npusim0 && trace_on 0 1 && $TB/capture_test -e kmod unpriv"
