@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "npuprof/hostrec.h"
+#include "npuprof/hostread.h"
 
 struct decoded {
     size_t n, cap;

@@ -18,8 +18,8 @@
 
 #include "acl/acl_prof.h"
 #include "hostrec_testutil.h"
-#include "npuprof/hostrec.h"
-#include "npuprof/rthooks.h"
+#include "hostrec.h"
+#include "rthooks.h"
 
 #define MSPROFTX_ONLY ACL_PROF_MSPROFTX
 

@@ -5,7 +5,7 @@
  * through the SQLite library and through the real sqlite3 shell.
  */
 #include <npuprof/db.h>
-#include <npuprof/dbgen.h>
+#include "dbgen.h"
 
 #include "db_testutil.h"
 #include "dbschema.h"

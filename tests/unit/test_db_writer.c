@@ -6,7 +6,7 @@
  * writer, an existing file, a full disk, an abandoned writer).
  */
 #include <npuprof/db.h>
-#include <npuprof/dbgen.h>
+#include "dbgen.h"
 
 #include "db_testutil.h"
 

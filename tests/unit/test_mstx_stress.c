@@ -20,7 +20,8 @@
 
 #include "acl/acl_prof.h"
 #include "hostrec_testutil.h"
-#include "npuprof/hostrec.h"
+#include "hostrec.h"
+#include "npuprof/hostread.h"
 
 #define NTHREADS 8
 #define RANGE_SLOTS 8 /* ranges in flight per thread; 8 x (8 + 2) stamps <= 100 */

@@ -15,7 +15,8 @@
 
 #include "acl/acl_prof.h"
 #include "hostrec_testutil.h"
-#include "npuprof/hostrec.h"
+#include "hostrec.h"
+#include "npuprof/hostread.h"
 
 static char *g_dir;
 static uint8_t *g_file; /* a clean stream written by the recorder */

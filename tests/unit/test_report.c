@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include <npuprof/db.h>
-#include <npuprof/dbgen.h>
+#include "dbgen.h"
 #include <npuprof/report.h>
 
 /* CI clones only the repository: use its copies of the fixtures. */

@@ -11,7 +11,7 @@
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
 #include "hccl/hccl.h"
-#include "npuprof/hostrec.h"
+#include "npuprof/hostfmt.h"
 
 START_TEST(uninitialised)
 {

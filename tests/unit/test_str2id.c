@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "acl/acl_prof.h"
-#include "npuprof/hostrec.h"
+#include "hostrec.h"
 
 static const struct {
     const char *s;

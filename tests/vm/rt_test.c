@@ -21,7 +21,8 @@
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
 #include "hccl/hccl.h"
-#include "npuprof/hostrec.h"
+#include "hostrec.h"
+#include "npuprof/hostread.h"
 #include "uapi/npusim.h"
 
 static int failures;

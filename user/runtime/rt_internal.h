@@ -20,8 +20,8 @@
 #include <stdint.h>
 
 #include "acl/acl.h"
-#include "npuprof/hostrec.h"
-#include "npuprof/npusim_dev.h"
+#include "hostrec.h"
+#include "npusim_dev.h"
 
 #define RT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define RT_UNLIKELY(x) __builtin_expect(!!(x), 0)

@@ -32,7 +32,6 @@
 
 #define REORDER_WINDOW 65536 /* records held back to restore time order */
 #define U32_NONE 4294967295LL
-#define MSTX_HOST_CONNECTION 4000000000LL
 
 struct export_ctx {
 	const struct npuprof_session *s;
@@ -405,7 +404,7 @@ static void write_mstx(struct export_ctx *x)
 		row.domainId = intern(x, domain);
 		row.connectionId = ex ? (int64_t)(NPUPROF_MSTX_CONNECTION_BASE +
 						  t->r.mark_id) :
-					MSTX_HOST_CONNECTION;
+					NPUPROF_MSTX_HOST_CONNECTION;
 		check(x, npuprof_db_add_mstx_events(x->w, &row));
 		x->res->mstx++;
 		if (x->json)

@@ -21,7 +21,7 @@
 #include "acl/acl_prof.h"
 #include "aclprof_internal.h"
 #include "hostrec_internal.h"
-#include "npuprof/hostrec.h"
+#include "hostrec.h"
 
 uint64_t npuprof_str2id_hash(const char *s, size_t len)
 {

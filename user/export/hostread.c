@@ -1,6 +1,6 @@
 /*
- * rawhost.c - the decoder of the raw host stream (layout in
- * npuprof/hostrec.h), and the CRC-32 that protects its blocks.
+ * hostread.c - the decoder of the raw host stream (npuprof/hostread.h;
+ * layout in npuprof/hostfmt.h, block CRC in user/common/hostcrc.c).
  *
  * The decoder trusts nothing in the file: every length is checked against
  * the bytes that are really there before it is used, a block's records are
@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -22,9 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "npuprof/hostrec.h"
+#include "npuprof/hostread.h"
 
-/* The layout is frozen: a change here is a format change (see hostrec.h). */
+/* The layout is frozen: a change here is a format change (see hostfmt.h). */
 _Static_assert(sizeof(struct npuprof_host_file_header) == 128, "file header layout");
 _Static_assert(sizeof(struct npuprof_host_block_header) == 32, "block header layout");
 _Static_assert(sizeof(struct npuprof_hrec_header) == 8, "record header layout");
@@ -32,58 +31,6 @@ _Static_assert(offsetof(struct npuprof_hrec_tx, message) == 68, "tx record layou
 _Static_assert(offsetof(struct npuprof_hrec_tensor_info, tensors) == 72, "tensor record layout");
 _Static_assert(sizeof(struct npuprof_hrec_tensor) == 48, "tensor layout");
 _Static_assert(sizeof(struct npuprof_hrec_step) == 40, "step record layout");
-
-/* Slicing-by-8: eight bytes per step. The writer checksums everything the
- * producers record, so a byte-at-a-time CRC would cap the stream rate. */
-static uint32_t g_crc_table[8][256];
-static pthread_once_t g_crc_once = PTHREAD_ONCE_INIT;
-
-static void crc_init(void)
-{
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t c = i;
-
-        for (int k = 0; k < 8; k++)
-            c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-        g_crc_table[0][i] = c;
-    }
-    for (uint32_t i = 0; i < 256; i++)
-        for (int t = 1; t < 8; t++)
-            g_crc_table[t][i] = (g_crc_table[t - 1][i] >> 8) ^ g_crc_table[0][g_crc_table[t - 1][i] & 0xFF];
-}
-
-uint32_t npuprof_crc32(uint32_t crc, const void *data, size_t len)
-{
-    const uint8_t *p = data;
-
-    pthread_once(&g_crc_once, crc_init);
-    crc = ~crc;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    while (len >= 8) {
-        uint32_t lo, hi;
-
-        memcpy(&lo, p, 4);
-        memcpy(&hi, p + 4, 4);
-        lo ^= crc;
-        crc = g_crc_table[7][lo & 0xFF] ^ g_crc_table[6][(lo >> 8) & 0xFF] ^ g_crc_table[5][(lo >> 16) & 0xFF] ^
-              g_crc_table[4][lo >> 24] ^ g_crc_table[3][hi & 0xFF] ^ g_crc_table[2][(hi >> 8) & 0xFF] ^
-              g_crc_table[1][(hi >> 16) & 0xFF] ^ g_crc_table[0][hi >> 24];
-        p += 8;
-        len -= 8;
-    }
-#endif
-    while (len--)
-        crc = g_crc_table[0][(crc ^ *p++) & 0xFF] ^ (crc >> 8);
-    return ~crc;
-}
-
-uint32_t npuprof_host_block_crc(const struct npuprof_host_block_header *bh, const void *records)
-{
-    struct npuprof_host_block_header h = *bh;
-
-    h.crc = 0;
-    return npuprof_crc32(npuprof_crc32(0, &h, sizeof(h)), records, h.size);
-}
 
 /* ---- per-kind validation (one table for every known kind) ---------------- */
 

@@ -10,17 +10,17 @@
  * 4000000001 + markId. globalTaskId is dense in emission order and taskId
  * wraps at 16 bits per stream, as on hardware.
  */
-#include <npuprof/dbgen.h>
+#include "dbgen.h"
+
+#include <npuprof/msprof_ids.h>
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #define U32_INVALID NPUPROF_DB_U32_INVALID
-#define MSTX_HOST_ONLY 4000000000LL
-#define MSTX_BASE 4000000001LL
-
-enum { API_ACL = 20000, API_NODE = 10000, API_HCCL = 5500, API_RUNTIME = 5000 };
+#define MSTX_HOST_ONLY ((int64_t)NPUPROF_MSTX_HOST_CONNECTION)
+#define MSTX_BASE ((int64_t)NPUPROF_MSTX_CONNECTION_BASE)
 
 #define N_OPS 6
 
@@ -136,9 +136,9 @@ static int gen_compute(struct gen *g, uint64_t i)
 	int r;
 
 	g->now += 9000;
-	if ((r = emit_api(g, t0, t0 + 8000, API_ACL, g->main_tid, acl, g->s.api[k])) ||
-	    (r = emit_api(g, t0 + 1000, t0 + 7000, API_NODE, g->main_tid, launch, g->s.launch)) ||
-	    (r = emit_api(g, t0 + 2000, t0 + 6000, API_RUNTIME, g->main_tid, rt,
+	if ((r = emit_api(g, t0, t0 + 8000, NPUPROF_API_ACL, g->main_tid, acl, g->s.api[k])) ||
+	    (r = emit_api(g, t0 + 1000, t0 + 7000, NPUPROF_API_NODE, g->main_tid, launch, g->s.launch)) ||
+	    (r = emit_api(g, t0 + 2000, t0 + 6000, NPUPROF_API_RUNTIME, g->main_tid, rt,
 			  g->s.kernel_launch)))
 		return r;
 	if (g->dev < t0 + 6000)
@@ -164,8 +164,8 @@ static int gen_memcpy(struct gen *g)
 	int r;
 
 	g->now += 5000;
-	if ((r = emit_api(g, t0, t0 + 4000, API_ACL, g->main_tid, acl, g->s.memcpy_api)) ||
-	    (r = emit_api(g, t0 + 500, t0 + 3500, API_RUNTIME, g->main_tid, rt, g->s.memcpy_rt)))
+	if ((r = emit_api(g, t0, t0 + 4000, NPUPROF_API_ACL, g->main_tid, acl, g->s.memcpy_api)) ||
+	    (r = emit_api(g, t0 + 500, t0 + 3500, NPUPROF_API_RUNTIME, g->main_tid, rt, g->s.memcpy_rt)))
 		return r;
 	if (g->dev < t0 + 3500)
 		g->dev = t0 + 3500;
@@ -194,9 +194,9 @@ static int gen_hccl(struct gen *g, unsigned n)
 	if ((r = intern(g, &op_name, buf)))
 		return r;
 	g->now += 30000;
-	if ((r = emit_api(g, t0, t0 + 25000, API_ACL, g->main_tid, acl, g->s.hcom_api)) ||
-	    (r = emit_api(g, t0 + 1000, t0 + 24000, API_NODE, g->main_tid, launch, g->s.launch)) ||
-	    (r = emit_api(g, t0 + 2000, t0 + 3000, API_HCCL, g->comm_tid, ffts, g->s.launch_ffts)))
+	if ((r = emit_api(g, t0, t0 + 25000, NPUPROF_API_ACL, g->main_tid, acl, g->s.hcom_api)) ||
+	    (r = emit_api(g, t0 + 1000, t0 + 24000, NPUPROF_API_NODE, g->main_tid, launch, g->s.launch)) ||
+	    (r = emit_api(g, t0 + 2000, t0 + 3000, NPUPROF_API_HCCL, g->comm_tid, ffts, g->s.launch_ffts)))
 		return r;
 	if (g->dev < t0 + 24000)
 		g->dev = t0 + 24000;

@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include <npuprof/db.h>
-#include <npuprof/dbgen.h>
+#include "dbgen.h"
 
 #include "cmds.h"
 

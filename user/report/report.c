@@ -30,12 +30,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <npuprof/msprof_ids.h>
 #include <npuprof/report.h>
 
 #define DEFAULT_TOP 20
 #define MAX_STREAMS_SHOWN 64
-#define API_LEVEL_NODE 10000
-#define API_LEVEL_ACL 20000
 
 struct rep {
 	sqlite3 *db;
@@ -746,11 +745,13 @@ static int section_latency(struct rep *r)
 		return 0;
 	}
 	/* Level labels as ENUM_API_TYPE names them (consumers filter on 'node'/'acl'). */
-	if ((e = prep(r, &st, "SELECT id, name FROM ENUM_API_TYPE WHERE id IN (10000, 20000)",
+	if ((e = prep(r, &st, "SELECT id, name FROM ENUM_API_TYPE WHERE id IN (?1, ?2)",
 		      "ENUM_API_TYPE")))
 		return e;
+	sqlite3_bind_int(st, 1, NPUPROF_API_NODE);
+	sqlite3_bind_int(st, 2, NPUPROF_API_ACL);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		snprintf(sqlite3_column_int64(st, 0) == API_LEVEL_NODE ? lnode : lacl, sizeof(lnode),
+		snprintf(sqlite3_column_int64(st, 0) == NPUPROF_API_NODE ? lnode : lacl, sizeof(lnode),
 			 "%s", text_or(st, 1, "?"));
 	if ((e = done(r, st, rc, "ENUM_API_TYPE")))
 		return e;
@@ -758,12 +759,14 @@ static int section_latency(struct rep *r)
 	if ((e = prep(r, &st,
 		      "SELECT a.type, MIN(t.startNs) - a.startNs "
 		      "FROM TASK t JOIN CANN_API a ON a.connectionId = t.connectionId "
-		      "WHERE a.type IN (10000, 20000) GROUP BY t.connectionId",
+		      "WHERE a.type IN (?1, ?2) GROUP BY t.connectionId",
 		      "CANN_API")))
 		return e;
+	sqlite3_bind_int(st, 1, NPUPROF_API_NODE);
+	sqlite3_bind_int(st, 2, NPUPROF_API_ACL);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t lat = sqlite3_column_int64(st, 1);
-		struct i64vec *a = sqlite3_column_int64(st, 0) == API_LEVEL_NODE ? &node : &acl;
+		struct i64vec *a = sqlite3_column_int64(st, 0) == NPUPROF_API_NODE ? &node : &acl;
 
 		if (vec_push(a, lat) || vec_push(&all, lat)) {
 			sqlite3_finalize(st);

@@ -1,5 +1,5 @@
 /*
- * rthooks.c - the registry of the runtime's hooks (see npuprof/rthooks.h).
+ * rthooks.c - the registry of the runtime's hooks (see rthooks.h).
  *
  * The hooks are called from aclprofMarkEx, step markers, aclprofCreateConfig
  * and aclprofRangePop, none of which is a stamp hot path (each launches a
@@ -10,7 +10,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "npuprof/rthooks.h"
+#include "rthooks.h"
 #include "rthooks_internal.h"
 
 static pthread_mutex_t g_hooks_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -1,6 +1,6 @@
 /*
  * hostrec.c - the host recorder: per-thread lock-free rings, the background
- * writer, and the stream file (layout in npuprof/hostrec.h).
+ * writer, and the stream file (layout in npuprof/hostfmt.h).
  *
  * Every thread that records gets its own single-producer ring on its first
  * record (the only allocation, pre-faulted; afterwards reserve/commit touch nothing but the
@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 #include "hostrec_internal.h"
-#include "npuprof/hostrec.h"
+#include "hostrec.h"
 
 #define DEFAULT_BUFFER_SIZE (1u << 20)
 #define MIN_BUFFER_SIZE (64u << 10)
@@ -366,30 +366,6 @@ static void *writer_main(void *arg)
         syscall(SYS_futex, &g_wake, FUTEX_WAIT_PRIVATE, seen, &to, NULL, 0);
     }
     return NULL;
-}
-
-int npuprof_mkdirs(const char *path, mode_t mode)
-{
-    char buf[PATH_MAX];
-    size_t len = strlen(path);
-    struct stat st;
-
-    if (len == 0 || len >= sizeof(buf))
-        return -ENAMETOOLONG;
-    memcpy(buf, path, len + 1);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, mode) && errno != EEXIST)
-            return -errno;
-        *p = '/';
-    }
-    if (mkdir(buf, mode) && errno != EEXIST)
-        return -errno;
-    if (stat(buf, &st))
-        return -errno;
-    return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
 static size_t env_size(const char *name, size_t def, size_t lo, size_t hi)

@@ -2,7 +2,7 @@
  * npusim_dev.c — userspace access to the simulated NPU driver: one function
  * per ioctl of include/uapi/npusim.h, returning 0 or -errno.
  */
-#include "npuprof/npusim_dev.h"
+#include "npusim_dev.h"
 
 #include <errno.h>
 #include <fcntl.h>

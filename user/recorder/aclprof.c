@@ -24,7 +24,7 @@
 #include "acl/acl_prof.h"
 #include "aclprof_internal.h"
 #include "hostrec_internal.h"
-#include "npuprof/hostrec.h"
+#include "hostrec.h"
 #include "rthooks_internal.h"
 
 /* CANN's -1 (internal PROFILING_FAILED), returned by most msproftx calls. */

@@ -1,7 +1,8 @@
 /*
- * hostrec.h - the raw host stream: its on-disk layout (the ONE definition of
- * every host record kind), the recorder that writes it, and the decoder that
- * `npuprof export` uses to read it back.
+ * hostfmt.h - the raw host stream's on-disk layout: the ONE definition of
+ * every host record kind. The recorder (libmsprofiler, user/recorder) writes
+ * it; the decoder (npuprof/hostread.h, libnpuprof) reads it back for
+ * `npuprof export`. Nothing here is code but the record-size rounding.
  *
  * A process being profiled writes one stream per collection:
  *   <PROF_dir>/host/data/npuprof.host.<pid>.raw
@@ -32,11 +33,13 @@
  *    record longer than they know (and ignore the tail); the decoder rejects a
  *    record shorter than the minimum size of its kind.
  */
-#ifndef NPUPROF_HOSTREC_H
-#define NPUPROF_HOSTREC_H
+#ifndef NPUPROF_HOSTFMT_H
+#define NPUPROF_HOSTFMT_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "npuprof/msprof_ids.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -251,18 +254,8 @@ struct npuprof_hrec_end {
  */
 #define NPUPROF_HREC_NO_STRING UINT64_MAX
 #define NPUPROF_NO_CONNECTION UINT64_MAX
-#define NPUPROF_MSTX_CONNECTION_BASE 4000000001ULL /* + index id */
 #define NPUPROF_ENUM_INVALID 65535u
 #define NPUPROF_NO_ID32 UINT32_MAX /* contextId, modelId, dstRank: none */
-
-/* CANN_API.type / ENUM_API_TYPE. */
-enum npuprof_api_level {
-    NPUPROF_API_ACL = 20000,
-    NPUPROF_API_MODEL = 15000,
-    NPUPROF_API_NODE = 10000,
-    NPUPROF_API_HCCL = 5500, /* "communication" (older producers: "hccl") */
-    NPUPROF_API_RUNTIME = 5000,
-};
 
 /* One host API range: a CANN_API row. Written when the API returns, so a
  * thread's nested APIs appear innermost first. */
@@ -413,118 +406,14 @@ static inline uint32_t npuprof_hrec_size(size_t fixed, size_t var)
     return (uint32_t)((fixed + var + NPUPROF_HREC_ALIGN - 1) & ~(size_t)(NPUPROF_HREC_ALIGN - 1));
 }
 
-/* ---- Recorder -----------------------------------------------------------
- * One collection at a time per process. Producers write into a per-thread
- * ring (allocated on a thread's first record) without locks or allocation;
- * a background thread writes full and periodic blocks to the stream; stop,
- * flush and process exit drain every ring. A full ring drops the record and
- * counts it (block_header.lost) instead of blocking. */
-
-struct npuprof_hostrec_config {
-    const char *dir;            /* the PROF_* directory (created if needed) */
-    uint64_t switches;          /* ACL_PROF_* bits */
-    uint32_t aicore_metrics;
-    uint32_t dev_count;
-    const uint32_t *dev_ids;
-    size_t buffer_size;         /* per-thread ring; 0: NPUPROF_BUFFER_SIZE or 1 MiB */
-    unsigned flush_interval_ms; /* 0: NPUPROF_FLUSH_INTERVAL_MS or 100 */
-};
-
-struct npuprof_hostrec_stats {
-    uint64_t records; /* records committed by producers */
-    uint64_t lost;    /* records dropped because a ring was full */
-    uint64_t blocks;  /* blocks written */
-    uint64_t bytes;   /* bytes written, headers included */
-};
-
-/* Opens <dir>/host/data/npuprof.host.<pid>.raw and starts the writer.
- * Returns 0, or a negative errno with a message in err. -EBUSY if a
- * collection is already running. */
-int npuprof_hostrec_start(const struct npuprof_hostrec_config *cfg, char *err, size_t errlen);
-/* Drains every ring, stops the writer and closes the stream. 0 if nothing
- * was running; negative errno if a write failed during the collection. */
-int npuprof_hostrec_stop(void);
-/* Writes everything recorded so far. */
-int npuprof_hostrec_flush(void);
-/* 1 while a collection runs (a cheap load, for hot paths). */
-int npuprof_hostrec_active(void);
-/* Path of the running (or last) stream; "" if none. */
-const char *npuprof_hostrec_path(void);
-void npuprof_hostrec_get_stats(struct npuprof_hostrec_stats *st);
-
-/* Producer side, for the library's own instrumentation. reserve() returns
- * room for a record of `size` bytes (a multiple of 8) with its header filled
- * in, or NULL if no collection runs or the thread's ring is full (counted as
- * lost). The caller fills the body and calls commit() on the same thread
- * before reserving again. */
-void *npuprof_hostrec_reserve(uint16_t kind, uint32_t size);
-void npuprof_hostrec_commit(void *rec);
-/* The calling thread's kernel tid, cached. */
-uint32_t npuprof_hostrec_tid(void);
-/* CLOCK_MONOTONIC in ns: the time base of every host record. */
-uint64_t npuprof_hostrec_now(void);
-
-/* Starts the collection that `npuprof record` passes through the environment
- * (NPUPROF_OUTPUT_DIR and friends, documented in acl/acl_prof.h). libnpuprof
- * calls this when it is loaded; it is exported for hosts that load the
- * library late and for tests. Returns 0 (also when NPUPROF_OUTPUT_DIR is
- * unset), or a negative errno with a message in err: -EBUSY if the profiling
- * API is already in use, -EINVAL for a malformed variable. */
-int npuprof_session_from_env(char *err, size_t errlen);
-
-/* ---- Decoder ------------------------------------------------------------ */
-
-struct npuprof_host_file_info {
-    struct npuprof_host_file_header header;
-    uint64_t file_size;
-};
-
-struct npuprof_host_decode_stats {
-    uint64_t blocks;        /* valid blocks */
-    uint64_t records;       /* records passed to the callback (PAD excluded) */
-    uint64_t lost;          /* sum of block_header.lost */
-    uint64_t bad_blocks;    /* blocks rejected (header, CRC or record framing) */
-    uint64_t skipped_bytes; /* bytes not decoded because of damage */
-    uint64_t problems;      /* every problem found, truncation included */
-    int closed;             /* an END record was found */
-};
-
-/* Called for every valid record but PAD, in file order. `block` is the header
- * of the record's block. Returning non-zero stops decoding; that value is
- * returned by npuprof_host_decode. */
-typedef int (*npuprof_host_record_fn)(void *ctx, const struct npuprof_host_block_header *block,
-                                      const struct npuprof_hrec_header *rec);
-
-/* Decodes the stream at `path`. Damage does not stop it: a bad block is
- * reported and skipped, a truncated tail is reported. Only valid records
- * (framing, CRC, per-kind minimum size, NUL-terminated strings, counts within
- * the record) reach `fn`. Returns 0 if the file was clean, NPUPROF_HOST_EDAMAGED
- * if any damage was found (err then holds "<path>: offset <n>: <what>" for the
- * first problem, and stats->problems counts them all), a negative errno if the
- * file cannot be read or its header is invalid, or the callback's value. */
-#define NPUPROF_HOST_EDAMAGED (-1000)
-int npuprof_host_decode(const char *path, npuprof_host_record_fn fn, void *ctx,
-                        struct npuprof_host_file_info *info, struct npuprof_host_decode_stats *stats,
-                        char *err, size_t errlen);
-
-/* Same on a buffer (the whole file's bytes); `name` is used in messages. */
-int npuprof_host_decode_buffer(const void *data, size_t len, const char *name, npuprof_host_record_fn fn,
-                               void *ctx, struct npuprof_host_file_info *info,
-                               struct npuprof_host_decode_stats *stats, char *err, size_t errlen);
-
 /* CRC-32 (IEEE 802.3, reflected, as zlib's crc32()). */
 uint32_t npuprof_crc32(uint32_t crc, const void *data, size_t len);
 /* The CRC of a block: its header with crc taken as 0, then its bh->size
  * bytes of records, so that damage to tid, seq or lost is caught too. */
 uint32_t npuprof_host_block_crc(const struct npuprof_host_block_header *bh, const void *records);
 
-/* The hash behind aclprofStr2Id: two 32-bit polynomial hashes (x29, x131)
- * over the bytes as C `char` values, (h29 << 32) | h131; UINT64_MAX for an
- * empty string. Pure function; aclprofStr2Id adds the dictionary. */
-uint64_t npuprof_str2id_hash(const char *s, size_t len);
-
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* NPUPROF_HOSTREC_H */
+#endif /* NPUPROF_HOSTFMT_H */

@@ -5,8 +5,9 @@
  * find what they expect; npuprof.session holds what export needs.
  */
 #include "errmsg.h"
+#include "fsutil.h"
 #include "npuprof/session.h"
-#include "npuprof/npusim_dev.h"
+#include "npusim_dev.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -95,24 +96,6 @@ void npuprof_session_init(struct npuprof_session *s)
 			globfree(&g);
 		}
 	}
-}
-
-static int mkdir_p(const char *path)
-{
-	char tmp[4096];
-
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
 }
 
 static int write_file(const char *dir, const char *name, const char *text,
@@ -220,7 +203,7 @@ static int write_start_files(const struct npuprof_session *s, char *err,
 		char name[64];
 
 		snprintf(dir, sizeof(dir), "%s/device_%u", s->dir, d->id);
-		if ((r = mkdir_p(dir)) < 0) {
+		if ((r = npuprof_mkdirs(dir, 0755)) < 0) {
 			npuprof_seterr(err, errlen, "%s: %s", dir, strerror(-r));
 			return r;
 		}
@@ -250,7 +233,7 @@ int npuprof_session_create(struct npuprof_session *s, const char *parent,
 	unsigned seed = (unsigned)(s->start_monotonic_ns ^ (uint64_t)getpid() << 16);
 	int r;
 
-	if ((r = mkdir_p(parent)) < 0) {
+	if ((r = npuprof_mkdirs(parent, 0755)) < 0) {
 		npuprof_seterr(err, errlen, "%s: cannot create: %s", parent, strerror(-r));
 		return r;
 	}
@@ -271,12 +254,12 @@ int npuprof_session_create(struct npuprof_session *s, const char *parent,
 		}
 	}
 	snprintf(sub, sizeof(sub), "%s/host/data", s->dir);
-	if ((r = mkdir_p(sub)) < 0) {
+	if ((r = npuprof_mkdirs(sub, 0755)) < 0) {
 		npuprof_seterr(err, errlen, "%s: %s", sub, strerror(-r));
 		return r;
 	}
 	snprintf(sub, sizeof(sub), "%s/kernel", s->dir);
-	if ((r = mkdir_p(sub)) < 0) {
+	if ((r = npuprof_mkdirs(sub, 0755)) < 0) {
 		npuprof_seterr(err, errlen, "%s: %s", sub, strerror(-r));
 		return r;
 	}

@@ -1,6 +1,6 @@
 /*
- * hostrec_internal.h - recorder functions shared inside libnpuprof but not
- * part of its API (aclprof.c and str2id.c use them).
+ * hostrec_internal.h - recorder functions shared inside the recorder but
+ * not part of its API (aclprof.c and str2id.c use them).
  */
 #ifndef NPUPROF_HOSTREC_INTERNAL_H
 #define NPUPROF_HOSTREC_INTERNAL_H
@@ -8,7 +8,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "npuprof/hostrec.h"
+#include "fsutil.h"
+#include "hostrec.h"
 
 /* Writes `len` bytes of complete records straight to the running stream as
  * one block (tid 0), bypassing the rings. For rare, possibly large records
@@ -20,8 +21,5 @@ int npuprof_hostrec_emit(const void *records, size_t len);
  * before any producer record, at every start (used to write the hash
  * dictionary and options). One callback; later calls replace it. */
 void npuprof_hostrec_set_start_hook(void (*fn)(void));
-
-/* mkdir -p with `mode`; 0 or negative errno. */
-int npuprof_mkdirs(const char *path, mode_t mode);
 
 #endif

@@ -10,6 +10,8 @@
  */
 #include "dbschema.h"
 
+#include <npuprof/msprof_ids.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -43,11 +45,11 @@ NPUPROF_DB_TABLE_LIST(DEF_COLS)
  * So the msprof file carries the first five and the PyTorch file all nine.
  */
 static const struct npuprof_db_enum_row enum_api_type[] = {
-	{ 20000, "acl", BOTH },
-	{ 15000, "model", BOTH },
-	{ 10000, "node", BOTH },
-	{ 5500, "communication", BOTH },
-	{ 5000, "runtime", BOTH },
+	{ NPUPROF_API_ACL, "acl", BOTH },
+	{ NPUPROF_API_MODEL, "model", BOTH },
+	{ NPUPROF_API_NODE, "node", BOTH },
+	{ NPUPROF_API_HCCL, "communication", BOTH },
+	{ NPUPROF_API_RUNTIME, "runtime", BOTH },
 	{ 50001, "op", NPUPROF_DBE_PYTORCH },
 	{ 50002, "queue", NPUPROF_DBE_PYTORCH },
 	{ 50003, "trace", NPUPROF_DBE_PYTORCH },

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "npuprof/hostrec.h"
+#include "npuprof/hostread.h"
 #include "u64map.h"
 
 /* The task key: (pid, device, stream, 16-bit task id). */

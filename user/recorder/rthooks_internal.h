@@ -4,7 +4,7 @@
 #ifndef NPUPROF_RTHOOKS_INTERNAL_H
 #define NPUPROF_RTHOOKS_INTERNAL_H
 
-#include "npuprof/rthooks.h"
+#include "rthooks.h"
 
 /* Copies the registered hooks into *out; returns 1 if a runtime is
  * registered, 0 if not (then *out is all NULL). */
