@@ -1,6 +1,7 @@
 /*
- * cmd_dbgen.c - `npuprof dbgen --tasks N -o FILE`: a synthetic msprof
- * database through the exporter's writer, for benchmarks and checks.
+ * dbgen_main.c - `build/tests/bin/dbgen --tasks N -o FILE`: a synthetic
+ * msprof database through the exporter's writer, for benchmarks and checks.
+ * A test tool: built from tests/gen, never part of npuprof or its library.
  *
  * FILE names the final database; its directory receives the temporary and
  * the rename, so FILE appears complete or not at all.
@@ -16,23 +17,21 @@
 #include <npuprof/db.h>
 #include "dbgen.h"
 
-#include "cmds.h"
-
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: npuprof dbgen --tasks N -o FILE [--schema 1.1.1|1.2.0] [--pytorch]\n"
-		"                     [--force]\n"
+		"usage: dbgen --tasks N -o FILE [--schema 1.1.1|1.2.0] [--pytorch]\n"
+		"             [--force]\n"
 		"  Writes N synthetic device tasks with their CANN_API, COMPUTE_TASK_INFO,\n"
 		"  HCCL (COMMUNICATION_OP/COMMUNICATION_TASK_INFO), MEMCPY_INFO and MSTX_EVENTS\n"
 		"  rows to FILE (default: msprof_<YYYYmmddHHMMSS>.db in the current directory).\n"
 		"  --force replaces an existing FILE atomically.\n"
 		"examples:\n"
-		"  npuprof dbgen --tasks 100000 -o /tmp/msprof_20260101000000.db\n"
-		"  npuprof dbgen --tasks 1000 --schema 1.2.0 --pytorch -o ascend_pytorch_profiler.db\n");
+		"  dbgen --tasks 100000 -o /tmp/msprof_20260101000000.db\n"
+		"  dbgen --tasks 1000 --schema 1.2.0 --pytorch -o ascend_pytorch_profiler.db\n");
 }
 
-int cmd_dbgen(int argc, char **argv)
+int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "tasks", required_argument, NULL, 'n' },
@@ -57,7 +56,7 @@ int cmd_dbgen(int argc, char **argv)
 			errno = 0;
 			p.tasks = strtoull(optarg, &end, 10);
 			if (errno || *end || optarg[0] == '-') {
-				fprintf(stderr, "npuprof dbgen: --tasks wants a count, got '%s'\n",
+				fprintf(stderr, "dbgen: --tasks wants a count, got '%s'\n",
 					optarg);
 				return 2;
 			}
@@ -72,7 +71,7 @@ int cmd_dbgen(int argc, char **argv)
 			} else if (!strcmp(optarg, "1.2.0")) {
 				opt.schema = NPUPROF_DB_SCHEMA_1_2_0;
 			} else {
-				fprintf(stderr, "npuprof dbgen: --schema is 1.1.1 or 1.2.0, not '%s'\n",
+				fprintf(stderr, "dbgen: --schema is 1.1.1 or 1.2.0, not '%s'\n",
 					optarg);
 				return 2;
 			}
@@ -101,7 +100,7 @@ int cmd_dbgen(int argc, char **argv)
 		dir_copy = strdup(out);
 		name_copy = strdup(out);
 		if (!dir_copy || !name_copy) {
-			fprintf(stderr, "npuprof dbgen: out of memory\n");
+			fprintf(stderr, "dbgen: out of memory\n");
 			return 1;
 		}
 		dir = dirname(dir_copy);
@@ -110,7 +109,7 @@ int cmd_dbgen(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	r = npuprof_db_open(&w, dir, &opt, err, sizeof(err));
 	if (r < 0) {
-		fprintf(stderr, "npuprof dbgen: %s\n", err);
+		fprintf(stderr, "dbgen: %s\n", err);
 		free(dir_copy);
 		free(name_copy);
 		return 1;
@@ -119,9 +118,9 @@ int cmd_dbgen(int argc, char **argv)
 	if (r == 0)
 		r = npuprof_db_finish(w);
 	if (r < 0) {
-		fprintf(stderr, "npuprof dbgen: %s\n", npuprof_db_errmsg(w));
+		fprintf(stderr, "dbgen: %s\n", npuprof_db_errmsg(w));
 		if (r == -EEXIST)
-			fprintf(stderr, "npuprof dbgen: use --force to replace it\n");
+			fprintf(stderr, "dbgen: use --force to replace it\n");
 	} else {
 		uint64_t rows = 0;
 

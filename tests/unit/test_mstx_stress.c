@@ -285,19 +285,13 @@ START_TEST(test_stress)
 }
 END_TEST
 
-int main(void)
+Suite *unit_suite(void)
 {
     Suite *s = suite_create("mstx_stress");
     TCase *tc = tcase_create("threads");
-    SRunner *sr;
-    int failed;
 
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_stress);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return s;
 }

@@ -404,7 +404,7 @@ static void write_mstx(struct export_ctx *x)
 		row.domainId = intern(x, domain);
 		row.connectionId = ex ? (int64_t)(NPUPROF_MSTX_CONNECTION_BASE +
 						  t->r.mark_id) :
-					NPUPROF_MSTX_HOST_CONNECTION;
+					(int64_t)NPUPROF_MSTX_HOST_CONNECTION;
 		check(x, npuprof_db_add_mstx_events(x->w, &row));
 		x->res->mstx++;
 		if (x->json)

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "npuprof/hostfmt.h"
+#include "rec_export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -53,7 +54,7 @@ int npuprof_hostrec_stop(void);
 /* Writes everything recorded so far. */
 int npuprof_hostrec_flush(void);
 /* 1 while a collection runs (a cheap load, for hot paths). */
-int npuprof_hostrec_active(void);
+NPUPROF_REC_EXPORT int npuprof_hostrec_active(void);
 /* Path of the running (or last) stream; "" if none. */
 const char *npuprof_hostrec_path(void);
 void npuprof_hostrec_get_stats(struct npuprof_hostrec_stats *st);
@@ -63,12 +64,12 @@ void npuprof_hostrec_get_stats(struct npuprof_hostrec_stats *st);
  * in, or NULL if no collection runs or the thread's ring is full (counted as
  * lost). The caller fills the body and calls commit() on the same thread
  * before reserving again. */
-void *npuprof_hostrec_reserve(uint16_t kind, uint32_t size);
-void npuprof_hostrec_commit(void *rec);
+NPUPROF_REC_EXPORT void *npuprof_hostrec_reserve(uint16_t kind, uint32_t size);
+NPUPROF_REC_EXPORT void npuprof_hostrec_commit(void *rec);
 /* The calling thread's kernel tid, cached. */
-uint32_t npuprof_hostrec_tid(void);
+NPUPROF_REC_EXPORT uint32_t npuprof_hostrec_tid(void);
 /* CLOCK_MONOTONIC in ns: the time base of every host record. */
-uint64_t npuprof_hostrec_now(void);
+NPUPROF_REC_EXPORT uint64_t npuprof_hostrec_now(void);
 
 /* Starts the collection that `npuprof record` passes through the environment
  * (NPUPROF_OUTPUT_DIR and friends, documented in acl/acl_prof.h).
@@ -82,7 +83,7 @@ int npuprof_session_from_env(char *err, size_t errlen);
 /* The hash behind aclprofStr2Id: two 32-bit polynomial hashes (x29, x131)
  * over the bytes as C `char` values, (h29 << 32) | h131; UINT64_MAX for an
  * empty string. Pure function; aclprofStr2Id adds the dictionary. */
-uint64_t npuprof_str2id_hash(const char *s, size_t len);
+NPUPROF_REC_EXPORT uint64_t npuprof_str2id_hash(const char *s, size_t len);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rec_export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -49,7 +51,7 @@ struct npuprof_runtime_hooks {
 /* Installs `hooks` (copied). NULL unregisters. Returns 0, or -EINVAL if
  * hooks->size is too small or launch_trace is NULL. Safe against concurrent
  * aclprof* calls: a caller sees either the old or the new set. */
-int npuprof_register_runtime_hooks(const struct npuprof_runtime_hooks *hooks);
+NPUPROF_REC_EXPORT int npuprof_register_runtime_hooks(const struct npuprof_runtime_hooks *hooks);
 
 #ifdef __cplusplus
 }
