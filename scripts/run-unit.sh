@@ -24,15 +24,17 @@ for t in build/tests/unit/test_*; do
 	failed=$((failed + $2 + $3))
 	[ "$rc" -eq 0 ] || status=1
 done
-# Packaging (make install into a scratch DESTDIR) counts as one test.
-if [ -x tests/install_test.sh ]; then
-	if out=$(tests/install_test.sh 2>&1); then
+# Packaging (make install into a scratch DESTDIR) and the installed
+# libraries' shape (recorder_lib_test) count as one test each.
+for t in tests/install_test.sh tests/recorder_lib_test.sh; do
+	[ -x "$t" ] || continue
+	if out=$("$t" 2>&1); then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))
 		status=1
 	fi
 	printf '%s\n' "$out"
-fi
+done
 echo "unit: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$status" -eq 0 ]
