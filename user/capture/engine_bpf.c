@@ -753,4 +753,5 @@ const struct npuprof_engine_ops npuprof_engine_bpf = {
 	.read = bpf_read,
 	.stats = bpf_stats,
 	.close = bpf_close,
+	.driver = 1,
 };

@@ -302,4 +302,5 @@ const struct npuprof_engine_ops npuprof_engine_kmod = {
 	.read = kmod_read,
 	.stats = kmod_stats,
 	.close = kmod_close,
+	.driver = 1,
 };

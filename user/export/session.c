@@ -7,11 +7,10 @@
 #include "errmsg.h"
 #include "fsutil.h"
 #include "npuprof/session.h"
-#include "npusim_dev.h"
+#include "device.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,44 +56,18 @@ void npuprof_session_init(struct npuprof_session *s)
 	s->start_realtime_ns = clock_ns(CLOCK_REALTIME);
 	s->start_monotonic_ns = clock_ns(CLOCK_MONOTONIC);
 
-	int n = npusim_dev_count();
-	for (int d = 0; d < n && s->ndev < NPUPROF_MAX_SESSION_DEVICES; d++) {
-		struct npusim_dev_info info;
-		int fd = npusim_dev_open((unsigned)d);
+	const struct npuprof_device_backend *b = npuprof_device_probe();
+	struct npuprof_device_info dev[NPUPROF_MAX_SESSION_DEVICES];
+	int n = b->enumerate(dev, NPUPROF_MAX_SESSION_DEVICES);
 
-		if (fd < 0)
-			continue;
-		if (npusim_dev_info(fd, &info) == 0) {
-			struct npuprof_session_device *sd = &s->dev[s->ndev++];
+	snprintf(s->device_backend, sizeof(s->device_backend), "%s", b->name);
+	for (int d = 0; d < n; d++) {
+		struct npuprof_session_device *sd = &s->dev[s->ndev++];
 
-			sd->id = info.devid;
-			snprintf(sd->chip, sizeof(sd->chip), "%.31s", info.chip_name);
-			sd->counter_hz = info.counter_hz;
-			sd->aicore_num = info.aicore_num;
-		}
-		close(fd);
-	}
-	if (s->ndev == 0) {
-		/* a real Ascend driver: one trace switch directory per device */
-		glob_t g;
-
-		if (glob("/proc/trs_chan/dev*-ts0", 0, NULL, &g) == 0) {
-			for (size_t i = 0; i < g.gl_pathc &&
-					   s->ndev < NPUPROF_MAX_SESSION_DEVICES; i++) {
-				unsigned id;
-
-				if (sscanf(strrchr(g.gl_pathv[i], '/') + 1,
-					   "dev%u-ts0", &id) == 1) {
-					struct npuprof_session_device *sd =
-						&s->dev[s->ndev++];
-					sd->id = id;
-					snprintf(sd->chip, sizeof(sd->chip),
-						 "Ascend910B");
-					sd->counter_hz = 50000000;
-				}
-			}
-			globfree(&g);
-		}
+		sd->id = dev[d].id;
+		snprintf(sd->chip, sizeof(sd->chip), "%s", dev[d].chip);
+		sd->counter_hz = dev[d].counter_hz;
+		sd->aicore_num = dev[d].aicore_num;
 	}
 }
 
@@ -148,6 +121,7 @@ static int write_session_file(const struct npuprof_session *s, char *err,
 #define P(...) n += (size_t)snprintf(buf + n, sizeof(buf) - n, __VA_ARGS__)
 	P("version=1\nhostname=%s\nhost_uid=%s\npid=%u\ncmd=%s\nengine=%s\n",
 	  s->hostname, s->host_uid, s->pid, s->cmd, s->engine);
+	P("device_backend=%s\n", s->device_backend);
 	P("sample_n=%u\ncapture_flags=%u\n", s->sample_n, s->capture_flags);
 	P("start_realtime_ns=%llu\nstart_monotonic_ns=%llu\n",
 	  (unsigned long long)s->start_realtime_ns,
@@ -328,6 +302,7 @@ int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err,
 		S(host_uid);
 		S(cmd);
 		S(engine);
+		S(device_backend);
 		U(pid);
 		U(sample_n);
 		U(capture_flags);
@@ -372,27 +347,26 @@ int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err,
 void npuprof_session_clock_sync(const struct npuprof_session *s,
 				npuprof_record_fn fn, void *ctx)
 {
-	for (int i = 0; i < s->ndev; i++) {
-		struct npusim_clock_sample cs[4];
-		struct npuprof_record r;
-		int fd = npusim_dev_open(s->dev[i].id);
+	const struct npuprof_device_backend *b = npuprof_device_find(s->device_backend);
 
-		if (fd < 0)
-			continue;
-		if (npusim_clock_sync(fd, cs, 4) == 0) {
-			for (int k = 0; k < 4; k++) {
-				memset(&r, 0, sizeof(r));
-				r.hdr.type = NPUPROF_REC_CLOCK_SYNC;
-				r.hdr.size = NPUPROF_RECORD_SIZE;
-				r.hdr.ts = cs[k].host_ns;
-				r.hdr.pid = (uint32_t)getpid();
-				r.clock.devid = s->dev[i].id;
-				r.clock.host_ns = cs[k].host_ns;
-				r.clock.dev_cnt = cs[k].dev_cnt;
-				r.clock.counter_hz = s->dev[i].counter_hz;
-				fn(ctx, &r);
-			}
+	if (!b)
+		b = npuprof_device_probe();
+	for (int i = 0; i < s->ndev; i++) {
+		struct npuprof_clock_sample cs[4];
+		struct npuprof_record r;
+		int n = b->clock_sync(s->dev[i].id, cs, 4);
+
+		for (int k = 0; k < n; k++) {
+			memset(&r, 0, sizeof(r));
+			r.hdr.type = NPUPROF_REC_CLOCK_SYNC;
+			r.hdr.size = NPUPROF_RECORD_SIZE;
+			r.hdr.ts = cs[k].host_ns;
+			r.hdr.pid = (uint32_t)getpid();
+			r.clock.devid = s->dev[i].id;
+			r.clock.host_ns = cs[k].host_ns;
+			r.clock.dev_cnt = cs[k].dev_cnt;
+			r.clock.counter_hz = s->dev[i].counter_hz;
+			fn(ctx, &r);
 		}
-		close(fd);
 	}
 }

@@ -236,7 +236,7 @@ int flight_run(const struct flight_opts *o, struct capture_args *a)
 		free(c);
 		return 1;
 	}
-	npuprof_session_init(&c->devs);
+	capture_devices(a, &c->devs);
 	for (int i = 0; i < c->devs.ndev; i++)
 		if (c->devs.dev[i].id < NPUPROF_MAX_DEVICES)
 			c->trk.counter_hz[c->devs.dev[i].id] =
@@ -363,6 +363,7 @@ static int parse(int argc, char **argv, struct flight_opts *o,
 {
 	static const struct option lo[] = {
 		CAPTURE_LONG_OPTIONS,
+		REPLAY_LONG_OPTION,
 		{ "output", required_argument, 0, 'o' },
 		{ "seconds", required_argument, 0, FL_OPT_SECONDS },
 		{ "size", required_argument, 0, FL_OPT_SIZE },
@@ -423,6 +424,10 @@ static int parse(int argc, char **argv, struct flight_opts *o,
 		fprintf(stderr, "%s: give -o DIR: where the dumps go\n", o->tool);
 		return 2;
 	}
+	if (a->from && !watch) {
+		fprintf(stderr, "%s: --from is for npuprof watch; flight records the driver\n", o->tool);
+		return 2;
+	}
 	if (watch && !o->hang_ns) {
 		fprintf(stderr, "%s: --threshold must be > 0\n", o->tool);
 		return 2;
@@ -472,6 +477,7 @@ int flight_main(int argc, char **argv, int watch)
 			a->o.ring_bytes = 1ULL << 20;
 		r = flight_run(&o, a);
 	}
+	capture_args_free(a);
 	free(a);
 	return r;
 }

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "cmds.h"
 #include "flightrec.h"
 
@@ -29,9 +30,11 @@ void watch_usage(FILE *f)
 		"                          dump them into DIR at a hang\n"
 		"  --seconds S, --size MB  as for `npuprof flight`\n"
 		CAPTURE_USAGE
+		REPLAY_USAGE
 		"\nexamples:\n"
 		"  npuprof watch --threshold 2000 -- ./train.sh\n"
-		"  npuprof watch --flight -o /tmp/hangs --duration 3600\n");
+		"  npuprof watch --flight -o /tmp/hangs --duration 3600\n"
+		"  npuprof watch --threshold 500 --from PROF_000001_20260609062613089_LCGOJBRHMJCDONRB\n");
 }
 
 /* Remove a directory tree we created (the program's host stream). */

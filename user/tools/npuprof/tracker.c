@@ -171,6 +171,12 @@ void tracker_feed(struct tracker *t, const struct npuprof_record *r)
 	case NPUPROF_REC_DROP:
 		t->lost += r->drop.lost;
 		break;
+	case NPUPROF_REC_CLOCK_SYNC:
+		/* a recording carries its devices' counter frequencies */
+		if (r->clock.devid < NPUPROF_MAX_DEVICES &&
+		    !t->counter_hz[r->clock.devid])
+			t->counter_hz[r->clock.devid] = r->clock.counter_hz;
+		break;
 	}
 }
 
