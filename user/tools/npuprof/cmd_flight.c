@@ -237,6 +237,9 @@ int flight_run(const struct flight_opts *o, struct capture_args *a)
 		return 1;
 	}
 	capture_devices(a, &c->devs);
+	c->trk.offline = a->from != NULL;
+	if (a->from_session) /* its host streams, for the report */
+		snprintf(c->host_dir, sizeof(c->host_dir), "%s", a->from_session->dir);
 	for (int i = 0; i < c->devs.ndev; i++)
 		if (c->devs.dev[i].id < NPUPROF_MAX_DEVICES)
 			c->trk.counter_hz[c->devs.dev[i].id] =
@@ -312,7 +315,7 @@ int flight_run(const struct flight_opts *o, struct capture_args *a)
 			(unsigned long long)c->trk.records, res.seconds);
 	for (int i = 0; i < c->nexp; i++)
 		waitpid(c->exporters[i], NULL, 0);
-	if (c->host_dir[0] && !c->hangs && !c->dumps)
+	if (c->host_dir[0] && !c->hangs && !c->dumps && !a->from) /* ours, not a recording */
 		flight_rmtree(c->host_dir);
 	tracker_free(&c->trk);
 	flightbuf_free(&c->buf);
