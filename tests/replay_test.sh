@@ -66,7 +66,7 @@ com=$($P live --sample 2 --from $S 2>/dev/null | grep -c ' complete ')
 # ---- errors -----------------------------------------------------------------
 $P live --from /nonexistent >"$tmp/e" 2>&1
 [ $? = 2 ] && grep -q '/nonexistent' "$tmp/e" || fail "--from /nonexistent: not exit 2 naming the path"
-printf 'not a stream' >"$tmp/bad.raw"
+head -c 100 /dev/zero >"$tmp/bad.raw"
 $P live --from "$tmp/bad.raw" >"$tmp/e" 2>&1
 [ $? = 1 ] && grep -q 'not a raw kernel stream' "$tmp/e" || fail "--from a non-stream: $(cat "$tmp/e")"
 $P live --from $S -- true >"$tmp/e" 2>&1 && fail "--from with a command accepted"
