@@ -12,12 +12,8 @@
 #   libnpuprof.so (the tool library): no aclprof* symbol, and a program
 #       linked to it with NPUPROF_OUTPUT_DIR set writes nothing there.
 # Run by scripts/run-unit.sh as one test; prints "recorder_lib_test: ok|FAIL".
-set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 1
-tmp=$(mktemp -d /tmp/npuprof-reclib-XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "recorder_lib_test: FAIL: $*"; exit 1; }
+TEST=recorder_lib_test
+. "$(dirname "$0")/testlib.sh"
 CC=${CC:-cc}
 
 # The documented exports, sorted (the version script's list, spelled out).

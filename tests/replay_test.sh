@@ -7,12 +7,8 @@
 # runs on stream time, so a replay is the same on every host). Then the
 # capture filters on a replay, and --from's errors.
 # Run by scripts/run-unit.sh as one test; prints "replay_test: ok|FAIL".
-set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 1
-tmp=$(mktemp -d /tmp/npuprof-replay-XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "replay_test: FAIL: $*"; exit 1; }
+TEST=replay_test
+. "$(dirname "$0")/testlib.sh"
 P=build/bin/npuprof
 F=tests/fixtures/replay
 S=$F/flood_stall
