@@ -116,9 +116,10 @@ $(LIB_A): $(LIB_OBJS)
 	rm -f $@
 	$(if $(LIB_OBJS),ar rcs $@ $^,ar rcs $@)
 
-$(LIB_SO): $(LIB_OBJS)
+LIB_MAP  := user/libnpuprof.map
+$(LIB_SO): $(LIB_OBJS) $(LIB_MAP)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $^ $(LDLIBS)
+	$(CC) -shared -Wl,--version-script=$(LIB_MAP) -o $@ $(LIB_OBJS) $(LDLIBS)
 
 .SECONDEXPANSION:
 $(BUILD)/bin/%: $$(addprefix $(BUILD)/obj/,$$(subst .c,.o,$$(wildcard user/tools/$$*/*.c))) $(LIB_A)
