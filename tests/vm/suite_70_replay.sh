@@ -12,16 +12,27 @@ t_replay_record() {
 	f=/proc/trs_chan/dev0-ts0/fault
 	load_sim && { loaded npuprof || insmod $NPUPROF_KO; } || return 1
 	rm -rf "$RP" && mkdir -p "$RP/rec" || return 1
-	# stream 0 of the flood completes nothing for 1.5 s, then everything;
-	# the stall starts inside the recorded command, just before the flood
+	# stream 0 of the flood completes nothing until its tasks have been
+	# held for a second, then everything: the recorded command sets the
+	# stall, starts the releaser and becomes the flood (exec: the recorded
+	# pid is the flood's), so a slow start of the program does not matter
+	rel="i=0; while ! grep -q ' task ' $f && [ \$i -lt 300 ]; do sleep 0.05; i=\$((i + 1)); done; sleep 1; echo clear > $f"
 	build/bin/npuprof record --quiet --engine kmod -o "$RP/rec" -- sh -c \
-		"echo 'stall 0 1500' > $f && exec build/bin/npuwork --scenario flood --tasks 200 --devices 1 --batch 8 --quiet"
+		"echo 'stall 0 0' > $f || exit 1; ($rel) & exec build/bin/npuwork --scenario flood --tasks 200 --devices 1 --batch 8 --quiet"
 	rc=$?
 	echo clear > $f
 	[ $rc = 0 ] || return 1
 	s=$(rp_session)
 	ls -l "$s/kernel"
-	[ -s "$s/kernel/npuprof.kernel.raw" ] && [ -s "$s/npuprof.session" ]
+	[ -s "$s/kernel/npuprof.kernel.raw" ] && [ -s "$s/npuprof.session" ] || return 1
+	# the devices came through the npusim device backend, and so did the
+	# clock-sync samples in the stream (record type 5, 4 per device and sync)
+	grep -qx 'device_backend=npusim' "$s/npuprof.session" || return 1
+	n=$(python3 -c 'import sys, struct
+d = open(sys.argv[1], "rb").read()[64:]
+print(sum(1 for i in range(0, len(d) - 63, 64) if struct.unpack_from("<H", d, i)[0] == 5))' "$s/kernel/npuprof.kernel.raw")
+	echo "clock-sync records: $n"
+	[ "$n" -ge 8 ]
 }
 
 t_replay_tools() {
@@ -50,5 +61,14 @@ t_replay_tools() {
 		[ "$($P live --from "$s" --sample 2 2>/dev/null | grep -c ' submit ')" -lt 200 ]
 }
 
+# the committed recording replays in the guest exactly as on the host
+t_replay_fixture() {
+	F=tests/fixtures/replay
+	build/bin/npuprof live --task-time --from $F/flood_stall 2>/dev/null | cmp - $F/live.out &&
+		build/bin/npuprof top -b --interval 0.1 --from $F/flood_stall 2>/dev/null | cmp - $F/top.out &&
+		{ build/bin/npuprof watch --threshold 500 --from $F/flood_stall 2>&1; true; } | cmp - $F/watch.out
+}
+
 run replay_record t_replay_record
 run replay_tools t_replay_tools
+run replay_fixture t_replay_fixture
