@@ -12,26 +12,73 @@ BUILD    := build
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -fPIC -D_GNU_SOURCE \
-            -Iinclude -Iuser/lib -MMD -MP
+            -Iinclude -MMD -MP
 LDLIBS   := -lsqlite3 -lpthread -lm
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -lpthread)
 
 KVER     ?= $(shell cat $(BUILD)/kernel/version 2>/dev/null || uname -r)
 KDIR     ?= $(firstword $(wildcard /lib/modules/$(KVER)/build /usr/src/linux-headers-$(KVER)))
 
-# libnpuprof: every .c in user/lib
-LIB_SRCS := $(wildcard user/lib/*.c)
+# Components: user/<name>/ is one component (its README says what it holds).
+# Each compiles with the include paths of itself and of the components it may
+# use, so a private header is reachable only from where it belongs; the
+# public API is include/ (installed). Dependencies run one way:
+#   common <- recorder                       (libmsprofiler.so, in the app)
+#   common <- capture, device, db, report <- export   (libnpuprof)
+#   recorder, device <- runtime              (libascendcl.so)
+#   everything <- tools, tests
+INC_common   := -Iuser/common
+INC_recorder := -Iuser/recorder $(INC_common)
+INC_capture  := -Iuser/capture $(INC_common)
+INC_device   := -Iuser/device $(INC_common)
+INC_db       := -Iuser/db $(INC_common)
+INC_report   := -Iuser/report $(INC_common)
+INC_export   := -Iuser/export -Iuser/device $(INC_common)
+INC_runtime  := -Iuser/runtime -Iuser/recorder -Iuser/device $(INC_common)
+INC_npuprof  := -Iuser/tools/npuprof -Iuser/export $(INC_common)
+INC_npuwork  := -Iuser/tools/npuwork -Iuser/device
+INC_tests    := -Itests/gen $(foreach c,recorder capture device db report export runtime,-Iuser/$(c)) $(INC_common)
+$(BUILD)/obj/user/common/%.o:      INC = $(INC_common)
+$(BUILD)/obj/user/capture/%.o:     INC = $(INC_capture) $(BPF_INC)
+$(BUILD)/obj/user/device/%.o:      INC = $(INC_device)
+$(BUILD)/obj/user/db/%.o:          INC = $(INC_db)
+$(BUILD)/obj/user/report/%.o:      INC = $(INC_report)
+$(BUILD)/obj/user/export/%.o:      INC = $(INC_export)
+$(BUILD)/obj/user/runtime/%.o:     INC = $(INC_runtime)
+$(BUILD)/obj/user/tools/npuprof/%.o: INC = $(INC_npuprof)
+$(BUILD)/obj/user/tools/npuwork/%.o: INC = $(INC_npuwork)
+$(BUILD)/obj/tests/%.o:            INC = $(INC_tests) $(BPF_INC)
+
+# libnpuprof, the tool library: common, capture, device, db, report, export.
+# No recorder in it: a tool linking it never starts recording itself.
+LIB_COMPONENTS := common capture device db report export
+LIB_SRCS := $(foreach c,$(LIB_COMPONENTS),$(wildcard user/$(c)/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB_SO   := $(BUILD)/lib/libnpuprof.so
 LIB_A    := $(BUILD)/lib/libnpuprof.a
+
+# The recorder (user/recorder plus the two common files it needs): built a
+# second time, with hidden visibility, into libmsprofiler.so (exports: its
+# version script) and into an internal archive that white-box tests link.
+REC_SRCS := $(wildcard user/recorder/*.c) user/common/hostcrc.c user/common/fsutil.c
+REC_OBJS := $(REC_SRCS:%.c=$(BUILD)/obj-rec/%.o)
+REC_A    := $(BUILD)/obj-rec/librecorder.a
+REC_MAP  := user/recorder/libmsprofiler.map
+
+# test-only generators (synthetic msprof rows): tests/gen, never in a library
+GEN_OBJS := $(BUILD)/obj/tests/gen/dbgen.o
 
 # tools: user/tools/<name>/*.c -> build/bin/<name>
 TOOL_DIRS := $(patsubst %/,%,$(sort $(dir $(wildcard user/tools/*/*.c))))
 TOOLS     := $(patsubst user/tools/%,$(BUILD)/bin/%,$(TOOL_DIRS))
 
-# unit tests: tests/unit/test_*.c -> build/tests/unit/test_* (one Check binary each)
+# unit tests: tests/unit/test_*.c -> build/tests/unit/test_* (one Check binary
+# each; tests/unit/check_main.c is their one main())
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/unit/%)
+UNIT_MAIN  := $(BUILD)/obj/tests/unit/check_main.o
+# test tools: build/tests/bin/dbgen (synthetic databases)
+TEST_TOOLS := $(BUILD)/tests/bin/dbgen
 
 # in-VM test programs: tests/vm/*.c -> build/tests/vm/*
 VM_SRCS    := $(wildcard tests/vm/*.c)
@@ -47,37 +94,53 @@ all: user kmod
 deps:
 	./scripts/deps.sh
 
-user: $(LIB_SO) $(LIB_A) $(TOOLS) $(UNIT_BINS) $(VM_BINS) $(BENCH_BINS)
+user: $(LIB_SO) $(LIB_A) $(TOOLS) $(UNIT_BINS) $(TEST_TOOLS) $(VM_BINS) $(BENCH_BINS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(INC) -c -o $@ $<
+
+$(BUILD)/obj-rec/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC_recorder) -fvisibility=hidden -c -o $@ $<
+
+$(REC_A): $(REC_OBJS)
+	rm -f $@
+	ar rcs $@ $^
 
 $(LIB_A): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@
 	$(if $(LIB_OBJS),ar rcs $@ $^,ar rcs $@)
 
-$(LIB_SO): $(LIB_OBJS)
+LIB_MAP  := user/libnpuprof.map
+$(LIB_SO): $(LIB_OBJS) $(LIB_MAP)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $^ $(LDLIBS)
+	$(CC) -shared -Wl,--version-script=$(LIB_MAP) -o $@ $(LIB_OBJS) $(LDLIBS)
 
 .SECONDEXPANSION:
 $(BUILD)/bin/%: $$(addprefix $(BUILD)/obj/,$$(subst .c,.o,$$(wildcard user/tools/$$*/*.c))) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(filter %.o,$^) $(LIB_A) $(LDLIBS)
 
-$(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(LIB_A)
-	@mkdir -p $(dir $@)
-	$(CC) -o $@ $< $(LIB_A) $(CHECK_LIBS) $(LDLIBS)
+# White-box tests link the recorder archive, the generators and libnpuprof.a.
+TEST_LINK = $(REC_A) $(GEN_OBJS) $(LIB_A)
 
-$(BUILD)/tests/vm/%: $(BUILD)/obj/tests/vm/%.o $(LIB_A)
+$(BUILD)/tests/unit/test_%: $(BUILD)/obj/tests/unit/test_%.o $(UNIT_MAIN) $(REC_A) $(GEN_OBJS) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $< $(LIB_A) $(LDLIBS)
+	$(CC) -o $@ $< $(UNIT_MAIN) $(TEST_LINK) $(CHECK_LIBS) $(LDLIBS)
 
-$(BUILD)/tests/bench/%: $(BUILD)/obj/tests/bench/%.o $(LIB_A)
+$(BUILD)/tests/bin/dbgen: $(BUILD)/obj/tests/gen/dbgen_main.o $(GEN_OBJS) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $< $(LIB_A) $(LDLIBS)
+	$(CC) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/vm/%: $(BUILD)/obj/tests/vm/%.o $(REC_A) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< $(TEST_LINK) $(LDLIBS)
+
+$(BUILD)/tests/bench/%: $(BUILD)/obj/tests/bench/%.o $(REC_A) $(GEN_OBJS) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< $(TEST_LINK) $(LDLIBS)
 
 kmod:
 	@test -n "$(KDIR)" || { echo "no kernel headers for $(KVER): run scripts/deps.sh" >&2; exit 1; }
@@ -112,13 +175,16 @@ bench: deps all
 	./scripts/run-bench.sh
 
 clean:
-	rm -rf $(BUILD)/obj $(BUILD)/lib $(BUILD)/bin $(BUILD)/tests $(BUILD)/vm
+	rm -rf $(BUILD)/obj $(BUILD)/obj-rec $(BUILD)/lib $(BUILD)/bin $(BUILD)/tests $(BUILD)/vm
 	-$(if $(KDIR),$(MAKE) -C $(KDIR) M=$(CURDIR) clean)
 
 # ---- packaging (owner: packaging): make install, make install-dkms ----------
-#   make install [PREFIX=/usr/local] [DESTDIR=]  tools (build/bin), libraries
-#       (build/lib/*.so, *.a), public headers (include/{acl,npuprof,uapi}) and
-#       $(LIBDIR)/pkgconfig/npuprof.pc made from npuprof.pc.in
+#   make install [PREFIX=/usr/local] [DESTDIR=]  tools (build/bin), the tool
+#       library (libnpuprof.so, .a) and the in-app recorder (libmsprofiler.so),
+#       public headers (include/{acl,npuprof,uapi}) and
+#       $(LIBDIR)/pkgconfig/npuprof.pc made from npuprof.pc.in. Never the
+#       simulated runtime (libascendcl.so, libprofapi.so): on an Ascend host
+#       it would shadow CANN's; only `make install-sdk` lays that out.
 #   make install-dkms [DESTDIR=]  the module sources and dkms.conf in
 #       /usr/src/npuprof-$(VERSION)/; then `dkms install npuprof/$(VERSION)`
 # The version lives in one place: the VERSION file.
@@ -138,8 +204,8 @@ DKMS_SRCS     = Kbuild VERSION $(wildcard include/uapi/*.h kmod/*/Kbuild) \
 install: user
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 755 $(BUILD)/bin/* $(DESTDIR)$(BINDIR)/
-	install -m 755 $(BUILD)/lib/*.so $(DESTDIR)$(LIBDIR)/
-	install -m 644 $(BUILD)/lib/*.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(LIB_SO) $(RT_MSPROF) $(DESTDIR)$(LIBDIR)/
+	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
 	for h in $(INSTALL_HDRS); do \
 		install -D -m 644 $$h $(DESTDIR)$(INCLUDEDIR)/$${h#include/} || exit 1; done
 	sed -e 's|@PREFIX@|$(INST_PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
@@ -164,18 +230,20 @@ install-systemd:
 # BPF capture engine: its rules are one block, kept in bpf/bpf.mk
 include bpf/bpf.mk
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/obj-rec -name '*.d' 2>/dev/null)
 
 # ---- ACL runtime and the CANN-style SDK (owner: runtime; user/runtime) -----
-# libmsprofiler.so  the profiling library (libnpuprof's objects, aclprof*)
-# libascendcl.so    the runtime (user/runtime/*.c), linked to libmsprofiler.so
+# libmsprofiler.so  the in-app recorder (user/recorder: aclprof*, host
+#                   recorder, Str2Id, runtime hooks); needs libc only
+# libascendcl.so    the runtime (user/runtime/*.c plus the npusim client,
+#                   user/device/npusim_dev.c), linked to libmsprofiler.so
 # libprofapi.so     a thin name: an empty library that needs libmsprofiler.so
 # Programs that use the runtime (npuwork, tests/vm/rt_*, tests/unit/
 # test_runtime*) link these shared libraries, never libnpuprof.a, so that the
-# process has one recorder. `make install-sdk PREFIX=DIR` lays them out as
+# process has one recorder; the tool library carries none. `make install-sdk PREFIX=DIR` lays them out as
 # CANN does: DIR/include/{acl,hccl}, DIR/lib64, DIR/bin/setenv.bash.
 RT_SRCS    := $(wildcard user/runtime/*.c)
-RT_OBJS    := $(RT_SRCS:%.c=$(BUILD)/obj/%.o)
+RT_OBJS    := $(RT_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/user/device/npusim_dev.o
 RT_MSPROF  := $(BUILD)/lib/libmsprofiler.so
 RT_ACL     := $(BUILD)/lib/libascendcl.so
 RT_PROFAPI := $(BUILD)/lib/libprofapi.so
@@ -185,9 +253,10 @@ NPUWORK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard user/tools/npuwork/*.
 
 user: $(RT_LIBS)
 
-$(RT_MSPROF): $(LIB_OBJS)
+$(RT_MSPROF): $(REC_OBJS) $(REC_MAP)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,libmsprofiler.so -o $@ $^ $(LDLIBS)
+	$(CC) -shared -Wl,-soname,libmsprofiler.so -Wl,--no-undefined -Wl,--version-script=$(REC_MAP) \
+		-o $@ $(REC_OBJS) -Wl,--as-needed -lpthread
 
 $(RT_ACL): $(RT_OBJS) $(RT_MSPROF)
 	$(CC) -shared -Wl,-soname,libascendcl.so -o $@ $(RT_OBJS) -L$(BUILD)/lib -lmsprofiler \
@@ -201,13 +270,14 @@ $(BUILD)/bin/npuwork: $(NPUWORK_OBJS) $(RT_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(NPUWORK_OBJS) $(RT_LINK) -lsqlite3 -lpthread -lm
 
-$(BUILD)/tests/vm/rt_%: $(BUILD)/obj/tests/vm/rt_%.o $(RT_LIBS)
+# rt_* read back what the runtime recorded: the decoder from libnpuprof.a
+$(BUILD)/tests/vm/rt_%: $(BUILD)/obj/tests/vm/rt_%.o $(RT_LIBS) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $< $(RT_LINK) -lpthread
+	$(CC) -o $@ $< $(LIB_A) $(RT_LINK) $(LDLIBS)
 
-$(BUILD)/tests/unit/test_runtime%: $(BUILD)/obj/tests/unit/test_runtime%.o $(RT_LIBS)
+$(BUILD)/tests/unit/test_runtime%: $(BUILD)/obj/tests/unit/test_runtime%.o $(UNIT_MAIN) $(RT_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $< $(RT_LINK) $(CHECK_LIBS) -lpthread
+	$(CC) -o $@ $< $(UNIT_MAIN) $(RT_LINK) $(CHECK_LIBS) -lpthread
 
 .PHONY: install-sdk
 install-sdk: $(RT_LIBS)

@@ -1,4 +1,4 @@
-# ---- BPF capture engine (bpf/, user/lib/engine_bpf.c) ----------------------
+# ---- BPF capture engine (bpf/, user/capture/engine_bpf.c) ----------------------
 # Included from the top-level Makefile. vmlinux.h comes from the build host's
 # kernel BTF; the programs are compiled for BPF, turned into a libbpf
 # skeleton (which embeds the object), and that skeleton is compiled into
@@ -17,7 +17,8 @@ BPF_SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(BPF_OUT)/%.skel.h)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall \
               -Wno-unused-function -I$(BPF_OUT) -Ibpf -Iinclude
 
-CFLAGS  += -I$(BPF_OUT) -Ibpf
+# the skeleton and the shared event header: for the BPF engine and its tests
+BPF_INC := -I$(BPF_OUT) -Ibpf
 LDLIBS  += $(or $(shell pkg-config --libs libbpf 2>/dev/null),-lbpf) -lelf -lz
 
 $(BPF_OUT)/vmlinux.h:
@@ -38,7 +39,7 @@ $(BPF_OUT)/%.skel.h: $(BPF_OUT)/%.bpf.o
 	mv $@.tmp $@
 
 # everything that includes a skeleton waits for it
-$(BUILD)/obj/user/lib/engine_bpf.o: $(BPF_SKELS)
+$(BUILD)/obj/user/capture/engine_bpf.o: $(BPF_SKELS)
 $(patsubst tests/unit/%.c,$(BUILD)/obj/tests/unit/%.o,$(wildcard tests/unit/test_bpf*.c)): $(BPF_SKELS)
 $(patsubst tests/vm/%.c,$(BUILD)/obj/tests/vm/%.o,$(wildcard tests/vm/bpf_*.c)): $(BPF_SKELS)
 

@@ -25,8 +25,10 @@ for t in build/tests/unit/test_*; do
 	[ "$rc" -eq 0 ] || status=1
 done
 # Scripts that count as one test each: packaging (make install into a
-# scratch DESTDIR) and the layering of the driver, runtime and tool files.
-for t in tests/install_test.sh tests/layering_test.sh; do
+# scratch DESTDIR), the installed libraries' shape (recorder_lib_test),
+# replaying the committed recording (replay_test) and the layering of the
+# driver, runtime and tool files.
+for t in tests/install_test.sh tests/recorder_lib_test.sh tests/replay_test.sh tests/layering_test.sh; do
 	[ -x "$t" ] || continue
 	if out=$("$t" 2>&1); then
 		passed=$((passed + 1))

@@ -2,7 +2,10 @@
 # tests/install_test.sh - packaging as a user meets it, in a scratch DESTDIR:
 #   make install DESTDIR=$tmp PREFIX=/usr   files in place, npuprof.pc usable by
 #       pkg-config, a small C program built against the installed headers with
-#       the shared and with the static library, and run;
+#       the shared and with the static library, and run; never the simulated
+#       runtime (libascendcl.so, libprofapi.so: on an Ascend host they would
+#       shadow CANN's) nor an internal header;
+#   make install-sdk PREFIX=$tmp/sdk        the simulated runtime is there;
 #   make install PREFIX=/opt/npuprof       PREFIX honoured;
 #   make install-dkms                      module sources and dkms.conf with the
 #       VERSION, and (when kernel headers are around) the modules built with
@@ -10,13 +13,8 @@
 #   npuprof <command> --help               usage, exit 0, examples.
 # Run by scripts/run-unit.sh as one test; prints "install_test: ok|FAIL ...".
 # Set NPUPROF_SKIP_DKMS_BUILD=1 to skip the module build.
-set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 1
-tmp=$(mktemp -d /tmp/npuprof-install-XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "install_test: FAIL: $*"; exit 1; }
-note() { echo "install_test: $*"; }
+TEST=install_test
+. "$(dirname "$0")/testlib.sh"
 
 version=$(cat VERSION) || fail "no VERSION file"
 case $version in
@@ -32,11 +30,28 @@ for b in build/bin/*; do
 	[ -x "$d/usr/bin/${b##*/}" ] || fail "binary ${b##*/} not installed in /usr/bin"
 done
 [ -x "$d/usr/bin/npuprof" ] || fail "npuprof not installed"
-for l in build/lib/*.so build/lib/*.a; do
+for l in build/lib/libnpuprof.so build/lib/libnpuprof.a build/lib/libmsprofiler.so; do
 	cmp -s "$l" "$d/usr/lib/${l##*/}" || fail "library ${l##*/} not installed in /usr/lib"
+done
+# The simulated runtime is for `make install-sdk` only.
+for l in libascendcl.so libprofapi.so; do
+	[ -f "build/lib/$l" ] || fail "build/lib/$l was not built"
+	[ -e "$d/usr/lib/$l" ] && fail "make install installed the simulated runtime's $l"
 done
 for h in $(cd include && find acl npuprof uapi -name '*.h'); do
 	cmp -s "include/$h" "$d/usr/include/$h" || fail "header $h not installed in /usr/include"
+done
+# Internal contracts between our components are not installed.
+for h in rthooks.h hostrec.h npusim_dev.h dbgen.h rec_export.h; do
+	[ -z "$(find "$d" -name "$h")" ] || fail "internal header $h installed: $(find "$d" -name "$h")"
+done
+[ "$(find "$d/usr/include" -name '*.h' | wc -l)" -eq "$(find include/acl include/npuprof include/uapi -name '*.h' | wc -l)" ] ||
+	fail "make install installed headers that are not in include/{acl,npuprof,uapi}"
+
+# ---- make install-sdk: where the simulated runtime goes ---------------------
+make -s install-sdk PREFIX="$tmp/sdk" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make install-sdk"; }
+for l in libascendcl.so libprofapi.so libmsprofiler.so; do
+	[ -f "$tmp/sdk/lib64/$l" ] || fail "make install-sdk: no lib64/$l"
 done
 pc=$d/usr/lib/pkgconfig/npuprof.pc
 [ -f "$pc" ] || fail "no npuprof.pc"
@@ -66,14 +81,16 @@ for h in $(cd "$d/usr/include" && find acl npuprof uapi -name '*.h'); do
 		{ cat "$tmp/log"; fail "installed header <$h> does not compile alone"; }
 done
 
+# The synthetic-row generator is test code (tests/gen) built on the installed
+# db API only: compiling it here against the installed headers proves that.
 cat >"$tmp/prog.c" <<'EOF'
 /* Writes a synthetic database and reports it, through the installed API. */
 #include <stdio.h>
 #include <acl/acl_prof.h>
 #include <npuprof/db.h>
-#include <npuprof/dbgen.h>
 #include <npuprof/report.h>
 #include <uapi/npuprof.h>
+#include "dbgen.h"
 
 int main(int argc, char **argv)
 {
@@ -96,14 +113,15 @@ int main(int argc, char **argv)
 EOF
 mkdir "$tmp/out1" "$tmp/out2"
 # shared library
-$CC -std=gnu11 -Wall -o "$tmp/prog_so" "$tmp/prog.c" $(pkg-config --cflags --libs npuprof) \
+gen="-Itests/gen tests/gen/dbgen.c"
+$CC -std=gnu11 -Wall -o "$tmp/prog_so" "$tmp/prog.c" $gen $(pkg-config --cflags --libs npuprof) \
 	2>"$tmp/log" || { cat "$tmp/log"; fail "linking against the installed libnpuprof.so"; }
 LD_LIBRARY_PATH=$d/usr/lib "$tmp/prog_so" "$tmp/out1" >"$tmp/rep1" 2>&1 ||
 	{ cat "$tmp/rep1"; fail "program linked to libnpuprof.so failed"; }
 grep -q '^Top operators by device time' "$tmp/rep1" || fail "no report from the shared-library program"
 # static library: libnpuprof.a plus the Libs.private of npuprof.pc
 priv=$(pkg-config --static --libs-only-l npuprof | sed 's/-lnpuprof//')
-$CC -std=gnu11 -Wall -o "$tmp/prog_a" "$tmp/prog.c" $(pkg-config --cflags npuprof) \
+$CC -std=gnu11 -Wall -o "$tmp/prog_a" "$tmp/prog.c" $gen $(pkg-config --cflags npuprof) \
 	"$d/usr/lib/libnpuprof.a" $priv 2>"$tmp/log" ||
 	{ cat "$tmp/log"; fail "linking against the installed libnpuprof.a with Libs.private"; }
 if command -v readelf >/dev/null && readelf -d "$tmp/prog_a" | grep -q 'libnpuprof\.so'; then

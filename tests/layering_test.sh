@@ -4,8 +4,8 @@
 # each other in a DAG, never in a circle: for each folder, every object's
 # undefined symbols are matched to the object of the same folder that
 # defines them, and tsort(1) must order the result without a loop.
-# Needs the kernel modules built (make kmod); the user objects are compiled
-# here. Prints one line; exits non-zero on a circle.
+# Needs everything built (make): it reads the build's objects. Prints one
+# line; exits non-zero on a circle.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -38,21 +38,14 @@ check_dir() {
 	fi
 }
 
-# compile_dir DIR: the objects of DIR's .c files in $tmp/DIR
-compile_dir() {
-	mkdir -p "$tmp/$1"
-	for c in "$1"/*.c; do
-		${CC:-cc} -std=gnu11 -D_GNU_SOURCE -fPIC -Iinclude -Iuser/lib -Ibuild/bpf -Ibpf \
-			-c -o "$tmp/$1/$(basename "$c" .c).o" "$c" || return 1
-	done
-}
-
+# the user folders' objects as the build made them (make user first)
 for d in user/runtime user/tools/npuprof; do
-	if ! compile_dir "$d"; then
-		echo "layering_test: cannot compile $d" >&2
+	set -- build/obj/$d/*.o
+	if [ ! -f "$1" ]; then
+		echo "layering_test: no objects in build/obj/$d: make first" >&2
 		exit 1
 	fi
-	check_dir "$d" "$tmp/$d"/*.o
+	check_dir "$d" "$@"
 done
 
 objs=$(ls kmod/npusim/*.o 2>/dev/null | grep -v -e '\.mod\.o$' -e '/npusim\.o$')

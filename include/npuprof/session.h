@@ -43,6 +43,7 @@ struct npuprof_session {
 	uint32_t pid; /* the profiled process (0: system-wide) */
 	char cmd[1024];
 	char engine[16];
+	char device_backend[16]; /* "npusim", "noclock" (user/device) */
 	uint32_t sample_n;
 	uint32_t capture_flags;
 	uint64_t start_realtime_ns, start_monotonic_ns;
@@ -58,8 +59,9 @@ struct npuprof_session {
 	uint64_t window_skipped, rate_skipped;
 };
 
-/* Fill s with this host's identity, the devices present (npusim or a real
- * driver's /proc/trs_chan entries) and the clock pair taken now. */
+/* Fill s with this host's identity, the devices present (through the device
+ * backend in charge: npusim, or a real driver's /proc/trs_chan entries) and
+ * the clock pair taken now. */
 void npuprof_session_init(struct npuprof_session *s);
 
 /* Create a new PROF_* directory under parent and write the start files
@@ -76,10 +78,10 @@ int npuprof_session_finish(struct npuprof_session *s, char *err, size_t errlen);
 int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err,
 			 size_t errlen);
 
-/* Take (host CLOCK_MONOTONIC, device counter) pairs from every simulated
- * device of the session and hand them to fn as NPUPROF_REC_CLOCK_SYNC
- * records; export fits each device's clock from them. Devices without a
- * clock-sync interface are skipped. */
+/* Take (host CLOCK_MONOTONIC, device counter) pairs from every device of the
+ * session through its device backend and hand them to fn as
+ * NPUPROF_REC_CLOCK_SYNC records; export fits each device's clock from them.
+ * Devices without a clock-sync source (backend "noclock") give none. */
 void npuprof_session_clock_sync(const struct npuprof_session *s,
 				npuprof_record_fn fn, void *ctx);
 

@@ -217,17 +217,16 @@ static inline void npuprof_encode_task_time(struct npuprof_record *r,
  * capture's records. The caller stamps the header (npuprof_encode_hdr)
  * with the sample's host time as the record's time. */
 static inline void npuprof_encode_clock_sync(struct npuprof_record *r,
-					     __u32 devid,
-					     const struct npusim_clock_sample *c,
-					     __u64 counter_hz)
+					     __u32 devid, __u64 host_ns,
+					     __u64 dev_cnt, __u64 counter_hz)
 {
 	__builtin_memset(r->raw, 0, sizeof(r->raw));
 	r->hdr.type = NPUPROF_REC_CLOCK_SYNC;
 	r->hdr.size = NPUPROF_RECORD_SIZE;
 	r->hdr.flags = 0;
 	r->clock.devid = devid;
-	r->clock.host_ns = c->host_ns;
-	r->clock.dev_cnt = c->dev_cnt;
+	r->clock.host_ns = host_ns;
+	r->clock.dev_cnt = dev_cnt;
 	r->clock.counter_hz = counter_hz;
 }
 

@@ -14,7 +14,7 @@
  * NPUPROF_BENCH_TASKS overrides the task count (default 1000000).
  */
 #include <npuprof/db.h>
-#include <npuprof/dbgen.h>
+#include "dbgen.h"
 
 #include "dbschema.h"
 

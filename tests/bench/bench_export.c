@@ -27,7 +27,7 @@
 #include "acl/acl_prof.h"
 #include "correlate.h"
 #include "npuprof/export.h"
-#include "npuprof/hostrec.h"
+#include "hostrec.h"
 #include "npuprof/rawkern.h"
 #include "npuprof/session.h"
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "acl/acl_prof.h"
-#include "npuprof/hostrec.h"
+#include "hostrec.h"
 
 #define ITERS 20000
 #define ROUNDS 20

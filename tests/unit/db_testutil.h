@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "testutil.h"
+
 static const char *const fixture_real_dirs[] = { "tests/fixtures/real", "../shared/fixtures/real" };
 static const char *const fixture_seed_dirs[] = { "tests/fixtures/seeds", "../shared/seeds" };
 
@@ -33,29 +35,11 @@ static inline const char *find_fixture(const char *const *dirs, size_t ndirs, co
 	return NULL;
 }
 
-/* A fresh empty directory under /tmp; the caller removes it with rm_rf. */
+/* A fresh empty directory under /tmp; the caller removes it with tu_rm_rf. */
 static inline void scratch_dir(char *buf, size_t len)
 {
 	snprintf(buf, len, "/tmp/npuprof-dbtest-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(buf));
-}
-
-static inline void rm_rf(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char p[4096];
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
-		unlink(p);
-	}
-	closedir(d);
-	rmdir(dir);
 }
 
 /* Number of directory entries whose name starts with prefix. */

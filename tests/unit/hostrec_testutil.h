@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "npuprof/hostrec.h"
+#include "npuprof/hostread.h"
+#include "testutil.h"
 
 struct decoded {
     size_t n, cap;
@@ -126,15 +127,6 @@ static inline const void *tu_nth_kind(const struct decoded *d, uint16_t kind, si
         if (d->rec[i]->kind == kind && nth-- == 0)
             return d->rec[i];
     return NULL;
-}
-
-static inline void tu_rm_rf(const char *dir)
-{
-    char cmd[4200];
-
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
 }
 
 #endif

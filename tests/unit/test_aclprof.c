@@ -18,8 +18,8 @@
 
 #include "acl/acl_prof.h"
 #include "hostrec_testutil.h"
-#include "npuprof/hostrec.h"
-#include "npuprof/rthooks.h"
+#include "hostrec.h"
+#include "rthooks.h"
 
 #define MSPROFTX_ONLY ACL_PROF_MSPROFTX
 
@@ -914,13 +914,7 @@ static Suite *aclprof_suite(void)
     return s;
 }
 
-int main(void)
+Suite *unit_suite(void)
 {
-    SRunner *sr = srunner_create(aclprof_suite());
-    int failed;
-
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return aclprof_suite();
 }

@@ -705,13 +705,7 @@ static Suite *bpf_suite(void)
 	return s;
 }
 
-int main(void)
+Suite *unit_suite(void)
 {
-	SRunner *sr = srunner_create(bpf_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return bpf_suite();
 }

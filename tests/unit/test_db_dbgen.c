@@ -5,7 +5,7 @@
  * through the SQLite library and through the real sqlite3 shell.
  */
 #include <npuprof/db.h>
-#include <npuprof/dbgen.h>
+#include "dbgen.h"
 
 #include "db_testutil.h"
 #include "dbschema.h"
@@ -106,7 +106,7 @@ START_TEST(join_rules_hold)
 	}
 	ck_assert_int_ge(checked, 20);
 	sqlite3_close(db);
-	rm_rf(dir);
+	tu_rm_rf(dir);
 }
 END_TEST
 
@@ -165,7 +165,7 @@ START_TEST(consumer_queries)
 		sqlite3_finalize(s);
 	}
 	sqlite3_close(db);
-	rm_rf(dir);
+	tu_rm_rf(dir);
 }
 END_TEST
 
@@ -184,7 +184,7 @@ START_TEST(dbgen_120)
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM RANK_DEVICE_MAP WHERE rankId=-1 AND "
 			       "deviceId=0"), 1);
 	sqlite3_close(db);
-	rm_rf(dir);
+	tu_rm_rf(dir);
 }
 END_TEST
 
@@ -208,12 +208,12 @@ START_TEST(tool_and_sqlite3_shell)
 {
 	char cmd[1024], out[4096];
 
-	if (access("build/bin/npuprof", X_OK) != 0 || system("command -v sqlite3 >/dev/null") != 0) {
-		printf("tool_and_sqlite3_shell: skipped (build/bin/npuprof or sqlite3 missing)\n");
+	if (access("build/tests/bin/dbgen", X_OK) != 0 || system("command -v sqlite3 >/dev/null") != 0) {
+		printf("tool_and_sqlite3_shell: skipped (build/tests/bin/dbgen or sqlite3 missing)\n");
 		return;
 	}
 	scratch_dir(dir, sizeof(dir));
-	snprintf(cmd, sizeof(cmd), "build/bin/npuprof dbgen --tasks 3000 -o %s/msprof_20260101000000.db", dir);
+	snprintf(cmd, sizeof(cmd), "build/tests/bin/dbgen --tasks 3000 -o %s/msprof_20260101000000.db", dir);
 	ck_assert_int_eq(run(cmd, out, sizeof(out)), 0);
 	ck_assert_ptr_nonnull(strstr(out, "3000 tasks"));
 	snprintf(cmd, sizeof(cmd), "sqlite3 %s/msprof_20260101000000.db 'PRAGMA integrity_check; "
@@ -222,29 +222,27 @@ START_TEST(tool_and_sqlite3_shell)
 	ck_assert_int_eq(run(cmd, out, sizeof(out)), 0);
 	ck_assert_str_eq(out, "ok\n3000\n1.1.1");
 	/* The same name again: refused without --force, replaced with it. */
-	snprintf(cmd, sizeof(cmd), "build/bin/npuprof dbgen --tasks 10 -o %s/msprof_20260101000000.db 2>&1", dir);
+	snprintf(cmd, sizeof(cmd), "build/tests/bin/dbgen --tasks 10 -o %s/msprof_20260101000000.db 2>&1", dir);
 	ck_assert_int_eq(run(cmd, out, sizeof(out)), 1);
 	ck_assert_ptr_nonnull(strstr(out, "already exists"));
-	snprintf(cmd, sizeof(cmd), "build/bin/npuprof dbgen --tasks 10 --schema 1.2.0 --force -o "
+	snprintf(cmd, sizeof(cmd), "build/tests/bin/dbgen --tasks 10 --schema 1.2.0 --force -o "
 		 "%s/msprof_20260101000000.db >/dev/null && sqlite3 %s/msprof_20260101000000.db "
 		 "'SELECT count(*) FROM TASK; SELECT value FROM META_DATA WHERE name=\"SCHEMA_VERSION\"'",
 		 dir, dir);
 	ck_assert_int_eq(run(cmd, out, sizeof(out)), 0);
 	ck_assert_str_eq(out, "10\n1.2.0");
-	ck_assert_int_eq(run("build/bin/npuprof dbgen --tasks x 2>&1", out, sizeof(out)), 2);
-	ck_assert_int_eq(run("build/bin/npuprof dbgen --tasks 1 -o /nonexistent/x.db 2>&1", out,
+	ck_assert_int_eq(run("build/tests/bin/dbgen --tasks x 2>&1", out, sizeof(out)), 2);
+	ck_assert_int_eq(run("build/tests/bin/dbgen --tasks 1 -o /nonexistent/x.db 2>&1", out,
 			     sizeof(out)), 1);
 	ck_assert_ptr_nonnull(strstr(out, "/nonexistent"));
-	rm_rf(dir);
+	tu_rm_rf(dir);
 }
 END_TEST
 
-int main(void)
+Suite *unit_suite(void)
 {
 	Suite *s = suite_create("db_dbgen");
 	TCase *tc = tcase_create("dbgen");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, join_rules_hold);
@@ -252,9 +250,5 @@ int main(void)
 	tcase_add_test(tc, dbgen_120);
 	tcase_add_test(tc, tool_and_sqlite3_shell);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return s;
 }

@@ -600,12 +600,10 @@ START_TEST(ddl_text_form)
 }
 END_TEST
 
-int main(void)
+Suite *unit_suite(void)
 {
 	Suite *s = suite_create("db_schema");
 	TCase *tc = tcase_create("conformance");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, seed_columns_match);
@@ -614,9 +612,5 @@ int main(void)
 	tcase_add_test(tc, schema_120_columns);
 	tcase_add_test(tc, ddl_text_form);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return s;
 }

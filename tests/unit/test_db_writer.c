@@ -6,7 +6,7 @@
  * writer, an existing file, a full disk, an abandoned writer).
  */
 #include <npuprof/db.h>
-#include <npuprof/dbgen.h>
+#include "dbgen.h"
 
 #include "db_testutil.h"
 
@@ -94,7 +94,7 @@ START_TEST(empty_database_contents)
 			 "N/A");
 	sqlite3_close(db);
 	npuprof_db_close(w);
-	rm_rf(dir);
+	tu_rm_rf(dir);
 }
 END_TEST
 
@@ -133,7 +133,7 @@ START_TEST(pytorch_variant)
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(npuprof_db_errmsg(w), "GC_RECORD does not exist in a msprof"));
 	npuprof_db_close(w);
-	rm_rf(dir);
+	tu_rm_rf(dir);
 }
 END_TEST
 
@@ -171,7 +171,7 @@ START_TEST(schema_120_option)
 				"RANK_DEVICE_MAP", got, sizeof(got)), "-1:0 -1:3");
 	sqlite3_close(db);
 	npuprof_db_close(w);
-	rm_rf(dir);
+	tu_rm_rf(dir);
 
 	/* No devices: (-1, -1). A 1.1.1 msprof file has no RANK_DEVICE_MAP. */
 	scratch_dir(dir, sizeof(dir));
@@ -182,13 +182,13 @@ START_TEST(schema_120_option)
 				sizeof(got)), "-1:-1");
 	sqlite3_close(db);
 	npuprof_db_close(w);
-	rm_rf(dir);
+	tu_rm_rf(dir);
 	scratch_dir(dir, sizeof(dir));
 	w = open_writer(dir, NPUPROF_DB_SCHEMA_1_1_1, NPUPROF_DB_MSPROF);
 	ck_assert_int_eq(npuprof_db_add_rank_device_map(w, &(struct npuprof_db_rank_device_map){ 0, 0 }),
 			 -EINVAL);
 	npuprof_db_close(w);
-	rm_rf(dir);
+	tu_rm_rf(dir);
 }
 END_TEST
 
@@ -218,7 +218,7 @@ START_TEST(launch_never_id_zero)
 	ck_assert_int_eq(q_int(db, "SELECT max(id) + 1 - count(*) FROM STRING_IDS"), 0);
 	sqlite3_close(db);
 	npuprof_db_close(w);
-	rm_rf(dir);
+	tu_rm_rf(dir);
 }
 END_TEST
 
@@ -283,7 +283,7 @@ START_TEST(awkward_values_round_trip)
 	sqlite3_close(db);
 	npuprof_db_close(w);
 	free(longs);
-	rm_rf(dir);
+	tu_rm_rf(dir);
 }
 END_TEST
 
@@ -319,7 +319,7 @@ START_TEST(open_errors_name_the_path)
 	ck_assert_int_eq(npuprof_db_open(&w, NULL, NULL, err, sizeof(err)), -EINVAL);
 	ck_assert_int_eq(npuprof_db_open(NULL, dir, NULL, NULL, 0), -EINVAL);
 	ck_assert_int_eq(count_entries(dir, ".npuprof-tmp-"), 0);
-	rm_rf(dir);
+	tu_rm_rf(dir);
 }
 END_TEST
 
@@ -369,7 +369,7 @@ START_TEST(insert_errors)
 	npuprof_db_close(w);
 	ck_assert_int_eq(npuprof_db_insert(NULL, NPUPROF_DB_TASK, &task, sizeof(task)), -EINVAL);
 	ck_assert_int_eq(npuprof_db_finish(NULL), -EINVAL);
-	rm_rf(dir);
+	tu_rm_rf(dir);
 }
 END_TEST
 
@@ -433,7 +433,7 @@ START_TEST(killed_writer_leaves_no_database)
 	ck_assert_int_eq(count_entries(dir, ".npuprof-tmp-"), 1);	/* its own */
 	npuprof_db_close(w);
 	ck_assert_int_eq(count_entries(dir, ".npuprof-tmp-"), 0);
-	rm_rf(dir);
+	tu_rm_rf(dir);
 }
 END_TEST
 
@@ -470,7 +470,7 @@ START_TEST(existing_file_not_clobbered)
 	db = open_ro(path);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM META_DATA"), 4);
 	sqlite3_close(db);
-	rm_rf(dir);
+	tu_rm_rf(dir);
 }
 END_TEST
 
@@ -487,7 +487,7 @@ START_TEST(abandoned_writer_cleans_up)
 	ck_assert_uint_eq(npuprof_db_row_count(w, NPUPROF_DB_TASK), 5000);
 	npuprof_db_close(w);
 	ck_assert_int_eq(count_entries(dir, ""), 2);	/* "." and ".." */
-	rm_rf(dir);
+	tu_rm_rf(dir);
 }
 END_TEST
 
@@ -527,16 +527,14 @@ START_TEST(disk_full)
 	ck_assert_int_eq(WEXITSTATUS(status), 0);
 	ck_assert_int_eq(count_entries(dir, "msprof_"), 0);
 	ck_assert_int_eq(count_entries(dir, ".npuprof-tmp-"), 0);
-	rm_rf(dir);
+	tu_rm_rf(dir);
 }
 END_TEST
 
-int main(void)
+Suite *unit_suite(void)
 {
 	Suite *s = suite_create("db_writer");
 	TCase *tc = tcase_create("writer");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, empty_database_contents);
@@ -551,9 +549,5 @@ int main(void)
 	tcase_add_test(tc, abandoned_writer_cleans_up);
 	tcase_add_test(tc, disk_full);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return s;
 }

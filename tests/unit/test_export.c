@@ -18,9 +18,10 @@
 
 #include "acl/acl_prof.h"
 #include "npuprof/export.h"
-#include "npuprof/hostrec.h"
+#include "hostrec.h"
 #include "npuprof/rawkern.h"
 #include "npuprof/session.h"
+#include "testutil.h"
 
 #define HZ 50000000ULL /* device counter */
 #define T0 1000000000ULL /* first submit, CLOCK_MONOTONIC ns */
@@ -210,10 +211,8 @@ static int64_t q(sqlite3 *db, const char *sql)
 
 static void cleanup(void)
 {
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", parent);
-	ck_assert_int_eq(system(cmd), 0);
+	tu_rm_rf(parent);
+	ck_assert_int_eq(access(parent, F_OK), -1);
 }
 
 START_TEST(test_tasks_and_joins)
@@ -419,12 +418,10 @@ START_TEST(test_not_a_session)
 }
 END_TEST
 
-int main(void)
+Suite *unit_suite(void)
 {
 	Suite *s = suite_create("export");
 	TCase *tc = tcase_create("export");
-	SRunner *sr;
-	int nf;
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_tasks_and_joins);
@@ -433,9 +430,5 @@ int main(void)
 	tcase_add_test(tc, test_damaged_host);
 	tcase_add_test(tc, test_not_a_session);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf ? 1 : 0;
+	return s;
 }

@@ -20,7 +20,8 @@
 
 #include "acl/acl_prof.h"
 #include "hostrec_testutil.h"
-#include "npuprof/hostrec.h"
+#include "hostrec.h"
+#include "npuprof/hostread.h"
 
 #define NTHREADS 8
 #define RANGE_SLOTS 8 /* ranges in flight per thread; 8 x (8 + 2) stamps <= 100 */
@@ -284,19 +285,13 @@ START_TEST(test_stress)
 }
 END_TEST
 
-int main(void)
+Suite *unit_suite(void)
 {
     Suite *s = suite_create("mstx_stress");
     TCase *tc = tcase_create("threads");
-    SRunner *sr;
-    int failed;
 
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_stress);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return s;
 }

@@ -15,7 +15,8 @@
 
 #include "acl/acl_prof.h"
 #include "hostrec_testutil.h"
-#include "npuprof/hostrec.h"
+#include "hostrec.h"
+#include "npuprof/hostread.h"
 
 static char *g_dir;
 static uint8_t *g_file; /* a clean stream written by the recorder */
@@ -495,12 +496,10 @@ START_TEST(test_crafted_records)
 }
 END_TEST
 
-int main(void)
+Suite *unit_suite(void)
 {
     Suite *s = suite_create("rawhost");
     TCase *tc = tcase_create("decoder");
-    SRunner *sr;
-    int failed;
 
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 120);
@@ -517,9 +516,5 @@ int main(void)
     tcase_add_test(tc, test_unaligned_buffer);
     tcase_add_test(tc, test_crafted_records);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return s;
 }

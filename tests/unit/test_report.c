@@ -1,5 +1,5 @@
 /*
- * test_report.c - `npuprof report` (user/lib/report.c) against numbers
+ * test_report.c - `npuprof report` (user/report/report.c) against numbers
  * computed independently.
  *
  * The expected figures for the two real 910B fixtures were computed with the
@@ -25,19 +25,16 @@
 #include <unistd.h>
 
 #include <npuprof/db.h>
-#include <npuprof/dbgen.h>
+#include "dbgen.h"
 #include <npuprof/report.h>
+
+#include "testutil.h"
 
 /* CI clones only the repository: use its copies of the fixtures. */
 #define FIX_L2R0 "tests/fixtures/real/910b-level2-rank0.db"
 #define FIX_L0R1 "tests/fixtures/real/910b-level0-rank1.db"
 
 static char scratch[64];
-
-static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *f)
-{
-	return remove(p);
-}
 
 static void setup(void)
 {
@@ -47,7 +44,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	nftw(scratch, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tu_rm_rf(scratch);
 }
 
 /* The report of path with every line's blanks collapsed, framed by '\n'. */
@@ -522,12 +519,10 @@ START_TEST(command_line)
 }
 END_TEST
 
-int main(void)
+Suite *unit_suite(void)
 {
 	Suite *s = suite_create("report");
 	TCase *tc = tcase_create("report");
-	SRunner *sr;
-	int nf;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
@@ -543,9 +538,5 @@ int main(void)
 	tcase_add_test(tc, report_of_directory);
 	tcase_add_test(tc, command_line);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf ? 1 : 0;
+	return s;
 }

@@ -11,7 +11,7 @@
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
 #include "hccl/hccl.h"
-#include "npuprof/hostrec.h"
+#include "npuprof/hostfmt.h"
 
 START_TEST(uninitialised)
 {
@@ -100,12 +100,10 @@ START_TEST(names)
 }
 END_TEST
 
-int main(void)
+Suite *unit_suite(void)
 {
     Suite *s = suite_create("runtime");
     TCase *tc = tcase_create("host");
-    SRunner *sr;
-    int failed;
 
     tcase_add_test(tc, uninitialised);
     tcase_add_test(tc, no_devices);
@@ -113,9 +111,5 @@ int main(void)
     tcase_add_test(tc, record_layouts);
     tcase_add_test(tc, names);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return s;
 }

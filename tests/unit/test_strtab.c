@@ -98,12 +98,10 @@ START_TEST(limit)
 }
 END_TEST
 
-int main(void)
+Suite *unit_suite(void)
 {
 	Suite *s = suite_create("strtab");
 	TCase *tc = tcase_create("strtab");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, dense_first_use_ids);
@@ -111,9 +109,5 @@ int main(void)
 	tcase_add_test(tc, many_strings_and_memory);
 	tcase_add_test(tc, limit);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return s;
 }

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "npuprof/engine.h"
-#include "npuprof/npusim_dev.h"
+#include "npusim_dev.h"
 
 static const char *engine_name = "kmod";
 static int failures;

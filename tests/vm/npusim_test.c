@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "npuprof/npusim_dev.h"
+#include "npusim_dev.h"
 
 static int failures;
 

@@ -12,6 +12,7 @@
  * Exit 0 on success; every failed check prints its line.
  */
 #include <errno.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,7 @@
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
 #include "hccl/hccl.h"
-#include "npuprof/hostrec.h"
+#include "npuprof/hostread.h"
 #include "uapi/npusim.h"
 
 static int failures;
@@ -457,6 +458,25 @@ static const struct npuprof_hrec_api *api_by_conn(uint64_t conn)
 	return NULL;
 }
 
+/* The host stream this process wrote under dir (aclprofInit's path):
+ * dir/PROF_* /host/data/npuprof.host.<pid>.raw; "" if there is none. */
+static const char *host_stream(const char *dir)
+{
+	static char path[4096];
+	char pat[4096];
+	glob_t g;
+
+	path[0] = '\0';
+	snprintf(pat, sizeof(pat), "%s/PROF_*/host/data/" NPUPROF_HOST_FILE_PREFIX "%d" NPUPROF_HOST_FILE_SUFFIX,
+		 dir, (int)getpid());
+	if (glob(pat, 0, NULL, &g) == 0) {
+		if (g.gl_pathc == 1)
+			snprintf(path, sizeof(path), "%s", g.gl_pathv[0]);
+		globfree(&g);
+	}
+	return path;
+}
+
 static int t_profile(const char *dir)
 {
 	uint32_t devs[2] = { 0, 1 };
@@ -504,7 +524,7 @@ static int t_profile(const char *dir)
 	aclnpuSetTaskObserver(NULL, NULL);
 
 	memset(&st, 0, sizeof(st));
-	EQ(npuprof_host_decode(npuprof_hostrec_path(), on_rec, NULL, NULL, &st, err, sizeof(err)), 0);
+	EQ(npuprof_host_decode(host_stream(dir), on_rec, NULL, NULL, &st, err, sizeof(err)), 0);
 	printf("profile: %d API, %d TASK_TRACK, %d COMPUTE_OP, %d HCCL_OP, %d HCCL_TASK, %d HASH records\n", D.api,
 	       D.track, D.cop, D.hop, D.htask, D.hash);
 	EQ(D.track, observed);

@@ -1,6 +1,6 @@
 /*
  * rt_core.c - aclInit/aclFinalize, devices, and the hooks the runtime lends
- * to the profiling API (npuprof/rthooks.h).
+ * to the profiling API (user/recorder/rthooks.h).
  *
  * A device is opened (/dev/npusim<N>) on the first aclrtSetDevice and gets a
  * default stream (rt_stream.c); aclrtResetDevice counts references like CANN's, and the
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "npuprof/rthooks.h"
+#include "rthooks.h"
 #include "rt_internal.h"
 
 /* this thread holds a reference on device d if t_ref[d] == gen + 1 */

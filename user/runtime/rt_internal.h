@@ -2,7 +2,7 @@
  * rt_internal.h - what the files of npuprof's ACL runtime share.
  *
  * The runtime (libascendcl.so) sits on npusim through npusim_dev.h and on
- * libnpuprof (the profiling library, installed as libmsprofiler.so) for the
+ * libmsprofiler.so (user/recorder: hostrec.h, rthooks.h) for the
  * recorder. Layout, each file using only those below it:
  *   rt_core.c    aclInit/aclFinalize, devices, the hooks lent to aclprof*
  *   hccl.c       communicators and collectives
@@ -21,8 +21,8 @@
 #include <stdint.h>
 
 #include "acl/acl.h"
-#include "npuprof/hostrec.h"
-#include "npuprof/npusim_dev.h"
+#include "hostrec.h"
+#include "npusim_dev.h"
 
 #define RT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define RT_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -139,7 +139,7 @@ void rtprof_task_track(int dev, const struct rt_stream *s, const struct rt_task 
 /* rt_mem.c */
 int rt_is_dev_ptr(const void *p);
 
-/* hooks for libnpuprof (rt_stream.c) */
+/* hooks for the recorder (rt_stream.c) */
 int rt_hook_launch_trace(void *stream, uint64_t index_id, uint32_t model_id, uint32_t tag);
 
 #endif /* NPUPROF_RT_INTERNAL_H */

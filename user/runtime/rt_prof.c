@@ -1,7 +1,7 @@
 /*
  * rt_prof.c - the runtime's instrumentation: API ranges with connectionIds,
  * task-track records and string ids (record layouts and rules: the
- * "Runtime records" section of npuprof/hostrec.h).
+ * "Runtime records" section of npuprof/hostfmt.h).
  *
  * Nothing here runs while profiling is off: every API checks
  * npuprof_hostrec_active() once on entry (rt_api_begin) and rt_submit once

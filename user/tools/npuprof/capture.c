@@ -9,11 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t stop_flag;
+static struct npuprof_engine *clock_engine; /* the open engine, for its clock */
 
 static void on_signal(int sig)
 {
@@ -23,10 +25,76 @@ static void on_signal(int sig)
 
 uint64_t capture_now_ns(void)
 {
-	struct timespec ts;
+	return npuprof_engine_now(clock_engine);
+}
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+void capture_devices(const struct capture_args *a, struct npuprof_session *s)
+{
+	if (!a->from) {
+		npuprof_session_init(s);
+	} else if (a->from_session) {
+		*s = *a->from_session;
+	} else {
+		memset(s, 0, sizeof(*s));
+	}
+}
+
+void capture_args_free(struct capture_args *a)
+{
+	free(a->from_session);
+	a->from_session = NULL;
+}
+
+/* --from PATH: a session directory or a raw kernel stream (whose session,
+ * if it is in one, gives the end time and the devices). */
+static int set_from(struct capture_args *a, const char *tool, const char *path)
+{
+	struct stat st;
+	char dir[4200], err[512];
+	size_t n;
+
+	if (stat(path, &st) < 0) {
+		fprintf(stderr, "%s: --from %s: %s\n", tool, path, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(dir, sizeof(dir), "%s", path);
+		if ((size_t)snprintf(a->from_raw, sizeof(a->from_raw), "%s/%s", path,
+				     NPUPROF_KERNEL_RAW) >= sizeof(a->from_raw)) {
+			fprintf(stderr, "%s: --from %s: path too long\n", tool, path);
+			return -1;
+		}
+	} else {
+		snprintf(a->from_raw, sizeof(a->from_raw), "%s", path);
+		/* <session>/kernel/npuprof.kernel.raw */
+		snprintf(dir, sizeof(dir), "%s", path);
+		n = strlen(dir);
+		if (n > strlen(NPUPROF_KERNEL_RAW) &&
+		    !strcmp(dir + n - strlen(NPUPROF_KERNEL_RAW), NPUPROF_KERNEL_RAW) &&
+		    dir[n - strlen(NPUPROF_KERNEL_RAW) - 1] == '/')
+			dir[n - strlen(NPUPROF_KERNEL_RAW) - 1] = '\0';
+		else
+			dir[0] = '\0';
+	}
+	free(a->from_session);
+	a->from_session = NULL;
+	if (dir[0]) {
+		a->from_session = malloc(sizeof(*a->from_session));
+		if (!a->from_session)
+			return -1;
+		if (npuprof_session_load(a->from_session, dir, err, sizeof(err)) < 0) {
+			if (S_ISDIR(st.st_mode)) {
+				fprintf(stderr, "%s: --from %s: %s\n", tool, path, err);
+				return -1;
+			}
+			free(a->from_session); /* a raw stream alone will do */
+			a->from_session = NULL;
+		}
+	}
+	a->from = path;
+	a->o.source = a->from_raw;
+	a->o.source_end_ns = a->from_session ? a->from_session->end_monotonic_ns : 0;
+	return 0;
 }
 
 void capture_args_init(struct capture_args *a)
@@ -77,6 +145,8 @@ static int capture_parse_opt(struct capture_args *a, const char *tool, int opt,
 	case CAP_OPT_ENGINE:
 		a->engine = arg;
 		return 1;
+	case CAP_OPT_FROM:
+		return set_from(a, tool, arg) < 0 ? -2 : 1;
 	case CAP_OPT_PID:
 		a->pid = (pid_t)strtol(arg, &end, 10);
 		if (*end || a->pid <= 0)
@@ -198,6 +268,18 @@ int capture_run(struct capture_args *a, const char *tool,
 		fprintf(stderr, "%s: give --pid or a command, not both\n", tool);
 		return 1;
 	}
+	if (a->from) {
+		if (a->cmd) {
+			fprintf(stderr, "%s: --from replays a recording: no command\n", tool);
+			return 1;
+		}
+		if (strcmp(a->engine, "auto") && strcmp(a->engine, "file")) {
+			fprintf(stderr, "%s: --from replays with engine \"file\", not \"%s\"\n",
+				tool, a->engine);
+			return 1;
+		}
+		a->engine = "file";
+	}
 	if (a->cmd) {
 		if (pipe(gate) < 0) {
 			fprintf(stderr, "%s: pipe: %s\n", tool, strerror(errno));
@@ -243,10 +325,11 @@ int capture_run(struct capture_args *a, const char *tool,
 		ret = 1;
 		goto out;
 	}
+	clock_engine = e;
 	snprintf(res->engine, sizeof(res->engine), "%s", e->ops->name);
-	if (e->switch_failed)
+	if (npuprof_engine_switches_failed(e))
 		fprintf(stderr, "%s: warning: %d device trace switch(es) are off and could not be turned on (writing /proc/trs_chan/*/trace_enable needs root); those devices report nothing\n",
-			tool, e->switch_failed);
+			tool, npuprof_engine_switches_failed(e));
 	if (before_start)
 		before_start(ctx, a->pid, e);
 	if (e->ops->start(e) < 0) {
@@ -266,14 +349,17 @@ int capture_run(struct capture_args *a, const char *tool,
 		gate[1] = -1;
 	}
 	while (!stop_flag) {
-		e->ops->wait(e, 100);
+		int w = e->ops->wait(e, 100);
+
 		if (e->ops->read(e, fn, rctx) < 0)
 			break;
+		if (w == -ENODATA)
+			break; /* a replay at its end */
 		if (tick)
 			tick(ctx, e);
 		if (capture_now_ns() - last_switch > 500000000ULL) {
 			/* a reloaded driver starts with its switches off */
-			npuprof_trace_switch_on(e);
+			npuprof_engine_rearm(e);
 			last_switch = capture_now_ns();
 		}
 		if (a->duration > 0 && (capture_now_ns() - t0) / 1e9 >= a->duration)
@@ -286,7 +372,7 @@ int capture_run(struct capture_args *a, const char *tool,
 				child = 0;
 				break;
 			}
-		} else if (a->pid && kill(a->pid, 0) < 0 && errno == ESRCH) {
+		} else if (a->pid && !a->from && kill(a->pid, 0) < 0 && errno == ESRCH) {
 			break;
 		}
 	}
@@ -294,7 +380,9 @@ int capture_run(struct capture_args *a, const char *tool,
 	e->ops->stop(e);
 	e->ops->read(e, fn, rctx);
 	e->ops->stats(e, &res->stats);
-	res->seconds = (capture_now_ns() - t0) / 1e9;
+	res->end_ns = capture_now_ns();
+	res->seconds = (res->end_ns - t0) / 1e9;
+	clock_engine = NULL;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 out:
@@ -308,6 +396,7 @@ out:
 		if (waitpid(child, &st, 0) == child)
 			res->exit_status = status_of(st);
 	}
+	clock_engine = NULL;
 	npuprof_engine_close(e);
 	if (thr) {
 		res->window_skipped = thr->window_skipped;

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "npuprof/engine.h"
+#include "npuprof/session.h"
 
 /* getopt_long values of the shared options (above the short-option range) */
 enum {
@@ -23,6 +24,7 @@ enum {
 	CAP_OPT_RING_KB,
 	CAP_OPT_WINDOW,
 	CAP_OPT_RATE_LIMIT,
+	CAP_OPT_FROM,
 };
 
 #define CAPTURE_LONG_OPTIONS                                          \
@@ -43,10 +45,18 @@ enum {
 	"  --sample N              keep 1 task in N (deterministic per task)\n"     \
 	"  --devices LIST          only these devices, e.g. 0,2-3\n"                \
 	"  --streams LIST          only these stream ids\n"                         \
-	"  --ring-kb N             ring size per CPU (kmod) or in all (bpf)\n"     \
+	"  --ring-kb N             ring size per CPU\n"                            \
 	"  --window ON_MS/PERIOD_MS  capture tasks submitted in the first ON_MS\n"  \
 	"                          of every PERIOD_MS (duty cycle)\n"              \
 	"  --rate-limit N          at most N tasks/s submitted from each CPU\n"
+
+/* Commands that can replay a recording (live, top, watch) add these. */
+#define REPLAY_LONG_OPTION { "from", required_argument, 0, CAP_OPT_FROM }
+#define REPLAY_USAGE                                                            \
+	"  --from PATH             replay a recording instead of the driver: a\n"   \
+	"                          PROF_* directory of `npuprof record` or its\n"   \
+	"                          kernel/npuprof.kernel.raw (engine \"file\"; stream\n" \
+	"                          time, as fast as it reads; filters apply)\n"
 
 struct capture_args {
 	const char *engine;
@@ -59,6 +69,10 @@ struct capture_args {
 	/* production sampling in user space (throttle.h); 0: off */
 	uint32_t window_on_ms, window_period_ms;
 	uint32_t rate_limit;
+	/* --from: the recording replayed (engine "file") */
+	const char *from;
+	char from_raw[4200];
+	struct npuprof_session *from_session; /* its session, if it has one */
 };
 
 /* Called once per loop turn (about every 100 ms) with the engine. */
@@ -67,6 +81,7 @@ typedef void (*capture_tick_fn)(void *ctx, struct npuprof_engine *e);
 struct capture_result {
 	struct npuprof_stats stats;
 	double seconds;
+	uint64_t end_ns; /* capture_now_ns() when the capture stopped */
 	int exit_status; /* of CMD; -1 if none ran */
 	pid_t pid; /* the captured process (0: all) */
 	char engine[16];
@@ -100,6 +115,15 @@ int capture_run(struct capture_args *a, const char *tool,
 				     struct npuprof_engine *e),
 		struct capture_result *res);
 
+/* The capture's clock: CLOCK_MONOTONIC, or a replay's stream time while a
+ * replay engine is open. */
 uint64_t capture_now_ns(void);
+
+/* The devices of the capture, for counter frequencies: the recording's
+ * (--from) or this host's (npuprof_session_init). */
+void capture_devices(const struct capture_args *a, struct npuprof_session *s);
+
+/* Frees what the options allocated (the replayed session). */
+void capture_args_free(struct capture_args *a);
 
 #endif

@@ -118,15 +118,18 @@ static void usage(FILE *f)
 		"  --recv                  also CQ receives (trs_chan:recv, Task Recv)\n"
 		"  --task-time             also device task times\n"
 		CAPTURE_USAGE
+		REPLAY_USAGE
 		"\nexamples:\n"
 		"  npuprof live --devices 0 --streams 3\n"
-		"  npuprof live -- ./npuwork --scenario infer\n");
+		"  npuprof live -- ./npuwork --scenario infer\n"
+		"  npuprof live --from PROF_000001_20260609062613089_LCGOJBRHMJCDONRB/kernel/npuprof.kernel.raw\n");
 }
 
 int cmd_live(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		CAPTURE_LONG_OPTIONS,
+		REPLAY_LONG_OPTION,
 		{ "recv", no_argument, 0, 'r' },
 		{ "task-time", no_argument, 0, 't' },
 		{ "help", no_argument, 0, 'h' },
@@ -169,6 +172,7 @@ int cmd_live(int argc, char **argv)
 	if (!status && res.exit_status > 0)
 		status = res.exit_status;
 	u64map_free(&c.submit_ts);
+	capture_args_free(a);
 	free(a);
 	return status;
 }

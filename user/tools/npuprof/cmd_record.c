@@ -18,7 +18,6 @@
 #include "capture.h"
 #include "cmds.h"
 #include "npuprof/export.h"
-#include "npuprof/npusim_dev.h"
 #include "npuprof/rawkern.h"
 #include "npuprof/session.h"
 

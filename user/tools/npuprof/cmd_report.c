@@ -33,8 +33,7 @@ static void usage(FILE *f)
 		"examples:\n"
 		"  npuprof report PROF_000001_20260609062613089_LCGOJBRHMJCDONRB\n"
 		"  npuprof report --top 50 PROF_000001_20260609062613089_LCGOJBRHMJCDONRB/msprof_20260609062700.db\n"
-		"  npuprof report rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db\n"
-		"  npuprof dbgen --tasks 10000 -o /tmp/msprof_20260101000000.db && npuprof report /tmp/msprof_20260101000000.db\n");
+		"  npuprof report rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db\n");
 }
 
 int cmd_report(int argc, char **argv)

@@ -114,6 +114,13 @@ static void on_tick(void *vctx, struct npuprof_engine *e)
 		raise(SIGINT); /* ends capture_run's loop */
 }
 
+/* The first interval starts when the capture does (on the capture's clock,
+ * which is a replay's stream time). */
+static void before_start(void *vctx, pid_t pid, struct npuprof_engine *e)
+{
+	((struct top_ctx *)vctx)->last = capture_now_ns();
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -124,15 +131,18 @@ static void usage(FILE *f)
 		"  -n, --iterations N      stop after N refreshes\n"
 		"  -b, --batch             append each refresh instead of redrawing\n"
 		CAPTURE_USAGE
+		REPLAY_USAGE
 		"\nexamples:\n"
 		"  npuprof top --devices 0,1\n"
-		"  npuprof top -b -n 5 -- ./npuwork --scenario train\n");
+		"  npuprof top -b -n 5 -- ./npuwork --scenario train\n"
+		"  npuprof top -b --interval 0.5 --from PROF_000001_20260609062613089_LCGOJBRHMJCDONRB\n");
 }
 
 int cmd_top(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		CAPTURE_LONG_OPTIONS,
+		REPLAY_LONG_OPTION,
 		{ "interval", required_argument, 0, 'd' },
 		{ "iterations", required_argument, 0, 'n' },
 		{ "batch", no_argument, 0, 'b' },
@@ -176,18 +186,18 @@ int cmd_top(int argc, char **argv)
 		free(a);
 		return 1;
 	}
-	npuprof_session_init(&s);
+	capture_devices(a, &s);
 	for (int i = 0; i < s.ndev; i++)
 		if (s.dev[i].id < NPUPROF_MAX_DEVICES)
 			c.trk.counter_hz[s.dev[i].id] = s.dev[i].counter_hz;
-	c.last = capture_now_ns();
-	status = capture_run(a, "npuprof top", on_record, &c, on_tick, NULL,
+	status = capture_run(a, "npuprof top", on_record, &c, on_tick, before_start,
 			     &res);
 	if (!status && !c.shown)
-		show(&c, capture_now_ns());
+		show(&c, res.end_ns);
 	if (!status && res.exit_status > 0)
 		status = res.exit_status;
 	tracker_free(&c.trk);
+	capture_args_free(a);
 	free(a);
 	return status;
 }

@@ -26,9 +26,11 @@ static void usage(FILE *f)
 		"                          dump them into DIR at a hang\n"
 		"  --seconds S, --size MB  as for `npuprof flight`\n"
 		CAPTURE_USAGE
+		REPLAY_USAGE
 		"\nexamples:\n"
 		"  npuprof watch --threshold 2000 -- ./train.sh\n"
-		"  npuprof watch --flight -o /tmp/hangs --duration 3600\n");
+		"  npuprof watch --flight -o /tmp/hangs --duration 3600\n"
+		"  npuprof watch --threshold 500 --from PROF_000001_20260609062613089_LCGOJBRHMJCDONRB\n");
 }
 
 int cmd_watch(int argc, char **argv)

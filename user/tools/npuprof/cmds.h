@@ -11,7 +11,6 @@ struct npuprof_cmd {
 	int (*run)(int argc, char **argv);
 };
 
-int cmd_dbgen(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_record(int argc, char **argv);

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "npuprof/npusim_dev.h"
 #include "npuprof/rawkern.h"
 #include "npuprof/engine.h"
 

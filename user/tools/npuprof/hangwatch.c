@@ -235,7 +235,10 @@ int hangwatch_run(const struct hangwatch_opts *o, struct capture_args *a)
 		free(c);
 		return 1;
 	}
-	npuprof_session_init(&c->devs);
+	capture_devices(a, &c->devs);
+	c->trk.offline = a->from != NULL;
+	if (a->from_session) /* its host streams, for the report */
+		snprintf(c->host_dir, sizeof(c->host_dir), "%s", a->from_session->dir);
 	for (int i = 0; i < c->devs.ndev; i++)
 		if (c->devs.dev[i].id < NPUPROF_MAX_DEVICES)
 			c->trk.counter_hz[c->devs.dev[i].id] =
@@ -311,7 +314,7 @@ int hangwatch_run(const struct hangwatch_opts *o, struct capture_args *a)
 			(unsigned long long)c->trk.records, res.seconds);
 	for (int i = 0; i < c->nexp; i++)
 		waitpid(c->exporters[i], NULL, 0);
-	if (c->host_dir[0] && !c->hangs && !c->dumps)
+	if (c->host_dir[0] && !c->hangs && !c->dumps && !a->from) /* ours, not a recording */
 		fs_rmtree(c->host_dir);
 	tracker_free(&c->trk);
 	flightbuf_free(&c->buf);
@@ -338,6 +341,7 @@ static int parse(int argc, char **argv, struct hangwatch_opts *o,
 {
 	static const struct option lo[] = {
 		CAPTURE_LONG_OPTIONS,
+		REPLAY_LONG_OPTION,
 		{ "output", required_argument, 0, 'o' },
 		{ "seconds", required_argument, 0, FL_OPT_SECONDS },
 		{ "size", required_argument, 0, FL_OPT_SIZE },
@@ -398,6 +402,10 @@ static int parse(int argc, char **argv, struct hangwatch_opts *o,
 		fprintf(stderr, "%s: give -o DIR: where the dumps go\n", o->tool);
 		return 2;
 	}
+	if (a->from && !watch) {
+		fprintf(stderr, "%s: --from is for npuprof watch; flight records the driver\n", o->tool);
+		return 2;
+	}
 	if (watch && !o->hang_ns) {
 		fprintf(stderr, "%s: --threshold must be > 0\n", o->tool);
 		return 2;
@@ -441,6 +449,7 @@ int hangwatch_main(int argc, char **argv, int watch, void (*usage)(FILE *f))
 			a->o.ring_bytes = 1ULL << 20;
 		r = hangwatch_run(&o, a);
 	}
+	capture_args_free(a);
 	free(a);
 	return r;
 }

@@ -11,7 +11,6 @@ static const struct npuprof_cmd cmds[] = {
 	{ "record", "profile a program into a session and export its database", cmd_record },
 	{ "export", "write the msprof database of a session directory", cmd_export },
 	{ "stat", "count driver events, tasks, latencies and drops", cmd_stat },
-	{ "dbgen", "write a synthetic msprof database", cmd_dbgen },
 	{ "report", "summarise an msprof database: operators, busy, latency, warnings", cmd_report },
 	{ "flight", "flight recorder: keep the last seconds, dump them on demand or a hang", cmd_flight },
 	{ "dump", "make the running flight recorder write its last seconds", cmd_dump },

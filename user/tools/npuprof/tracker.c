@@ -171,12 +171,18 @@ void tracker_feed(struct tracker *t, const struct npuprof_record *r)
 	case NPUPROF_REC_DROP:
 		t->lost += r->drop.lost;
 		break;
+	case NPUPROF_REC_CLOCK_SYNC:
+		/* a recording carries its devices' counter frequencies */
+		if (r->clock.devid < NPUPROF_MAX_DEVICES &&
+		    !t->counter_hz[r->clock.devid])
+			t->counter_hz[r->clock.devid] = r->clock.counter_hz;
+		break;
 	}
 }
 
-static int pid_gone(uint32_t pid)
+static int pid_gone(const struct tracker *t, uint32_t pid)
 {
-	return pid && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+	return !t->offline && pid && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
 /* A head that waits for another stream (event, notify) is stuck because
@@ -209,7 +215,7 @@ int tracker_find_hang(struct tracker *t, uint64_t now, uint64_t threshold_ns,
 		/* rank by how long the head has been there: of several
 		 * stuck waits, the oldest is nearest the cause */
 		stuck = now > s->head_since ? now - s->head_since : 0;
-		if (pid_gone(k->pid)) {
+		if (pid_gone(t, k->pid)) {
 			/* cancelled with its process: never completes */
 			s->len = 0;
 			continue;
@@ -229,12 +235,14 @@ int tracker_find_hang(struct tracker *t, uint64_t now, uint64_t threshold_ns,
 	return found;
 }
 
-static void comm_of(uint32_t pid, char *out, size_t len)
+static void comm_of(const struct tracker *t, uint32_t pid, char *out, size_t len)
 {
 	char path[64];
 	FILE *f;
 
 	snprintf(out, len, "?");
+	if (t->offline)
+		return;
 	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
 	f = fopen(path, "r");
 	if (!f)
@@ -313,7 +321,7 @@ void tracker_report(const struct tracker *t, const struct trk_hang *h,
 	const struct trk_stream *s = h->s;
 	char comm[64];
 
-	comm_of(h->task.pid, comm, sizeof(comm));
+	comm_of(t, h->task.pid, comm, sizeof(comm));
 	fprintf(f, "npuprof: HANG on device %u stream %u: task %u (%s) has not completed for %.0f ms\n",
 		s->dev, s->id, h->task.task, tracker_type_name(h->task.type),
 		h->stuck_ns / 1e6);

@@ -50,6 +50,9 @@ struct tracker {
 	uint64_t last_complete_any; /* the latest completion on any stream */
 	uint64_t lost; /* records lost by the engine (DROP records) */
 	uint64_t records;
+	/* 1: the records are a replay; their processes are not this host's, so
+	 * no /proc lookups (pid gone, comm) */
+	int offline;
 };
 
 int tracker_init(struct tracker *t);

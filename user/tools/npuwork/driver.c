@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "npuprof/npusim_dev.h"
+#include "npusim_dev.h"
 
 struct dev_ctx {
 	int fd;

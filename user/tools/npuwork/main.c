@@ -25,7 +25,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "npuprof/npusim_dev.h"
+#include "npusim_dev.h"
 #include "npuwork.h"
 
 struct npuwork_opt opt = {

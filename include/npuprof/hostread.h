@@ -1,0 +1,60 @@
+/*
+ * hostread.h - the decoder of the raw host stream (layout in
+ * npuprof/hostfmt.h), part of libnpuprof: `npuprof export` reads the
+ * streams that the in-application recorder wrote.
+ */
+#ifndef NPUPROF_HOSTREAD_H
+#define NPUPROF_HOSTREAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "npuprof/hostfmt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct npuprof_host_file_info {
+    struct npuprof_host_file_header header;
+    uint64_t file_size;
+};
+
+struct npuprof_host_decode_stats {
+    uint64_t blocks;        /* valid blocks */
+    uint64_t records;       /* records passed to the callback (PAD excluded) */
+    uint64_t lost;          /* sum of block_header.lost */
+    uint64_t bad_blocks;    /* blocks rejected (header, CRC or record framing) */
+    uint64_t skipped_bytes; /* bytes not decoded because of damage */
+    uint64_t problems;      /* every problem found, truncation included */
+    int closed;             /* an END record was found */
+};
+
+/* Called for every valid record but PAD, in file order. `block` is the header
+ * of the record's block. Returning non-zero stops decoding; that value is
+ * returned by npuprof_host_decode. */
+typedef int (*npuprof_host_record_fn)(void *ctx, const struct npuprof_host_block_header *block,
+                                      const struct npuprof_hrec_header *rec);
+
+/* Decodes the stream at `path`. Damage does not stop it: a bad block is
+ * reported and skipped, a truncated tail is reported. Only valid records
+ * (framing, CRC, per-kind minimum size, NUL-terminated strings, counts within
+ * the record) reach `fn`. Returns 0 if the file was clean, NPUPROF_HOST_EDAMAGED
+ * if any damage was found (err then holds "<path>: offset <n>: <what>" for the
+ * first problem, and stats->problems counts them all), a negative errno if the
+ * file cannot be read or its header is invalid, or the callback's value. */
+#define NPUPROF_HOST_EDAMAGED (-1000)
+int npuprof_host_decode(const char *path, npuprof_host_record_fn fn, void *ctx,
+                        struct npuprof_host_file_info *info, struct npuprof_host_decode_stats *stats,
+                        char *err, size_t errlen);
+
+/* Same on a buffer (the whole file's bytes); `name` is used in messages. */
+int npuprof_host_decode_buffer(const void *data, size_t len, const char *name, npuprof_host_record_fn fn,
+                               void *ctx, struct npuprof_host_file_info *info,
+                               struct npuprof_host_decode_stats *stats, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPUPROF_HOSTREAD_H */

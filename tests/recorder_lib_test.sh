@@ -1,0 +1,150 @@
+#!/bin/sh
+# tests/recorder_lib_test.sh - the two libraries as an installed system meets
+# them, from `make install DESTDIR=$tmp PREFIX=/usr`:
+#   libmsprofiler.so (the in-app recorder): its NEEDED entries are glibc's
+#       (libc, and the dynamic loader that provides __tls_get_addr;
+#       libpthread where it is separate) and nothing else; `nm -D
+#       --defined-only` shows exactly the documented symbols below (the
+#       aclprof* API of acl/acl_prof.h plus the runtime's hooks, the list of
+#       user/recorder/libmsprofiler.map); its size and symbol count are
+#       printed; a program linked to it with NPUPROF_OUTPUT_DIR set records
+#       from its first instruction (the constructor).
+#   libnpuprof.so (the tool library): no aclprof* symbol, only npuprof_*
+#       ones, and a program linked to it with NPUPROF_OUTPUT_DIR set writes
+#       nothing there.
+# Run by scripts/run-unit.sh as one test; prints "recorder_lib_test: ok|FAIL".
+TEST=recorder_lib_test
+. "$(dirname "$0")/testlib.sh"
+CC=${CC:-cc}
+
+# The documented exports, sorted (the version script's list, spelled out).
+cat >"$tmp/want" <<'LIST'
+aclprofCreateConfig
+aclprofCreateStamp
+aclprofCreateStepInfo
+aclprofDestroyConfig
+aclprofDestroyStamp
+aclprofDestroyStepInfo
+aclprofFinalize
+aclprofGetStepTimestamp
+aclprofInit
+aclprofMark
+aclprofMarkEx
+aclprofPop
+aclprofPush
+aclprofRangePop
+aclprofRangePushEx
+aclprofRangeStart
+aclprofRangeStop
+aclprofSetConfig
+aclprofSetStampCategory
+aclprofSetStampPayload
+aclprofSetStampTraceMessage
+aclprofStart
+aclprofStop
+aclprofStr2Id
+npuprof_hostrec_active
+npuprof_hostrec_commit
+npuprof_hostrec_now
+npuprof_hostrec_reserve
+npuprof_hostrec_tid
+npuprof_register_runtime_hooks
+npuprof_str2id_hash
+LIST
+
+d=$tmp/root
+make -s install DESTDIR="$d" PREFIX=/usr >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make install"; }
+msp=$d/usr/lib/libmsprofiler.so
+npl=$d/usr/lib/libnpuprof.so
+[ -f "$msp" ] || fail "libmsprofiler.so not installed"
+[ -f "$npl" ] || fail "libnpuprof.so not installed"
+
+# ---- libmsprofiler.so: NEEDED ------------------------------------------------
+readelf -d "$msp" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' >"$tmp/needed"
+[ -s "$tmp/needed" ] || fail "readelf -d shows no NEEDED entry in libmsprofiler.so"
+while read -r n; do
+	case $n in
+	libc.so.* | libpthread.so.* | ld-linux*.so.*) ;;
+	*) fail "libmsprofiler.so needs $n (only glibc is allowed)" ;;
+	esac
+done <"$tmp/needed"
+# ldd agrees (resolves the whole closure, not just the direct entries)
+ldd "$msp" >"$tmp/ldd" 2>&1 || { cat "$tmp/ldd"; fail "ldd libmsprofiler.so"; }
+if grep -v -e 'linux-vdso' -e 'libc\.so\.' -e 'libpthread\.so\.' -e 'ld-linux' "$tmp/ldd" | grep -q .; then
+	cat "$tmp/ldd"
+	fail "ldd libmsprofiler.so lists more than glibc"
+fi
+
+# ---- libmsprofiler.so: exported symbols ---------------------------------------
+nm -D --defined-only "$msp" | awk '{print $NF}' | sed 's/@.*//' | LC_ALL=C sort -u >"$tmp/have"
+LC_ALL=C sort -u "$tmp/want" >"$tmp/want.s"
+if ! cmp -s "$tmp/want.s" "$tmp/have"; then
+	diff "$tmp/want.s" "$tmp/have"
+	fail "libmsprofiler.so exports other symbols than the documented ones (< documented, > exported)"
+fi
+# every aclprof* the public header declares is among them
+for f in $(grep -o 'aclprof[A-Za-z0-9]*(' include/acl/acl_prof.h | tr -d '(' | sort -u); do
+	grep -qx "$f" "$tmp/have" || fail "acl_prof.h declares $f but libmsprofiler.so does not export it"
+done
+size=$(stat -c %s "$msp")
+nsym=$(wc -l <"$tmp/have")
+echo "recorder_lib_test: libmsprofiler.so: $size bytes, $nsym exported symbols, needs $(tr '\n' ' ' <"$tmp/needed")"
+
+# ---- the constructor lives in libmsprofiler.so --------------------------------
+cat >"$tmp/app.c" <<'C'
+/* An application using the profiling API: started under `npuprof record`
+ * (NPUPROF_OUTPUT_DIR set), it is recorded without calling aclprofInit. */
+#include <string.h>
+#include <acl/acl_prof.h>
+
+int main(void)
+{
+	void *s = aclprofCreateStamp();
+
+	if (!s || aclprofSetStampTraceMessage(s, "hello", 5) || aclprofMark(s))
+		return 1;
+	aclprofDestroyStamp(s);
+	return 0;
+}
+C
+$CC -std=gnu11 -Wall -o "$tmp/app" "$tmp/app.c" -I"$d/usr/include" -L"$d/usr/lib" -lmsprofiler \
+	2>"$tmp/log" || { cat "$tmp/log"; fail "linking a program against the installed libmsprofiler.so"; }
+mkdir "$tmp/out_app"
+NPUPROF_OUTPUT_DIR=$tmp/out_app LD_LIBRARY_PATH=$d/usr/lib "$tmp/app" >"$tmp/log" 2>&1 ||
+	{ cat "$tmp/log"; fail "the libmsprofiler.so program failed"; }
+n=$(find "$tmp/out_app" -name 'npuprof.host.*.raw' -size +0 | wc -l)
+[ "$n" -eq 1 ] || fail "a libmsprofiler.so program with NPUPROF_OUTPUT_DIR wrote $n host streams, not 1"
+
+# ---- libnpuprof.so: no recorder -----------------------------------------------
+if nm -D --defined-only "$npl" | awk '{print $NF}' | grep -q '^aclprof'; then
+	fail "libnpuprof.so exports aclprof* (the recorder belongs to libmsprofiler.so only)"
+fi
+# and only its public, npuprof_-prefixed API (user/libnpuprof.map)
+other=$(nm -D --defined-only "$npl" | awk '{print $NF}' | sed 's/@.*//' | grep -v '^npuprof_' | tr '\n' ' ')
+[ -z "$other" ] || fail "libnpuprof.so exports unprefixed internals: $other"
+cat >"$tmp/tool.c" <<'C'
+/* A tool built on libnpuprof: it must never start recording itself. */
+#include <stdio.h>
+#include <npuprof/session.h>
+
+int main(void)
+{
+	struct npuprof_session s;
+
+	npuprof_session_init(&s);
+	printf("%s\n", s.hostname);
+	return 0;
+}
+C
+$CC -std=gnu11 -Wall -o "$tmp/tool" "$tmp/tool.c" -I"$d/usr/include" -L"$d/usr/lib" -Wl,--no-as-needed -lnpuprof \
+	2>"$tmp/log" || { cat "$tmp/log"; fail "linking a program against the installed libnpuprof.so"; }
+readelf -d "$tmp/tool" | grep -q 'libnpuprof\.so' || fail "the tool program does not load libnpuprof.so"
+mkdir "$tmp/out_tool"
+NPUPROF_OUTPUT_DIR=$tmp/out_tool LD_LIBRARY_PATH=$d/usr/lib "$tmp/tool" >"$tmp/log" 2>&1 ||
+	{ cat "$tmp/log"; fail "the libnpuprof.so program failed"; }
+grep -q 'npuprof: not recording' "$tmp/log" && fail "libnpuprof.so tried to start a recorder: $(cat "$tmp/log")"
+[ -z "$(find "$tmp/out_tool" -mindepth 1 -print -quit)" ] ||
+	fail "a libnpuprof.so program with NPUPROF_OUTPUT_DIR set wrote into it: $(find "$tmp/out_tool" -mindepth 1)"
+
+echo "recorder_lib_test: ok (libmsprofiler.so needs glibc only, exports the $nsym documented symbols, records from its constructor; libnpuprof.so records nothing)"
+exit 0

@@ -1,0 +1,761 @@
+/*
+ * engine_bpf.c — capture engine 2: the BPF programs of bpf/npuprof.bpf.c
+ * on the driver's tracepoints, for hosts where npuprof.ko is not wanted.
+ *
+ * open() checks privileges, sets the read-only configuration (filters,
+ * sampling, wake-up watermark) and loads the programs from the skeleton
+ * compiled into this library; start() attaches them to trs_chan:sqe/cqe/recv
+ * and npusim:task_time (whichever exist; at least one must, and the missing
+ * ones are looked for again while running), stop() detaches them. Unlike
+ * npuprof.ko, an attached program pins the driver module: it cannot be
+ * unloaded in the middle of a BPF capture.
+ *
+ * Each CPU has its own ringbuf (the programs pick theirs by CPU id; the
+ * capture's ring size is shared out among them). A ring is in timestamp
+ * order except where a probe's interrupt nested in another probe on that
+ * CPU. read() drains the rings into per-CPU stages kept sorted, merges
+ * them by timestamp like the kmod reader merges its rings, and holds back
+ * the last BPF_HOLDBACK_NS: a record is stamped before it is written, so
+ * one stamped just before a drain may still be on its way from another
+ * CPU. Once the capture is stopped everything is delivered.
+ * Records lost to a full ring are counted per CPU in the programs and
+ * reported by DROP records; losses still pending when the capture stops
+ * get a DROP record of their own from here, so the markers always add up
+ * to the dropped count.
+ */
+#include "npuprof/engine.h"
+
+#include <errno.h>
+#include <linux/capability.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "npuprof_bpf.h"
+#include "npuprof.skel.h"
+
+#define BPF_DEFAULT_RING (16u << 20)
+#define BPF_HOLDBACK_NS (50ULL * 1000000) /* reorder window of read() */
+#define BPF_STAGE_MAX (1u << 20) /* records staged before forced delivery */
+#define BPF_REATTACH_NS (500ULL * 1000000)
+#define BPF_TP_ALL (NPUPROF_TP_SQE | NPUPROF_TP_CQE | NPUPROF_TP_RECV | \
+		    NPUPROF_TP_TASK_TIME)
+#define BPF_SLOT_BYTES (NPUPROF_BPF_RB_HDR + NPUPROF_RECORD_SIZE)
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+struct staged {
+	struct npuprof_record r;
+	uint64_t seq; /* arrival order (a DROP record stays before its record) */
+};
+
+static const struct {
+	const char *tp;
+	uint32_t bit;
+} bpf_tps[4] = {
+	{ "sqe", NPUPROF_TP_SQE },
+	{ "cqe", NPUPROF_TP_CQE },
+	{ "recv", NPUPROF_TP_RECV },
+	{ "task_time", NPUPROF_TP_TASK_TIME },
+};
+
+/* One CPU's ringbuf, mapped as libbpf's consumer does it (our position on
+ * a read-write page, then the producer's page and the data twice, so a
+ * sample that wraps is contiguous), and what was drained from it but not
+ * delivered yet, sorted by (ts, arrival). */
+struct bring {
+	int fd;
+	uint64_t *cons_pos;
+	const uint64_t *prod_pos;
+	const unsigned char *data;
+	uint64_t mask;
+	size_t bytes;
+	struct staged *stage; /* [head, n) */
+	size_t head, n, cap;
+};
+
+struct bpfeng {
+	struct npuprof_bpf *skel;
+	struct bring *rings; /* [ncpu] */
+	struct pollfd *pfds; /* [ncpu] */
+	size_t ring_bytes; /* per CPU */
+	struct bpf_link *links[4];
+	uint32_t attached;
+	int running;
+	int final; /* stopped and drained: deliver everything */
+	int ncpu;
+	uint64_t seq;
+	int oom;
+	uint64_t last_attach; /* when missing tracepoints were last looked for */
+};
+
+/* ---- libbpf messages: kept for the error report, not printed ------------- */
+
+static char bpf_log[32768];
+static size_t bpf_loglen;
+
+static int bpf_log_fn(enum libbpf_print_level level, const char *fmt,
+		      va_list ap)
+{
+	int n;
+
+	if (level == LIBBPF_DEBUG || bpf_loglen >= sizeof(bpf_log) - 1)
+		return 0;
+	n = vsnprintf(bpf_log + bpf_loglen, sizeof(bpf_log) - bpf_loglen, fmt,
+		      ap);
+	if (n > 0)
+		bpf_loglen += (size_t)n;
+	if (bpf_loglen >= sizeof(bpf_log))
+		bpf_loglen = sizeof(bpf_log) - 1;
+	return 0;
+}
+
+static void bpf_log_reset(void)
+{
+	bpf_loglen = 0;
+	bpf_log[0] = 0;
+}
+
+/*
+ * A load failure, told as: which program, why (the verifier's last line),
+ * and the whole verifier log on stderr, where there is room for it.
+ */
+static void report_load_error(struct npuprof_engine *e, int r)
+{
+	const char *p = strstr(bpf_log, "prog '"), *end, *last = NULL;
+	char prog[64] = "?", reason[160] = "";
+	const char *begin = strstr(bpf_log, "-- BEGIN PROG LOAD LOG --");
+	const char *stop = strstr(bpf_log, "-- END PROG LOAD LOG --");
+
+	if (p && (end = strchr(p + 6, '\'')) && end - p - 6 < (int)sizeof(prog)) {
+		memcpy(prog, p + 6, end - p - 6);
+		prog[end - p - 6] = 0;
+	}
+	if (begin && stop && stop > begin) {
+		/* the last non-empty line of the verifier log says why */
+		for (const char *q = begin; q < stop; q++)
+			if (*q == '\n' && q + 1 < stop && q[1] != '\n' &&
+			    strncmp(q + 1, "processed ", 10) &&
+			    strncmp(q + 1, "-- END", 6) &&
+			    strncmp(q + 1, "libbpf:", 7))
+				last = q + 1;
+		if (last) {
+			size_t n = strcspn(last, "\n");
+
+			if (n >= sizeof(reason))
+				n = sizeof(reason) - 1;
+			memcpy(reason, last, n);
+			reason[n] = 0;
+		}
+	}
+	if (bpf_loglen)
+		fprintf(stderr, "npuprof: bpf engine: libbpf and verifier log:\n%s",
+			bpf_log);
+	if (!begin) {
+		/* not a program the verifier refused: a map, BTF, the kernel */
+		snprintf(e->err, sizeof(e->err),
+			 "loading the BPF object failed: %s (libbpf log above)",
+			 strerror(-r));
+		return;
+	}
+	snprintf(e->err, sizeof(e->err),
+		 "loading BPF program '%s' failed: %s%s%s (verifier log above)",
+		 prog, strerror(-r), reason[0] ? ": " : "", reason);
+}
+
+/* ---- privileges -------------------------------------------------------------- */
+
+static int have_cap(const struct __user_cap_data_struct *d, int cap)
+{
+	return !!(d[cap / 32].effective & (1u << (cap % 32)));
+}
+
+static int check_privileges(struct npuprof_engine *e)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	memset(d, 0, sizeof(d));
+	if (syscall(SYS_capget, &h, d) != 0)
+		return 0; /* cannot tell: let the kernel decide */
+	if (have_cap(d, CAP_SYS_ADMIN) ||
+	    (have_cap(d, CAP_BPF) && have_cap(d, CAP_PERFMON)))
+		return 0;
+	snprintf(e->err, sizeof(e->err),
+		 "loading the BPF programs needs CAP_BPF and CAP_PERFMON (or root); missing:%s%s. "
+		 "Run as root, grant them (setcap cap_bpf,cap_perfmon+ep <binary>), or use --engine kmod",
+		 have_cap(d, CAP_BPF) ? "" : " CAP_BPF",
+		 have_cap(d, CAP_PERFMON) ? "" : " CAP_PERFMON");
+	return -EPERM;
+}
+
+/* ---- staging and ordered delivery ----------------------------------------- */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int stage_add(struct bpfeng *b, struct bring *q,
+		     const struct npuprof_record *r)
+{
+	size_t i;
+
+	if (q->n == q->cap) {
+		if (q->head) { /* compact before growing */
+			memmove(q->stage, q->stage + q->head,
+				(q->n - q->head) * sizeof(*q->stage));
+			q->n -= q->head;
+			q->head = 0;
+		}
+		if (q->n == q->cap) {
+			size_t n = q->cap ? 2 * q->cap : 4096;
+			struct staged *s = realloc(q->stage, n * sizeof(*s));
+
+			if (!s) {
+				b->oom = 1;
+				return -ENOMEM;
+			}
+			q->stage = s;
+			q->cap = n;
+		}
+	}
+	/* one CPU's ring is in order but for a record whose interrupt
+	 * nested in another's: it moves back a place or two */
+	i = q->n;
+	while (i > q->head && q->stage[i - 1].r.hdr.ts > r->hdr.ts)
+		i--;
+	if (i < q->n)
+		memmove(&q->stage[i + 1], &q->stage[i],
+			(q->n - i) * sizeof(*q->stage));
+	q->stage[i].r = *r;
+	q->stage[i].seq = b->seq++;
+	q->n++;
+	return 0;
+}
+
+/*
+ * Move everything committed in one ring to its stage; one consumer
+ * position update per batch, not per record. A sample is one record or a
+ * DROP record and its record.
+ */
+static void ring_consume(struct bpfeng *b, struct bring *q)
+{
+	uint64_t cons = *q->cons_pos, prod;
+
+	prod = __atomic_load_n(q->prod_pos, __ATOMIC_ACQUIRE);
+	while (cons < prod) {
+		const uint32_t *hdr = (const void *)(q->data + (cons & q->mask));
+		uint32_t len = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
+
+		if (len & BPF_RINGBUF_BUSY_BIT)
+			break; /* reserved, not yet committed */
+		if (!(len & BPF_RINGBUF_DISCARD_BIT)) {
+			const unsigned char *p = (const void *)(hdr + 2);
+
+			for (uint32_t off = 0; off + NPUPROF_RECORD_SIZE <= len;
+			     off += NPUPROF_RECORD_SIZE)
+				if (stage_add(b, q, (const void *)(p + off)) < 0)
+					goto out;
+		}
+		len &= ~(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);
+		cons += (len + BPF_RINGBUF_HDR_SZ + 7) & ~7ULL;
+		if (cons >= prod)
+			prod = __atomic_load_n(q->prod_pos, __ATOMIC_ACQUIRE);
+	}
+out:
+	__atomic_store_n(q->cons_pos, cons, __ATOMIC_RELEASE);
+}
+
+static void rb_consume(struct bpfeng *b)
+{
+	for (int c = 0; c < b->ncpu; c++)
+		ring_consume(b, &b->rings[c]);
+}
+
+static void rb_unmap(struct bpfeng *b)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	for (int c = 0; b->rings && c < b->ncpu; c++) {
+		struct bring *q = &b->rings[c];
+
+		if (q->cons_pos)
+			munmap(q->cons_pos, page);
+		if (q->prod_pos)
+			munmap((void *)q->prod_pos, page + 2 * q->bytes);
+		if (q->fd >= 0)
+			close(q->fd);
+		free(q->stage);
+	}
+	free(b->rings);
+	free(b->pfds);
+	b->rings = NULL;
+	b->pfds = NULL;
+}
+
+/* Create CPU c's ring, put it in the programs' table, map it. */
+static int ring_setup(struct npuprof_engine *e, struct bpfeng *b, int c)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct bring *q = &b->rings[c];
+	uint32_t key = (uint32_t)c;
+	void *p;
+	int r;
+
+	q->fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, NULL, 0, 0,
+			       (uint32_t)b->ring_bytes, NULL);
+	if (q->fd < 0) {
+		r = -errno;
+		snprintf(e->err, sizeof(e->err),
+			 "creating the ring buffer of CPU %d (%zu bytes): %s", c,
+			 b->ring_bytes, strerror(-r));
+		return r;
+	}
+	if (bpf_map_update_elem(bpf_map__fd(b->skel->maps.rbs), &key, &q->fd,
+				BPF_ANY) < 0) {
+		r = -errno;
+		snprintf(e->err, sizeof(e->err),
+			 "installing the ring buffer of CPU %d: %s", c,
+			 strerror(-r));
+		return r;
+	}
+	p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, q->fd, 0);
+	if (p == MAP_FAILED)
+		goto map_fail;
+	q->cons_pos = p;
+	/* populated now, so the capture does not take the page faults */
+	p = mmap(NULL, page + 2 * b->ring_bytes, PROT_READ,
+		 MAP_SHARED | MAP_POPULATE, q->fd, page);
+	if (p == MAP_FAILED)
+		goto map_fail;
+	q->prod_pos = p;
+	q->data = (const unsigned char *)p + page;
+	q->mask = b->ring_bytes - 1;
+	q->bytes = b->ring_bytes;
+	b->pfds[c].fd = q->fd;
+	b->pfds[c].events = POLLIN;
+	return 0;
+map_fail:
+	r = -errno;
+	snprintf(e->err, sizeof(e->err), "mapping the ring buffer of CPU %d: %s",
+		 c, strerror(-r));
+	return r;
+}
+
+/* The oldest staged record of all CPUs, or NULL. */
+static struct bring *oldest(struct bpfeng *b)
+{
+	struct bring *best = NULL;
+
+	for (int c = 0; c < b->ncpu; c++) {
+		struct bring *q = &b->rings[c];
+
+		if (q->head == q->n)
+			continue;
+		if (!best ||
+		    q->stage[q->head].r.hdr.ts < best->stage[best->head].r.hdr.ts ||
+		    (q->stage[q->head].r.hdr.ts == best->stage[best->head].r.hdr.ts &&
+		     q->stage[q->head].seq < best->stage[best->head].seq))
+			best = q;
+	}
+	return best;
+}
+
+/* Records older than this may be delivered: nothing older can still be
+ * on its way (see BPF_HOLDBACK_NS). */
+static uint64_t horizon(const struct bpfeng *b)
+{
+	uint64_t now;
+	size_t staged = 0;
+
+	if (b->final)
+		return UINT64_MAX;
+	for (int c = 0; c < b->ncpu; c++)
+		staged += b->rings[c].n - b->rings[c].head;
+	if (staged > BPF_STAGE_MAX)
+		return UINT64_MAX;
+	now = mono_ns();
+	return now > BPF_HOLDBACK_NS ? now - BPF_HOLDBACK_NS : 0;
+}
+
+/* ---- the engine ------------------------------------------------------------ */
+
+static void bpf_detach(struct bpfeng *b)
+{
+	for (int i = 0; i < 4; i++) {
+		bpf_link__destroy(b->links[i]);
+		b->links[i] = NULL;
+	}
+	b->attached = 0;
+}
+
+static void bpf_close(struct npuprof_engine *e)
+{
+	struct bpfeng *b = e->priv;
+
+	if (!b)
+		return;
+	bpf_detach(b);
+	rb_unmap(b);
+	npuprof_bpf__destroy(b->skel);
+	free(b);
+	e->priv = NULL;
+}
+
+static int bpf_open(struct npuprof_engine *e,
+		    const struct npuprof_capture_opts *o)
+{
+	libbpf_print_fn_t old;
+	struct bpfeng *b;
+	uint64_t ring = o && o->ring_bytes ? o->ring_bytes : BPF_DEFAULT_RING;
+	long page = sysconf(_SC_PAGESIZE);
+	int r;
+
+	if ((r = check_privileges(e)) < 0)
+		return r;
+	if (o && (o->flags & NPUPROF_CFG_OVERWRITE)) {
+		snprintf(e->err, sizeof(e->err),
+			 "overwrite (flight recorder) mode is not available with BPF ringbuf; use --engine kmod");
+		return -EOPNOTSUPP;
+	}
+	if (!npuprof_ring_bytes_valid(ring, (uint64_t)page)) {
+		snprintf(e->err, sizeof(e->err),
+			 "ring size %llu bytes (in all): must be a power of two from %llu KiB (and the page size, %ld bytes) to %llu KiB",
+			 (unsigned long long)ring, NPUPROF_RING_MIN_BYTES >> 10,
+			 page, NPUPROF_RING_MAX_BYTES >> 10);
+		return -EINVAL;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	e->priv = b;
+	b->ncpu = libbpf_num_possible_cpus();
+	if (b->ncpu <= 0 || b->ncpu > NPUPROF_BPF_MAX_CPUS) {
+		snprintf(e->err, sizeof(e->err),
+			 "%d possible CPUs: the BPF engine counts per CPU for at most %d",
+			 b->ncpu, NPUPROF_BPF_MAX_CPUS);
+		r = -E2BIG;
+		goto fail_early;
+	}
+
+	bpf_log_reset();
+	old = libbpf_set_print(bpf_log_fn);
+	b->skel = npuprof_bpf__open();
+	if (!b->skel) {
+		r = -errno;
+		snprintf(e->err, sizeof(e->err), "opening the BPF object: %s",
+			 strerror(errno));
+		goto fail;
+	}
+	if (o) {
+		b->skel->rodata->cfg_pid = o->pid;
+		b->skel->rodata->cfg_dev_mask = o->dev_mask;
+		b->skel->rodata->cfg_sample_n = o->sample_n;
+		b->skel->rodata->cfg_flags = o->flags & NPUPROF_CFG_NO_RECV;
+		if (o->nstreams)
+			b->skel->rodata->cfg_flags |= NPUPROF_CFG_STREAM_FILTER;
+		for (uint32_t i = 0; i < o->nstreams; i++) {
+			if (o->streams[i] >= NPUPROF_MAX_STREAMS) {
+				r = -EINVAL;
+				snprintf(e->err, sizeof(e->err),
+					 "stream id %u out of range (max %u)",
+					 o->streams[i], NPUPROF_MAX_STREAMS - 1);
+				goto fail;
+			}
+			b->skel->rodata->cfg_stream_mask[o->streams[i] / 64] |=
+				1ULL << (o->streams[i] % 64);
+		}
+	}
+	/* ring_bytes is per CPU, as for every engine (engine.h); the default
+	 * total is shared out: a power of two per CPU, one page at least */
+	b->ring_bytes = (size_t)page;
+	if (o && o->ring_bytes)
+		b->ring_bytes = (size_t)ring;
+	else
+		while (b->ring_bytes * 2 * (uint64_t)b->ncpu <= ring)
+			b->ring_bytes *= 2;
+	b->skel->rodata->cfg_wakeup_bytes =
+		(o && o->watermark ? o->watermark :
+				     b->ring_bytes / BPF_SLOT_BYTES / 4) *
+		BPF_SLOT_BYTES;
+	/* the rings are made after loading, of any size: the table's inner
+	 * map template (declared 64 KiB) only tells the verifier their type;
+	 * the kernel does not require the sizes to match */
+	bpf_map__set_max_entries(b->skel->maps.rbs, (uint32_t)b->ncpu);
+	/* the test entry points are for BPF_PROG_TEST_RUN only */
+	bpf_program__set_autoload(b->skel->progs.test_sqe, false);
+	bpf_program__set_autoload(b->skel->progs.test_cqe, false);
+	bpf_program__set_autoload(b->skel->progs.test_recv, false);
+	bpf_program__set_autoload(b->skel->progs.test_task_time, false);
+	r = npuprof_bpf__load(b->skel);
+	if (r) {
+		r = r < 0 ? r : -errno;
+		if (r == -EPERM && !strstr(bpf_log, "BEGIN PROG LOAD LOG"))
+			snprintf(e->err, sizeof(e->err),
+				 "the kernel refused to load BPF programs (EPERM): needs CAP_BPF and CAP_PERFMON or root, and kernel.unprivileged_bpf_disabled/lockdown may forbid it");
+		else
+			report_load_error(e, r);
+		goto fail;
+	}
+	b->rings = calloc(b->ncpu, sizeof(*b->rings));
+	b->pfds = calloc(b->ncpu, sizeof(*b->pfds));
+	if (!b->rings || !b->pfds) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	for (int c = 0; c < b->ncpu; c++)
+		b->rings[c].fd = -1;
+	for (int c = 0; c < b->ncpu; c++)
+		if ((r = ring_setup(e, b, c)) < 0)
+			goto fail;
+	libbpf_set_print(old);
+	return 0;
+fail:
+	libbpf_set_print(old);
+fail_early:
+	bpf_close(e);
+	return r < 0 ? r : -EINVAL;
+}
+
+/*
+ * Attach the programs whose tracepoints exist and are not attached yet.
+ * Returns 0 (a missing tracepoint is not an error) or the first real
+ * failure, with its tracepoint in *failed.
+ */
+static int attach_missing(struct bpfeng *b, int *failed)
+{
+	struct bpf_program *progs[4] = {
+		b->skel->progs.on_sqe,
+		b->skel->progs.on_cqe,
+		b->skel->progs.on_recv,
+		b->skel->progs.on_task_time,
+	};
+	libbpf_print_fn_t old = libbpf_set_print(bpf_log_fn);
+	int r = 0;
+
+	bpf_log_reset();
+	for (int i = 0; i < 4 && !r; i++) {
+		if (b->links[i])
+			continue;
+		b->links[i] = bpf_program__attach_raw_tracepoint(progs[i],
+								 bpf_tps[i].tp);
+		if (b->links[i]) {
+			b->attached |= bpf_tps[i].bit;
+			continue;
+		}
+		b->links[i] = NULL;
+		if (errno != ENOENT) {
+			r = -errno;
+			*failed = i;
+		}
+	}
+	libbpf_set_print(old);
+	b->last_attach = mono_ns();
+	return r;
+}
+
+static int bpf_start(struct npuprof_engine *e)
+{
+	struct bpfeng *b = e->priv;
+	int r, failed = 0;
+
+	if (b->running) {
+		snprintf(e->err, sizeof(e->err), "start: already running");
+		return -EBUSY;
+	}
+	r = attach_missing(b, &failed);
+	if (r < 0 || !b->attached) {
+		if (r < 0)
+			snprintf(e->err, sizeof(e->err),
+				 "attaching to tracepoint %s: %s",
+				 bpf_tps[failed].tp, strerror(-r));
+		else
+			snprintf(e->err, sizeof(e->err),
+				 "no trs_chan tracepoints to attach to: is the NPU driver (npusim.ko or asdrv_trsbase.ko) loaded?");
+		bpf_detach(b);
+		return r < 0 ? r : -ENOENT;
+	}
+	b->running = 1;
+	b->final = 0;
+	return 0;
+}
+
+/* While running, look again now and then for tracepoints that were missing
+ * (a driver module loaded after the capture started). An attached program
+ * holds its driver module: it cannot be unloaded until the capture stops. */
+static void reattach(struct bpfeng *b)
+{
+	int failed;
+
+	if (b->running && b->attached != BPF_TP_ALL &&
+	    mono_ns() - b->last_attach > BPF_REATTACH_NS)
+		attach_missing(b, &failed);
+}
+
+/* Losses still pending at stop get a DROP record each, per CPU. The
+ * programs are detached, so the counters are ours to change. */
+static void flush_pending_drops(struct bpfeng *b)
+{
+	struct npuprof_bpf_pcpu *cs = b->skel->bss->cpu_stats;
+
+	for (int c = 0; c < b->ncpu; c++) {
+		struct npuprof_record d;
+		uint64_t lost = __atomic_exchange_n(&cs[c].pending_drop, 0,
+						    __ATOMIC_RELAXED);
+
+		if (!lost)
+			continue;
+		memset(&d, 0, sizeof(d));
+		d.hdr.type = NPUPROF_REC_DROP;
+		d.hdr.size = NPUPROF_RECORD_SIZE;
+		npuprof_encode_hdr(&d, mono_ns(), (uint32_t)c, 0, 0);
+		d.drop.lost = lost;
+		stage_add(b, &b->rings[c], &d);
+	}
+}
+
+static int bpf_stop(struct npuprof_engine *e)
+{
+	struct bpfeng *b = e->priv;
+
+	if (!b->running) {
+		snprintf(e->err, sizeof(e->err), "stop: not running");
+		return -EINVAL;
+	}
+	bpf_detach(b);
+	b->running = 0;
+	/* a program that began before the detach finishes within
+	 * microseconds; give it that before the last drain */
+	usleep(2000);
+	rb_consume(b);
+	flush_pending_drops(b);
+	b->final = 1;
+	return 0;
+}
+
+/* Is the oldest staged record deliverable? */
+static int ready(struct bpfeng *b, uint64_t *oldest_ts)
+{
+	struct bring *q = oldest(b);
+
+	if (!q)
+		return 0;
+	*oldest_ts = q->stage[q->head].r.hdr.ts;
+	return *oldest_ts <= horizon(b);
+}
+
+static int bpf_wait(struct npuprof_engine *e, int timeout_ms)
+{
+	struct bpfeng *b = e->priv;
+	uint64_t deadline = mono_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000000;
+
+	for (;;) {
+		uint64_t now, ots = 0;
+		long ms;
+		int have;
+
+		rb_consume(b);
+		if (b->oom)
+			return -ENOMEM;
+		have = oldest(b) != NULL;
+		if (have && ready(b, &ots))
+			return 1;
+		now = mono_ns();
+		if (timeout_ms >= 0 && now >= deadline)
+			return 0;
+		ms = timeout_ms < 0 ? -1 : (long)((deadline - now) / 1000000) + 1;
+		if (have) {
+			/* wake when the oldest staged record leaves the window */
+			uint64_t at = ots + BPF_HOLDBACK_NS;
+			long w = at > now ? (long)((at - now) / 1000000) + 1 : 0;
+
+			if (ms < 0 || w < ms)
+				ms = w;
+		}
+		if (poll(b->pfds, (nfds_t)b->ncpu, (int)ms) < 0)
+			return errno == EINTR ? 0 : -errno;
+	}
+}
+
+/* Deliver by merging the CPUs' stages, oldest first, up to the horizon. */
+static long bpf_read(struct npuprof_engine *e, npuprof_record_fn fn, void *ctx)
+{
+	struct bpfeng *b = e->priv;
+	uint64_t h;
+	long n = 0;
+
+	reattach(b);
+	rb_consume(b);
+	h = horizon(b);
+	for (;;) {
+		struct bring *q = oldest(b);
+		int stop;
+
+		if (!q || q->stage[q->head].r.hdr.ts > h)
+			break;
+		stop = fn(ctx, &q->stage[q->head++].r);
+		if (q->head == q->n)
+			q->head = q->n = 0;
+		n++;
+		if (stop)
+			break;
+	}
+	if (b->oom) {
+		b->oom = 0;
+		if (!n)
+			return -ENOMEM;
+	}
+	return n;
+}
+
+static int bpf_stats(struct npuprof_engine *e, struct npuprof_stats *st)
+{
+	struct bpfeng *b = e->priv;
+	const struct npuprof_bpf_pcpu *cs = b->skel->bss->cpu_stats;
+
+	memset(st, 0, sizeof(*st));
+	for (int c = 0; c < b->ncpu; c++) {
+		for (int t = 0; t < NPUPROF_REC_TYPE_MAX; t++)
+			st->events[t] += __atomic_load_n(&cs[c].events[t],
+							 __ATOMIC_RELAXED);
+		st->written += __atomic_load_n(&cs[c].written, __ATOMIC_RELAXED);
+		st->dropped += __atomic_load_n(&cs[c].dropped, __ATOMIC_RELAXED);
+		st->filtered += __atomic_load_n(&cs[c].filtered, __ATOMIC_RELAXED);
+		st->sampled_out +=
+			__atomic_load_n(&cs[c].sampled_out, __ATOMIC_RELAXED);
+	}
+	st->attached = b->attached;
+	st->running = (uint32_t)b->running;
+	st->nr_cpus = (uint32_t)b->ncpu;
+	return 0;
+}
+
+const struct npuprof_engine_ops npuprof_engine_bpf = {
+	.name = "bpf",
+	.open = bpf_open,
+	.start = bpf_start,
+	.stop = bpf_stop,
+	.wait = bpf_wait,
+	.read = bpf_read,
+	.stats = bpf_stats,
+	.close = bpf_close,
+	.driver = 1,
+};

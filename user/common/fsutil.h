@@ -1,0 +1,13 @@
+/*
+ * fsutil.h - file-system helpers shared by the recorder and the tool library.
+ */
+#ifndef NPUPROF_FSUTIL_H
+#define NPUPROF_FSUTIL_H
+
+#include <sys/types.h>
+
+/* mkdir -p with `mode` for every missing component; 0, or a negative errno
+ * (-ENOTDIR if path exists and is not a directory). */
+int npuprof_mkdirs(const char *path, mode_t mode);
+
+#endif

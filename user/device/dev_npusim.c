@@ -1,0 +1,61 @@
+/*
+ * dev_npusim.c - the device backend of the simulated driver: devices are
+ * /dev/npusim<N> (npusim_dev.h), clock sync is its CLOCK_SYNC ioctl.
+ */
+#include "device.h"
+#include "npusim_dev.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+static int npusim_enumerate(struct npuprof_device_info *dev, int cap)
+{
+	int n = npusim_dev_count(), found = 0;
+
+	for (int d = 0; d < n && found < cap; d++) {
+		struct npusim_dev_info info;
+		int fd = npusim_dev_open((unsigned)d);
+
+		if (fd < 0)
+			continue;
+		if (npusim_dev_info(fd, &info) == 0) {
+			struct npuprof_device_info *sd = &dev[found++];
+
+			sd->id = info.devid;
+			snprintf(sd->chip, sizeof(sd->chip), "%.31s", info.chip_name);
+			sd->counter_hz = info.counter_hz;
+			sd->aicore_num = info.aicore_num;
+		}
+		close(fd);
+	}
+	return found;
+}
+
+static int npusim_sync(uint32_t devid, struct npuprof_clock_sample *s, int n)
+{
+	struct npusim_clock_sample cs[4];
+	int fd, r, k;
+
+	if (n <= 0)
+		return 0;
+	fd = npusim_dev_open(devid);
+	if (fd < 0)
+		return fd;
+	if (n > 4)
+		n = 4;
+	r = npusim_clock_sync(fd, cs, (uint32_t)n);
+	close(fd);
+	if (r < 0)
+		return r;
+	for (k = 0; k < n; k++) {
+		s[k].host_ns = cs[k].host_ns;
+		s[k].dev_cnt = cs[k].dev_cnt;
+	}
+	return n;
+}
+
+const struct npuprof_device_backend npuprof_device_npusim = {
+	.name = "npusim",
+	.enumerate = npusim_enumerate,
+	.clock_sync = npusim_sync,
+};

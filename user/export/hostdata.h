@@ -1,0 +1,108 @@
+/*
+ * hostdata.h — the host side of a session, loaded for export: every host
+ * raw stream of the session directory decoded into sorted arrays with the
+ * indexes the correlator needs. Strings stay as aclprofStr2Id hash ids
+ * until hostdata_str() resolves them.
+ */
+#ifndef NPUPROF_HOSTDATA_H
+#define NPUPROF_HOSTDATA_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "npuprof/hostread.h"
+#include "u64map.h"
+
+/* The task key: (pid, device, stream, 16-bit task id). */
+static inline uint64_t hd_task_key(uint32_t pid, uint32_t dev, uint32_t stream,
+				   uint32_t task)
+{
+	return ((uint64_t)(pid & 0x3fffff) << 42) | ((uint64_t)(dev & 0x3ff) << 32) |
+	       ((uint64_t)(stream & 0xffff) << 16) | (task & 0xffff);
+}
+
+struct hd_api {
+	uint32_t pid;
+	struct npuprof_hrec_api r;
+};
+struct hd_track {
+	uint32_t pid;
+	uint64_t key; /* hd_task_key() */
+	struct npuprof_hrec_task_track r;
+};
+struct hd_compute {
+	uint32_t pid;
+	uint64_t key; /* hd_task_key() */
+	struct npuprof_hrec_compute_op r;
+};
+struct hd_hccl_op {
+	uint32_t pid;
+	uint32_t op_id; /* COMMUNICATION_OP.opId, dense from 1 */
+	int64_t dev_start, dev_end; /* unix ns of its tasks; -1: none seen */
+	struct npuprof_hrec_hccl_op r;
+};
+struct hd_hccl_task {
+	uint32_t pid;
+	uint64_t key; /* hd_task_key() */
+	struct npuprof_hrec_hccl_task r;
+};
+struct hd_tx {
+	uint32_t pid;
+	struct npuprof_hrec_tx r; /* message below */
+	char *message;
+};
+
+struct hostdata {
+	struct hd_api *api;
+	size_t napi;
+	struct hd_track *track; /* sorted by (pid, dev, stream, task, time) */
+	size_t ntrack;
+	struct hd_compute *compute; /* sorted by task key + batch */
+	size_t ncompute;
+	struct hd_hccl_op *hop; /* sorted by (pid, op_seq) */
+	size_t nhop;
+	struct hd_hccl_task *htask; /* sorted by task key + batch */
+	size_t nhtask;
+	struct hd_tx *tx;
+	size_t ntx;
+	struct u64map strings; /* hash id -> index into strv */
+	char **strv;
+	size_t nstr, capstr;
+	struct u64map track_range; /* task key -> first index | count << 32 */
+	uint32_t *track_cursor; /* per first index: next unused track */
+	uint32_t pids[256];
+	int npids;
+	uint64_t lost; /* records lost by the recorders */
+	uint64_t damaged_files;
+	uint64_t files;
+};
+
+/* Load DIR/host/data/npuprof.host.*.raw. Damage is reported on warn and
+ * counted; only unreadable directories fail. */
+int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err,
+		  size_t errlen);
+void hostdata_free(struct hostdata *h);
+/* The string of a hash id; "" for NPUPROF_HREC_NO_STRING, NULL if unknown. */
+const char *hostdata_str(const struct hostdata *h, uint64_t id);
+
+/* The host task track that launched the kernel submit (pid, dev, stream,
+ * task) at time t: the latest unused one not later than t + slack. */
+const struct hd_track *hostdata_match_track(struct hostdata *h, uint32_t pid,
+					    uint32_t dev, uint32_t stream,
+					    uint32_t task, uint64_t t);
+const struct hd_compute *hostdata_compute(const struct hostdata *h,
+					  uint32_t pid, uint32_t dev,
+					  uint32_t stream, uint32_t task,
+					  uint32_t batch);
+const struct hd_hccl_task *hostdata_hccl_task(const struct hostdata *h,
+					      uint32_t pid, uint32_t dev,
+					      uint32_t stream, uint32_t task,
+					      uint32_t batch);
+struct hd_hccl_op *hostdata_hccl_op(struct hostdata *h, uint32_t pid,
+				    uint64_t op_seq);
+/* Innermost node- or acl-level API on (pid, tid) open at time t. */
+const struct hd_api *hostdata_enclosing_api(const struct hostdata *h,
+					    uint32_t pid, uint32_t tid,
+					    uint64_t t);
+
+#endif

@@ -1,0 +1,366 @@
+/*
+ * session.c — creating, finishing and reading a collection directory
+ * (session.h). The info files mirror what msprof writes so that readers
+ * that look for them (msprof-analyze's info.json.<N>, the real exporter)
+ * find what they expect; npuprof.session holds what export needs.
+ */
+#include "errmsg.h"
+#include "fsutil.h"
+#include "npuprof/session.h"
+#include "device.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* FNV-1a over the machine id (or the host name): a stable host uid. */
+static void host_uid(char *out, size_t len, const char *hostname)
+{
+	char buf[256] = "";
+	uint64_t h = 1469598103934665603ULL;
+	FILE *f = fopen("/etc/machine-id", "r");
+
+	if (!f || !fgets(buf, sizeof(buf), f))
+		snprintf(buf, sizeof(buf), "%s", hostname);
+	if (f)
+		fclose(f);
+	for (const char *p = buf; *p && *p != '\n'; p++) {
+		h ^= (unsigned char)*p;
+		h *= 1099511628211ULL;
+	}
+	snprintf(out, len, "%llu", (unsigned long long)(h >> 1));
+}
+
+void npuprof_session_init(struct npuprof_session *s)
+{
+	memset(s, 0, sizeof(*s));
+	gethostname(s->hostname, sizeof(s->hostname) - 1);
+	host_uid(s->host_uid, sizeof(s->host_uid), s->hostname);
+	snprintf(s->engine, sizeof(s->engine), "none");
+	s->exit_status = -1;
+	s->start_realtime_ns = clock_ns(CLOCK_REALTIME);
+	s->start_monotonic_ns = clock_ns(CLOCK_MONOTONIC);
+
+	const struct npuprof_device_backend *b = npuprof_device_probe();
+	struct npuprof_device_info dev[NPUPROF_MAX_SESSION_DEVICES];
+	int n = b->enumerate(dev, NPUPROF_MAX_SESSION_DEVICES);
+
+	snprintf(s->device_backend, sizeof(s->device_backend), "%s", b->name);
+	for (int d = 0; d < n; d++) {
+		struct npuprof_session_device *sd = &s->dev[s->ndev++];
+
+		sd->id = dev[d].id;
+		snprintf(sd->chip, sizeof(sd->chip), "%s", dev[d].chip);
+		sd->counter_hz = dev[d].counter_hz;
+		sd->aicore_num = dev[d].aicore_num;
+	}
+}
+
+static int write_file(const char *dir, const char *name, const char *text,
+		      char *err, size_t errlen)
+{
+	char path[4352], tmp[4400];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f) {
+		int r = -errno;
+
+		npuprof_seterr(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
+		return r;
+	}
+	fputs(text, f);
+	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+		int r = -errno;
+
+		npuprof_seterr(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		return r;
+	}
+	return 0;
+}
+
+static void local_stamp(uint64_t unix_ns, const char *fmt, char *out,
+			size_t len, int with_ms)
+{
+	time_t t = (time_t)(unix_ns / 1000000000ULL);
+	struct tm tm;
+	char base[64];
+
+	localtime_r(&t, &tm);
+	strftime(base, sizeof(base), fmt, &tm);
+	if (with_ms)
+		snprintf(out, len, "%s%03u", base,
+			 (unsigned)(unix_ns / 1000000ULL % 1000));
+	else
+		snprintf(out, len, "%s", base);
+}
+
+static int write_session_file(const struct npuprof_session *s, char *err,
+			      size_t errlen)
+{
+	char buf[16384];
+	size_t n = 0;
+
+#define P(...) n += (size_t)snprintf(buf + n, sizeof(buf) - n, __VA_ARGS__)
+	P("version=1\nhostname=%s\nhost_uid=%s\npid=%u\ncmd=%s\nengine=%s\n",
+	  s->hostname, s->host_uid, s->pid, s->cmd, s->engine);
+	P("device_backend=%s\n", s->device_backend);
+	P("sample_n=%u\ncapture_flags=%u\n", s->sample_n, s->capture_flags);
+	P("start_realtime_ns=%llu\nstart_monotonic_ns=%llu\n",
+	  (unsigned long long)s->start_realtime_ns,
+	  (unsigned long long)s->start_monotonic_ns);
+	P("end_realtime_ns=%llu\nend_monotonic_ns=%llu\n",
+	  (unsigned long long)s->end_realtime_ns,
+	  (unsigned long long)s->end_monotonic_ns);
+	P("written=%llu\ndropped=%llu\nfiltered=%llu\nsampled_out=%llu\noverwritten=%llu\nexit_status=%d\n",
+	  (unsigned long long)s->written, (unsigned long long)s->dropped,
+	  (unsigned long long)s->filtered, (unsigned long long)s->sampled_out,
+	  (unsigned long long)s->overwritten, s->exit_status);
+	P("window_on_ms=%u\nwindow_period_ms=%u\nrate_limit=%u\n",
+	  s->window_on_ms, s->window_period_ms, s->rate_limit);
+	P("window_skipped=%llu\nrate_skipped=%llu\n",
+	  (unsigned long long)s->window_skipped,
+	  (unsigned long long)s->rate_skipped);
+	P("devices=%d\n", s->ndev);
+	for (int i = 0; i < s->ndev && n < sizeof(buf) - 256; i++)
+		P("device.%d=%u,%s,%llu,%u\n", i, s->dev[i].id, s->dev[i].chip,
+		  (unsigned long long)s->dev[i].counter_hz, s->dev[i].aicore_num);
+#undef P
+	return write_file(s->dir, NPUPROF_SESSION_FILE, buf, err, errlen);
+}
+
+static int write_start_files(const struct npuprof_session *s, char *err,
+			     size_t errlen)
+{
+	char dir[4352], text[4096], date[64];
+	int r;
+
+	snprintf(dir, sizeof(dir), "%s/host", s->dir);
+	local_stamp(s->start_realtime_ns, "%Y-%m-%d %H:%M:%S", date,
+		    sizeof(date), 0);
+	snprintf(text, sizeof(text),
+		 "{\"pid\": \"%u\", \"hostUid\": \"%s\", \"hostname\": \"%s\", \"platform_version\": \"5\", \"CPU\": [{\"Frequency\": \"\"}], \"rank_id\": -1}\n",
+		 s->pid, s->host_uid, s->hostname);
+	if ((r = write_file(dir, "info.json", text, err, errlen)) < 0)
+		return r;
+	snprintf(text, sizeof(text),
+		 "{\"collectionDateBegin\": \"%s\", \"collectionTimeBegin\": \"%llu\", \"clockMonotonicRaw\": \"%llu\"}\n",
+		 date, (unsigned long long)(s->start_realtime_ns / 1000),
+		 (unsigned long long)s->start_monotonic_ns);
+	if ((r = write_file(dir, "start_info", text, err, errlen)) < 0)
+		return r;
+	snprintf(text, sizeof(text),
+		 "[Host]\nclock_monotonic_raw: %llu\ncntvct: %llu\ncntvct_diff: 0\n",
+		 (unsigned long long)s->start_monotonic_ns,
+		 (unsigned long long)s->start_monotonic_ns);
+	if ((r = write_file(dir, "host_start.log", text, err, errlen)) < 0)
+		return r;
+	for (int i = 0; i < s->ndev; i++) {
+		const struct npuprof_session_device *d = &s->dev[i];
+		char name[64];
+
+		snprintf(dir, sizeof(dir), "%s/device_%u", s->dir, d->id);
+		if ((r = npuprof_mkdirs(dir, 0755)) < 0) {
+			npuprof_seterr(err, errlen, "%s: %s", dir, strerror(-r));
+			return r;
+		}
+		snprintf(text, sizeof(text),
+			 "{\"pid\": \"%u\", \"hostUid\": \"%s\", \"hostname\": \"%s\", \"platform_version\": \"5\", \"rank_id\": -1, \"DeviceInfo\": [{\"id\": %u, \"hwts_frequency\": \"%llu\", \"aic_frequency\": \"1800\", \"ai_core_num\": %u}]}\n",
+			 s->pid, s->host_uid, s->hostname, d->id,
+			 (unsigned long long)(d->counter_hz / 1000000),
+			 d->aicore_num);
+		snprintf(name, sizeof(name), "info.json.%u", d->id);
+		if ((r = write_file(dir, name, text, err, errlen)) < 0)
+			return r;
+		snprintf(text, sizeof(text),
+			 "{\"collectionDateBegin\": \"%s\", \"collectionTimeBegin\": \"%llu\", \"clockMonotonicRaw\": \"%llu\"}\n",
+			 date, (unsigned long long)(s->start_realtime_ns / 1000),
+			 (unsigned long long)s->start_monotonic_ns);
+		snprintf(name, sizeof(name), "start_info.%u", d->id);
+		if ((r = write_file(dir, name, text, err, errlen)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+int npuprof_session_create(struct npuprof_session *s, const char *parent,
+			   char *err, size_t errlen)
+{
+	char stamp[80], rnd[17], sub[4400];
+	unsigned seed = (unsigned)(s->start_monotonic_ns ^ (uint64_t)getpid() << 16);
+	int r;
+
+	if ((r = npuprof_mkdirs(parent, 0755)) < 0) {
+		npuprof_seterr(err, errlen, "%s: cannot create: %s", parent, strerror(-r));
+		return r;
+	}
+	local_stamp(s->start_realtime_ns, "%Y%m%d%H%M%S", stamp, sizeof(stamp), 1);
+	for (int attempt = 0; attempt < 100; attempt++) {
+		for (int i = 0; i < 16; i++)
+			rnd[i] = (char)('A' + rand_r(&seed) % 26);
+		rnd[16] = 0;
+		snprintf(s->dir, sizeof(s->dir), "%s/PROF_%06d_%s_%s", parent,
+			 attempt + 1, stamp, rnd);
+		if (mkdir(s->dir, 0755) == 0)
+			break;
+		if (errno != EEXIST) {
+			r = -errno;
+			npuprof_seterr(err, errlen, "%s: cannot create: %s", s->dir,
+			       strerror(errno));
+			return r;
+		}
+	}
+	snprintf(sub, sizeof(sub), "%s/host/data", s->dir);
+	if ((r = npuprof_mkdirs(sub, 0755)) < 0) {
+		npuprof_seterr(err, errlen, "%s: %s", sub, strerror(-r));
+		return r;
+	}
+	snprintf(sub, sizeof(sub), "%s/kernel", s->dir);
+	if ((r = npuprof_mkdirs(sub, 0755)) < 0) {
+		npuprof_seterr(err, errlen, "%s: %s", sub, strerror(-r));
+		return r;
+	}
+	if ((r = write_start_files(s, err, errlen)) < 0)
+		return r;
+	return write_session_file(s, err, errlen);
+}
+
+int npuprof_session_finish(struct npuprof_session *s, char *err, size_t errlen)
+{
+	char text[1024], date[64], dir[4352], name[64];
+	int r;
+
+	s->end_realtime_ns = clock_ns(CLOCK_REALTIME);
+	s->end_monotonic_ns = clock_ns(CLOCK_MONOTONIC);
+	local_stamp(s->end_realtime_ns, "%Y-%m-%d %H:%M:%S", date, sizeof(date), 0);
+	snprintf(text, sizeof(text),
+		 "{\"collectionDateEnd\": \"%s\", \"collectionTimeEnd\": \"%llu\", \"clockMonotonicRaw\": \"%llu\"}\n",
+		 date, (unsigned long long)(s->end_realtime_ns / 1000),
+		 (unsigned long long)s->end_monotonic_ns);
+	snprintf(dir, sizeof(dir), "%s/host", s->dir);
+	if ((r = write_file(dir, "end_info", text, err, errlen)) < 0)
+		return r;
+	for (int i = 0; i < s->ndev; i++) {
+		snprintf(dir, sizeof(dir), "%s/device_%u", s->dir, s->dev[i].id);
+		snprintf(name, sizeof(name), "end_info.%u", s->dev[i].id);
+		if ((r = write_file(dir, name, text, err, errlen)) < 0)
+			return r;
+	}
+	return write_session_file(s, err, errlen);
+}
+
+int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err,
+			 size_t errlen)
+{
+	char path[4352], line[2048];
+	FILE *f;
+
+	memset(s, 0, sizeof(*s));
+	s->exit_status = -1;
+	snprintf(s->dir, sizeof(s->dir), "%s", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, NPUPROF_SESSION_FILE);
+	f = fopen(path, "r");
+	if (!f) {
+		int r = -errno;
+
+		npuprof_seterr(err, errlen, "%s: %s (not an npuprof session directory?)",
+		       path, strerror(errno));
+		return r;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *eq = strchr(line, '='), *v;
+		size_t l = strlen(line);
+
+		if (l && line[l - 1] == '\n')
+			line[l - 1] = 0;
+		if (!eq)
+			continue;
+		*eq = 0;
+		v = eq + 1;
+#define S(k) else if (!strcmp(line, #k)) snprintf(s->k, sizeof(s->k), "%s", v)
+#define U(k) else if (!strcmp(line, #k)) s->k = strtoull(v, NULL, 10)
+		if (0)
+			;
+		S(hostname);
+		S(host_uid);
+		S(cmd);
+		S(engine);
+		S(device_backend);
+		U(pid);
+		U(sample_n);
+		U(capture_flags);
+		U(start_realtime_ns);
+		U(start_monotonic_ns);
+		U(end_realtime_ns);
+		U(end_monotonic_ns);
+		U(written);
+		U(dropped);
+		U(filtered);
+		U(sampled_out);
+		U(overwritten);
+		U(window_on_ms);
+		U(window_period_ms);
+		U(rate_limit);
+		U(window_skipped);
+		U(rate_skipped);
+		else if (!strcmp(line, "exit_status"))
+			s->exit_status = atoi(v);
+		else if (!strncmp(line, "device.", 7) &&
+			 s->ndev < NPUPROF_MAX_SESSION_DEVICES) {
+			struct npuprof_session_device *d = &s->dev[s->ndev];
+			unsigned long long hz = 0;
+
+			if (sscanf(v, "%u,%31[^,],%llu,%u", &d->id, d->chip, &hz,
+				   &d->aicore_num) >= 3) {
+				d->counter_hz = hz;
+				s->ndev++;
+			}
+		}
+#undef S
+#undef U
+	}
+	fclose(f);
+	if (!s->start_realtime_ns) {
+		npuprof_seterr(err, errlen, "%s: no start clock pair", path);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+void npuprof_session_clock_sync(const struct npuprof_session *s,
+				npuprof_record_fn fn, void *ctx)
+{
+	const struct npuprof_device_backend *b = npuprof_device_find(s->device_backend);
+
+	if (!b)
+		b = npuprof_device_probe();
+	for (int i = 0; i < s->ndev; i++) {
+		struct npuprof_clock_sample cs[4];
+		struct npuprof_record r;
+		int n = b->clock_sync(s->dev[i].id, cs, 4);
+
+		for (int k = 0; k < n; k++) {
+			npuprof_encode_clock_sync(&r, s->dev[i].id, cs[k].host_ns,
+						  cs[k].dev_cnt, s->dev[i].counter_hz);
+			npuprof_encode_hdr(&r, cs[k].host_ns, 0, (uint32_t)getpid(), 0);
+			fn(ctx, &r);
+		}
+	}
+}

@@ -1,0 +1,92 @@
+/*
+ * hostrec.h - the host recorder's API: what the in-application library
+ * (libmsprofiler.so, user/recorder) offers its own aclprof* code and the
+ * ACL runtime (user/runtime), which records CANN_API, task-track and op
+ * records through reserve/commit. The stream it writes is laid out in
+ * npuprof/hostfmt.h. Not installed: a contract between two of our
+ * components, exported from libmsprofiler.so by its version script
+ * (user/recorder/libmsprofiler.map) for the runtime only.
+ */
+#ifndef NPUPROF_HOSTREC_H
+#define NPUPROF_HOSTREC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "npuprof/hostfmt.h"
+#include "rec_export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Recorder -----------------------------------------------------------
+ * One collection at a time per process. Producers write into a per-thread
+ * ring (allocated on a thread's first record) without locks or allocation;
+ * a background thread writes full and periodic blocks to the stream; stop,
+ * flush and process exit drain every ring. A full ring drops the record and
+ * counts it (block_header.lost) instead of blocking. */
+
+struct npuprof_hostrec_config {
+    const char *dir;            /* the PROF_* directory (created if needed) */
+    uint64_t switches;          /* ACL_PROF_* bits */
+    uint32_t aicore_metrics;
+    uint32_t dev_count;
+    const uint32_t *dev_ids;
+    size_t buffer_size;         /* per-thread ring; 0: NPUPROF_BUFFER_SIZE or 1 MiB */
+    unsigned flush_interval_ms; /* 0: NPUPROF_FLUSH_INTERVAL_MS or 100 */
+};
+
+struct npuprof_hostrec_stats {
+    uint64_t records; /* records committed by producers */
+    uint64_t lost;    /* records dropped because a ring was full */
+    uint64_t blocks;  /* blocks written */
+    uint64_t bytes;   /* bytes written, headers included */
+};
+
+/* Opens <dir>/host/data/npuprof.host.<pid>.raw and starts the writer.
+ * Returns 0, or a negative errno with a message in err. -EBUSY if a
+ * collection is already running. */
+int npuprof_hostrec_start(const struct npuprof_hostrec_config *cfg, char *err, size_t errlen);
+/* Drains every ring, stops the writer and closes the stream. 0 if nothing
+ * was running; negative errno if a write failed during the collection. */
+int npuprof_hostrec_stop(void);
+/* Writes everything recorded so far. */
+int npuprof_hostrec_flush(void);
+/* 1 while a collection runs (a cheap load, for hot paths). */
+NPUPROF_REC_EXPORT int npuprof_hostrec_active(void);
+/* Path of the running (or last) stream; "" if none. */
+const char *npuprof_hostrec_path(void);
+void npuprof_hostrec_get_stats(struct npuprof_hostrec_stats *st);
+
+/* Producer side, for the library's own instrumentation. reserve() returns
+ * room for a record of `size` bytes (a multiple of 8) with its header filled
+ * in, or NULL if no collection runs or the thread's ring is full (counted as
+ * lost). The caller fills the body and calls commit() on the same thread
+ * before reserving again. */
+NPUPROF_REC_EXPORT void *npuprof_hostrec_reserve(uint16_t kind, uint32_t size);
+NPUPROF_REC_EXPORT void npuprof_hostrec_commit(void *rec);
+/* The calling thread's kernel tid, cached. */
+NPUPROF_REC_EXPORT uint32_t npuprof_hostrec_tid(void);
+/* CLOCK_MONOTONIC in ns: the time base of every host record. */
+NPUPROF_REC_EXPORT uint64_t npuprof_hostrec_now(void);
+
+/* Starts the collection that `npuprof record` passes through the environment
+ * (NPUPROF_OUTPUT_DIR and friends, documented in acl/acl_prof.h).
+ * libmsprofiler.so calls this when it is loaded (libnpuprof never does);
+ * tests link the recorder statically and call it directly. Returns 0 (also
+ * when NPUPROF_OUTPUT_DIR is unset), or a negative errno with a message in
+ * err: -EBUSY if the profiling API is already in use, -EINVAL for a
+ * malformed variable. */
+int npuprof_session_from_env(char *err, size_t errlen);
+
+/* The hash behind aclprofStr2Id: two 32-bit polynomial hashes (x29, x131)
+ * over the bytes as C `char` values, (h29 << 32) | h131; UINT64_MAX for an
+ * empty string. Pure function; aclprofStr2Id adds the dictionary. */
+NPUPROF_REC_EXPORT uint64_t npuprof_str2id_hash(const char *s, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPUPROF_HOSTREC_H */
