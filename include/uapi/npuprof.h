@@ -29,7 +29,7 @@
 #include <linux/types.h>
 #endif
 #include "trs_chan.h"
-#include "npusim.h"
+#include "npusim_tp.h"
 
 #define NPUPROF_ABI_VERSION 1
 #define NPUPROF_SCHEMA_VERSION 1

@@ -19,6 +19,8 @@
 #if !defined(__bpf__) /* BPF programs get the base types from vmlinux.h */
 #include <linux/ioctl.h>
 #include <linux/types.h>
+
+#include "npusim_tp.h"
 #endif
 
 #define NPUSIM_ABI_VERSION 1
@@ -106,15 +108,7 @@ struct npusim_cqe {
 	__u64 syscnt; /* device counter at completion; valid for evt/place_hold */
 };
 
-/* Device task-time record: the npusim:task_time tracepoint argument. */
-struct npusim_task_time_trace {
-	__u32 sq_id;
-	__u32 stream_id;
-	__u32 task_id;
-	__u32 sqe_type;
-	__u64 start_cnt; /* device counter when the task started */
-	__u64 end_cnt; /* device counter when the task finished */
-};
+/* The npusim:task_time tracepoint argument: npusim_tp.h. */
 
 /* ---- ioctls --------------------------------------------------------------- */
 

@@ -3,6 +3,8 @@
  */
 #include "tracker.h"
 
+#include "uapi/npusim.h" /* the STARS SQE type values, for their names */
+
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
