@@ -36,6 +36,21 @@ trace_on() {
 	for d in "$@"; do printf '1\n' > /proc/trs_chan/dev$d-ts0/trace_enable || return 1; done
 }
 
+# wait_for SECS CMD...: poll (every 0.1 s) until CMD succeeds; 1 on timeout.
+# For what a loaded guest does late: a tracer arming, a program starting.
+wait_for() {
+	wf_n=$(($1 * 10))
+	shift
+	while ! "$@" 2>/dev/null; do
+		wf_n=$((wf_n - 1))
+		[ $wf_n -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
+# traced DEV: the driver's trace switch of DEV is on (a tracer armed it)
+traced() { [ "$(cat /proc/trs_chan/dev$1-ts0/trace_enable 2>/dev/null)" = 1 ]; }
+
 cleanup_modules() {
 	loaded npuprof && rmmod npuprof
 	loaded npusim && rmmod npusim

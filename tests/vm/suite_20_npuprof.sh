@@ -38,14 +38,16 @@ t_load_orders() {
 	done
 	# unload the driver while a capture is running, then bring it back
 	insmod $NPUSIM_KO && insmod $NPUPROF_KO || return 1
-	build/bin/npuprof stat --engine kmod --duration 4 > /tmp/stat.out 2>&1 &
+	build/bin/npuprof stat --engine kmod > /tmp/stat.out 2>&1 &
 	sp=$!
-	sleep 1
+	wait_for 60 traced 0 || { kill -INT $sp; wait $sp; cat /tmp/stat.out; return 1; }
 	build/bin/npuwork --scenario flood --tasks 20000 --quiet || return 1
 	rmmod npusim || return 1
 	insmod $NPUSIM_KO || return 1
-	sleep 1 # the tracer re-arms the new driver's trace switches twice a second
+	# the tracer re-arms the new driver's trace switches twice a second
+	wait_for 60 traced 0 && wait_for 60 traced 1 || { kill -INT $sp; wait $sp; cat /tmp/stat.out; return 1; }
 	build/bin/npuwork --scenario driver --steps 1 --quiet || return 1
+	kill -INT $sp
 	wait $sp || { cat /tmp/stat.out; return 1; }
 	cat /tmp/stat.out
 	# 20000 flood tasks before the unload, 68 after the reload

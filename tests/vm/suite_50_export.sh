@@ -60,8 +60,10 @@ t_killed_program() {
 	build/bin/npuprof record --quiet -o "$OUTX" -- \
 		build/bin/npuwork --scenario train --devices 2 --steps 100000 --quiet &
 	rp=$!
-	sleep 4
-	pkill -9 -x npuwork || return 1
+	# mid-run: the program has started (late on a loaded guest) and runs on
+	wait_for 120 pgrep -x npuwork > /dev/null || { kill $rp; wait $rp; return 1; }
+	sleep 2
+	pkill -9 -x npuwork || { kill $rp; wait $rp; return 1; }
 	wait $rp
 	st=$?
 	echo "record exit status $st"
@@ -76,7 +78,7 @@ t_killed_tracer() {
 	mods && newdir || return 1
 	build/bin/npuprof record --quiet -o "$OUTX" --duration 60 &
 	rp=$!
-	sleep 2
+	wait_for 60 traced 0 || { kill $rp; wait $rp; return 1; }
 	build/bin/npuwork --scenario flood --tasks 20000 --quiet || return 1
 	kill -9 $rp
 	wait $rp

@@ -120,7 +120,7 @@ t_flight_memory() {
 	prod_up || return 1
 	$P flight --engine kmod -o $PR/fl --seconds 60 --size 8 --pidfile $PR/fl.pid --hang-ms 0 --verbose 2> $PR/fl.err &
 	f=$!
-	sleep 1
+	wait_for 60 traced 0 || { kill $f; wait $f; return 1; }
 	base=$(awk '/VmRSS/{print $2}' /proc/$f/status)
 	$W --scenario flood --tasks 400000 --devices 2 --quiet || return 1
 	hwm=$(awk '/VmHWM/{print $2}' /proc/$f/status)
@@ -139,7 +139,7 @@ t_flight_dump() {
 	prod_up || return 1
 	$P flight --engine kmod -o $PR/fd --seconds 2 --size 64 --pidfile $PR/fd.pid 2> $PR/fd.err &
 	f=$!
-	sleep 1
+	wait_for 60 traced 0 || { kill $f; wait $f; return 1; }
 	$W --scenario train --steps 100000 --devices 2 --quiet &
 	w=$!
 	sleep 5
@@ -227,13 +227,13 @@ t_flight_hang() {
 	f=/proc/trs_chan/dev0-ts0/fault
 	$P flight --engine kmod -o $PR/fh --seconds 5 --hang-ms 800 --pidfile $PR/fh.pid 2> $PR/fh.err &
 	fp=$!
-	sleep 1
+	wait_for 60 traced 0 || { kill $fp; wait $fp; return 1; }
 	$W --scenario flood --tasks 1000000000 --devices 1 --quiet &
 	w=$!
 	sleep 1.5
 	echo "stall 0 0" > $f
 	i=0
-	while [ $i -lt 40 ] && ! grep -q 'dump (hang)' $PR/fh.err; do sleep 0.1; i=$((i + 1)); done
+	while [ $i -lt 150 ] && ! grep -q 'dump (hang)' $PR/fh.err; do sleep 0.1; i=$((i + 1)); done
 	kill $w; wait $w
 	echo clear > $f
 	kill -INT $fp; wait $fp
@@ -251,7 +251,7 @@ t_flight_lapped() {
 	prod_up || return 1
 	$P flight --engine kmod --ring-kb 64 -o $PR/fl --seconds 1 --hang-ms 800 --dump-on-exit --pidfile $PR/fl.pid 2> $PR/fl.err &
 	fp=$!
-	sleep 1
+	wait_for 60 traced 0 || { kill $fp; wait $fp; return 1; }
 	$W --scenario flood --tasks 1000000000 --devices 1 --quiet &
 	w=$!
 	sleep 0.5
