@@ -36,7 +36,7 @@ INC_report   := -Iuser/report $(INC_common)
 INC_export   := -Iuser/export -Iuser/device $(INC_common)
 INC_runtime  := -Iuser/runtime -Iuser/recorder -Iuser/device $(INC_common)
 INC_npuprof  := -Iuser/tools/npuprof -Iuser/export $(INC_common)
-INC_npuwork  := -Iuser/tools/npuwork -Iuser/device
+INC_npuwork  := -Iuser/tools/npuwork -Iuser/device $(INC_common)
 INC_tests    := -Itests/gen $(foreach c,recorder capture device db report export runtime,-Iuser/$(c)) $(INC_common)
 $(BUILD)/obj/user/common/%.o:      INC = $(INC_common)
 $(BUILD)/obj/user/capture/%.o:     INC = $(INC_capture) $(BPF_INC)
@@ -243,7 +243,7 @@ RT_ACL     := $(BUILD)/lib/libascendcl.so
 RT_PROFAPI := $(BUILD)/lib/libprofapi.so
 RT_LIBS    := $(RT_MSPROF) $(RT_ACL) $(RT_PROFAPI)
 RT_LINK     = -L$(BUILD)/lib -lascendcl -lmsprofiler -Wl,-rpath,'$$ORIGIN/../lib' -Wl,-rpath,'$$ORIGIN/../../lib'
-NPUWORK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard user/tools/npuwork/*.c))
+NPUWORK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard user/tools/npuwork/*.c) user/common/numparse.c user/common/errmsg.c)
 
 user: $(RT_LIBS)
 

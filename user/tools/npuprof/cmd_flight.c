@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "numparse.h"
 #include "capture.h"
 #include "cmds.h"
 #include "flight.h"
@@ -383,7 +384,6 @@ static int parse(int argc, char **argv, struct flight_opts *o,
 		{ 0, 0, 0, 0 }
 	};
 	int opt;
-	char *end;
 	double v;
 
 	optind = 1;
@@ -393,21 +393,19 @@ static int parse(int argc, char **argv, struct flight_opts *o,
 			return 2;
 		case 'o': o->out = optarg; break;
 		case FL_OPT_SECONDS:
-			o->seconds = strtod(optarg, &end);
-			if (*end || o->seconds <= 0)
-				goto bad;
+			if (npuprof_opt_double(o->tool, "--seconds", optarg, 0.001, 86400, &o->seconds) < 0)
+				return 2;
 			break;
-		case FL_OPT_SIZE:
-			v = strtod(optarg, &end);
-			if (*end || v < 1 || v > 65536)
-				goto bad;
+		case FL_OPT_SIZE: /* MiB */
+			if (npuprof_opt_double(o->tool, "--size", optarg, 1, 65536, &v) < 0)
+				return 2;
 			o->size_bytes = (uint64_t)(v * 1048576.0);
 			break;
 		case FL_OPT_HANG:
-		case FL_OPT_THRESHOLD:
-			v = strtod(optarg, &end);
-			if (*end || v < 0)
-				goto bad;
+		case FL_OPT_THRESHOLD: /* ms, at most a day */
+			if (npuprof_opt_double(o->tool, opt == FL_OPT_HANG ? "--hang-ms" : "--threshold",
+					       optarg, 0, 86400000, &v) < 0)
+				return 2;
 			o->hang_ns = (uint64_t)(v * 1e6);
 			break;
 		case FL_OPT_EXPORT: o->export = 1; break;
@@ -438,9 +436,6 @@ static int parse(int argc, char **argv, struct flight_opts *o,
 	if (o->flight || pidbuf[0])
 		o->pidfile = pidbuf;
 	return -1;
-bad:
-	fprintf(stderr, "%s: invalid value '%s'\n", o->tool, optarg);
-	return 2;
 }
 
 int flight_main(int argc, char **argv, int watch)
