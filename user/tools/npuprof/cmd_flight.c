@@ -139,9 +139,9 @@ static void do_dump(struct fl_ctx *c, const char *reason, const char *report)
 					c->o->tool, s->dir, err);
 				_exit(1);
 			}
-			fprintf(stderr, "%s: exported %s\n", c->o->tool,
-				er.db_path);
-			_exit(0);
+			fprintf(stderr, "%s: exported %s%s\n", c->o->tool,
+				er.db_path, er.damaged ? " (input damaged: see the warnings above)" : "");
+			_exit(er.damaged ? 1 : 0);
 		}
 		if (p > 0 && c->nexp < 16)
 			c->exporters[c->nexp++] = p;
