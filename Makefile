@@ -77,9 +77,6 @@ TOOLS     := $(patsubst user/tools/%,$(BUILD)/bin/%,$(TOOL_DIRS))
 UNIT_SRCS  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/unit/%)
 UNIT_MAIN  := $(BUILD)/obj/tests/unit/check_main.o
-# programs the unit tests run: tests/unit/prog_*.c -> build/tests/unit/prog_*
-PROG_SRCS  := $(wildcard tests/unit/prog_*.c)
-PROG_BINS  := $(PROG_SRCS:tests/unit/%.c=$(BUILD)/tests/unit/%)
 # test tools: build/tests/bin/dbgen (synthetic databases)
 TEST_TOOLS := $(BUILD)/tests/bin/dbgen
 
@@ -97,7 +94,7 @@ all: user kmod
 deps:
 	./scripts/deps.sh
 
-user: $(LIB_SO) $(LIB_A) $(TOOLS) $(UNIT_BINS) $(PROG_BINS) $(TEST_TOOLS) $(VM_BINS) $(BENCH_BINS)
+user: $(LIB_SO) $(LIB_A) $(TOOLS) $(UNIT_BINS) $(TEST_TOOLS) $(VM_BINS) $(BENCH_BINS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -116,9 +113,10 @@ $(LIB_A): $(LIB_OBJS)
 	rm -f $@
 	$(if $(LIB_OBJS),ar rcs $@ $^,ar rcs $@)
 
-$(LIB_SO): $(LIB_OBJS)
+LIB_MAP  := user/libnpuprof.map
+$(LIB_SO): $(LIB_OBJS) $(LIB_MAP)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -o $@ $^ $(LDLIBS)
+	$(CC) -shared -Wl,--version-script=$(LIB_MAP) -o $@ $(LIB_OBJS) $(LDLIBS)
 
 .SECONDEXPANSION:
 $(BUILD)/bin/%: $$(addprefix $(BUILD)/obj/,$$(subst .c,.o,$$(wildcard user/tools/$$*/*.c))) $(LIB_A)
@@ -131,10 +129,6 @@ TEST_LINK = $(REC_A) $(GEN_OBJS) $(LIB_A)
 $(BUILD)/tests/unit/test_%: $(BUILD)/obj/tests/unit/test_%.o $(UNIT_MAIN) $(REC_A) $(GEN_OBJS) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(UNIT_MAIN) $(TEST_LINK) $(CHECK_LIBS) $(LDLIBS)
-
-$(BUILD)/tests/unit/prog_%: $(BUILD)/obj/tests/unit/prog_%.o $(LIB_SO)
-	@mkdir -p $(dir $@)
-	$(CC) -o $@ $< -L$(BUILD)/lib -lnpuprof -Wl,-rpath,'$$ORIGIN/../../lib'
 
 $(BUILD)/tests/bin/dbgen: $(BUILD)/obj/tests/gen/dbgen_main.o $(GEN_OBJS) $(LIB_A)
 	@mkdir -p $(dir $@)

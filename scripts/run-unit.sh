@@ -24,9 +24,10 @@ for t in build/tests/unit/test_*; do
 	failed=$((failed + $2 + $3))
 	[ "$rc" -eq 0 ] || status=1
 done
-# Packaging (make install into a scratch DESTDIR) and the installed
-# libraries' shape (recorder_lib_test) count as one test each.
-for t in tests/install_test.sh tests/recorder_lib_test.sh; do
+# Packaging (make install into a scratch DESTDIR), the installed libraries'
+# shape (recorder_lib_test) and replaying the committed recording
+# (replay_test) count as one test each.
+for t in tests/install_test.sh tests/recorder_lib_test.sh tests/replay_test.sh; do
 	[ -x "$t" ] || continue
 	if out=$("$t" 2>&1); then
 		passed=$((passed + 1))

@@ -13,13 +13,8 @@
 #   npuprof <command> --help               usage, exit 0, examples.
 # Run by scripts/run-unit.sh as one test; prints "install_test: ok|FAIL ...".
 # Set NPUPROF_SKIP_DKMS_BUILD=1 to skip the module build.
-set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 1
-tmp=$(mktemp -d /tmp/npuprof-install-XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "install_test: FAIL: $*"; exit 1; }
-note() { echo "install_test: $*"; }
+TEST=install_test
+. "$(dirname "$0")/testlib.sh"
 
 version=$(cat VERSION) || fail "no VERSION file"
 case $version in

@@ -9,15 +9,12 @@
 #       user/recorder/libmsprofiler.map); its size and symbol count are
 #       printed; a program linked to it with NPUPROF_OUTPUT_DIR set records
 #       from its first instruction (the constructor).
-#   libnpuprof.so (the tool library): no aclprof* symbol, and a program
-#       linked to it with NPUPROF_OUTPUT_DIR set writes nothing there.
+#   libnpuprof.so (the tool library): no aclprof* symbol, only npuprof_*
+#       ones, and a program linked to it with NPUPROF_OUTPUT_DIR set writes
+#       nothing there.
 # Run by scripts/run-unit.sh as one test; prints "recorder_lib_test: ok|FAIL".
-set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root" || exit 1
-tmp=$(mktemp -d /tmp/npuprof-reclib-XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "recorder_lib_test: FAIL: $*"; exit 1; }
+TEST=recorder_lib_test
+. "$(dirname "$0")/testlib.sh"
 CC=${CC:-cc}
 
 # The documented exports, sorted (the version script's list, spelled out).
@@ -122,6 +119,9 @@ n=$(find "$tmp/out_app" -name 'npuprof.host.*.raw' -size +0 | wc -l)
 if nm -D --defined-only "$npl" | awk '{print $NF}' | grep -q '^aclprof'; then
 	fail "libnpuprof.so exports aclprof* (the recorder belongs to libmsprofiler.so only)"
 fi
+# and only its public, npuprof_-prefixed API (user/libnpuprof.map)
+other=$(nm -D --defined-only "$npl" | awk '{print $NF}' | sed 's/@.*//' | grep -v '^npuprof_' | tr '\n' ' ')
+[ -z "$other" ] || fail "libnpuprof.so exports unprefixed internals: $other"
 cat >"$tmp/tool.c" <<'C'
 /* A tool built on libnpuprof: it must never start recording itself. */
 #include <stdio.h>

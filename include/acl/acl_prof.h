@@ -1,11 +1,11 @@
 /*
  * acl_prof.h - the CANN profiling C API (aclprof*) and msproftx stamps, as
- * implemented by libnpuprof.
+ * implemented by npuprof's in-application recorder, libmsprofiler.so.
  *
  * This is npuprof's own text. Function signatures, types, enumerator values,
  * bit values and struct layouts match CANN's public acl/acl_prof.h, so code
  * written for CANN compiles and runs unchanged against this header and
- * libnpuprof. Return codes follow CANN's documented behaviour, including its
+ * libmsprofiler. Return codes follow CANN's documented behaviour, including its
  * habit of returning -1 (not an ACL code) from most msproftx functions.
  *
  * Deliberate differences from CANN's implementation (all follow CANN's own

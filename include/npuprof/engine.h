@@ -28,7 +28,7 @@ extern "C" {
 #define NPUPROF_ENGINE_ERRLEN 512
 
 struct npuprof_capture_opts {
-	uint64_t ring_bytes; /* per CPU (kmod) or total (bpf); 0: default */
+	uint64_t ring_bytes; /* per CPU, every engine; 0: the engine's default */
 	uint32_t watermark; /* records; 0: a quarter of the ring */
 	uint32_t pid; /* 0: every process (needs CAP_PERFMON) */
 	uint32_t dev_mask; /* 0: all devices */

@@ -1,5 +1,5 @@
 /*
- * test_report.c - `npuprof report` (user/lib/report.c) against numbers
+ * test_report.c - `npuprof report` (user/report/report.c) against numbers
  * computed independently.
  *
  * The expected figures for the two real 910B fixtures were computed with the

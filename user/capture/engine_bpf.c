@@ -484,10 +484,14 @@ static int bpf_open(struct npuprof_engine *e,
 				1ULL << (o->streams[i] % 64);
 		}
 	}
-	/* the total is shared out: a power of two per CPU, one page at least */
+	/* ring_bytes is per CPU, as for every engine (engine.h); the default
+	 * total is shared out: a power of two per CPU, one page at least */
 	b->ring_bytes = (size_t)page;
-	while (b->ring_bytes * 2 * (uint64_t)b->ncpu <= ring)
-		b->ring_bytes *= 2;
+	if (o && o->ring_bytes)
+		b->ring_bytes = (size_t)ring;
+	else
+		while (b->ring_bytes * 2 * (uint64_t)b->ncpu <= ring)
+			b->ring_bytes *= 2;
 	b->skel->rodata->cfg_wakeup_bytes =
 		(o && o->watermark ? o->watermark :
 				     b->ring_bytes / BPF_SLOT_BYTES / 4) *

@@ -1,10 +1,10 @@
 /*
  * rthooks.h - how npuprof's runtime lends the profiling API its device side.
  *
- * libnpuprof's aclprof* functions do not know about streams or devices.
+ * The recorder's aclprof* functions do not know about streams or devices.
  * Where CANN's profiling library calls into the runtime (rtProfilerTraceEx
  * for aclprofMarkEx and step markers, the device count for
- * aclprofCreateConfig, the op-info cache for aclprofRangePop), libnpuprof
+ * aclprofCreateConfig, the op-info cache for aclprofRangePop), the recorder
  * calls the hooks registered here. The runtime registers them when it
  * initialises and unregisters them before it tears its streams down.
  * Without a runtime: aclprofMarkEx fails with -1, aclprofGetStepTimestamp

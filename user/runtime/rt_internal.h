@@ -2,7 +2,7 @@
  * rt_internal.h - what the files of npuprof's ACL runtime share.
  *
  * The runtime (libascendcl.so) sits on npusim through npusim_dev.h and on
- * libnpuprof (the profiling library, installed as libmsprofiler.so) for the
+ * libmsprofiler.so (user/recorder: hostrec.h, rthooks.h) for the
  * recorder. Layout:
  *   rt_core.c    aclInit/aclFinalize, devices, the hooks lent to aclprof*
  *   rt_stream.c  streams, the submit path (task ids, task-track records),
@@ -138,7 +138,7 @@ void rtprof_task_track(int dev, const struct rt_stream *s, const struct rt_task 
 /* rt_mem.c */
 int rt_is_dev_ptr(const void *p);
 
-/* hooks for libnpuprof (rt_stream.c) */
+/* hooks for the recorder (rt_stream.c) */
 int rt_hook_launch_trace(void *stream, uint64_t index_id, uint32_t model_id, uint32_t tag);
 
 #endif /* NPUPROF_RT_INTERNAL_H */

@@ -45,7 +45,7 @@ enum {
 	"  --sample N              keep 1 task in N (deterministic per task)\n"     \
 	"  --devices LIST          only these devices, e.g. 0,2-3\n"                \
 	"  --streams LIST          only these stream ids\n"                         \
-	"  --ring-kb N             ring size per CPU (kmod) or in all (bpf)\n"     \
+	"  --ring-kb N             ring size per CPU\n"                            \
 	"  --window ON_MS/PERIOD_MS  capture tasks submitted in the first ON_MS\n"  \
 	"                          of every PERIOD_MS (duty cycle)\n"              \
 	"  --rate-limit N          at most N tasks/s submitted from each CPU\n"

@@ -1,0 +1,74 @@
+# Replaying a recording (sourced by tests/vm/run.sh): a kernel stream
+# recorded while npusim holds a stream back (the fault knob's timed stall),
+# then `npuprof live`, `top` and `watch --from` run on it in the guest. Their
+# outputs and the recording go to $NPUPROF_RESULTS/replay: the host test
+# (tests/replay_test.sh) replays the committed copy, tests/fixtures/replay/,
+# and must print the same.
+
+RP=${NPUPROF_RESULTS:-/tmp}/replay
+rp_session() { ls -d "$RP"/rec/PROF_* | tail -n 1; }
+
+t_replay_record() {
+	f=/proc/trs_chan/dev0-ts0/fault
+	load_sim && { loaded npuprof || insmod $NPUPROF_KO; } || return 1
+	rm -rf "$RP" && mkdir -p "$RP/rec" || return 1
+	# stream 0 of the flood completes nothing until its tasks have been
+	# held for a second, then everything: the recorded command sets the
+	# stall, starts the releaser and becomes the flood (exec: the recorded
+	# pid is the flood's), so a slow start of the program does not matter
+	rel="i=0; while ! grep -q ' task ' $f && [ \$i -lt 300 ]; do sleep 0.05; i=\$((i + 1)); done; sleep 1; echo clear > $f"
+	build/bin/npuprof record --quiet --engine kmod -o "$RP/rec" -- sh -c \
+		"echo 'stall 0 0' > $f || exit 1; ($rel) & exec build/bin/npuwork --scenario flood --tasks 200 --devices 1 --batch 8 --quiet"
+	rc=$?
+	echo clear > $f
+	[ $rc = 0 ] || return 1
+	s=$(rp_session)
+	ls -l "$s/kernel"
+	[ -s "$s/kernel/npuprof.kernel.raw" ] && [ -s "$s/npuprof.session" ] || return 1
+	# the devices came through the npusim device backend, and so did the
+	# clock-sync samples in the stream (record type 5, 4 per device and sync)
+	grep -qx 'device_backend=npusim' "$s/npuprof.session" || return 1
+	n=$(python3 -c 'import sys, struct
+d = open(sys.argv[1], "rb").read()[64:]
+print(sum(1 for i in range(0, len(d) - 63, 64) if struct.unpack_from("<H", d, i)[0] == 5))' "$s/kernel/npuprof.kernel.raw")
+	echo "clock-sync records: $n"
+	[ "$n" -ge 8 ]
+}
+
+t_replay_tools() {
+	s=$(rp_session)
+	[ -d "$s" ] || return 1
+	P=build/bin/npuprof
+	$P live --task-time --from "$s" >"$RP/live.out" 2>"$RP/live.err" || return 1
+	$P top -b --interval 0.1 --from "$s" >"$RP/top.out" 2>"$RP/top.err" || return 1
+	$P watch --threshold 500 --from "$s" >"$RP/watch.out" 2>&1
+	rc=$?
+	# the raw stream alone replays the same (no session beside it)
+	cp "$s/kernel/npuprof.kernel.raw" "$RP/alone.raw" || return 1
+	$P live --task-time --from "$RP/alone.raw" >"$RP/live_alone.out" 2>/dev/null || return 1
+	head -n 3 "$RP/live.out"
+	tail -n 2 "$RP/top.out"
+	cat "$RP/watch.out"
+	[ $rc = 3 ] || { echo "watch --from exit $rc, not 3"; return 1; }
+	grep -q 'HANG on device 0 stream 0: task 0 ' "$RP/watch.out" &&
+		[ "$(grep -c ' submit ' "$RP/live.out")" = 200 ] &&
+		[ "$(grep -c ' complete ' "$RP/live.out")" = 200 ] &&
+		grep -q '^npuprof top' "$RP/top.out" &&
+		cmp "$RP/live.out" "$RP/live_alone.out" &&
+		# filters apply to a replay: only the odd task ids of 1-in-2 sampling,
+		# nothing of another device
+		[ "$($P live --from "$s" --devices 1 2>/dev/null | wc -l)" = 0 ] &&
+		[ "$($P live --from "$s" --sample 2 2>/dev/null | grep -c ' submit ')" -lt 200 ]
+}
+
+# the committed recording replays in the guest exactly as on the host
+t_replay_fixture() {
+	F=tests/fixtures/replay
+	build/bin/npuprof live --task-time --from $F/flood_stall 2>/dev/null | cmp - $F/live.out &&
+		build/bin/npuprof top -b --interval 0.1 --from $F/flood_stall 2>/dev/null | cmp - $F/top.out &&
+		{ build/bin/npuprof watch --threshold 500 --from $F/flood_stall 2>&1; true; } | cmp - $F/watch.out
+}
+
+run replay_record t_replay_record
+run replay_tools t_replay_tools
+run replay_fixture t_replay_fixture
