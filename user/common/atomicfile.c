@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-int npuprof_tmp_create(const char *dir, const char *name, char **tmp_path)
+int atomic_tmp_create(const char *dir, const char *name, char **tmp_path)
 {
 	static unsigned seq;
 	char path[PATH_MAX];
@@ -49,7 +49,7 @@ int npuprof_tmp_create(const char *dir, const char *name, char **tmp_path)
 	return -EEXIST;
 }
 
-int npuprof_atomic_open(struct npuprof_atomic_file *af, const char *path,
+int atomic_file_open(struct atomic_file *af, const char *path,
 			char *err, size_t errlen)
 {
 	const char *slash = strrchr(path, '/');
@@ -74,7 +74,7 @@ int npuprof_atomic_open(struct npuprof_atomic_file *af, const char *path,
 		npuprof_seterr(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	fd = npuprof_tmp_create(dir, slash ? slash + 1 : path, &af->tmp);
+	fd = atomic_tmp_create(dir, slash ? slash + 1 : path, &af->tmp);
 	if (fd < 0) {
 		npuprof_seterr(err, errlen, "%s: cannot create a temporary in %s: %s", path,
 			       dir, strerror(-fd));
@@ -87,14 +87,14 @@ int npuprof_atomic_open(struct npuprof_atomic_file *af, const char *path,
 		int e = -errno;
 
 		close(fd);
-		npuprof_atomic_abort(af);
+		atomic_file_abort(af);
 		npuprof_seterr(err, errlen, "%s: %s", path, strerror(-e));
 		return e;
 	}
 	return 0;
 }
 
-int npuprof_atomic_commit(struct npuprof_atomic_file *af, char *err,
+int atomic_file_commit(struct atomic_file *af, char *err,
 			  size_t errlen)
 {
 	int e = 0;
@@ -115,7 +115,7 @@ int npuprof_atomic_commit(struct npuprof_atomic_file *af, char *err,
 	if (e) {
 		npuprof_seterr(err, errlen, "%s: write failed: %s; the previous file, if any, is kept",
 			       af->path, strerror(-e));
-		npuprof_atomic_abort(af);
+		atomic_file_abort(af);
 		return e;
 	}
 	free(af->tmp);
@@ -125,7 +125,7 @@ int npuprof_atomic_commit(struct npuprof_atomic_file *af, char *err,
 	return 0;
 }
 
-void npuprof_atomic_abort(struct npuprof_atomic_file *af)
+void atomic_file_abort(struct atomic_file *af)
 {
 	if (af->f)
 		fclose(af->f);

@@ -20,23 +20,23 @@
 
 /* Create the locked temporary for <dir>/<name>: returns its fd (O_RDWR) and
  * *tmp_path (malloc'd), or a negative errno. */
-int npuprof_tmp_create(const char *dir, const char *name, char **tmp_path);
+int atomic_tmp_create(const char *dir, const char *name, char **tmp_path);
 
-struct npuprof_atomic_file {
+struct atomic_file {
 	FILE *f; /* write here */
 	char *path; /* the final name */
 	char *tmp; /* the temporary */
 };
 
 /* Start writing path. Returns 0, or -errno with a message naming path. */
-int npuprof_atomic_open(struct npuprof_atomic_file *af, const char *path,
+int atomic_file_open(struct atomic_file *af, const char *path,
 			char *err, size_t errlen);
 /* Flush, sync, close and rename over path. Returns 0, or -errno with a
  * message (the temporary is removed and path is untouched). */
-int npuprof_atomic_commit(struct npuprof_atomic_file *af, char *err,
+int atomic_file_commit(struct atomic_file *af, char *err,
 			  size_t errlen);
 /* Close and remove the temporary; path is untouched. Safe on a file never
  * opened or already committed. */
-void npuprof_atomic_abort(struct npuprof_atomic_file *af);
+void atomic_file_abort(struct atomic_file *af);
 
 #endif

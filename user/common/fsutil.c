@@ -42,7 +42,7 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
     return remove(path) ? -errno : 0;
 }
 
-int npuprof_remove_tree(const char *path)
+int fs_remove_tree(const char *path)
 {
     int r = nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 

@@ -12,6 +12,6 @@ int npuprof_mkdirs(const char *path, mode_t mode);
 
 /* rm -rf path (depth first, symlinks not followed); 0 or a negative errno
  * (the first failure stops it). */
-int npuprof_remove_tree(const char *path);
+int fs_remove_tree(const char *path);
 
 #endif

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int npuprof_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+int num_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 		      char *err, size_t errlen)
 {
 	uint64_t v = 0;
@@ -44,7 +44,7 @@ bad:
 	return -EINVAL;
 }
 
-int npuprof_parse_double(const char *s, double min, double max, double *out,
+int num_parse_double(const char *s, double min, double max, double *out,
 			 char *err, size_t errlen)
 {
 	char *end;
@@ -68,29 +68,29 @@ bad:
 	return -EINVAL;
 }
 
-int npuprof_opt_u64(const char *tool, const char *option, const char *s,
+int opt_u64(const char *tool, const char *option, const char *s,
 		    uint64_t min, uint64_t max, uint64_t *out)
 {
 	char err[256];
 
-	if (npuprof_parse_u64(s, min, max, out, err, sizeof(err)) == 0)
+	if (num_parse_u64(s, min, max, out, err, sizeof(err)) == 0)
 		return 0;
 	fprintf(stderr, "%s: %s: %s\n", tool, option, err);
 	return -1;
 }
 
-int npuprof_opt_u32(const char *tool, const char *option, const char *s,
+int opt_u32(const char *tool, const char *option, const char *s,
 		    uint32_t min, uint32_t max, uint32_t *out)
 {
 	uint64_t v;
 
-	if (npuprof_opt_u64(tool, option, s, min, max, &v) < 0)
+	if (opt_u64(tool, option, s, min, max, &v) < 0)
 		return -1;
 	*out = (uint32_t)v;
 	return 0;
 }
 
-int npuprof_opt_int(const char *tool, const char *option, const char *s,
+int opt_int(const char *tool, const char *option, const char *s,
 		    int min, int max, int *out)
 {
 	uint64_t v;
@@ -98,24 +98,24 @@ int npuprof_opt_int(const char *tool, const char *option, const char *s,
 	/* negative bounds are not needed by any option: refuse them here */
 	if (min < 0)
 		min = 0;
-	if (npuprof_opt_u64(tool, option, s, (uint64_t)min, (uint64_t)max, &v) < 0)
+	if (opt_u64(tool, option, s, (uint64_t)min, (uint64_t)max, &v) < 0)
 		return -1;
 	*out = (int)v;
 	return 0;
 }
 
-int npuprof_opt_double(const char *tool, const char *option, const char *s,
+int opt_double(const char *tool, const char *option, const char *s,
 		       double min, double max, double *out)
 {
 	char err[256];
 
-	if (npuprof_parse_double(s, min, max, out, err, sizeof(err)) == 0)
+	if (num_parse_double(s, min, max, out, err, sizeof(err)) == 0)
 		return 0;
 	fprintf(stderr, "%s: %s: %s\n", tool, option, err);
 	return -1;
 }
 
-int npuprof_opt_list(const char *tool, const char *option, const char *s,
+int opt_list(const char *tool, const char *option, const char *s,
 		     uint32_t min, uint32_t max, uint32_t *out, int max_n)
 {
 	char item[32], err[256];
@@ -141,8 +141,8 @@ int npuprof_opt_list(const char *tool, const char *option, const char *s,
 		dash = strchr(item, '-');
 		if (dash)
 			*dash = '\0';
-		if (npuprof_parse_u64(item, min, max, &a, err, sizeof(err)) < 0 ||
-		    (dash && npuprof_parse_u64(dash + 1, min, max, &b, err, sizeof(err)) < 0)) {
+		if (num_parse_u64(item, min, max, &a, err, sizeof(err)) < 0 ||
+		    (dash && num_parse_u64(dash + 1, min, max, &b, err, sizeof(err)) < 0)) {
 			fprintf(stderr, "%s: %s: %s\n", tool, option, err);
 			return -1;
 		}

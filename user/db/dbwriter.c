@@ -185,7 +185,7 @@ static void remove_stale_temps(const char *dir)
  * Returns the fd or a negative errno. */
 static int create_temp(struct npuprof_db *w, const char *dir, const char *name)
 {
-	return npuprof_tmp_create(dir, name, &w->tmp_path);
+	return atomic_tmp_create(dir, name, &w->tmp_path);
 }
 
 /* Prepare "INSERT INTO T (cols) VALUES (?, ...)" and the bind plan. */

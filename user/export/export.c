@@ -45,7 +45,7 @@ struct export_ctx {
 	struct hostdata *hd;
 	struct npuprof_db *w;
 	FILE *json; /* jf.f while the trace is written */
-	struct npuprof_atomic_file jf;
+	struct atomic_file jf;
 	int json_first;
 	const volatile sig_atomic_t *cancel;
 	int force;
@@ -140,7 +140,7 @@ static void json_event(struct export_ctx *x, const char *name, const char *cat,
 	fprintf(x->json,
 		"\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%" PRId64 ",\"tid\":%" PRId64
 		",\"ts\":%.3f,\"dur\":%.3f%s%s}",
-		cat, pid, tid, start / 1000.0, npuprof_span_ns(start, end) / 1000.0,
+		cat, pid, tid, start / 1000.0, span_ns(start, end) / 1000.0,
 		args ? ",\"args\":" : "", args ? args : "");
 }
 
@@ -839,7 +839,7 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	if (o->json) {
 		snprintf(res->json_path, sizeof(res->json_path),
 			 "%s/npuprof_trace.json", dir);
-		r = npuprof_atomic_open(&x.jf, res->json_path, err, errlen);
+		r = atomic_file_open(&x.jf, res->json_path, err, errlen);
 		if (r < 0)
 			goto out;
 		x.json = x.jf.f;
@@ -866,7 +866,7 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	if (x.json) {
 		fputs("\n]}\n", x.json);
 		x.json = NULL;
-		r = npuprof_atomic_commit(&x.jf, err, errlen);
+		r = atomic_file_commit(&x.jf, err, errlen);
 		if (r < 0)
 			goto out;
 	}
@@ -895,7 +895,7 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 			goto out;
 	}
 out:
-	npuprof_atomic_abort(&x.jf); /* a no-op once committed */
+	atomic_file_abort(&x.jf); /* a no-op once committed */
 	free(x.heap);
 	u64map_free(&x.sid);
 	hostdata_free(&hd);

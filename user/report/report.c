@@ -276,7 +276,7 @@ static int section_header(struct rep *r, const char *found_in, unsigned others)
 			return e;
 	}
 	fprintf(r->out, "  session      %s us (%s)\n",
-		us(b1, sizeof(b1), npuprof_span_ns(r->span_start, r->span_end)), r->span_src);
+		us(b1, sizeof(b1), span_ns(r->span_start, r->span_end)), r->span_src);
 	fprintf(r->out, "  rows        ");
 	for (size_t i = 0; i < sizeof(counted) / sizeof(counted[0]); i++) {
 		if ((e = table_rows(r, counted[i], &n)))
@@ -577,7 +577,7 @@ struct busy {
 
 static void busy_flush(struct busy *b)
 {
-	if (b->open && __builtin_add_overflow(b->busy, npuprof_span_ns(b->cur_s, b->cur_e),
+	if (b->open && __builtin_add_overflow(b->busy, span_ns(b->cur_s, b->cur_e),
 					      &b->busy))
 		b->busy = INT64_MAX; /* damaged timestamps: saturate */
 	b->open = 0;
@@ -608,7 +608,7 @@ static int busy_pass(struct rep *r, int nkey)
 {
 	char sql[512], b1[32], b2[16];
 	const char *keys = nkey == 1 ? "deviceId" : "deviceId, streamId";
-	double span = (double)(npuprof_span_ns(r->span_start, r->span_end));
+	double span = (double)(span_ns(r->span_start, r->span_end));
 	struct busy b = { { 0 } };
 	sqlite3_stmt *st;
 	int rc, e, first = 1;
@@ -670,7 +670,7 @@ static int section_busy(struct rep *r)
 
 	fprintf(r->out, "\nBusy share (union of task intervals / session span of %s us; "
 			"MsTx markers excluded)\n",
-		us(b1, sizeof(b1), npuprof_span_ns(r->span_start, r->span_end)));
+		us(b1, sizeof(b1), span_ns(r->span_start, r->span_end)));
 	if ((e = has_table(r, "TASK")) <= 0) {
 		if (!e)
 			fprintf(r->out, "  none (no TASK table)\n");

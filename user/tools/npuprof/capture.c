@@ -123,8 +123,8 @@ static int parse_window(struct capture_args *a, const char *tool, const char *ar
 	}
 	memcpy(on, arg, (size_t)(slash - arg));
 	on[slash - arg] = '\0';
-	if (npuprof_opt_u32(tool, "--window PERIOD_MS", slash + 1, 1, MAX_WINDOW_MS, &period_ms) < 0 ||
-	    npuprof_opt_u32(tool, "--window ON_MS", on, 1, period_ms, &on_ms) < 0)
+	if (opt_u32(tool, "--window PERIOD_MS", slash + 1, 1, MAX_WINDOW_MS, &period_ms) < 0 ||
+	    opt_u32(tool, "--window ON_MS", on, 1, period_ms, &on_ms) < 0)
 		return -1;
 	a->window_on_ms = on_ms;
 	a->window_period_ms = period_ms;
@@ -148,27 +148,27 @@ static int capture_parse_opt(struct capture_args *a, const char *tool, int opt,
 		return set_from(a, tool, arg) < 0 ? -2 : 1;
 	case CAP_OPT_PID:
 		/* 4194304: the kernel's PID_MAX_LIMIT */
-		if (npuprof_opt_int(tool, "--pid", arg, 1, 4194304, &pid) < 0)
+		if (opt_int(tool, "--pid", arg, 1, 4194304, &pid) < 0)
 			return -1;
 		a->pid = (pid_t)pid;
 		return 1;
 	case CAP_OPT_DURATION:
-		if (npuprof_opt_double(tool, "--duration", arg, 0.001, MAX_DURATION_S, &a->duration) < 0)
+		if (opt_double(tool, "--duration", arg, 0.001, MAX_DURATION_S, &a->duration) < 0)
 			return -1;
 		return 1;
 	case CAP_OPT_SAMPLE:
-		if (npuprof_opt_u32(tool, "--sample", arg, 1, UINT32_MAX, &a->o.sample_n) < 0)
+		if (opt_u32(tool, "--sample", arg, 1, UINT32_MAX, &a->o.sample_n) < 0)
 			return -1;
 		return 1;
 	case CAP_OPT_DEVICES:
-		n = npuprof_opt_list(tool, "--devices", arg, 0, 31, ids, 32);
+		n = opt_list(tool, "--devices", arg, 0, 31, ids, 32);
 		if (n < 0)
 			return -1;
 		for (int i = 0; i < n; i++)
 			a->o.dev_mask |= 1u << ids[i];
 		return 1;
 	case CAP_OPT_STREAMS:
-		n = npuprof_opt_list(tool, "--streams", arg, 0, NPUPROF_MAX_STREAMS - 1,
+		n = opt_list(tool, "--streams", arg, 0, NPUPROF_MAX_STREAMS - 1,
 				     a->streams, NPUPROF_MAX_STREAMS);
 		if (n < 0)
 			return -1;
@@ -178,11 +178,11 @@ static int capture_parse_opt(struct capture_args *a, const char *tool, int opt,
 	case CAP_OPT_WINDOW:
 		return parse_window(a, tool, arg) < 0 ? -1 : 1;
 	case CAP_OPT_RATE_LIMIT:
-		if (npuprof_opt_u32(tool, "--rate-limit", arg, 1, UINT32_MAX, &a->rate_limit) < 0)
+		if (opt_u32(tool, "--rate-limit", arg, 1, UINT32_MAX, &a->rate_limit) < 0)
 			return -1;
 		return 1;
 	case CAP_OPT_RING_KB:
-		if (npuprof_opt_u64(tool, "--ring-kb", arg, 64, 1048576, &kb) < 0) /* 64 KiB .. 1 GiB */
+		if (opt_u64(tool, "--ring-kb", arg, 64, 1048576, &kb) < 0) /* 64 KiB .. 1 GiB */
 			return -1;
 		a->o.ring_bytes = kb << 10;
 		return 1;

@@ -69,12 +69,12 @@ int cmd_dump(int argc, char **argv)
 		switch (opt) {
 		case 'f': snprintf(pidfile, sizeof(pidfile), "%s", optarg); break;
 		case 'p':
-			if (npuprof_opt_int("npuprof dump", "--pid", optarg, 1, 4194304, &ipid) < 0)
+			if (opt_int("npuprof dump", "--pid", optarg, 1, 4194304, &ipid) < 0)
 				return 2;
 			pid = (pid_t)ipid;
 			break;
 		case 't':
-			if (npuprof_opt_double("npuprof dump", "--timeout", optarg, 0.001, 86400, &timeout) < 0)
+			if (opt_double("npuprof dump", "--timeout", optarg, 0.001, 86400, &timeout) < 0)
 				return 2;
 			break;
 		case 'h': usage(stdout); return 0;

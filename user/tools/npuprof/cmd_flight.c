@@ -393,17 +393,17 @@ static int parse(int argc, char **argv, struct flight_opts *o,
 			return 2;
 		case 'o': o->out = optarg; break;
 		case FL_OPT_SECONDS:
-			if (npuprof_opt_double(o->tool, "--seconds", optarg, 0.001, 86400, &o->seconds) < 0)
+			if (opt_double(o->tool, "--seconds", optarg, 0.001, 86400, &o->seconds) < 0)
 				return 2;
 			break;
 		case FL_OPT_SIZE: /* MiB */
-			if (npuprof_opt_double(o->tool, "--size", optarg, 1, 65536, &v) < 0)
+			if (opt_double(o->tool, "--size", optarg, 1, 65536, &v) < 0)
 				return 2;
 			o->size_bytes = (uint64_t)(v * 1048576.0);
 			break;
 		case FL_OPT_HANG:
 		case FL_OPT_THRESHOLD: /* ms, at most a day */
-			if (npuprof_opt_double(o->tool, opt == FL_OPT_HANG ? "--hang-ms" : "--threshold",
+			if (opt_double(o->tool, opt == FL_OPT_HANG ? "--hang-ms" : "--threshold",
 					       optarg, 0, 86400000, &v) < 0)
 				return 2;
 			o->hang_ns = (uint64_t)(v * 1e6);

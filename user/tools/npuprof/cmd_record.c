@@ -221,7 +221,7 @@ int cmd_record(int argc, char **argv)
 	 * command that cannot run) leaves no session directory behind. */
 	if ((status || res.exit_status == 127) && !c->events &&
 	    !has_host_streams(c->s.dir)) {
-		if (npuprof_remove_tree(c->s.dir) == 0)
+		if (fs_remove_tree(c->s.dir) == 0)
 			fprintf(stderr, "npuprof record: nothing was captured; %s removed\n", c->s.dir);
 		if (!status)
 			status = res.exit_status;

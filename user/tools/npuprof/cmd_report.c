@@ -51,7 +51,7 @@ int cmd_report(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "n:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (npuprof_opt_u32("npuprof report", "--top", optarg, 1, 1000000, &opt.top) < 0)
+			if (opt_u32("npuprof report", "--top", optarg, 1, 1000000, &opt.top) < 0)
 				return 2;
 			break;
 		case 'h':

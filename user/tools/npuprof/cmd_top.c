@@ -171,14 +171,14 @@ int cmd_top(int argc, char **argv)
 			free(a);
 			return 2;
 		case 'd':
-			if (npuprof_opt_double("npuprof top", "-d", optarg, 0.1, 86400, &interval) < 0) {
+			if (opt_double("npuprof top", "-d", optarg, 0.1, 86400, &interval) < 0) {
 				free(a);
 				return 2;
 			}
 			c.interval_ns = (uint64_t)(interval * 1e9);
 			break;
 		case 'n':
-			if (npuprof_opt_int("npuprof top", "-n", optarg, 1, INT_MAX, &c.iterations) < 0) {
+			if (opt_int("npuprof top", "-n", optarg, 1, INT_MAX, &c.iterations) < 0) {
 				free(a);
 				return 2;
 			}

@@ -61,7 +61,7 @@ static void usage(void)
 /* A numeric option, checked (numparse.h); exits 2 on a bad value. */
 static void num(uint64_t *v, const char *name, uint64_t min, uint64_t max)
 {
-	if (npuprof_opt_u64("npuwork", name, optarg, min, max, v) < 0)
+	if (opt_u64("npuwork", name, optarg, min, max, v) < 0)
 		exit(2);
 }
 
