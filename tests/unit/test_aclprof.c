@@ -42,6 +42,7 @@ static void setup(void)
 
 static void teardown(void)
 {
+    tu_free_all();
     npuprof_aclprof_reset();
     tu_rm_rf(g_dir);
     free(g_dir);
