@@ -229,6 +229,35 @@ install-systemd:
 	sed 's|@BINDIR@|$(BINDIR)|' dist/npuprof-flight.service > $(DESTDIR)$(SYSTEMDUNITDIR)/npuprof-flight.service
 	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/npuprof-flight.service
 
+# ---- fuzzing (tests/fuzz, README there): libFuzzer harnesses, the library
+# built again with clang, ASan and UBSan in $(BUILD)/fuzz.
+#   make fuzz [FUZZ_SECONDS=N]   every harness for N seconds (default 60)
+#   make fuzz-check              every harness for FUZZ_CHECK_SECONDS (4) on
+#                                the committed corpus, part of make check
+FUZZ_CC       ?= clang
+FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_SRCS     := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS     := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/tests/fuzz/%)
+FUZZ_SECONDS  ?= 60
+FUZZ_CHECK_SECONDS ?= 4
+$(BUILD)/obj/tests/fuzz/%.o: INC = $(INC_tests) -Iuser/tools/npuprof $(BPF_INC)
+# the option harness links the capture options of the npuprof tool
+FUZZ_TOOL_OBJS := $(BUILD)/obj/user/tools/npuprof/capture.o $(BUILD)/obj/user/tools/npuprof/throttle.o
+$(BUILD)/tests/fuzz/fuzz_options: $(FUZZ_TOOL_OBJS)
+$(BUILD)/tests/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(REC_A) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(REC_A) $(LIB_A) $(LDLIBS)
+.PHONY: fuzz fuzz-check fuzz-build fuzz-bins
+fuzz-bins: $(FUZZ_BINS)
+fuzz-build:
+	CFLAGS="-O1 -g" $(MAKE) BUILD=$(BUILD)/fuzz CC="$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer-no-link" \
+		fuzz-bins
+fuzz: fuzz-build
+	./scripts/run-fuzz.sh $(BUILD)/fuzz $(FUZZ_SECONDS)
+fuzz-check: fuzz-build
+	./scripts/run-fuzz.sh $(BUILD)/fuzz $(FUZZ_CHECK_SECONDS)
+check: fuzz-check
+
 # BPF capture engine: its rules are one block, kept in bpf/bpf.mk
 include bpf/bpf.mk
 
