@@ -86,6 +86,17 @@ new=$(ls "$S"/msprof_*.db)
 [ "$(sqlite3 "$new" "SELECT count(*) FROM sqlite_master WHERE name = 'TASK'")" = 0 ] ||
 	fail "export --force did not replace $good"
 
+# ---- an interrupted writer leaves no temporary ----------------------------
+mkdir "$tmp/big"
+$G --tasks 5000000 -o "$tmp/big/msprof_20260101000000.db" >/dev/null 2>&1 &
+g=$!
+sleep 1
+kill -INT $g
+wait $g
+rc=$?
+[ $rc = 130 ] || fail "dbgen interrupted exits $rc, not 130"
+[ -z "$(ls -A "$tmp/big")" ] || fail "an interrupted dbgen left $(ls -A "$tmp/big")"
+
 # ---- report: why a file cannot be read ------------------------------------
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	chmod 600 "$new"
