@@ -329,19 +329,8 @@ START_TEST(test_derived)
 }
 END_TEST
 
-static char *export_warnings(const char *dir, int *ret, struct npuprof_export_result *res)
-{
-	struct npuprof_export_opts o;
-	char err[1024], *buf = NULL;
-	size_t len = 0;
 
-	memset(&o, 0, sizeof(o));
-	o.warn = open_memstream(&buf, &len);
-	*ret = npuprof_export(dir, &o, res, err, sizeof(err));
-	fclose(o.warn);
-	return buf;
-}
-
+/* Export dir with o, returning what it warned. */
 static char *export_opts_warnings(const char *dir, struct npuprof_export_opts *o, int *ret,
 				  struct npuprof_export_result *res, char *err, size_t errlen)
 {
@@ -355,14 +344,23 @@ static char *export_opts_warnings(const char *dir, struct npuprof_export_opts *o
 	return buf;
 }
 
-/* Hidden temporaries left in dir (none may survive an export). */
-static int count_temps(const char *dir)
+static char *export_warnings(const char *dir, int *ret, struct npuprof_export_result *res)
+{
+	struct npuprof_export_opts o;
+	char err[1024];
+
+	memset(&o, 0, sizeof(o));
+	return export_opts_warnings(dir, &o, ret, res, err, sizeof(err));
+}
+
+/* The number a shell command about dir prints (cmd: a format with one %s). */
+static int count_in(const char *fmt, const char *dir)
 {
 	char cmd[4600];
 	FILE *p;
 	int n = -1;
 
-	snprintf(cmd, sizeof(cmd), "find '%s' -name '.npuprof-tmp-*' | wc -l", dir);
+	snprintf(cmd, sizeof(cmd), fmt, dir);
 	p = popen(cmd, "r");
 	ck_assert_ptr_nonnull(p);
 	ck_assert_int_eq(fscanf(p, "%d", &n), 1);
@@ -370,18 +368,15 @@ static int count_temps(const char *dir)
 	return n;
 }
 
+/* Hidden temporaries left in dir (none may survive an export). */
+static int count_temps(const char *dir)
+{
+	return count_in("find '%s' -name '.npuprof-tmp-*' | wc -l", dir);
+}
+
 static int count_dbs(const char *dir)
 {
-	char cmd[4600];
-	FILE *p;
-	int n = -1;
-
-	snprintf(cmd, sizeof(cmd), "ls '%s' | grep -c '^msprof_[0-9]*\\.db$'", dir);
-	p = popen(cmd, "r");
-	ck_assert_ptr_nonnull(p);
-	ck_assert_int_eq(fscanf(p, "%d", &n), 1);
-	pclose(p);
-	return n;
+	return count_in("ls '%s' | grep -c '^msprof_[0-9]*\\.db$'", dir);
 }
 
 /* A truncated or corrupt kernel stream: a corrupt 64-byte record costs only
