@@ -280,7 +280,7 @@ RT_ACL     := $(BUILD)/lib/libascendcl.so
 RT_PROFAPI := $(BUILD)/lib/libprofapi.so
 RT_LIBS    := $(RT_MSPROF) $(RT_ACL) $(RT_PROFAPI)
 RT_LINK     = -L$(BUILD)/lib -lascendcl -lmsprofiler -Wl,-rpath,'$$ORIGIN/../lib' -Wl,-rpath,'$$ORIGIN/../../lib'
-NPUWORK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard user/tools/npuwork/*.c) user/common/numparse.c user/common/errmsg.c)
+NPUWORK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard user/tools/npuwork/*.c) user/common/numparse.c user/common/errmsg.c user/common/atomicfile.c)
 
 user: $(RT_LIBS)
 

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
 #include "numparse.h"
 #include "capture.h"
 #include "cmds.h"
@@ -273,16 +274,21 @@ int flight_run(const struct flight_opts *o, struct capture_args *a)
 			a->o.flags |= NPUPROF_CFG_OVERWRITE;
 	}
 	if (o->pidfile) {
-		FILE *f = fopen(o->pidfile, "w");
+		struct atomic_file af;
+		char err[1024];
 
-		if (!f) {
-			fprintf(stderr, "%s: cannot write pid file %s: %s (use --pidfile)\n",
-				o->tool, o->pidfile, strerror(errno));
+		int ok = atomic_file_open(&af, o->pidfile, err, sizeof(err)) == 0;
+
+		if (ok) {
+			fprintf(af.f, "%d\n", (int)getpid());
+			ok = atomic_file_commit(&af, err, sizeof(err)) == 0;
+		}
+		if (!ok) {
+			fprintf(stderr, "%s: cannot write pid file: %s (use --pidfile)\n",
+				o->tool, err);
 			free(c);
 			return 1;
 		}
-		fprintf(f, "%d\n", (int)getpid());
-		fclose(f);
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_usr1;
