@@ -88,7 +88,7 @@ VM_BINS    := $(VM_SRCS:tests/vm/%.c=$(BUILD)/tests/vm/%)
 BENCH_SRCS := $(wildcard tests/bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/tests/bench/%)
 
-.PHONY: all user kmod check unit vmtest demo bench clean deps install
+.PHONY: all user kmod check check-debug unit vmtest demo bench clean deps install
 all: user kmod
 
 deps:
@@ -148,6 +148,7 @@ kmod:
 
 check: deps all
 	./scripts/run-unit.sh
+	./tests/vm_accel_test.sh
 	./scripts/vm.sh tests/vm/run.sh
 
 unit: user
@@ -169,6 +170,17 @@ check: asan-check
 
 vmtest: all
 	./scripts/vm.sh tests/vm/run.sh
+
+# every VM suite on the debug kernel (KASAN, lockdep, PROVE_RCU, atomic-sleep
+# checks, kmemleak) that scripts/debug-kernel.sh builds once; the modules are
+# built for it, then rebuilt for the stock kernel whatever the outcome
+DEBUG_KDIR := $(CURDIR)/$(BUILD)/debug-kernel/obj
+check-debug: deps all
+	./scripts/debug-kernel.sh
+	$(MAKE) -C $(DEBUG_KDIR) M=$(CURDIR) clean >/dev/null
+	$(MAKE) -C $(DEBUG_KDIR) M=$(CURDIR) modules
+	VM_KERNEL=$(BUILD)/debug-kernel VM_TIMEOUT=5400 ./scripts/vm.sh tests/vm/run.sh; st=$$?; \
+	$(MAKE) -C $(DEBUG_KDIR) M=$(CURDIR) clean >/dev/null; $(MAKE) kmod >/dev/null; exit $$st
 
 demo: deps all
 	./scripts/demo.sh

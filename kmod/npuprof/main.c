@@ -277,6 +277,32 @@ static __poll_t np_poll(struct file *file, poll_table *wait)
 	return mask;
 }
 
+/*
+ * The rings are mapped up front; a page the reader dropped (MADV_DONTNEED)
+ * is put back on the next access. vm_private_data is the vmalloc area the
+ * mapping shows; the file, and so the session and its rings, outlives it.
+ */
+static vm_fault_t np_vm_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	unsigned long idx = vmf->pgoff - vma->vm_pgoff;
+	struct page *page;
+
+	if (idx >= vma_pages(vma) || !vma->vm_private_data)
+		return VM_FAULT_SIGBUS;
+	page = vmalloc_to_page((char *)vma->vm_private_data +
+			       (idx << PAGE_SHIFT));
+	if (!page)
+		return VM_FAULT_SIGBUS;
+	get_page(page);
+	vmf->page = page;
+	return 0;
+}
+
+static const struct vm_operations_struct np_vm_ops = {
+	.fault = np_vm_fault,
+};
+
 static int np_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct np_session *s = file->private_data;
@@ -295,9 +321,13 @@ static int np_mmap(struct file *file, struct vm_area_struct *vma)
 	vma->vm_flags &= ~(VM_MAYWRITE | VM_MAYEXEC);
 	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
 	if (kind == 0 && size == PAGE_SIZE)
-		ret = remap_vmalloc_range(vma, ring->ctrl, 0);
+		vma->vm_private_data = ring->ctrl;
 	else if (kind == 0x80000000ULL && size == s->cfg.ring_bytes)
-		ret = remap_vmalloc_range(vma, ring->data, 0);
+		vma->vm_private_data = ring->data;
+	if (vma->vm_private_data) {
+		vma->vm_ops = &np_vm_ops;
+		ret = remap_vmalloc_range(vma, vma->vm_private_data, 0);
+	}
 out:
 	mutex_unlock(&s->lock);
 	return ret;

@@ -105,6 +105,10 @@ void np_ring_write(struct np_session *s, struct npuprof_record *r)
 	if (s->cfg.flags & NPUPROF_CFG_OVERWRITE) {
 		if (used > ring->mask)
 			ctrl->overwritten++;
+		/* the reader validates a copy by the head it reads after it:
+		 * the head published last must be visible before the slots
+		 * this write overwrites */
+		smp_wmb();
 	} else if (room < 1 + (ring->pending_drop ? 1 : 0)) {
 		ctrl->dropped++;
 		ring->pending_drop++;

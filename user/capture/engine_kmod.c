@@ -5,8 +5,10 @@
  * and reads by k-way merging the per-CPU rings (each already in timestamp
  * order) into one timestamp-ordered sequence. What was read is reported back
  * with NPUPROF_IOC_CONSUME, one call per CPU that had data. In overwrite
- * (flight recorder) mode a reader that fell behind skips to the oldest
- * record still in the ring.
+ * (flight recorder) mode the kernel writes on without waiting for us, so a
+ * record is copied out and then checked against the head: if the writer
+ * may have reached its slot meanwhile, the copy is torn and is discarded,
+ * and a reader that fell behind skips to the oldest record still intact.
  */
 #include "npuprof/engine.h"
 
@@ -42,6 +44,8 @@ struct kring {
 	uint64_t mask;
 	uint64_t end; /* head snapshot for the current read pass */
 	uint64_t consumed; /* tail last reported to the kernel */
+	const struct npuprof_record *cur; /* the record at tail, if loaded */
+	struct npuprof_record copy; /* overwrite mode: cur's private copy */
 };
 
 struct kmod {
@@ -231,6 +235,37 @@ static const struct npuprof_record *kring_at(const struct kring *kr,
 	return (const void *)(kr->data + (pos & kr->mask) * NPUPROF_RECORD_SIZE);
 }
 
+/*
+ * Load the record at kr->tail into kr->cur; 0 when the pass is done. In
+ * overwrite mode the writer is at most one record past the head it has
+ * published (two with a DROP record ahead of it), so a copy of position pos
+ * is intact if, read after the copy, head - pos < nr_slots - 1.
+ */
+static int kring_load(const struct kmod *k, struct kring *kr)
+{
+	while (!kr->cur && kr->tail != kr->end) {
+		const struct npuprof_record *slot = kring_at(kr, kr->tail);
+		uint64_t head;
+
+		if (!k->overwrite) {
+			kr->cur = slot;
+			break;
+		}
+		memcpy(&kr->copy, slot, sizeof(kr->copy));
+		/* the copy's loads complete before the head is read */
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		head = __atomic_load_n(&kr->ctrl->head, __ATOMIC_ACQUIRE);
+		if (head - kr->tail < kr->mask) {
+			kr->cur = &kr->copy;
+			break;
+		}
+		/* lapped: the oldest record the writer cannot be touching */
+		kr->tail = head - kr->mask + 1;
+		kr->end = head;
+	}
+	return kr->cur != NULL;
+}
+
 static long kmod_read(struct npuprof_engine *e, npuprof_record_fn fn,
 		      void *ctx)
 {
@@ -244,31 +279,31 @@ static long kmod_read(struct npuprof_engine *e, npuprof_record_fn fn,
 		if (!kr->data)
 			continue;
 		kr->end = __atomic_load_n(&kr->ctrl->head, __ATOMIC_ACQUIRE);
-		if (k->overwrite && kr->end - kr->tail > kr->mask + 1)
-			kr->tail = kr->end - (kr->mask + 1);
+		if (k->overwrite && kr->end - kr->tail > kr->mask - 1) {
+			kr->tail = kr->end - kr->mask + 1;
+			kr->cur = NULL;
+		}
 	}
 	/* k-way merge: the CPU count is small, so a linear scan is enough */
 	while (!stop) {
 		struct kring *best = NULL;
-		const struct npuprof_record *br = NULL;
+		const struct npuprof_record *br;
 
 		for (int c = 0; c < k->ncpu; c++) {
 			struct kring *kr = &k->rings[c];
-			const struct npuprof_record *r;
 
-			if (!kr->data || kr->tail == kr->end)
+			if (!kr->data || !kring_load(k, kr))
 				continue;
-			r = kring_at(kr, kr->tail);
-			if (!best || r->hdr.ts < br->hdr.ts) {
+			if (!best || kr->cur->hdr.ts < best->cur->hdr.ts)
 				best = kr;
-				br = r;
-			}
 		}
 		if (!best)
 			break;
+		br = best->cur;
+		best->cur = NULL;
 		best->tail++;
 		if (br->hdr.size != NPUPROF_RECORD_SIZE || !br->hdr.type)
-			continue; /* torn by an overwrite; skip */
+			continue; /* not a record: skip */
 		n++;
 		if (fn(ctx, br))
 			stop = 1;
