@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "n:o:s:pfh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			if (npuprof_opt_u64("dbgen", "--tasks", optarg, 1, DBGEN_MAX_TASKS, &p.tasks) < 0)
+			if (opt_u64("dbgen", "--tasks", optarg, 1, DBGEN_MAX_TASKS, &p.tasks) < 0)
 				return 2;
 			have_tasks = 1;
 			break;
