@@ -32,7 +32,7 @@ for a in "--sample -1|--sample: '-1' is not a whole number from 1 to 4294967295"
 	"--devices 0,|--devices: the list ends with a comma" \
 	"--duration nan|--duration: 'nan' is not a number" \
 	"--rate-limit 4294967296|--rate-limit: '4294967296' is out of range" \
-	"--ring-kb 18014398509481984|--ring-kb: '18014398509481984' is out of range" \
+	"--ring-kb 18014398509481984|--ring-kb: '18014398509481984' is out of range (4 to 1048576)" \
 	"--window 5/0|--window PERIOD_MS: '0' is out of range"; do
 	opts=${a%%|*}
 	refuse "npuprof record: ${a#*|}" $P record -o "$tmp/rec" --no-export $opts -- true

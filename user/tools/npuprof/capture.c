@@ -182,7 +182,7 @@ static int capture_parse_opt(struct capture_args *a, const char *tool, int opt,
 			return -1;
 		return 1;
 	case CAP_OPT_RING_KB:
-		if (opt_u64(tool, "--ring-kb", arg, 64, 1048576, &kb) < 0) /* 64 KiB .. 1 GiB */
+		if (opt_u64(tool, "--ring-kb", arg, 4, 1048576, &kb) < 0) /* a page .. 1 GiB */
 			return -1;
 		a->o.ring_bytes = kb << 10;
 		return 1;
