@@ -379,6 +379,23 @@ static int count_dbs(const char *dir)
 	return count_in("ls '%s' | grep -c '^msprof_[0-9]*\\.db$'", dir);
 }
 
+/* --force on damaged input: the one database is replaced, the result still
+ * says the input was damaged. */
+static void export_forced(const char *dir, struct npuprof_export_opts *o)
+{
+	struct npuprof_export_result res;
+	char err[2048], *w;
+	int ret;
+
+	o->force = 1;
+	w = export_opts_warnings(dir, o, &ret, &res, err, sizeof(err));
+	o->force = 0;
+	ck_assert_msg(ret == 0, "%s", err);
+	ck_assert_int_eq(res.damaged, 1);
+	ck_assert_int_eq(count_dbs(dir), 1);
+	free(w);
+}
+
 /* A truncated or corrupt kernel stream: a corrupt 64-byte record costs only
  * itself (issue 18 #2), every problem is named by file and offset, the
  * result says the input was damaged, and an export that would have fewer
@@ -452,14 +469,8 @@ START_TEST(test_damaged_kernel)
 	ck_assert_int_eq(count_temps(s.dir), 0);
 	free(w);
 	/* asked for: replaced */
-	o.force = 1;
-	w = export_opts_warnings(s.dir, &o, &ret, &res, err, sizeof(err));
-	ck_assert_msg(ret == 0, "%s", err);
-	ck_assert_int_eq(res.damaged, 1);
-	ck_assert_int_eq(count_dbs(s.dir), 1);
+	export_forced(s.dir, &o);
 	ck_assert_int_eq(access(first_db, F_OK), -1);
-	free(w);
-	o.force = 0;
 
 	/* empty: nothing "before it" to export, and said so */
 	ck_assert_int_eq(truncate(path, 0), 0);
@@ -534,12 +545,7 @@ START_TEST(test_unreadable_keeps_complete_db)
 	free(w);
 
 	/* asked for: replaced, and still reported as damaged */
-	o.force = 1;
-	w = export_opts_warnings(s.dir, &o, &ret, &res, err, sizeof(err));
-	ck_assert_msg(ret == 0, "%s", err);
-	ck_assert_int_eq(res.damaged, 1);
-	ck_assert_int_eq(count_dbs(s.dir), 1);
-	free(w);
+	export_forced(s.dir, &o);
 	cleanup();
 }
 END_TEST
