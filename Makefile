@@ -36,7 +36,7 @@ INC_report   := -Iuser/report $(INC_common)
 INC_export   := -Iuser/export -Iuser/device $(INC_common)
 INC_runtime  := -Iuser/runtime -Iuser/recorder -Iuser/device $(INC_common)
 INC_npuprof  := -Iuser/tools/npuprof -Iuser/export $(INC_common)
-INC_npuwork  := -Iuser/tools/npuwork -Iuser/device
+INC_npuwork  := -Iuser/tools/npuwork -Iuser/device $(INC_common)
 INC_tests    := -Itests/gen $(foreach c,recorder capture device db report export runtime,-Iuser/$(c)) $(INC_common)
 $(BUILD)/obj/user/common/%.o:      INC = $(INC_common)
 $(BUILD)/obj/user/capture/%.o:     INC = $(INC_capture) $(BPF_INC)
@@ -154,6 +154,20 @@ check: deps all
 unit: user
 	./scripts/run-unit.sh
 
+# ---- sanitizers: the unit tests and the host tools' shell tests again, built
+# with ASan+UBSan in $(BUILD)/asan. A sanitizer report (leaks included) or a
+# compiler warning fails the run; UBSan does not recover.
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_ENV   := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
+             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+.PHONY: asan-check asan-build
+asan-build:
+	CFLAGS="-O2 -g -Werror" $(MAKE) BUILD=$(BUILD)/asan CC="$(CC) $(SAN_FLAGS)" \
+		$(patsubst $(BUILD)/%,$(BUILD)/asan/%,$(UNIT_BINS) $(TOOLS) $(TEST_TOOLS))
+asan-check: asan-build
+	$(SAN_ENV) BUILD=$(BUILD)/asan ./scripts/run-unit.sh
+check: asan-check
+
 vmtest: all
 	./scripts/vm.sh tests/vm/run.sh
 
@@ -227,6 +241,35 @@ install-systemd:
 	sed 's|@BINDIR@|$(BINDIR)|' dist/npuprof-flight.service > $(DESTDIR)$(SYSTEMDUNITDIR)/npuprof-flight.service
 	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/npuprof-flight.service
 
+# ---- fuzzing (tests/fuzz, README there): libFuzzer harnesses, the library
+# built again with clang, ASan and UBSan in $(BUILD)/fuzz.
+#   make fuzz [FUZZ_SECONDS=N]   every harness for N seconds (default 60)
+#   make fuzz-check              every harness for FUZZ_CHECK_SECONDS (4) on
+#                                the committed corpus, part of make check
+FUZZ_CC       ?= clang
+FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_SRCS     := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS     := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/tests/fuzz/%)
+FUZZ_SECONDS  ?= 60
+FUZZ_CHECK_SECONDS ?= 4
+$(BUILD)/obj/tests/fuzz/%.o: INC = $(INC_tests) -Iuser/tools/npuprof $(BPF_INC)
+# the option harness links the capture options of the npuprof tool
+FUZZ_TOOL_OBJS := $(BUILD)/obj/user/tools/npuprof/capture.o $(BUILD)/obj/user/tools/npuprof/throttle.o
+$(BUILD)/tests/fuzz/fuzz_options: $(FUZZ_TOOL_OBJS)
+$(BUILD)/tests/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(REC_A) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(REC_A) $(LIB_A) $(LDLIBS)
+.PHONY: fuzz fuzz-check fuzz-build fuzz-bins
+fuzz-bins: $(FUZZ_BINS)
+fuzz-build:
+	CFLAGS="-O1 -g" $(MAKE) BUILD=$(BUILD)/fuzz CC="$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer-no-link" \
+		fuzz-bins
+fuzz: fuzz-build
+	./scripts/run-fuzz.sh $(BUILD)/fuzz $(FUZZ_SECONDS)
+fuzz-check: fuzz-build
+	./scripts/run-fuzz.sh $(BUILD)/fuzz $(FUZZ_CHECK_SECONDS)
+check: fuzz-check
+
 # BPF capture engine: its rules are one block, kept in bpf/bpf.mk
 include bpf/bpf.mk
 
@@ -249,7 +292,7 @@ RT_ACL     := $(BUILD)/lib/libascendcl.so
 RT_PROFAPI := $(BUILD)/lib/libprofapi.so
 RT_LIBS    := $(RT_MSPROF) $(RT_ACL) $(RT_PROFAPI)
 RT_LINK     = -L$(BUILD)/lib -lascendcl -lmsprofiler -Wl,-rpath,'$$ORIGIN/../lib' -Wl,-rpath,'$$ORIGIN/../../lib'
-NPUWORK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard user/tools/npuwork/*.c))
+NPUWORK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard user/tools/npuwork/*.c) user/common/numparse.c user/common/errmsg.c user/common/atomicfile.c)
 
 user: $(RT_LIBS)
 

@@ -1,15 +1,36 @@
 #!/bin/sh
 # Run every host unit-test binary (one Check runner per tests/unit/test_*.c)
-# and end with one summary line: "unit: N passed, N failed".
+# and the shell tests of the host tools, and end with one summary line:
+# "unit: N passed, N failed" (or "asan: ..." for the sanitizer build).
+#
+# BUILD=DIR (default build) runs the binaries of another build directory.
+# With BUILD=build/asan (make asan-check) the test binaries run in one
+# process each (CK_FORK=no, so LeakSanitizer sees every case), any
+# sanitizer report fails its test, and the packaging tests, which check
+# the installed libraries' dependencies, are skipped (sanitized objects
+# need libasan).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+build=${BUILD:-build}
+label=unit
+fork=yes
+shell_tests="tests/install_test.sh tests/recorder_lib_test.sh tests/replay_test.sh tests/tools_test.sh tests/layering_test.sh"
+if [ "$build" != build ]; then
+	label=$(basename "$build")
+	fork=no
+	shell_tests="tests/replay_test.sh tests/tools_test.sh"
+fi
+# a sanitizer's report, in any output: the test failed
+sanitized() {
+	printf '%s\n' "$1" | grep -Eq 'ERROR: (Address|Leak|Undefined)Sanitizer|runtime error: |SUMMARY: (Address|Leak|Undefined)Sanitizer'
+}
 passed=0
 failed=0
 status=0
-for t in build/tests/unit/test_*; do
+for t in "$build"/tests/unit/test_*; do
 	[ -x "$t" ] || continue
-	out=$(CK_FORK=yes "$t" 2>&1)
+	out=$(CK_FORK=$fork "$t" 2>&1)
 	rc=$?
 	printf '%s\n' "$out"
 	line=$(printf '%s\n' "$out" | sed -n 's/.*Checks: \([0-9]*\), Failures: \([0-9]*\), Errors: \([0-9]*\).*/\1 \2 \3/p' | tail -n 1)
@@ -20,17 +41,23 @@ for t in build/tests/unit/test_*; do
 		continue
 	fi
 	set -- $line
+	if sanitized "$out"; then
+		echo "$t: sanitizer report (exit $rc)"
+		failed=$((failed + 1))
+		status=1
+		continue
+	fi
 	passed=$((passed + $1 - $2 - $3))
 	failed=$((failed + $2 + $3))
 	[ "$rc" -eq 0 ] || status=1
 done
 # Scripts that count as one test each: packaging (make install into a
 # scratch DESTDIR), the installed libraries' shape (recorder_lib_test),
-# replaying the committed recording (replay_test) and the layering of the
-# driver, runtime and tool files.
-for t in tests/install_test.sh tests/recorder_lib_test.sh tests/replay_test.sh tests/layering_test.sh; do
+# replaying the committed recording (replay_test), the command line on bad
+# input (tools_test) and the layering of the driver, runtime and tool files.
+for t in $shell_tests; do
 	[ -x "$t" ] || continue
-	if out=$("$t" 2>&1); then
+	if out=$(BUILD=$build "$t" 2>&1) && ! sanitized "$out"; then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))
@@ -38,5 +65,5 @@ for t in tests/install_test.sh tests/recorder_lib_test.sh tests/replay_test.sh t
 	fi
 	printf '%s\n' "$out"
 done
-echo "unit: $passed passed, $failed failed"
+echo "$label: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$status" -eq 0 ]

@@ -9,7 +9,7 @@
 # Run by scripts/run-unit.sh as one test; prints "replay_test: ok|FAIL".
 TEST=replay_test
 . "$(dirname "$0")/testlib.sh"
-P=build/bin/npuprof
+P=${BUILD:-build}/bin/npuprof
 F=tests/fixtures/replay
 S=$F/flood_stall
 RAW=$S/kernel/npuprof.kernel.raw

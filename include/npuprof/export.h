@@ -10,14 +10,27 @@
  * capture's statistics under `npuprof.*` names), STRING_IDS and the ENUM
  * tables. Older msprof_*.db files in DIR are removed once the new one is
  * complete, so re-running export leaves one database with the same content.
+ * Every output (the databases, npuprof_trace.json) is built in a hidden
+ * temporary and renamed over its final name only when it is complete.
  *
- * Damaged input does not stop the export: a truncated or corrupt raw file
- * is reported (file and offset) in the result's warnings and what is intact
- * is exported; the skipped parts are counted in META_DATA.
+ * Damaged input costs only the damaged records: a truncated or corrupt raw
+ * file, or one that cannot be read at all, is reported (file and offsets)
+ * on opts.warn, what is intact is exported, the skipped parts are counted
+ * in META_DATA (npuprof.damaged_inputs) and result.damaged is set. Callers
+ * must treat result.damaged as a failure of the export (npuprof export
+ * exits 1): the database is usable but not complete.
+ *
+ * Never less complete: the row counts of TASK, CANN_API, COMPUTE_TASK_INFO,
+ * COMMUNICATION_OP and MSTX_EVENTS measure completeness. If a database this
+ * export would replace (an msprof_*.db of DIR; the PyTorch file) has more
+ * rows in any of them than the new one, or cannot be read to tell, the new
+ * one is discarded, nothing in DIR changes and npuprof_export returns
+ * -EEXIST with a message naming the kept file, unless opts.force is set.
  */
 #ifndef NPUPROF_EXPORT_H
 #define NPUPROF_EXPORT_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -33,6 +46,10 @@ struct npuprof_export_opts {
 	int json; /* also npuprof_trace.json (Chrome/Perfetto trace events) */
 	int progress; /* progress bar on stderr */
 	FILE *warn; /* warnings (damaged files ...); NULL: stderr */
+	int force; /* replace a more complete database (see above) */
+	/* When *cancel becomes non-zero (a signal handler sets it), the export
+	 * stops, removes its temporaries and returns -EINTR. NULL: never. */
+	const volatile sig_atomic_t *cancel;
 };
 
 struct npuprof_export_result {
@@ -52,7 +69,9 @@ struct npuprof_export_result {
 	uint64_t late; /* kernel records that arrived out of order */
 	uint64_t unmatched_tracks; /* host task tracks with no kernel submit */
 	double clock_residual_ns; /* worst device clock-fit residual (RMS) */
-	int damaged; /* some input was damaged (warnings printed) */
+	int damaged; /* some input was damaged or unreadable (warnings printed) */
+	uint64_t unreadable; /* input files that could not be read at all */
+	uint64_t kernel_bad_records; /* corrupt kernel records skipped */
 	double correlate_seconds; /* time in the correlation step */
 	uint64_t kernel_records;
 };

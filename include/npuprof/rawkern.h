@@ -42,6 +42,8 @@ struct npuprof_rawk_info {
 	uint32_t flags;
 	uint64_t records; /* whole records read */
 	uint64_t trailing_bytes; /* bytes of a truncated last record */
+	uint64_t bad_records; /* corrupt records skipped */
+	uint64_t first_bad_offset; /* byte offset of the first of them */
 };
 
 struct npuprof_rawk_writer;
@@ -60,10 +62,13 @@ int npuprof_rawk_close(struct npuprof_rawk_writer *w);
 
 /*
  * Read a raw kernel stream, calling fn for every record. Returns the number
- * of records, or -errno with a message naming the file and byte offset of
- * the problem in err. A truncated last record is not an error: it is
- * reported in info->trailing_bytes and err, and everything before it is
- * delivered.
+ * of records delivered, or -errno with a message naming the file and byte
+ * offset of the problem in err (unreadable file, bad header). Damage inside
+ * the stream is not an error: records are fixed-size, so a corrupt record
+ * (bad size or type) is skipped and counted in info->bad_records, and a
+ * truncated last record in info->trailing_bytes; err then names the file
+ * and the offsets, and every intact record is delivered. err is empty when
+ * the file was read completely.
  */
 long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
 		       struct npuprof_rawk_info *info, char *err,

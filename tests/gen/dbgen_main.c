@@ -12,10 +12,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <npuprof/db.h>
 #include "dbgen.h"
+#include "numparse.h"
+
+/* About 30 GB of database: more is a typo, not a benchmark. */
+#define DBGEN_MAX_TASKS 100000000ULL
+
+/* The temporary being built, removed if SIGINT/SIGTERM ends dbgen (unlink
+ * and _exit are async-signal-safe; the path is set before the handler). */
+static char g_tmp[4352];
+
+static void on_signal(int sig)
+{
+	if (g_tmp[0])
+		unlink(g_tmp);
+	_exit(128 + sig);
+}
 
 static void usage(FILE *f)
 {
@@ -25,7 +42,7 @@ static void usage(FILE *f)
 		"  Writes N synthetic device tasks with their CANN_API, COMPUTE_TASK_INFO,\n"
 		"  HCCL (COMMUNICATION_OP/COMMUNICATION_TASK_INFO), MEMCPY_INFO and MSTX_EVENTS\n"
 		"  rows to FILE (default: msprof_<YYYYmmddHHMMSS>.db in the current directory).\n"
-		"  --force replaces an existing FILE atomically.\n"
+		"  N is 1 to 100000000. --force replaces an existing FILE atomically.\n"
 		"examples:\n"
 		"  dbgen --tasks 100000 -o /tmp/msprof_20260101000000.db\n"
 		"  dbgen --tasks 1000 --schema 1.2.0 --pytorch -o ascend_pytorch_profiler.db\n");
@@ -45,7 +62,7 @@ int main(int argc, char **argv)
 	struct npuprof_db_options opt = { 0 };
 	struct npuprof_dbgen_params p = { 0 };
 	const char *out = NULL;
-	char *end, *dir_copy = NULL, *name_copy = NULL, err[1024];
+	char *dir_copy = NULL, *name_copy = NULL, err[1024];
 	struct npuprof_db *w;
 	struct timespec t0, t1;
 	int c, r, have_tasks = 0;
@@ -53,13 +70,8 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "n:o:s:pfh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			errno = 0;
-			p.tasks = strtoull(optarg, &end, 10);
-			if (errno || *end || optarg[0] == '-') {
-				fprintf(stderr, "dbgen: --tasks wants a count, got '%s'\n",
-					optarg);
+			if (opt_u64("dbgen", "--tasks", optarg, 1, DBGEN_MAX_TASKS, &p.tasks) < 0)
 				return 2;
-			}
 			have_tasks = 1;
 			break;
 		case 'o':
@@ -114,6 +126,9 @@ int main(int argc, char **argv)
 		free(name_copy);
 		return 1;
 	}
+	snprintf(g_tmp, sizeof(g_tmp), "%s", npuprof_db_temp_path(w));
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
 	r = npuprof_dbgen_to_db(w, &p);
 	if (r == 0)
 		r = npuprof_db_finish(w);
@@ -132,6 +147,8 @@ int main(int argc, char **argv)
 		       (unsigned long long)rows,
 		       (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
 	}
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	npuprof_db_close(w);
 	free(dir_copy);
 	free(name_copy);

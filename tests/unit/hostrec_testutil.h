@@ -19,6 +19,7 @@
 #include "testutil.h"
 
 struct decoded {
+    struct decoded *next_live; /* tu_free_all() frees what a failed test left */
     size_t n, cap;
     struct npuprof_hrec_header **rec;
     uint32_t *block_tid;
@@ -81,34 +82,58 @@ static int tu_collect(void *ctx, const struct npuprof_host_block_header *b, cons
     struct decoded *d = ctx;
 
     if (d->n == d->cap) {
-        d->cap = d->cap ? d->cap * 2 : 1024;
-        d->rec = realloc(d->rec, d->cap * sizeof(*d->rec));
-        d->block_tid = realloc(d->block_tid, d->cap * sizeof(*d->block_tid));
-        ck_assert_ptr_nonnull(d->rec);
-        ck_assert_ptr_nonnull(d->block_tid);
+        size_t cap = d->cap ? d->cap * 2 : 1024;
+        void *rec = realloc(d->rec, cap * sizeof(*d->rec));
+
+        ck_assert_ptr_nonnull(rec);
+        d->rec = rec;
+        rec = realloc(d->block_tid, cap * sizeof(*d->block_tid));
+        ck_assert_ptr_nonnull(rec);
+        d->block_tid = rec;
+        d->cap = cap;
     }
     d->rec[d->n] = malloc(r->size);
+    ck_assert_ptr_nonnull(d->rec[d->n]);
     memcpy(d->rec[d->n], r, r->size);
     d->block_tid[d->n] = b->tid;
     d->n++;
     return 0;
 }
 
+/* Every decoded stream not yet freed: an assertion that fails between
+ * tu_decode and tu_free (a longjmp out of the test with CK_FORK=no) would
+ * otherwise leak it; teardown calls tu_free_all(). */
+static struct decoded *tu_live;
+
 static inline struct decoded *tu_decode(const char *path)
 {
     struct decoded *d = calloc(1, sizeof(*d));
 
+    ck_assert_ptr_nonnull(d);
+    d->next_live = tu_live;
+    tu_live = d;
     d->ret = npuprof_host_decode(path, tu_collect, d, &d->info, &d->st, d->err, sizeof(d->err));
     return d;
 }
 
 static inline void tu_free(struct decoded *d)
 {
+    for (struct decoded **pp = &tu_live; *pp; pp = &(*pp)->next_live)
+        if (*pp == d) {
+            *pp = d->next_live;
+            break;
+        }
     for (size_t i = 0; i < d->n; i++)
         free(d->rec[i]);
     free(d->rec);
     free(d->block_tid);
     free(d);
+}
+
+static inline void tu_free_all(void)
+{
+    while (tu_live)
+        tu_free(tu_live);
 }
 
 /* Records of one kind, in file order. */

@@ -55,7 +55,7 @@ START_TEST(test_out_of_range_refused)
 					 NPUPROF_RING_MIN_BYTES :
 					 (unsigned long long)page;
 
-	snprintf(range, sizeof(range), "from %llu to %llu KiB", min >> 10,
+	snprintf(range, sizeof(range), "%llu to %llu", min >> 10,
 		 NPUPROF_RING_MAX_BYTES >> 10);
 	for (unsigned c = 0; c < sizeof(cmds) / sizeof(cmds[0]); c++)
 		for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -209,6 +211,23 @@ static int64_t q(sqlite3 *db, const char *sql)
 	return v;
 }
 
+static void f_slurp(const char *path, char **buf, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	long n;
+
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	*buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(*buf);
+	ck_assert_uint_eq(fread(*buf, 1, (size_t)n, f), (size_t)n);
+	(*buf)[n] = '\0';
+	*len = (size_t)n;
+	fclose(f);
+}
+
 static void cleanup(void)
 {
 	tu_rm_rf(parent);
@@ -264,7 +283,7 @@ START_TEST(test_tasks_and_joins)
 	/* re-running export leaves one database with the same rows */
 	struct npuprof_export_result res2;
 	sleep(1);
-	ck_assert_int_eq(npuprof_export(s.dir, &o, &res2, err, sizeof(err)), 0);
+	ck_assert_msg(npuprof_export(s.dir, &o, &res2, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_int_ne(access(res2.db_path, F_OK), -1);
 	ck_assert_uint_eq(res2.tasks, N);
 	if (strcmp(res.db_path, res2.db_path))
@@ -310,26 +329,83 @@ START_TEST(test_derived)
 }
 END_TEST
 
-static char *export_warnings(const char *dir, int *ret, struct npuprof_export_result *res)
+
+/* Export dir with o, returning what it warned. */
+static char *export_opts_warnings(const char *dir, struct npuprof_export_opts *o, int *ret,
+				  struct npuprof_export_result *res, char *err, size_t errlen)
 {
-	struct npuprof_export_opts o;
-	char err[1024], *buf = NULL;
+	char *buf = NULL;
 	size_t len = 0;
 
-	memset(&o, 0, sizeof(o));
-	o.warn = open_memstream(&buf, &len);
-	*ret = npuprof_export(dir, &o, res, err, sizeof(err));
-	fclose(o.warn);
+	o->warn = open_memstream(&buf, &len);
+	*ret = npuprof_export(dir, o, res, err, errlen);
+	fclose(o->warn);
+	o->warn = NULL;
 	return buf;
 }
 
-/* A truncated or corrupt kernel stream: exported up to the damage, and the
- * warning names the file and the offset. */
+static char *export_warnings(const char *dir, int *ret, struct npuprof_export_result *res)
+{
+	struct npuprof_export_opts o;
+	char err[1024];
+
+	memset(&o, 0, sizeof(o));
+	return export_opts_warnings(dir, &o, ret, res, err, sizeof(err));
+}
+
+/* The number a shell command about dir prints (cmd: a format with one %s). */
+static int count_in(const char *fmt, const char *dir)
+{
+	char cmd[4600];
+	FILE *p;
+	int n = -1;
+
+	snprintf(cmd, sizeof(cmd), fmt, dir);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(fscanf(p, "%d", &n), 1);
+	pclose(p);
+	return n;
+}
+
+/* Hidden temporaries left in dir (none may survive an export). */
+static int count_temps(const char *dir)
+{
+	return count_in("find '%s' -name '.npuprof-tmp-*' | wc -l", dir);
+}
+
+static int count_dbs(const char *dir)
+{
+	return count_in("ls '%s' | grep -c '^msprof_[0-9]*\\.db$'", dir);
+}
+
+/* --force on damaged input: the one database is replaced, the result still
+ * says the input was damaged. */
+static void export_forced(const char *dir, struct npuprof_export_opts *o)
+{
+	struct npuprof_export_result res;
+	char err[2048], *w;
+	int ret;
+
+	o->force = 1;
+	w = export_opts_warnings(dir, o, &ret, &res, err, sizeof(err));
+	o->force = 0;
+	ck_assert_msg(ret == 0, "%s", err);
+	ck_assert_int_eq(res.damaged, 1);
+	ck_assert_int_eq(count_dbs(dir), 1);
+	free(w);
+}
+
+/* A truncated or corrupt kernel stream: a corrupt 64-byte record costs only
+ * itself (issue 18 #2), every problem is named by file and offset, the
+ * result says the input was damaged, and an export that would have fewer
+ * rows than the database already there keeps it (#1) unless forced. */
 START_TEST(test_damaged_kernel)
 {
 	struct npuprof_session s;
 	struct npuprof_export_result res;
-	char path[4400], want[4500];
+	struct npuprof_export_opts o;
+	char path[4400], want[4500], err[2048], first_db[4352];
 	int ret, fd;
 
 	make_session(&s);
@@ -345,32 +421,251 @@ START_TEST(test_damaged_kernel)
 		 path, (long long)(stt.st_size - 64));
 	ck_assert_msg(strstr(w, want), "warning was: %s", w);
 	ck_assert_uint_eq(res.tasks, 99);
+	ck_assert_int_eq(res.damaged, 1);
+	snprintf(first_db, sizeof(first_db), "%s", res.db_path);
 	free(w);
 
-	/* corrupt record 10 (after the header and 2 clock samples) */
+	/* corrupt records 10 and 50 (after the header and 2 clock samples):
+	 * both are skipped, everything else is exported */
 	fd = open(path, O_WRONLY);
 	ck_assert_int_ge(fd, 0);
 	off_t off = NPUPROF_RAWK_HDR_SIZE + 12 * NPUPROF_RECORD_SIZE;
+	off_t off2 = NPUPROF_RAWK_HDR_SIZE + 52 * NPUPROF_RECORD_SIZE;
 	ck_assert_int_eq(pwrite(fd, "\xff\xff\x01\x00", 4, off), 4);
+	ck_assert_int_eq(pwrite(fd, "\x00\x00\x00\x00", 4, off2), 4);
 	close(fd);
-	w = export_warnings(s.dir, &ret, &res);
-	ck_assert_int_eq(ret, 0);
-	snprintf(want, sizeof(want), "%s: offset %lld: corrupt record", path, (long long)off);
+	memset(&o, 0, sizeof(o));
+	sleep(1); /* a new database name */
+	w = export_opts_warnings(s.dir, &o, &ret, &res, err, sizeof(err));
+	snprintf(want, sizeof(want), "%s: 2 corrupt records of 64 bytes skipped at offsets %lld, %lld",
+		 path, (long long)off, (long long)off2);
 	ck_assert_msg(strstr(w, want), "warning was: %s", w);
+	ck_assert_uint_eq(res.kernel_bad_records, 2);
+	ck_assert_msg(ret == 0, "%s", err);
 	ck_assert_int_eq(res.damaged, 1);
-	ck_assert_uint_lt(res.tasks, 10);
+	ck_assert_uint_ge(res.tasks, 97); /* at most the two damaged tasks */
+	ck_assert_int_eq(count_dbs(s.dir), 1);
+	sqlite3 *db = open_db(res.db_path);
+	ck_assert_int_eq(q(db, "SELECT value FROM META_DATA WHERE name = 'npuprof.kernel_records_skipped'"), 2);
+	sqlite3_close(db);
+	snprintf(first_db, sizeof(first_db), "%s", res.db_path);
 	free(w);
 
-	/* a file that is not a raw stream at all */
+	/* a file that is not a raw stream at all: 0 tasks; the database
+	 * already there has more, so it is kept and nothing is written */
 	fd = open(path, O_WRONLY | O_TRUNC);
 	ck_assert_int_eq(write(fd, "garbage!", 8), 8);
 	close(fd);
-	w = export_warnings(s.dir, &ret, &res);
-	ck_assert_int_eq(ret, 0);
+	sleep(1);
+	w = export_opts_warnings(s.dir, &o, &ret, &res, err, sizeof(err));
+	ck_assert_int_eq(ret, -EEXIST);
 	snprintf(want, sizeof(want), "%s: offset 8: truncated header", path);
-	ck_assert_msg(strstr(w, want), "warning was: %s", w);
+	ck_assert_msg(strstr(w, want) && strstr(w, "nothing exported from it"), "warning was: %s", w);
+	ck_assert_msg(strstr(err, first_db) && strstr(err, "TASK ") && strstr(err, "rows, now 0") &&
+		      strstr(err, "--force"), "%s", err);
 	ck_assert_uint_eq(res.tasks, 0);
+	ck_assert_int_eq(access(first_db, F_OK), 0);
+	ck_assert_int_eq(count_dbs(s.dir), 1);
+	ck_assert_int_eq(count_temps(s.dir), 0);
 	free(w);
+	/* asked for: replaced */
+	export_forced(s.dir, &o);
+	ck_assert_int_eq(access(first_db, F_OK), -1);
+
+	/* empty: nothing "before it" to export, and said so */
+	ck_assert_int_eq(truncate(path, 0), 0);
+	w = export_opts_warnings(s.dir, &o, &ret, &res, err, sizeof(err));
+	ck_assert_msg(strstr(w, "offset 0: truncated header") && !strstr(w, "records before"),
+		      "warning was: %s", w);
+	free(w);
+
+	/* missing: a warning, and the input counts as incomplete */
+	ck_assert_int_eq(unlink(path), 0);
+	w = export_opts_warnings(s.dir, &o, &ret, &res, err, sizeof(err));
+	ck_assert_msg(strstr(w, path) && strstr(w, "no kernel stream"), "warning was: %s", w);
+	ck_assert_int_eq(res.damaged, 1);
+	free(w);
+	cleanup();
+}
+END_TEST
+
+/* Issue 18 #1: the host stream becomes unreadable (mode 0640 by root for a
+ * user; here: not a regular file) and a re-export would have 0 API calls:
+ * the complete database stays, nothing is written, the error names it and
+ * --force; with both raw files random too. */
+START_TEST(test_unreadable_keeps_complete_db)
+{
+	struct npuprof_session s;
+	struct npuprof_export_result res;
+	struct npuprof_export_opts o;
+	char host[4400], kpath[4400], err[2048], good[4352];
+	int ret;
+
+	make_session(&s);
+	write_kernel(&s, 10, 0);
+	write_host(&s);
+	memset(&o, 0, sizeof(o));
+	char *w = export_opts_warnings(s.dir, &o, &ret, &res, err, sizeof(err));
+	ck_assert_msg(ret == 0 && !res.damaged, "%s %s", err, w);
+	ck_assert_uint_eq(res.api, 1);
+	snprintf(good, sizeof(good), "%s", res.db_path);
+	free(w);
+
+	snprintf(host, sizeof(host), "%s/host/data/npuprof.host.%d.raw", s.dir, getpid());
+	ck_assert_int_eq(unlink(host), 0);
+	ck_assert_int_eq(mkdir(host, 0700), 0);
+	sleep(1);
+	w = export_opts_warnings(s.dir, &o, &ret, &res, err, sizeof(err));
+	ck_assert_int_eq(ret, -EEXIST);
+	ck_assert_int_eq(res.damaged, 1);
+	ck_assert_uint_eq(res.unreadable, 1);
+	ck_assert_msg(strstr(w, host) && strstr(w, "nothing exported from it"), "warning was: %s", w);
+	ck_assert_msg(strstr(err, good) && strstr(err, "CANN_API 1 rows, now 0") &&
+		      strstr(err, "--force") && strstr(err, "kept"), "%s", err);
+	ck_assert_int_eq(access(good, F_OK), 0);
+	ck_assert_int_eq(count_dbs(s.dir), 1);
+	ck_assert_int_eq(count_temps(s.dir), 0);
+	free(w);
+
+	/* both raw files random */
+	snprintf(kpath, sizeof(kpath), "%s/%s", s.dir, NPUPROF_KERNEL_RAW);
+	ck_assert_int_eq(rmdir(host), 0);
+	FILE *f = fopen(host, "w");
+	for (int i = 0; i < 4096; i++)
+		fputc(rand() & 0xff, f);
+	fclose(f);
+	f = fopen(kpath, "w");
+	for (int i = 0; i < 4096; i++)
+		fputc(rand() & 0xff, f);
+	fclose(f);
+	w = export_opts_warnings(s.dir, &o, &ret, &res, err, sizeof(err));
+	ck_assert_int_eq(ret, -EEXIST);
+	ck_assert_uint_eq(res.tasks, 0);
+	ck_assert_int_eq(access(good, F_OK), 0);
+	free(w);
+
+	/* asked for: replaced, and still reported as damaged */
+	export_forced(s.dir, &o);
+	cleanup();
+}
+END_TEST
+
+/* Issue 18 #3 and #5: outputs are temporaries renamed when complete. A
+ * full disk (RLIMIT_FSIZE) or an interrupted export (the cancel flag a
+ * signal handler sets) leaves the previous database and trace JSON as they
+ * were and no temporary behind; the message names the database. */
+START_TEST(test_outputs_atomic)
+{
+	struct npuprof_session s;
+	struct npuprof_export_result res;
+	struct npuprof_export_opts o;
+	char json[4400], err[2048], good[4352], *before, *after;
+	size_t blen, alen;
+	volatile sig_atomic_t cancel = 0;
+	struct rlimit old, small;
+	int ret;
+
+	make_session(&s);
+	write_kernel(&s, 20000, 0);
+	write_host(&s);
+	memset(&o, 0, sizeof(o));
+	o.json = 1;
+	char *w = export_opts_warnings(s.dir, &o, &ret, &res, err, sizeof(err));
+	ck_assert_msg(ret == 0, "%s", err);
+	free(w);
+	snprintf(good, sizeof(good), "%s", res.db_path);
+	snprintf(json, sizeof(json), "%s/npuprof_trace.json", s.dir);
+	f_slurp(json, &before, &blen);
+	ck_assert_uint_gt(blen, 1000);
+
+	/* the disk is full: nothing replaced */
+	signal(SIGXFSZ, SIG_IGN);
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+	small = old;
+	small.rlim_cur = 256 << 10;
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &small), 0);
+	sleep(1);
+	w = export_opts_warnings(s.dir, &o, &ret, &res, err, sizeof(err));
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	ck_assert_int_lt(ret, 0);
+	ck_assert_msg(strstr(err, "previous") && strstr(err, "kept") && strstr(err, s.dir), "%s", err);
+	ck_assert_int_eq(access(good, F_OK), 0);
+	f_slurp(json, &after, &alen);
+	ck_assert_uint_eq(alen, blen);
+	ck_assert_int_eq(memcmp(before, after, blen), 0);
+	free(after);
+	ck_assert_int_eq(count_temps(s.dir), 0);
+	ck_assert_int_eq(count_dbs(s.dir), 1);
+	free(w);
+
+	/* interrupted */
+	cancel = 1;
+	o.cancel = &cancel;
+	w = export_opts_warnings(s.dir, &o, &ret, &res, err, sizeof(err));
+	ck_assert_int_eq(ret, -EINTR);
+	ck_assert_msg(strstr(err, "interrupted"), "%s", err);
+	ck_assert_int_eq(access(good, F_OK), 0);
+	f_slurp(json, &after, &alen);
+	ck_assert_uint_eq(alen, blen);
+	free(after);
+	ck_assert_int_eq(count_temps(s.dir), 0);
+	free(before);
+	free(w);
+	cleanup();
+}
+END_TEST
+
+/* Issue 18 #6: garbage timestamps (a damaged host stream that still passes
+ * the CRC) overflow no int64 in the trace JSON, and an API range that ends
+ * before it starts gets duration 0. */
+START_TEST(test_garbage_times)
+{
+	struct npuprof_session s;
+	struct npuprof_export_result res;
+	struct npuprof_export_opts o;
+	struct npuprof_hostrec_config cfg;
+	char err[2048], json[4400], *text;
+	size_t len;
+	int ret;
+	uint64_t off;
+
+	make_session(&s);
+	write_kernel(&s, 10, 0);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.dir = s.dir;
+	ck_assert_int_eq(npuprof_hostrec_start(&cfg, err, sizeof(err)), 0);
+	off = s.start_realtime_ns - s.start_monotonic_ns;
+	struct npuprof_hrec_api *a = npuprof_hostrec_reserve(NPUPROF_HREC_API, sizeof(*a));
+	ck_assert_ptr_nonnull(a);
+	a->level = NPUPROF_API_ACL;
+	a->tid = 1;
+	a->start_ns = (uint64_t)INT64_MIN + 10 - off; /* unix ns INT64_MIN + 10 */
+	a->end_ns = (uint64_t)INT64_MAX - off; /* unix ns INT64_MAX */
+	a->name_id = aclprofStr2Id("aclWild");
+	a->connection_id = 1001;
+	npuprof_hostrec_commit(a);
+	a = npuprof_hostrec_reserve(NPUPROF_HREC_API, sizeof(*a));
+	ck_assert_ptr_nonnull(a);
+	a->level = NPUPROF_API_ACL;
+	a->tid = 1;
+	a->start_ns = T0 + 100;
+	a->end_ns = T0; /* ends before it starts */
+	a->name_id = aclprofStr2Id("aclBackwards");
+	a->connection_id = 1002;
+	npuprof_hostrec_commit(a);
+	ck_assert_int_eq(npuprof_hostrec_stop(), 0);
+	memset(&o, 0, sizeof(o));
+	o.json = 1;
+	char *w = export_opts_warnings(s.dir, &o, &ret, &res, err, sizeof(err));
+	ck_assert_msg(ret == 0, "%s", err);
+	free(w);
+	snprintf(json, sizeof(json), "%s/npuprof_trace.json", s.dir);
+	f_slurp(json, &text, &len);
+	ck_assert_msg(strstr(text, "\"name\":\"aclBackwards\""), "%s", text);
+	ck_assert_ptr_nonnull(strstr(strstr(text, "\"name\":\"aclBackwards\""), "\"dur\":0.000"));
+	ck_assert_msg(!strstr(text, "\"dur\":-"), "%s", text);
+	free(text);
 	cleanup();
 }
 END_TEST
@@ -427,6 +722,9 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_tasks_and_joins);
 	tcase_add_test(tc, test_derived);
 	tcase_add_test(tc, test_damaged_kernel);
+	tcase_add_test(tc, test_unreadable_keeps_complete_db);
+	tcase_add_test(tc, test_outputs_atomic);
+	tcase_add_test(tc, test_garbage_times);
 	tcase_add_test(tc, test_damaged_host);
 	tcase_add_test(tc, test_not_a_session);
 	suite_add_tcase(s, tc);

@@ -104,7 +104,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-    tu_free(g_clean);
+    tu_free_all(); /* g_clean, and what a failed case left */
     free(g_file);
     tu_rm_rf(g_dir);
     free(g_dir);

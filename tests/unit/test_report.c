@@ -372,6 +372,46 @@ START_TEST(empty_msprof_database)
 }
 END_TEST
 
+/* Issue 18 #6: a damaged database whose timestamps span more than int64
+ * (SESSION_TIME_INFO from INT64_MIN, tasks to INT64_MAX, a task ending
+ * before it starts) overflows nothing (UBSan in the sanitizer build) and
+ * never prints a negative session length. */
+START_TEST(damaged_timestamps)
+{
+	char path[256], err[512];
+	sqlite3 *db;
+	int rc;
+
+	make_db(scratch, "msprof_20260101000000.db", 50, NPUPROF_DB_SCHEMA_1_1_1, NULL, 0);
+	snprintf(path, sizeof(path), "%s/msprof_20260101000000.db", scratch);
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db,
+				      "CREATE TABLE IF NOT EXISTS SESSION_TIME_INFO (startTimeNs INTEGER, endTimeNs INTEGER);"
+				      "DELETE FROM SESSION_TIME_INFO;"
+				      "INSERT INTO SESSION_TIME_INFO VALUES (-9223372036854775807, -9223372036854775806);"
+				      "UPDATE TASK SET endNs = 9223372036854775807 WHERE rowid = 1;"
+				      "UPDATE TASK SET startNs = 100, endNs = 50 WHERE rowid = 2;",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	char *r = report(path, 0, &rc, err, sizeof(err));
+	/* SQLite's own SUM may refuse the overflow: an error, not UB */
+	ck_assert_msg(rc == 0 || rc == -EIO, "%d %s", rc, err);
+	ck_assert_msg(!strstr(r, "session -"), "negative session length:%s", r);
+	free(r);
+	/* ends before it starts: the span is 0, not negative */
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db,
+				      "DELETE FROM SESSION_TIME_INFO; DELETE FROM TASK WHERE rowid > 2;"
+				      "UPDATE TASK SET startNs = 1000, endNs = 10;",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	r = report(path, 0, &rc, err, sizeof(err));
+	ck_assert_msg(rc == 0, "%s", err);
+	ck_has(r, "session 0.000 us (first task start to last task end)");
+	free(r);
+}
+END_TEST
+
 START_TEST(errors)
 {
 	char path[256], err[512];
@@ -534,6 +574,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, schema_120_block_num);
 	tcase_add_test(tc, empty_msprof_database);
 	tcase_add_test(tc, errors);
+	tcase_add_test(tc, damaged_timestamps);
 	tcase_add_test(tc, find_in_directories);
 	tcase_add_test(tc, report_of_directory);
 	tcase_add_test(tc, command_line);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #define RAWK_BUF_RECORDS 1024
+#define RAWK_BAD_LISTED 8 /* offsets of corrupt records named in err */
 
 struct npuprof_rawk_writer {
 	int fd;
@@ -166,6 +167,30 @@ static uint64_t get64(const unsigned char *p)
 	return v;
 }
 
+/* "<path>: N corrupt records skipped at offsets A, B, ...", before any
+ * truncation message already in err. */
+static void describe_bad(const char *path, const struct npuprof_rawk_info *info,
+			 const uint64_t *bad_off, char *err, size_t errlen)
+{
+	char list[256], tail[512];
+	size_t n = 0;
+	uint64_t shown = info->bad_records < RAWK_BAD_LISTED ? info->bad_records :
+								RAWK_BAD_LISTED;
+
+	if (!err || !errlen)
+		return;
+	list[0] = '\0';
+	for (uint64_t i = 0; i < shown && n < sizeof(list); i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%llu", i ? ", " : "",
+				      (unsigned long long)bad_off[i]);
+	snprintf(tail, sizeof(tail), "%s", err);
+	npuprof_seterr(err, errlen, "%s: %llu corrupt record%s of %d bytes skipped at offset%s %s%s%s%s",
+		       path, (unsigned long long)info->bad_records,
+		       info->bad_records == 1 ? "" : "s", NPUPROF_RECORD_SIZE,
+		       info->bad_records == 1 ? "" : "s", list,
+		       info->bad_records > shown ? " ..." : "", tail[0] ? "; " : "", tail);
+}
+
 long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
 		       struct npuprof_rawk_info *info, char *err,
 		       size_t errlen)
@@ -173,6 +198,7 @@ long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
 	struct npuprof_rawk_info local;
 	unsigned char h[NPUPROF_RAWK_HDR_SIZE];
 	struct npuprof_record buf[256];
+	uint64_t bad_off[RAWK_BAD_LISTED];
 	uint32_t rsize, hsize;
 	uint64_t off;
 	long count = 0;
@@ -236,11 +262,13 @@ long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
 			if (rec->hdr.size != NPUPROF_RECORD_SIZE ||
 			    rec->hdr.type == 0 ||
 			    rec->hdr.type >= NPUPROF_REC_TYPE_MAX) {
-				npuprof_seterr(err, errlen, "%s: offset %llu: corrupt record (type %u, size %u)",
-				       path, (unsigned long long)off,
-				       rec->hdr.type, rec->hdr.size);
-				r = -EBADMSG;
-				goto out;
+				/* fixed-size records: the next one is intact */
+				if (info->bad_records < RAWK_BAD_LISTED)
+					bad_off[info->bad_records] = off;
+				if (!info->bad_records)
+					info->first_bad_offset = off;
+				info->bad_records++;
+				continue;
 			}
 			count++;
 			info->records++;
@@ -262,6 +290,8 @@ long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
 			break;
 		}
 	}
+	if (info->bad_records && r == 0)
+		describe_bad(path, info, bad_off, err, errlen);
 out:
 	fclose(f);
 	return r < 0 ? r : count;

@@ -10,4 +10,8 @@
  * (-ENOTDIR if path exists and is not a directory). */
 int npuprof_mkdirs(const char *path, mode_t mode);
 
+/* rm -rf path (depth first, symlinks not followed); 0 or a negative errno
+ * (the first failure stops it). */
+int fs_remove_tree(const char *path);
+
 #endif

@@ -15,6 +15,7 @@
  */
 #include <npuprof/db.h>
 
+#include "atomicfile.h"
 #include "dbschema.h"
 #include "strtab.h"
 
@@ -32,7 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define TMP_PREFIX ".npuprof-tmp-"
+#define TMP_PREFIX NPUPROF_TMP_PREFIX
 /* A temporary younger than this may belong to a writer that has not locked
  * it yet (mkstemp and flock are two steps), so it is never removed. */
 #define STALE_AGE_S 60
@@ -180,40 +181,11 @@ static void remove_stale_temps(const char *dir)
 	closedir(d);
 }
 
-/*
- * Create <dir>/.npuprof-tmp-<name>.<unique> exclusively. Not mkstemp: its
- * mode 0600 would survive the rename, while open(0666) honours the umask
- * like any file the user creates. Returns the fd or a negative errno.
- */
+/* The locked temporary <dir>/.npuprof-tmp-<name>.<unique> (atomicfile.c).
+ * Returns the fd or a negative errno. */
 static int create_temp(struct npuprof_db *w, const char *dir, const char *name)
 {
-	static unsigned seq;
-	char path[PATH_MAX];
-	struct timespec ts;
-
-	for (int tries = 0; tries < 100; tries++) {
-		int fd, n;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		n = snprintf(path, sizeof(path), "%s/" TMP_PREFIX "%s.%d.%u.%lx", dir, name,
-			     (int)getpid(), __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED),
-			     (unsigned long)ts.tv_nsec);
-		if (n < 0 || (size_t)n >= sizeof(path))
-			return -ENAMETOOLONG;
-		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (fd < 0 && errno == EEXIST)
-			continue;
-		if (fd < 0)
-			return -errno;
-		w->tmp_path = strdup(path);
-		if (!w->tmp_path) {
-			unlink(path);
-			close(fd);
-			return -ENOMEM;
-		}
-		return fd;
-	}
-	return -EEXIST;
+	return atomic_tmp_create(dir, name, &w->tmp_path);
 }
 
 /* Prepare "INSERT INTO T (cols) VALUES (?, ...)" and the bind plan. */
@@ -495,8 +467,7 @@ int npuprof_db_open(struct npuprof_db **out, const char *dir,
 		return r;
 	}
 	w->lock_fd = fd;
-	/* Marks the temporary as live for remove_stale_temps() elsewhere. */
-	flock(fd, LOCK_EX);
+	/* create_temp locked it: live for remove_stale_temps() elsewhere. */
 
 	/*
 	 * The temporary is private (flock above marks it live), so SQLite's

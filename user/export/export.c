@@ -10,8 +10,14 @@
  * runtime task type and detail rows (COMPUTE_TASK_INFO, MEMCPY_INFO,
  * COMMUNICATION_TASK_INFO). Host-only rows (CANN_API, MSTX_EVENTS,
  * COMMUNICATION_OP) come from the host streams (hostdata.c).
+ *
+ * Before a new database is published it is compared with the ones it would
+ * replace (keep_more_complete): an export from damaged or missing input
+ * never replaces a more complete database unless forced (export.h).
  */
+#include "atomicfile.h"
 #include "errmsg.h"
+#include "numparse.h"
 #include "npuprof/export.h"
 #include "npuprof/rawkern.h"
 #include "npuprof/session.h"
@@ -22,6 +28,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <regex.h>
+#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,8 +44,12 @@ struct export_ctx {
 	const struct npuprof_session *s;
 	struct hostdata *hd;
 	struct npuprof_db *w;
-	FILE *json;
+	FILE *json; /* jf.f while the trace is written */
+	struct atomic_file jf;
 	int json_first;
+	const volatile sig_atomic_t *cancel;
+	int force;
+	int kernel_damaged, kernel_warned; /* the kernel stream's state, said once */
 	struct correlator corr;
 	struct npuprof_export_result *res;
 	int err;
@@ -90,6 +101,8 @@ static void check(struct export_ctx *x, int r)
 {
 	if (r < 0 && !x->err)
 		x->err = r;
+	if (x->cancel && *x->cancel && !x->err)
+		x->err = -EINTR;
 }
 
 /* STARS SQE type names (msprof STARS_SQE_TYPE_TABLE), for tasks whose
@@ -127,7 +140,7 @@ static void json_event(struct export_ctx *x, const char *name, const char *cat,
 	fprintf(x->json,
 		"\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%" PRId64 ",\"tid\":%" PRId64
 		",\"ts\":%.3f,\"dur\":%.3f%s%s}",
-		cat, pid, tid, start / 1000.0, (end - start) / 1000.0,
+		cat, pid, tid, start / 1000.0, span_ns(start, end) / 1000.0,
 		args ? ",\"args\":" : "", args ? args : "");
 }
 
@@ -320,8 +333,7 @@ static int feed(struct export_ctx *x, const struct npuprof_record *r)
 	x->fed++;
 	if ((x->fed & 0xffff) == 0)
 		progress(x);
-	if (ret < 0 && !x->err)
-		x->err = ret;
+	check(x, ret);
 	return x->err;
 }
 
@@ -504,7 +516,9 @@ static void write_session_rows(struct export_ctx *x)
 	meta(x, "npuprof.host_records_lost", "%llu",
 	     (unsigned long long)x->hd->lost);
 	meta(x, "npuprof.damaged_inputs", "%llu",
-	     (unsigned long long)(x->hd->damaged_files + (x->res->damaged ? 1 : 0)));
+	     (unsigned long long)(x->hd->damaged_files + (x->kernel_damaged ? 1 : 0)));
+	meta(x, "npuprof.kernel_records_skipped", "%llu",
+	     (unsigned long long)x->res->kernel_bad_records);
 	meta(x, "npuprof.late_records", "%llu", (unsigned long long)cs->late);
 	meta(x, "npuprof.command", "%s", s->cmd);
 	if (s->window_period_ms) {
@@ -522,8 +536,67 @@ static void write_session_rows(struct export_ctx *x)
 	     (unsigned long long)s->sampled_out);
 }
 
-/* Remove older msprof_<14 digits>.db files of dir, keeping `keep`. */
-static void remove_old_dbs(const char *dir, const char *keep)
+/* ---- what a new database may replace ------------------------------------ */
+
+/* The tables whose row counts say how complete an export is. */
+static const enum npuprof_db_table complete_tables[] = {
+	NPUPROF_DB_TASK, NPUPROF_DB_CANN_API, NPUPROF_DB_COMPUTE_TASK_INFO,
+	NPUPROF_DB_COMMUNICATION_OP, NPUPROF_DB_MSTX_EVENTS,
+};
+#define N_COMPLETE (sizeof(complete_tables) / sizeof(complete_tables[0]))
+
+/* Row counts of the complete_tables in the database at path (an absent
+ * table has 0 rows). 0, or -1 with why if it cannot be read. */
+static int old_counts(const char *path, int64_t *n, char *why, size_t whylen)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st;
+	int r = -1;
+
+	if (access(path, R_OK) < 0) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		return -1;
+	}
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+		goto out;
+	for (size_t i = 0; i < N_COMPLETE; i++) {
+		char sql[128];
+		const char *t = npuprof_db_table_name(complete_tables[i]);
+		int rc, exists;
+
+		/* the producer creates a data table only when it has rows */
+		if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
+				       -1, &st, NULL) != SQLITE_OK)
+			goto out;
+		sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		exists = rc == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0;
+		sqlite3_finalize(st);
+		if (rc != SQLITE_ROW)
+			goto out;
+		n[i] = 0;
+		if (!exists)
+			continue;
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", t);
+		if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+			goto out;
+		rc = sqlite3_step(st);
+		n[i] = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+		sqlite3_finalize(st);
+		if (rc != SQLITE_ROW)
+			goto out;
+	}
+	r = 0;
+out:
+	if (r < 0)
+		snprintf(why, whylen, "%s", db ? sqlite3_errmsg(db) : "out of memory");
+	sqlite3_close(db);
+	return r;
+}
+
+/* Calls fn for every msprof_<14 digits>.db of dir but `keep`. */
+static void for_each_msprof_db(const char *dir, const char *keep,
+			       int (*fn)(void *ctx, const char *path), void *ctx)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -531,25 +604,134 @@ static void remove_old_dbs(const char *dir, const char *keep)
 
 	if (!d)
 		return;
-	regcomp(&re, "^msprof_[0-9]{14}\\.db$", REG_EXTENDED | REG_NOSUB);
+	if (regcomp(&re, "^msprof_[0-9]{14}\\.db$", REG_EXTENDED | REG_NOSUB)) {
+		closedir(d);
+		return;
+	}
 	while ((e = readdir(d))) {
 		char path[4352];
 
 		if (regexec(&re, e->d_name, 0, NULL, 0) != 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (strcmp(path, keep) != 0)
-			unlink(path);
+		if (strcmp(path, keep) != 0 && fn(ctx, path))
+			break;
 	}
 	regfree(&re);
 	closedir(d);
+}
+
+static int unlink_one(void *ctx, const char *path)
+{
+	(void)ctx;
+	unlink(path);
+	return 0;
+}
+
+struct keep_check {
+	struct npuprof_db *w;
+	char *msg;
+	size_t msglen;
+	int keep;
+};
+
+/* Is the database at path more complete than the one being written? */
+static int check_one(void *vctx, const char *path)
+{
+	struct keep_check *k = vctx;
+	int64_t old[N_COMPLETE];
+	char why[256], diff[512];
+	size_t n = 0;
+
+	if (old_counts(path, old, why, sizeof(why)) < 0) {
+		snprintf(k->msg, k->msglen,
+			 "%s cannot be read to compare it with the new export (%s)", path, why);
+		k->keep = 1;
+		return 1;
+	}
+	diff[0] = '\0';
+	for (size_t i = 0; i < N_COMPLETE && n < sizeof(diff); i++) {
+		uint64_t now = npuprof_db_row_count(k->w, complete_tables[i]);
+
+		if (old[i] > 0 && (uint64_t)old[i] > now)
+			n += (size_t)snprintf(diff + n, sizeof(diff) - n, "%s%s %lld rows, now %llu",
+					      n ? ", " : "",
+					      npuprof_db_table_name(complete_tables[i]),
+					      (long long)old[i], (unsigned long long)now);
+	}
+	if (!diff[0])
+		return 0;
+	snprintf(k->msg, k->msglen, "%s is more complete than this export (%s)", path, diff);
+	k->keep = 1;
+	return 1;
+}
+
+/* Before publishing: -EEXIST (with err) if a database this export replaces
+ * holds more (see export.h), unless forced. */
+static int keep_more_complete(struct export_ctx *x, const char *outdir,
+			      const struct npuprof_db_options *dbo, char *err,
+			      size_t errlen)
+{
+	char msg[1024];
+	struct keep_check k = { x->w, msg, sizeof(msg), 0 };
+	const char *final = npuprof_db_path(x->w);
+
+	if (x->force)
+		return 0;
+	if (dbo->variant == NPUPROF_DB_MSPROF)
+		for_each_msprof_db(outdir, "", check_one, &k);
+	else if (access(final, F_OK) == 0)
+		check_one(&k, final);
+	if (!k.keep)
+		return 0;
+	npuprof_seterr(err, errlen,
+		       "%s: kept, nothing written%s; rerun with --force to replace it anyway",
+		       msg, x->res->damaged ? " (the input is damaged or unreadable: see the warnings above)" : "");
+	return -EEXIST;
+}
+
+/* ---- one database ------------------------------------------------------------ */
+
+/* Pass 1 over the kernel stream, and what it says about the file. */
+static long scan_kernel(struct export_ctx *x, const char *kpath)
+{
+	struct npuprof_rawk_info info;
+	char kerr[1024];
+	long n;
+
+	x->total = 0;
+	n = npuprof_rawk_read(kpath, on_scan_record, x, &info, kerr, sizeof(kerr));
+	if (x->kernel_warned) {
+		/* a second database of the same export: said the first time */
+		x->res->kernel_bad_records = info.bad_records;
+		x->res->damaged |= x->kernel_damaged;
+		return n;
+	}
+	x->kernel_warned = 1;
+	x->kernel_damaged = n < 0 || kerr[0];
+	if (n == -ENOENT) {
+		fprintf(x->warn, "npuprof export: warning: %s: no kernel stream: the database has no device tasks\n",
+			kpath);
+		x->res->damaged = 1;
+		x->res->unreadable++;
+	} else if (n < 0) {
+		fprintf(x->warn, "npuprof export: error: %s: nothing exported from it (no device tasks)\n",
+			kerr);
+		x->res->damaged = 1;
+		x->res->unreadable++;
+	} else if (kerr[0]) {
+		fprintf(x->warn, "npuprof export: warning: %s; the other %ld records are exported\n",
+			kerr, n);
+		x->res->damaged = 1;
+		x->res->kernel_bad_records = info.bad_records;
+	}
+	return n;
 }
 
 static int export_one(struct export_ctx *x, const char *kpath,
 		      const char *outdir, const struct npuprof_db_options *dbo,
 		      char *path_out, size_t path_len, char *err, size_t errlen)
 {
-	char kerr[512];
 	long n;
 	int r;
 
@@ -565,8 +747,7 @@ static int export_one(struct export_ctx *x, const char *kpath,
 	for (size_t i = 0; i < x->hd->nhop; i++)
 		x->hd->hop[i].dev_start = x->hd->hop[i].dev_end = -1;
 
-	x->total = 0;
-	n = npuprof_rawk_read(kpath, on_scan_record, x, NULL, kerr, sizeof(kerr));
+	n = scan_kernel(x, kpath);
 	for (int d = 0; d < CORR_MAX_DEV; d++)
 		corr_clock_fit(&x->corr.clock[d]);
 	x->res->kernel_records = x->total;
@@ -575,19 +756,11 @@ static int export_one(struct export_ctx *x, const char *kpath,
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	x->fed = 0;
 	x->last_pct = -1;
-	if (n >= 0 || n == -EBADMSG) {
-		n = npuprof_rawk_read(kpath, on_kernel_record, x, NULL, kerr,
-				      sizeof(kerr));
-		if (kerr[0]) {
-			fprintf(x->warn, "npuprof export: warning: %s%s\n", kerr,
-				n >= 0 ? "" : " (the records before it are exported)");
-			x->res->damaged = 1;
-		}
+	if (n > 0) {
+		/* pass 2; its damage was reported by pass 1 */
+		npuprof_rawk_read(kpath, on_kernel_record, x, NULL, NULL, 0);
 		while (x->nheap && !x->err)
 			feed(x, window_pop(x));
-	} else if (n != -ENOENT) {
-		fprintf(x->warn, "npuprof export: warning: %s\n", kerr);
-		x->res->damaged = 1;
 	}
 	progress(x);
 	corr_finish(&x->corr);
@@ -599,16 +772,24 @@ static int export_one(struct export_ctx *x, const char *kpath,
 	write_comm_ops(x);
 	write_session_rows(x);
 	if (x->err) {
-		npuprof_seterr(err, errlen, "%s", npuprof_db_errmsg(x->w));
+		if (x->err == -EINTR)
+			npuprof_seterr(err, errlen, "interrupted: nothing written, %s unchanged", outdir);
+		else
+			npuprof_seterr(err, errlen, "writing %s failed (%s): %s; the previous database, if any, is kept",
+				       npuprof_db_path(x->w), strerror(-x->err), npuprof_db_errmsg(x->w));
 		npuprof_db_close(x->w);
 		x->w = NULL;
 		return x->err;
 	}
-	r = npuprof_db_finish(x->w);
-	if (r < 0)
-		npuprof_seterr(err, errlen, "%s", npuprof_db_errmsg(x->w));
-	else
-		snprintf(path_out, path_len, "%s", npuprof_db_path(x->w));
+	r = keep_more_complete(x, outdir, dbo, err, errlen);
+	if (r == 0) {
+		r = npuprof_db_finish(x->w);
+		if (r < 0)
+			npuprof_seterr(err, errlen, "writing %s failed (%s): %s; the previous database, if any, is kept",
+				       npuprof_db_path(x->w), strerror(-r), npuprof_db_errmsg(x->w));
+		else
+			snprintf(path_out, path_len, "%s", npuprof_db_path(x->w));
+	}
 	npuprof_db_close(x->w);
 	x->w = NULL;
 	return r;
@@ -644,6 +825,10 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	x.res = res;
 	x.progress = o->progress;
 	x.warn = o->warn ? o->warn : stderr;
+	x.cancel = o->cancel;
+	x.force = o->force;
+	res->damaged = hd.damaged_files > 0;
+	res->unreadable = hd.unreadable_files;
 	x.heap = malloc(REORDER_WINDOW * sizeof(*x.heap));
 	if (!x.heap) {
 		hostdata_free(&hd);
@@ -654,12 +839,10 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	if (o->json) {
 		snprintf(res->json_path, sizeof(res->json_path),
 			 "%s/npuprof_trace.json", dir);
-		x.json = fopen(res->json_path, "w");
-		if (!x.json) {
-			r = -errno;
-			npuprof_seterr(err, errlen, "%s: %s", res->json_path, strerror(errno));
+		r = atomic_file_open(&x.jf, res->json_path, err, errlen);
+		if (r < 0)
 			goto out;
-		}
+		x.json = x.jf.f;
 		fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", x.json);
 		x.json_first = 1;
 	}
@@ -672,7 +855,7 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 		       err, errlen);
 	if (r < 0)
 		goto out;
-	remove_old_dbs(dir, res->db_path);
+	for_each_msprof_db(dir, res->db_path, unlink_one, NULL);
 	res->in_flight = x.corr.stats.in_flight;
 	res->orphan_completions = x.corr.stats.orphans;
 	res->derived = x.corr.stats.derived;
@@ -680,23 +863,29 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 							   x.corr.stats.drops_lost;
 	res->late = x.corr.stats.late;
 	res->host_lost = hd.lost;
-	res->damaged |= hd.damaged_files > 0;
+	if (x.json) {
+		fputs("\n]}\n", x.json);
+		x.json = NULL;
+		r = atomic_file_commit(&x.jf, err, errlen);
+		if (r < 0)
+			goto out;
+	}
 
 	if (o->pytorch) {
 		struct npuprof_export_result pres;
 		uint64_t keep_tasks = res->tasks;
 
-		if (x.json) {
-			fputs("\n]}\n", x.json);
-			fclose(x.json);
-			x.json = NULL;
-		}
 		snprintf(tmpdir, sizeof(tmpdir), "%s/ASCEND_PROFILER_OUTPUT", dir);
-		mkdir(tmpdir, 0755);
+		if (mkdir(tmpdir, 0755) < 0 && errno != EEXIST) {
+			r = -errno;
+			npuprof_seterr(err, errlen, "%s: cannot create: %s", tmpdir, strerror(errno));
+			goto out;
+		}
 		dbo.variant = NPUPROF_DB_PYTORCH;
 		dbo.file_name = "ascend_pytorch_profiler.db";
 		dbo.flags = NPUPROF_DB_REPLACE;
 		memset(&pres, 0, sizeof(pres));
+		pres.damaged = res->damaged;
 		x.res = &pres;
 		r = export_one(&x, kpath, tmpdir, &dbo, res->pytorch_path,
 			       sizeof(res->pytorch_path), err, errlen);
@@ -706,13 +895,7 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 			goto out;
 	}
 out:
-	if (x.json) {
-		fputs("\n]}\n", x.json);
-		if (fclose(x.json) != 0 && r == 0) {
-			r = -EIO;
-			npuprof_seterr(err, errlen, "%s: write failed", res->json_path);
-		}
-	}
+	atomic_file_abort(&x.jf); /* a no-op once committed */
 	free(x.heap);
 	u64map_free(&x.sid);
 	hostdata_free(&hd);

@@ -4,7 +4,9 @@
 #include "hostdata.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <glob.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,10 +78,13 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 	}
 	case NPUPROF_HREC_API: {
 		const struct npuprof_hrec_api *r = BODY(struct npuprof_hrec_api);
-		struct hd_api a = { pid, *r };
+		struct hd_api a;
 
-		if (r)
+		if (r) {
+			a.pid = pid;
+			a.r = *r;
 			PUSH(h->api, h->napi, a, ctx);
+		}
 		break;
 	}
 	case NPUPROF_HREC_TASK_TRACK: {
@@ -115,10 +120,12 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 	case NPUPROF_HREC_HCCL_OP: {
 		const struct npuprof_hrec_hccl_op *r =
 			BODY(struct npuprof_hrec_hccl_op);
-		struct hd_hccl_op o = { pid, 0, -1, -1, *r };
+		struct hd_hccl_op o;
 
-		if (r)
+		if (r) {
+			o = (struct hd_hccl_op){ pid, 0, -1, -1, *r };
 			PUSH(h->hop, h->nhop, o, ctx);
+		}
 		break;
 	}
 	case NPUPROF_HREC_HCCL_TASK: {
@@ -155,6 +162,14 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 	}
 #undef BODY
 	return 0;
+}
+
+/* qsort, but not on an empty array (qsort(NULL, 0, ...) is undefined). */
+static void sort(void *base, size_t n, size_t size,
+		 int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
 }
 
 static int cmp_track(const void *a, const void *b)
@@ -224,8 +239,9 @@ static int cmp_tx(const void *a, const void *b)
 int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err,
 		  size_t errlen)
 {
-	char pattern[4352];
+	char pattern[4352], hdir[4352];
 	glob_t g;
+	DIR *d;
 	int r;
 
 	memset(h, 0, sizeof(*h));
@@ -233,6 +249,17 @@ int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err,
 	u64map_init(&h->track_range);
 	snprintf(pattern, sizeof(pattern), "%s/host/data/%s*%s", dir,
 		 NPUPROF_HOST_FILE_PREFIX, NPUPROF_HOST_FILE_SUFFIX);
+	snprintf(hdir, sizeof(hdir), "%s/host/data", dir);
+	d = opendir(hdir);
+	if (!d && errno != ENOENT) {
+		fprintf(warn, "npuprof export: error: %s: cannot read: %s; no host data (API calls, task tracks, msproftx) exported\n",
+			hdir, strerror(errno));
+		h->damaged_files++;
+		h->unreadable_files++;
+		return 0;
+	}
+	if (d)
+		closedir(d);
 	r = glob(pattern, 0, NULL, &g);
 	if (r == GLOB_NOMATCH)
 		return 0; /* a kernel-only session */
@@ -262,10 +289,16 @@ int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err,
 		}
 		if (r == 0 || r == NPUPROF_HOST_EDAMAGED)
 			ctx.pid = info.header.pid ? info.header.pid : ctx.pid;
-		if (r != 0) {
+		if (r == NPUPROF_HOST_EDAMAGED) {
 			h->damaged_files++;
-			fprintf(warn, "npuprof export: warning: %s%s\n", derr,
-				r == NPUPROF_HOST_EDAMAGED ? " (the intact records are exported)" : "");
+			fprintf(warn, "npuprof export: warning: %s (%llu damaged blocks, %llu bytes skipped; the intact records are exported)\n",
+				derr, (unsigned long long)st.bad_blocks,
+				(unsigned long long)st.skipped_bytes);
+		} else if (r != 0) {
+			h->damaged_files++;
+			h->unreadable_files++;
+			fprintf(warn, "npuprof export: error: %s; nothing exported from it (its API calls, task tracks and msproftx events are missing)\n",
+				derr);
 		}
 		h->lost += st.lost;
 		if (h->npids < 256)
@@ -273,12 +306,12 @@ int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err,
 	}
 	globfree(&g);
 
-	qsort(h->track, h->ntrack, sizeof(*h->track), cmp_track);
-	qsort(h->compute, h->ncompute, sizeof(*h->compute), cmp_compute);
-	qsort(h->htask, h->nhtask, sizeof(*h->htask), cmp_htask);
-	qsort(h->hop, h->nhop, sizeof(*h->hop), cmp_hop);
-	qsort(h->api, h->napi, sizeof(*h->api), cmp_api);
-	qsort(h->tx, h->ntx, sizeof(*h->tx), cmp_tx);
+	sort(h->track, h->ntrack, sizeof(*h->track), cmp_track);
+	sort(h->compute, h->ncompute, sizeof(*h->compute), cmp_compute);
+	sort(h->htask, h->nhtask, sizeof(*h->htask), cmp_htask);
+	sort(h->hop, h->nhop, sizeof(*h->hop), cmp_hop);
+	sort(h->api, h->napi, sizeof(*h->api), cmp_api);
+	sort(h->tx, h->ntx, sizeof(*h->tx), cmp_tx);
 
 	/* opIds: dense from 1 in the order the ops were launched */
 	if (h->nhop) {
@@ -288,7 +321,7 @@ int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err,
 			return -ENOMEM;
 		for (size_t i = 0; i < h->nhop; i++)
 			order[i] = &h->hop[i];
-		qsort(order, h->nhop, sizeof(*order), cmp_hop_time);
+		sort(order, h->nhop, sizeof(*order), cmp_hop_time);
 		for (size_t i = 0; i < h->nhop; i++)
 			order[i]->op_id = (uint32_t)i + 1;
 		free(order);

@@ -73,12 +73,14 @@ struct hostdata {
 	uint32_t pids[256];
 	int npids;
 	uint64_t lost; /* records lost by the recorders */
-	uint64_t damaged_files;
+	uint64_t damaged_files; /* damaged or unreadable */
+	uint64_t unreadable_files; /* of which nothing could be read */
 	uint64_t files;
 };
 
-/* Load DIR/host/data/npuprof.host.*.raw. Damage is reported on warn and
- * counted; only unreadable directories fail. */
+/* Load DIR/host/data/npuprof.host.*.raw. Damage and unreadable streams (or
+ * an unreadable host/data directory) are reported on warn, by file and
+ * offset, and counted in damaged_files; only running out of memory fails. */
 int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err,
 		  size_t errlen);
 void hostdata_free(struct hostdata *h);

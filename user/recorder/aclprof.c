@@ -1075,6 +1075,44 @@ static int parse_devices(const char *s, struct aclprofConfig *c, char *err, size
     return 0;
 }
 
+static void free_handles(struct handle_link **head)
+{
+    while (*head) {
+        struct handle_link *h = *head;
+
+        *head = h->next;
+        free(h); /* the link is the first member of every handle */
+    }
+}
+
+void npuprof_aclprof_reset(void)
+{
+    pthread_mutex_lock(&g_lock);
+    end_collection();
+    if (npuprof_hostrec_active())
+        npuprof_hostrec_stop();
+    tx_uninit();
+    g_mode = MODE_NONE;
+    g_result_path[0] = g_remembered_path[0] = '\0';
+    memset(&g_running_cfg, 0, sizeof(g_running_cfg));
+    g_session_seq = 0;
+    for (size_t i = 0; i < ACL_PROF_ARGS_MAX; i++) {
+        free(g_options[i]);
+        g_options[i] = NULL;
+    }
+    free_handles(&g_configs);
+    free_handles(&g_steps);
+    atomic_store(&g_step_index, 0);
+    atomic_store(&g_mark_id, 0);
+    pthread_mutex_unlock(&g_lock);
+    pthread_mutex_lock(&g_pool_lock);
+    g_pool_ready = 0;
+    pool_reset();
+    pthread_mutex_unlock(&g_pool_lock);
+    npuprof_str2id_reset();
+    npuprof_register_runtime_hooks(NULL);
+}
+
 int npuprof_session_from_env(char *err, size_t errlen)
 {
     const char *dir = getenv("NPUPROF_OUTPUT_DIR");

@@ -8,5 +8,18 @@
 /* Writes the whole Str2Id dictionary (one HASH record per string) to the
  * running stream; called when a collection starts. */
 void npuprof_str2id_emit_all(void);
+/* Forgets every remembered string (npuprof_aclprof_reset). */
+void npuprof_str2id_reset(void);
+
+/*
+ * Back to the state of a freshly loaded library, for white-box tests that
+ * run many cases in one process (CK_FORK=no, the sanitizer build): stops a
+ * running collection, drops the API or environment session, the options of
+ * aclprofSetConfig, every config and step-info handle (freed), the counters
+ * behind step and mark ids, the stamp pool, the Str2Id dictionary and the
+ * registered runtime hooks. Never called by the library itself: a handle an
+ * application still held would dangle.
+ */
+void npuprof_aclprof_reset(void);
 
 #endif

@@ -147,6 +147,17 @@ uint64_t aclprofStr2Id(const char *message)
     return id;
 }
 
+void npuprof_str2id_reset(void)
+{
+    pthread_mutex_lock(&g_dict_lock);
+    for (size_t i = 0; i < g_cap; i++)
+        free(g_tab[i].str);
+    free(g_tab);
+    g_tab = NULL;
+    g_cap = g_count = 0;
+    pthread_mutex_unlock(&g_dict_lock);
+}
+
 void npuprof_str2id_emit_all(void)
 {
     size_t total = 0, off = 0;

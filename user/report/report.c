@@ -29,9 +29,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <npuprof/msprof_ids.h>
 #include <npuprof/report.h>
+
+#include "numparse.h"
 
 #define DEFAULT_TOP 20
 #define MAX_STREAMS_SHOWN 64
@@ -273,7 +276,7 @@ static int section_header(struct rep *r, const char *found_in, unsigned others)
 			return e;
 	}
 	fprintf(r->out, "  session      %s us (%s)\n",
-		us(b1, sizeof(b1), r->span_end - r->span_start), r->span_src);
+		us(b1, sizeof(b1), span_ns(r->span_start, r->span_end)), r->span_src);
 	fprintf(r->out, "  rows        ");
 	for (size_t i = 0; i < sizeof(counted) / sizeof(counted[0]); i++) {
 		if ((e = table_rows(r, counted[i], &n)))
@@ -574,8 +577,9 @@ struct busy {
 
 static void busy_flush(struct busy *b)
 {
-	if (b->open)
-		b->busy += b->cur_e - b->cur_s;
+	if (b->open && __builtin_add_overflow(b->busy, span_ns(b->cur_s, b->cur_e),
+					      &b->busy))
+		b->busy = INT64_MAX; /* damaged timestamps: saturate */
 	b->open = 0;
 }
 
@@ -604,7 +608,7 @@ static int busy_pass(struct rep *r, int nkey)
 {
 	char sql[512], b1[32], b2[16];
 	const char *keys = nkey == 1 ? "deviceId" : "deviceId, streamId";
-	double span = (double)(r->span_end - r->span_start);
+	double span = (double)(span_ns(r->span_start, r->span_end));
 	struct busy b = { { 0 } };
 	sqlite3_stmt *st;
 	int rc, e, first = 1;
@@ -666,7 +670,7 @@ static int section_busy(struct rep *r)
 
 	fprintf(r->out, "\nBusy share (union of task intervals / session span of %s us; "
 			"MsTx markers excluded)\n",
-		us(b1, sizeof(b1), r->span_end - r->span_start));
+		us(b1, sizeof(b1), span_ns(r->span_start, r->span_end)));
 	if ((e = has_table(r, "TASK")) <= 0) {
 		if (!e)
 			fprintf(r->out, "  none (no TASK table)\n");
@@ -1108,6 +1112,8 @@ static int open_db(struct rep *r)
 		return fail(r, -EINVAL, "not a regular file");
 	if (sb.st_size == 0)
 		return fail(r, -EINVAL, "empty file, not an msprof database");
+	if (access(r->path, R_OK) < 0)
+		return fail(r, -errno, "cannot open: %s", strerror(errno));
 	if (sqlite3_open_v2(r->path, &r->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		e = fail(r, -EIO, "cannot open: %s", r->db ? sqlite3_errmsg(r->db) : "out of memory");
 		return e;

@@ -3,6 +3,7 @@
  */
 #include "capture.h"
 #include "throttle.h"
+#include "numparse.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -103,43 +104,41 @@ void capture_args_init(struct capture_args *a)
 	a->engine = "auto";
 }
 
-/* Parse "0,2,5-7" into ids; returns the count or -1. */
-static int parse_list(const char *s, uint32_t *out, int max)
+/* Longest --duration: a year. */
+#define MAX_DURATION_S 31536000.0
+/* --window bounds (ms): a period of at most a day. */
+#define MAX_WINDOW_MS 86400000u
+
+/* "ON/PERIOD" of --window, both in ms, 1 <= ON <= PERIOD. */
+static int parse_window(struct capture_args *a, const char *tool, const char *arg)
 {
-	int n = 0;
+	char on[32];
+	const char *slash = strchr(arg, '/');
+	uint32_t on_ms, period_ms;
 
-	while (*s) {
-		char *end;
-		unsigned long a = strtoul(s, &end, 10), b = a;
-
-		if (end == s)
-			return -1;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtoul(s, &end, 10);
-			if (end == s || b < a)
-				return -1;
-		}
-		for (unsigned long v = a; v <= b; v++) {
-			if (n == max)
-				return -1;
-			out[n++] = (uint32_t)v;
-		}
-		s = end;
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -1;
+	if (!slash || (size_t)(slash - arg) >= sizeof(on)) {
+		fprintf(stderr, "%s: --window: '%s' is not ON_MS/PERIOD_MS (e.g. 100/1000)\n",
+			tool, arg);
+		return -1;
 	}
-	return n;
+	memcpy(on, arg, (size_t)(slash - arg));
+	on[slash - arg] = '\0';
+	if (opt_u32(tool, "--window PERIOD_MS", slash + 1, 1, MAX_WINDOW_MS, &period_ms) < 0 ||
+	    opt_u32(tool, "--window ON_MS", on, 1, period_ms, &on_ms) < 0)
+		return -1;
+	a->window_on_ms = on_ms;
+	a->window_period_ms = period_ms;
+	return 0;
 }
 
-/* Handle one shared option; 1 if it was one, 0 if not, -1 on a bad value. */
+/* Handle one shared option; 1 if it was one, 0 if not, -1 on a bad value
+ * (the message, naming the option and its valid range, is printed). */
 static int capture_parse_opt(struct capture_args *a, const char *tool, int opt,
 			     const char *arg)
 {
-	char *end;
-	int n;
+	uint32_t ids[32];
+	uint64_t kb;
+	int pid, n;
 
 	switch (opt) {
 	case CAP_OPT_ENGINE:
@@ -148,81 +147,58 @@ static int capture_parse_opt(struct capture_args *a, const char *tool, int opt,
 	case CAP_OPT_FROM:
 		return set_from(a, tool, arg) < 0 ? -2 : 1;
 	case CAP_OPT_PID:
-		a->pid = (pid_t)strtol(arg, &end, 10);
-		if (*end || a->pid <= 0)
-			break;
+		/* 4194304: the kernel's PID_MAX_LIMIT */
+		if (opt_int(tool, "--pid", arg, 1, 4194304, &pid) < 0)
+			return -1;
+		a->pid = (pid_t)pid;
 		return 1;
 	case CAP_OPT_DURATION:
-		a->duration = strtod(arg, &end);
-		if (*end || a->duration <= 0)
-			break;
+		if (opt_double(tool, "--duration", arg, 0.001, MAX_DURATION_S, &a->duration) < 0)
+			return -1;
 		return 1;
 	case CAP_OPT_SAMPLE:
-		a->o.sample_n = (uint32_t)strtoul(arg, &end, 10);
-		if (*end || !a->o.sample_n)
-			break;
+		if (opt_u32(tool, "--sample", arg, 1, UINT32_MAX, &a->o.sample_n) < 0)
+			return -1;
 		return 1;
-	case CAP_OPT_DEVICES: {
-		uint32_t devs[32];
-
-		n = parse_list(arg, devs, 32);
-		if (n <= 0)
-			break;
-		for (int i = 0; i < n; i++) {
-			if (devs[i] >= 32)
-				goto bad;
-			a->o.dev_mask |= 1u << devs[i];
-		}
+	case CAP_OPT_DEVICES:
+		n = opt_list(tool, "--devices", arg, 0, 31, ids, 32);
+		if (n < 0)
+			return -1;
+		for (int i = 0; i < n; i++)
+			a->o.dev_mask |= 1u << ids[i];
 		return 1;
-	}
 	case CAP_OPT_STREAMS:
-		n = parse_list(arg, a->streams, NPUPROF_MAX_STREAMS);
-		if (n <= 0)
-			break;
+		n = opt_list(tool, "--streams", arg, 0, NPUPROF_MAX_STREAMS - 1,
+				     a->streams, NPUPROF_MAX_STREAMS);
+		if (n < 0)
+			return -1;
 		a->o.streams = a->streams;
 		a->o.nstreams = (uint32_t)n;
 		return 1;
-	case CAP_OPT_WINDOW: {
-		unsigned on, period;
-		char c;
-
-		if (sscanf(arg, "%u/%u%c", &on, &period, &c) != 2 || !on ||
-		    !period || on > period)
-			break;
-		a->window_on_ms = on;
-		a->window_period_ms = period;
-		return 1;
-	}
+	case CAP_OPT_WINDOW:
+		return parse_window(a, tool, arg) < 0 ? -1 : 1;
 	case CAP_OPT_RATE_LIMIT:
-		a->rate_limit = (uint32_t)strtoul(arg, &end, 10);
-		if (*end || !a->rate_limit)
-			break;
+		if (opt_u32(tool, "--rate-limit", arg, 1, UINT32_MAX, &a->rate_limit) < 0)
+			return -1;
 		return 1;
 	case CAP_OPT_RING_KB: {
-		unsigned long long kb = strtoull(arg, &end, 10);
-		long page = sysconf(_SC_PAGESIZE);
+		uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+		uint64_t min = NPUPROF_RING_MIN_BYTES > page ? NPUPROF_RING_MIN_BYTES : page;
 
-		if (*end || !*arg || kb > NPUPROF_RING_MAX_BYTES >> 10 ||
-		    !npuprof_ring_bytes_valid(kb << 10, (uint64_t)page)) {
-			unsigned long long min = NPUPROF_RING_MIN_BYTES;
-
-			if ((uint64_t)page > min)
-				min = (uint64_t)page;
-			fprintf(stderr,
-				"%s: --ring-kb %s: must be a power of two from %llu to %llu KiB (per CPU with the kmod engine, in all with bpf)\n",
-				tool, arg, min >> 10,
-				NPUPROF_RING_MAX_BYTES >> 10);
+		if (opt_u64(tool, "--ring-kb", arg, min >> 10, NPUPROF_RING_MAX_BYTES >> 10, &kb) < 0)
+			return -1;
+		if (!npuprof_ring_bytes_valid(kb << 10, page)) {
+			fprintf(stderr, "%s: --ring-kb: '%s' is not a power of two (%llu to %llu KiB, per CPU with the kmod engine, in all with bpf)\n",
+				tool, arg, (unsigned long long)(min >> 10),
+				(unsigned long long)(NPUPROF_RING_MAX_BYTES >> 10));
 			return -1;
 		}
-		a->o.ring_bytes = (uint64_t)kb << 10;
+		a->o.ring_bytes = kb << 10;
 		return 1;
 	}
 	default:
 		return 0;
 	}
-bad:
-	fprintf(stderr, "%s: invalid value '%s' for an option\n", tool, arg);
-	return -1;
 }
 
 int capture_getopt(struct capture_args *a, const char *tool, int argc,

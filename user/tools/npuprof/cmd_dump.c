@@ -15,6 +15,7 @@
 #include "capture.h"
 #include "cmds.h"
 #include "hangwatch.h"
+#include "numparse.h"
 
 static void usage(FILE *f)
 {
@@ -57,6 +58,7 @@ int cmd_dump(int argc, char **argv)
 	char pidfile[4096], last[4200], before[4352], now[4352];
 	double timeout = 30;
 	pid_t pid = 0;
+	int ipid;
 	int opt;
 	struct stat st0, st1;
 	uint64_t t0;
@@ -66,8 +68,15 @@ int cmd_dump(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'f': snprintf(pidfile, sizeof(pidfile), "%s", optarg); break;
-		case 'p': pid = (pid_t)atoi(optarg); break;
-		case 't': timeout = atof(optarg); break;
+		case 'p':
+			if (opt_int("npuprof dump", "--pid", optarg, 1, 4194304, &ipid) < 0)
+				return 2;
+			pid = (pid_t)ipid;
+			break;
+		case 't':
+			if (opt_double("npuprof dump", "--timeout", optarg, 0.001, 86400, &timeout) < 0)
+				return 2;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

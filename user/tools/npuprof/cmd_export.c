@@ -1,7 +1,14 @@
 /*
  * npuprof export DIR — write the msprof database of a session directory.
+ *
+ * Exit status: 0 when everything was read and written; 1 when the export
+ * failed, was refused (a more complete database is kept, see export.h) or
+ * the input could not be read completely (the database is written, the
+ * warnings name what was skipped); 2 on a usage error. SIGINT/SIGTERM stop
+ * the export and remove its temporaries; DIR is left as it was.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,13 +19,17 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: npuprof export DIR [--schema 1.1.1|1.2.0] [--pytorch] [--json] [--quiet]\n"
+		"usage: npuprof export DIR [--schema 1.1.1|1.2.0] [--pytorch] [--json] [--force] [--quiet]\n"
 		"  Correlate the raw kernel and host data of the session directory DIR\n"
 		"  (a PROF_* directory written by `npuprof record`) and write\n"
 		"  DIR/msprof_<YYYYmmddHHMMSS>.db, the database msprof --type=db writes.\n"
 		"  --schema   column set: 1.1.1 (default, the seed) or 1.2.0\n"
 		"  --pytorch  also DIR/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler.db\n"
 		"  --json     also DIR/npuprof_trace.json (Chrome/Perfetto trace events)\n"
+		"  --force    replace the existing database even if it has more rows\n"
+		"             (by default an export from damaged input keeps a more\n"
+		"             complete earlier database and writes nothing)\n"
+		"  Exit status 1 if any input could not be read completely.\n"
 		"examples:\n"
 		"  npuprof export PROF_000001_20261130120000123_ABCDEFGHIJKLMNOP\n"
 		"  npuprof export --schema 1.2.0 --json ./PROF_*\n");
@@ -48,6 +59,46 @@ void export_print_summary(const struct npuprof_export_result *r, FILE *f)
 			(unsigned long long)r->derived);
 }
 
+static volatile sig_atomic_t g_cancel;
+
+static void on_cancel(int sig)
+{
+	(void)sig;
+	g_cancel = 1;
+}
+
+int export_run(const char *tool, const char *dir, struct npuprof_export_opts *o,
+	       struct npuprof_export_result *res, int quiet)
+{
+	struct sigaction sa, old_int, old_term;
+	char err[2048];
+	int r;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_cancel;
+	g_cancel = 0;
+	o->cancel = &g_cancel;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	r = npuprof_export(dir, o, res, err, sizeof(err));
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	o->cancel = NULL;
+	if (r < 0) {
+		fprintf(stderr, "%s: export of %s failed: %s\n", tool, dir, err);
+		return 1;
+	}
+	if (!quiet)
+		export_print_summary(res, stdout);
+	if (res->damaged) {
+		fflush(stdout);
+		fprintf(stderr, "%s: %s: the input was not read completely (see the warnings above); %s has what could be read\n",
+			tool, dir, res->db_path);
+		return 1;
+	}
+	return 0;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -55,17 +106,17 @@ int cmd_export(int argc, char **argv)
 		{ "pytorch", no_argument, 0, 'p' },
 		{ "json", no_argument, 0, 'j' },
 		{ "quiet", no_argument, 0, 'q' },
+		{ "force", no_argument, 0, 'f' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
 	struct npuprof_export_opts o;
 	struct npuprof_export_result res;
-	char err[1024];
 	int opt, quiet = 0;
 
 	memset(&o, 0, sizeof(o));
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "s:pjqh", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:pjqfh", lo, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			if (!strcmp(optarg, "1.1.1"))
@@ -80,6 +131,7 @@ int cmd_export(int argc, char **argv)
 		case 'p': o.pytorch = 1; break;
 		case 'j': o.json = 1; break;
 		case 'q': quiet = 1; break;
+		case 'f': o.force = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -89,11 +141,5 @@ int cmd_export(int argc, char **argv)
 		return 2;
 	}
 	o.progress = !quiet && isatty(2);
-	if (npuprof_export(argv[optind], &o, &res, err, sizeof(err)) < 0) {
-		fprintf(stderr, "npuprof export: %s\n", err);
-		return 1;
-	}
-	if (!quiet)
-		export_print_summary(&res, stdout);
-	return 0;
+	return export_run("npuprof export", argv[optind], &o, &res, quiet);
 }

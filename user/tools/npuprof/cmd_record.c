@@ -9,7 +9,9 @@
  * program exits, the duration ends or on SIGINT, the session is closed and
  * exported (unless --no-export).
  */
+#include <errno.h>
 #include <getopt.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +19,11 @@
 
 #include "capture.h"
 #include "cmds.h"
+#include "fsutil.h"
 #include "npuprof/export.h"
 #include "npuprof/rawkern.h"
 #include "npuprof/session.h"
 
-void export_print_summary(const struct npuprof_export_result *r, FILE *f);
 
 struct rec_ctx {
 	struct npuprof_session s;
@@ -107,6 +109,21 @@ static void before_start(void *vctx, pid_t pid, struct npuprof_engine *e)
 	c->last_sync = c->last_tick = capture_now_ns();
 }
 
+/* Did the program write a host stream into the session? */
+static int has_host_streams(const char *dir)
+{
+	char pattern[4400];
+	glob_t g;
+	int r;
+
+	snprintf(pattern, sizeof(pattern), "%s/host/data/*", dir);
+	if (glob(pattern, 0, NULL, &g) != 0)
+		return 0;
+	r = g.gl_pathc > 0;
+	globfree(&g);
+	return r;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -188,11 +205,28 @@ int cmd_record(int argc, char **argv)
 	if (c->live)
 		fputc('\n', stderr);
 	if (c->raw) {
+		int r;
+
 		clock_sync(c);
-		if (npuprof_rawk_close(c->raw) < 0) {
-			fprintf(stderr, "npuprof record: writing the kernel stream failed\n");
+		r = npuprof_rawk_close(c->raw);
+		c->raw = NULL;
+		if (r < 0) {
+			fprintf(stderr, "npuprof record: writing the kernel stream %s/%s failed: %s; "
+				"what reached the file can still be exported: npuprof export %s\n",
+				c->s.dir, NPUPROF_KERNEL_RAW, strerror(-r), c->s.dir);
 			status = 1;
 		}
+	}
+	/* A record that failed before anything was captured (no driver, a
+	 * command that cannot run) leaves no session directory behind. */
+	if ((status || res.exit_status == 127) && !c->events &&
+	    !has_host_streams(c->s.dir)) {
+		if (fs_remove_tree(c->s.dir) == 0)
+			fprintf(stderr, "npuprof record: nothing was captured; %s removed\n", c->s.dir);
+		if (!status)
+			status = res.exit_status;
+		free(c);
+		return status;
 	}
 	c->s.written = res.stats.written;
 	c->s.dropped = res.stats.dropped;
@@ -217,12 +251,11 @@ int cmd_record(int argc, char **argv)
 		memset(&eo, 0, sizeof(eo));
 		eo.schema = schema;
 		eo.progress = c->live;
-		if (npuprof_export(c->s.dir, &eo, &er, err, sizeof(err)) < 0) {
-			fprintf(stderr, "npuprof record: export failed: %s\n", err);
-			status = 1;
-		} else if (!quiet) {
-			export_print_summary(&er, stdout);
-		}
+		status = export_run("npuprof record", c->s.dir, &eo, &er, quiet);
+		/* A program that died left a truncated host stream: the export
+		 * said so, and the program's status below says it failed. */
+		if (status && er.db_path[0] && er.damaged && res.exit_status > 0)
+			status = 0;
 	}
 	/* the program's failure is the user's news; ours comes first */
 	if (!status && res.exit_status > 0)

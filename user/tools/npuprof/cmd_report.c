@@ -11,6 +11,7 @@
 #include <npuprof/report.h>
 
 #include "cmds.h"
+#include "numparse.h"
 
 static void usage(FILE *f)
 {
@@ -44,20 +45,14 @@ int cmd_report(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct npuprof_report_options opt = { 0 };
-	char err[4096], *end;
-	unsigned long v;
+	char err[4096];
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "n:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			v = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || optarg[0] == '-' || v == 0 || v > 1000000) {
-				fprintf(stderr, "npuprof report: --top wants a count from 1 to 1000000, "
-						"got '%s'\n", optarg);
+			if (opt_u32("npuprof report", "--top", optarg, 1, 1000000, &opt.top) < 0)
 				return 2;
-			}
-			opt.top = (unsigned)v;
 			break;
 		case 'h':
 			usage(stdout);

@@ -5,6 +5,7 @@
  * times), and the oldest task in flight.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "capture.h"
 #include "cmds.h"
+#include "numparse.h"
 #include "npuprof/session.h"
 #include "tracker.h"
 
@@ -154,6 +156,7 @@ int cmd_top(int argc, char **argv)
 	struct top_ctx c;
 	struct npuprof_session s;
 	int opt, status;
+	double interval;
 
 	if (!a)
 		return 1;
@@ -167,17 +170,23 @@ int cmd_top(int argc, char **argv)
 		case CAP_OPT_INVALID:
 			free(a);
 			return 2;
-		case 'd': c.interval_ns = (uint64_t)(atof(optarg) * 1e9); break;
-		case 'n': c.iterations = atoi(optarg); break;
+		case 'd':
+			if (opt_double("npuprof top", "-d", optarg, 0.1, 86400, &interval) < 0) {
+				free(a);
+				return 2;
+			}
+			c.interval_ns = (uint64_t)(interval * 1e9);
+			break;
+		case 'n':
+			if (opt_int("npuprof top", "-n", optarg, 1, INT_MAX, &c.iterations) < 0) {
+				free(a);
+				return 2;
+			}
+			break;
 		case 'b': c.batch = 1; break;
 		case 'h': usage(stdout); free(a); return 0;
 		default: usage(stderr); free(a); return 2;
 		}
-	}
-	if (c.interval_ns < 100000000ULL) {
-		fprintf(stderr, "npuprof top: the interval must be at least 0.1 s\n");
-		free(a);
-		return 2;
 	}
 	if (optind < argc)
 		a->cmd = argv + optind;

@@ -11,6 +11,15 @@ struct npuprof_cmd {
 	int (*run)(int argc, char **argv);
 };
 
+struct npuprof_export_opts;
+struct npuprof_export_result;
+
+/* Export dir as `npuprof export` does (cmd_export.c): SIGINT/SIGTERM cancel
+ * it cleanly, failures and incomplete input are explained on stderr, the
+ * summary goes to stdout unless quiet. Returns the exit status (0 or 1). */
+int export_run(const char *tool, const char *dir, struct npuprof_export_opts *o,
+	       struct npuprof_export_result *res, int quiet);
+
 int cmd_report(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_record(int argc, char **argv);

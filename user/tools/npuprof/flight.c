@@ -1,6 +1,7 @@
 /*
  * flight.c — the flight recorder's record ring and its dumps (flight.h).
  */
+#include "atomicfile.h"
 #include "flight.h"
 
 #include <dirent.h>
@@ -154,13 +155,13 @@ int flight_dump(const struct flightbuf *b, uint64_t now,
 	if (in->host_dir)
 		copy_host(in->host_dir, s->dir);
 	if (in->report) {
-		FILE *f;
+		struct atomic_file af;
 
 		snprintf(path, sizeof(path), "%s/hang_report.txt", s->dir);
-		f = fopen(path, "w");
-		if (f) {
-			fputs(in->report, f);
-			fclose(f);
+		if (atomic_file_open(&af, path, err, errlen) == 0) {
+			fputs(in->report, af.f);
+			if (atomic_file_commit(&af, err, errlen) < 0)
+				fprintf(stderr, "npuprof: %s\n", err);
 		}
 	}
 	s->written = n;

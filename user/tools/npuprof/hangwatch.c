@@ -21,6 +21,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "atomicfile.h"
+#include "numparse.h"
 #include "capture.h"
 #include "flight.h"
 #include "fsutil.h"
@@ -137,9 +139,9 @@ static void do_dump(struct fl_ctx *c, const char *reason, const char *report)
 					c->o->tool, s->dir, err);
 				_exit(1);
 			}
-			fprintf(stderr, "%s: exported %s\n", c->o->tool,
-				er.db_path);
-			_exit(0);
+			fprintf(stderr, "%s: exported %s%s\n", c->o->tool,
+				er.db_path, er.damaged ? " (input damaged: see the warnings above)" : "");
+			_exit(er.damaged ? 1 : 0);
 		}
 		if (p > 0 && c->nexp < 16)
 			c->exporters[c->nexp++] = p;
@@ -271,16 +273,21 @@ int hangwatch_run(const struct hangwatch_opts *o, struct capture_args *a)
 			a->o.flags |= NPUPROF_CFG_OVERWRITE;
 	}
 	if (o->pidfile) {
-		FILE *f = fopen(o->pidfile, "w");
+		struct atomic_file af;
+		char err[1024];
 
-		if (!f) {
-			fprintf(stderr, "%s: cannot write pid file %s: %s (use --pidfile)\n",
-				o->tool, o->pidfile, strerror(errno));
+		int ok = atomic_file_open(&af, o->pidfile, err, sizeof(err)) == 0;
+
+		if (ok) {
+			fprintf(af.f, "%d\n", (int)getpid());
+			ok = atomic_file_commit(&af, err, sizeof(err)) == 0;
+		}
+		if (!ok) {
+			fprintf(stderr, "%s: cannot write pid file: %s (use --pidfile)\n",
+				o->tool, err);
 			free(c);
 			return 1;
 		}
-		fprintf(f, "%d\n", (int)getpid());
-		fclose(f);
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_usr1;
@@ -315,7 +322,7 @@ int hangwatch_run(const struct hangwatch_opts *o, struct capture_args *a)
 	for (int i = 0; i < c->nexp; i++)
 		waitpid(c->exporters[i], NULL, 0);
 	if (c->host_dir[0] && !c->hangs && !c->dumps && !a->from) /* ours, not a recording */
-		fs_rmtree(c->host_dir);
+		fs_remove_tree(c->host_dir);
 	tracker_free(&c->trk);
 	flightbuf_free(&c->buf);
 	free(c);
@@ -358,7 +365,6 @@ static int parse(int argc, char **argv, struct hangwatch_opts *o,
 		{ 0, 0, 0, 0 }
 	};
 	int opt;
-	char *end;
 	double v;
 
 	optind = 1;
@@ -368,21 +374,19 @@ static int parse(int argc, char **argv, struct hangwatch_opts *o,
 			return 2;
 		case 'o': o->out = optarg; break;
 		case FL_OPT_SECONDS:
-			o->seconds = strtod(optarg, &end);
-			if (*end || o->seconds <= 0)
-				goto bad;
+			if (opt_double(o->tool, "--seconds", optarg, 0.001, 86400, &o->seconds) < 0)
+				return 2;
 			break;
-		case FL_OPT_SIZE:
-			v = strtod(optarg, &end);
-			if (*end || v < 1 || v > 65536)
-				goto bad;
+		case FL_OPT_SIZE: /* MiB */
+			if (opt_double(o->tool, "--size", optarg, 1, 65536, &v) < 0)
+				return 2;
 			o->size_bytes = (uint64_t)(v * 1048576.0);
 			break;
 		case FL_OPT_HANG:
-		case FL_OPT_THRESHOLD:
-			v = strtod(optarg, &end);
-			if (*end || v < 0)
-				goto bad;
+		case FL_OPT_THRESHOLD: /* ms, at most a day */
+			if (opt_double(o->tool, opt == FL_OPT_HANG ? "--hang-ms" : "--threshold",
+					       optarg, 0, 86400000, &v) < 0)
+				return 2;
 			o->hang_ns = (uint64_t)(v * 1e6);
 			break;
 		case FL_OPT_EXPORT: o->export = 1; break;
@@ -413,9 +417,6 @@ static int parse(int argc, char **argv, struct hangwatch_opts *o,
 	if (o->flight || pidbuf[0])
 		o->pidfile = pidbuf;
 	return -1;
-bad:
-	fprintf(stderr, "%s: invalid value '%s'\n", o->tool, optarg);
-	return 2;
 }
 
 int hangwatch_main(int argc, char **argv, int watch, void (*usage)(FILE *f))

@@ -27,6 +27,7 @@
 
 #include "npusim_dev.h"
 #include "npuwork.h"
+#include "numparse.h"
 
 struct npuwork_opt opt = {
 	.scenario = "driver",
@@ -57,6 +58,13 @@ static void usage(void)
 	exit(2);
 }
 
+/* A numeric option, checked (numparse.h); exits 2 on a bad value. */
+static void num(uint64_t *v, const char *name, uint64_t min, uint64_t max)
+{
+	if (opt_u64("npuwork", name, optarg, min, max, v) < 0)
+		exit(2);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -68,21 +76,21 @@ int main(int argc, char **argv)
 		{ "manifest", required_argument, 0, 'm' }, { "db", required_argument, 0, 'D' },
 		{ 0, 0, 0, 0 }
 	};
-	uint64_t t0, total = 0;
+	uint64_t t0, total = 0, v;
 	int c, avail, acl;
 
 	while ((c = getopt_long(argc, argv, "s:d:n:t:b:qS:T:L:z:m:D:", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': opt.scenario = optarg; break;
-		case 'd': opt.ndev = atoi(optarg); break;
-		case 'n': opt.steps = atoi(optarg); break;
-		case 't': opt.tasks = atol(optarg); break;
-		case 'b': opt.batch = atoi(optarg); break;
+		case 'd': num(&v, "--devices", 1, NPUSIM_MAX_DEVICES); opt.ndev = (int)v; break;
+		case 'n': num(&v, "--steps", 0, 100000000); opt.steps = (int)v; break;
+		case 't': num(&v, "--tasks", 0, 1000000000000ULL); opt.tasks = (long)v; break;
+		case 'b': num(&v, "--batch", 1, 1000000); opt.batch = (int)v; break;
 		case 'q': opt.quiet = 1; break;
-		case 'S': opt.seed = strtoull(optarg, NULL, 0); break;
-		case 'T': opt.threads = atoi(optarg); break;
-		case 'L': opt.layers = atoi(optarg); break;
-		case 'z': opt.size = atol(optarg); break;
+		case 'S': num(&v, "--seed", 0, UINT64_MAX); opt.seed = v; break;
+		case 'T': num(&v, "--threads", 0, 1024); opt.threads = (int)v; break;
+		case 'L': num(&v, "--layers", 1, 10000); opt.layers = (int)v; break;
+		case 'z': num(&v, "--size", 1, 1ULL << 40); opt.size = (long)v; break;
 		case 'm': opt.manifest = optarg; break;
 		case 'D': opt.db = optarg; break;
 		default: usage();

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomicfile.h"
 #include "acl/acl.h"
 #include "npuwork.h"
 
@@ -105,16 +106,18 @@ void manifest_print_counts(int dev)
 
 void manifest_finish(const char *path)
 {
+	struct atomic_file af;
+	char err[1024];
 	FILE *f;
 
 	aclnpuSetTaskObserver(NULL, NULL);
 	if (!path)
 		return;
-	f = fopen(path, "w");
-	if (!f) {
-		perror(path);
+	if (atomic_file_open(&af, path, err, sizeof(err)) < 0) {
+		fprintf(stderr, "npuwork: %s\n", err);
 		exit(1);
 	}
+	f = af.f;
 	fprintf(f, "# npuwork manifest: scenario=%s seed=%llu devices=%d tasks=%zu\n", opt.scenario, opt.seed,
 		opt.ndev, g_len);
 	fprintf(f, "# device\tstream\ttask_id\tbatch_id\tsqe_type\ttype\tduration_ns\tbytes\tconnection_id\n");
@@ -125,8 +128,8 @@ void manifest_finish(const char *path)
 			t->sqeType, t->taskTypeName, (unsigned long long)t->durationNs, (unsigned long long)t->bytes,
 			(long long)t->connectionId);
 	}
-	if (fclose(f)) {
-		perror(path);
+	if (atomic_file_commit(&af, err, sizeof(err)) < 0) {
+		fprintf(stderr, "npuwork: %s\n", err);
 		exit(1);
 	}
 }

@@ -1,0 +1,107 @@
+#!/bin/sh
+# tests/tools_test.sh - the npuprof command line on bad input (issue 18):
+# numeric options that do not fit are refused with the option and its range
+# and exit 2; a record that captured nothing leaves no PROF_* directory; an
+# export from damaged or unreadable raw files exits 1, names the file and
+# offsets, and keeps a more complete database unless --force; report says
+# why it cannot read a file. Works on a copy of the committed recording
+# tests/fixtures/replay/flood_stall. Run by scripts/run-unit.sh as one test,
+# also from the sanitizer build (BUILD=build/asan).
+TEST=tools_test
+. "$(dirname "$0")/testlib.sh"
+B=${BUILD:-build}
+P=$B/bin/npuprof
+G=$B/tests/bin/dbgen
+[ -x $P ] || fail "no $P (make first)"
+
+# ---- numeric options: refused, never wrapped -------------------------------
+refuse() { # refuse "expected message" command...
+	want=$1
+	shift
+	"$@" >"$tmp/out" 2>&1
+	rc=$?
+	[ $rc = 2 ] || { cat "$tmp/out"; fail "$* exits $rc, not 2"; }
+	grep -qF -- "$want" "$tmp/out" || { cat "$tmp/out"; fail "$*: no '$want'"; }
+}
+mkdir "$tmp/rec"
+for a in "--sample -1|--sample: '-1' is not a whole number from 1 to 4294967295" \
+	"--sample 99999999999|--sample: '99999999999' is out of range (1 to 4294967295)" \
+	"--sample 4294967297|--sample: '4294967297' is out of range" \
+	"--pid 4294967297|--pid: '4294967297' is out of range (1 to 4194304)" \
+	"--devices 4294967296|--devices: '4294967296' is out of range (0 to 31)" \
+	"--devices 0,|--devices: the list ends with a comma" \
+	"--duration nan|--duration: 'nan' is not a number" \
+	"--rate-limit 4294967296|--rate-limit: '4294967296' is out of range" \
+	"--ring-kb 18014398509481984|--ring-kb: '18014398509481984' is out of range (4 to 1048576)" \
+	"--window 5/0|--window PERIOD_MS: '0' is out of range"; do
+	opts=${a%%|*}
+	refuse "npuprof record: ${a#*|}" $P record -o "$tmp/rec" --no-export $opts -- true
+done
+[ -z "$(ls "$tmp/rec")" ] || fail "a refused option left $(ls "$tmp/rec")"
+refuse "npuprof top: -d: '0.01' is out of range (0.1 to 86400)" $P top -b -d 0.01
+refuse "npuprof top: -n: '-1' is not a whole number" $P top -b -n -1
+refuse "npuprof report: --top: '0' is out of range (1 to 1000000)" $P report --top 0 x.db
+refuse "npuprof dump: --pid: 'x' is not a whole number" $P dump --pid x
+refuse "dbgen: --tasks: '99999999999999' is out of range (1 to 100000000)" $G --tasks 99999999999999 -o "$tmp/x.db"
+
+# ---- a record that captured nothing leaves nothing ------------------------
+if ! [ -e /dev/npuprof ] && ! grep -qs trs_chan /sys/kernel/tracing/available_events; then
+	$P record -o "$tmp/rec" --quiet -- true >"$tmp/out" 2>&1 && fail "record without a driver exits 0"
+	grep -q "nothing was captured" "$tmp/out" || { cat "$tmp/out"; fail "record: no 'nothing was captured'"; }
+	[ -z "$(ls "$tmp/rec")" ] || fail "a failed record left $(ls "$tmp/rec")"
+fi
+
+# ---- export: damaged input costs the damaged records, never the database --
+S=$tmp/s
+cp -r tests/fixtures/replay/flood_stall "$S"
+RAW=$S/kernel/npuprof.kernel.raw
+$P export --quiet --json "$S" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "export of the recording fails"; }
+good=$(ls "$S"/msprof_*.db)
+[ -s "$S/npuprof_trace.json" ] || fail "no trace JSON"
+# one corrupt record (type 0) at offset 3264: skipped and named, the rest kept
+printf '\000\000\000\000' | dd of="$RAW" bs=1 seek=3264 conv=notrunc 2>/dev/null
+sleep 1
+$P export "$S" >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 1 ] || { cat "$tmp/out"; fail "export of a damaged stream exits $rc, not 1"; }
+grep -q "npuprof.kernel.raw: 1 corrupt record of 64 bytes skipped at offset 3264" "$tmp/out" ||
+	{ cat "$tmp/out"; fail "the corrupt record is not named by file and offset"; }
+grep -q "not read completely" "$tmp/out" || { cat "$tmp/out"; fail "no 'not read completely'"; }
+# garbage: the complete database is kept, nothing is written
+head -c 8192 /dev/urandom >"$RAW"
+cp "$S/npuprof_trace.json" "$tmp/json.before"
+$P export --json "$S" >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 1 ] || { cat "$tmp/out"; fail "export of a garbage stream exits $rc, not 1"; }
+grep -q "kept, nothing written" "$tmp/out" && grep -q -- "--force" "$tmp/out" ||
+	{ cat "$tmp/out"; fail "no 'kept, nothing written ... --force'"; }
+[ "$(ls "$S"/msprof_*.db | wc -l)" = 1 ] || fail "not one database: $(ls "$S")"
+cmp -s "$S/npuprof_trace.json" "$tmp/json.before" || fail "the trace JSON was replaced"
+[ -z "$(find "$S" -name '.npuprof-tmp-*')" ] || fail "temporaries left: $(find "$S" -name '.npuprof-tmp-*')"
+# asked for: replaced, still exit 1 (the input is damaged)
+$P export --force "$S" >"$tmp/out" 2>&1
+[ $? = 1 ] || { cat "$tmp/out"; fail "export --force of garbage does not exit 1"; }
+grep -q " 0 tasks" "$tmp/out" || { cat "$tmp/out"; fail "export --force: not 0 tasks"; }
+new=$(ls "$S"/msprof_*.db)
+[ "$(sqlite3 "$new" "SELECT count(*) FROM sqlite_master WHERE name = 'TASK'")" = 0 ] ||
+	fail "export --force did not replace $good"
+
+# ---- an interrupted writer leaves no temporary ----------------------------
+mkdir "$tmp/big"
+$G --tasks 5000000 -o "$tmp/big/msprof_20260101000000.db" >/dev/null 2>&1 &
+g=$!
+sleep 1
+kill -INT $g
+wait $g
+rc=$?
+[ $rc = 130 ] || fail "dbgen interrupted exits $rc, not 130"
+[ -z "$(ls -A "$tmp/big")" ] || fail "an interrupted dbgen left $(ls -A "$tmp/big")"
+
+# ---- report: why a file cannot be read ------------------------------------
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	chmod 600 "$new"
+	chmod 755 "$tmp"
+	setpriv --reuid=65534 --regid=65534 --clear-groups $P report "$new" >"$tmp/out" 2>&1
+	grep -q "Permission denied" "$tmp/out" || { cat "$tmp/out"; fail "report of an unreadable file: no 'Permission denied'"; }
+fi
+note ok
