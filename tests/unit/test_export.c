@@ -311,6 +311,64 @@ START_TEST(test_derived)
 }
 END_TEST
 
+/* With device task times, the CQE that follows a task's task-time record
+ * names a task just retired; a CQE of a task still in flight (aborted by a
+ * device reset: no task time) retires it as derived; a CQE of a task never
+ * submitted is a completion without a submit. */
+START_TEST(test_cqe_with_task_times)
+{
+	struct npuprof_session s;
+	struct npuprof_export_result res;
+	struct npuprof_rawk_writer *w;
+	struct npuprof_record r;
+	char path[4400], err[1024];
+
+	make_session(&s);
+	snprintf(path, sizeof(path), "%s/%s", s.dir, NPUPROF_KERNEL_RAW);
+	ck_assert_int_eq(npuprof_rawk_create(&w, path, "kmod", 0, 0, err, sizeof(err)), 0);
+	rec_hdr(&r, NPUPROF_REC_CLOCK_SYNC, T0, 0);
+	r.clock.host_ns = T0;
+	r.clock.dev_cnt = cnt_at(T0);
+	r.clock.counter_hz = HZ;
+	npuprof_rawk_append(w, &r);
+	for (int i = 0; i < 3; i++) {
+		rec_hdr(&r, NPUPROF_REC_SUBMIT, T0 + (uint64_t)i * 100, 0);
+		r.submit.stream_id = 1;
+		r.submit.task_id = (uint32_t)i;
+		npuprof_rawk_append(w, &r);
+	}
+	rec_hdr(&r, NPUPROF_REC_TASK_TIME, T0 + 10000, 0);
+	r.task_time.stream_id = 1;
+	r.task_time.task_id = 0;
+	r.task_time.start_cnt = cnt_at(T0 + 1000);
+	r.task_time.end_cnt = cnt_at(T0 + 9000);
+	npuprof_rawk_append(w, &r);
+	rec_hdr(&r, NPUPROF_REC_COMPLETE, T0 + 10100, 0); /* task 0's own CQE */
+	r.complete.stream_id = 1;
+	r.complete.task_id = 0;
+	npuprof_rawk_append(w, &r);
+	rec_hdr(&r, NPUPROF_REC_COMPLETE, T0 + 20000, 0); /* never submitted */
+	r.complete.stream_id = 1;
+	r.complete.task_id = 0x8002;
+	npuprof_rawk_append(w, &r);
+	rec_hdr(&r, NPUPROF_REC_COMPLETE, T0 + 30000, 0); /* aborted task 1 */
+	r.complete.stream_id = 1;
+	r.complete.task_id = 1;
+	npuprof_rawk_append(w, &r);
+	ck_assert_int_eq(npuprof_rawk_close(w), 0);
+	ck_assert_int_eq(npuprof_export(s.dir, NULL, &res, err, sizeof(err)), 0);
+	ck_assert_uint_eq(res.orphan_completions, 1);
+	ck_assert_uint_eq(res.tasks, 3); /* 0, the orphan, 1 */
+	ck_assert_uint_eq(res.in_flight, 1); /* 2 */
+	sqlite3 *db = open_db(res.db_path);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM TASK WHERE endNs < startNs"), 0);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM TASK WHERE taskId = 1"), 1);
+	ck_assert_int_eq(q(db, "SELECT value FROM META_DATA WHERE name = 'npuprof.completions_without_submit'"), 1);
+	sqlite3_close(db);
+	cleanup();
+}
+END_TEST
+
 static char *export_warnings(const char *dir, int *ret, struct npuprof_export_result *res)
 {
 	struct npuprof_export_opts o;
@@ -429,6 +487,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_tasks_and_joins);
 	tcase_add_test(tc, test_derived);
+	tcase_add_test(tc, test_cqe_with_task_times);
 	tcase_add_test(tc, test_damaged_kernel);
 	tcase_add_test(tc, test_damaged_host);
 	tcase_add_test(tc, test_not_a_session);
