@@ -182,7 +182,8 @@ static bool npusim_wants_cqe(const struct npusim_sqe *sqe)
  * been consumed, s->head). "Cqe Dispatch" fires for every CQE the device
  * writes. A full CQ cannot take it: the CQE is lost and counted (the first
  * loss of a stream is logged); with cq_hold the model never gets here with
- * a full CQ except for an aborted or unknown task, which cannot wait.
+ * a full CQ except for an aborted or unknown task, which cannot wait. A
+ * destroyed stream's CQ is not written: nobody receives it any more.
  */
 static void npusim_cq_post(struct npusim_stream *s, u32 type, u16 stream_id,
 			   u16 task_id, u16 err, u64 end_cnt)
@@ -204,6 +205,8 @@ static void npusim_cq_post(struct npusim_stream *s, u32 type, u16 stream_id,
 	cqe.stream_id = stream_id;
 	cqe.task_id = task_id;
 	npusim_trace_cqe(s, TRS_CHAN_STR_CQE_DISPATCH, &cqe, pos);
+	if (s->dead)
+		return; /* torn down: there is no host to lose it */
 	if (s->cq_tail - s->cq_head < s->depth) {
 		s->cq[pos & (s->depth - 1)] = cqe;
 		s->cq_tail++;
