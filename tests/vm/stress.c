@@ -525,8 +525,9 @@ static void mmap_round(uint64_t *st, int records)
 	xioctl(fd, NPUPROF_IOC_CONFIGURE, &c, K_PROF_IOCTL);
 	size_t rb = c.ring_bytes;
 
+	/* (a read-only file: the kernel refuses before asking the driver) */
 	refused(fd, page, PROT_READ | PROT_WRITE, MAP_SHARED, NPUPROF_MMAP_CTRL(0),
-		EPERM, "writable");
+		EACCES, "shared writable");
 	refused(fd, page, PROT_READ | PROT_EXEC, MAP_SHARED, NPUPROF_MMAP_CTRL(0),
 		EPERM, "executable");
 	refused(fd, page, PROT_READ | PROT_WRITE, MAP_PRIVATE, NPUPROF_MMAP_CTRL(0),

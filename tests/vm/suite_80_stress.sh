@@ -31,14 +31,16 @@ s_unloads() {
 # both devices open, so that every attempt must be refused
 t_ioctl() {
 	s_up || return 1
-	sh -c 'exec 3</dev/npusim0 4</dev/npusim1 5</dev/npuprof; sleep 600' &
+	sh -c 'exec 3</dev/npusim0 4</dev/npusim1 5</dev/npuprof; exec sleep 600' &
 	holder=$!
-	$ST -s 20 -j 4 ioctl > $SX/root.out 2>&1 &
+	i=0
+	while [ $i -lt 100 ] && [ ! -e /proc/$holder/fd/5 ]; do sleep 0.1; i=$((i + 1)); done
+	$ST -s 15 -j 4 ioctl > $SX/root.out 2>&1 &
 	sp=$!
 	s_unloads 50 || { kill $sp $holder; wait; return 1; }
 	wait $sp
 	rc=$?
-	$ST -u -s 10 -j 4 ioctl > $SX/nobody.out 2>&1
+	$ST -u -s 8 -j 4 ioctl > $SX/nobody.out 2>&1
 	rc2=$?
 	kill $holder; wait $holder 2>/dev/null
 	cat $SX/root.out $SX/nobody.out
@@ -102,11 +104,11 @@ reloads() {
 	[ $rc = 0 ] && [ $n -gt 0 ] || [ "$1" = bpf ] && [ $rc = 0 ]
 }
 
-t_reload_kmod() { reloads kmod 30; }
+t_reload_kmod() { reloads kmod 12; }
 # a BPF program attached to npusim's tracepoints may pin the module (the
 # kernel takes a reference for raw tracepoints of modules): refusals are
 # fine, reloads when it lets go too
-t_reload_bpf() { reloads bpf 15; }
+t_reload_bpf() { reloads bpf 8; }
 
 # afterwards: every load and unload order, and a capture still works
 t_orders() {
