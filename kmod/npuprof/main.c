@@ -322,8 +322,10 @@ static vm_fault_t np_vm_fault(struct vm_fault *vmf)
 	return 0;
 }
 
-/* Every piece of a mapping of the rings counts in s->maps: a fork or a
- * split opens one, an munmap closes it. */
+/*
+ * Every piece of a mapping of the rings counts in s->maps: a fork or a
+ * split opens one, an munmap closes it.
+ */
 static void np_vm_open(struct vm_area_struct *vma)
 {
 	struct np_session *s = vma->vm_file->private_data;

@@ -83,8 +83,10 @@ void npusim_fault_cqfull_locked(struct npusim_dev *dev, u32 stream)
 	dev->fault_cqfull = stream + 1;
 }
 
-/* Is the host's consumption of s's CQ stopped? Read without the lock by
- * the CQ_RECV wait condition, hence READ_ONCE. */
+/*
+ * Is the host's consumption of s's CQ stopped? Read without the lock by
+ * the CQ_RECV wait condition, hence READ_ONCE.
+ */
 bool npusim_fault_cq_stopped(struct npusim_stream *s)
 {
 	u32 f = READ_ONCE(s->dev->fault_cqfull);
@@ -92,9 +94,11 @@ bool npusim_fault_cq_stopped(struct npusim_stream *s)
 	return f && f - 1 == s->id && !READ_ONCE(s->dead);
 }
 
-/* The device was reset and aborted @aborted tasks: a stall or a pending
+/*
+ * The device was reset and aborted @aborted tasks: a stall or a pending
  * drop named tasks that are gone, so they end with it. A stopped CQ
- * consumer is the host's fault, not the device's: it stays. */
+ * consumer is the host's fault, not the device's: it stays.
+ */
 void npusim_fault_reset_locked(struct npusim_dev *dev, u32 aborted)
 {
 	dev->fault_stall = 0;

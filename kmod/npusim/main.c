@@ -278,8 +278,10 @@ out_free:
 	return ret;
 }
 
-/* Something to receive (none while an injected fault stops the host's
- * consumer), or the stream is gone. */
+/*
+ * Something to receive (none while an injected fault stops the host's
+ * consumer), or the stream is gone.
+ */
 static bool npusim_cq_ready(struct npusim_stream *s)
 {
 	return (READ_ONCE(s->cq_tail) != READ_ONCE(s->cq_head) &&

@@ -153,6 +153,7 @@ static ssize_t fault_write(struct file *file, const char __user *buf,
 		return -EFAULT;
 	tmp[count] = 0;
 
+	n = sscanf(tmp, "unknown %u %u", &stream, &task);
 	if (sscanf(tmp, "stall %u %u", &stream, &ms) == 2) {
 		if (stream >= npusim_max_streams)
 			return -EINVAL;
@@ -172,7 +173,7 @@ static ssize_t fault_write(struct file *file, const char __user *buf,
 		spin_lock_irqsave(&npusim_lock, flags);
 		npusim_fault_cqfull_locked(dev, stream);
 		spin_unlock_irqrestore(&npusim_lock, flags);
-	} else if ((n = sscanf(tmp, "unknown %u %u", &stream, &task)) >= 1) {
+	} else if (n >= 1) {
 		if (stream >= npusim_max_streams || (n == 2 && task > 0xffff))
 			return -EINVAL;
 		spin_lock_irqsave(&npusim_lock, flags);

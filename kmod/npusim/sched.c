@@ -312,8 +312,7 @@ void npusim_schedule_locked(void)
 		list_for_each_entry(s, &npusim_devs[d]->active, active_node) {
 			u64 end = s->end_ns;
 
-			/* a task held for CQ room goes on when the host
-			 * receives (which runs the model) */
+			/* held for CQ room: goes on when the host receives */
 			if (!s->running || npusim_cq_blocked(s))
 				continue;
 			/* a held task ends when its stall does (or never) */

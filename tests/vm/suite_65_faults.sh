@@ -61,6 +61,20 @@ work_pid() {
 	sed -n 's/^work: pid \([0-9]*\) .*/\1/p' "$1"
 }
 
+# no_hang CMD N: the hang detector watches N one-millisecond tasks on
+# device 0 stream 0 and fault CMD injected once the stream is busy: the
+# program ends well and no hang is reported
+no_hang() {
+	$FP watch --engine kmod --threshold 1000 -- $FT work 0 $2 1000 > $FX/w.out 2>&1 &
+	wp=$!
+	busy 0 0 || { kill $wp; wait $wp; return 1; }
+	echo "$1" > $FF
+	wait $wp
+	rc=$?
+	cat $FX/w.out
+	[ $rc = 0 ] && ! grep -q HANG $FX/w.out
+}
+
 # the commands, their counters, and what is refused
 t_fault_cmds() {
 	fup || return 1
@@ -142,14 +156,7 @@ t_unknown() {
 	grep -q 'work: 2000 tasks, 2003 CQEs, 0 errors, 3 unknown' $FX/u.out &&
 		[ $orphans = 3 ] && [ $high = 3 ] && [ $tasks = 2003 ] &&
 		[ $inflight = 0 ] && [ "$bad" = "0 0 0" ] || return 1
-	$FP watch --engine kmod --threshold 1000 -- $FT work 0 2000 1000 > $FX/uw.out 2>&1 &
-	wp=$!
-	busy 0 0 || { kill $wp; wait $wp; return 1; }
-	echo "unknown 0" > $FF
-	wait $wp
-	rc=$?
-	cat $FX/uw.out
-	[ $rc = 0 ] && ! grep -q HANG $FX/uw.out
+	no_hang "unknown 0" 2000
 }
 
 # the host stops receiving: the device completes every task, the CQEs that
@@ -172,14 +179,10 @@ t_cqfull() {
 	[ "$ovf" -gt 0 ] && dmesg | grep -q 'npusim: dev 0 stream 0: CQ full' &&
 		[ $tasks = 3000 ] && [ $inflight = 0 ] && [ $orphans = 0 ] &&
 		[ "$bad" = "0 0 0" ] || return 1
-	$FP watch --engine kmod --threshold 1000 -- $FT work 0 3000 1000 > $FX/cw.out 2>&1 &
-	wp=$!
-	busy 0 0 || { kill $wp; wait $wp; return 1; }
-	echo "cqfull 0" > $FF
-	wait $wp
+	no_hang "cqfull 0" 3000
 	rc=$?
 	echo clear > $FF
-	[ $rc = 0 ] && ! grep -q HANG $FX/cw.out
+	return $rc
 }
 
 # with cq_hold=1 a full CQ holds the stream, as the hardware does: a program
