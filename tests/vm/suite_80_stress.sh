@@ -35,12 +35,12 @@ t_ioctl() {
 	holder=$!
 	i=0
 	while [ $i -lt 100 ] && [ ! -e /proc/$holder/fd/5 ]; do sleep 0.1; i=$((i + 1)); done
-	$ST -s 15 -j 4 ioctl > $SX/root.out 2>&1 &
+	$ST -s 25 -j 4 ioctl > $SX/root.out 2>&1 &
 	sp=$!
 	s_unloads 50 || { kill $sp $holder; wait; return 1; }
 	wait $sp
 	rc=$?
-	$ST -u -s 8 -j 4 ioctl > $SX/nobody.out 2>&1
+	$ST -u -s 12 -j 4 ioctl > $SX/nobody.out 2>&1
 	rc2=$?
 	kill $holder; wait $holder 2>/dev/null
 	cat $SX/root.out $SX/nobody.out
