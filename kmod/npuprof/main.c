@@ -101,7 +101,8 @@ static int np_ioc_configure(struct np_session *s, void __user *uarg)
 	}
 
 	mutex_lock(&s->lock);
-	if (s->running) {
+	/* new rings would free the ones a reader still has mapped */
+	if (s->running || atomic_read(&s->maps)) {
 		mutex_unlock(&s->lock);
 		return -EBUSY;
 	}
@@ -296,16 +297,21 @@ static __poll_t np_poll(struct file *file, poll_table *wait)
 
 /*
  * The rings are mapped up front; a page the reader dropped (MADV_DONTNEED)
- * is put back on the next access. vm_private_data is the vmalloc area the
- * mapping shows; the file, and so the session and its rings, outlives it.
+ * is put back on the next access. vm_private_data is the start of the
+ * vmalloc area the mapping was made of; the file, and so the session and
+ * its rings, outlives every piece of it, and CONFIGURE leaves mapped rings
+ * alone (s->maps). A piece left by a partial munmap keeps vm_private_data
+ * but not the start, so the page is found by its offset in the area (the
+ * mmap offset's low 31 bits), not in the piece.
  */
 static vm_fault_t np_vm_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
-	unsigned long idx = vmf->pgoff - vma->vm_pgoff;
+	unsigned long idx = vmf->pgoff & ((NPUPROF_MMAP_DATA(0) >> PAGE_SHIFT) - 1);
 	struct page *page;
 
-	if (idx >= vma_pages(vma) || !vma->vm_private_data)
+	if (vmf->pgoff - vma->vm_pgoff >= vma_pages(vma) ||
+	    !vma->vm_private_data)
 		return VM_FAULT_SIGBUS;
 	page = vmalloc_to_page((char *)vma->vm_private_data +
 			       (idx << PAGE_SHIFT));
@@ -316,7 +322,27 @@ static vm_fault_t np_vm_fault(struct vm_fault *vmf)
 	return 0;
 }
 
+/*
+ * Every piece of a mapping of the rings counts in s->maps: a fork or a
+ * split opens one, an munmap closes it.
+ */
+static void np_vm_open(struct vm_area_struct *vma)
+{
+	struct np_session *s = vma->vm_file->private_data;
+
+	atomic_inc(&s->maps);
+}
+
+static void np_vm_close(struct vm_area_struct *vma)
+{
+	struct np_session *s = vma->vm_file->private_data;
+
+	atomic_dec(&s->maps);
+}
+
 static const struct vm_operations_struct np_vm_ops = {
+	.open = np_vm_open,
+	.close = np_vm_close,
 	.fault = np_vm_fault,
 };
 
@@ -342,8 +368,11 @@ static int np_mmap(struct file *file, struct vm_area_struct *vma)
 	else if (kind == 0x80000000ULL && size == s->cfg.ring_bytes)
 		vma->vm_private_data = ring->data;
 	if (vma->vm_private_data) {
-		vma->vm_ops = &np_vm_ops;
 		ret = remap_vmalloc_range(vma, vma->vm_private_data, 0);
+		if (!ret) {
+			vma->vm_ops = &np_vm_ops;
+			np_vm_open(vma);
+		}
 	}
 out:
 	mutex_unlock(&s->lock);

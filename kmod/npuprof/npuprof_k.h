@@ -42,6 +42,7 @@ struct np_pcpu_stats {
 
 struct np_session {
 	struct mutex lock; /* configure / start / stop / mmap */
+	atomic_t maps; /* mapped pieces of the rings: no CONFIGURE while > 0 */
 	struct npuprof_config cfg;
 	struct npuprof_filter filter; /* cfg's filters, for the probes */
 	bool configured;

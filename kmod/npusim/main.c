@@ -278,9 +278,14 @@ out_free:
 	return ret;
 }
 
+/*
+ * Something to receive (none while an injected fault stops the host's
+ * consumer), or the stream is gone.
+ */
 static bool npusim_cq_ready(struct npusim_stream *s)
 {
-	return READ_ONCE(s->cq_tail) != READ_ONCE(s->cq_head) ||
+	return (READ_ONCE(s->cq_tail) != READ_ONCE(s->cq_head) &&
+		!npusim_fault_cq_stopped(s)) ||
 	       READ_ONCE(s->dead);
 }
 
@@ -331,7 +336,7 @@ static int npusim_ioc_cq_recv(struct npusim_file *f, void __user *uarg)
 	/* copy out first, consume only what reached the user */
 	spin_lock_irqsave(&npusim_lock, flags);
 	head = s->cq_head;
-	n = min(s->cq_tail - head, a.cqe_num);
+	n = npusim_fault_cq_stopped(s) ? 0 : min(s->cq_tail - head, a.cqe_num);
 	for (i = 0; i < n; i++)
 		buf[i] = s->cq[(head + i) & (s->depth - 1)];
 	spin_unlock_irqrestore(&npusim_lock, flags);
@@ -347,6 +352,8 @@ static int npusim_ioc_cq_recv(struct npusim_file *f, void __user *uarg)
 	s->cq_head = head + n;
 	npusim_trace_recv(s, TRS_CHAN_STR_RECV_FINISH, a.cqe_num, n,
 			  a.timeout_ms);
+	if (n && npusim_cq_hold)
+		npusim_schedule_locked(); /* a task held for CQ room goes on */
 	spin_unlock_irqrestore(&npusim_lock, flags);
 
 	if (!n && a.timeout_ms > 0)

@@ -70,6 +70,7 @@ struct npusim_dev {
 	DECLARE_BITMAP(notify_used, NPUSIM_MAX_NOTIFIES);
 
 	u64 cnt_offset_ns; /* device counter epoch offset from host time */
+	u64 cq_overflow; /* CQEs lost to full CQs, on every stream so far */
 
 	/* fault injection (fault.c); under npusim_lock. Stream ids are
 	 * stored + 1 so that 0 (kvzalloc) means "no fault". */
@@ -77,6 +78,10 @@ struct npusim_dev {
 	u64 fault_stall_until; /* host ns; 0: until cleared */
 	u32 fault_drop; /* stream + 1 whose next completion is lost */
 	u64 fault_dropped; /* completions dropped */
+	u32 fault_cqfull; /* stream + 1 whose CQ the host stops consuming */
+	u64 fault_resets; /* device resets */
+	u64 fault_aborted; /* tasks aborted by them */
+	u64 fault_unknown; /* CQEs emitted for tasks never submitted */
 };
 
 struct npusim_file {
@@ -105,6 +110,7 @@ extern unsigned int npusim_cqe_mode;
 extern unsigned int npusim_counter_mhz;
 extern unsigned int npusim_sdma_mbps;
 extern bool npusim_trace_default;
+extern bool npusim_cq_hold;
 int npusim_params_valid(void);
 
 /* trace.c */
@@ -124,6 +130,9 @@ struct npusim_fault_report {
 	u64 stall_until; /* host ns, 0: until cleared */
 	u32 drop; /* stream + 1, 0: none */
 	u64 dropped;
+	u32 cqfull; /* stream + 1, 0: none */
+	u64 resets, aborted, unknown;
+	u64 cq_overflow; /* dev->cq_overflow */
 	bool have_task; /* the stalled stream has a task queued: */
 	u32 task, queued;
 };
@@ -133,6 +142,10 @@ bool npusim_fault_drop_locked(struct npusim_dev *dev, struct npusim_stream *s);
 void npusim_fault_stall_locked(struct npusim_dev *dev, u32 stream, u32 ms,
 			       u64 now);
 void npusim_fault_drop_next_locked(struct npusim_dev *dev, u32 stream);
+void npusim_fault_cqfull_locked(struct npusim_dev *dev, u32 stream);
+bool npusim_fault_cq_stopped(struct npusim_stream *s);
+void npusim_fault_reset_locked(struct npusim_dev *dev, u32 aborted);
+u16 npusim_fault_unknown_task_locked(struct npusim_stream *s);
 void npusim_fault_clear_locked(struct npusim_dev *dev);
 void npusim_fault_report_locked(struct npusim_dev *dev,
 				struct npusim_fault_report *r);
@@ -143,6 +156,9 @@ extern struct npusim_dev *npusim_devs[NPUSIM_MAX_DEVICES];
 void npusim_sched_init(void);
 void npusim_sched_exit(void);
 void npusim_schedule_locked(void);
+void npusim_reset_locked(struct npusim_dev *dev);
+int npusim_cqe_unknown_locked(struct npusim_dev *dev, u32 stream, int task);
+void npusim_wake_streams_locked(struct npusim_dev *dev);
 u64 npusim_dev_counter(const struct npusim_dev *dev, u64 host_ns);
 int npusim_sqe_validate(const struct npusim_sqe *sqe, u32 stream_id);
 

@@ -44,6 +44,10 @@ bool npusim_trace_default;
 module_param_named(trace_enable, npusim_trace_default, bool, 0444);
 MODULE_PARM_DESC(trace_enable, "initial value of every device's trace_enable switch (default off, as the real driver)");
 
+bool npusim_cq_hold;
+module_param_named(cq_hold, npusim_cq_hold, bool, 0444);
+MODULE_PARM_DESC(cq_hold, "a full CQ holds its stream's next completion back until the host receives, as the hardware does (default off: the CQE is lost and counted in cq_overflow, so programs that never receive keep running)");
+
 /* Are the parameters the driver was loaded with usable? */
 int npusim_params_valid(void)
 {

@@ -12,8 +12,15 @@
  *   "stall S MS"  stream S completes nothing for MS milliseconds (0: until
  *                 cleared)
  *   "drop S"      the next task of stream S to finish is lost
+ *   "cqfull S"    the host stops consuming stream S's CQ, which fills up
+ *   "reset"       the device is reset: every queued and running task is
+ *                 aborted with an error CQE; the streams stay usable
+ *   "unknown S [T]"  the device reports a completion (CQE) on stream S for
+ *                 task id T, or one never submitted; -ENOENT: no stream S
  *   "clear"       end every fault of this device; held tasks finish now
- * Reading shows the faults in force, and for a stall the task it holds.
+ * Reading shows the faults in force, for a stall the task it holds, and
+ * what the faults did so far: completions dropped, resets and the tasks
+ * they aborted, unknown CQEs sent, CQEs lost to full CQs.
  */
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
@@ -118,7 +125,11 @@ static int fault_show(struct seq_file *m, void *v)
 	}
 	if (r.drop)
 		seq_printf(m, "drop stream %u\n", r.drop - 1);
+	if (r.cqfull)
+		seq_printf(m, "cqfull stream %u\n", r.cqfull - 1);
 	seq_printf(m, "dropped %llu\n", r.dropped);
+	seq_printf(m, "resets %llu\naborted %llu\nunknown %llu\ncq_overflow %llu\n",
+		   r.resets, r.aborted, r.unknown, r.cq_overflow);
 	return 0;
 }
 
@@ -132,8 +143,9 @@ static ssize_t fault_write(struct file *file, const char __user *buf,
 {
 	struct npusim_dev *dev = pde_data(file_inode(file));
 	unsigned long flags;
-	unsigned int stream, ms;
+	unsigned int stream, ms, task;
 	char tmp[64];
+	int n, ret = 0;
 
 	if (!count || count >= sizeof(tmp))
 		return -EINVAL;
@@ -141,6 +153,7 @@ static ssize_t fault_write(struct file *file, const char __user *buf,
 		return -EFAULT;
 	tmp[count] = 0;
 
+	n = sscanf(tmp, "unknown %u %u", &stream, &task);
 	if (sscanf(tmp, "stall %u %u", &stream, &ms) == 2) {
 		if (stream >= npusim_max_streams)
 			return -EINVAL;
@@ -154,15 +167,32 @@ static ssize_t fault_write(struct file *file, const char __user *buf,
 		spin_lock_irqsave(&npusim_lock, flags);
 		npusim_fault_drop_next_locked(dev, stream);
 		spin_unlock_irqrestore(&npusim_lock, flags);
+	} else if (sscanf(tmp, "cqfull %u", &stream) == 1) {
+		if (stream >= npusim_max_streams)
+			return -EINVAL;
+		spin_lock_irqsave(&npusim_lock, flags);
+		npusim_fault_cqfull_locked(dev, stream);
+		spin_unlock_irqrestore(&npusim_lock, flags);
+	} else if (n >= 1) {
+		if (stream >= npusim_max_streams || (n == 2 && task > 0xffff))
+			return -EINVAL;
+		spin_lock_irqsave(&npusim_lock, flags);
+		ret = npusim_cqe_unknown_locked(dev, stream, n == 2 ? task : -1);
+		spin_unlock_irqrestore(&npusim_lock, flags);
+	} else if (!strcmp(strim(tmp), "reset")) {
+		spin_lock_irqsave(&npusim_lock, flags);
+		npusim_reset_locked(dev);
+		spin_unlock_irqrestore(&npusim_lock, flags);
 	} else if (!strcmp(strim(tmp), "clear")) {
 		spin_lock_irqsave(&npusim_lock, flags);
 		npusim_fault_clear_locked(dev);
 		npusim_schedule_locked();
+		npusim_wake_streams_locked(dev); /* receivers of a stopped CQ */
 		spin_unlock_irqrestore(&npusim_lock, flags);
 	} else {
 		return -EINVAL;
 	}
-	return count;
+	return ret ? ret : count;
 }
 
 static const struct proc_ops fault_ops = {

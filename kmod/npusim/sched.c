@@ -11,9 +11,16 @@
  * realistic mode only for tasks that request one and for event-record and
  * place-holder tasks), wakes waiters and starts whatever became ready.
  *
+ * A full CQ cannot take a CQE: by default the CQE is lost and counted
+ * (cq_overflow, per stream and per device), so a program that never
+ * receives keeps running; with cq_hold=1 the device holds the stream's
+ * finished task until the host receives, as the hardware does.
+ *
  * The fault injector (fault.c) decides whether a finished task is held or
- * its completion lost; the model asks it and acts on the answer. What the
- * host sees of all this goes out through the tracepoints of trace.c.
+ * its completion lost; the model asks it and acts on the answer, and
+ * carries out the injected events: a device reset, a CQE for a task never
+ * submitted. What the host sees of all this goes out through the
+ * tracepoints of trace.c.
  */
 #include <linux/hrtimer.h>
 #include <linux/math64.h>
@@ -170,6 +177,61 @@ static bool npusim_wants_cqe(const struct npusim_sqe *sqe)
 	       type == NPUSIM_SQE_PLACE_HOLDER;
 }
 
+/*
+ * The device writes a CQE for s into its CQ (sq_head: how far the SQ has
+ * been consumed, s->head). "Cqe Dispatch" fires for every CQE the device
+ * writes. A full CQ cannot take it: the CQE is lost and counted (the first
+ * loss of a stream is logged); with cq_hold the model never gets here with
+ * a full CQ except for an aborted or unknown task, which cannot wait. A
+ * destroyed stream's CQ is not written: nobody receives it any more.
+ */
+static void npusim_cq_post(struct npusim_stream *s, u32 type, u16 stream_id,
+			   u16 task_id, u16 err, u64 end_cnt)
+{
+	struct npusim_cqe cqe;
+	u32 pos = s->cq_tail;
+
+	cqe.flags = ((pos / s->depth) & 1 ? 0 : NPUSIM_CQE_PHASE) |
+		    ((s->id & NPUSIM_CQE_SQID_MASK) << NPUSIM_CQE_SQID_SHIFT) |
+		    err;
+	cqe.syscnt = 0;
+	if (type == NPUSIM_SQE_EVENT_RECORD)
+		cqe.flags |= NPUSIM_CQE_EVT;
+	if (type == NPUSIM_SQE_PLACE_HOLDER)
+		cqe.flags |= NPUSIM_CQE_PLACE_HOLD;
+	if (cqe.flags & (NPUSIM_CQE_EVT | NPUSIM_CQE_PLACE_HOLD))
+		cqe.syscnt = end_cnt;
+	cqe.sq_head = s->head & (s->depth - 1);
+	cqe.stream_id = stream_id;
+	cqe.task_id = task_id;
+	npusim_trace_cqe(s, TRS_CHAN_STR_CQE_DISPATCH, &cqe, pos);
+	if (s->dead)
+		return; /* torn down: there is no host to lose it */
+	if (s->cq_tail - s->cq_head < s->depth) {
+		s->cq[pos & (s->depth - 1)] = cqe;
+		s->cq_tail++;
+		return;
+	}
+	if (!s->cq_overflow)
+		pr_warn_ratelimited("npusim: dev %u stream %u: CQ full, CQE of task %u lost\n",
+				    s->dev->id, s->id, task_id);
+	s->cq_overflow++;
+	s->dev->cq_overflow++;
+}
+
+/*
+ * The full-CQ rule with cq_hold: s's finished head task needs a CQE and its
+ * CQ has no room, so the device holds the task (the SQ is not consumed
+ * further) until the host receives. A destroyed stream is never held.
+ */
+static bool npusim_cq_blocked(struct npusim_stream *s)
+{
+	const struct npusim_sqe *sqe = &s->sq[s->head & (s->depth - 1)];
+
+	return npusim_cq_hold && !s->dead &&
+	       s->cq_tail - s->cq_head >= s->depth && npusim_wants_cqe(sqe);
+}
+
 static void npusim_complete(struct npusim_stream *s)
 {
 	struct npusim_dev *dev = s->dev;
@@ -199,31 +261,9 @@ static void npusim_complete(struct npusim_stream *s)
 	s->head++;
 	s->completed++;
 
-	if (!drop && npusim_wants_cqe(sqe)) {
-		struct npusim_cqe cqe;
-		u32 pos = s->cq_tail;
-
-		cqe.flags = ((pos / s->depth) & 1 ? 0 : NPUSIM_CQE_PHASE) |
-			    ((s->id & NPUSIM_CQE_SQID_MASK)
-			     << NPUSIM_CQE_SQID_SHIFT);
-		cqe.syscnt = 0;
-		if (type == NPUSIM_SQE_EVENT_RECORD)
-			cqe.flags |= NPUSIM_CQE_EVT;
-		if (type == NPUSIM_SQE_PLACE_HOLDER)
-			cqe.flags |= NPUSIM_CQE_PLACE_HOLD;
-		if (cqe.flags & (NPUSIM_CQE_EVT | NPUSIM_CQE_PLACE_HOLD))
-			cqe.syscnt = end_cnt;
-		cqe.sq_head = s->head & (s->depth - 1);
-		cqe.stream_id = sqe->stream_id;
-		cqe.task_id = sqe->task_id;
-		npusim_trace_cqe(s, TRS_CHAN_STR_CQE_DISPATCH, &cqe, pos);
-		if (s->cq_tail - s->cq_head < s->depth) {
-			s->cq[pos & (s->depth - 1)] = cqe;
-			s->cq_tail++;
-		} else {
-			s->cq_overflow++;
-		}
-	}
+	if (!drop && npusim_wants_cqe(sqe))
+		npusim_cq_post(s, type, sqe->stream_id, sqe->task_id, 0,
+			       end_cnt);
 	wake_up_all(&s->wq);
 }
 
@@ -249,7 +289,8 @@ void npusim_schedule_locked(void)
 			list_for_each_entry_safe(s, tmp, &dev->active,
 						 active_node) {
 				if (s->running && s->end_ns <= now &&
-				    !npusim_fault_hold_locked(dev, s, now, NULL)) {
+				    !npusim_fault_hold_locked(dev, s, now, NULL) &&
+				    !npusim_cq_blocked(s)) {
 					npusim_complete(s);
 					progress = true;
 				}
@@ -271,7 +312,8 @@ void npusim_schedule_locked(void)
 		list_for_each_entry(s, &npusim_devs[d]->active, active_node) {
 			u64 end = s->end_ns;
 
-			if (!s->running)
+			/* held for CQ room: goes on when the host receives */
+			if (!s->running || npusim_cq_blocked(s))
 				continue;
 			/* a held task ends when its stall does (or never) */
 			if (npusim_fault_hold_locked(npusim_devs[d], s, now,
@@ -283,6 +325,95 @@ void npusim_schedule_locked(void)
 	if (next != U64_MAX)
 		hrtimer_start(&npusim_timer, ns_to_ktime(next),
 			      HRTIMER_MODE_ABS);
+}
+
+/*
+ * Abort s's tasks, as a device reset does: the running one stops where it
+ * is (no task-time record: it did not finish), the queued ones never start,
+ * and each reports an error CQE in SQ order, whatever the CQE mode (the
+ * hardware reports errors unasked), so the host retires every task it
+ * submitted. A destroyed stream's tasks are dropped without CQEs: nobody
+ * receives them. Returns the tasks aborted.
+ */
+static u32 npusim_abort_stream(struct npusim_stream *s, u64 now)
+{
+	struct npusim_dev *dev = s->dev;
+	u64 cnt = npusim_dev_counter(dev, now);
+	u32 n = 0;
+
+	if (s->running) {
+		dev->aic_free += s->used_aic;
+		dev->aiv_free += s->used_aiv;
+		dev->aicpu_free += s->used_aicpu;
+		s->running = false;
+	}
+	while (s->head != s->tail) {
+		const struct npusim_sqe *sqe = &s->sq[s->head & (s->depth - 1)];
+
+		s->head++;
+		n++;
+		if (!s->dead)
+			npusim_cq_post(s, sqe->type & NPUSIM_SQE_TYPE_MASK,
+				       sqe->stream_id, sqe->task_id,
+				       NPUSIM_CQE_ERROR, cnt);
+	}
+	if (n)
+		wake_up_all(&s->wq);
+	return n;
+}
+
+/*
+ * Reset device @dev mid-stream: every task queued or running on it is
+ * aborted with an error CQE (npusim_abort_stream), its events and notifies
+ * are forgotten, and its streams stay usable: the next task submitted runs
+ * as on a fresh device, as after the runtime's device task abort. Faults
+ * that named the aborted tasks end (fault.c). Other devices go on; a
+ * notify wait there for this device's aborted record waits on.
+ */
+void npusim_reset_locked(struct npusim_dev *dev)
+{
+	u64 now = ktime_get_ns();
+	u32 id, aborted = 0;
+
+	for (id = 0; id < npusim_max_streams; id++)
+		if (dev->streams[id])
+			aborted += npusim_abort_stream(dev->streams[id], now);
+	memset(dev->event_set, 0, sizeof(dev->event_set));
+	memset(dev->notify_set, 0, sizeof(dev->notify_set));
+	npusim_fault_reset_locked(dev, aborted);
+	npusim_schedule_locked();
+}
+
+/*
+ * The device reports a completion for a task @stream never submitted: a
+ * CQE (and "Cqe Dispatch") with task id @task, or when @task < 0 one that
+ * fault.c picks, and no task-time record: the device ran no such task. The
+ * stream's SQ is untouched. -ENOENT: no such stream.
+ */
+int npusim_cqe_unknown_locked(struct npusim_dev *dev, u32 stream, int task)
+{
+	struct npusim_stream *s = stream < npusim_max_streams ?
+					  dev->streams[stream] : NULL;
+	u16 id;
+
+	if (!s || s->dead)
+		return -ENOENT;
+	id = npusim_fault_unknown_task_locked(s);
+	if (task >= 0)
+		id = task;
+	npusim_cq_post(s, NPUSIM_SQE_AI_CORE, s->id, id, 0, 0);
+	wake_up_all(&s->wq);
+	return 0;
+}
+
+/* Wake every waiter on @dev's streams, to look at their state again. */
+void npusim_wake_streams_locked(struct npusim_dev *dev)
+{
+	u32 id;
+
+	for (id = 0; id < npusim_max_streams; id++)
+		if (dev->streams[id])
+			wake_up_all(&dev->streams[id]->wq);
 }
 
 static enum hrtimer_restart npusim_timer_fn(struct hrtimer *t)

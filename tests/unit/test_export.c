@@ -292,6 +292,55 @@ START_TEST(test_tasks_and_joins)
 }
 END_TEST
 
+/* A kernel raw stream of session s (left open): a clock-sync sample if
+ * asked, then tasks 0, 1, 2 submitted on stream 1 of device 0. */
+static struct npuprof_rawk_writer *three_submits(const struct npuprof_session *s,
+						 int clock)
+{
+	struct npuprof_rawk_writer *w;
+	struct npuprof_record r;
+	char path[4400], err[512];
+
+	snprintf(path, sizeof(path), "%s/%s", s->dir, NPUPROF_KERNEL_RAW);
+	ck_assert_int_eq(npuprof_rawk_create(&w, path, "kmod", 0, 0, err, sizeof(err)), 0);
+	if (clock) {
+		rec_hdr(&r, NPUPROF_REC_CLOCK_SYNC, T0, 0);
+		r.clock.host_ns = T0;
+		r.clock.dev_cnt = cnt_at(T0);
+		r.clock.counter_hz = HZ;
+		npuprof_rawk_append(w, &r);
+	}
+	for (int i = 0; i < 3; i++) {
+		rec_hdr(&r, NPUPROF_REC_SUBMIT, T0 + (uint64_t)i * 100, 0);
+		r.submit.stream_id = 1;
+		r.submit.task_id = (uint32_t)i;
+		npuprof_rawk_append(w, &r);
+	}
+	return w;
+}
+
+/* Append a completion (a CQE dispatch) of task on stream at ts. */
+static void put_cqe(struct npuprof_rawk_writer *w, uint64_t ts, uint32_t stream,
+		    uint32_t task)
+{
+	struct npuprof_record r;
+
+	rec_hdr(&r, NPUPROF_REC_COMPLETE, ts, 1);
+	r.complete.stream_id = stream;
+	r.complete.task_id = task;
+	npuprof_rawk_append(w, &r);
+}
+
+/* Close the raw stream of s and export it into res. */
+static void close_export(struct npuprof_rawk_writer *w, const struct npuprof_session *s,
+			 struct npuprof_export_result *res)
+{
+	char err[1024];
+
+	ck_assert_int_eq(npuprof_rawk_close(w), 0);
+	ck_assert_int_eq(npuprof_export(s->dir, NULL, res, err, sizeof(err)), 0);
+}
+
 /* Derived times when no device task times exist: a completion retires its
  * task and every earlier one of the stream. */
 START_TEST(test_derived)
@@ -299,24 +348,11 @@ START_TEST(test_derived)
 	struct npuprof_session s;
 	struct npuprof_export_result res;
 	struct npuprof_rawk_writer *w;
-	struct npuprof_record r;
-	char path[4400], err[1024];
 
 	make_session(&s);
-	snprintf(path, sizeof(path), "%s/%s", s.dir, NPUPROF_KERNEL_RAW);
-	ck_assert_int_eq(npuprof_rawk_create(&w, path, "kmod", 0, 0, err, sizeof(err)), 0);
-	for (int i = 0; i < 3; i++) {
-		rec_hdr(&r, NPUPROF_REC_SUBMIT, T0 + (uint64_t)i * 100, 0);
-		r.submit.stream_id = 1;
-		r.submit.task_id = (uint32_t)i;
-		npuprof_rawk_append(w, &r);
-	}
-	rec_hdr(&r, NPUPROF_REC_COMPLETE, T0 + 10000, 1);
-	r.complete.stream_id = 1 | 0x8000; /* with the match flag */
-	r.complete.task_id = 1;
-	npuprof_rawk_append(w, &r);
-	ck_assert_int_eq(npuprof_rawk_close(w), 0);
-	ck_assert_int_eq(npuprof_export(s.dir, NULL, &res, err, sizeof(err)), 0);
+	w = three_submits(&s, 0);
+	put_cqe(w, T0 + 10000, 1 | 0x8000, 1); /* with the match flag */
+	close_export(w, &s, &res);
 	ck_assert_uint_eq(res.tasks, 2);
 	ck_assert_uint_eq(res.derived, 2);
 	ck_assert_uint_eq(res.in_flight, 1);
@@ -329,6 +365,40 @@ START_TEST(test_derived)
 }
 END_TEST
 
+/* With device task times, the CQE that follows a task's task-time record
+ * names a task just retired; a CQE of a task still in flight (aborted by a
+ * device reset: no task time) retires it as derived; a CQE of a task never
+ * submitted is a completion without a submit. */
+START_TEST(test_cqe_with_task_times)
+{
+	struct npuprof_session s;
+	struct npuprof_export_result res;
+	struct npuprof_rawk_writer *w;
+	struct npuprof_record r;
+
+	make_session(&s);
+	w = three_submits(&s, 1);
+	rec_hdr(&r, NPUPROF_REC_TASK_TIME, T0 + 10000, 0);
+	r.task_time.stream_id = 1;
+	r.task_time.task_id = 0;
+	r.task_time.start_cnt = cnt_at(T0 + 1000);
+	r.task_time.end_cnt = cnt_at(T0 + 9000);
+	npuprof_rawk_append(w, &r);
+	put_cqe(w, T0 + 10100, 1, 0); /* task 0's own CQE */
+	put_cqe(w, T0 + 20000, 1, 0x8002); /* never submitted */
+	put_cqe(w, T0 + 30000, 1, 1); /* aborted task 1 */
+	close_export(w, &s, &res);
+	ck_assert_uint_eq(res.orphan_completions, 1);
+	ck_assert_uint_eq(res.tasks, 3); /* 0, the orphan, 1 */
+	ck_assert_uint_eq(res.in_flight, 1); /* 2 */
+	sqlite3 *db = open_db(res.db_path);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM TASK WHERE endNs < startNs"), 0);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM TASK WHERE taskId = 1"), 1);
+	ck_assert_int_eq(q(db, "SELECT value FROM META_DATA WHERE name = 'npuprof.completions_without_submit'"), 1);
+	sqlite3_close(db);
+	cleanup();
+}
+END_TEST
 
 /* Export dir with o, returning what it warned. */
 static char *export_opts_warnings(const char *dir, struct npuprof_export_opts *o, int *ret,
@@ -721,6 +791,7 @@ Suite *unit_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_tasks_and_joins);
 	tcase_add_test(tc, test_derived);
+	tcase_add_test(tc, test_cqe_with_task_times);
 	tcase_add_test(tc, test_damaged_kernel);
 	tcase_add_test(tc, test_unreadable_keeps_complete_db);
 	tcase_add_test(tc, test_outputs_atomic);

@@ -22,6 +22,7 @@ struct corr_stream {
 	uint32_t batch;
 	int seen;
 	uint64_t prev_end; /* derived times: end of the previous task */
+	uint32_t last_retired; /* task id + 1 of the last task retired, 0: none */
 };
 
 /* ---- clocks ------------------------------------------------------------- */
@@ -158,6 +159,7 @@ static void pop_head(struct correlator *c, struct corr_stream *s, uint32_t i)
 	s->head = e->next;
 	if (s->head == NIL)
 		s->tail = NIL;
+	s->last_retired = e->t.task + 1;
 	u64map_del(&c->inflight, task_key(e->t.dev, e->t.stream, e->t.task));
 	e->next = c->freelist;
 	c->freelist = i;
@@ -255,6 +257,8 @@ static int on_task_time(struct correlator *c, const struct npuprof_record *r)
 		t.end_ns = end;
 		t.orphan = 1;
 		t.derived = !(clk && clk->valid);
+		if (st)
+			st->last_retired = t.task + 1; /* its CQE is no orphan */
 		return done(c, &t);
 	}
 	struct corr_entry *e = &c->ent[v];
@@ -282,9 +286,13 @@ static int on_task_time(struct correlator *c, const struct npuprof_record *r)
 	return ret;
 }
 
-/* A completion from the CQ path. With device task times the task-time
- * record retires tasks; without them this completion retires its task and
- * every earlier one of the stream, with derived times. */
+/* A completion from the CQ path. Without device task times this
+ * completion retires its task and every earlier one of the stream, with
+ * derived times. With them the task-time record, which comes first,
+ * retires tasks, and the CQE names the task just retired; a CQE of a task
+ * still in flight (it ended without a task time: aborted, or the record
+ * was lost) retires it as without task times, and a CQE of neither is a
+ * completion without a submit. */
 static int on_complete(struct correlator *c, const struct npuprof_record *r)
 {
 	const struct npuprof_complete *cq = &r->complete;
@@ -294,8 +302,14 @@ static int on_complete(struct correlator *c, const struct npuprof_record *r)
 	if (r->hdr.flags & NPUPROF_F_CQE_RECV)
 		return 0; /* the same CQE again, as the receiver took it */
 	c->stats.completions++;
-	if (cq->devid < CORR_MAX_DEV && c->task_time[cq->devid])
-		return 0;
+	if (cq->devid < CORR_MAX_DEV && c->task_time[cq->devid] &&
+	    !u64map_get(&c->inflight, k, &v)) {
+		uint64_t sk = npuprof_stream_key(cq->devid, cq->stream_id), si;
+
+		if (u64map_get(&c->streams, sk, &si) &&
+		    c->st[si].last_retired == (cq->task_id & 0xffff) + 1)
+			return 0;
+	}
 	if (!u64map_get(&c->inflight, k, &v)) {
 		struct corr_task t;
 
