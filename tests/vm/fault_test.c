@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "npuprof/npusim_dev.h"
+#include "npusim_dev.h"
 
 static int nfail;
 

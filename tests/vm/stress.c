@@ -37,7 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "npuprof/npusim_dev.h"
+#include "npusim_dev.h"
 #include "uapi/npuprof.h"
 
 static int unpriv, nthreads = 4;
