@@ -19,18 +19,8 @@ if [ -f "$out/vmlinuz" ] && [ -f "$out/version" ]; then
 fi
 
 PKGS="linux-source-6.1 build-essential bc bison flex libssl-dev libelf-dev dwarves python3 xz-utils rsync"
-missing=""
-for p in $PKGS; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-		missing="$missing $p"
-done
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO=sudo
-if [ -n "$missing" ]; then
-	echo "debug-kernel: installing$missing"
-	$SUDO apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
-fi
+. "$root/scripts/pkgs.sh"
+pkgs_install debug-kernel $PKGS
 
 tarball=$(ls /usr/src/linux-source-6.1*.tar.xz 2>/dev/null | sort -V | tail -n 1)
 [ -n "$tarball" ] || { echo "debug-kernel: no /usr/src/linux-source-6.1*.tar.xz" >&2; exit 1; }

@@ -8,20 +8,10 @@ PKGS="build-essential clang libclang-rt-14-dev llvm libbpf-dev bpftool libelf-de
 libsqlite3-dev sqlite3 check pkg-config qemu-system-x86 busybox-static cpio \
 linux-headers-amd64 kmod valgrind python3 cmake"
 
-missing=""
-for p in $PKGS; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-		missing="$missing $p"
-done
-
+. "$(dirname "$0")/pkgs.sh"
+pkgs_install deps $PKGS
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
-
-if [ -n "$missing" ]; then
-	echo "deps: installing$missing"
-	$SUDO apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
-fi
 
 # The guest kernel: the image matching the installed headers, unpacked (not
 # installed) so no initramfs trigger runs.
