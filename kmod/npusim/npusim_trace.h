@@ -15,6 +15,7 @@
 #include <uapi/trs_chan.h>
 #include <uapi/npusim.h>
 
+/* clang-format off: the TRACE_EVENT layout of the kernel's own trace headers */
 TRACE_EVENT(task_time,
 	TP_PROTO(struct trs_id_inst *inst, struct npusim_task_time_trace *tt),
 	TP_ARGS(inst, tt),
@@ -34,6 +35,7 @@ TRACE_EVENT(task_time,
 		  (unsigned long long)__entry->tt.end_cnt)
 );
 
+/* clang-format on */
 #endif /* _NPUSIM_TASK_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

@@ -16,6 +16,7 @@
 #include <linux/timekeeping.h>
 #include <uapi/trs_chan.h>
 
+/* clang-format off: the TRACE_EVENT layout of the kernel's own trace headers */
 TRACE_EVENT(sqe,
 	TP_PROTO(const char *str, struct trs_id_inst *inst,
 		 struct trs_chan_sq_trace *sq_trace),
@@ -93,6 +94,7 @@ TRACE_EVENT(recv,
 		  __entry->timestamp.tv_nsec / NSEC_PER_USEC)
 );
 
+/* clang-format on */
 #endif /* _NPUSIM_TRS_CHAN_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

@@ -221,6 +221,26 @@ t_no_false_alarm() {
 	[ $rc = 0 ] && [ $rc2 = 0 ] && ! grep -q HANG $PR/nf.out
 }
 
+# a tracer that is itself held up (stopped for a second, three times, as a
+# starved guest or a backlog holds it) calls no hang on a progressing flood
+t_no_false_alarm_paused() {
+	prod_up || return 1
+	tasks=$(flood_tasks 10) || return 1
+	timeout 300 $P watch --engine kmod --threshold 500 -- $W --scenario flood --tasks $tasks --devices 2 --quiet > $PR/np.out 2>&1 &
+	w=$!
+	wait_for 60 traced 0 || { kill $w; wait $w; return 1; }
+	sleep 1
+	wp=$(pgrep -f "npuprof watch --engine kmod --threshold 500" | head -n 1)
+	for i in 1 2 3; do
+		kill -STOP $wp; sleep 1; kill -CONT $wp; sleep 1
+	done
+	wait $w
+	rc=$?
+	cat $PR/np.out
+	echo "watch exit $rc ($tasks flood tasks)"
+	[ $rc = 0 ] && ! grep -q HANG $PR/np.out
+}
+
 # flight mode dumps on a hang, with the report, and the dump exports
 t_flight_hang() {
 	prod_up || return 1
@@ -295,6 +315,7 @@ run prod.flight_dump t_flight_dump
 run prod.hang_stall t_hang_stall
 run prod.hang_acl t_hang_acl
 run prod.no_false_alarm t_no_false_alarm
+run prod.no_false_alarm_paused t_no_false_alarm_paused
 run prod.flight_hang t_flight_hang
 run prod.flight_lapped t_flight_lapped
 run prod.live_top t_live_top

@@ -58,6 +58,7 @@ struct fl_ctx {
 	char cmd[1024];
 	int hangs, dumps, failed;
 	uint64_t last_mem_ns, last_sync_ns;
+	uint64_t last_tick_ns, judge_after_ns; /* see on_tick */
 	pid_t exporters[16]; /* background exports still running */
 	int nexp;
 	struct npuprof_session devs; /* the devices, for clock samples */
@@ -150,6 +151,9 @@ static void do_dump(struct fl_ctx *c, const char *reason, const char *report)
 	free(s);
 }
 
+/* capture_run ticks at least every 100 ms plus a read; later is late */
+#define HW_LATE_TICK_NS 300000000ULL
+
 static void on_tick(void *vctx, struct npuprof_engine *e)
 {
 	struct fl_ctx *c = vctx;
@@ -169,7 +173,18 @@ static void on_tick(void *vctx, struct npuprof_engine *e)
 			c->last_sync_ns = now;
 		}
 	}
-	if (c->o->hang_ns && tracker_find_hang(&c->trk, now, c->o->hang_ns, &h)) {
+	/* A verdict needs a tracer that kept up: after a late tick (the tracer
+	 * starved, or busy with a backlog) completions of that time may still
+	 * be unread, so no hang is called until a whole threshold of timely
+	 * ticks has passed. A real hang stops the records, so the tracer
+	 * catches up and the verdict comes one threshold later at most. */
+	if (!c->trk.offline && c->last_tick_ns &&
+	    now - c->last_tick_ns > (c->o->hang_ns / 2 > HW_LATE_TICK_NS ? c->o->hang_ns / 2 :
+									  HW_LATE_TICK_NS))
+		c->judge_after_ns = now + c->o->hang_ns;
+	c->last_tick_ns = now;
+	if (c->o->hang_ns && now >= c->judge_after_ns &&
+	    tracker_find_hang(&c->trk, now, c->o->hang_ns, &h)) {
 		char *text = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&text, &len);
