@@ -51,10 +51,11 @@ struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
 	__uint(max_entries, NPUPROF_BPF_MAX_CPUS);
 	__type(key, __u32);
-	__array(values, struct {
-		__uint(type, BPF_MAP_TYPE_RINGBUF);
-		__uint(max_entries, 1 << 16);
-	});
+	__array(
+		values, struct {
+			__uint(type, BPF_MAP_TYPE_RINGBUF);
+			__uint(max_entries, 1 << 16);
+		});
 } rbs SEC(".maps");
 
 /* per-CPU counters: a .bss array indexed by CPU id costs no map lookup
@@ -216,20 +217,22 @@ static __always_inline void read_str(char *d, const void *src)
 /* Little-endian 8-byte word of 8 characters, to compare strings wordwise. */
 #define W8(a, b, c, d, e, f, g, h)                                            \
 	((__u64)(a) | (__u64)(b) << 8 | (__u64)(c) << 16 | (__u64)(d) << 24 | \
-	 (__u64)(e) << 32 | (__u64)(f) << 40 | (__u64)(g) << 48 |            \
+	 (__u64)(e) << 32 | (__u64)(f) << 40 | (__u64)(g) << 48 |             \
 	 (__u64)(h) << 56)
 
 /* strcmp(s, "Task Recv") == 0 */
 static __always_inline int str_is_task_recv(const char *s)
 {
-	return *(const __u64 *)s == W8('T', 'a', 's', 'k', ' ', 'R', 'e', 'c') &&
+	return *(const __u64 *)s ==
+		       W8('T', 'a', 's', 'k', ' ', 'R', 'e', 'c') &&
 	       s[8] == 'v' && s[9] == 0;
 }
 
 /* strcmp(s, "Recv finish") == 0 */
 static __always_inline int str_is_recv_finish(const char *s)
 {
-	return *(const __u64 *)s == W8('R', 'e', 'c', 'v', ' ', 'f', 'i', 'n') &&
+	return *(const __u64 *)s ==
+		       W8('R', 'e', 'c', 'v', ' ', 'f', 'i', 'n') &&
 	       s[8] == 'i' && s[9] == 's' && s[10] == 'h' && s[11] == 0;
 }
 
@@ -272,14 +275,9 @@ static __always_inline int select_record(struct npuprof_bpf_pcpu *st,
 	if (kind != NPUPROF_KIND_TASK && cfg_pid)
 		tgid = (__u32)(bpf_get_current_pid_tgid() >> 32);
 	switch (npuprof_filter_decide(&f, kind, devid, stream, task, tgid, 1)) {
-	case NPUPROF_KEEP:
-		return 1;
-	case NPUPROF_FILTERED:
-		st->filtered++;
-		return 0;
-	default:
-		st->sampled_out++;
-		return 0;
+	case NPUPROF_KEEP: return 1;
+	case NPUPROF_FILTERED: st->filtered++; return 0;
+	default: st->sampled_out++; return 0;
 	}
 }
 
@@ -310,16 +308,13 @@ static __always_inline void encode(struct npuprof_record *r, int type,
 		npuprof_encode_recv(r, &a->inst, &a->recv,
 				    str_is_recv_finish(a->str));
 		break;
-	default:
-		npuprof_encode_task_time(r, &a->inst, &a->tt);
-		break;
+	default: npuprof_encode_task_time(r, &a->inst, &a->tt); break;
 	}
 }
 
 /* Wake the reader only once the unread data reaches the watermark, and
  * look at the ring's fill only every 32nd record of this CPU. */
-static __always_inline __u64 wake_flags(struct npuprof_bpf_pcpu *st,
-					void *ring)
+static __always_inline __u64 wake_flags(struct npuprof_bpf_pcpu *st, void *ring)
 {
 	if (!(st->written & 31) &&
 	    bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) >= cfg_wakeup_bytes)
@@ -341,9 +336,8 @@ static __always_inline void stamp(struct npuprof_record *r, __u32 cpu)
  * fewer). After a loss, the DROP record and the record go in as one
  * 128-byte sample: both or neither, like the kmod's room check.
  */
-static __always_inline void write_record(struct npuprof_bpf_pcpu *st,
-					 __u32 cpu, int type,
-					 const struct args *a)
+static __always_inline void write_record(struct npuprof_bpf_pcpu *st, __u32 cpu,
+					 int type, const struct args *a)
 {
 	struct npuprof_record rec[2];
 	struct npuprof_record *r = &rec[1], *d = &rec[0];

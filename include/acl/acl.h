@@ -22,7 +22,8 @@ extern "C" {
 #define ACL_MINOR_VERSION 0
 #define ACL_PATCH_VERSION 0
 
-ACL_FUNC_VISIBILITY aclError aclsysGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion);
+ACL_FUNC_VISIBILITY aclError aclsysGetVersion(int32_t *majorVersion, int32_t *minorVersion,
+					      int32_t *patchVersion);
 ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
 
 #ifdef __cplusplus

@@ -32,47 +32,47 @@ extern "C" {
 
 /* The accelerator the op runs on (COMPUTE_TASK_INFO.taskType, GE numbering). */
 typedef enum aclnpuTaskKind {
-    ACLNPU_TASK_AI_CORE = 0,        /* cube cores: KERNEL_AICORE */
-    ACLNPU_TASK_AI_CPU = 1,         /* AI CPU: KERNEL_AICPU */
-    ACLNPU_TASK_AI_VECTOR_CORE = 2, /* vector cores: KERNEL_AIVEC */
-    ACLNPU_TASK_MIX_AIC = 4,        /* cube-led mix: KERNEL_MIX_AIC */
-    ACLNPU_TASK_MIX_AIV = 5,        /* vector-led mix: KERNEL_MIX_AIV */
+	ACLNPU_TASK_AI_CORE = 0, /* cube cores: KERNEL_AICORE */
+	ACLNPU_TASK_AI_CPU = 1, /* AI CPU: KERNEL_AICPU */
+	ACLNPU_TASK_AI_VECTOR_CORE = 2, /* vector cores: KERNEL_AIVEC */
+	ACLNPU_TASK_MIX_AIC = 4, /* cube-led mix: KERNEL_MIX_AIC */
+	ACLNPU_TASK_MIX_AIV = 5, /* vector-led mix: KERNEL_MIX_AIV */
 } aclnpuTaskKind;
 
 #define ACLNPU_MAX_DIMS 8
 
 typedef struct aclnpuTensorDesc {
-    aclDataType dataType;
-    aclFormat format;
-    uint32_t numDims; /* 0: a scalar */
-    int64_t dims[ACLNPU_MAX_DIMS];
+	aclDataType dataType;
+	aclFormat format;
+	uint32_t numDims; /* 0: a scalar */
+	int64_t dims[ACLNPU_MAX_DIMS];
 } aclnpuTensorDesc;
 
 typedef struct aclnpuOpDesc {
-    size_t size;              /* sizeof(aclnpuOpDesc) of the caller's build */
-    const char *opName;       /* node name, e.g. "aclnnMm_MatMul_0"; required */
-    const char *opType;       /* e.g. "MatMul"; required */
-    aclnpuTaskKind taskKind;
-    uint32_t blockDim;        /* 1 .. 65535 */
-    uint32_t mixBlockDim;     /* MIX kinds: blocks of the second core type */
-    uint64_t durationNs;      /* modelled run time, <= 10 s */
-    uint32_t jitterPerMille;  /* +- random jitter on the duration, <= 1000 */
-    uint32_t opFlag;
-    uint32_t numInputs;
-    const aclnpuTensorDesc *inputs;
-    uint32_t numOutputs;
-    const aclnpuTensorDesc *outputs;
-    const char *attrInfo;     /* NULL: "N/A" */
-    const char *apiName;      /* acl-level API name; NULL: "aclnn<opType>" */
-    /* Replay: finished db strings (NULL: built from inputs/outputs). */
-    const char *inputFormats;
-    const char *inputDataTypes;
-    const char *inputShapes;  /* with its double quotes, as in the db */
-    const char *outputFormats;
-    const char *outputDataTypes;
-    const char *outputShapes;
-    const char *taskTypeName; /* runtime task type; NULL: from taskKind */
-    const char *geTaskType;   /* GE task type; NULL: from taskKind */
+	size_t size; /* sizeof(aclnpuOpDesc) of the caller's build */
+	const char *opName; /* node name, e.g. "aclnnMm_MatMul_0"; required */
+	const char *opType; /* e.g. "MatMul"; required */
+	aclnpuTaskKind taskKind;
+	uint32_t blockDim; /* 1 .. 65535 */
+	uint32_t mixBlockDim; /* MIX kinds: blocks of the second core type */
+	uint64_t durationNs; /* modelled run time, <= 10 s */
+	uint32_t jitterPerMille; /* +- random jitter on the duration, <= 1000 */
+	uint32_t opFlag;
+	uint32_t numInputs;
+	const aclnpuTensorDesc *inputs;
+	uint32_t numOutputs;
+	const aclnpuTensorDesc *outputs;
+	const char *attrInfo; /* NULL: "N/A" */
+	const char *apiName; /* acl-level API name; NULL: "aclnn<opType>" */
+	/* Replay: finished db strings (NULL: built from inputs/outputs). */
+	const char *inputFormats;
+	const char *inputDataTypes;
+	const char *inputShapes; /* with its double quotes, as in the db */
+	const char *outputFormats;
+	const char *outputDataTypes;
+	const char *outputShapes;
+	const char *taskTypeName; /* runtime task type; NULL: from taskKind */
+	const char *geTaskType; /* GE task type; NULL: from taskKind */
 } aclnpuOpDesc;
 
 /* Launches one kernel task. ACL_ERROR_INVALID_PARAM for a NULL or
@@ -85,18 +85,18 @@ ACL_FUNC_VISIBILITY aclError aclnpuLaunchOp(const aclnpuOpDesc *desc, aclrtStrea
  * (include/uapi/npusim.h). With apiName the task hangs off an acl-level
  * range of that name, else off whatever range the caller has open. */
 typedef struct aclnpuRawTask {
-    size_t size;              /* sizeof(aclnpuRawTask) of the caller's build */
-    uint32_t sqeType;         /* enum npusim_sqe_type */
-    uint32_t kind;            /* kernels: npusim_kernel_kind */
-    uint32_t blockDim;
-    uint32_t id;              /* event / notify id */
-    uint32_t targetDevice;    /* NOTIFY_RECORD: device owning the notify */
-    uint32_t tag;
-    uint64_t value;
-    uint64_t durationNs;
-    uint64_t bytes;           /* SDMA */
-    const char *taskTypeName; /* required */
-    const char *apiName;      /* NULL: none */
+	size_t size; /* sizeof(aclnpuRawTask) of the caller's build */
+	uint32_t sqeType; /* enum npusim_sqe_type */
+	uint32_t kind; /* kernels: npusim_kernel_kind */
+	uint32_t blockDim;
+	uint32_t id; /* event / notify id */
+	uint32_t targetDevice; /* NOTIFY_RECORD: device owning the notify */
+	uint32_t tag;
+	uint64_t value;
+	uint64_t durationNs;
+	uint64_t bytes; /* SDMA */
+	const char *taskTypeName; /* required */
+	const char *apiName; /* NULL: none */
 } aclnpuRawTask;
 ACL_FUNC_VISIBILITY aclError aclnpuLaunchRawTask(const aclnpuRawTask *task, aclrtStream stream);
 
@@ -108,15 +108,15 @@ ACL_FUNC_VISIBILITY aclError aclnpuNotifyDestroy(int32_t deviceId, uint32_t noti
  * the submitting thread for every task the runtime sends, right after the
  * driver accepted it. connectionId is -1 while profiling is off. */
 typedef struct aclnpuTaskRecord {
-    int32_t deviceId;
-    uint32_t streamId;
-    uint32_t taskId;          /* the 16-bit SQE task id */
-    uint32_t batchId;         /* wraps of the stream's task id */
-    uint32_t sqeType;
-    const char *taskTypeName; /* runtime task type */
-    uint64_t durationNs;      /* modelled (0: from bytes / sync task) */
-    uint64_t bytes;
-    int64_t connectionId;
+	int32_t deviceId;
+	uint32_t streamId;
+	uint32_t taskId; /* the 16-bit SQE task id */
+	uint32_t batchId; /* wraps of the stream's task id */
+	uint32_t sqeType;
+	const char *taskTypeName; /* runtime task type */
+	uint64_t durationNs; /* modelled (0: from bytes / sync task) */
+	uint64_t bytes;
+	int64_t connectionId;
 } aclnpuTaskRecord;
 typedef void (*aclnpuTaskObserver)(void *ctx, const aclnpuTaskRecord *task);
 /* NULL removes the observer. Not for concurrent use with submits. */

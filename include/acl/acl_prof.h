@@ -93,59 +93,59 @@ extern "C" {
 #define ACL_PROF_MAX_OP_TYPE_LEN 65
 
 typedef enum {
-    ACL_AICORE_ARITHMETIC_UTILIZATION = 0,
-    ACL_AICORE_PIPE_UTILIZATION = 1,
-    ACL_AICORE_MEMORY_BANDWIDTH = 2,
-    ACL_AICORE_L0B_AND_WIDTH = 3,
-    ACL_AICORE_RESOURCE_CONFLICT_RATIO = 4,
-    ACL_AICORE_MEMORY_UB = 5,
-    ACL_AICORE_L2_CACHE = 6,
-    ACL_AICORE_PIPE_EXECUTE_UTILIZATION = 7,
-    ACL_AICORE_MEMORY_ACCESS = 8,
-    ACL_AICORE_NONE = 0xFF
+	ACL_AICORE_ARITHMETIC_UTILIZATION = 0,
+	ACL_AICORE_PIPE_UTILIZATION = 1,
+	ACL_AICORE_MEMORY_BANDWIDTH = 2,
+	ACL_AICORE_L0B_AND_WIDTH = 3,
+	ACL_AICORE_RESOURCE_CONFLICT_RATIO = 4,
+	ACL_AICORE_MEMORY_UB = 5,
+	ACL_AICORE_L2_CACHE = 6,
+	ACL_AICORE_PIPE_EXECUTE_UTILIZATION = 7,
+	ACL_AICORE_MEMORY_ACCESS = 8,
+	ACL_AICORE_NONE = 0xFF
 } aclprofAicoreMetrics;
 
 typedef enum {
-    ACL_STEP_START = 0,
-    ACL_STEP_END = 1
+	ACL_STEP_START = 0,
+	ACL_STEP_END = 1
 } aclprofStepTag;
 
 typedef enum {
-    ACL_SUBSCRIBE_OP = 0,
-    ACL_SUBSCRIBE_SUBGRAPH = 1,
-    ACL_SUBSCRIBE_OP_THREAD = 2,
-    ACL_SUBSCRIBE_NONE = 0xFF
+	ACL_SUBSCRIBE_OP = 0,
+	ACL_SUBSCRIBE_SUBGRAPH = 1,
+	ACL_SUBSCRIBE_OP_THREAD = 2,
+	ACL_SUBSCRIBE_NONE = 0xFF
 } aclprofSubscribeOpFlag;
 
 typedef enum {
-    ACL_SUBSCRIBE_ATTRI_THREADID = 0,
-    ACL_SUBSCRIBE_ATTRI_NONE = 1
+	ACL_SUBSCRIBE_ATTRI_THREADID = 0,
+	ACL_SUBSCRIBE_ATTRI_NONE = 1
 } aclprofSubscribeOpAttri;
 
 /* First argument of aclprofSetConfig; only values strictly between
  * ACL_PROF_ARGS_MIN and ACL_PROF_ARGS_MAX are accepted (2 is unused). */
 typedef enum {
-    ACL_PROF_ARGS_MIN = 0,
-    ACL_PROF_STORAGE_LIMIT = 1,
-    ACL_PROF_SYS_HARDWARE_MEM_FREQ = 3,
-    ACL_PROF_LLC_MODE = 4,
-    ACL_PROF_SYS_IO_FREQ = 5,
-    ACL_PROF_SYS_INTERCONNECTION_FREQ = 6,
-    ACL_PROF_DVPP_FREQ = 7,
-    ACL_PROF_HOST_SYS = 8,
-    ACL_PROF_HOST_SYS_USAGE = 9,
-    ACL_PROF_HOST_SYS_USAGE_FREQ = 10,
-    ACL_PROF_LOW_POWER_FREQ = 11,
-    ACL_PROF_SYS_MEM_SERVICEFLOW = 12,
-    ACL_PROF_SYS_CPU_FREQ = 13,
-    ACL_PROF_OPTYPE = 14,
-    ACL_PROF_NTS_METRICS = 15,
-    ACL_PROF_PATH = 16,
-    ACL_PROF_ARGS_MAX = 17
+	ACL_PROF_ARGS_MIN = 0,
+	ACL_PROF_STORAGE_LIMIT = 1,
+	ACL_PROF_SYS_HARDWARE_MEM_FREQ = 3,
+	ACL_PROF_LLC_MODE = 4,
+	ACL_PROF_SYS_IO_FREQ = 5,
+	ACL_PROF_SYS_INTERCONNECTION_FREQ = 6,
+	ACL_PROF_DVPP_FREQ = 7,
+	ACL_PROF_HOST_SYS = 8,
+	ACL_PROF_HOST_SYS_USAGE = 9,
+	ACL_PROF_HOST_SYS_USAGE_FREQ = 10,
+	ACL_PROF_LOW_POWER_FREQ = 11,
+	ACL_PROF_SYS_MEM_SERVICEFLOW = 12,
+	ACL_PROF_SYS_CPU_FREQ = 13,
+	ACL_PROF_OPTYPE = 14,
+	ACL_PROF_NTS_METRICS = 15,
+	ACL_PROF_PATH = 16,
+	ACL_PROF_ARGS_MAX = 17
 } aclprofConfigType;
 
 typedef enum {
-    ACL_PROF_MESSAGE_TYPE_TENSOR_INFO = 0
+	ACL_PROF_MESSAGE_TYPE_TENSOR_INFO = 0
 } aclprofMessageType;
 
 typedef struct aclprofConfig aclprofConfig;
@@ -165,31 +165,31 @@ typedef struct aclprofStepInfo aclprofStepInfo;
 #ifndef ACL_PROF_TENSOR_INFO_DEFINED
 #define ACL_PROF_TENSOR_INFO_DEFINED
 typedef struct aclprofTensor {
-    uint32_t type;     /* 0 input, 1 output */
-    uint32_t format;   /* aclFormat */
-    uint32_t dataType; /* aclDataType */
-    uint32_t shapeDim; /* dimensions used, <= ACL_PROF_TENSOR_DATA_SHAPE_LEN */
-    uint32_t shape[ACL_PROF_TENSOR_DATA_SHAPE_LEN];
+	uint32_t type; /* 0 input, 1 output */
+	uint32_t format; /* aclFormat */
+	uint32_t dataType; /* aclDataType */
+	uint32_t shapeDim; /* dimensions used, <= ACL_PROF_TENSOR_DATA_SHAPE_LEN */
+	uint32_t shape[ACL_PROF_TENSOR_DATA_SHAPE_LEN];
 } aclprofTensor;
 
 typedef struct aclprofTensorInfo {
-    uint64_t opNameId; /* from aclprofStr2Id */
-    uint64_t opTypeId; /* from aclprofStr2Id */
-    uint32_t resv;
-    uint32_t tensorNum;
-    uint32_t kernelType;
-    uint32_t blockNums;
-    void *stream; /* the aclrtStream the op runs on */
-    aclprofTensor *tensors;
+	uint64_t opNameId; /* from aclprofStr2Id */
+	uint64_t opTypeId; /* from aclprofStr2Id */
+	uint32_t resv;
+	uint32_t tensorNum;
+	uint32_t kernelType;
+	uint32_t blockNums;
+	void *stream; /* the aclrtStream the op runs on */
+	aclprofTensor *tensors;
 } aclprofTensorInfo;
 
 typedef struct aclprofEventAttributes {
-    uint16_t version;     /* ACL_PROF_EVENT_ATTR_VERSION */
-    uint16_t size;        /* sizeof(aclprofEventAttributes) */
-    uint32_t messageType; /* ACL_PROF_MESSAGE_TYPE_TENSOR_INFO */
-    union Message {
-        aclprofTensorInfo *tensorInfo;
-    } message;
+	uint16_t version; /* ACL_PROF_EVENT_ATTR_VERSION */
+	uint16_t size; /* sizeof(aclprofEventAttributes) */
+	uint32_t messageType; /* ACL_PROF_MESSAGE_TYPE_TENSOR_INFO */
+	union Message {
+		aclprofTensorInfo *tensorInfo;
+	} message;
 } aclprofEventAttributes;
 #endif /* ACL_PROF_TENSOR_INFO_DEFINED */
 
@@ -212,9 +212,9 @@ ACL_FUNC_VISIBILITY aclError aclprofStart(const aclprofConfig *profilerConfig);
 /* Builds a config; NULL on invalid arguments (see the reference, 6.8).
  * `deviceNums` may be 0 only with ACL_PROF_MSPROFTX. */
 ACL_FUNC_VISIBILITY aclprofConfig *aclprofCreateConfig(uint32_t *deviceIdList, uint32_t deviceNums,
-                                                       aclprofAicoreMetrics aicoreMetrics,
-                                                       const aclprofAicoreEvents *aicoreEvents,
-                                                       uint64_t dataTypeConfig);
+						       aclprofAicoreMetrics aicoreMetrics,
+						       const aclprofAicoreEvents *aicoreEvents,
+						       uint64_t dataTypeConfig);
 
 ACL_FUNC_VISIBILITY aclError aclprofDestroyConfig(const aclprofConfig *profilerConfig);
 
@@ -224,7 +224,7 @@ ACL_FUNC_VISIBILITY aclError aclprofStop(const aclprofConfig *profilerConfig);
 
 /* Sets one extended option; callable before aclprofInit. */
 ACL_FUNC_VISIBILITY aclError aclprofSetConfig(aclprofConfigType configType, const char *config,
-                                              size_t configLength);
+					      size_t configLength);
 
 /* ---- Step markers ------------------------------------------------------ */
 
@@ -234,7 +234,7 @@ ACL_FUNC_VISIBILITY void aclprofDestroyStepInfo(aclprofStepInfo *stepinfo);
  * (needs npuprof's runtime: without it ACL_ERROR_GE_FAILURE). START twice or
  * END twice on one step info: ACL_ERROR_INVALID_PARAM. */
 ACL_FUNC_VISIBILITY aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag,
-                                                     aclrtStream stream);
+						     aclrtStream stream);
 
 /* ---- msproftx ----------------------------------------------------------
  * Usable between an aclprofStart whose config has ACL_PROF_MSPROFTX and
@@ -247,7 +247,8 @@ ACL_FUNC_VISIBILITY void *aclprofCreateStamp(void);
 ACL_FUNC_VISIBILITY void aclprofDestroyStamp(void *stamp);
 /* Sets the stamp's message: the first min(msgLen, strlen(msg)) characters.
  * msgLen >= 128: -1. */
-ACL_FUNC_VISIBILITY aclError aclprofSetStampTraceMessage(void *stamp, const char *msg, uint32_t msgLen);
+ACL_FUNC_VISIBILITY aclError aclprofSetStampTraceMessage(void *stamp, const char *msg,
+							 uint32_t msgLen);
 /* Records an instant event with the stamp's message. */
 ACL_FUNC_VISIBILITY aclError aclprofMark(void *stamp);
 /* Records an instant event and launches a device marker task on `stream`

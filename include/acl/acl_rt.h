@@ -27,30 +27,30 @@ extern "C" {
 #endif
 
 typedef enum aclrtRunMode {
-    ACL_DEVICE,
-    ACL_HOST,
+	ACL_DEVICE,
+	ACL_HOST,
 } aclrtRunMode;
 
 typedef enum aclrtMemcpyKind {
-    ACL_MEMCPY_HOST_TO_HOST,
-    ACL_MEMCPY_HOST_TO_DEVICE,
-    ACL_MEMCPY_DEVICE_TO_HOST,
-    ACL_MEMCPY_DEVICE_TO_DEVICE,
-    ACL_MEMCPY_DEFAULT,
+	ACL_MEMCPY_HOST_TO_HOST,
+	ACL_MEMCPY_HOST_TO_DEVICE,
+	ACL_MEMCPY_DEVICE_TO_HOST,
+	ACL_MEMCPY_DEVICE_TO_DEVICE,
+	ACL_MEMCPY_DEFAULT,
 } aclrtMemcpyKind;
 
 typedef enum aclrtMemMallocPolicy {
-    ACL_MEM_MALLOC_HUGE_FIRST,
-    ACL_MEM_MALLOC_HUGE_ONLY,
-    ACL_MEM_MALLOC_NORMAL_ONLY,
-    ACL_MEM_MALLOC_HUGE_FIRST_P2P,
-    ACL_MEM_MALLOC_HUGE_ONLY_P2P,
-    ACL_MEM_MALLOC_NORMAL_ONLY_P2P,
+	ACL_MEM_MALLOC_HUGE_FIRST,
+	ACL_MEM_MALLOC_HUGE_ONLY,
+	ACL_MEM_MALLOC_NORMAL_ONLY,
+	ACL_MEM_MALLOC_HUGE_FIRST_P2P,
+	ACL_MEM_MALLOC_HUGE_ONLY_P2P,
+	ACL_MEM_MALLOC_NORMAL_ONLY_P2P,
 } aclrtMemMallocPolicy;
 
 typedef enum aclrtEventRecordedStatus {
-    ACL_EVENT_RECORDED_STATUS_NOT_READY = 0,
-    ACL_EVENT_RECORDED_STATUS_COMPLETE = 1,
+	ACL_EVENT_RECORDED_STATUS_NOT_READY = 0,
+	ACL_EVENT_RECORDED_STATUS_COMPLETE = 1,
 } aclrtEventRecordedStatus;
 
 ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath);
@@ -73,16 +73,18 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
 ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
-ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status);
+ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event,
+						   aclrtEventRecordedStatus *status);
 
 ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
 ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr);
 ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size);
 ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr);
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
-                                         aclrtMemcpyKind kind);
-ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
-                                              aclrtMemcpyKind kind, aclrtStream stream);
+					 aclrtMemcpyKind kind);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src,
+					      size_t count, aclrtMemcpyKind kind,
+					      aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -37,18 +37,19 @@ HcclResult HcclGetRankId(HcclComm comm, uint32_t *rank);
 /* The communicator (group) name, as COMMUNICATION_OP.groupName shows it. */
 HcclResult HcclGetCommName(HcclComm comm, char *commName);
 
-HcclResult HcclAllReduce(void *sendBuf, void *recvBuf, uint64_t count, HcclDataType dataType, HcclReduceOp op,
-                         HcclComm comm, aclrtStream stream);
-HcclResult HcclBroadcast(void *buf, uint64_t count, HcclDataType dataType, uint32_t root, HcclComm comm,
-                         aclrtStream stream);
-HcclResult HcclAllGather(void *sendBuf, void *recvBuf, uint64_t sendCount, HcclDataType dataType, HcclComm comm,
-                         aclrtStream stream);
-HcclResult HcclReduceScatter(void *sendBuf, void *recvBuf, uint64_t recvCount, HcclDataType dataType,
-                             HcclReduceOp op, HcclComm comm, aclrtStream stream);
-HcclResult HcclSend(void *sendBuf, uint64_t count, HcclDataType dataType, uint32_t destRank, HcclComm comm,
-                    aclrtStream stream);
-HcclResult HcclRecv(void *recvBuf, uint64_t count, HcclDataType dataType, uint32_t srcRank, HcclComm comm,
-                    aclrtStream stream);
+HcclResult HcclAllReduce(void *sendBuf, void *recvBuf, uint64_t count, HcclDataType dataType,
+			 HcclReduceOp op, HcclComm comm, aclrtStream stream);
+HcclResult HcclBroadcast(void *buf, uint64_t count, HcclDataType dataType, uint32_t root,
+			 HcclComm comm, aclrtStream stream);
+HcclResult HcclAllGather(void *sendBuf, void *recvBuf, uint64_t sendCount, HcclDataType dataType,
+			 HcclComm comm, aclrtStream stream);
+HcclResult HcclReduceScatter(void *sendBuf, void *recvBuf, uint64_t recvCount,
+			     HcclDataType dataType, HcclReduceOp op, HcclComm comm,
+			     aclrtStream stream);
+HcclResult HcclSend(void *sendBuf, uint64_t count, HcclDataType dataType, uint32_t destRank,
+		    HcclComm comm, aclrtStream stream);
+HcclResult HcclRecv(void *recvBuf, uint64_t count, HcclDataType dataType, uint32_t srcRank,
+		    HcclComm comm, aclrtStream stream);
 
 #ifdef __cplusplus
 }

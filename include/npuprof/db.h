@@ -74,21 +74,23 @@ enum npuprof_db_table {
 #define NPUPROF_DB_CTYPE_TXT const char *
 #define NPUPROF_DB_F_C(S, field, DECL, KIND, FLAGS) NPUPROF_DB_CTYPE_##KIND field;
 #define NPUPROF_DB_F_V(S, field, n111, n120, DECL, KIND, FLAGS) NPUPROF_DB_CTYPE_##KIND field;
-#define NPUPROF_DB_T_STRUCT(ID, sfx, COLS, FLAGS) \
-	struct npuprof_db_##sfx { NPUPROF_DB_COLS_##COLS(NPUPROF_DB_F_C, NPUPROF_DB_F_V, sfx) };
+#define NPUPROF_DB_T_STRUCT(ID, sfx, COLS, FLAGS)                           \
+	struct npuprof_db_##sfx {                                           \
+		NPUPROF_DB_COLS_##COLS(NPUPROF_DB_F_C, NPUPROF_DB_F_V, sfx) \
+	};
 NPUPROF_DB_TABLE_LIST(NPUPROF_DB_T_STRUCT)
 #undef NPUPROF_DB_T_STRUCT
 #undef NPUPROF_DB_F_C
 #undef NPUPROF_DB_F_V
 
 enum npuprof_db_schema {
-	NPUPROF_DB_SCHEMA_1_1_1 = 0,	/* the seed's column set (default) */
-	NPUPROF_DB_SCHEMA_1_2_0 = 1,	/* the current producer's column set */
+	NPUPROF_DB_SCHEMA_1_1_1 = 0, /* the seed's column set (default) */
+	NPUPROF_DB_SCHEMA_1_2_0 = 1, /* the current producer's column set */
 };
 
 enum npuprof_db_variant {
-	NPUPROF_DB_MSPROF = 0,		/* msprof_<ts>.db */
-	NPUPROF_DB_PYTORCH = 1,		/* plus the torch_npu tables */
+	NPUPROF_DB_MSPROF = 0, /* msprof_<ts>.db */
+	NPUPROF_DB_PYTORCH = 1, /* plus the torch_npu tables */
 };
 
 /* Replace an existing file of the final name (atomically); default: fail. */
@@ -111,8 +113,8 @@ struct npuprof_db;
  * (1.1.1, msprof variant, default name). On failure returns a negative errno,
  * sets *out to NULL and, if err is not NULL, writes a message naming the path.
  */
-int npuprof_db_open(struct npuprof_db **out, const char *dir,
-		    const struct npuprof_db_options *opt, char *err, size_t errlen);
+int npuprof_db_open(struct npuprof_db **out, const char *dir, const struct npuprof_db_options *opt,
+		    char *err, size_t errlen);
 
 /*
  * The STRING_IDS id of s (NUL-terminated) or of the len bytes at s (any
@@ -128,14 +130,14 @@ npuprof_db_str npuprof_db_intern_n(struct npuprof_db *w, const char *s, size_t l
  * Columns absent from the chosen schema version are ignored. Prefer the
  * typed npuprof_db_add_<table>() wrappers below.
  */
-int npuprof_db_insert(struct npuprof_db *w, enum npuprof_db_table t,
-		      const void *row, size_t row_size);
+int npuprof_db_insert(struct npuprof_db *w, enum npuprof_db_table t, const void *row,
+		      size_t row_size);
 
-#define NPUPROF_DB_T_ADD(ID, sfx, COLS, FLAGS) \
-	static inline int npuprof_db_add_##sfx(struct npuprof_db *w, \
+#define NPUPROF_DB_T_ADD(ID, sfx, COLS, FLAGS)                                     \
+	static inline int npuprof_db_add_##sfx(struct npuprof_db *w,               \
 					       const struct npuprof_db_##sfx *row) \
-	{ \
-		return npuprof_db_insert(w, NPUPROF_DB_##ID, row, sizeof(*row)); \
+	{                                                                          \
+		return npuprof_db_insert(w, NPUPROF_DB_##ID, row, sizeof(*row));   \
 	}
 NPUPROF_DB_TABLE_LIST(NPUPROF_DB_T_ADD)
 #undef NPUPROF_DB_T_ADD

@@ -50,8 +50,7 @@ typedef int (*npuprof_record_fn)(void *ctx, const struct npuprof_record *r);
 struct npuprof_engine_ops {
 	const char *name;
 	/* Returns 0, or -errno with a message in e->err. */
-	int (*open)(struct npuprof_engine *e,
-		    const struct npuprof_capture_opts *o);
+	int (*open)(struct npuprof_engine *e, const struct npuprof_capture_opts *o);
 	int (*start)(struct npuprof_engine *e);
 	int (*stop)(struct npuprof_engine *e);
 	/* Wait until records are ready: > 0 ready, 0 timeout, < 0 error;
@@ -79,8 +78,7 @@ struct npuprof_engine {
  * it is loaded, else BPF). On failure returns -errno and writes a message
  * into err. */
 int npuprof_engine_open(struct npuprof_engine **out, const char *name,
-			const struct npuprof_capture_opts *o, char *err,
-			size_t errlen);
+			const struct npuprof_capture_opts *o, char *err, size_t errlen);
 void npuprof_engine_close(struct npuprof_engine *e);
 
 /* The engine's clock: ops->now, else the host's CLOCK_MONOTONIC (also when

@@ -57,153 +57,153 @@ extern "C" {
 /* Written once, at offset 0. The clock pair converts every timestamp of the
  * stream (CLOCK_MONOTONIC ns) to Unix ns: unix = mono + realtime - monotonic. */
 struct npuprof_host_file_header {
-    char magic[8];          /* NPUPROF_HOST_MAGIC */
-    uint16_t version;       /* NPUPROF_HOST_VERSION */
-    uint16_t header_size;   /* sizeof(struct npuprof_host_file_header) */
-    uint32_t byte_order;    /* NPUPROF_HOST_BYTE_ORDER as written */
-    uint32_t pid;           /* the profiled process */
-    uint32_t block_align;   /* blocks and records start at multiples of this (8) */
-    uint64_t realtime_ns;   /* CLOCK_REALTIME ...  */
-    uint64_t monotonic_ns;  /* ... and CLOCK_MONOTONIC, sampled back to back */
-    uint64_t switches;      /* ACL_PROF_* bits of the collection */
-    char hostname[64];      /* NUL-terminated */
-    uint64_t reserved[2];   /* written as 0 */
+	char magic[8]; /* NPUPROF_HOST_MAGIC */
+	uint16_t version; /* NPUPROF_HOST_VERSION */
+	uint16_t header_size; /* sizeof(struct npuprof_host_file_header) */
+	uint32_t byte_order; /* NPUPROF_HOST_BYTE_ORDER as written */
+	uint32_t pid; /* the profiled process */
+	uint32_t block_align; /* blocks and records start at multiples of this (8) */
+	uint64_t realtime_ns; /* CLOCK_REALTIME ...  */
+	uint64_t monotonic_ns; /* ... and CLOCK_MONOTONIC, sampled back to back */
+	uint64_t switches; /* ACL_PROF_* bits of the collection */
+	char hostname[64]; /* NUL-terminated */
+	uint64_t reserved[2]; /* written as 0 */
 };
 
 struct npuprof_host_block_header {
-    uint32_t magic; /* NPUPROF_HOST_BLOCK_MAGIC */
-    uint32_t size;  /* bytes of records that follow (multiple of 8) */
-    uint32_t crc;   /* npuprof_host_block_crc(): this header (crc as 0)
+	uint32_t magic; /* NPUPROF_HOST_BLOCK_MAGIC */
+	uint32_t size; /* bytes of records that follow (multiple of 8) */
+	uint32_t crc; /* npuprof_host_block_crc(): this header (crc as 0)
                        and the records */
-    uint32_t tid;   /* thread whose buffer this is; 0 for session records */
-    uint64_t seq;   /* 0, 1, 2 ... per file; a gap means a lost block */
-    uint64_t lost;  /* records this thread could not record (buffer full)
+	uint32_t tid; /* thread whose buffer this is; 0 for session records */
+	uint64_t seq; /* 0, 1, 2 ... per file; a gap means a lost block */
+	uint64_t lost; /* records this thread could not record (buffer full)
                        since its previous block */
 };
 
 struct npuprof_hrec_header {
-    uint32_t size;     /* whole record, header included; multiple of 8 */
-    uint16_t kind;     /* enum npuprof_hrec_kind */
-    uint16_t reserved; /* written as 0 */
+	uint32_t size; /* whole record, header included; multiple of 8 */
+	uint16_t kind; /* enum npuprof_hrec_kind */
+	uint16_t reserved; /* written as 0 */
 };
 
 enum npuprof_hrec_kind {
-    NPUPROF_HREC_PAD = 0,         /* filler at a buffer's wrap point; skip */
-    NPUPROF_HREC_SESSION = 1,     /* struct npuprof_hrec_session */
-    NPUPROF_HREC_TX = 2,          /* struct npuprof_hrec_tx: msproftx events */
-    NPUPROF_HREC_HASH = 3,        /* struct npuprof_hrec_hash: id -> string */
-    NPUPROF_HREC_TENSOR_INFO = 4, /* struct npuprof_hrec_tensor_info */
-    NPUPROF_HREC_STEP = 5,        /* struct npuprof_hrec_step */
-    NPUPROF_HREC_OPTION = 6,      /* struct npuprof_hrec_option */
-    NPUPROF_HREC_END = 7,         /* struct npuprof_hrec_end: clean close */
-    /* Written by npuprof's ACL runtime (libascendcl, user/runtime): */
-    NPUPROF_HREC_API = 8,          /* struct npuprof_hrec_api: CANN_API row */
-    NPUPROF_HREC_TASK_TRACK = 9,   /* struct npuprof_hrec_task_track: one SQE */
-    NPUPROF_HREC_COMPUTE_OP = 10,  /* struct npuprof_hrec_compute_op */
-    NPUPROF_HREC_HCCL_OP = 11,     /* struct npuprof_hrec_hccl_op */
-    NPUPROF_HREC_HCCL_TASK = 12,   /* struct npuprof_hrec_hccl_task */
-    NPUPROF_HREC_KIND_COUNT        /* first unassigned kind */
+	NPUPROF_HREC_PAD = 0, /* filler at a buffer's wrap point; skip */
+	NPUPROF_HREC_SESSION = 1, /* struct npuprof_hrec_session */
+	NPUPROF_HREC_TX = 2, /* struct npuprof_hrec_tx: msproftx events */
+	NPUPROF_HREC_HASH = 3, /* struct npuprof_hrec_hash: id -> string */
+	NPUPROF_HREC_TENSOR_INFO = 4, /* struct npuprof_hrec_tensor_info */
+	NPUPROF_HREC_STEP = 5, /* struct npuprof_hrec_step */
+	NPUPROF_HREC_OPTION = 6, /* struct npuprof_hrec_option */
+	NPUPROF_HREC_END = 7, /* struct npuprof_hrec_end: clean close */
+	/* Written by npuprof's ACL runtime (libascendcl, user/runtime): */
+	NPUPROF_HREC_API = 8, /* struct npuprof_hrec_api: CANN_API row */
+	NPUPROF_HREC_TASK_TRACK = 9, /* struct npuprof_hrec_task_track: one SQE */
+	NPUPROF_HREC_COMPUTE_OP = 10, /* struct npuprof_hrec_compute_op */
+	NPUPROF_HREC_HCCL_OP = 11, /* struct npuprof_hrec_hccl_op */
+	NPUPROF_HREC_HCCL_TASK = 12, /* struct npuprof_hrec_hccl_task */
+	NPUPROF_HREC_KIND_COUNT /* first unassigned kind */
 };
 
 /* The collection's configuration, first record of every stream. */
 struct npuprof_hrec_session {
-    struct npuprof_hrec_header h;
-    uint64_t switches;       /* ACL_PROF_* bits after post-processing */
-    uint32_t aicore_metrics; /* aclprofAicoreMetrics */
-    uint32_t dev_count;      /* entries in dev_ids (the host is not listed) */
-    uint32_t dev_ids[];      /* padded to 8 */
+	struct npuprof_hrec_header h;
+	uint64_t switches; /* ACL_PROF_* bits after post-processing */
+	uint32_t aicore_metrics; /* aclprofAicoreMetrics */
+	uint32_t dev_count; /* entries in dev_ids (the host is not listed) */
+	uint32_t dev_ids[]; /* padded to 8 */
 };
 
 /* msproftx event types, as in CANN's raw record and ENUM_MSTX_EVENT_TYPE. */
 enum npuprof_tx_event {
-    NPUPROF_TX_MARK = 0,
-    NPUPROF_TX_PUSH_POP = 1,
-    NPUPROF_TX_START_STOP = 2,
-    NPUPROF_TX_MARK_EX = 3,
+	NPUPROF_TX_MARK = 0,
+	NPUPROF_TX_PUSH_POP = 1,
+	NPUPROF_TX_START_STOP = 2,
+	NPUPROF_TX_MARK_EX = 3,
 };
 
 /* One msproftx event (CANN's MsprofTxInfo, without its fixed 156-byte
  * message). info_type 0 = stamp APIs, 1 = MarkEx / mstx. */
 #define NPUPROF_TX_NO_RANGE 0xFFFFFFFFu
 struct npuprof_hrec_tx {
-    struct npuprof_hrec_header h;
-    uint32_t tid;          /* thread CANN attributes the event to: the one that
+	struct npuprof_hrec_header h;
+	uint32_t tid; /* thread CANN attributes the event to: the one that
                               ended it (Pop, RangeStop) */
-    uint32_t start_tid;    /* thread that started it */
-    uint64_t start_ns;     /* CLOCK_MONOTONIC */
-    uint64_t end_ns;       /* = start_ns for marks */
-    uint64_t mark_id;      /* MarkEx transaction id (connectionId - 4000000001) */
-    uint64_t domain;       /* hash id of the mstx domain; 0 for stamp APIs */
-    uint32_t category;     /* stamp category; 0xFFFFFFFF for MarkEx */
-    int32_t payload_type;  /* stamp payload type */
-    uint32_t range_id;     /* rangeId of START_STOP events, else NO_RANGE */
-    uint16_t info_type;
-    uint16_t event_type;   /* enum npuprof_tx_event */
-    uint32_t msg_len;      /* bytes of message, without the NUL */
-    char message[];        /* msg_len bytes, NUL, padding to 8 */
+	uint32_t start_tid; /* thread that started it */
+	uint64_t start_ns; /* CLOCK_MONOTONIC */
+	uint64_t end_ns; /* = start_ns for marks */
+	uint64_t mark_id; /* MarkEx transaction id (connectionId - 4000000001) */
+	uint64_t domain; /* hash id of the mstx domain; 0 for stamp APIs */
+	uint32_t category; /* stamp category; 0xFFFFFFFF for MarkEx */
+	int32_t payload_type; /* stamp payload type */
+	uint32_t range_id; /* rangeId of START_STOP events, else NO_RANGE */
+	uint16_t info_type;
+	uint16_t event_type; /* enum npuprof_tx_event */
+	uint32_t msg_len; /* bytes of message, without the NUL */
+	char message[]; /* msg_len bytes, NUL, padding to 8 */
 };
 
 /* An aclprofStr2Id (or domain) hash id and its string, written once per
  * string per stream so that the export can resolve ids. */
 struct npuprof_hrec_hash {
-    struct npuprof_hrec_header h;
-    uint64_t id;
-    uint32_t len; /* bytes of str, without the NUL */
-    uint32_t reserved;
-    char str[];   /* len bytes, NUL, padding */
+	struct npuprof_hrec_header h;
+	uint64_t id;
+	uint32_t len; /* bytes of str, without the NUL */
+	uint32_t reserved;
+	char str[]; /* len bytes, NUL, padding */
 };
 
 /* Tensors of one aclprofRangePushEx .. aclprofRangePop (more than
  * NPUPROF_TENSORS_PER_RECORD tensors continue in further records). */
 #define NPUPROF_TENSORS_PER_RECORD 64
 struct npuprof_hrec_tensor {
-    uint32_t type;
-    uint32_t format;
-    uint32_t data_type;
-    uint32_t shape_dim;
-    uint32_t shape[8]; /* zero beyond shape_dim */
+	uint32_t type;
+	uint32_t format;
+	uint32_t data_type;
+	uint32_t shape_dim;
+	uint32_t shape[8]; /* zero beyond shape_dim */
 };
 struct npuprof_hrec_tensor_info {
-    struct npuprof_hrec_header h;
-    uint32_t tid;
-    uint32_t tensor_count;  /* in this record */
-    uint64_t start_ns;      /* PushEx time */
-    uint64_t end_ns;        /* Pop time */
-    uint64_t op_name_id;
-    uint64_t op_type_id;
-    uint64_t stream;        /* aclrtStream handle value */
-    uint32_t kernel_type;
-    uint32_t block_nums;
-    uint32_t first_tensor;  /* index of tensors[0] in the op's tensor list */
-    uint32_t total_tensors; /* tensorNum of the op */
-    struct npuprof_hrec_tensor tensors[];
+	struct npuprof_hrec_header h;
+	uint32_t tid;
+	uint32_t tensor_count; /* in this record */
+	uint64_t start_ns; /* PushEx time */
+	uint64_t end_ns; /* Pop time */
+	uint64_t op_name_id;
+	uint64_t op_type_id;
+	uint64_t stream; /* aclrtStream handle value */
+	uint32_t kernel_type;
+	uint32_t block_nums;
+	uint32_t first_tensor; /* index of tensors[0] in the op's tensor list */
+	uint32_t total_tensors; /* tensorNum of the op */
+	struct npuprof_hrec_tensor tensors[];
 };
 
 /* aclprofGetStepTimestamp. */
 struct npuprof_hrec_step {
-    struct npuprof_hrec_header h;
-    uint32_t tid;
-    uint32_t tag;      /* aclprofStepTag */
-    uint64_t index_id; /* the step info's index (1, 2, ...) */
-    uint64_t time_ns;
-    uint64_t stream;
+	struct npuprof_hrec_header h;
+	uint32_t tid;
+	uint32_t tag; /* aclprofStepTag */
+	uint64_t index_id; /* the step info's index (1, 2, ...) */
+	uint64_t time_ns;
+	uint64_t stream;
 };
 
 /* An aclprofSetConfig option in effect for the collection. */
 struct npuprof_hrec_option {
-    struct npuprof_hrec_header h;
-    uint32_t type; /* aclprofConfigType */
-    uint32_t len;
-    char value[];  /* len bytes, NUL, padding */
+	struct npuprof_hrec_header h;
+	uint32_t type; /* aclprofConfigType */
+	uint32_t len;
+	char value[]; /* len bytes, NUL, padding */
 };
 
 /* Last record of a stream that was closed cleanly (stop, finalize, exit).
  * Its absence means the file was truncated or its writer died. */
 struct npuprof_hrec_end {
-    struct npuprof_hrec_header h;
-    uint64_t end_ns;  /* CLOCK_MONOTONIC at close */
-    uint64_t records; /* records committed by producers, process lifetime */
-    uint64_t lost;    /* records lost in full rings, process lifetime */
+	struct npuprof_hrec_header h;
+	uint64_t end_ns; /* CLOCK_MONOTONIC at close */
+	uint64_t records; /* records committed by producers, process lifetime */
+	uint64_t lost; /* records lost in full rings, process lifetime */
 };
 
 /* ---- Runtime records (kinds 8-12) ----------------------------------------
@@ -260,142 +260,142 @@ struct npuprof_hrec_end {
 /* One host API range: a CANN_API row. Written when the API returns, so a
  * thread's nested APIs appear innermost first. */
 struct npuprof_hrec_api {
-    struct npuprof_hrec_header h;
-    uint32_t level;         /* enum npuprof_api_level */
-    uint32_t tid;
-    uint64_t start_ns;
-    uint64_t end_ns;
-    uint64_t connection_id; /* CANN_API.connectionId */
-    uint64_t name_id;       /* API name: aclrtMemcpyAsync, launch,
+	struct npuprof_hrec_header h;
+	uint32_t level; /* enum npuprof_api_level */
+	uint32_t tid;
+	uint64_t start_ns;
+	uint64_t end_ns;
+	uint64_t connection_id; /* CANN_API.connectionId */
+	uint64_t name_id; /* API name: aclrtMemcpyAsync, launch,
                                KernelLaunch, hcom_allReduce_ ... */
-    uint64_t item_id;       /* what it acted on: node `launch` and
+	uint64_t item_id; /* what it acted on: node `launch` and
                                KernelLaunch: the op name; hcom_* and
                                communication level: the HCCL op name;
                                else NO_STRING (CANN's MsprofApi.itemId) */
-    uint32_t device_id;     /* the thread's current device; UINT32_MAX: none */
-    int32_t result;         /* aclError the API returned */
+	uint32_t device_id; /* the thread's current device; UINT32_MAX: none */
+	int32_t result; /* aclError the API returned */
 };
 
 /* One SQE submitted by the runtime (CANN's task track): the host half of a
  * TASK row. */
 struct npuprof_hrec_task_track {
-    struct npuprof_hrec_header h;
-    uint32_t tid;
-    uint32_t device_id;     /* logical device id (TASK.deviceId) */
-    uint64_t time_ns;       /* just before the SQE went to the driver */
-    uint64_t connection_id; /* see above; NPUPROF_NO_CONNECTION: none */
-    uint64_t task_type_id;  /* runtime task-type name (TASK.taskType, §5.3):
+	struct npuprof_hrec_header h;
+	uint32_t tid;
+	uint32_t device_id; /* logical device id (TASK.deviceId) */
+	uint64_t time_ns; /* just before the SQE went to the driver */
+	uint64_t connection_id; /* see above; NPUPROF_NO_CONNECTION: none */
+	uint64_t task_type_id; /* runtime task-type name (TASK.taskType, §5.3):
                                KERNEL_AICORE, KERNEL_AIVEC, KERNEL_MIX_AIC,
                                KERNEL_MIX_AIV, MEMCPY_ASYNC, EVENT_RECORD,
                                EVENT_WAIT, NOTIFY_RECORD, NOTIFY_WAIT,
                                PROFILER_TRACE_EX, ... (replay: the name the
                                replayed database holds) */
-    uint32_t stream_id;
-    uint16_t task_id;       /* the 16-bit SQE task id */
-    uint8_t sqe_type;       /* enum npusim_sqe_type (STARS numbering) */
-    uint8_t reserved0;      /* 0 */
-    uint32_t batch_id;      /* task-id wraps on this stream before this task */
-    uint32_t model_id;      /* NPUPROF_NO_ID32 (no graph models) */
-    uint64_t duration_ns;   /* modelled duration put into the SQE
+	uint32_t stream_id;
+	uint16_t task_id; /* the 16-bit SQE task id */
+	uint8_t sqe_type; /* enum npusim_sqe_type (STARS numbering) */
+	uint8_t reserved0; /* 0 */
+	uint32_t batch_id; /* task-id wraps on this stream before this task */
+	uint32_t model_id; /* NPUPROF_NO_ID32 (no graph models) */
+	uint64_t duration_ns; /* modelled duration put into the SQE
                                (0: from bytes, or a pure sync task) */
-    uint64_t bytes;         /* MEMCPY_ASYNC / SDMA: bytes moved (MEMCPY_INFO.size) */
-    uint32_t memcpy_op;     /* ENUM_MEMCPY_OPERATION id (1 H2D, 2 D2H, 3 D2D ...);
+	uint64_t bytes; /* MEMCPY_ASYNC / SDMA: bytes moved (MEMCPY_INFO.size) */
+	uint32_t memcpy_op; /* ENUM_MEMCPY_OPERATION id (1 H2D, 2 D2H, 3 D2D ...);
                                NPUPROF_ENUM_INVALID when not a copy */
-    uint32_t trace_tag;     /* PROFILER_TRACE_EX: tag (0/1 step, 11 mark,
+	uint32_t trace_tag; /* PROFILER_TRACE_EX: tag (0/1 step, 11 mark,
                                12 range); else 0 */
-    uint64_t index_id;      /* PROFILER_TRACE_EX: index id (markId); else 0 */
+	uint64_t index_id; /* PROFILER_TRACE_EX: index id (markId); else 0 */
 };
 
 /* Operator details of one kernel task: a COMPUTE_TASK_INFO row. */
 struct npuprof_hrec_compute_op {
-    struct npuprof_hrec_header h;
-    uint32_t tid;
-    uint32_t device_id;
-    uint64_t time_ns;           /* launch time (= its TASK_TRACK's) */
-    uint64_t connection_id;     /* the node `launch` API */
-    uint32_t stream_id;         /* task key ... */
-    uint16_t task_id;
-    uint16_t reserved0;         /* 0 */
-    uint32_t batch_id;          /* ... task key */
-    uint32_t context_id;        /* NPUPROF_NO_ID32 (not an FFTS+ subtask) */
-    uint64_t name_id;           /* op (node) name, e.g. aclnnMm_MatMul_0 */
-    uint64_t op_type_id;        /* MatMul, Add ... */
-    uint64_t task_type_id;      /* GE task type: AI_CORE, AI_VECTOR_CORE,
+	struct npuprof_hrec_header h;
+	uint32_t tid;
+	uint32_t device_id;
+	uint64_t time_ns; /* launch time (= its TASK_TRACK's) */
+	uint64_t connection_id; /* the node `launch` API */
+	uint32_t stream_id; /* task key ... */
+	uint16_t task_id;
+	uint16_t reserved0; /* 0 */
+	uint32_t batch_id; /* ... task key */
+	uint32_t context_id; /* NPUPROF_NO_ID32 (not an FFTS+ subtask) */
+	uint64_t name_id; /* op (node) name, e.g. aclnnMm_MatMul_0 */
+	uint64_t op_type_id; /* MatMul, Add ... */
+	uint64_t task_type_id; /* GE task type: AI_CORE, AI_VECTOR_CORE,
                                    MIX_AIC, MIX_AIV, AI_CPU ... */
-    uint64_t input_formats_id;  /* "NCHW;ND" (no quotes) */
-    uint64_t input_dtypes_id;   /* "FLOAT16;FLOAT" */
-    uint64_t input_shapes_id;   /* "\"32,1024;1024\"" (quotes included) */
-    uint64_t output_formats_id;
-    uint64_t output_dtypes_id;
-    uint64_t output_shapes_id;
-    uint64_t attr_id;           /* attrInfo; NO_STRING -> N/A */
-    uint64_t op_state_id;       /* opState (newer schemas); NO_STRING -> N/A */
-    uint64_t hf32_id;           /* hf32Eligible; NO_STRING -> N/A */
-    uint32_t block_dim;
-    uint32_t mix_block_dim;     /* 0 unless MIX */
-    uint32_t op_flag;           /* CANN's opFlag (0 = static shape) */
-    uint16_t input_count;       /* tensors in the input lists */
-    uint16_t output_count;
-    uint64_t duration_ns;       /* modelled duration */
+	uint64_t input_formats_id; /* "NCHW;ND" (no quotes) */
+	uint64_t input_dtypes_id; /* "FLOAT16;FLOAT" */
+	uint64_t input_shapes_id; /* "\"32,1024;1024\"" (quotes included) */
+	uint64_t output_formats_id;
+	uint64_t output_dtypes_id;
+	uint64_t output_shapes_id;
+	uint64_t attr_id; /* attrInfo; NO_STRING -> N/A */
+	uint64_t op_state_id; /* opState (newer schemas); NO_STRING -> N/A */
+	uint64_t hf32_id; /* hf32Eligible; NO_STRING -> N/A */
+	uint32_t block_dim;
+	uint32_t mix_block_dim; /* 0 unless MIX */
+	uint32_t op_flag; /* CANN's opFlag (0 = static shape) */
+	uint16_t input_count; /* tensors in the input lists */
+	uint16_t output_count;
+	uint64_t duration_ns; /* modelled duration */
 };
 
 /* One HCCL collective on one device (rank): a COMMUNICATION_OP row.
  * Written when the op's tasks have all been submitted on that device. */
 struct npuprof_hrec_hccl_op {
-    struct npuprof_hrec_header h;
-    uint32_t tid;
-    uint32_t device_id;
-    uint64_t start_ns;          /* host time the op's launch began ... */
-    uint64_t end_ns;            /* ... and ended (the device span is the
+	struct npuprof_hrec_header h;
+	uint32_t tid;
+	uint32_t device_id;
+	uint64_t start_ns; /* host time the op's launch began ... */
+	uint64_t end_ns; /* ... and ended (the device span is the
                                    export's: min/max of its tasks) */
-    uint64_t connection_id;     /* the node `launch` API that launched it */
-    uint64_t op_seq;            /* unique per process; HCCL_TASK.op_seq */
-    uint64_t op_name_id;        /* hcom_allReduce__<n>_<seq>_<k> */
-    uint64_t op_type_id;        /* hcom_allReduce_, hcom_broadcast_, ... */
-    uint64_t group_name_id;     /* communicator name */
-    uint64_t alg_type_id;       /* MESH-RING, HD-MESH ... */
-    uint64_t count;             /* elements of data_type */
-    uint32_t data_type;         /* ENUM_HCCL_DATA_TYPE id */
-    uint32_t rank;              /* this device's rank in the communicator */
-    uint32_t rank_size;
-    uint32_t stream_id;         /* the op's main stream */
-    uint8_t relay;
-    uint8_t retry;
-    uint16_t reserved0;         /* 0 */
-    uint32_t task_count;        /* HCCL_TASK records of this op on this device */
+	uint64_t connection_id; /* the node `launch` API that launched it */
+	uint64_t op_seq; /* unique per process; HCCL_TASK.op_seq */
+	uint64_t op_name_id; /* hcom_allReduce__<n>_<seq>_<k> */
+	uint64_t op_type_id; /* hcom_allReduce_, hcom_broadcast_, ... */
+	uint64_t group_name_id; /* communicator name */
+	uint64_t alg_type_id; /* MESH-RING, HD-MESH ... */
+	uint64_t count; /* elements of data_type */
+	uint32_t data_type; /* ENUM_HCCL_DATA_TYPE id */
+	uint32_t rank; /* this device's rank in the communicator */
+	uint32_t rank_size;
+	uint32_t stream_id; /* the op's main stream */
+	uint8_t relay;
+	uint8_t retry;
+	uint16_t reserved0; /* 0 */
+	uint32_t task_count; /* HCCL_TASK records of this op on this device */
 };
 
 /* One HCCL small task: a COMMUNICATION_TASK_INFO row. */
 struct npuprof_hrec_hccl_task {
-    struct npuprof_hrec_header h;
-    uint32_t tid;
-    uint32_t device_id;
-    uint64_t time_ns;
-    uint64_t connection_id;     /* the op's (= HCCL_OP.connection_id) */
-    uint64_t op_seq;            /* HCCL_OP.op_seq of the owning op */
-    uint64_t op_name_id;        /* = the op's */
-    uint64_t group_name_id;     /* = the op's */
-    uint64_t task_type_id;      /* Notify_Wait, Notify_Record, Memcpy,
+	struct npuprof_hrec_header h;
+	uint32_t tid;
+	uint32_t device_id;
+	uint64_t time_ns;
+	uint64_t connection_id; /* the op's (= HCCL_OP.connection_id) */
+	uint64_t op_seq; /* HCCL_OP.op_seq of the owning op */
+	uint64_t op_name_id; /* = the op's */
+	uint64_t group_name_id; /* = the op's */
+	uint64_t task_type_id; /* Notify_Wait, Notify_Record, Memcpy,
                                    Reduce_Inline ... */
-    uint32_t stream_id;         /* task key ... */
-    uint16_t task_id;
-    uint8_t is_master;          /* 1: task of the op's main stream */
-    uint8_t reserved0;          /* 0 */
-    uint32_t batch_id;          /* ... task key */
-    uint32_t context_id;        /* NPUPROF_NO_ID32 */
-    uint32_t plane_id;
-    uint32_t src_rank;
-    uint32_t dst_rank;          /* NPUPROF_NO_ID32 when there is no peer */
-    uint16_t transport_type;    /* ENUM_HCCL_TRANSPORT_TYPE id (0 SDMA, 2 LOCAL) */
-    uint16_t link_type;         /* ENUM_HCCL_LINK_TYPE id; 65535 n/a */
-    uint16_t rdma_type;         /* ENUM_HCCL_RDMA_TYPE id; 65535 n/a */
-    uint16_t data_type;         /* ENUM_HCCL_DATA_TYPE id; 65535 unless a reduce */
-    uint32_t reserved1;         /* 0 */
-    uint64_t size;              /* bytes moved */
-    uint64_t notify_id;         /* notify tasks: the notify (owner device << 32
+	uint32_t stream_id; /* task key ... */
+	uint16_t task_id;
+	uint8_t is_master; /* 1: task of the op's main stream */
+	uint8_t reserved0; /* 0 */
+	uint32_t batch_id; /* ... task key */
+	uint32_t context_id; /* NPUPROF_NO_ID32 */
+	uint32_t plane_id;
+	uint32_t src_rank;
+	uint32_t dst_rank; /* NPUPROF_NO_ID32 when there is no peer */
+	uint16_t transport_type; /* ENUM_HCCL_TRANSPORT_TYPE id (0 SDMA, 2 LOCAL) */
+	uint16_t link_type; /* ENUM_HCCL_LINK_TYPE id; 65535 n/a */
+	uint16_t rdma_type; /* ENUM_HCCL_RDMA_TYPE id; 65535 n/a */
+	uint16_t data_type; /* ENUM_HCCL_DATA_TYPE id; 65535 unless a reduce */
+	uint32_t reserved1; /* 0 */
+	uint64_t size; /* bytes moved */
+	uint64_t notify_id; /* notify tasks: the notify (owner device << 32
                                    | id); UINT64_MAX when none */
-    uint64_t duration_estimated_ns; /* the runtime's model; 0: none */
-    uint64_t bandwidth;         /* bytes/s of the model; 0: none
+	uint64_t duration_estimated_ns; /* the runtime's model; 0: none */
+	uint64_t bandwidth; /* bytes/s of the model; 0: none
                                    (COMMUNICATION_TASK_INFO.bandwidth) */
 };
 
@@ -403,7 +403,8 @@ struct npuprof_hrec_hccl_task {
 #define NPUPROF_HREC_ALIGN 8u
 static inline uint32_t npuprof_hrec_size(size_t fixed, size_t var)
 {
-    return (uint32_t)((fixed + var + NPUPROF_HREC_ALIGN - 1) & ~(size_t)(NPUPROF_HREC_ALIGN - 1));
+	return (uint32_t)((fixed + var + NPUPROF_HREC_ALIGN - 1) &
+			  ~(size_t)(NPUPROF_HREC_ALIGN - 1));
 }
 
 /* CRC-32 (IEEE 802.3, reflected, as zlib's crc32()). */

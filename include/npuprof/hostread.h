@@ -16,25 +16,25 @@ extern "C" {
 #endif
 
 struct npuprof_host_file_info {
-    struct npuprof_host_file_header header;
-    uint64_t file_size;
+	struct npuprof_host_file_header header;
+	uint64_t file_size;
 };
 
 struct npuprof_host_decode_stats {
-    uint64_t blocks;        /* valid blocks */
-    uint64_t records;       /* records passed to the callback (PAD excluded) */
-    uint64_t lost;          /* sum of block_header.lost */
-    uint64_t bad_blocks;    /* blocks rejected (header, CRC or record framing) */
-    uint64_t skipped_bytes; /* bytes not decoded because of damage */
-    uint64_t problems;      /* every problem found, truncation included */
-    int closed;             /* an END record was found */
+	uint64_t blocks; /* valid blocks */
+	uint64_t records; /* records passed to the callback (PAD excluded) */
+	uint64_t lost; /* sum of block_header.lost */
+	uint64_t bad_blocks; /* blocks rejected (header, CRC or record framing) */
+	uint64_t skipped_bytes; /* bytes not decoded because of damage */
+	uint64_t problems; /* every problem found, truncation included */
+	int closed; /* an END record was found */
 };
 
 /* Called for every valid record but PAD, in file order. `block` is the header
  * of the record's block. Returning non-zero stops decoding; that value is
  * returned by npuprof_host_decode. */
 typedef int (*npuprof_host_record_fn)(void *ctx, const struct npuprof_host_block_header *block,
-                                      const struct npuprof_hrec_header *rec);
+				      const struct npuprof_hrec_header *rec);
 
 /* Decodes the stream at `path`. Damage does not stop it: a bad block is
  * reported and skipped, a truncated tail is reported. Only valid records
@@ -45,13 +45,14 @@ typedef int (*npuprof_host_record_fn)(void *ctx, const struct npuprof_host_block
  * file cannot be read or its header is invalid, or the callback's value. */
 #define NPUPROF_HOST_EDAMAGED (-1000)
 int npuprof_host_decode(const char *path, npuprof_host_record_fn fn, void *ctx,
-                        struct npuprof_host_file_info *info, struct npuprof_host_decode_stats *stats,
-                        char *err, size_t errlen);
+			struct npuprof_host_file_info *info,
+			struct npuprof_host_decode_stats *stats, char *err, size_t errlen);
 
 /* Same on a buffer (the whole file's bytes); `name` is used in messages. */
-int npuprof_host_decode_buffer(const void *data, size_t len, const char *name, npuprof_host_record_fn fn,
-                               void *ctx, struct npuprof_host_file_info *info,
-                               struct npuprof_host_decode_stats *stats, char *err, size_t errlen);
+int npuprof_host_decode_buffer(const void *data, size_t len, const char *name,
+			       npuprof_host_record_fn fn, void *ctx,
+			       struct npuprof_host_file_info *info,
+			       struct npuprof_host_decode_stats *stats, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

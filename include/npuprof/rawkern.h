@@ -49,9 +49,8 @@ struct npuprof_rawk_info {
 struct npuprof_rawk_writer;
 
 /* Create (truncate) path. Returns 0 or -errno with a message in err. */
-int npuprof_rawk_create(struct npuprof_rawk_writer **out, const char *path,
-			const char *engine, uint32_t sample_n, uint32_t flags,
-			char *err, size_t errlen);
+int npuprof_rawk_create(struct npuprof_rawk_writer **out, const char *path, const char *engine,
+			uint32_t sample_n, uint32_t flags, char *err, size_t errlen);
 /* Buffered append; a record_fn, so it can be passed to engine read. */
 int npuprof_rawk_append(void *writer, const struct npuprof_record *r);
 /* Write out the buffer (records reach the file at least this often). */
@@ -71,8 +70,7 @@ int npuprof_rawk_close(struct npuprof_rawk_writer *w);
  * the file was read completely.
  */
 long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
-		       struct npuprof_rawk_info *info, char *err,
-		       size_t errlen);
+		       struct npuprof_rawk_info *info, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -42,8 +42,8 @@ struct npuprof_report_options {
  * Returns 0 with the path in out, or a negative errno with a message in err:
  * -ENOENT (path missing, or no database in the directory), -ENAMETOOLONG.
  */
-int npuprof_report_find_db(const char *path, char *out, size_t outlen, unsigned *others,
-			   char *err, size_t errlen);
+int npuprof_report_find_db(const char *path, char *out, size_t outlen, unsigned *others, char *err,
+			   size_t errlen);
 
 /*
  * Write the report of path (a database file or a directory, resolved as

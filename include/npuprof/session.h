@@ -67,27 +67,23 @@ void npuprof_session_init(struct npuprof_session *s);
 /* Create a new PROF_* directory under parent and write the start files
  * (host/info.json ... dev_start.log.N, npuprof.session). Returns 0 or -errno
  * with a message in err; s->dir receives the path. */
-int npuprof_session_create(struct npuprof_session *s, const char *parent,
-			   char *err, size_t errlen);
+int npuprof_session_create(struct npuprof_session *s, const char *parent, char *err, size_t errlen);
 
 /* Take the end clock pair, write end_info files and the final
  * npuprof.session. */
 int npuprof_session_finish(struct npuprof_session *s, char *err, size_t errlen);
 
 /* Read DIR/npuprof.session. Returns 0 or -errno with a message. */
-int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err,
-			 size_t errlen);
+int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err, size_t errlen);
 
 /* Take (host CLOCK_MONOTONIC, device counter) pairs from every device of the
  * session through its device backend and hand them to fn as
  * NPUPROF_REC_CLOCK_SYNC records; export fits each device's clock from them.
  * Devices without a clock-sync source (backend "noclock") give none. */
-void npuprof_session_clock_sync(const struct npuprof_session *s,
-				npuprof_record_fn fn, void *ctx);
+void npuprof_session_clock_sync(const struct npuprof_session *s, npuprof_record_fn fn, void *ctx);
 
 /* Unix ns of a CLOCK_MONOTONIC ns timestamp of this session. */
-static inline int64_t npuprof_session_unix_ns(const struct npuprof_session *s,
-					      uint64_t mono_ns)
+static inline int64_t npuprof_session_unix_ns(const struct npuprof_session *s, uint64_t mono_ns)
 {
 	return (int64_t)(mono_ns + (s->start_realtime_ns - s->start_monotonic_ns));
 }

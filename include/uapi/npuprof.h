@@ -135,8 +135,7 @@ struct npuprof_record {
  * They take copies of the argument structs (never pointers into the driver)
  * so that each engine does its own safe reads, and zero every byte. */
 
-static inline void npuprof_encode_submit(struct npuprof_record *r,
-					 const struct trs_id_inst *inst,
+static inline void npuprof_encode_submit(struct npuprof_record *r, const struct trs_id_inst *inst,
 					 const struct trs_chan_sq_trace *t)
 {
 	__builtin_memset(r->raw, 0, sizeof(r->raw));
@@ -154,10 +153,8 @@ static inline void npuprof_encode_submit(struct npuprof_record *r,
 	r->submit.stream_id = t->stream_id;
 }
 
-static inline void npuprof_encode_complete(struct npuprof_record *r,
-					   const struct trs_id_inst *inst,
-					   const struct trs_chan_cq_trace *t,
-					   int task_recv)
+static inline void npuprof_encode_complete(struct npuprof_record *r, const struct trs_id_inst *inst,
+					   const struct trs_chan_cq_trace *t, int task_recv)
 {
 	__builtin_memset(r->raw, 0, sizeof(r->raw));
 	r->hdr.type = NPUPROF_REC_COMPLETE;
@@ -175,10 +172,8 @@ static inline void npuprof_encode_complete(struct npuprof_record *r,
 	r->complete.chan_id = t->chan_id;
 }
 
-static inline void npuprof_encode_recv(struct npuprof_record *r,
-				       const struct trs_id_inst *inst,
-				       const struct trs_chan_recv_trace *t,
-				       int finish)
+static inline void npuprof_encode_recv(struct npuprof_record *r, const struct trs_id_inst *inst,
+				       const struct trs_chan_recv_trace *t, int finish)
 {
 	__builtin_memset(r->raw, 0, sizeof(r->raw));
 	r->hdr.type = NPUPROF_REC_RECV;
@@ -216,8 +211,7 @@ static inline void npuprof_encode_task_time(struct npuprof_record *r,
  * driver (NPUSIM_IOC_CLOCK_SYNC), as userspace records it next to the
  * capture's records. The caller stamps the header (npuprof_encode_hdr)
  * with the sample's host time as the record's time. */
-static inline void npuprof_encode_clock_sync(struct npuprof_record *r,
-					     __u32 devid, __u64 host_ns,
+static inline void npuprof_encode_clock_sync(struct npuprof_record *r, __u32 devid, __u64 host_ns,
 					     __u64 dev_cnt, __u64 counter_hz)
 {
 	__builtin_memset(r->raw, 0, sizeof(r->raw));
@@ -233,8 +227,8 @@ static inline void npuprof_encode_clock_sync(struct npuprof_record *r,
 /* The header fields that depend on the moment of capture: the time and
  * CPU, and the task that was current (in interrupt context, the task the
  * interrupt arrived in, as both engines see it). */
-static inline void npuprof_encode_hdr(struct npuprof_record *r, __u64 ts,
-				      __u32 cpu, __u32 pid, __u32 tid)
+static inline void npuprof_encode_hdr(struct npuprof_record *r, __u64 ts, __u32 cpu, __u32 pid,
+				      __u32 tid)
 {
 	r->hdr.ts = ts;
 	r->hdr.cpu = (__u16)cpu;
@@ -257,8 +251,7 @@ static inline __u32 npuprof_stream_id(__u32 raw_stream_id)
 }
 
 /* devid in bits 32-63, the stream id in bits 16-30, the task id in 0-15 */
-static inline __u64 npuprof_task_key(__u32 devid, __u32 stream_id,
-				     __u32 task_id)
+static inline __u64 npuprof_task_key(__u32 devid, __u32 stream_id, __u32 task_id)
 {
 	return ((__u64)devid << 32) | ((__u64)npuprof_stream_id(stream_id) << 16) |
 	       (task_id & NPUPROF_TASK_ID_MASK);
@@ -288,8 +281,7 @@ static inline __u32 npuprof_task_key_task(__u64 key)
 /* ---- deterministic per-task sampling.
  * A task is kept when hash(task key) % n == 0, so its submit, completion
  * and task-time records are kept or dropped together. */
-static inline __u32 npuprof_task_hash(__u32 devid, __u32 stream_id,
-				      __u32 task_id)
+static inline __u32 npuprof_task_hash(__u32 devid, __u32 stream_id, __u32 task_id)
 {
 	__u64 k = npuprof_task_key(devid, stream_id, task_id);
 
@@ -301,8 +293,7 @@ static inline __u32 npuprof_task_hash(__u32 devid, __u32 stream_id,
 	return (__u32)k;
 }
 
-static inline int npuprof_sample_keep(__u32 n, __u32 devid, __u32 stream_id,
-				      __u32 task_id)
+static inline int npuprof_sample_keep(__u32 n, __u32 devid, __u32 stream_id, __u32 task_id)
 {
 	return n <= 1 || npuprof_task_hash(devid, stream_id, task_id) % n == 0;
 }

@@ -41,7 +41,9 @@
 #if defined(__bpf__)
 #define NPUPROF_FILTER_BOUND(x) __asm__ __volatile__("" : "+r"(x))
 #else
-#define NPUPROF_FILTER_BOUND(x) do { } while (0)
+#define NPUPROF_FILTER_BOUND(x) \
+	do {                    \
+	} while (0)
 #endif
 
 /* What a record is to the decision. */
@@ -74,21 +76,18 @@ struct npuprof_filter {
 };
 
 /* Does the capture see records of this type at all? */
-NPUPROF_FILTER_INLINE int npuprof_filter_wants(const struct npuprof_filter *f,
-					       __u32 type)
+NPUPROF_FILTER_INLINE int npuprof_filter_wants(const struct npuprof_filter *f, __u32 type)
 {
 	return type != NPUPROF_REC_RECV || !(f->flags & NPUPROF_CFG_NO_RECV);
 }
 
-NPUPROF_FILTER_INLINE int npuprof_filter_device(const struct npuprof_filter *f,
-						__u32 devid)
+NPUPROF_FILTER_INLINE int npuprof_filter_device(const struct npuprof_filter *f, __u32 devid)
 {
 	return !f->dev_mask || (devid < 32 && (f->dev_mask >> devid) & 1);
 }
 
 /* Is the stream (a raw id: the match flag is ignored) in the mask? */
-NPUPROF_FILTER_INLINE int npuprof_filter_stream(const struct npuprof_filter *f,
-						__u32 stream)
+NPUPROF_FILTER_INLINE int npuprof_filter_stream(const struct npuprof_filter *f, __u32 stream)
 {
 	__u32 s = npuprof_stream_id(stream);
 	__u64 idx = s / 64;
@@ -96,21 +95,19 @@ NPUPROF_FILTER_INLINE int npuprof_filter_stream(const struct npuprof_filter *f,
 	if (s >= NPUPROF_MAX_STREAMS)
 		return 0;
 	NPUPROF_FILTER_BOUND(idx);
-	return idx < NPUPROF_MAX_STREAMS / 64 &&
-	       (f->stream_mask[idx] >> (s % 64)) & 1;
+	return idx < NPUPROF_MAX_STREAMS / 64 && (f->stream_mask[idx] >> (s % 64)) & 1;
 }
 
 /* The owner table entry of (device, stream), 0 if there is none. Stream
  * ids name entries modulo NPUPROF_MAX_STREAMS. */
-NPUPROF_FILTER_INLINE __u8 *
-npuprof_filter_owner(const struct npuprof_filter *f, __u32 devid, __u32 stream)
+NPUPROF_FILTER_INLINE __u8 *npuprof_filter_owner(const struct npuprof_filter *f, __u32 devid,
+						 __u32 stream)
 {
 	__u64 idx;
 
 	if (!f->owner || devid >= NPUPROF_MAX_DEVICES)
 		return 0;
-	idx = (__u64)devid * NPUPROF_MAX_STREAMS +
-	      npuprof_stream_id(stream) % NPUPROF_MAX_STREAMS;
+	idx = (__u64)devid * NPUPROF_MAX_STREAMS + npuprof_stream_id(stream) % NPUPROF_MAX_STREAMS;
 	NPUPROF_FILTER_BOUND(idx);
 	return idx < NPUPROF_OWNER_SLOTS ? &f->owner[idx] : 0;
 }
@@ -122,26 +119,23 @@ npuprof_filter_owner(const struct npuprof_filter *f, __u32 devid, __u32 stream)
  * (npuprof.ko: an unprivileged session sees only its own user's tasks);
  * both are ignored for NPUPROF_KIND_TASK. A submit updates the owner table.
  */
-NPUPROF_FILTER_INLINE int npuprof_filter_decide(const struct npuprof_filter *f,
-						int kind, __u32 devid,
-						__u32 stream, __u32 task,
+NPUPROF_FILTER_INLINE int npuprof_filter_decide(const struct npuprof_filter *f, int kind,
+						__u32 devid, __u32 stream, __u32 task,
 						__u32 cur_tgid, int cur_allowed)
 {
 	volatile __u8 *slot;
 	int sel;
 
-	if (kind != NPUPROF_KIND_OTHER &&
-	    !npuprof_sample_keep(f->sample_n, devid, stream, task))
+	if (kind != NPUPROF_KIND_OTHER && !npuprof_sample_keep(f->sample_n, devid, stream, task))
 		return NPUPROF_SAMPLED_OUT;
 	if (!npuprof_filter_device(f, devid))
 		return NPUPROF_FILTERED;
-	if ((f->flags & NPUPROF_CFG_STREAM_FILTER) &&
-	    kind != NPUPROF_KIND_OTHER && !npuprof_filter_stream(f, stream))
+	if ((f->flags & NPUPROF_CFG_STREAM_FILTER) && kind != NPUPROF_KIND_OTHER &&
+	    !npuprof_filter_stream(f, stream))
 		return NPUPROF_FILTERED;
 	slot = npuprof_filter_owner(f, devid, stream);
 	if (kind == NPUPROF_KIND_TASK)
-		return !slot || *slot == NPUPROF_OWNER_KEEP ? NPUPROF_KEEP :
-							      NPUPROF_FILTERED;
+		return !slot || *slot == NPUPROF_OWNER_KEEP ? NPUPROF_KEEP : NPUPROF_FILTERED;
 	sel = cur_allowed && (!f->pid || cur_tgid == f->pid);
 	if (kind == NPUPROF_KIND_SUBMIT && slot)
 		*slot = sel ? NPUPROF_OWNER_KEEP : NPUPROF_OWNER_SKIP;

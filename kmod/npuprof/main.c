@@ -60,7 +60,7 @@ static int np_owns_pid(u32 pid)
 		const struct cred *tc = __task_cred(task);
 
 		ret = uid_eq(tc->uid, current_euid()) &&
-			      uid_eq(tc->euid, current_euid()) ?
+				      uid_eq(tc->euid, current_euid()) ?
 			      0 :
 			      -EPERM;
 	}
@@ -260,18 +260,12 @@ static long np_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 		return copy_to_user(uarg, &v, sizeof(v)) ? -EFAULT : 0;
 	}
-	case NPUPROF_IOC_CONFIGURE:
-		return np_ioc_configure(s, uarg);
-	case NPUPROF_IOC_START:
-		return np_ioc_start(s);
-	case NPUPROF_IOC_STOP:
-		return np_ioc_stop(s);
-	case NPUPROF_IOC_STATS:
-		return np_ioc_stats(s, uarg);
-	case NPUPROF_IOC_CONSUME:
-		return np_ioc_consume(s, uarg);
-	default:
-		return -ENOTTY;
+	case NPUPROF_IOC_CONFIGURE: return np_ioc_configure(s, uarg);
+	case NPUPROF_IOC_START: return np_ioc_start(s);
+	case NPUPROF_IOC_STOP: return np_ioc_stop(s);
+	case NPUPROF_IOC_STATS: return np_ioc_stats(s, uarg);
+	case NPUPROF_IOC_CONSUME: return np_ioc_consume(s, uarg);
+	default: return -ENOTTY;
 	}
 }
 
@@ -307,7 +301,8 @@ static __poll_t np_poll(struct file *file, poll_table *wait)
 static vm_fault_t np_vm_fault(struct vm_fault *vmf)
 {
 	struct vm_area_struct *vma = vmf->vma;
-	unsigned long idx = vmf->pgoff & ((NPUPROF_MMAP_DATA(0) >> PAGE_SHIFT) - 1);
+	unsigned long idx = vmf->pgoff &
+			    ((NPUPROF_MMAP_DATA(0) >> PAGE_SHIFT) - 1);
 	struct page *page;
 
 	if (vmf->pgoff - vma->vm_pgoff >= vma_pages(vma) ||
@@ -453,4 +448,5 @@ static void __exit np_exit(void)
 module_init(np_init);
 module_exit(np_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("npuprof: Ascend NPU task capture on the trs_chan tracepoints");
+MODULE_DESCRIPTION(
+	"npuprof: Ascend NPU task capture on the trs_chan tracepoints");

@@ -24,7 +24,9 @@
 
 static char *np_drivers = "npusim,asdrv_trsbase";
 module_param_named(drivers, np_drivers, charp, 0444);
-MODULE_PARM_DESC(drivers, "comma-separated modules whose trs_chan tracepoints are probed");
+MODULE_PARM_DESC(
+	drivers,
+	"comma-separated modules whose trs_chan tracepoints are probed");
 
 static DEFINE_MUTEX(np_tp_mutex);
 static struct module *np_tp_owner; /* the driver module we are attached to */
@@ -70,15 +72,9 @@ static int np_select(struct np_session **keep, u32 type, int kind, u32 devid,
 		st = this_cpu_ptr(s->stats);
 		st->events[type]++;
 		switch (np_decide(s, kind, devid, stream, task)) {
-		case NPUPROF_KEEP:
-			keep[n++] = s;
-			break;
-		case NPUPROF_FILTERED:
-			st->filtered++;
-			break;
-		default:
-			st->sampled_out++;
-			break;
+		case NPUPROF_KEEP: keep[n++] = s; break;
+		case NPUPROF_FILTERED: st->filtered++; break;
+		default: st->sampled_out++; break;
 		}
 	}
 	return n;
@@ -184,8 +180,8 @@ static void np_attach(struct module *mod)
 	if (np_tp_owner || !np_is_driver(mod->name))
 		return;
 	for (i = 0; i < mod->num_tracepoints; i++) {
-		struct tracepoint *tp =
-			tracepoint_ptr_deref(&mod->tracepoints_ptrs[i]);
+		struct tracepoint *tp = tracepoint_ptr_deref(
+			&mod->tracepoints_ptrs[i]);
 
 		for (j = 0; j < ARRAY_SIZE(np_wanted); j++) {
 			if (strcmp(tp->name, np_wanted[j].name) || np_tps[j].tp)
@@ -215,7 +211,8 @@ static void np_detach(void)
 	for (j = 0; j < ARRAY_SIZE(np_tps); j++) {
 		if (!np_tps[j].tp)
 			continue;
-		tracepoint_probe_unregister(np_tps[j].tp, np_tps[j].probe, NULL);
+		tracepoint_probe_unregister(np_tps[j].tp, np_tps[j].probe,
+					    NULL);
 		np_tps[j].tp = NULL;
 	}
 	if (np_tp_owner)

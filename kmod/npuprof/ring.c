@@ -78,8 +78,8 @@ void np_rings_free(struct np_session *s)
 static void np_slot_put(struct np_ring *ring, u64 pos,
 			const struct npuprof_record *r)
 {
-	memcpy((char *)ring->data + (pos & ring->mask) * NPUPROF_RECORD_SIZE,
-	       r, NPUPROF_RECORD_SIZE);
+	memcpy((char *)ring->data + (pos & ring->mask) * NPUPROF_RECORD_SIZE, r,
+	       NPUPROF_RECORD_SIZE);
 }
 
 /* Append one record to this CPU's ring; the header's time and CPU are taken
@@ -129,7 +129,8 @@ void np_ring_write(struct np_session *s, struct npuprof_record *r)
 	ctrl->written++;
 	/* publish the data before the new head */
 	smp_store_release(&ctrl->head, head + 1);
-	if (head + 1 - tail >= s->cfg.watermark && READ_ONCE(ring->wake_armed)) {
+	if (head + 1 - tail >= s->cfg.watermark &&
+	    READ_ONCE(ring->wake_armed)) {
 		WRITE_ONCE(ring->wake_armed, 0);
 		irq_work_queue(&ring->wake);
 	}

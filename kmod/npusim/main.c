@@ -242,12 +242,12 @@ static int npusim_ioc_sq_send(struct npusim_file *f, void __user *uarg)
 		}
 		/* wait for room for the whole batch */
 		if (a.timeout_ms < 0) {
-			r = wait_event_interruptible(s->wq,
-				npusim_sq_has_room(s, a.sqe_num));
+			r = wait_event_interruptible(
+				s->wq, npusim_sq_has_room(s, a.sqe_num));
 			r = r ? r : 1;
 		} else {
-			r = wait_event_interruptible_timeout(s->wq,
-				npusim_sq_has_room(s, a.sqe_num),
+			r = wait_event_interruptible_timeout(
+				s->wq, npusim_sq_has_room(s, a.sqe_num),
 				msecs_to_jiffies(a.timeout_ms));
 		}
 		if (r <= 0) {
@@ -306,7 +306,7 @@ static int npusim_ioc_cq_recv(struct npusim_file *f, void __user *uarg)
 	if (!a.cqe_num || a.cqe_num > NPUSIM_RECV_MAX)
 		return -EINVAL;
 	if (!a.cqe_addr || !access_ok(u64_to_user_ptr(a.cqe_addr),
-		       (size_t)a.cqe_num * sizeof(*buf)))
+				      (size_t)a.cqe_num * sizeof(*buf)))
 		return -EFAULT;
 	s = npusim_stream_get(f, a.stream_id);
 	if (!s)
@@ -437,7 +437,8 @@ static int npusim_ioc_clock_sync(struct npusim_file *f, void __user *uarg)
 		/* read the device counter as a separate register access */
 		local_irq_save(flags);
 		a->samples[i].host_ns = ktime_get_ns();
-		a->samples[i].dev_cnt = npusim_dev_counter(f->dev, ktime_get_ns());
+		a->samples[i].dev_cnt = npusim_dev_counter(f->dev,
+							   ktime_get_ns());
 		local_irq_restore(flags);
 	}
 	if (copy_to_user(uarg, a, sizeof(*a)))
@@ -520,28 +521,18 @@ static long npusim_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	void __user *uarg = (void __user *)arg;
 
 	switch (cmd) {
-	case NPUSIM_IOC_DEV_INFO:
-		return npusim_ioc_dev_info(f, uarg);
-	case NPUSIM_IOC_STREAM_CREATE:
-		return npusim_ioc_stream_create(f, uarg);
+	case NPUSIM_IOC_DEV_INFO: return npusim_ioc_dev_info(f, uarg);
+	case NPUSIM_IOC_STREAM_CREATE: return npusim_ioc_stream_create(f, uarg);
 	case NPUSIM_IOC_STREAM_DESTROY:
 		return npusim_ioc_stream_destroy(f, uarg);
-	case NPUSIM_IOC_SQ_SEND:
-		return npusim_ioc_sq_send(f, uarg);
-	case NPUSIM_IOC_CQ_RECV:
-		return npusim_ioc_cq_recv(f, uarg);
-	case NPUSIM_IOC_STREAM_SYNC:
-		return npusim_ioc_stream_sync(f, uarg);
-	case NPUSIM_IOC_CLOCK_SYNC:
-		return npusim_ioc_clock_sync(f, uarg);
-	case NPUSIM_IOC_ID_ALLOC:
-		return npusim_ioc_id(f, uarg, true);
-	case NPUSIM_IOC_ID_FREE:
-		return npusim_ioc_id(f, uarg, false);
-	case NPUSIM_IOC_STREAM_STATUS:
-		return npusim_ioc_stream_status(f, uarg);
-	default:
-		return -ENOTTY;
+	case NPUSIM_IOC_SQ_SEND: return npusim_ioc_sq_send(f, uarg);
+	case NPUSIM_IOC_CQ_RECV: return npusim_ioc_cq_recv(f, uarg);
+	case NPUSIM_IOC_STREAM_SYNC: return npusim_ioc_stream_sync(f, uarg);
+	case NPUSIM_IOC_CLOCK_SYNC: return npusim_ioc_clock_sync(f, uarg);
+	case NPUSIM_IOC_ID_ALLOC: return npusim_ioc_id(f, uarg, true);
+	case NPUSIM_IOC_ID_FREE: return npusim_ioc_id(f, uarg, false);
+	case NPUSIM_IOC_STREAM_STATUS: return npusim_ioc_stream_status(f, uarg);
+	default: return -ENOTTY;
 	}
 }
 
@@ -617,7 +608,8 @@ static void npusim_destroy_devices(void)
 		if (!dev)
 			continue;
 		if (dev->device)
-			device_destroy(npusim_class, MKDEV(MAJOR(npusim_devt), d));
+			device_destroy(npusim_class,
+				       MKDEV(MAJOR(npusim_devt), d));
 		cdev_del(&dev->cdev);
 		kvfree(dev->streams);
 		kvfree(dev);
@@ -679,7 +671,8 @@ static int __init npusim_init(void)
 		return ret;
 	}
 	npusim_sched_init();
-	ret = alloc_chrdev_region(&npusim_devt, 0, NPUSIM_MAX_DEVICES, "npusim");
+	ret = alloc_chrdev_region(&npusim_devt, 0, NPUSIM_MAX_DEVICES,
+				  "npusim");
 	if (ret)
 		return ret;
 	npusim_class = class_create(THIS_MODULE, "npusim");
@@ -723,4 +716,5 @@ static void __exit npusim_exit(void)
 module_init(npusim_init);
 module_exit(npusim_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("npusim: simulated Ascend NPU driver with the trs_chan tracepoint ABI");
+MODULE_DESCRIPTION(
+	"npusim: simulated Ascend NPU driver with the trs_chan tracepoint ABI");

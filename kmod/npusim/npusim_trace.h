@@ -16,24 +16,20 @@
 #include <uapi/npusim.h>
 
 /* clang-format off: the TRACE_EVENT layout of the kernel's own trace headers */
-TRACE_EVENT(task_time,
+TRACE_EVENT(
+	task_time,
 	TP_PROTO(struct trs_id_inst *inst, struct npusim_task_time_trace *tt),
 	TP_ARGS(inst, tt),
-	TP_STRUCT__entry(
-		__field_struct(struct trs_id_inst, inst)
-		__field_struct(struct npusim_task_time_trace, tt)
-	),
-	TP_fast_assign(
-		__entry->inst = *inst;
-		__entry->tt = *tt;
-	),
-	TP_printk("devid=%u tsid=%u sq_id=%u stream_id=%u task_id=%u type=%u start_cnt=%llu end_cnt=%llu",
-		  __entry->inst.devid, __entry->inst.tsid, __entry->tt.sq_id,
-		  __entry->tt.stream_id, __entry->tt.task_id,
-		  __entry->tt.sqe_type,
-		  (unsigned long long)__entry->tt.start_cnt,
-		  (unsigned long long)__entry->tt.end_cnt)
-);
+	TP_STRUCT__entry(__field_struct(struct trs_id_inst, inst)
+				 __field_struct(struct npusim_task_time_trace,
+						tt)),
+	TP_fast_assign(__entry->inst = *inst; __entry->tt = *tt;),
+	TP_printk(
+		"devid=%u tsid=%u sq_id=%u stream_id=%u task_id=%u type=%u start_cnt=%llu end_cnt=%llu",
+		__entry->inst.devid, __entry->inst.tsid, __entry->tt.sq_id,
+		__entry->tt.stream_id, __entry->tt.task_id,
+		__entry->tt.sqe_type, (unsigned long long)__entry->tt.start_cnt,
+		(unsigned long long)__entry->tt.end_cnt));
 
 /* clang-format on */
 #endif /* _NPUSIM_TASK_TRACE_H */

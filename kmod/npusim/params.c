@@ -14,7 +14,9 @@ MODULE_PARM_DESC(devices, "number of simulated devices (1-8, default 2)");
 
 unsigned int npusim_aicores = 24;
 module_param_named(aicores, npusim_aicores, uint, 0444);
-MODULE_PARM_DESC(aicores, "AI (cube) cores per device; vector cores are twice this (default 24)");
+MODULE_PARM_DESC(
+	aicores,
+	"AI (cube) cores per device; vector cores are twice this (default 24)");
 
 unsigned int npusim_aicpus = 6;
 module_param_named(aicpus, npusim_aicpus, uint, 0444);
@@ -22,7 +24,9 @@ MODULE_PARM_DESC(aicpus, "AI CPU cores per device (default 6)");
 
 unsigned int npusim_sq_depth = 1024;
 module_param_named(sq_depth, npusim_sq_depth, uint, 0444);
-MODULE_PARM_DESC(sq_depth, "SQ and CQ depth per stream, a power of two 16-65536 (default 1024)");
+MODULE_PARM_DESC(
+	sq_depth,
+	"SQ and CQ depth per stream, a power of two 16-65536 (default 1024)");
 
 unsigned int npusim_max_streams = 1024;
 module_param_named(max_streams, npusim_max_streams, uint, 0444);
@@ -30,11 +34,14 @@ MODULE_PARM_DESC(max_streams, "streams per device (1-2048, default 1024)");
 
 unsigned int npusim_cqe_mode;
 module_param_named(cqe_mode, npusim_cqe_mode, uint, 0444);
-MODULE_PARM_DESC(cqe_mode, "0: every task completes with a CQE; 1: realistic, only tasks with wr_cqe and event-record/place-holder tasks");
+MODULE_PARM_DESC(
+	cqe_mode,
+	"0: every task completes with a CQE; 1: realistic, only tasks with wr_cqe and event-record/place-holder tasks");
 
 unsigned int npusim_counter_mhz = 50;
 module_param_named(counter_mhz, npusim_counter_mhz, uint, 0444);
-MODULE_PARM_DESC(counter_mhz, "device system counter frequency in MHz (default 50)");
+MODULE_PARM_DESC(counter_mhz,
+		 "device system counter frequency in MHz (default 50)");
 
 unsigned int npusim_sdma_mbps = 20000;
 module_param_named(sdma_mbps, npusim_sdma_mbps, uint, 0444);
@@ -42,11 +49,15 @@ MODULE_PARM_DESC(sdma_mbps, "SDMA bandwidth in MB/s (default 20000)");
 
 bool npusim_trace_default;
 module_param_named(trace_enable, npusim_trace_default, bool, 0444);
-MODULE_PARM_DESC(trace_enable, "initial value of every device's trace_enable switch (default off, as the real driver)");
+MODULE_PARM_DESC(
+	trace_enable,
+	"initial value of every device's trace_enable switch (default off, as the real driver)");
 
 bool npusim_cq_hold;
 module_param_named(cq_hold, npusim_cq_hold, bool, 0444);
-MODULE_PARM_DESC(cq_hold, "a full CQ holds its stream's next completion back until the host receives, as the hardware does (default off: the CQE is lost and counted in cq_overflow, so programs that never receive keep running)");
+MODULE_PARM_DESC(
+	cq_hold,
+	"a full CQ holds its stream's next completion back until the host receives, as the hardware does (default off: the CQE is lost and counted in cq_overflow, so programs that never receive keep running)");
 
 /* Are the parameters the driver was loaded with usable? */
 int npusim_params_valid(void)

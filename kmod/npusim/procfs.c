@@ -71,9 +71,11 @@ static int summary_show(struct seq_file *m, void *v)
 	unsigned long flags;
 	unsigned int id;
 
-	seq_printf(m, "dev %u chip %s trace_enable %d aic_free %u aiv_free %u aicpu_free %u\n",
-		   dev->id, NPUSIM_CHIP_NAME, READ_ONCE(dev->trace_enable),
-		   dev->aic_free, dev->aiv_free, dev->aicpu_free);
+	seq_printf(
+		m,
+		"dev %u chip %s trace_enable %d aic_free %u aiv_free %u aicpu_free %u\n",
+		dev->id, NPUSIM_CHIP_NAME, READ_ONCE(dev->trace_enable),
+		dev->aic_free, dev->aiv_free, dev->aicpu_free);
 	for (id = 0; id < npusim_max_streams; id++) {
 		struct npusim_stream *s;
 		u32 head, tail, running, cqp;
@@ -92,10 +94,12 @@ static int summary_show(struct seq_file *m, void *v)
 		done = s->completed;
 		ovf = s->cq_overflow;
 		spin_unlock_irqrestore(&npusim_lock, flags);
-		seq_printf(m, "stream %u sq_head %u sq_tail %u queued %u running %u completed %llu cq_pending %u cq_overflow %llu\n",
-			   id, head & (npusim_sq_depth - 1),
-			   tail & (npusim_sq_depth - 1), tail - head, running,
-			   done, cqp, ovf);
+		seq_printf(
+			m,
+			"stream %u sq_head %u sq_tail %u queued %u running %u completed %llu cq_pending %u cq_overflow %llu\n",
+			id, head & (npusim_sq_depth - 1),
+			tail & (npusim_sq_depth - 1), tail - head, running,
+			done, cqp, ovf);
 	}
 	return 0;
 }
@@ -116,7 +120,8 @@ static int fault_show(struct seq_file *m, void *v)
 		if (r.stall_until)
 			seq_printf(m, " remaining_ms %llu",
 				   r.stall_until > now ?
-					   (r.stall_until - now) / 1000000 : 0);
+					   (r.stall_until - now) / 1000000 :
+					   0);
 		else
 			seq_puts(m, " remaining_ms forever");
 		if (r.have_task)
@@ -128,7 +133,8 @@ static int fault_show(struct seq_file *m, void *v)
 	if (r.cqfull)
 		seq_printf(m, "cqfull stream %u\n", r.cqfull - 1);
 	seq_printf(m, "dropped %llu\n", r.dropped);
-	seq_printf(m, "resets %llu\naborted %llu\nunknown %llu\ncq_overflow %llu\n",
+	seq_printf(m,
+		   "resets %llu\naborted %llu\nunknown %llu\ncq_overflow %llu\n",
 		   r.resets, r.aborted, r.unknown, r.cq_overflow);
 	return 0;
 }
@@ -177,7 +183,8 @@ static ssize_t fault_write(struct file *file, const char __user *buf,
 		if (stream >= npusim_max_streams || (n == 2 && task > 0xffff))
 			return -EINVAL;
 		spin_lock_irqsave(&npusim_lock, flags);
-		ret = npusim_cqe_unknown_locked(dev, stream, n == 2 ? task : -1);
+		ret = npusim_cqe_unknown_locked(dev, stream,
+						n == 2 ? task : -1);
 		spin_unlock_irqrestore(&npusim_lock, flags);
 	} else if (!strcmp(strim(tmp), "reset")) {
 		spin_lock_irqsave(&npusim_lock, flags);

@@ -57,8 +57,7 @@ int npusim_sqe_validate(const struct npusim_sqe *sqe, u32 stream_id)
 	case NPUSIM_SQE_AIV:
 		return sqe->kind <= NPUSIM_KERNEL_MIX_AIV ? 0 : -EINVAL;
 	case NPUSIM_SQE_AI_CPU:
-	case NPUSIM_SQE_WRITE_VALUE:
-		return 0;
+	case NPUSIM_SQE_WRITE_VALUE: return 0;
 	case NPUSIM_SQE_PLACE_HOLDER:
 		return sqe->kind <= NPUSIM_PH_PROFILER_TRACE ? 0 : -EINVAL;
 	case NPUSIM_SQE_SDMA:
@@ -77,8 +76,7 @@ int npusim_sqe_validate(const struct npusim_sqe *sqe, u32 stream_id)
 		fallthrough;
 	case NPUSIM_SQE_NOTIFY_WAIT:
 		return sqe->id < NPUSIM_MAX_NOTIFIES ? 0 : -EINVAL;
-	default:
-		return -EINVAL;
+	default: return -EINVAL;
 	}
 }
 
@@ -126,9 +124,7 @@ static void npusim_task_cores(const struct npusim_sqe *sqe, u32 *aic, u32 *aiv,
 			*aiv = min(bd, naiv);
 		}
 		break;
-	case NPUSIM_SQE_AI_CPU:
-		*aicpu = min(bd, npusim_aicpus);
-		break;
+	case NPUSIM_SQE_AI_CPU: *aicpu = min(bd, npusim_aicpus); break;
 	}
 }
 
@@ -213,8 +209,9 @@ static void npusim_cq_post(struct npusim_stream *s, u32 type, u16 stream_id,
 		return;
 	}
 	if (!s->cq_overflow)
-		pr_warn_ratelimited("npusim: dev %u stream %u: CQ full, CQE of task %u lost\n",
-				    s->dev->id, s->id, task_id);
+		pr_warn_ratelimited(
+			"npusim: dev %u stream %u: CQ full, CQE of task %u lost\n",
+			s->dev->id, s->id, task_id);
 	s->cq_overflow++;
 	s->dev->cq_overflow++;
 }
@@ -289,7 +286,8 @@ void npusim_schedule_locked(void)
 			list_for_each_entry_safe(s, tmp, &dev->active,
 						 active_node) {
 				if (s->running && s->end_ns <= now &&
-				    !npusim_fault_hold_locked(dev, s, now, NULL) &&
+				    !npusim_fault_hold_locked(dev, s, now,
+							      NULL) &&
 				    !npusim_cq_blocked(s)) {
 					npusim_complete(s);
 					progress = true;
@@ -317,7 +315,8 @@ void npusim_schedule_locked(void)
 				continue;
 			/* a held task ends when its stall does (or never) */
 			if (npusim_fault_hold_locked(npusim_devs[d], s, now,
-						     &end) && !end)
+						     &end) &&
+			    !end)
 				continue;
 			if (end < next)
 				next = end;
@@ -393,7 +392,8 @@ void npusim_reset_locked(struct npusim_dev *dev)
 int npusim_cqe_unknown_locked(struct npusim_dev *dev, u32 stream, int task)
 {
 	struct npusim_stream *s = stream < npusim_max_streams ?
-					  dev->streams[stream] : NULL;
+					  dev->streams[stream] :
+					  NULL;
 	u16 id;
 
 	if (!s || s->dead)

@@ -64,8 +64,8 @@ void npusim_trace_recv_cqe(struct npusim_stream *s, u32 pos)
 			 &s->cq[pos & (s->depth - 1)], pos);
 }
 
-void npusim_trace_recv(struct npusim_stream *s, const char *what,
-		       u32 cqe_num, u32 recv_num, int timeout)
+void npusim_trace_recv(struct npusim_stream *s, const char *what, u32 cqe_num,
+		       u32 recv_num, int timeout)
 {
 	struct trs_id_inst inst;
 	struct trs_chan_recv_trace t;

@@ -49,7 +49,8 @@ static double now(void)
 
 static int run_writer(const char *dir, uint64_t tasks, struct result *r)
 {
-	struct npuprof_db_options o = { .file_name = "msprof_bench.db", .flags = NPUPROF_DB_REPLACE };
+	struct npuprof_db_options o = { .file_name = "msprof_bench.db",
+					.flags = NPUPROF_DB_REPLACE };
 	struct npuprof_dbgen_params p = { .tasks = tasks };
 	struct npuprof_db *w;
 	char err[1024];
@@ -200,7 +201,8 @@ static int ref_row(void *ctx, enum npuprof_db_table t, const void *row, size_t s
 		break;
 	}
 	default:
-		fprintf(stderr, "bench_db: reference has no binder for %s\n", npuprof_db_table_name(t));
+		fprintf(stderr, "bench_db: reference has no binder for %s\n",
+			npuprof_db_table_name(t));
 		return -EINVAL;
 	}
 	if (sqlite3_step(s) != SQLITE_DONE) {
@@ -226,8 +228,10 @@ static int run_reference(const char *dir, uint64_t tasks, struct result *r)
 	unlink(path);
 	if (sqlite3_open(path, &x.db) != SQLITE_OK)
 		return -1;
-	sqlite3_exec(x.db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; "
-		     "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-8192; BEGIN", NULL, NULL, NULL);
+	sqlite3_exec(x.db,
+		     "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; "
+		     "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-8192; BEGIN",
+		     NULL, NULL, NULL);
 	if (npuprof_dbgen_run(&p, &sink))
 		return -1;
 	for (unsigned i = 0; i < npuprof_db_n_indexes; i++) {
@@ -298,8 +302,8 @@ int main(void)
 		perror("bench_db: mkdtemp");
 		return 1;
 	}
-	printf("bench_db: %llu tasks (NPUPROF_BENCH_TASKS), SQLite %s\n",
-	       (unsigned long long)tasks, sqlite3_libversion());
+	printf("bench_db: %llu tasks (NPUPROF_BENCH_TASKS), SQLite %s\n", (unsigned long long)tasks,
+	       sqlite3_libversion());
 	/* Warm the page cache and allocator paths once, untimed. */
 	measure(run_writer, dir, tasks / 20 + 1);
 	ref = measure(run_reference, dir, tasks);
@@ -314,10 +318,10 @@ int main(void)
 	}
 	ref_rate = (double)ref.rows / ref.seconds;
 	wr_rate = (double)wr.rows / wr.seconds;
-	printf("  reference loop : %llu rows in %.3f s = %.0f rows/s, peak RSS %ld KiB\n",
-	       ref.rows, ref.seconds, ref_rate, ref.peak_kib);
-	printf("  npuprof writer : %llu rows in %.3f s = %.0f rows/s, peak RSS %ld KiB\n",
-	       wr.rows, wr.seconds, wr_rate, wr.peak_kib);
+	printf("  reference loop : %llu rows in %.3f s = %.0f rows/s, peak RSS %ld KiB\n", ref.rows,
+	       ref.seconds, ref_rate, ref.peak_kib);
+	printf("  npuprof writer : %llu rows in %.3f s = %.0f rows/s, peak RSS %ld KiB\n", wr.rows,
+	       wr.seconds, wr_rate, wr.peak_kib);
 	printf("  throughput ratio writer/reference = %.3f (target >= 0.8)\n", wr_rate / ref_rate);
 	/* SQLite's page cache (CACHE_KIB) and sorter fill up within the first few
 	 * hundred thousand tasks; beyond that peak RSS stays flat. */

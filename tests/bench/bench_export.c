@@ -60,8 +60,7 @@ static void rec(struct npuprof_record *r, int type, uint64_t ts)
 }
 
 /* Kernel records of task i: a submit and its device task time. */
-static void task_records(uint64_t i, struct npuprof_record *sub,
-			 struct npuprof_record *tt)
+static void task_records(uint64_t i, struct npuprof_record *sub, struct npuprof_record *tt)
 {
 	uint64_t t = T0 + i * 2000;
 	uint32_t stream = (uint32_t)(i % 8);
@@ -76,8 +75,7 @@ static void task_records(uint64_t i, struct npuprof_record *sub,
 	tt->task_time.end_cnt = cnt_at(t + 1200);
 }
 
-static void make_session(struct npuprof_session *s, const char *parent,
-			 uint64_t n, int host)
+static void make_session(struct npuprof_session *s, const char *parent, uint64_t n, int host)
 {
 	struct npuprof_rawk_writer *w;
 	struct npuprof_record a, b;
@@ -201,15 +199,18 @@ static double reference(const char *dir, uint64_t n)
 	snprintf(path, sizeof(path), "%s/reference.db", dir);
 	unlink(path);
 	sqlite3_open(path, &db);
-	sqlite3_exec(db, "PRAGMA page_size=4096; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-			 "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-8192; BEGIN;"
-			 "CREATE TABLE TASK (startNs INTEGER, endNs INTEGER, deviceId INTEGER, connectionId INTEGER, globalTaskId INTEGER, globalPid INTEGER, taskType INTEGER, contextId INTEGER, streamId INTEGER, taskId INTEGER, modelId INTEGER);"
-			 "CREATE TABLE CANN_API (startNs INTEGER, endNs INTEGER, type INTEGER, globalTid INTEGER, connectionId INTEGER PRIMARY KEY, name INTEGER);"
-			 "CREATE TABLE COMPUTE_TASK_INFO (name INTEGER, globalTaskId INTEGER PRIMARY KEY, blockDim INTEGER, mixBlockDim INTEGER, taskType INTEGER, opType INTEGER, inputFormats INTEGER, inputDataTypes INTEGER, inputShapes INTEGER, outputFormats INTEGER, outputDataTypes INTEGER, outputShapes INTEGER, attrInfo INTEGER);",
-		     NULL, NULL, NULL);
+	sqlite3_exec(
+		db,
+		"PRAGMA page_size=4096; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+		"PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-8192; BEGIN;"
+		"CREATE TABLE TASK (startNs INTEGER, endNs INTEGER, deviceId INTEGER, connectionId INTEGER, globalTaskId INTEGER, globalPid INTEGER, taskType INTEGER, contextId INTEGER, streamId INTEGER, taskId INTEGER, modelId INTEGER);"
+		"CREATE TABLE CANN_API (startNs INTEGER, endNs INTEGER, type INTEGER, globalTid INTEGER, connectionId INTEGER PRIMARY KEY, name INTEGER);"
+		"CREATE TABLE COMPUTE_TASK_INFO (name INTEGER, globalTaskId INTEGER PRIMARY KEY, blockDim INTEGER, mixBlockDim INTEGER, taskType INTEGER, opType INTEGER, inputFormats INTEGER, inputDataTypes INTEGER, inputShapes INTEGER, outputFormats INTEGER, outputDataTypes INTEGER, outputShapes INTEGER, attrInfo INTEGER);",
+		NULL, NULL, NULL);
 	sqlite3_prepare_v2(db, "INSERT INTO TASK VALUES (?,?,?,?,?,?,?,?,?,?,?)", -1, &t, NULL);
 	sqlite3_prepare_v2(db, "INSERT INTO CANN_API VALUES (?,?,?,?,?,?)", -1, &a, NULL);
-	sqlite3_prepare_v2(db, "INSERT INTO COMPUTE_TASK_INFO VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &c, NULL);
+	sqlite3_prepare_v2(db, "INSERT INTO COMPUTE_TASK_INFO VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			   -1, &c, NULL);
 	for (uint64_t i = 0; i < n; i++) {
 		for (int k = 1; k <= 11; k++)
 			sqlite3_bind_int64(t, k, (int64_t)(i * 7 + k));
@@ -224,7 +225,8 @@ static double reference(const char *dir, uint64_t n)
 		sqlite3_step(c);
 		sqlite3_reset(c);
 	}
-	sqlite3_exec(db, "CREATE INDEX TaskIndex ON TASK (startNs, globalTaskId); COMMIT", NULL, NULL, NULL);
+	sqlite3_exec(db, "CREATE INDEX TaskIndex ON TASK (startNs, globalTaskId); COMMIT", NULL,
+		     NULL, NULL);
 	sqlite3_finalize(t);
 	sqlite3_finalize(a);
 	sqlite3_finalize(c);
@@ -281,8 +283,9 @@ static long export_peak_kib(const char *parent, uint64_t n, double *secs)
 		struct npuprof_export_result res;
 		char err[1024];
 
-		_exit(npuprof_export(s.dir, NULL, &res, err, sizeof(err)) == 0 &&
-			      res.tasks == n ? 0 : 1);
+		_exit(npuprof_export(s.dir, NULL, &res, err, sizeof(err)) == 0 && res.tasks == n ?
+			      0 :
+			      1);
 	}
 	wait4(pid, &st, 0, &ru);
 	*secs = now() - t0;
@@ -333,14 +336,16 @@ int main(void)
 		mb = export_peak_kib(parent, big, &secsb);
 
 	printf("\n%-44s %12s %12s\n", "", "rows/s", "ratio");
-	printf("%-44s %12.0f %12.2f\n", "reference: bare SQLite inserts, same rows", 3.0 * n / t_ref, 1.0);
+	printf("%-44s %12.0f %12.2f\n", "reference: bare SQLite inserts, same rows",
+	       3.0 * n / t_ref, 1.0);
 	printf("%-44s %12.0f %12.2f   (target >= 0.7)\n", "npuprof export (read, correlate, write)",
 	       rows / t_exp, (rows / t_exp) / (3.0 * n / t_ref));
 	printf("\ncorrelation step alone: %.1f M events/s (target >= 10 M/s)\n", corr / 1e6);
-	printf("peak memory, kernel-only export: %llu tasks %ld KiB (%.1f s)", (unsigned long long)n, m1, secs1);
+	printf("peak memory, kernel-only export: %llu tasks %ld KiB (%.1f s)",
+	       (unsigned long long)n, m1, secs1);
 	if (big)
-		printf(", %llu tasks %ld KiB (%.1f s): ratio %.2f\n", (unsigned long long)big, mb, secsb,
-		       (double)mb / (double)m1);
+		printf(", %llu tasks %ld KiB (%.1f s): ratio %.2f\n", (unsigned long long)big, mb,
+		       secsb, (double)mb / (double)m1);
 	else
 		printf("\n");
 	printf("(with host records the host side is held in memory: %llu tasks exported in %.2f s)\n",

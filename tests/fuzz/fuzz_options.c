@@ -49,12 +49,10 @@ static void numbers(const char *s)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct option lo[] = {
-		CAPTURE_LONG_OPTIONS,
-		REPLAY_LONG_OPTION,
-		{ "output", required_argument, 0, 'o' },
-		{ 0, 0, 0, 0 }
-	};
+	static const struct option lo[] = { CAPTURE_LONG_OPTIONS,
+					    REPLAY_LONG_OPTION,
+					    { "output", required_argument, 0, 'o' },
+					    { 0, 0, 0, 0 } };
 	char *buf = malloc(size + 1), *argv[34];
 	struct capture_args a;
 	int argc = 1, opt;

@@ -10,7 +10,8 @@ static int on_rec(void *ctx, const struct npuprof_record *r)
 {
 	uint64_t *n = ctx;
 
-	if (r->hdr.size != NPUPROF_RECORD_SIZE || !r->hdr.type || r->hdr.type >= NPUPROF_REC_TYPE_MAX)
+	if (r->hdr.size != NPUPROF_RECORD_SIZE || !r->hdr.type ||
+	    r->hdr.type >= NPUPROF_REC_TYPE_MAX)
 		abort();
 	(*n)++;
 	return 0;
@@ -28,7 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r = npuprof_rawk_read(path, on_rec, &n, &info, err, sizeof(err));
 	if (r >= 0) {
 		uint64_t whole = size >= NPUPROF_RAWK_HDR_SIZE ?
-					 (size - NPUPROF_RAWK_HDR_SIZE) / NPUPROF_RECORD_SIZE : 0;
+					 (size - NPUPROF_RAWK_HDR_SIZE) / NPUPROF_RECORD_SIZE :
+					 0;
 
 		if ((uint64_t)r != n || n + info.bad_records != whole)
 			abort(); /* a record neither delivered nor counted */

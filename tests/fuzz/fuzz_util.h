@@ -71,7 +71,7 @@ static inline void fuzz_write(const char *path, const void *data, size_t len)
 
 /* The n-th part (0-based) of data split at FUZZ_SPLIT; 0 if there is none. */
 static inline int fuzz_part(const uint8_t *data, size_t len, int n, const uint8_t **part,
-		     size_t *plen)
+			    size_t *plen)
 {
 	const size_t ml = sizeof(FUZZ_SPLIT) - 1;
 	const uint8_t *p = data, *end = data + len;

@@ -27,19 +27,19 @@
 struct gen {
 	const struct npuprof_dbgen_params *p;
 	const struct npuprof_dbgen_sink *sink;
-	int64_t now;			/* host clock, ns */
-	int64_t dev;			/* device clock, ns (same epoch) */
-	int64_t conn;			/* next CANN_API connectionId */
-	int64_t gtid;			/* next globalTaskId */
-	int64_t op_id;			/* next COMMUNICATION_OP opId */
-	int64_t mark;			/* next markId */
-	uint32_t task_id[8];		/* per-stream 16-bit task ids */
+	int64_t now; /* host clock, ns */
+	int64_t dev; /* device clock, ns (same epoch) */
+	int64_t conn; /* next CANN_API connectionId */
+	int64_t gtid; /* next globalTaskId */
+	int64_t op_id; /* next COMMUNICATION_OP opId */
+	int64_t mark; /* next markId */
+	uint32_t task_id[8]; /* per-stream 16-bit task ids */
 	int64_t main_tid, comm_tid;
 	struct {
-		npuprof_db_str launch, kernel_launch, memcpy_api, memcpy_rt, hcom_api,
-			launch_ffts, hcom_type, group, alg, t_aicore, t_aivec, t_memcpy,
-			t_mstx, t_parent, t_notify_wait, t_write_value, t_sdma,
-			h_notify_wait, h_notify_record, h_memcpy, empty, fmt, dtype, shape;
+		npuprof_db_str launch, kernel_launch, memcpy_api, memcpy_rt, hcom_api, launch_ffts,
+			hcom_type, group, alg, t_aicore, t_aivec, t_memcpy, t_mstx, t_parent,
+			t_notify_wait, t_write_value, t_sdma, h_notify_wait, h_notify_record,
+			h_memcpy, empty, fmt, dtype, shape;
 		npuprof_db_str api[N_OPS], name[N_OPS], type[N_OPS], ge_type[N_OPS];
 	} s;
 };
@@ -66,12 +66,12 @@ static int intern(struct gen *g, npuprof_db_str *id, const char *s)
 	return 0;
 }
 
-#define EMIT(g, ID, sfx, ...) \
-	do { \
-		const struct npuprof_db_##sfx row_ = { __VA_ARGS__ }; \
+#define EMIT(g, ID, sfx, ...)                                                                  \
+	do {                                                                                   \
+		const struct npuprof_db_##sfx row_ = { __VA_ARGS__ };                          \
 		int r_ = (g)->sink->row((g)->sink->ctx, NPUPROF_DB_##ID, &row_, sizeof(row_)); \
-		if (r_ < 0) \
-			return r_; \
+		if (r_ < 0)                                                                    \
+			return r_;                                                             \
 	} while (0)
 
 static int intern_all(struct gen *g)
@@ -106,8 +106,8 @@ static int intern_all(struct gen *g)
 		r = r ? r : intern(g, &g->s.api[i], ops[i].api);
 		r = r ? r : intern(g, &g->s.name[i], ops[i].name);
 		r = r ? r : intern(g, &g->s.type[i], ops[i].type);
-		r = r ? r : intern(g, &g->s.ge_type[i],
-				   ops[i].vector ? "AI_VECTOR_CORE" : "AI_CORE");
+		r = r ? r :
+			intern(g, &g->s.ge_type[i], ops[i].vector ? "AI_VECTOR_CORE" : "AI_CORE");
 	}
 	return r;
 }
@@ -137,7 +137,8 @@ static int gen_compute(struct gen *g, uint64_t i)
 
 	g->now += 9000;
 	if ((r = emit_api(g, t0, t0 + 8000, NPUPROF_API_ACL, g->main_tid, acl, g->s.api[k])) ||
-	    (r = emit_api(g, t0 + 1000, t0 + 7000, NPUPROF_API_NODE, g->main_tid, launch, g->s.launch)) ||
+	    (r = emit_api(g, t0 + 1000, t0 + 7000, NPUPROF_API_NODE, g->main_tid, launch,
+			  g->s.launch)) ||
 	    (r = emit_api(g, t0 + 2000, t0 + 6000, NPUPROF_API_RUNTIME, g->main_tid, rt,
 			  g->s.kernel_launch)))
 		return r;
@@ -165,7 +166,8 @@ static int gen_memcpy(struct gen *g)
 
 	g->now += 5000;
 	if ((r = emit_api(g, t0, t0 + 4000, NPUPROF_API_ACL, g->main_tid, acl, g->s.memcpy_api)) ||
-	    (r = emit_api(g, t0 + 500, t0 + 3500, NPUPROF_API_RUNTIME, g->main_tid, rt, g->s.memcpy_rt)))
+	    (r = emit_api(g, t0 + 500, t0 + 3500, NPUPROF_API_RUNTIME, g->main_tid, rt,
+			  g->s.memcpy_rt)))
 		return r;
 	if (g->dev < t0 + 3500)
 		g->dev = t0 + 3500;
@@ -183,7 +185,7 @@ static int gen_memcpy(struct gen *g)
  */
 static int gen_hccl(struct gen *g, unsigned n)
 {
-	static const int kinds[3] = { 0, 1, 2 };	/* wait, record, memcpy */
+	static const int kinds[3] = { 0, 1, 2 }; /* wait, record, memcpy */
 	int64_t t0 = g->now, acl = g->conn++, launch = g->conn++, ffts = g->conn++;
 	int64_t op = g->op_id++, start, end;
 	npuprof_db_str op_name = 0;
@@ -195,8 +197,10 @@ static int gen_hccl(struct gen *g, unsigned n)
 		return r;
 	g->now += 30000;
 	if ((r = emit_api(g, t0, t0 + 25000, NPUPROF_API_ACL, g->main_tid, acl, g->s.hcom_api)) ||
-	    (r = emit_api(g, t0 + 1000, t0 + 24000, NPUPROF_API_NODE, g->main_tid, launch, g->s.launch)) ||
-	    (r = emit_api(g, t0 + 2000, t0 + 3000, NPUPROF_API_HCCL, g->comm_tid, ffts, g->s.launch_ffts)))
+	    (r = emit_api(g, t0 + 1000, t0 + 24000, NPUPROF_API_NODE, g->main_tid, launch,
+			  g->s.launch)) ||
+	    (r = emit_api(g, t0 + 2000, t0 + 3000, NPUPROF_API_HCCL, g->comm_tid, ffts,
+			  g->s.launch_ffts)))
 		return r;
 	if (g->dev < t0 + 24000)
 		g->dev = t0 + 24000;
@@ -207,10 +211,12 @@ static int gen_hccl(struct gen *g, unsigned n)
 	for (unsigned c = 0; c < n; c++) {
 		int kind = kinds[c % 3];
 		int64_t ts = start + (int64_t)c * 2000, gtid = g->gtid++;
-		npuprof_db_str dev_type = kind == 0 ? g->s.t_notify_wait
-				      : kind == 1 ? g->s.t_write_value : g->s.t_sdma;
-		npuprof_db_str hccl_type = kind == 0 ? g->s.h_notify_wait
-				       : kind == 1 ? g->s.h_notify_record : g->s.h_memcpy;
+		npuprof_db_str dev_type = kind == 0 ? g->s.t_notify_wait :
+					  kind == 1 ? g->s.t_write_value :
+						      g->s.t_sdma;
+		npuprof_db_str hccl_type = kind == 0 ? g->s.h_notify_wait :
+					   kind == 1 ? g->s.h_notify_record :
+						       g->s.h_memcpy;
 
 		end = ts + 1500;
 		EMIT(g, TASK, task, ts, end, 0, launch, gtid, g->p->pid, dev_type, c, 3,
@@ -224,8 +230,8 @@ static int gen_hccl(struct gen *g, unsigned n)
 		     .opId = op, .isMaster = 1, .bandwidth = kind == 2 ? 2.5e10 : 0.0);
 	}
 	EMIT(g, COMMUNICATION_OP, communication_op, .opName = op_name, .startNs = start,
-	     .endNs = end, .connectionId = launch, .groupName = g->s.group, .opId = op,
-	     .relay = 0, .retry = 0, .dataType = 4, .algType = g->s.alg, .count = 262144,
+	     .endNs = end, .connectionId = launch, .groupName = g->s.group, .opId = op, .relay = 0,
+	     .retry = 0, .dataType = 4, .algType = g->s.alg, .count = 262144,
 	     .opType = g->s.hcom_type, .deviceId = 0, .rankSize = 2);
 	g->dev = end + 2000;
 	return 0;

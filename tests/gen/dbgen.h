@@ -18,13 +18,13 @@
 #include <npuprof/db.h>
 
 struct npuprof_dbgen_params {
-	uint64_t tasks;		/* TASK rows to generate */
-	uint32_t pid;		/* 0: 4242 */
-	int64_t start_ns;	/* first timestamp; 0: 1736414119518476000 */
-	unsigned hccl_every;	/* one collective per this many tasks; 0: 50 */
-	unsigned hccl_tasks;	/* small tasks per collective; 0: 8 */
-	unsigned memcpy_every;	/* one memcpy per this many tasks; 0: 20 */
-	unsigned mstx_every;	/* one MarkEx per this many tasks; 0: 1000 */
+	uint64_t tasks; /* TASK rows to generate */
+	uint32_t pid; /* 0: 4242 */
+	int64_t start_ns; /* first timestamp; 0: 1736414119518476000 */
+	unsigned hccl_every; /* one collective per this many tasks; 0: 50 */
+	unsigned hccl_tasks; /* small tasks per collective; 0: 8 */
+	unsigned memcpy_every; /* one memcpy per this many tasks; 0: 20 */
+	unsigned mstx_every; /* one MarkEx per this many tasks; 0: 1000 */
 };
 
 /*

@@ -74,9 +74,7 @@ int main(int argc, char **argv)
 				return 2;
 			have_tasks = 1;
 			break;
-		case 'o':
-			out = optarg;
-			break;
+		case 'o': out = optarg; break;
 		case 's':
 			if (!strcmp(optarg, "1.1.1")) {
 				opt.schema = NPUPROF_DB_SCHEMA_1_1_1;
@@ -88,18 +86,10 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'p':
-			opt.variant = NPUPROF_DB_PYTORCH;
-			break;
-		case 'f':
-			opt.flags |= NPUPROF_DB_REPLACE;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
+		case 'p': opt.variant = NPUPROF_DB_PYTORCH; break;
+		case 'f': opt.flags |= NPUPROF_DB_REPLACE; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
 		}
 	}
 	if (!have_tasks || optind != argc) {

@@ -19,85 +19,88 @@
 #include "testutil.h"
 
 struct decoded {
-    struct decoded *next_live; /* tu_free_all() frees what a failed test left */
-    size_t n, cap;
-    struct npuprof_hrec_header **rec;
-    uint32_t *block_tid;
-    struct npuprof_host_decode_stats st;
-    struct npuprof_host_file_info info;
-    char err[512];
-    int ret;
+	struct decoded *next_live; /* tu_free_all() frees what a failed test left */
+	size_t n, cap;
+	struct npuprof_hrec_header **rec;
+	uint32_t *block_tid;
+	struct npuprof_host_decode_stats st;
+	struct npuprof_host_file_info info;
+	char err[512];
+	int ret;
 };
 
 static inline char *tu_tmpdir(void)
 {
-    char tmpl[] = "/tmp/npuprof-test-XXXXXX";
-    char *d = mkdtemp(tmpl);
+	char tmpl[] = "/tmp/npuprof-test-XXXXXX";
+	char *d = mkdtemp(tmpl);
 
-    ck_assert_ptr_nonnull(d);
-    return strdup(d);
+	ck_assert_ptr_nonnull(d);
+	return strdup(d);
 }
 
 static char tu_found[4096];
 
 static int tu_find_cb(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 {
-    const char *base = path + ftw->base;
+	const char *base = path + ftw->base;
 
-    (void)sb;
-    if (type == FTW_F && strncmp(base, NPUPROF_HOST_FILE_PREFIX, strlen(NPUPROF_HOST_FILE_PREFIX)) == 0) {
-        snprintf(tu_found, sizeof(tu_found), "%s", path);
-        return 1;
-    }
-    return 0;
+	(void)sb;
+	if (type == FTW_F &&
+	    strncmp(base, NPUPROF_HOST_FILE_PREFIX, strlen(NPUPROF_HOST_FILE_PREFIX)) == 0) {
+		snprintf(tu_found, sizeof(tu_found), "%s", path);
+		return 1;
+	}
+	return 0;
 }
 
 /* The (first) host stream below `dir`; fails the test if there is none. */
 static inline const char *tu_find_stream(const char *dir)
 {
-    tu_found[0] = '\0';
-    nftw(dir, tu_find_cb, 16, FTW_PHYS);
-    ck_assert_msg(tu_found[0], "no host stream below %s", dir);
-    return tu_found;
+	tu_found[0] = '\0';
+	nftw(dir, tu_find_cb, 16, FTW_PHYS);
+	ck_assert_msg(tu_found[0], "no host stream below %s", dir);
+	return tu_found;
 }
 
 /* Number of host streams below `dir`. */
 static int tu_count;
 static int tu_count_cb(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 {
-    (void)sb;
-    if (type == FTW_F && strncmp(path + ftw->base, NPUPROF_HOST_FILE_PREFIX, strlen(NPUPROF_HOST_FILE_PREFIX)) == 0)
-        tu_count++;
-    return 0;
+	(void)sb;
+	if (type == FTW_F && strncmp(path + ftw->base, NPUPROF_HOST_FILE_PREFIX,
+				     strlen(NPUPROF_HOST_FILE_PREFIX)) == 0)
+		tu_count++;
+	return 0;
 }
 static inline int tu_count_streams(const char *dir)
 {
-    tu_count = 0;
-    nftw(dir, tu_count_cb, 16, FTW_PHYS);
-    return tu_count;
+	tu_count = 0;
+	nftw(dir, tu_count_cb, 16, FTW_PHYS);
+	return tu_count;
 }
 
-static int tu_collect(void *ctx, const struct npuprof_host_block_header *b, const struct npuprof_hrec_header *r)
+static int tu_collect(void *ctx, const struct npuprof_host_block_header *b,
+		      const struct npuprof_hrec_header *r)
 {
-    struct decoded *d = ctx;
+	struct decoded *d = ctx;
 
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? d->cap * 2 : 1024;
-        void *rec = realloc(d->rec, cap * sizeof(*d->rec));
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 1024;
+		void *rec = realloc(d->rec, cap * sizeof(*d->rec));
 
-        ck_assert_ptr_nonnull(rec);
-        d->rec = rec;
-        rec = realloc(d->block_tid, cap * sizeof(*d->block_tid));
-        ck_assert_ptr_nonnull(rec);
-        d->block_tid = rec;
-        d->cap = cap;
-    }
-    d->rec[d->n] = malloc(r->size);
-    ck_assert_ptr_nonnull(d->rec[d->n]);
-    memcpy(d->rec[d->n], r, r->size);
-    d->block_tid[d->n] = b->tid;
-    d->n++;
-    return 0;
+		ck_assert_ptr_nonnull(rec);
+		d->rec = rec;
+		rec = realloc(d->block_tid, cap * sizeof(*d->block_tid));
+		ck_assert_ptr_nonnull(rec);
+		d->block_tid = rec;
+		d->cap = cap;
+	}
+	d->rec[d->n] = malloc(r->size);
+	ck_assert_ptr_nonnull(d->rec[d->n]);
+	memcpy(d->rec[d->n], r, r->size);
+	d->block_tid[d->n] = b->tid;
+	d->n++;
+	return 0;
 }
 
 /* Every decoded stream not yet freed: an assertion that fails between
@@ -107,51 +110,51 @@ static struct decoded *tu_live;
 
 static inline struct decoded *tu_decode(const char *path)
 {
-    struct decoded *d = calloc(1, sizeof(*d));
+	struct decoded *d = calloc(1, sizeof(*d));
 
-    ck_assert_ptr_nonnull(d);
-    d->next_live = tu_live;
-    tu_live = d;
-    d->ret = npuprof_host_decode(path, tu_collect, d, &d->info, &d->st, d->err, sizeof(d->err));
-    return d;
+	ck_assert_ptr_nonnull(d);
+	d->next_live = tu_live;
+	tu_live = d;
+	d->ret = npuprof_host_decode(path, tu_collect, d, &d->info, &d->st, d->err, sizeof(d->err));
+	return d;
 }
 
 static inline void tu_free(struct decoded *d)
 {
-    for (struct decoded **pp = &tu_live; *pp; pp = &(*pp)->next_live)
-        if (*pp == d) {
-            *pp = d->next_live;
-            break;
-        }
-    for (size_t i = 0; i < d->n; i++)
-        free(d->rec[i]);
-    free(d->rec);
-    free(d->block_tid);
-    free(d);
+	for (struct decoded **pp = &tu_live; *pp; pp = &(*pp)->next_live)
+		if (*pp == d) {
+			*pp = d->next_live;
+			break;
+		}
+	for (size_t i = 0; i < d->n; i++)
+		free(d->rec[i]);
+	free(d->rec);
+	free(d->block_tid);
+	free(d);
 }
 
 static inline void tu_free_all(void)
 {
-    while (tu_live)
-        tu_free(tu_live);
+	while (tu_live)
+		tu_free(tu_live);
 }
 
 /* Records of one kind, in file order. */
 static inline size_t tu_count_kind(const struct decoded *d, uint16_t kind)
 {
-    size_t n = 0;
+	size_t n = 0;
 
-    for (size_t i = 0; i < d->n; i++)
-        n += d->rec[i]->kind == kind;
-    return n;
+	for (size_t i = 0; i < d->n; i++)
+		n += d->rec[i]->kind == kind;
+	return n;
 }
 
 static inline const void *tu_nth_kind(const struct decoded *d, uint16_t kind, size_t nth)
 {
-    for (size_t i = 0; i < d->n; i++)
-        if (d->rec[i]->kind == kind && nth-- == 0)
-            return d->rec[i];
-    return NULL;
+	for (size_t i = 0; i < d->n; i++)
+		if (d->rec[i]->kind == kind && nth-- == 0)
+			return d->rec[i];
+	return NULL;
 }
 
 #endif

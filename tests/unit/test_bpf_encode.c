@@ -51,13 +51,11 @@ struct tb_cfg {
 static char libbpf_log[65536];
 static size_t libbpf_loglen;
 
-static int log_libbpf(enum libbpf_print_level level, const char *fmt,
-		      va_list ap)
+static int log_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	if (level == LIBBPF_DEBUG || libbpf_loglen >= sizeof(libbpf_log) - 1)
 		return 0;
-	int n = vsnprintf(libbpf_log + libbpf_loglen,
-			  sizeof(libbpf_log) - libbpf_loglen, fmt, ap);
+	int n = vsnprintf(libbpf_log + libbpf_loglen, sizeof(libbpf_log) - libbpf_loglen, fmt, ap);
 	if (n > 0)
 		libbpf_loglen += (size_t)n;
 	if (libbpf_loglen >= sizeof(libbpf_log))
@@ -70,11 +68,9 @@ static int on_sample(void *ctx, void *data, size_t size)
 	struct tb *t = ctx;
 
 	t->nsamples++;
-	for (size_t off = 0; off + NPUPROF_RECORD_SIZE <= size;
-	     off += NPUPROF_RECORD_SIZE)
+	for (size_t off = 0; off + NPUPROF_RECORD_SIZE <= size; off += NPUPROF_RECORD_SIZE)
 		if (t->nrec < MAXREC)
-			memcpy(&t->rec[t->nrec++], (char *)data + off,
-			       NPUPROF_RECORD_SIZE);
+			memcpy(&t->rec[t->nrec++], (char *)data + off, NPUPROF_RECORD_SIZE);
 	return 0;
 }
 
@@ -88,16 +84,15 @@ static struct tb *tb_open(const struct tb_cfg *c)
 	libbpf_log[0] = 0;
 	libbpf_set_print(log_libbpf);
 	t->skel = npuprof_bpf__open();
-	ck_assert_msg(t->skel, "cannot open the BPF skeleton: %s",
-		      strerror(errno));
+	ck_assert_msg(t->skel, "cannot open the BPF skeleton: %s", strerror(errno));
 	t->skel->rodata->cfg_pid = c->pid;
 	t->skel->rodata->cfg_dev_mask = c->dev_mask;
 	t->skel->rodata->cfg_sample_n = c->sample_n;
 	t->skel->rodata->cfg_flags = c->flags;
 	t->skel->rodata->cfg_wakeup_bytes = 1;
 	for (int i = 0; i < c->nstreams; i++)
-		t->skel->rodata->cfg_stream_mask[c->streams[i] / 64] |=
-			1ULL << (c->streams[i] % 64);
+		t->skel->rodata->cfg_stream_mask[c->streams[i] / 64] |= 1ULL
+									<< (c->streams[i] % 64);
 	/* one ring per CPU, as the engine sets them up; the test runs on CPU
 	 * 0 so everything lands in the first */
 	uint32_t bytes = c->ring_bytes ? (uint32_t)c->ring_bytes : 1u << 20;
@@ -115,18 +110,15 @@ static struct tb *tb_open(const struct tb_cfg *c)
 	for (int cpu = 0; cpu < ncpu; cpu++) {
 		uint32_t key = (uint32_t)cpu;
 
-		t->fds[cpu] = bpf_map_create(BPF_MAP_TYPE_RINGBUF, NULL, 0, 0,
-					     bytes, NULL);
+		t->fds[cpu] = bpf_map_create(BPF_MAP_TYPE_RINGBUF, NULL, 0, 0, bytes, NULL);
 		ck_assert_int_ge(t->fds[cpu], 0);
-		ck_assert_int_eq(bpf_map_update_elem(bpf_map__fd(t->skel->maps.rbs),
-						     &key, &t->fds[cpu], BPF_ANY),
+		ck_assert_int_eq(bpf_map_update_elem(bpf_map__fd(t->skel->maps.rbs), &key,
+						     &t->fds[cpu], BPF_ANY),
 				 0);
 		if (!cpu)
 			t->rb = ring_buffer__new(t->fds[0], on_sample, t, NULL);
 		else
-			ck_assert_int_eq(ring_buffer__add(t->rb, t->fds[cpu],
-							  on_sample, t),
-					 0);
+			ck_assert_int_eq(ring_buffer__add(t->rb, t->fds[cpu], on_sample, t), 0);
 		ck_assert_ptr_nonnull(t->rb);
 	}
 	cpu_set_t one;
@@ -147,15 +139,13 @@ static void tb_close(struct tb *t)
 	free(t);
 }
 
-static void tb_run(struct tb *t, struct bpf_program *prog,
-		   const struct npuprof_bpf_test_args *a)
+static void tb_run(struct tb *t, struct bpf_program *prog, const struct npuprof_bpf_test_args *a)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = a,
-		    .ctx_size_in = sizeof(*a));
+	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = a, .ctx_size_in = sizeof(*a));
 	int r = bpf_prog_test_run_opts(bpf_program__fd(prog), &o);
 
-	ck_assert_msg(r == 0, "BPF_PROG_TEST_RUN of %s: %s",
-		      bpf_program__name(prog), strerror(errno));
+	ck_assert_msg(r == 0, "BPF_PROG_TEST_RUN of %s: %s", bpf_program__name(prog),
+		      strerror(errno));
 	ck_assert_int_eq(o.retval, 0);
 }
 
@@ -203,21 +193,19 @@ static uint64_t mono_ns(void)
 /* The header fields taken at capture time: this process and thread, a CPU
  * that exists, a time between t0 and now. Then copy them into @want so the
  * rest can be compared byte for byte. */
-static void check_capture_fields(const struct npuprof_record *got,
-				 struct npuprof_record *want, uint64_t t0)
+static void check_capture_fields(const struct npuprof_record *got, struct npuprof_record *want,
+				 uint64_t t0)
 {
 	ck_assert_uint_eq(got->hdr.pid, (uint32_t)getpid());
 	ck_assert_uint_eq(got->hdr.tid, (uint32_t)syscall(SYS_gettid));
 	ck_assert_uint_eq(got->hdr.cpu, 0); /* the test is pinned to CPU 0 */
 	ck_assert_uint_ge(got->hdr.ts, t0);
 	ck_assert_uint_le(got->hdr.ts, mono_ns());
-	npuprof_encode_hdr(want, got->hdr.ts, got->hdr.cpu, got->hdr.pid,
-			   got->hdr.tid);
+	npuprof_encode_hdr(want, got->hdr.ts, got->hdr.cpu, got->hdr.pid, got->hdr.tid);
 }
 
-static void check_identical(const struct npuprof_record *got,
-			    const struct npuprof_record *want, const char *what,
-			    int i)
+static void check_identical(const struct npuprof_record *got, const struct npuprof_record *want,
+			    const char *what, int i)
 {
 	if (memcmp(got, want, sizeof(*got)) == 0)
 		return;
@@ -227,8 +215,8 @@ static void check_identical(const struct npuprof_record *got,
 		sprintf(g + 3 * b, "%02x ", ((const unsigned char *)got)[b]);
 		sprintf(w + 3 * b, "%02x ", ((const unsigned char *)want)[b]);
 	}
-	ck_abort_msg("%s vector %d differs from the kmod encoder:\n got  %s\n want %s",
-		     what, i, g, w);
+	ck_abort_msg("%s vector %d differs from the kmod encoder:\n got  %s\n want %s", what, i, g,
+		     w);
 }
 
 /* ---- byte identity -------------------------------------------------------- */
@@ -400,9 +388,8 @@ START_TEST(test_device_filter)
 	run_sqe(t, 40, 1, 0); /* beyond the mask: filtered, as the kmod */
 	ck_assert_int_eq(tb_drain(t), 4);
 	for (int i = 0; i < t->nrec; i++) {
-		uint32_t d = t->rec[i].hdr.type == NPUPROF_REC_SUBMIT ?
-				     t->rec[i].submit.devid :
-				     t->rec[i].recv.devid;
+		uint32_t d = t->rec[i].hdr.type == NPUPROF_REC_SUBMIT ? t->rec[i].submit.devid :
+									t->rec[i].recv.devid;
 		ck_assert(d == 1 || d == 3);
 	}
 	tb_stats(t, &s);
@@ -417,9 +404,7 @@ END_TEST
 START_TEST(test_stream_filter)
 {
 	static const uint32_t streams[] = { 2, 100, 4095 };
-	struct tb_cfg c = { .flags = NPUPROF_CFG_STREAM_FILTER,
-			    .streams = streams,
-			    .nstreams = 3 };
+	struct tb_cfg c = { .flags = NPUPROF_CFG_STREAM_FILTER, .streams = streams, .nstreams = 3 };
 	struct tb *t = tb_open(&c);
 	struct npuprof_bpf_pcpu s;
 	int n[NPUPROF_REC_TYPE_MAX] = { 0 };
@@ -438,8 +423,7 @@ START_TEST(test_stream_filter)
 
 		n[r->hdr.type]++;
 		if (r->hdr.type == NPUPROF_REC_SUBMIT)
-			ck_assert(r->submit.stream_id == 2 ||
-				  r->submit.stream_id == 100 ||
+			ck_assert(r->submit.stream_id == 2 || r->submit.stream_id == 100 ||
 				  r->submit.stream_id == 4095);
 		if (r->hdr.type == NPUPROF_REC_COMPLETE)
 			ck_assert(r->complete.stream_id == (2 | 0x8000) ||
@@ -516,17 +500,16 @@ START_TEST(test_sampling)
 	tb_drain(t);
 	for (int i = 0; i < t->nrec; i++) {
 		const struct npuprof_record *r = &t->rec[i];
-		uint32_t task = r->hdr.type == NPUPROF_REC_SUBMIT ?
-					r->submit.task_id :
-				r->hdr.type == NPUPROF_REC_COMPLETE ?
-					r->complete.task_id :
-					r->task_time.task_id;
+		uint32_t task = r->hdr.type == NPUPROF_REC_SUBMIT   ? r->submit.task_id :
+				r->hdr.type == NPUPROF_REC_COMPLETE ? r->complete.task_id :
+								      r->task_time.task_id;
 
 		if (r->hdr.type == NPUPROF_REC_RECV)
 			continue;
 		ck_assert(npuprof_sample_keep(n, 1, 7, task));
-		got[r->hdr.type == NPUPROF_REC_SUBMIT ? 0 :
-		    r->hdr.type == NPUPROF_REC_COMPLETE ? 1 : 2]++;
+		got[r->hdr.type == NPUPROF_REC_SUBMIT	? 0 :
+		    r->hdr.type == NPUPROF_REC_COMPLETE ? 1 :
+							  2]++;
 	}
 	ck_assert_uint_eq(got[0], keep);
 	ck_assert_uint_eq(got[1], keep);
@@ -616,9 +599,7 @@ START_TEST(test_engine_needs_caps)
 
 	ck_assert_int_ge(p, 0);
 	if (p == 0) {
-		struct __user_cap_header_struct h = {
-			_LINUX_CAPABILITY_VERSION_3, 0
-		};
+		struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 		struct __user_cap_data_struct d[2];
 		struct npuprof_engine *e;
 		char err[NPUPROF_ENGINE_ERRLEN] = "";
@@ -649,26 +630,22 @@ START_TEST(test_engine_options)
 
 	memset(&o, 0, sizeof(o));
 	o.ring_bytes = 3 << 20;
-	ck_assert_int_eq(npuprof_engine_open(&e, "bpf", &o, err, sizeof(err)),
-			 -EINVAL);
+	ck_assert_int_eq(npuprof_engine_open(&e, "bpf", &o, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "power of two"));
 	o.ring_bytes = 0;
 	o.flags = NPUPROF_CFG_OVERWRITE;
-	ck_assert_int_eq(npuprof_engine_open(&e, "bpf", &o, err, sizeof(err)),
-			 -EOPNOTSUPP);
+	ck_assert_int_eq(npuprof_engine_open(&e, "bpf", &o, err, sizeof(err)), -EOPNOTSUPP);
 	ck_assert_ptr_nonnull(strstr(err, "kmod"));
 	o.flags = 0;
 	o.streams = &bad_stream;
 	o.nstreams = 1;
-	ck_assert_int_eq(npuprof_engine_open(&e, "bpf", &o, err, sizeof(err)),
-			 -EINVAL);
+	ck_assert_int_eq(npuprof_engine_open(&e, "bpf", &o, err, sizeof(err)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "stream id"));
 
 	/* valid options load; without npusim there is nothing to attach to */
 	o.nstreams = 0;
 	o.ring_bytes = 1 << 16;
-	ck_assert_msg(npuprof_engine_open(&e, "bpf", &o, err, sizeof(err)) == 0,
-		      "%s", err);
+	ck_assert_msg(npuprof_engine_open(&e, "bpf", &o, err, sizeof(err)) == 0, "%s", err);
 	if (access("/sys/kernel/tracing/events/trs_chan", F_OK) != 0) {
 		struct npuprof_stats st;
 

@@ -16,16 +16,14 @@
 #define NPUPROF_BIN "build/bin/npuprof"
 
 /* Run `npuprof CMD --ring-kb VALUE [extra]` with stderr captured. */
-static int run(const char *cmd, const char *value, const char *extra,
-	       char *err, size_t errlen)
+static int run(const char *cmd, const char *value, const char *extra, char *err, size_t errlen)
 {
 	char line[512];
 	FILE *p;
 	size_t n = 0;
 	int st;
 
-	snprintf(line, sizeof(line),
-		 "%s %s --ring-kb '%s' %s 2>&1 >/dev/null </dev/null",
+	snprintf(line, sizeof(line), "%s %s --ring-kb '%s' %s 2>&1 >/dev/null </dev/null",
 		 NPUPROF_BIN, cmd, value, extra);
 	p = popen(line, "r");
 	ck_assert_ptr_nonnull(p);
@@ -38,14 +36,21 @@ static int run(const char *cmd, const char *value, const char *extra,
 }
 
 static const char *const bad[] = {
-	"0", "3", "2", "100", "abc", "", "64k", "-4",
+	"0",
+	"3",
+	"2",
+	"100",
+	"abc",
+	"",
+	"64k",
+	"-4",
 	"2097152", /* 2 GiB */
 	"18014398509481984", /* overflows when shifted to bytes */
 };
 
-static const char *const cmds[] = { "stat", "record -o /nonexistent/x",
-				    "flight -o /nonexistent/x", "watch",
-				    "live", "top" };
+static const char *const cmds[] = {
+	"stat", "record -o /nonexistent/x", "flight -o /nonexistent/x", "watch", "live", "top"
+};
 
 START_TEST(test_out_of_range_refused)
 {
@@ -55,17 +60,17 @@ START_TEST(test_out_of_range_refused)
 					 NPUPROF_RING_MIN_BYTES :
 					 (unsigned long long)page;
 
-	snprintf(range, sizeof(range), "%llu to %llu", min >> 10,
-		 NPUPROF_RING_MAX_BYTES >> 10);
+	snprintf(range, sizeof(range), "%llu to %llu", min >> 10, NPUPROF_RING_MAX_BYTES >> 10);
 	for (unsigned c = 0; c < sizeof(cmds) / sizeof(cmds[0]); c++)
 		for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 			int rc = run(cmds[c], bad[i], "-- true", err, sizeof(err));
 
-			ck_assert_msg(rc == 2, "npuprof %s --ring-kb '%s': exit %d\n%s",
-				      cmds[c], bad[i], rc, err);
-			ck_assert_msg(strstr(err, "--ring-kb") && strstr(err, range),
-				      "npuprof %s --ring-kb '%s': no message naming the option and '%s':\n%s",
-				      cmds[c], bad[i], range, err);
+			ck_assert_msg(rc == 2, "npuprof %s --ring-kb '%s': exit %d\n%s", cmds[c],
+				      bad[i], rc, err);
+			ck_assert_msg(
+				strstr(err, "--ring-kb") && strstr(err, range),
+				"npuprof %s --ring-kb '%s': no message naming the option and '%s':\n%s",
+				cmds[c], bad[i], range, err);
 		}
 }
 END_TEST
@@ -82,8 +87,8 @@ START_TEST(test_in_range_taken)
 		/* --help after the option: parsing ends there, status 0 */
 		int rc = run("stat", good[i], "--help", err, sizeof(err));
 
-		ck_assert_msg(rc == 0, "npuprof stat --ring-kb %s --help: exit %d\n%s",
-			      good[i], rc, err);
+		ck_assert_msg(rc == 0, "npuprof stat --ring-kb %s --help: exit %d\n%s", good[i], rc,
+			      err);
 		ck_assert_msg(!strstr(err, "must be a power of two"), "%s", err);
 	}
 }

@@ -31,7 +31,8 @@ static void make_db(enum npuprof_db_schema schema, uint64_t tasks)
 	npuprof_db_close(w);
 }
 
-#define ZERO(db, sql) ck_assert_msg(q_int(db, sql) == 0, "expected 0 rows: %s (got %lld)", sql, q_int(db, sql))
+#define ZERO(db, sql) \
+	ck_assert_msg(q_int(db, sql) == 0, "expected 0 rows: %s (got %lld)", sql, q_int(db, sql))
 
 START_TEST(join_rules_hold)
 {
@@ -59,9 +60,10 @@ START_TEST(join_rules_hold)
 	/* COMMUNICATION_TASK_INFO joins COMMUNICATION_OP; tasks share the op's link. */
 	ZERO(db, "SELECT count(*) FROM COMMUNICATION_TASK_INFO C LEFT JOIN COMMUNICATION_OP O "
 		 "USING (opId) WHERE O.opId IS NULL");
-	ZERO(db, "SELECT count(*) FROM COMMUNICATION_TASK_INFO C JOIN COMMUNICATION_OP O USING "
-		 "(opId) JOIN TASK T USING (globalTaskId) WHERE T.connectionId <> O.connectionId OR "
-		 "C.name <> O.opName OR C.groupName <> O.groupName");
+	ZERO(db,
+	     "SELECT count(*) FROM COMMUNICATION_TASK_INFO C JOIN COMMUNICATION_OP O USING "
+	     "(opId) JOIN TASK T USING (globalTaskId) WHERE T.connectionId <> O.connectionId OR "
+	     "C.name <> O.opName OR C.groupName <> O.groupName");
 	ZERO(db, "SELECT count(*) FROM COMMUNICATION_OP O WHERE startNs <> (SELECT min(T.startNs) "
 		 "FROM COMMUNICATION_TASK_INFO C JOIN TASK T USING (globalTaskId) WHERE "
 		 "C.opId=O.opId) OR endNs <> (SELECT max(T.endNs) FROM COMMUNICATION_TASK_INFO C "
@@ -80,9 +82,10 @@ START_TEST(join_rules_hold)
 		 "endNs > endTimeNs");
 	ZERO(db, "SELECT count(*) FROM TASK WHERE taskId > 65535");
 	/* Every node `launch` lies inside an acl range on the same thread. */
-	ZERO(db, "SELECT count(*) FROM CANN_API L WHERE L.type=10000 AND NOT EXISTS (SELECT 1 FROM "
-		 "CANN_API A WHERE A.type=20000 AND A.globalTid=L.globalTid AND A.startNs<=L.startNs "
-		 "AND A.endNs>=L.endNs)");
+	ZERO(db,
+	     "SELECT count(*) FROM CANN_API L WHERE L.type=10000 AND NOT EXISTS (SELECT 1 FROM "
+	     "CANN_API A WHERE A.type=20000 AND A.globalTid=L.globalTid AND A.startNs<=L.startNs "
+	     "AND A.endNs>=L.endNs)");
 	/* Memcpy tasks hang off their acl API and have MEMCPY_INFO. */
 	ZERO(db, "SELECT count(*) FROM MEMCPY_INFO M LEFT JOIN TASK T USING (globalTaskId) "
 		 "LEFT JOIN STRING_IDS S ON T.taskType=S.id WHERE S.value IS NOT 'MEMCPY_ASYNC'");
@@ -97,9 +100,10 @@ START_TEST(join_rules_hold)
 
 			if (d->cols[c].kind != NPUPROF_DBK_STR || !d->cols[c].sql[0])
 				continue;
-			snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s WHERE %s IS NOT NULL AND "
-				 "%s NOT IN (SELECT id FROM STRING_IDS)", d->name, d->cols[c].sql[0],
-				 d->cols[c].sql[0]);
+			snprintf(sql, sizeof(sql),
+				 "SELECT count(*) FROM %s WHERE %s IS NOT NULL AND "
+				 "%s NOT IN (SELECT id FROM STRING_IDS)",
+				 d->name, d->cols[c].sql[0], d->cols[c].sql[0]);
 			ZERO(db, sql);
 			checked++;
 		}
@@ -122,44 +126,61 @@ START_TEST(consumer_queries)
 	/* torch_npu: the launch id is truthy, node-level launches by start. */
 	launch = q_int(db, "SELECT id FROM STRING_IDS WHERE value = 'launch'");
 	ck_assert_int_gt(launch, 0);
-	ck_assert_int_gt(q_int(db, "SELECT count(*) FROM (SELECT startNs, endNs, globalTid, "
+	ck_assert_int_gt(q_int(db,
+			       "SELECT count(*) FROM (SELECT startNs, endNs, globalTid, "
 			       "connectionId FROM CANN_API WHERE name = (SELECT id FROM STRING_IDS "
-			       "WHERE value='launch') AND type = 10000 ORDER BY startNs)"), 4000);
-	ck_assert_int_gt(q_int(db, "SELECT count(*) FROM COMPUTE_TASK_INFO C JOIN TASK T ON "
-			       "C.globalTaskId=T.globalTaskId JOIN STRING_IDS S ON C.name=S.id"), 3500);
+			       "WHERE value='launch') AND type = 10000 ORDER BY startNs)"),
+			 4000);
+	ck_assert_int_gt(q_int(db,
+			       "SELECT count(*) FROM COMPUTE_TASK_INFO C JOIN TASK T ON "
+			       "C.globalTaskId=T.globalTaskId JOIN STRING_IDS S ON C.name=S.id"),
+			 3500);
 	/* One deviceId per connectionId of communication ops. */
 	ZERO(db, "SELECT count(*) FROM (SELECT T.connectionId FROM COMMUNICATION_OP O JOIN TASK T "
 		 "ON O.connectionId=T.connectionId GROUP BY T.connectionId HAVING "
 		 "count(DISTINCT T.deviceId) <> 1 OR count(DISTINCT T.modelId) <> 1)");
 	/* msprof-analyze: enum names, blockNum probe, TASK-CANN_API join. */
-	ck_assert_int_gt(q_int(db, "SELECT count(*) FROM TASK T JOIN CANN_API A ON "
+	ck_assert_int_gt(q_int(db,
+			       "SELECT count(*) FROM TASK T JOIN CANN_API A ON "
 			       "T.connectionId=A.connectionId JOIN ENUM_API_TYPE E ON A.type=E.id "
-			       "WHERE E.name='node'"), 4000);
+			       "WHERE E.name='node'"),
+			 4000);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM pragma_table_info('COMPUTE_TASK_INFO') "
-			       "WHERE name='blockNum'"), 0);
+				   "WHERE name='blockNum'"),
+			 0);
 	ck_assert_int_gt(q_int(db, "SELECT sum(blockDim) FROM COMPUTE_TASK_INFO"), 0);
 	ck_assert_int_gt(q_int(db, "SELECT count(*) FROM COMMUNICATION_TASK_INFO C JOIN "
-			       "ENUM_HCCL_DATA_TYPE D ON C.dataType=D.id WHERE D.name='FP32'"), 0);
-	ck_assert_int_gt(q_int(db, "SELECT count(*) FROM TASK T JOIN STRING_IDS S ON "
-			       "T.taskType=S.id WHERE S.value IN ('KERNEL_AICORE','KERNEL_MIX_AIC')"), 0);
+				   "ENUM_HCCL_DATA_TYPE D ON C.dataType=D.id WHERE D.name='FP32'"),
+			 0);
+	ck_assert_int_gt(
+		q_int(db, "SELECT count(*) FROM TASK T JOIN STRING_IDS S ON "
+			  "T.taskType=S.id WHERE S.value IN ('KERNEL_AICORE','KERNEL_MIX_AIC')"),
+		0);
 	/* mstx_sum: MarkEx marks, device time by connectionId. */
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM MSTX_EVENTS M JOIN TASK T ON "
-			       "M.connectionId=T.connectionId WHERE M.eventType=3"), 5);
+				   "M.connectionId=T.connectionId WHERE M.eventType=3"),
+			 5);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM MSTX_EVENTS WHERE eventType=2 AND "
-			       "connectionId <> 4294967295"), 5);
+				   "connectionId <> 4294967295"),
+			 5);
 	/* Insight: unified schema, version not 1.0.x, host rows of the task's PID. */
 	ck_assert_str_eq(q_text(db, "SELECT value FROM META_DATA WHERE name='SCHEMA_VERSION'", got,
-				sizeof(got)), "1.1.1");
+				sizeof(got)),
+			 "1.1.1");
 	ck_assert_int_gt(q_int(db, "SELECT count(*) FROM CANN_API WHERE (globalTid >> 32) IN "
-			       "(SELECT DISTINCT globalPid FROM TASK)"), 10000);
+				   "(SELECT DISTINCT globalPid FROM TASK)"),
+			 10000);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM NPU_INFO WHERE id=0"), 1);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM HOST_INFO"), 1);
 	/* The planner uses TaskIndex for the time-range queries of the viewers. */
 	{
 		sqlite3_stmt *s;
 
-		ck_assert_int_eq(sqlite3_prepare_v2(db, "EXPLAIN QUERY PLAN SELECT * FROM TASK WHERE "
-						    "startNs > 5", -1, &s, NULL), SQLITE_OK);
+		ck_assert_int_eq(sqlite3_prepare_v2(db,
+						    "EXPLAIN QUERY PLAN SELECT * FROM TASK WHERE "
+						    "startNs > 5",
+						    -1, &s, NULL),
+				 SQLITE_OK);
 		ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
 		ck_assert_ptr_nonnull(strstr((const char *)sqlite3_column_text(s, 3), "TaskIndex"));
 		sqlite3_finalize(s);
@@ -177,12 +198,15 @@ START_TEST(dbgen_120)
 	make_db(NPUPROF_DB_SCHEMA_1_2_0, 2000);
 	db = open_ro(path);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM pragma_table_info('COMPUTE_TASK_INFO') "
-			       "WHERE name='blockNum'"), 1);
-	ZERO(db, "SELECT count(*) FROM COMPUTE_TASK_INFO C LEFT JOIN STRING_IDS S ON C.gridDim=S.id "
-		 "WHERE S.value IS NOT 'N/A'");
+				   "WHERE name='blockNum'"),
+			 1);
+	ZERO(db,
+	     "SELECT count(*) FROM COMPUTE_TASK_INFO C LEFT JOIN STRING_IDS S ON C.gridDim=S.id "
+	     "WHERE S.value IS NOT 'N/A'");
 	ZERO(db, "SELECT count(*) FROM COMMUNICATION_OP WHERE rankSize <> 2 OR deviceId <> 0");
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM RANK_DEVICE_MAP WHERE rankId=-1 AND "
-			       "deviceId=0"), 1);
+				   "deviceId=0"),
+			 1);
 	sqlite3_close(db);
 	tu_rm_rf(dir);
 }
@@ -208,32 +232,40 @@ START_TEST(tool_and_sqlite3_shell)
 {
 	char cmd[1024], out[4096];
 
-	if (access("build/tests/bin/dbgen", X_OK) != 0 || system("command -v sqlite3 >/dev/null") != 0) {
+	if (access("build/tests/bin/dbgen", X_OK) != 0 ||
+	    system("command -v sqlite3 >/dev/null") != 0) {
 		printf("tool_and_sqlite3_shell: skipped (build/tests/bin/dbgen or sqlite3 missing)\n");
 		return;
 	}
 	scratch_dir(dir, sizeof(dir));
-	snprintf(cmd, sizeof(cmd), "build/tests/bin/dbgen --tasks 3000 -o %s/msprof_20260101000000.db", dir);
+	snprintf(cmd, sizeof(cmd),
+		 "build/tests/bin/dbgen --tasks 3000 -o %s/msprof_20260101000000.db", dir);
 	ck_assert_int_eq(run(cmd, out, sizeof(out)), 0);
 	ck_assert_ptr_nonnull(strstr(out, "3000 tasks"));
-	snprintf(cmd, sizeof(cmd), "sqlite3 %s/msprof_20260101000000.db 'PRAGMA integrity_check; "
-		 "SELECT count(*) FROM TASK; SELECT value FROM META_DATA WHERE name=\"SCHEMA_VERSION\";'",
-		 dir);
+	snprintf(
+		cmd, sizeof(cmd),
+		"sqlite3 %s/msprof_20260101000000.db 'PRAGMA integrity_check; "
+		"SELECT count(*) FROM TASK; SELECT value FROM META_DATA WHERE name=\"SCHEMA_VERSION\";'",
+		dir);
 	ck_assert_int_eq(run(cmd, out, sizeof(out)), 0);
 	ck_assert_str_eq(out, "ok\n3000\n1.1.1");
 	/* The same name again: refused without --force, replaced with it. */
-	snprintf(cmd, sizeof(cmd), "build/tests/bin/dbgen --tasks 10 -o %s/msprof_20260101000000.db 2>&1", dir);
+	snprintf(cmd, sizeof(cmd),
+		 "build/tests/bin/dbgen --tasks 10 -o %s/msprof_20260101000000.db 2>&1", dir);
 	ck_assert_int_eq(run(cmd, out, sizeof(out)), 1);
 	ck_assert_ptr_nonnull(strstr(out, "already exists"));
-	snprintf(cmd, sizeof(cmd), "build/tests/bin/dbgen --tasks 10 --schema 1.2.0 --force -o "
-		 "%s/msprof_20260101000000.db >/dev/null && sqlite3 %s/msprof_20260101000000.db "
-		 "'SELECT count(*) FROM TASK; SELECT value FROM META_DATA WHERE name=\"SCHEMA_VERSION\"'",
-		 dir, dir);
+	snprintf(
+		cmd, sizeof(cmd),
+		"build/tests/bin/dbgen --tasks 10 --schema 1.2.0 --force -o "
+		"%s/msprof_20260101000000.db >/dev/null && sqlite3 %s/msprof_20260101000000.db "
+		"'SELECT count(*) FROM TASK; SELECT value FROM META_DATA WHERE name=\"SCHEMA_VERSION\"'",
+		dir, dir);
 	ck_assert_int_eq(run(cmd, out, sizeof(out)), 0);
 	ck_assert_str_eq(out, "10\n1.2.0");
 	ck_assert_int_eq(run("build/tests/bin/dbgen --tasks x 2>&1", out, sizeof(out)), 2);
 	ck_assert_int_eq(run("build/tests/bin/dbgen --tasks 1 -o /nonexistent/x.db 2>&1", out,
-			     sizeof(out)), 1);
+			     sizeof(out)),
+			 1);
 	ck_assert_ptr_nonnull(strstr(out, "/nonexistent"));
 	tu_rm_rf(dir);
 }

@@ -38,26 +38,37 @@ struct tab {
 /* A difference the documents explain: "<table>|<diff>" and why. */
 struct explained {
 	const char *key, *reason;
-	int used;			/* set when the difference occurred */
+	int used; /* set when the difference occurred */
 };
-#define EXPLAINED(k, r) { k, r, 0 }
+#define EXPLAINED(k, r) \
+	{               \
+		k, r, 0 \
+	}
 
 static struct explained seed_diffs[] = {
 	EXPLAINED("AICORE_FREQ|only-seed:deviceld", "seed typo for deviceId (ref 3.14)"),
 	EXPLAINED("AICORE_FREQ|only-ours:deviceId", "seed typo deviceld (ref 3.14)"),
-	EXPLAINED("COMMUNICATION_SCHEDULE_TASK_INFO|only-seed:globalTaskld", "seed typo for globalTaskId (ref 3.10)"),
-	EXPLAINED("COMMUNICATION_SCHEDULE_TASK_INFO|only-ours:globalTaskId", "seed typo globalTaskld (ref 3.10)"),
-	EXPLAINED("ENUM_MSTX_EVENT_TYPE|type:name:TEXT/INTEGER", "seed declares name INTEGER; the producer creates TEXT (ref 3.1)"),
+	EXPLAINED("COMMUNICATION_SCHEDULE_TASK_INFO|only-seed:globalTaskld",
+		  "seed typo for globalTaskId (ref 3.10)"),
+	EXPLAINED("COMMUNICATION_SCHEDULE_TASK_INFO|only-ours:globalTaskId",
+		  "seed typo globalTaskld (ref 3.10)"),
+	EXPLAINED("ENUM_MSTX_EVENT_TYPE|type:name:TEXT/INTEGER",
+		  "seed declares name INTEGER; the producer creates TEXT (ref 3.1)"),
 	EXPLAINED("OP_MEMORY|only-seed:acllocationTime", "older PyTorch seed typo (ref 4.1)"),
-	EXPLAINED("OP_MEMORY|only-ours:allocationTime", "older PyTorch seed typo acllocationTime (ref 4.1)"),
+	EXPLAINED("OP_MEMORY|only-ours:allocationTime",
+		  "older PyTorch seed typo acllocationTime (ref 4.1)"),
 };
 
 static struct explained real_diffs[] = {
-	EXPLAINED("COMMUNICATION_TASK_INFO|only-ours:isMaster", "isMaster was added in 1.1.1; the fixtures are 1.0.0 (ref 3.15)"),
+	EXPLAINED("COMMUNICATION_TASK_INFO|only-ours:isMaster",
+		  "isMaster was added in 1.1.1; the fixtures are 1.0.0 (ref 3.15)"),
 	EXPLAINED("LLC|type:hitRate:NUMERIC/REAL", "seed NUMERIC, producer REAL (ref 3.14)"),
-	EXPLAINED("LLC|type:throughput:NUMERIC/INTEGER", "seed NUMERIC, producer INTEGER (ref 3.14)"),
-	EXPLAINED("PYTORCH_API|type:startNs:INTEGER/TEXT", "seed INTEGER, torch_npu stores text (ref 4.1)"),
-	EXPLAINED("PYTORCH_API|type:endNs:INTEGER/TEXT", "seed INTEGER, torch_npu stores text (ref 4.1)"),
+	EXPLAINED("LLC|type:throughput:NUMERIC/INTEGER",
+		  "seed NUMERIC, producer INTEGER (ref 3.14)"),
+	EXPLAINED("PYTORCH_API|type:startNs:INTEGER/TEXT",
+		  "seed INTEGER, torch_npu stores text (ref 4.1)"),
+	EXPLAINED("PYTORCH_API|type:endNs:INTEGER/TEXT",
+		  "seed INTEGER, torch_npu stores text (ref 4.1)"),
 };
 
 static int explain(struct explained *e, size_t n, const char *table, const char *diff,
@@ -157,11 +168,16 @@ static int parse_msprof_seed(const char *path, struct tab *t)
 			continue;
 		/* The name is the nearest identifier line above (a note such as
 		 * "Atlas 200/300/500 ... 不支持" may sit in between). */
-		for (h = i - 1; h >= 0 && strspn(L[h], "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_ ") != strlen(L[h]); h--)
+		for (h = i - 1;
+		     h >= 0 &&
+		     strspn(L[h],
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_ ") !=
+			     strlen(L[h]);
+		     h--)
 			;
 		ck_assert_int_ge(h, 0);
 		cur = add_tab(t, &nt, L[h]);
-		i += 4;	/* 表N 格式, 字段名, 类型, 含义 */
+		i += 4; /* 表N 格式, 字段名, 类型, 含义 */
 		while (i + 1 < n && valid_type(L[i + 1])) {
 			struct col *c = &cur->c[cur->n++];
 
@@ -170,7 +186,7 @@ static int parse_msprof_seed(const char *path, struct tab *t)
 			i += 3;
 		}
 		if (i < n && starts(L[i], "表") && strstr(L[i], "内容")) {
-			i += 3;	/* 表N 内容 and two header lines */
+			i += 3; /* 表N 内容 and two header lines */
 			while (i + 1 < n && isdigit((unsigned char)L[i][0])) {
 				cur->enum_id[cur->n_enum] = atoll(L[i]);
 				snprintf(cur->enum_name[cur->n_enum], 48, "%s", L[i + 1]);
@@ -258,8 +274,10 @@ static int table_info(sqlite3 *db, const char *name, struct col *c)
 	snprintf(sql, sizeof(sql), "PRAGMA table_info(%s)", name);
 	ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
 	while (sqlite3_step(s) == SQLITE_ROW && n < MAXCOLS) {
-		snprintf(c[n].name, sizeof(c[n].name), "%s", (const char *)sqlite3_column_text(s, 1));
-		snprintf(c[n].type, sizeof(c[n].type), "%s", (const char *)sqlite3_column_text(s, 2));
+		snprintf(c[n].name, sizeof(c[n].name), "%s",
+			 (const char *)sqlite3_column_text(s, 1));
+		snprintf(c[n].type, sizeof(c[n].type), "%s",
+			 (const char *)sqlite3_column_text(s, 2));
 		c[n].pk = sqlite3_column_int(s, 5);
 		n++;
 	}
@@ -275,12 +293,15 @@ static sqlite3 *our_schema(enum npuprof_db_schema v)
 
 	ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
 	for (unsigned i = 0; i < NPUPROF_DB_TABLE_COUNT; i++) {
-		ck_assert_int_gt(npuprof_dbschema_ddl(&npuprof_db_tables[i], v, ddl, sizeof(ddl)), 0);
+		ck_assert_int_gt(npuprof_dbschema_ddl(&npuprof_db_tables[i], v, ddl, sizeof(ddl)),
+				 0);
 		ck_assert_msg(sqlite3_exec(db, ddl, NULL, NULL, NULL) == SQLITE_OK, "%s: %s", ddl,
 			      sqlite3_errmsg(db));
 	}
 	for (unsigned i = 0; i < npuprof_db_n_indexes; i++) {
-		ck_assert_int_gt(npuprof_dbschema_index_ddl(&npuprof_db_indexes[i], ddl, sizeof(ddl)), 0);
+		ck_assert_int_gt(npuprof_dbschema_index_ddl(&npuprof_db_indexes[i], ddl,
+							    sizeof(ddl)),
+				 0);
 		ck_assert_int_eq(sqlite3_exec(db, ddl, NULL, NULL, NULL), SQLITE_OK);
 	}
 	return db;
@@ -299,22 +320,22 @@ static int find_col(const struct col *c, int n, const char *name)
  * difference with its explanation. Returns the number of unexplained ones.
  */
 static int diff_table(const char *label, const char *table, const struct col *a, int na,
-		      const struct col *b, int nb, int check_pk, struct explained *ex,
-		      size_t nex, int *explained_count)
+		      const struct col *b, int nb, int check_pk, struct explained *ex, size_t nex,
+		      int *explained_count)
 {
 	char diff[256];
 	const char *why;
 	int bad = 0, ia = 0, ib = 0;
 
-#define REPORT() \
-	do { \
-		if (explain(ex, nex, table, diff, &why)) { \
+#define REPORT()                                                                           \
+	do {                                                                               \
+		if (explain(ex, nex, table, diff, &why)) {                                 \
 			printf("  %s %s: %s -- explained: %s\n", label, table, diff, why); \
-			(*explained_count)++; \
-		} else { \
-			printf("  %s %s: %s -- UNEXPLAINED\n", label, table, diff); \
-			bad++; \
-		} \
+			(*explained_count)++;                                              \
+		} else {                                                                   \
+			printf("  %s %s: %s -- UNEXPLAINED\n", label, table, diff);        \
+			bad++;                                                             \
+		}                                                                          \
 	} while (0)
 
 	for (int i = 0; i < na; i++)
@@ -343,7 +364,8 @@ static int diff_table(const char *label, const char *table, const struct col *a,
 			break;
 		}
 		if (strcmp(a[ia].type, b[ib].type)) {
-			snprintf(diff, sizeof(diff), "type:%s:%s/%s", a[ia].name, a[ia].type, b[ib].type);
+			snprintf(diff, sizeof(diff), "type:%s:%s/%s", a[ia].name, a[ia].type,
+				 b[ib].type);
 			REPORT();
 		}
 		if (check_pk && !a[ia].pk != !b[ib].pk) {
@@ -377,9 +399,13 @@ START_TEST(seed_columns_match)
 		const char *label;
 	} docs[3];
 
-	ck_assert_ptr_nonnull(find_fixture(fixture_seed_dirs, 2, "msprof-db-tables.zh.txt", p1, sizeof(p1)));
-	ck_assert_ptr_nonnull(find_fixture(fixture_seed_dirs, 2, "ascend-pytorch-profiler-db.zh.md", p2, sizeof(p2)));
-	ck_assert_ptr_nonnull(find_fixture(fixture_seed_dirs, 2, "ascend-pytorch-profiler-db-older.zh.txt", p3, sizeof(p3)));
+	ck_assert_ptr_nonnull(
+		find_fixture(fixture_seed_dirs, 2, "msprof-db-tables.zh.txt", p1, sizeof(p1)));
+	ck_assert_ptr_nonnull(find_fixture(fixture_seed_dirs, 2, "ascend-pytorch-profiler-db.zh.md",
+					   p2, sizeof(p2)));
+	ck_assert_ptr_nonnull(find_fixture(fixture_seed_dirs, 2,
+					   "ascend-pytorch-profiler-db-older.zh.txt", p3,
+					   sizeof(p3)));
 	ns = parse_msprof_seed(p1, seed);
 	np = parse_pytorch_md(p2, pt);
 	npo = parse_pytorch_older(p3, pto);
@@ -433,7 +459,8 @@ START_TEST(seed_enum_rows_match)
 	char p1[512];
 	int ns;
 
-	ck_assert_ptr_nonnull(find_fixture(fixture_seed_dirs, 2, "msprof-db-tables.zh.txt", p1, sizeof(p1)));
+	ck_assert_ptr_nonnull(
+		find_fixture(fixture_seed_dirs, 2, "msprof-db-tables.zh.txt", p1, sizeof(p1)));
 	ns = parse_msprof_seed(p1, seed);
 	for (int i = 0; i < ns; i++) {
 		const struct npuprof_db_table_def *d = npuprof_dbschema_find(seed[i].name);
@@ -441,8 +468,9 @@ START_TEST(seed_enum_rows_match)
 		ck_assert_msg(d != NULL, "seed table %s has no definition", seed[i].name);
 		if (!d->enum_rows)
 			continue;
-		ck_assert_msg((unsigned)seed[i].n_enum == d->n_enum_rows, "%s: seed %d rows, ours %u",
-			      seed[i].name, seed[i].n_enum, d->n_enum_rows);
+		ck_assert_msg((unsigned)seed[i].n_enum == d->n_enum_rows,
+			      "%s: seed %d rows, ours %u", seed[i].name, seed[i].n_enum,
+			      d->n_enum_rows);
 		for (unsigned j = 0; j < d->n_enum_rows; j++) {
 			ck_assert_int_eq(seed[i].enum_id[j], d->enum_rows[j].id);
 			ck_assert_str_eq(seed[i].enum_name[j], d->enum_rows[j].name);
@@ -486,9 +514,12 @@ START_TEST(real_fixtures_match)
 			real = open_ro(path);
 			files++;
 			printf("real conformance %s:\n", base);
-			ck_assert_int_eq(sqlite3_prepare_v2(real,
-				"SELECT name FROM sqlite_master WHERE type='table' ORDER BY name", -1, &s,
-				NULL), SQLITE_OK);
+			ck_assert_int_eq(
+				sqlite3_prepare_v2(
+					real,
+					"SELECT name FROM sqlite_master WHERE type='table' ORDER BY name",
+					-1, &s, NULL),
+				SQLITE_OK);
 			while (sqlite3_step(s) == SQLITE_ROW) {
 				const char *name = (const char *)sqlite3_column_text(s, 0);
 				struct col a[MAXCOLS], b[MAXCOLS];
@@ -499,7 +530,8 @@ START_TEST(real_fixtures_match)
 				na = table_info(ours, name, a);
 				nb = table_info(real, name, b);
 				bad += diff_table("real", name, a, na, b, nb, 1, real_diffs,
-						  sizeof(real_diffs) / sizeof(real_diffs[0]), &expl);
+						  sizeof(real_diffs) / sizeof(real_diffs[0]),
+						  &expl);
 				ntab++;
 			}
 			sqlite3_finalize(s);
@@ -507,16 +539,19 @@ START_TEST(real_fixtures_match)
 			for (unsigned i = 0; i < npuprof_db_n_indexes; i++) {
 				char sql[256], got[256], want[256];
 
-				snprintf(sql, sizeof(sql),
-					 "SELECT tbl_name || ':' || (SELECT group_concat(name, ',') FROM "
-					 "pragma_index_info('%s')) FROM sqlite_master WHERE type='index' "
-					 "AND name='%s'",
-					 npuprof_db_indexes[i].name, npuprof_db_indexes[i].name);
+				snprintf(
+					sql, sizeof(sql),
+					"SELECT tbl_name || ':' || (SELECT group_concat(name, ',') FROM "
+					"pragma_index_info('%s')) FROM sqlite_master WHERE type='index' "
+					"AND name='%s'",
+					npuprof_db_indexes[i].name, npuprof_db_indexes[i].name);
 				q_text(real, sql, got, sizeof(got));
 				snprintf(want, sizeof(want), "%s:%s",
 					 npuprof_db_tables[npuprof_db_indexes[i].table].name,
 					 npuprof_db_indexes[i].columns);
-				if (table_exists(real, npuprof_db_tables[npuprof_db_indexes[i].table].name) &&
+				if (table_exists(
+					    real,
+					    npuprof_db_tables[npuprof_db_indexes[i].table].name) &&
 				    strcmp(got, want)) {
 					printf("  real index %s: ours %s, real %s -- UNEXPLAINED\n",
 					       npuprof_db_indexes[i].name, want, got);
@@ -524,9 +559,11 @@ START_TEST(real_fixtures_match)
 				}
 			}
 			/* No other index exists in a real file. */
-			ck_assert_int_eq(q_int(real, "SELECT count(*) FROM sqlite_master WHERE "
+			ck_assert_int_eq(q_int(real,
+					       "SELECT count(*) FROM sqlite_master WHERE "
 					       "type='index' AND sql IS NOT NULL AND name NOT IN "
-					       "('TaskIndex','CommunicationTaskIndex')"), 0);
+					       "('TaskIndex','CommunicationTaskIndex')"),
+					 0);
 			printf("real conformance %s: %d tables, %d explained differences, %d unexplained\n",
 			       base, ntab, expl, bad);
 			total_bad += bad;
@@ -553,11 +590,13 @@ START_TEST(schema_120_columns)
 				       "inputFormats,inputDataTypes,inputShapes,outputFormats,"
 				       "outputDataTypes,outputShapes,attrInfo,opState,hf32Eligible,"
 				       "gridDim,blockDim" },
-		{ "COMMUNICATION_OP", "opName,startNs,endNs,connectionId,groupName,opId,relay,retry,"
-				      "dataType,algType,count,opType,deviceId,rankSize" },
-		{ "COMMUNICATION_TASK_INFO", "name,globalTaskId,taskType,planeId,groupName,notifyId,"
-					     "rdmaType,srcRank,dstRank,transportType,size,dataType,"
-					     "linkType,opId,isMaster,bandwidth" },
+		{ "COMMUNICATION_OP",
+		  "opName,startNs,endNs,connectionId,groupName,opId,relay,retry,"
+		  "dataType,algType,count,opType,deviceId,rankSize" },
+		{ "COMMUNICATION_TASK_INFO",
+		  "name,globalTaskId,taskType,planeId,groupName,notifyId,"
+		  "rdmaType,srcRank,dstRank,transportType,size,dataType,"
+		  "linkType,opId,isMaster,bandwidth" },
 		{ "AICORE_FREQ", "deviceId,timestampNs,freq,dieId" },
 		{ "RANK_DEVICE_MAP", "rankId,deviceId" },
 	};
@@ -565,12 +604,16 @@ START_TEST(schema_120_columns)
 	char sql[256], got[1024];
 
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		snprintf(sql, sizeof(sql), "SELECT group_concat(name, ',') FROM pragma_table_info('%s')",
+		snprintf(sql, sizeof(sql),
+			 "SELECT group_concat(name, ',') FROM pragma_table_info('%s')",
 			 want[i].table);
 		ck_assert_str_eq(q_text(db, sql, got, sizeof(got)), want[i].cols);
 	}
-	ck_assert_str_eq(q_text(db, "SELECT type FROM pragma_table_info('COMMUNICATION_TASK_INFO') "
-				"WHERE name='bandwidth'", got, sizeof(got)), "NUMERIC");
+	ck_assert_str_eq(q_text(db,
+				"SELECT type FROM pragma_table_info('COMMUNICATION_TASK_INFO') "
+				"WHERE name='bandwidth'",
+				got, sizeof(got)),
+			 "NUMERIC");
 	ck_assert_str_eq(npuprof_dbschema_version(NPUPROF_DB_SCHEMA_1_2_0)->full, "1.2.0");
 	ck_assert_str_eq(npuprof_dbschema_version(NPUPROF_DB_SCHEMA_1_1_1)->full, "1.1.1");
 	sqlite3_close(db);
@@ -584,15 +627,18 @@ START_TEST(ddl_text_form)
 
 	npuprof_dbschema_ddl(&npuprof_db_tables[NPUPROF_DB_CANN_API], NPUPROF_DB_SCHEMA_1_1_1, ddl,
 			     sizeof(ddl));
-	ck_assert_str_eq(ddl, "CREATE TABLE IF NOT EXISTS CANN_API (startNs INTEGER, endNs INTEGER, "
-			      "type INTEGER, globalTid INTEGER, connectionId INTEGER PRIMARY KEY, "
-			      "name INTEGER)");
+	ck_assert_str_eq(ddl,
+			 "CREATE TABLE IF NOT EXISTS CANN_API (startNs INTEGER, endNs INTEGER, "
+			 "type INTEGER, globalTid INTEGER, connectionId INTEGER PRIMARY KEY, "
+			 "name INTEGER)");
 	ck_assert_int_eq(npuprof_dbschema_ddl(&npuprof_db_tables[NPUPROF_DB_PCIE],
-					      NPUPROF_DB_SCHEMA_1_1_1, ddl, 40), -1);
+					      NPUPROF_DB_SCHEMA_1_1_1, ddl, 40),
+			 -1);
 	npuprof_dbschema_index_ddl(&npuprof_db_indexes[0], ddl, sizeof(ddl));
-	ck_assert_str_eq(ddl, "CREATE INDEX IF NOT EXISTS TaskIndex ON TASK (startNs,globalTaskId)");
+	ck_assert_str_eq(ddl,
+			 "CREATE INDEX IF NOT EXISTS TaskIndex ON TASK (startNs,globalTaskId)");
 	ck_assert_ptr_null(npuprof_dbschema_table((enum npuprof_db_table)NPUPROF_DB_TABLE_COUNT));
-	ck_assert_ptr_null(npuprof_db_table_name((enum npuprof_db_table)-1));
+	ck_assert_ptr_null(npuprof_db_table_name((enum npuprof_db_table) - 1));
 	ck_assert_str_eq(npuprof_db_table_name(NPUPROF_DB_ROCE), "ROCE");
 	/* Table ids, names and descriptors line up. */
 	for (unsigned i = 0; i < NPUPROF_DB_TABLE_COUNT; i++)

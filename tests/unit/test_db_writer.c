@@ -22,8 +22,13 @@
 /* 2026-11-30 12:34:56 local time. */
 static time_t fixed_time(void)
 {
-	struct tm tm = { .tm_year = 126, .tm_mon = 10, .tm_mday = 30, .tm_hour = 12,
-			 .tm_min = 34, .tm_sec = 56, .tm_isdst = -1 };
+	struct tm tm = { .tm_year = 126,
+			 .tm_mon = 10,
+			 .tm_mday = 30,
+			 .tm_hour = 12,
+			 .tm_min = 34,
+			 .tm_sec = 56,
+			 .tm_isdst = -1 };
 
 	return mktime(&tm);
 }
@@ -54,7 +59,7 @@ START_TEST(empty_database_contents)
 	ck_assert_int_eq(regcomp(&re, "^msprof_[0-9]{14}\\.db$", REG_EXTENDED | REG_NOSUB), 0);
 	ck_assert_int_eq(regexec(&re, strrchr(path, '/') + 1, 0, NULL, 0), 0);
 	regfree(&re);
-	ck_assert_int_eq(access(path, F_OK), -1);	/* not before finish */
+	ck_assert_int_eq(access(path, F_OK), -1); /* not before finish */
 	ck_assert_int_eq(count_entries(dir, ".npuprof-tmp-"), 1);
 	ck_assert_int_eq(npuprof_db_finish(w), 0);
 	ck_assert_int_eq(count_entries(dir, ".npuprof-tmp-"), 0);
@@ -68,28 +73,36 @@ START_TEST(empty_database_contents)
 	/* Always present: 8 ENUM tables, META_DATA, STRING_IDS; nothing else. */
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type='table'"), 10);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type='table' AND "
-			       "name LIKE 'ENUM_%'"), 8);
+				   "name LIKE 'ENUM_%'"),
+			 8);
 	ck_assert(!table_exists(db, "TASK"));
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type='index'"), 0);
-	ck_assert_str_eq(q_text(db, "SELECT group_concat(name || '=' || value, ' ') FROM "
-				"(SELECT * FROM META_DATA ORDER BY name)", got, sizeof(got)),
+	ck_assert_str_eq(q_text(db,
+				"SELECT group_concat(name || '=' || value, ' ') FROM "
+				"(SELECT * FROM META_DATA ORDER BY name)",
+				got, sizeof(got)),
 			 "SCHEMA_VERSION=1.1.1 SCHEMA_VERSION_MAJOR=1 SCHEMA_VERSION_MICRO=1 "
 			 "SCHEMA_VERSION_MINOR=1");
 	/* msprof's five levels only: torch_npu inserts 50001-50004 itself. */
-	ck_assert_str_eq(q_text(db, "SELECT group_concat(id || '=' || name, ' ') FROM "
-				"(SELECT * FROM ENUM_API_TYPE ORDER BY id)", got, sizeof(got)),
+	ck_assert_str_eq(q_text(db,
+				"SELECT group_concat(id || '=' || name, ' ') FROM "
+				"(SELECT * FROM ENUM_API_TYPE ORDER BY id)",
+				got, sizeof(got)),
 			 "5000=runtime 5500=communication 10000=node 15000=model 20000=acl");
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM ENUM_MODULE"), 78);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM ENUM_HCCL_DATA_TYPE"), 16);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM ENUM_HCCL_LINK_TYPE"), 10);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM ENUM_HCCL_TRANSPORT_TYPE"), 6);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM ENUM_HCCL_RDMA_TYPE"), 5);
-	ck_assert_str_eq(q_text(db, "SELECT group_concat(name, ',') FROM ENUM_MSTX_EVENT_TYPE",
-				got, sizeof(got)), "marker,push/pop,start/end,marker_ex");
+	ck_assert_str_eq(q_text(db, "SELECT group_concat(name, ',') FROM ENUM_MSTX_EVENT_TYPE", got,
+				sizeof(got)),
+			 "marker,push/pop,start/end,marker_ex");
 	ck_assert_str_eq(q_text(db, "SELECT name FROM ENUM_MEMCPY_OPERATION WHERE id=65535", got,
-				sizeof(got)), "other");
+				sizeof(got)),
+			 "other");
 	ck_assert_str_eq(q_text(db, "SELECT typeof(name) FROM ENUM_MSTX_EVENT_TYPE", got,
-				sizeof(got)), "text");
+				sizeof(got)),
+			 "text");
 	ck_assert_str_eq(q_text(db, "SELECT value FROM STRING_IDS WHERE id=0", got, sizeof(got)),
 			 "N/A");
 	sqlite3_close(db);
@@ -110,19 +123,30 @@ START_TEST(pytorch_variant)
 	scratch_dir(dir, sizeof(dir));
 	ck_assert_int_eq(npuprof_db_open(&w, dir, &o, err, sizeof(err)), 0);
 	name = npuprof_db_intern(w, "aten::add");
-	ck_assert_int_eq(npuprof_db_add_pytorch_api(w, &(struct npuprof_db_pytorch_api){
-		.startNs = 10, .endNs = 20, .globalTid = (7LL << 32) | 8,
-		.connectionId = NPUPROF_DB_NULL, .name = name, .sequenceNumber = -1,
-		.inputDtypes = NPUPROF_DB_NULL, .inputShapes = NPUPROF_DB_NULL,
-		.callchainId = NPUPROF_DB_NULL, .type = 50001 }), 0);
-	ck_assert_int_eq(npuprof_db_add_step_time(w, &(struct npuprof_db_step_time){ 50, 1, 2 }), 0);
+	ck_assert_int_eq(npuprof_db_add_pytorch_api(w,
+						    &(struct npuprof_db_pytorch_api){
+							    .startNs = 10,
+							    .endNs = 20,
+							    .globalTid = (7LL << 32) | 8,
+							    .connectionId = NPUPROF_DB_NULL,
+							    .name = name,
+							    .sequenceNumber = -1,
+							    .inputDtypes = NPUPROF_DB_NULL,
+							    .inputShapes = NPUPROF_DB_NULL,
+							    .callchainId = NPUPROF_DB_NULL,
+							    .type = 50001 }),
+			 0);
+	ck_assert_int_eq(npuprof_db_add_step_time(w, &(struct npuprof_db_step_time){ 50, 1, 2 }),
+			 0);
 	ck_assert_int_eq(npuprof_db_finish(w), 0);
 	db = open_ro(npuprof_db_path(w));
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM ENUM_API_TYPE"), 9);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM PYTORCH_API WHERE connectionId IS NULL "
-			       "AND inputDtypes IS NULL AND type=50001"), 1);
+				   "AND inputDtypes IS NULL AND type=50001"),
+			 1);
 	ck_assert_int_eq(q_int(db, "SELECT P.endNs FROM PYTORCH_API P JOIN STRING_IDS S ON "
-			       "P.name=S.id WHERE S.value='aten::add'"), 20);
+				   "P.name=S.id WHERE S.value='aten::add'"),
+			 20);
 	ck_assert_int_eq(q_int(db, "SELECT id FROM STEP_TIME"), 50);
 	sqlite3_close(db);
 	npuprof_db_close(w);
@@ -147,28 +171,50 @@ START_TEST(schema_120_option)
 	scratch_dir(dir, sizeof(dir));
 	w = open_writer(dir, NPUPROF_DB_SCHEMA_1_2_0, NPUPROF_DB_MSPROF);
 	dim = npuprof_db_intern(w, "(16,1,1)");
-	ck_assert_int_eq(npuprof_db_add_npu_info(w, &(struct npuprof_db_npu_info){ 0, "Ascend910B" }), 0);
-	ck_assert_int_eq(npuprof_db_add_npu_info(w, &(struct npuprof_db_npu_info){ 3, "Ascend910B" }), 0);
-	ck_assert_int_eq(npuprof_db_add_compute_task_info(w, &(struct npuprof_db_compute_task_info){
-		.globalTaskId = 0, .blockDim = 24, .mixBlockDim = 0, .gridDim = dim,
-		.blockDimStr = dim }), 0);
-	ck_assert_int_eq(npuprof_db_add_communication_op(w, &(struct npuprof_db_communication_op){
-		.opId = 1, .count = 10, .deviceId = 3, .rankSize = 2 }), 0);
+	ck_assert_int_eq(npuprof_db_add_npu_info(w,
+						 &(struct npuprof_db_npu_info){ 0, "Ascend910B" }),
+			 0);
+	ck_assert_int_eq(npuprof_db_add_npu_info(w,
+						 &(struct npuprof_db_npu_info){ 3, "Ascend910B" }),
+			 0);
+	ck_assert_int_eq(npuprof_db_add_compute_task_info(
+				 w, &(struct npuprof_db_compute_task_info){ .globalTaskId = 0,
+									    .blockDim = 24,
+									    .mixBlockDim = 0,
+									    .gridDim = dim,
+									    .blockDimStr = dim }),
+			 0);
+	ck_assert_int_eq(npuprof_db_add_communication_op(
+				 w,
+				 &(struct npuprof_db_communication_op){
+					 .opId = 1, .count = 10, .deviceId = 3, .rankSize = 2 }),
+			 0);
 	ck_assert_int_eq(npuprof_db_finish(w), 0);
 	db = open_ro(npuprof_db_path(w));
 	ck_assert_str_eq(q_text(db, "SELECT value FROM META_DATA WHERE name='SCHEMA_VERSION'", got,
-				sizeof(got)), "1.2.0");
+				sizeof(got)),
+			 "1.2.0");
 	ck_assert_str_eq(q_text(db, "SELECT value FROM META_DATA WHERE name='SCHEMA_VERSION_MINOR'",
-				got, sizeof(got)), "2");
+				got, sizeof(got)),
+			 "2");
 	ck_assert_int_eq(q_int(db, "SELECT blockNum FROM COMPUTE_TASK_INFO"), 24);
-	ck_assert_str_eq(q_text(db, "SELECT S.value FROM COMPUTE_TASK_INFO C JOIN STRING_IDS S ON "
-				"C.blockDim=S.id", got, sizeof(got)), "(16,1,1)");
-	ck_assert_str_eq(q_text(db, "SELECT S.value FROM COMPUTE_TASK_INFO C JOIN STRING_IDS S ON "
-				"C.opState=S.id", got, sizeof(got)), "N/A");
+	ck_assert_str_eq(q_text(db,
+				"SELECT S.value FROM COMPUTE_TASK_INFO C JOIN STRING_IDS S ON "
+				"C.blockDim=S.id",
+				got, sizeof(got)),
+			 "(16,1,1)");
+	ck_assert_str_eq(q_text(db,
+				"SELECT S.value FROM COMPUTE_TASK_INFO C JOIN STRING_IDS S ON "
+				"C.opState=S.id",
+				got, sizeof(got)),
+			 "N/A");
 	ck_assert_int_eq(q_int(db, "SELECT rankSize * 10 + deviceId FROM COMMUNICATION_OP"), 23);
 	/* Default RANK_DEVICE_MAP: rank -1 for each NPU_INFO device. */
-	ck_assert_str_eq(q_text(db, "SELECT group_concat(rankId || ':' || deviceId, ' ') FROM "
-				"RANK_DEVICE_MAP", got, sizeof(got)), "-1:0 -1:3");
+	ck_assert_str_eq(q_text(db,
+				"SELECT group_concat(rankId || ':' || deviceId, ' ') FROM "
+				"RANK_DEVICE_MAP",
+				got, sizeof(got)),
+			 "-1:0 -1:3");
 	sqlite3_close(db);
 	npuprof_db_close(w);
 	tu_rm_rf(dir);
@@ -179,14 +225,16 @@ START_TEST(schema_120_option)
 	ck_assert_int_eq(npuprof_db_finish(w), 0);
 	db = open_ro(npuprof_db_path(w));
 	ck_assert_str_eq(q_text(db, "SELECT rankId || ':' || deviceId FROM RANK_DEVICE_MAP", got,
-				sizeof(got)), "-1:-1");
+				sizeof(got)),
+			 "-1:-1");
 	sqlite3_close(db);
 	npuprof_db_close(w);
 	tu_rm_rf(dir);
 	scratch_dir(dir, sizeof(dir));
 	w = open_writer(dir, NPUPROF_DB_SCHEMA_1_1_1, NPUPROF_DB_MSPROF);
-	ck_assert_int_eq(npuprof_db_add_rank_device_map(w, &(struct npuprof_db_rank_device_map){ 0, 0 }),
-			 -EINVAL);
+	ck_assert_int_eq(
+		npuprof_db_add_rank_device_map(w, &(struct npuprof_db_rank_device_map){ 0, 0 }),
+		-EINVAL);
 	npuprof_db_close(w);
 	tu_rm_rf(dir);
 }
@@ -207,13 +255,17 @@ START_TEST(launch_never_id_zero)
 	ck_assert_int_eq(npuprof_db_intern(w, "launch"), launch);
 	ck_assert_int_eq(npuprof_db_intern(w, "N/A"), NPUPROF_DB_STR_NA);
 	ck_assert_int_eq(npuprof_db_intern(w, "KernelLaunch"), launch + 1);
-	ck_assert_int_eq(npuprof_db_add_cann_api(w, &(struct npuprof_db_cann_api){
-		1, 2, 10000, (5LL << 32) | 6, 77, launch }), 0);
+	ck_assert_int_eq(npuprof_db_add_cann_api(w, &(struct npuprof_db_cann_api){ 1, 2, 10000,
+										   (5LL << 32) | 6,
+										   77, launch }),
+			 0);
 	ck_assert_int_eq(npuprof_db_finish(w), 0);
 	db = open_ro(npuprof_db_path(w));
 	ck_assert_int_eq(q_int(db, "SELECT id FROM STRING_IDS WHERE value='launch'"), launch);
-	ck_assert_int_eq(q_int(db, "SELECT connectionId FROM CANN_API WHERE type=10000 AND name="
-			       "(SELECT id FROM STRING_IDS WHERE value='launch') ORDER BY startNs"), 77);
+	ck_assert_int_eq(q_int(db,
+			       "SELECT connectionId FROM CANN_API WHERE type=10000 AND name="
+			       "(SELECT id FROM STRING_IDS WHERE value='launch') ORDER BY startNs"),
+			 77);
 	/* Dense ids from 0. */
 	ck_assert_int_eq(q_int(db, "SELECT max(id) + 1 - count(*) FROM STRING_IDS"), 0);
 	sqlite3_close(db);
@@ -245,18 +297,27 @@ START_TEST(awkward_values_round_trip)
 	id_long = npuprof_db_intern(w, longs);
 	id_empty = npuprof_db_intern(w, "");
 	ck_assert_int_ne(id_nul, npuprof_db_intern(w, "a"));
-	ck_assert_int_eq(npuprof_db_add_host_info(w, &(struct npuprof_db_host_info){ quoted, cjk }), 0);
-	ck_assert_int_eq(npuprof_db_add_communication_task_info(w,
-		&(struct npuprof_db_communication_task_info){ .name = id_q, .groupName = id_cjk,
-		.notifyId = -1 /* uint64 max as SQLite reads it */, .dstRank = NPUPROF_DB_U32_INVALID,
-		.taskType = id_empty }), 0);
+	ck_assert_int_eq(npuprof_db_add_host_info(w, &(struct npuprof_db_host_info){ quoted, cjk }),
+			 0);
+	ck_assert_int_eq(npuprof_db_add_communication_task_info(
+				 w,
+				 &(struct npuprof_db_communication_task_info){
+					 .name = id_q,
+					 .groupName = id_cjk,
+					 .notifyId = -1 /* uint64 max as SQLite reads it */,
+					 .dstRank = NPUPROF_DB_U32_INVALID,
+					 .taskType = id_empty }),
+			 0);
 	ck_assert_int_eq(npuprof_db_add_llc(w, &(struct npuprof_db_llc){ .hitRate = NAN,
-		.throughput = 1.5, .mode = id_long }), 0);
+									 .throughput = 1.5,
+									 .mode = id_long }),
+			 0);
 	ck_assert_int_eq(npuprof_db_finish(w), 0);
 
 	db = open_ro(npuprof_db_path(w));
 	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT value FROM STRING_IDS WHERE id=?", -1, &s,
-					    NULL), SQLITE_OK);
+					    NULL),
+			 SQLITE_OK);
 	sqlite3_bind_int64(s, 1, id_nul);
 	ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
 	ck_assert_int_eq(sqlite3_column_bytes(s, 0), (int)sizeof(nul) - 1);
@@ -269,17 +330,25 @@ START_TEST(awkward_values_round_trip)
 	sqlite3_finalize(s);
 	ck_assert_str_eq(q_text(db, "SELECT hostUid FROM HOST_INFO", got, sizeof(got)), quoted);
 	ck_assert_str_eq(q_text(db, "SELECT hostName FROM HOST_INFO", got, sizeof(got)), cjk);
-	ck_assert_str_eq(q_text(db, "SELECT S.value FROM COMMUNICATION_TASK_INFO C JOIN STRING_IDS S "
-				"ON C.name=S.id", got, sizeof(got)), quoted);
-	ck_assert_str_eq(q_text(db, "SELECT S.value FROM COMMUNICATION_TASK_INFO C JOIN STRING_IDS S "
-				"ON C.groupName=S.id", got, sizeof(got)), cjk);
+	ck_assert_str_eq(q_text(db,
+				"SELECT S.value FROM COMMUNICATION_TASK_INFO C JOIN STRING_IDS S "
+				"ON C.name=S.id",
+				got, sizeof(got)),
+			 quoted);
+	ck_assert_str_eq(q_text(db,
+				"SELECT S.value FROM COMMUNICATION_TASK_INFO C JOIN STRING_IDS S "
+				"ON C.groupName=S.id",
+				got, sizeof(got)),
+			 cjk);
 	ck_assert_int_eq(q_int(db, "SELECT length(S.value) FROM COMMUNICATION_TASK_INFO C JOIN "
-			       "STRING_IDS S ON C.taskType=S.id"), 0);
+				   "STRING_IDS S ON C.taskType=S.id"),
+			 0);
 	ck_assert_int_eq(q_int(db, "SELECT notifyId FROM COMMUNICATION_TASK_INFO"), -1);
 	ck_assert_int_eq(q_int(db, "SELECT dstRank FROM COMMUNICATION_TASK_INFO"), 4294967295LL);
 	ck_assert_int_eq(q_int(db, "SELECT hitRate IS NULL FROM LLC"), 1);
 	ck_assert_str_eq(q_text(db, "SELECT typeof(throughput) || ':' || throughput FROM LLC", got,
-				sizeof(got)), "real:1.5");
+				sizeof(got)),
+			 "real:1.5");
 	sqlite3_close(db);
 	npuprof_db_close(w);
 	free(longs);
@@ -332,9 +401,11 @@ START_TEST(insert_errors)
 
 	scratch_dir(dir, sizeof(dir));
 	w = open_writer(dir, NPUPROF_DB_SCHEMA_1_1_1, NPUPROF_DB_MSPROF);
-	ck_assert_int_eq(npuprof_db_insert(w, (enum npuprof_db_table)999, &task, sizeof(task)), -EINVAL);
+	ck_assert_int_eq(npuprof_db_insert(w, (enum npuprof_db_table)999, &task, sizeof(task)),
+			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(npuprof_db_errmsg(w), "invalid table id 999"));
-	ck_assert_int_eq(npuprof_db_insert(w, (enum npuprof_db_table)-1, &task, sizeof(task)), -EINVAL);
+	ck_assert_int_eq(npuprof_db_insert(w, (enum npuprof_db_table) - 1, &task, sizeof(task)),
+			 -EINVAL);
 	/* A struct of another table: the size gives it away. */
 	ck_assert_int_eq(npuprof_db_insert(w, NPUPROF_DB_TASK, &api, sizeof(api)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(npuprof_db_errmsg(w), "TASK: row of 48 bytes, expected 88"));
@@ -344,14 +415,21 @@ START_TEST(insert_errors)
 	ck_assert_ptr_nonnull(strstr(npuprof_db_errmsg(w), "TASK.taskType: string id 12345"));
 	task.taskType = -3;
 	ck_assert_int_eq(npuprof_db_add_task(w, &task), -EINVAL);
-	ck_assert_int_eq(npuprof_db_add_string_ids(w, &(struct npuprof_db_string_ids){ 1, "x" }), -EPERM);
-	ck_assert_ptr_nonnull(strstr(npuprof_db_errmsg(w), "STRING_IDS is written by the database"));
-	ck_assert_int_eq(npuprof_db_add_enum_api_type(w, &(struct npuprof_db_enum_api_type){ 1, "x" }),
+	ck_assert_int_eq(npuprof_db_add_string_ids(w, &(struct npuprof_db_string_ids){ 1, "x" }),
 			 -EPERM);
-	ck_assert_int_eq(npuprof_db_add_meta_data(w, &(struct npuprof_db_meta_data){
-		"SCHEMA_VERSION", "9" }), -EPERM);
-	ck_assert_int_eq(npuprof_db_add_meta_data(w, &(struct npuprof_db_meta_data){
-		"ENV_VARIABLES", "{}" }), 0);
+	ck_assert_ptr_nonnull(
+		strstr(npuprof_db_errmsg(w), "STRING_IDS is written by the database"));
+	ck_assert_int_eq(npuprof_db_add_enum_api_type(w,
+						      &(struct npuprof_db_enum_api_type){ 1, "x" }),
+			 -EPERM);
+	ck_assert_int_eq(npuprof_db_add_meta_data(w,
+						  &(struct npuprof_db_meta_data){ "SCHEMA_VERSION",
+										  "9" }),
+			 -EPERM);
+	ck_assert_int_eq(npuprof_db_add_meta_data(w,
+						  &(struct npuprof_db_meta_data){ "ENV_VARIABLES",
+										  "{}" }),
+			 0);
 	ck_assert_int_eq(npuprof_db_intern(w, NULL), -EINVAL);
 	/* Argument errors leave the writer usable. */
 	task.taskType = 0;
@@ -360,7 +438,7 @@ START_TEST(insert_errors)
 	/* A duplicate primary key poisons it: the file is never published. */
 	ck_assert_int_eq(npuprof_db_add_cann_api(w, &api), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(npuprof_db_errmsg(w), "UNIQUE constraint failed: "
-					 "CANN_API.connectionId"));
+							   "CANN_API.connectionId"));
 	ck_assert_ptr_nonnull(strstr(npuprof_db_errmsg(w), dir));
 	ck_assert_int_eq(npuprof_db_add_task(w, &task), -EINVAL);
 	ck_assert_int_eq(npuprof_db_finish(w), -EINVAL);
@@ -430,7 +508,7 @@ START_TEST(killed_writer_leaves_no_database)
 		}
 	closedir(d);
 	w = open_writer(dir, NPUPROF_DB_SCHEMA_1_1_1, NPUPROF_DB_MSPROF);
-	ck_assert_int_eq(count_entries(dir, ".npuprof-tmp-"), 1);	/* its own */
+	ck_assert_int_eq(count_entries(dir, ".npuprof-tmp-"), 1); /* its own */
 	npuprof_db_close(w);
 	ck_assert_int_eq(count_entries(dir, ".npuprof-tmp-"), 0);
 	tu_rm_rf(dir);
@@ -465,7 +543,7 @@ START_TEST(existing_file_not_clobbered)
 	o.flags = NPUPROF_DB_REPLACE;
 	ck_assert_int_eq(npuprof_db_open(&w, dir, &o, NULL, 0), 0);
 	ck_assert_int_eq(npuprof_db_finish(w), 0);
-	ck_assert_int_eq(npuprof_db_finish(w), -EINVAL);	/* only once */
+	ck_assert_int_eq(npuprof_db_finish(w), -EINVAL); /* only once */
 	npuprof_db_close(w);
 	db = open_ro(path);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM META_DATA"), 4);
@@ -486,7 +564,7 @@ START_TEST(abandoned_writer_cleans_up)
 	ck_assert_int_eq(npuprof_dbgen_to_db(w, &p), 0);
 	ck_assert_uint_eq(npuprof_db_row_count(w, NPUPROF_DB_TASK), 5000);
 	npuprof_db_close(w);
-	ck_assert_int_eq(count_entries(dir, ""), 2);	/* "." and ".." */
+	ck_assert_int_eq(count_entries(dir, ""), 2); /* "." and ".." */
 	tu_rm_rf(dir);
 }
 END_TEST
@@ -516,7 +594,8 @@ START_TEST(disk_full)
 			r = npuprof_db_finish(w);
 		if (r == 0)
 			_exit(11);
-		if (!strstr(npuprof_db_errmsg(w), dir) || !strstr(npuprof_db_errmsg(w), ".npuprof-tmp-"))
+		if (!strstr(npuprof_db_errmsg(w), dir) ||
+		    !strstr(npuprof_db_errmsg(w), ".npuprof-tmp-"))
 			_exit(12);
 		fprintf(stderr, "disk full reported as: %s (%d)\n", npuprof_db_errmsg(w), r);
 		npuprof_db_close(w);

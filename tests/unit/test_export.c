@@ -71,8 +71,7 @@ static void rec_hdr(struct npuprof_record *r, int type, uint64_t ts, int cpu)
 /* n tasks on stream 5 of device 0, task ids from first (wrapping), each
  * submitted at T0 + i*10us and running DUR from T0 + i*10us + 2us. Records
  * of neighbouring tasks are emitted swapped, as two CPUs would. */
-static void write_kernel(const struct npuprof_session *s, uint32_t n,
-			 uint32_t first)
+static void write_kernel(const struct npuprof_session *s, uint32_t n, uint32_t first)
 {
 	struct npuprof_rawk_writer *w;
 	struct npuprof_record r, prev;
@@ -153,8 +152,8 @@ static void write_host(const struct npuprof_session *s)
 	a->device_id = 0;
 	npuprof_hostrec_commit(a);
 
-	struct npuprof_hrec_task_track *t =
-		npuprof_hostrec_reserve(NPUPROF_HREC_TASK_TRACK, sizeof(*t));
+	struct npuprof_hrec_task_track *t = npuprof_hostrec_reserve(NPUPROF_HREC_TASK_TRACK,
+								    sizeof(*t));
 	ck_assert_ptr_nonnull(t);
 	t->tid = (uint32_t)getpid() + 1;
 	t->device_id = 0;
@@ -167,8 +166,8 @@ static void write_host(const struct npuprof_session *s)
 	t->memcpy_op = NPUPROF_ENUM_INVALID;
 	npuprof_hostrec_commit(t);
 
-	struct npuprof_hrec_compute_op *c =
-		npuprof_hostrec_reserve(NPUPROF_HREC_COMPUTE_OP, sizeof(*c));
+	struct npuprof_hrec_compute_op *c = npuprof_hostrec_reserve(NPUPROF_HREC_COMPUTE_OP,
+								    sizeof(*c));
 	ck_assert_ptr_nonnull(c);
 	memset((char *)c + sizeof(c->h), 0xff, sizeof(*c) - sizeof(c->h));
 	c->tid = (uint32_t)getpid() + 1;
@@ -240,7 +239,9 @@ START_TEST(test_tasks_and_joins)
 	struct npuprof_export_result res;
 	struct npuprof_export_opts o;
 	char err[1024];
-	enum { N = 70000 }; /* more than 65536: the task id wraps */
+	enum {
+		N = 70000
+	}; /* more than 65536: the task id wraps */
 
 	make_session(&s);
 	write_kernel(&s, N, 0);
@@ -262,22 +263,38 @@ START_TEST(test_tasks_and_joins)
 	ck_assert_int_le(q(db, "SELECT max(abs(endNs - startNs - 4000)) FROM TASK"), 20);
 	/* start relative to the session: T0 + 2us in Unix time */
 	ck_assert_int_le(llabs(q(db, "SELECT startNs FROM TASK WHERE globalTaskId = 0") -
-			       (int64_t)(1700000000000000000ULL + 1000 + 2000)), 20);
+			       (int64_t)(1700000000000000000ULL + 1000 + 2000)),
+			 20);
 	/* ids 0..4463 appear twice (two batches), the rest once */
-	ck_assert_int_eq(q(db, "SELECT count(*) FROM (SELECT taskId FROM TASK GROUP BY taskId HAVING count(*) = 2)"),
-			 N - 65536);
+	ck_assert_int_eq(
+		q(db,
+		  "SELECT count(*) FROM (SELECT taskId FROM TASK GROUP BY taskId HAVING count(*) = 2)"),
+		N - 65536);
 	/* the first task joins its API and its compute info */
 	ck_assert_int_eq(q(db, "SELECT connectionId FROM TASK WHERE globalTaskId = 0"), 7);
-	ck_assert_int_eq(q(db, "SELECT count(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType WHERE s.value = 'KERNEL_AICORE'"), 1);
-	ck_assert_int_eq(q(db, "SELECT count(*) FROM CANN_API a JOIN TASK t ON t.connectionId = a.connectionId JOIN COMPUTE_TASK_INFO c ON c.globalTaskId = t.globalTaskId"), 1);
+	ck_assert_int_eq(
+		q(db,
+		  "SELECT count(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType WHERE s.value = 'KERNEL_AICORE'"),
+		1);
+	ck_assert_int_eq(
+		q(db,
+		  "SELECT count(*) FROM CANN_API a JOIN TASK t ON t.connectionId = a.connectionId JOIN COMPUTE_TASK_INFO c ON c.globalTaskId = t.globalTaskId"),
+		1);
 	ck_assert_int_eq(q(db, "SELECT c.blockDim FROM COMPUTE_TASK_INFO c"), 24);
 	/* tasks without a host track get the STARS type and no connection */
-	ck_assert_int_eq(q(db, "SELECT count(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType WHERE s.value = 'AI_CORE' AND t.connectionId = -1"), N - 1);
+	ck_assert_int_eq(
+		q(db,
+		  "SELECT count(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType WHERE s.value = 'AI_CORE' AND t.connectionId = -1"),
+		N - 1);
 	char sql[128];
 	snprintf(sql, sizeof(sql), "SELECT count(*) FROM TASK WHERE globalPid = %d", getpid());
 	ck_assert_int_eq(q(db, sql), N); /* the submitting process */
-	ck_assert_int_eq(q(db, "SELECT count(*) FROM META_DATA WHERE name = 'npuprof.task_time_source' AND value = 'device'"), 1);
-	ck_assert_int_eq(q(db, "SELECT count(*) FROM STRING_IDS WHERE value = 'launch' AND id = 0"), 0);
+	ck_assert_int_eq(
+		q(db,
+		  "SELECT count(*) FROM META_DATA WHERE name = 'npuprof.task_time_source' AND value = 'device'"),
+		1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM STRING_IDS WHERE value = 'launch' AND id = 0"),
+			 0);
 	sqlite3_close(db);
 
 	/* re-running export leaves one database with the same rows */
@@ -294,8 +311,7 @@ END_TEST
 
 /* A kernel raw stream of session s (left open): a clock-sync sample if
  * asked, then tasks 0, 1, 2 submitted on stream 1 of device 0. */
-static struct npuprof_rawk_writer *three_submits(const struct npuprof_session *s,
-						 int clock)
+static struct npuprof_rawk_writer *three_submits(const struct npuprof_session *s, int clock)
 {
 	struct npuprof_rawk_writer *w;
 	struct npuprof_record r;
@@ -320,8 +336,7 @@ static struct npuprof_rawk_writer *three_submits(const struct npuprof_session *s
 }
 
 /* Append a completion (a CQE dispatch) of task on stream at ts. */
-static void put_cqe(struct npuprof_rawk_writer *w, uint64_t ts, uint32_t stream,
-		    uint32_t task)
+static void put_cqe(struct npuprof_rawk_writer *w, uint64_t ts, uint32_t stream, uint32_t task)
 {
 	struct npuprof_record r;
 
@@ -357,9 +372,16 @@ START_TEST(test_derived)
 	ck_assert_uint_eq(res.derived, 2);
 	ck_assert_uint_eq(res.in_flight, 1);
 	sqlite3 *db = open_db(res.db_path);
-	ck_assert_int_eq(q(db, "SELECT count(*) FROM TASK WHERE endNs = (SELECT max(endNs) FROM TASK)"), 2);
-	ck_assert_int_eq(q(db, "SELECT value FROM META_DATA WHERE name = 'npuprof.tasks_in_flight_at_stop'"), 1);
-	ck_assert_int_eq(q(db, "SELECT count(*) FROM META_DATA WHERE name = 'npuprof.task_time_source' AND value = 'derived'"), 1);
+	ck_assert_int_eq(q(db,
+			   "SELECT count(*) FROM TASK WHERE endNs = (SELECT max(endNs) FROM TASK)"),
+			 2);
+	ck_assert_int_eq(
+		q(db, "SELECT value FROM META_DATA WHERE name = 'npuprof.tasks_in_flight_at_stop'"),
+		1);
+	ck_assert_int_eq(
+		q(db,
+		  "SELECT count(*) FROM META_DATA WHERE name = 'npuprof.task_time_source' AND value = 'derived'"),
+		1);
 	sqlite3_close(db);
 	cleanup();
 }
@@ -394,7 +416,10 @@ START_TEST(test_cqe_with_task_times)
 	sqlite3 *db = open_db(res.db_path);
 	ck_assert_int_eq(q(db, "SELECT count(*) FROM TASK WHERE endNs < startNs"), 0);
 	ck_assert_int_eq(q(db, "SELECT count(*) FROM TASK WHERE taskId = 1"), 1);
-	ck_assert_int_eq(q(db, "SELECT value FROM META_DATA WHERE name = 'npuprof.completions_without_submit'"), 1);
+	ck_assert_int_eq(
+		q(db,
+		  "SELECT value FROM META_DATA WHERE name = 'npuprof.completions_without_submit'"),
+		1);
 	sqlite3_close(db);
 	cleanup();
 }
@@ -487,8 +512,8 @@ START_TEST(test_damaged_kernel)
 	ck_assert_int_eq(truncate(path, stt.st_size - 32), 0);
 	char *w = export_warnings(s.dir, &ret, &res);
 	ck_assert_int_eq(ret, 0);
-	snprintf(want, sizeof(want), "%s: offset %lld: truncated record",
-		 path, (long long)(stt.st_size - 64));
+	snprintf(want, sizeof(want), "%s: offset %lld: truncated record", path,
+		 (long long)(stt.st_size - 64));
 	ck_assert_msg(strstr(w, want), "warning was: %s", w);
 	ck_assert_uint_eq(res.tasks, 99);
 	ck_assert_int_eq(res.damaged, 1);
@@ -507,8 +532,9 @@ START_TEST(test_damaged_kernel)
 	memset(&o, 0, sizeof(o));
 	sleep(1); /* a new database name */
 	w = export_opts_warnings(s.dir, &o, &ret, &res, err, sizeof(err));
-	snprintf(want, sizeof(want), "%s: 2 corrupt records of 64 bytes skipped at offsets %lld, %lld",
-		 path, (long long)off, (long long)off2);
+	snprintf(want, sizeof(want),
+		 "%s: 2 corrupt records of 64 bytes skipped at offsets %lld, %lld", path,
+		 (long long)off, (long long)off2);
 	ck_assert_msg(strstr(w, want), "warning was: %s", w);
 	ck_assert_uint_eq(res.kernel_bad_records, 2);
 	ck_assert_msg(ret == 0, "%s", err);
@@ -516,7 +542,9 @@ START_TEST(test_damaged_kernel)
 	ck_assert_uint_ge(res.tasks, 97); /* at most the two damaged tasks */
 	ck_assert_int_eq(count_dbs(s.dir), 1);
 	sqlite3 *db = open_db(res.db_path);
-	ck_assert_int_eq(q(db, "SELECT value FROM META_DATA WHERE name = 'npuprof.kernel_records_skipped'"), 2);
+	ck_assert_int_eq(
+		q(db, "SELECT value FROM META_DATA WHERE name = 'npuprof.kernel_records_skipped'"),
+		2);
 	sqlite3_close(db);
 	snprintf(first_db, sizeof(first_db), "%s", res.db_path);
 	free(w);
@@ -530,9 +558,11 @@ START_TEST(test_damaged_kernel)
 	w = export_opts_warnings(s.dir, &o, &ret, &res, err, sizeof(err));
 	ck_assert_int_eq(ret, -EEXIST);
 	snprintf(want, sizeof(want), "%s: offset 8: truncated header", path);
-	ck_assert_msg(strstr(w, want) && strstr(w, "nothing exported from it"), "warning was: %s", w);
+	ck_assert_msg(strstr(w, want) && strstr(w, "nothing exported from it"), "warning was: %s",
+		      w);
 	ck_assert_msg(strstr(err, first_db) && strstr(err, "TASK ") && strstr(err, "rows, now 0") &&
-		      strstr(err, "--force"), "%s", err);
+			      strstr(err, "--force"),
+		      "%s", err);
 	ck_assert_uint_eq(res.tasks, 0);
 	ck_assert_int_eq(access(first_db, F_OK), 0);
 	ck_assert_int_eq(count_dbs(s.dir), 1);
@@ -589,9 +619,11 @@ START_TEST(test_unreadable_keeps_complete_db)
 	ck_assert_int_eq(ret, -EEXIST);
 	ck_assert_int_eq(res.damaged, 1);
 	ck_assert_uint_eq(res.unreadable, 1);
-	ck_assert_msg(strstr(w, host) && strstr(w, "nothing exported from it"), "warning was: %s", w);
+	ck_assert_msg(strstr(w, host) && strstr(w, "nothing exported from it"), "warning was: %s",
+		      w);
 	ck_assert_msg(strstr(err, good) && strstr(err, "CANN_API 1 rows, now 0") &&
-		      strstr(err, "--force") && strstr(err, "kept"), "%s", err);
+			      strstr(err, "--force") && strstr(err, "kept"),
+		      "%s", err);
 	ck_assert_int_eq(access(good, F_OK), 0);
 	ck_assert_int_eq(count_dbs(s.dir), 1);
 	ck_assert_int_eq(count_temps(s.dir), 0);
@@ -659,7 +691,8 @@ START_TEST(test_outputs_atomic)
 	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
 	signal(SIGXFSZ, SIG_DFL);
 	ck_assert_int_lt(ret, 0);
-	ck_assert_msg(strstr(err, "previous") && strstr(err, "kept") && strstr(err, s.dir), "%s", err);
+	ck_assert_msg(strstr(err, "previous") && strstr(err, "kept") && strstr(err, s.dir), "%s",
+		      err);
 	ck_assert_int_eq(access(good, F_OK), 0);
 	f_slurp(json, &after, &alen);
 	ck_assert_uint_eq(alen, blen);

@@ -22,8 +22,8 @@
 static __u64 mask[NPUPROF_MAX_STREAMS / 64];
 static __u8 owner[NPUPROF_OWNER_SLOTS];
 
-static struct npuprof_filter filter(uint32_t pid, uint32_t dev_mask,
-				    uint32_t sample_n, uint32_t flags)
+static struct npuprof_filter filter(uint32_t pid, uint32_t dev_mask, uint32_t sample_n,
+				    uint32_t flags)
 {
 	struct npuprof_filter f = {
 		.pid = pid,
@@ -44,8 +44,8 @@ static void want_stream(uint32_t s)
 	mask[s / 64] |= 1ULL << (s % 64);
 }
 
-static int decide(const struct npuprof_filter *f, int kind, uint32_t dev,
-		  uint32_t stream, uint32_t task, uint32_t tgid)
+static int decide(const struct npuprof_filter *f, int kind, uint32_t dev, uint32_t stream,
+		  uint32_t task, uint32_t tgid)
 {
 	return npuprof_filter_decide(f, kind, dev, stream, task, tgid, 1);
 }
@@ -61,12 +61,10 @@ START_TEST(test_task_key_round_trip)
 	for (unsigned d = 0; d < 4; d++)
 		for (unsigned s = 0; s < 4; s++)
 			for (unsigned t = 0; t < 4; t++) {
-				uint64_t k = npuprof_task_key(devs[d], streams[s],
-							      tasks[t]);
+				uint64_t k = npuprof_task_key(devs[d], streams[s], tasks[t]);
 
 				ck_assert_uint_eq(npuprof_task_key_dev(k), devs[d]);
-				ck_assert_uint_eq(npuprof_task_key_stream(k),
-						  streams[s]);
+				ck_assert_uint_eq(npuprof_task_key_stream(k), streams[s]);
 				ck_assert_uint_eq(npuprof_task_key_task(k), tasks[t]);
 			}
 	/* the packing itself: other code (saved maps, logs) may rely on it */
@@ -80,20 +78,16 @@ START_TEST(test_task_key_masks)
 	/* a CQE's match flag (bit 15) is not part of the stream */
 	ck_assert_uint_eq(npuprof_stream_id(5 | 0x8000), 5);
 	ck_assert_uint_eq(npuprof_stream_id(0xffffffffu), NPUPROF_STREAM_ID_MASK);
-	ck_assert_uint_eq(npuprof_task_key(1, 5 | 0x8000, 9),
-			  npuprof_task_key(1, 5, 9));
-	ck_assert_uint_eq(npuprof_stream_key(1, 5 | 0x8000),
-			  npuprof_stream_key(1, 5));
+	ck_assert_uint_eq(npuprof_task_key(1, 5 | 0x8000, 9), npuprof_task_key(1, 5, 9));
+	ck_assert_uint_eq(npuprof_stream_key(1, 5 | 0x8000), npuprof_stream_key(1, 5));
 	/* task ids are 16 bits and wrap */
-	ck_assert_uint_eq(npuprof_task_key(1, 5, 0x10009),
-			  npuprof_task_key(1, 5, 9));
+	ck_assert_uint_eq(npuprof_task_key(1, 5, 0x10009), npuprof_task_key(1, 5, 9));
 	/* nothing of one field leaks into another */
 	ck_assert_uint_ne(npuprof_task_key(1, 0, 0), npuprof_task_key(0, 0x8000, 0));
 	ck_assert_uint_ne(npuprof_task_key(0, 1, 0), npuprof_task_key(0, 0, 0x10000));
 	/* the sampling hash judges the key, so the match flag changes nothing */
 	for (uint32_t t = 0; t < 1000; t++)
-		ck_assert_uint_eq(npuprof_task_hash(2, 7 | 0x8000, t),
-				  npuprof_task_hash(2, 7, t));
+		ck_assert_uint_eq(npuprof_task_hash(2, 7 | 0x8000, t), npuprof_task_hash(2, 7, t));
 }
 END_TEST
 
@@ -105,8 +99,7 @@ START_TEST(test_no_filters_keep_all)
 
 	for (int kind = 0; kind <= NPUPROF_KIND_TASK; kind++)
 		for (uint32_t d = 0; d < 40; d += 13)
-			ck_assert_int_eq(decide(&f, kind, d, 9999, 1, OTHER),
-					 NPUPROF_KEEP);
+			ck_assert_int_eq(decide(&f, kind, d, 9999, 1, OTHER), NPUPROF_KEEP);
 	ck_assert(npuprof_filter_wants(&f, NPUPROF_REC_RECV));
 	ck_assert(npuprof_filter_wants(&f, NPUPROF_REC_SUBMIT));
 }
@@ -125,13 +118,10 @@ START_TEST(test_device_mask)
 		ck_assert_int_eq(decide(&f, NPUPROF_KIND_OTHER, d, 1, 0, ME), want);
 	}
 	/* beyond what a mask can name */
-	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 32, 1, 1, ME),
-			 NPUPROF_FILTERED);
-	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 40, 1, 1, ME),
-			 NPUPROF_FILTERED);
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 32, 1, 1, ME), NPUPROF_FILTERED);
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 40, 1, 1, ME), NPUPROF_FILTERED);
 	f.dev_mask = 1u << 31;
-	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 31, 1, 1, ME),
-			 NPUPROF_KEEP);
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 31, 1, 1, ME), NPUPROF_KEEP);
 }
 END_TEST
 
@@ -147,23 +137,17 @@ START_TEST(test_stream_mask)
 
 		ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 0, s, 1, ME), want);
 		/* a completion's raw stream id: the match flag is not the id */
-		ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 0, s | 0x8000, 1, ME),
-				 want);
+		ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 0, s | 0x8000, 1, ME), want);
 		/* recv records are not stream-filtered (their id is a channel) */
-		ck_assert_int_eq(decide(&f, NPUPROF_KIND_OTHER, 0, s, 0, ME),
-				 NPUPROF_KEEP);
+		ck_assert_int_eq(decide(&f, NPUPROF_KIND_OTHER, 0, s, 0, ME), NPUPROF_KEEP);
 	}
-	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 0, 4095, 1, ME),
-			 NPUPROF_KEEP);
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 0, 4095, 1, ME), NPUPROF_KEEP);
 	/* out of the filter's range: never aliases onto a wanted stream */
-	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 0, 4096 + 2, 1, ME),
-			 NPUPROF_FILTERED);
-	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 0, 0x7fff, 1, ME),
-			 NPUPROF_FILTERED);
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 0, 4096 + 2, 1, ME), NPUPROF_FILTERED);
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 0, 0x7fff, 1, ME), NPUPROF_FILTERED);
 	/* the mask is only read when the flag says so */
 	f.flags = 0;
-	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 0, 7, 1, ME),
-			 NPUPROF_KEEP);
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 0, 7, 1, ME), NPUPROF_KEEP);
 }
 END_TEST
 
@@ -172,41 +156,30 @@ START_TEST(test_pid_and_owner)
 	struct npuprof_filter f = filter(ME, 0, 0, 0);
 
 	/* never submitted: its completions are not ours */
-	ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 0, 5, 1, 0),
-			 NPUPROF_FILTERED);
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 0, 5, 1, 0), NPUPROF_FILTERED);
 	/* our submit is kept and makes the stream ours ... */
-	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 0, 5, 1, ME),
-			 NPUPROF_KEEP);
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 0, 5, 1, ME), NPUPROF_KEEP);
 	ck_assert_uint_eq(owner[5], NPUPROF_OWNER_KEEP);
 	/* ... so its completions are kept in whatever task they arrive */
-	ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 0, 5 | 0x8000, 1, OTHER),
-			 NPUPROF_KEEP);
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 0, 5 | 0x8000, 1, OTHER), NPUPROF_KEEP);
 	/* the same stream id on another device is another stream */
-	ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 1, 5, 1, ME),
-			 NPUPROF_FILTERED);
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 1, 5, 1, ME), NPUPROF_FILTERED);
 	/* stream ids name owner entries modulo NPUPROF_MAX_STREAMS */
-	ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 0,
-				5 + NPUPROF_MAX_STREAMS, 1, ME),
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 0, 5 + NPUPROF_MAX_STREAMS, 1, ME),
 			 NPUPROF_KEEP);
 	/* another process submitting to the stream takes it over */
-	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 0, 5, 2, OTHER),
-			 NPUPROF_FILTERED);
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 0, 5, 2, OTHER), NPUPROF_FILTERED);
 	ck_assert_uint_eq(owner[5], NPUPROF_OWNER_SKIP);
-	ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 0, 5, 2, ME),
-			 NPUPROF_FILTERED);
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 0, 5, 2, ME), NPUPROF_FILTERED);
 	/* recv records: the current task decides, nothing is learnt */
-	ck_assert_int_eq(decide(&f, NPUPROF_KIND_OTHER, 0, 9, 0, ME),
-			 NPUPROF_KEEP);
-	ck_assert_int_eq(decide(&f, NPUPROF_KIND_OTHER, 0, 9, 0, OTHER),
-			 NPUPROF_FILTERED);
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_OTHER, 0, 9, 0, ME), NPUPROF_KEEP);
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_OTHER, 0, 9, 0, OTHER), NPUPROF_FILTERED);
 	ck_assert_uint_eq(owner[9], NPUPROF_OWNER_UNKNOWN);
 	/* the last owner slot (device 31, stream 4095) is in the table */
-	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 31, 4095, 1, ME),
-			 NPUPROF_KEEP);
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 31, 4095, 1, ME), NPUPROF_KEEP);
 	ck_assert_uint_eq(owner[NPUPROF_OWNER_SLOTS - 1], NPUPROF_OWNER_KEEP);
 	/* devices beyond the table: no owner, judged like no pid filter */
-	ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 32, 5, 1, ME),
-			 NPUPROF_KEEP);
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 32, 5, 1, ME), NPUPROF_KEEP);
 }
 END_TEST
 
@@ -215,17 +188,14 @@ START_TEST(test_not_allowed)
 {
 	struct npuprof_filter f = filter(ME, 0, 0, 0);
 
-	ck_assert_int_eq(npuprof_filter_decide(&f, NPUPROF_KIND_SUBMIT, 0, 3, 1,
-					       ME, 0),
+	ck_assert_int_eq(npuprof_filter_decide(&f, NPUPROF_KIND_SUBMIT, 0, 3, 1, ME, 0),
 			 NPUPROF_FILTERED);
 	ck_assert_uint_eq(owner[3], NPUPROF_OWNER_SKIP);
-	ck_assert_int_eq(npuprof_filter_decide(&f, NPUPROF_KIND_OTHER, 0, 3, 0,
-					       ME, 0),
+	ck_assert_int_eq(npuprof_filter_decide(&f, NPUPROF_KIND_OTHER, 0, 3, 0, ME, 0),
 			 NPUPROF_FILTERED);
 	/* completions are judged by the owner table alone */
 	owner[3] = NPUPROF_OWNER_KEEP;
-	ck_assert_int_eq(npuprof_filter_decide(&f, NPUPROF_KIND_TASK, 0, 3, 1,
-					       ME, 0),
+	ck_assert_int_eq(npuprof_filter_decide(&f, NPUPROF_KIND_TASK, 0, 3, 1, ME, 0),
 			 NPUPROF_KEEP);
 }
 END_TEST
@@ -242,27 +212,20 @@ START_TEST(test_sampling)
 
 		keep += k;
 		/* a submit, its completion and its task time fall together */
-		ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 1, 7, task, ME),
-				 want);
-		ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 1, 7 | 0x8000,
-					task, ME),
-				 want);
+		ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 1, 7, task, ME), want);
+		ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 1, 7 | 0x8000, task, ME), want);
 		/* task ids wrap at 16 bits: the same decision */
-		ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 1, 7,
-					task + 0x10000, ME),
-				 want);
+		ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 1, 7, task + 0x10000, ME), want);
 	}
 	ck_assert_uint_gt(keep, 3000 / n - 150);
 	ck_assert_uint_lt(keep, 3000 / n + 150);
 	/* recv records are no task's: never sampled out */
 	for (uint32_t c = 0; c < 100; c++)
-		ck_assert_int_eq(decide(&f, NPUPROF_KIND_OTHER, 1, c, c, ME),
-				 NPUPROF_KEEP);
+		ck_assert_int_eq(decide(&f, NPUPROF_KIND_OTHER, 1, c, c, ME), NPUPROF_KEEP);
 	/* 0 and 1 keep everything */
 	for (f.sample_n = 0; f.sample_n <= 1; f.sample_n++)
 		for (uint32_t task = 0; task < 100; task++)
-			ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 1, 7,
-						task, ME),
+			ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 1, 7, task, ME),
 					 NPUPROF_KEEP);
 }
 END_TEST

@@ -15,23 +15,30 @@
 
 START_TEST(test_u64)
 {
-	static const char *const bad[] = { "", " 1", "1 ", "+1", "0x10", "1e3", "1.0", "12a", "1,2" };
+	static const char *const bad[] = {
+		"", " 1", "1 ", "+1", "0x10", "1e3", "1.0", "12a", "1,2"
+	};
 	char err[256];
 	uint64_t v = 7;
 
 	ck_assert_int_eq(num_parse_u64("0", 0, 10, &v, err, sizeof(err)), 0);
 	ck_assert_uint_eq(v, 0);
-	ck_assert_int_eq(num_parse_u64("18446744073709551615", 0, UINT64_MAX, &v, err, sizeof(err)), 0);
+	ck_assert_int_eq(num_parse_u64("18446744073709551615", 0, UINT64_MAX, &v, err, sizeof(err)),
+			 0);
 	ck_assert_uint_eq(v, UINT64_MAX);
 	/* one more does not wrap to 0 */
-	ck_assert_int_eq(num_parse_u64("18446744073709551616", 0, UINT64_MAX, &v, err, sizeof(err)), -ERANGE);
-	ck_assert_int_eq(num_parse_u64("99999999999999999999999", 0, UINT64_MAX, &v, err, sizeof(err)), -ERANGE);
+	ck_assert_int_eq(num_parse_u64("18446744073709551616", 0, UINT64_MAX, &v, err, sizeof(err)),
+			 -ERANGE);
+	ck_assert_int_eq(num_parse_u64("99999999999999999999999", 0, UINT64_MAX, &v, err,
+				       sizeof(err)),
+			 -ERANGE);
 	/* what strtoul accepted and wrapped */
 	ck_assert_int_eq(num_parse_u64("-1", 1, UINT32_MAX, &v, err, sizeof(err)), -EINVAL);
 	ck_assert_msg(strstr(err, "'-1' is not a whole number from 1 to 4294967295"), "%s", err);
 	ck_assert_int_eq(num_parse_u64("4294967297", 1, UINT32_MAX, &v, err, sizeof(err)), -ERANGE);
 	ck_assert_msg(strstr(err, "'4294967297' is out of range (1 to 4294967295)"), "%s", err);
-	ck_assert_int_eq(num_parse_u64("99999999999", 1, UINT32_MAX, &v, err, sizeof(err)), -ERANGE);
+	ck_assert_int_eq(num_parse_u64("99999999999", 1, UINT32_MAX, &v, err, sizeof(err)),
+			 -ERANGE);
 	ck_assert_int_eq(num_parse_u64("0", 1, 10, &v, err, sizeof(err)), -ERANGE);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		ck_assert_msg(num_parse_u64(bad[i], 0, UINT64_MAX, &v, err, sizeof(err)) == -EINVAL,
@@ -43,7 +50,8 @@ END_TEST
 
 START_TEST(test_double)
 {
-	static const char *const bad[] = { "", "nan", "NaN", "inf", "-inf", "infinity", "1s", " 1", "0x" };
+	static const char *const bad[] = { "",	       "nan", "NaN", "inf", "-inf",
+					   "infinity", "1s",  " 1",  "0x" };
 	char err[256];
 	double v = 0;
 
@@ -109,12 +117,15 @@ START_TEST(test_options)
 	free(m);
 	m = stderr_of(devices, "4294967296", &n); /* once cast to device 0 */
 	ck_assert_int_eq(n, -1);
-	ck_assert_msg(strstr(m, "tool: --devices: '4294967296' is out of range (0 to 31)"), "%s", m);
+	ck_assert_msg(strstr(m, "tool: --devices: '4294967296' is out of range (0 to 31)"), "%s",
+		      m);
 	free(m);
-	static const char *const bad[] = { "0,", ",0", "0,,1", "", "3-1", "0-32", "32", "-1", "a", "0-" };
+	static const char *const bad[] = { "0,",   ",0", "0,,1", "",  "3-1",
+					   "0-32", "32", "-1",	 "a", "0-" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		m = stderr_of(devices, bad[i], &n);
-		ck_assert_msg(n == -1 && strstr(m, "tool: --devices: "), "'%s': %d %s", bad[i], n, m);
+		ck_assert_msg(n == -1 && strstr(m, "tool: --devices: "), "'%s': %d %s", bad[i], n,
+			      m);
 		free(m);
 	}
 	m = stderr_of(devices, "0-31", &n);

@@ -80,18 +80,19 @@ static char *report(const char *path, unsigned top, int *rc, char *err, size_t e
 }
 
 /* The normalised report has the consecutive lines of `lines` ("a\nb"). */
-#define ck_has(rep, lines)                                                            \
-	do {                                                                          \
-		char want_[1024];                                                     \
-		snprintf(want_, sizeof(want_), "\n%s\n", lines);                      \
+#define ck_has(rep, lines)                                                                      \
+	do {                                                                                    \
+		char want_[1024];                                                               \
+		snprintf(want_, sizeof(want_), "\n%s\n", lines);                                \
 		ck_assert_msg(strstr(rep, want_), "report lacks the lines:\n%s\n--- report:%s", \
-			      lines, rep);                                            \
+			      lines, rep);                                                      \
 	} while (0)
 
 #define ck_contains(s, sub) ck_assert_msg(strstr(s, sub), "'%s' not in:\n%s", sub, s)
 
-static void make_db(const char *dir, const char *name, uint64_t tasks, enum npuprof_db_schema schema,
-		    const struct npuprof_db_meta_data *meta, size_t nmeta)
+static void make_db(const char *dir, const char *name, uint64_t tasks,
+		    enum npuprof_db_schema schema, const struct npuprof_db_meta_data *meta,
+		    size_t nmeta)
 {
 	struct npuprof_db_options opt = { .schema = schema, .file_name = name };
 	struct npuprof_dbgen_params p = { .tasks = tasks };
@@ -102,7 +103,8 @@ static void make_db(const char *dir, const char *name, uint64_t tasks, enum npup
 	if (tasks)
 		ck_assert_int_eq(npuprof_dbgen_to_db(w, &p), 0);
 	for (size_t i = 0; i < nmeta; i++)
-		ck_assert_msg(npuprof_db_add_meta_data(w, &meta[i]) == 0, "%s", npuprof_db_errmsg(w));
+		ck_assert_msg(npuprof_db_add_meta_data(w, &meta[i]) == 0, "%s",
+			      npuprof_db_errmsg(w));
 	ck_assert_msg(npuprof_db_finish(w) == 0, "%s", npuprof_db_errmsg(w));
 	npuprof_db_close(w);
 }
@@ -183,12 +185,14 @@ START_TEST(fixture_level2_rank0)
 	ck_has(r, "rows TASK 552, COMPUTE_TASK_INFO 187, CANN_API 1133, COMMUNICATION_OP 4, "
 		  "MSTX_EVENTS 0");
 	ck_has(r, "Warnings\nnone (no npuprof capture statistics in META_DATA)");
-	ck_has(r, "187 tasks, 78 operators, 8900.456 us\n"
-		  "count total(us) avg(us) max(us) share blocks operator\n"
-		  "3 1950.778 650.259 697.994 21.9% 48 aclnnForeachAddListV2_ForeachAddListV2_ForeachAddList\n"
-		  "11 579.051 52.641 254.385 6.5% 48 aclnnInplaceCopy_TensorMoveAiCore_TensorMove");
+	ck_has(r,
+	       "187 tasks, 78 operators, 8900.456 us\n"
+	       "count total(us) avg(us) max(us) share blocks operator\n"
+	       "3 1950.778 650.259 697.994 21.9% 48 aclnnForeachAddListV2_ForeachAddListV2_ForeachAddList\n"
+	       "11 579.051 52.641 254.385 6.5% 48 aclnnInplaceCopy_TensorMoveAiCore_TensorMove");
 	ck_has(r, "... 58 more operators (--top N lists more)");
-	ck_has(r, "count total(us) avg(us) share taskType\n112 118128.141 1054.715 35.7% Notify Wait");
+	ck_has(r,
+	       "count total(us) avg(us) share taskType\n112 118128.141 1054.715 35.7% Notify Wait");
 	ck_has(r, "1 0.000 0.000 0.0% PROFILING_ENABLE");
 	ck_has(r, "device tasks busy(us) share\n0 552 100123.879 24.6%");
 	ck_has(r, "device stream tasks busy(us) share\n0 0 2 0.020 0.0%\n0 2 232 89139.959 21.9%\n"
@@ -220,10 +224,12 @@ START_TEST(fixture_level0_rank1)
 	ck_has(r, "rows TASK 550, COMPUTE_TASK_INFO 187, CANN_API 712, COMMUNICATION_OP 4, "
 		  "MSTX_EVENTS 0");
 	ck_has(r, "devices 1 Ascend910B");
-	ck_has(r, "count total(us) avg(us) max(us) share blocks operator\n"
-		  "3 1952.539 650.846 696.274 22.1% 0 aclnnForeachAddListV2_ForeachAddListV2_ForeachAddList");
+	ck_has(r,
+	       "count total(us) avg(us) max(us) share blocks operator\n"
+	       "3 1952.539 650.846 696.274 22.1% 0 aclnnForeachAddListV2_ForeachAddListV2_ForeachAddList");
 	ck_has(r, "... 73 more operators (--top N lists more)");
-	ck_has(r, "count total(us) avg(us) share taskType\n112 198676.310 1773.895 48.2% Notify Wait");
+	ck_has(r,
+	       "count total(us) avg(us) share taskType\n112 198676.310 1773.895 48.2% Notify Wait");
 	ck_has(r, "device tasks busy(us) share\n1 550 99944.480 29.2%");
 	ck_has(r, "node 191 549.628 3487.064 85030.796 85111.388");
 	ck_has(r, "acl 45 70171.936 85041.836 85195.410 85195.410");
@@ -268,7 +274,8 @@ START_TEST(warnings_from_meta_data)
 	int64_t n = q1(path, "SELECT COUNT(*) FROM COMPUTE_TASK_INFO");
 	int64_t tot = q1(path, "SELECT SUM(t.endNs - t.startNs) FROM COMPUTE_TASK_INFO c "
 			       "JOIN TASK t USING (globalTaskId)");
-	snprintf(want, sizeof(want), "%lld tasks, 6 operators, %lld.%03lld us (scaled by the sampling weight)",
+	snprintf(want, sizeof(want),
+		 "%lld tasks, 6 operators, %lld.%03lld us (scaled by the sampling weight)",
 		 (long long)(4 * n), (long long)(4 * tot / 1000), (long long)(4 * tot % 1000));
 	ck_has(r, want);
 	int64_t k = q1(path, "SELECT COUNT(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType "
@@ -276,8 +283,8 @@ START_TEST(warnings_from_meta_data)
 	int64_t kt = q1(path, "SELECT SUM(endNs - startNs) FROM TASK t JOIN STRING_IDS s "
 			      "ON s.id = t.taskType WHERE s.value = 'KERNEL_AIVEC'");
 	snprintf(want, sizeof(want), "\n%lld %lld.%03lld %lld.%03lld ", (long long)(4 * k),
-		 (long long)(4 * kt / 1000), (long long)(4 * kt % 1000),
-		 (long long)(kt / k / 1000), (long long)(kt / k % 1000));
+		 (long long)(4 * kt / 1000), (long long)(4 * kt % 1000), (long long)(kt / k / 1000),
+		 (long long)(kt / k % 1000));
 	ck_contains(r, want);
 	free(r);
 }
@@ -362,7 +369,8 @@ START_TEST(empty_msprof_database)
 	char *r = report(path, 0, &rc, err, sizeof(err));
 
 	ck_assert_msg(rc == 0, "%s", err);
-	ck_has(r, "rows TASK 0, COMPUTE_TASK_INFO 0, CANN_API 0, COMMUNICATION_OP 0, MSTX_EVENTS 0");
+	ck_has(r,
+	       "rows TASK 0, COMPUTE_TASK_INFO 0, CANN_API 0, COMMUNICATION_OP 0, MSTX_EVENTS 0");
 	ck_has(r, "session 0.000 us (unknown: no SESSION_TIME_INFO and no tasks)");
 	ck_has(r, "none (no COMPUTE_TASK_INFO or TASK table)");
 	ck_has(r, "Task types (TASK)\nnone (no TASK table)");
@@ -385,13 +393,16 @@ START_TEST(damaged_timestamps)
 	make_db(scratch, "msprof_20260101000000.db", 50, NPUPROF_DB_SCHEMA_1_1_1, NULL, 0);
 	snprintf(path, sizeof(path), "%s/msprof_20260101000000.db", scratch);
 	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(db,
-				      "CREATE TABLE IF NOT EXISTS SESSION_TIME_INFO (startTimeNs INTEGER, endTimeNs INTEGER);"
-				      "DELETE FROM SESSION_TIME_INFO;"
-				      "INSERT INTO SESSION_TIME_INFO VALUES (-9223372036854775807, -9223372036854775806);"
-				      "UPDATE TASK SET endNs = 9223372036854775807 WHERE rowid = 1;"
-				      "UPDATE TASK SET startNs = 100, endNs = 50 WHERE rowid = 2;",
-				      NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(
+		sqlite3_exec(
+			db,
+			"CREATE TABLE IF NOT EXISTS SESSION_TIME_INFO (startTimeNs INTEGER, endTimeNs INTEGER);"
+			"DELETE FROM SESSION_TIME_INFO;"
+			"INSERT INTO SESSION_TIME_INFO VALUES (-9223372036854775807, -9223372036854775806);"
+			"UPDATE TASK SET endNs = 9223372036854775807 WHERE rowid = 1;"
+			"UPDATE TASK SET startNs = 100, endNs = 50 WHERE rowid = 2;",
+			NULL, NULL, NULL),
+		SQLITE_OK);
 	sqlite3_close(db);
 	char *r = report(path, 0, &rc, err, sizeof(err));
 	/* SQLite's own SUM may refuse the overflow: an error, not UB */
@@ -400,10 +411,12 @@ START_TEST(damaged_timestamps)
 	free(r);
 	/* ends before it starts: the span is 0, not negative */
 	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(db,
-				      "DELETE FROM SESSION_TIME_INFO; DELETE FROM TASK WHERE rowid > 2;"
-				      "UPDATE TASK SET startNs = 1000, endNs = 10;",
-				      NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(
+		sqlite3_exec(db,
+			     "DELETE FROM SESSION_TIME_INFO; DELETE FROM TASK WHERE rowid > 2;"
+			     "UPDATE TASK SET startNs = 1000, endNs = 10;",
+			     NULL, NULL, NULL),
+		SQLITE_OK);
 	sqlite3_close(db);
 	r = report(path, 0, &rc, err, sizeof(err));
 	ck_assert_msg(rc == 0, "%s", err);
@@ -422,7 +435,8 @@ START_TEST(errors)
 
 	r = report("/nonexistent/npuprof/msprof_20260101000000.db", 0, &rc, err, sizeof(err));
 	ck_assert_int_eq(rc, -ENOENT);
-	ck_contains(err, "/nonexistent/npuprof/msprof_20260101000000.db: No such file or directory");
+	ck_contains(err,
+		    "/nonexistent/npuprof/msprof_20260101000000.db: No such file or directory");
 	free(r);
 
 	snprintf(path, sizeof(path), "%s/text.db", scratch);
@@ -445,8 +459,9 @@ START_TEST(errors)
 
 	snprintf(path, sizeof(path), "%s/other.db", scratch);
 	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE t (x); INSERT INTO t VALUES (1)", NULL, NULL,
-				      NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE t (x); INSERT INTO t VALUES (1)", NULL,
+				      NULL, NULL),
+			 SQLITE_OK);
 	sqlite3_close(db);
 	r = report(path, 0, &rc, err, sizeof(err));
 	ck_assert_int_eq(rc, -EINVAL);
@@ -480,12 +495,15 @@ START_TEST(find_in_directories)
 	touch(p);
 	snprintf(p, sizeof(p), "%s/PROF_000001_20260101000000000_AAAA/msprof_2026.db", d);
 	touch(p);
-	snprintf(p, sizeof(p), "%s/PROF_000002_2027/mindstudio_profiler_output/msprof_20270101000000.db", d);
+	snprintf(p, sizeof(p),
+		 "%s/PROF_000002_2027/mindstudio_profiler_output/msprof_20270101000000.db", d);
 	touch(p);
-	snprintf(p, sizeof(p), "%s/x/y/z/msprof_20990101000000.db", d);	/* three levels: not searched */
+	snprintf(p, sizeof(p), "%s/x/y/z/msprof_20990101000000.db",
+		 d); /* three levels: not searched */
 	touch(p);
 	ck_assert_int_eq(npuprof_report_find_db(d, out, sizeof(out), &others, err, sizeof(err)), 0);
-	snprintf(want, sizeof(want), "%s/PROF_000001_20260101000000000_AAAA/msprof_20260102000000.db", d);
+	snprintf(want, sizeof(want),
+		 "%s/PROF_000001_20260101000000000_AAAA/msprof_20260102000000.db", d);
 	ck_assert_str_eq(out, want);
 	ck_assert_uint_eq(others, 2);
 
@@ -508,7 +526,8 @@ START_TEST(find_in_directories)
 	ck_assert_uint_eq(others, 1);
 
 	/* A file is taken as it is, whatever its name. */
-	ck_assert_int_eq(npuprof_report_find_db(FIX_L2R0, out, sizeof(out), NULL, err, sizeof(err)), 0);
+	ck_assert_int_eq(npuprof_report_find_db(FIX_L2R0, out, sizeof(out), NULL, err, sizeof(err)),
+			 0);
 	ck_assert_str_eq(out, FIX_L2R0);
 }
 END_TEST
@@ -546,16 +565,19 @@ static int run(const char *cmd)
 START_TEST(command_line)
 {
 	if (access("build/bin/npuprof", X_OK))
-		return;	/* the tool is built by `make user`, before the tests run */
+		return; /* the tool is built by `make user`, before the tests run */
 	ck_assert_int_eq(run("build/bin/npuprof report --help | grep -q '^examples:'"), 0);
-	ck_assert_int_eq(run("build/bin/npuprof report " FIX_L2R0 " | grep -q 'hcom_allReduce_'"), 0);
+	ck_assert_int_eq(run("build/bin/npuprof report " FIX_L2R0 " | grep -q 'hcom_allReduce_'"),
+			 0);
 	ck_assert_int_eq(run("build/bin/npuprof report --top 3 " FIX_L2R0
-			     " | grep -q '75 more operators'"), 0);
+			     " | grep -q '75 more operators'"),
+			 0);
 	ck_assert_int_eq(run("build/bin/npuprof report /nonexistent.db 2>/dev/null"), 1);
 	ck_assert_int_eq(run("build/bin/npuprof report 2>/dev/null"), 2);
 	ck_assert_int_eq(run("build/bin/npuprof report --top x a.db 2>/dev/null"), 2);
 	ck_assert_int_eq(run("build/bin/npuprof report /nonexistent.db 2>&1 | "
-			     "grep -q '^npuprof report: /nonexistent.db: No such file'"), 0);
+			     "grep -q '^npuprof report: /nonexistent.db: No such file'"),
+			 0);
 }
 END_TEST
 

@@ -15,101 +15,102 @@
 
 START_TEST(uninitialised)
 {
-    aclrtStream s;
-    aclrtEvent e;
-    uint32_t n;
-    void *p;
+	aclrtStream s;
+	aclrtEvent e;
+	uint32_t n;
+	void *p;
 
-    ck_assert_int_eq(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE);
-    ck_assert_int_eq(aclrtCreateStream(&s), ACL_ERROR_UNINITIALIZE);
-    ck_assert_int_eq(aclrtCreateEvent(&e), ACL_ERROR_UNINITIALIZE);
-    ck_assert_int_eq(aclrtGetDeviceCount(&n), ACL_ERROR_UNINITIALIZE);
-    ck_assert_int_eq(aclrtMalloc(&p, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_UNINITIALIZE);
-    ck_assert_int_eq(aclrtSynchronizeStream(NULL), ACL_ERROR_UNINITIALIZE);
-    ck_assert_int_eq(aclFinalize(), ACL_ERROR_UNINITIALIZE);
+	ck_assert_int_eq(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE);
+	ck_assert_int_eq(aclrtCreateStream(&s), ACL_ERROR_UNINITIALIZE);
+	ck_assert_int_eq(aclrtCreateEvent(&e), ACL_ERROR_UNINITIALIZE);
+	ck_assert_int_eq(aclrtGetDeviceCount(&n), ACL_ERROR_UNINITIALIZE);
+	ck_assert_int_eq(aclrtMalloc(&p, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_UNINITIALIZE);
+	ck_assert_int_eq(aclrtSynchronizeStream(NULL), ACL_ERROR_UNINITIALIZE);
+	ck_assert_int_eq(aclFinalize(), ACL_ERROR_UNINITIALIZE);
 }
 END_TEST
 
 START_TEST(no_devices)
 {
-    uint32_t n = 99;
-    int32_t d;
-    aclrtStream s;
-    int32_t devs[1] = {0};
-    HcclComm c;
+	uint32_t n = 99;
+	int32_t d;
+	aclrtStream s;
+	int32_t devs[1] = { 0 };
+	HcclComm c;
 
-    if (getenv("NPUPROF_HAS_NPUSIM"))
-        return;
-    ck_assert_int_eq(aclInit(NULL), ACL_SUCCESS);
-    ck_assert_int_eq(aclInit(NULL), ACL_ERROR_REPEAT_INITIALIZE);
-    ck_assert_int_eq(aclrtGetDeviceCount(&n), ACL_SUCCESS);
-    if (n == 0) {
-        ck_assert_int_eq(aclrtSetDevice(0), ACL_ERROR_RT_INVALID_DEVICEID);
-        ck_assert_int_eq(HcclCommInitAll(1, devs, &c), HCCL_E_PARA);
-    }
-    ck_assert_int_eq(aclrtGetDevice(&d), ACL_ERROR_RT_CONTEXT_NULL);
-    ck_assert_int_eq(aclrtCreateStream(&s), ACL_ERROR_RT_CONTEXT_NULL);
-    ck_assert_int_eq(aclrtGetDevice(NULL), ACL_ERROR_INVALID_PARAM);
-    ck_assert_int_eq(aclnpuLaunchOp(NULL, NULL), ACL_ERROR_INVALID_PARAM);
-    ck_assert_int_eq(aclFinalize(), ACL_SUCCESS);
-    ck_assert_int_eq(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE);
+	if (getenv("NPUPROF_HAS_NPUSIM"))
+		return;
+	ck_assert_int_eq(aclInit(NULL), ACL_SUCCESS);
+	ck_assert_int_eq(aclInit(NULL), ACL_ERROR_REPEAT_INITIALIZE);
+	ck_assert_int_eq(aclrtGetDeviceCount(&n), ACL_SUCCESS);
+	if (n == 0) {
+		ck_assert_int_eq(aclrtSetDevice(0), ACL_ERROR_RT_INVALID_DEVICEID);
+		ck_assert_int_eq(HcclCommInitAll(1, devs, &c), HCCL_E_PARA);
+	}
+	ck_assert_int_eq(aclrtGetDevice(&d), ACL_ERROR_RT_CONTEXT_NULL);
+	ck_assert_int_eq(aclrtCreateStream(&s), ACL_ERROR_RT_CONTEXT_NULL);
+	ck_assert_int_eq(aclrtGetDevice(NULL), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclnpuLaunchOp(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclFinalize(), ACL_SUCCESS);
+	ck_assert_int_eq(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE);
 }
 END_TEST
 
 START_TEST(host_memory)
 {
-    char src[32] = "npuprof", dst[32] = {0};
-    void *h;
+	char src[32] = "npuprof", dst[32] = { 0 };
+	void *h;
 
-    ck_assert_int_eq(aclInit(NULL), ACL_SUCCESS);
-    ck_assert_int_eq(aclrtMallocHost(&h, 64), ACL_SUCCESS);
-    ck_assert_int_eq(aclrtMemcpy(h, 64, src, 32, ACL_MEMCPY_HOST_TO_HOST), ACL_SUCCESS);
-    ck_assert_int_eq(aclrtMemcpy(dst, 32, h, 32, ACL_MEMCPY_HOST_TO_HOST), ACL_SUCCESS);
-    ck_assert_str_eq(dst, "npuprof");
-    ck_assert_int_eq(aclrtMemcpy(dst, 8, h, 32, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_INVALID_PARAM);
-    ck_assert_int_eq(aclrtFreeHost(h), ACL_SUCCESS);
-    ck_assert_int_eq(aclFinalize(), ACL_SUCCESS);
+	ck_assert_int_eq(aclInit(NULL), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtMallocHost(&h, 64), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtMemcpy(h, 64, src, 32, ACL_MEMCPY_HOST_TO_HOST), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtMemcpy(dst, 32, h, 32, ACL_MEMCPY_HOST_TO_HOST), ACL_SUCCESS);
+	ck_assert_str_eq(dst, "npuprof");
+	ck_assert_int_eq(aclrtMemcpy(dst, 8, h, 32, ACL_MEMCPY_HOST_TO_HOST),
+			 ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtFreeHost(h), ACL_SUCCESS);
+	ck_assert_int_eq(aclFinalize(), ACL_SUCCESS);
 }
 END_TEST
 
 /* The runtime records are fixed-size, 8-aligned and hole-free. */
 START_TEST(record_layouts)
 {
-    ck_assert_uint_eq(NPUPROF_HREC_API, 8);
-    ck_assert_uint_eq(NPUPROF_HREC_HCCL_TASK, 12);
-    ck_assert_uint_eq(sizeof(struct npuprof_hrec_api), 64);
-    ck_assert_uint_eq(sizeof(struct npuprof_hrec_task_track), 88);
-    ck_assert_uint_eq(sizeof(struct npuprof_hrec_compute_op), 168);
-    ck_assert_uint_eq(sizeof(struct npuprof_hrec_hccl_op), 112);
-    ck_assert_uint_eq(sizeof(struct npuprof_hrec_hccl_task), 136);
-    ck_assert_uint_eq(offsetof(struct npuprof_hrec_task_track, bytes), 64);
-    ck_assert_uint_eq(offsetof(struct npuprof_hrec_hccl_task, size), 104);
-    ck_assert_uint_eq(sizeof(struct npuprof_hrec_api) % NPUPROF_HREC_ALIGN, 0);
-    ck_assert_uint_eq(sizeof(struct npuprof_hrec_hccl_op) % NPUPROF_HREC_ALIGN, 0);
+	ck_assert_uint_eq(NPUPROF_HREC_API, 8);
+	ck_assert_uint_eq(NPUPROF_HREC_HCCL_TASK, 12);
+	ck_assert_uint_eq(sizeof(struct npuprof_hrec_api), 64);
+	ck_assert_uint_eq(sizeof(struct npuprof_hrec_task_track), 88);
+	ck_assert_uint_eq(sizeof(struct npuprof_hrec_compute_op), 168);
+	ck_assert_uint_eq(sizeof(struct npuprof_hrec_hccl_op), 112);
+	ck_assert_uint_eq(sizeof(struct npuprof_hrec_hccl_task), 136);
+	ck_assert_uint_eq(offsetof(struct npuprof_hrec_task_track, bytes), 64);
+	ck_assert_uint_eq(offsetof(struct npuprof_hrec_hccl_task, size), 104);
+	ck_assert_uint_eq(sizeof(struct npuprof_hrec_api) % NPUPROF_HREC_ALIGN, 0);
+	ck_assert_uint_eq(sizeof(struct npuprof_hrec_hccl_op) % NPUPROF_HREC_ALIGN, 0);
 }
 END_TEST
 
 START_TEST(names)
 {
-    ck_assert_str_eq(aclnpuDataTypeName(ACL_FLOAT16), "FLOAT16");
-    ck_assert_str_eq(aclnpuDataTypeName(ACL_FLOAT), "FLOAT");
-    ck_assert_str_eq(aclnpuDataTypeName(ACL_BOOL), "BOOL");
-    ck_assert_str_eq(aclnpuFormatName(ACL_FORMAT_NC1HWC0), "NC1HWC0");
-    ck_assert_str_eq(aclnpuFormatName(ACL_FORMAT_ND), "ND");
-    ck_assert_str_eq(aclnpuFormatName((aclFormat)1234), "UNDEFINED");
+	ck_assert_str_eq(aclnpuDataTypeName(ACL_FLOAT16), "FLOAT16");
+	ck_assert_str_eq(aclnpuDataTypeName(ACL_FLOAT), "FLOAT");
+	ck_assert_str_eq(aclnpuDataTypeName(ACL_BOOL), "BOOL");
+	ck_assert_str_eq(aclnpuFormatName(ACL_FORMAT_NC1HWC0), "NC1HWC0");
+	ck_assert_str_eq(aclnpuFormatName(ACL_FORMAT_ND), "ND");
+	ck_assert_str_eq(aclnpuFormatName((aclFormat)1234), "UNDEFINED");
 }
 END_TEST
 
 Suite *unit_suite(void)
 {
-    Suite *s = suite_create("runtime");
-    TCase *tc = tcase_create("host");
+	Suite *s = suite_create("runtime");
+	TCase *tc = tcase_create("host");
 
-    tcase_add_test(tc, uninitialised);
-    tcase_add_test(tc, no_devices);
-    tcase_add_test(tc, host_memory);
-    tcase_add_test(tc, record_layouts);
-    tcase_add_test(tc, names);
-    suite_add_tcase(s, tc);
-    return s;
+	tcase_add_test(tc, uninitialised);
+	tcase_add_test(tc, no_devices);
+	tcase_add_test(tc, host_memory);
+	tcase_add_test(tc, record_layouts);
+	tcase_add_test(tc, names);
+	suite_add_tcase(s, tc);
+	return s;
 }

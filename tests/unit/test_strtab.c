@@ -20,7 +20,7 @@ START_TEST(dense_first_use_ids)
 	ck_assert_int_eq(npuprof_strtab_intern(st, "a", 1), 0);
 	ck_assert_int_eq(npuprof_strtab_intern(st, "", 0), 2);
 	ck_assert_int_eq(npuprof_strtab_intern(st, "", 0), 2);
-	ck_assert_int_eq(npuprof_strtab_intern(st, "ab", 1), 0);	/* length counts */
+	ck_assert_int_eq(npuprof_strtab_intern(st, "ab", 1), 0); /* length counts */
 	ck_assert_int_eq(npuprof_strtab_count(st), 3);
 	ck_assert_ptr_null(npuprof_strtab_get(st, 3, NULL));
 	npuprof_strtab_free(st);

@@ -15,18 +15,18 @@
 
 static inline int tu_rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    if (remove(path) != 0)
-        fprintf(stderr, "could not remove %s\n", path);
-    return 0;
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	if (remove(path) != 0)
+		fprintf(stderr, "could not remove %s\n", path);
+	return 0;
 }
 
 /* rm -rf dir: the tree under it, depth first; a missing dir is no error. */
 static inline void tu_rm_rf(const char *dir)
 {
-    nftw(dir, tu_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	nftw(dir, tu_rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 #endif

@@ -75,8 +75,7 @@ static int cmp_rec(const void *a, const void *b)
 
 static const char *type_name(unsigned t)
 {
-	static const char *n[] = { "?", "submit", "complete", "recv",
-				   "task_time", "clock", "drop" };
+	static const char *n[] = { "?", "submit", "complete", "recv", "task_time", "clock", "drop" };
 	return t < sizeof(n) / sizeof(n[0]) ? n[t] : "?";
 }
 
@@ -84,9 +83,8 @@ static void print_rec(const char *tag, const struct npuprof_record *r)
 {
 	const uint32_t *w = (const uint32_t *)r->raw;
 
-	printf("  %s %-9s flags %#x cpu %u pid %u tid %u:", tag,
-	       type_name(r->hdr.type), r->hdr.flags, r->hdr.cpu, r->hdr.pid,
-	       r->hdr.tid);
+	printf("  %s %-9s flags %#x cpu %u pid %u tid %u:", tag, type_name(r->hdr.type),
+	       r->hdr.flags, r->hdr.cpu, r->hdr.pid, r->hdr.tid);
 	for (int i = 0; i < 10; i++)
 		printf(" %u", w[i]);
 	printf("\n");
@@ -97,9 +95,8 @@ static void print_rec(const char *tag, const struct npuprof_record *r)
  * than a (a must be contained in b). Returns the number of records of a
  * not in b plus (unless @subset) those of b not in a.
  */
-static size_t diff_sorted(const struct npuprof_record *a, size_t na,
-			  const struct npuprof_record *b, size_t nb, int subset,
-			  const char *an, const char *bn)
+static size_t diff_sorted(const struct npuprof_record *a, size_t na, const struct npuprof_record *b,
+			  size_t nb, int subset, const char *an, const char *bn)
 {
 	size_t i = 0, j = 0, bad = 0, shown = 0;
 
@@ -162,27 +159,25 @@ static int parse_list(const char *s, uint32_t *out, int max)
 
 static int cmd_dual(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "sample", required_argument, 0, 's' },
-		{ "streams", required_argument, 0, 'S' },
-		{ "devices", required_argument, 0, 'D' },
-		{ "no-recv", no_argument, 0, 'n' },
-		{ "all", no_argument, 0, 'a' },
-		{ "bpf-ring-kb", required_argument, 0, 'r' },
-		{ "expect-drops", no_argument, 0, 'd' },
-		{ "expect-filtered", no_argument, 0, 'f' },
-		{ "expect-sampled", no_argument, 0, 'p' },
-		{ "other-load", no_argument, 0, 'o' },
-		{ 0, 0, 0, 0 }
-	};
+	static const struct option lo[] = { { "sample", required_argument, 0, 's' },
+					    { "streams", required_argument, 0, 'S' },
+					    { "devices", required_argument, 0, 'D' },
+					    { "no-recv", no_argument, 0, 'n' },
+					    { "all", no_argument, 0, 'a' },
+					    { "bpf-ring-kb", required_argument, 0, 'r' },
+					    { "expect-drops", no_argument, 0, 'd' },
+					    { "expect-filtered", no_argument, 0, 'f' },
+					    { "expect-sampled", no_argument, 0, 'p' },
+					    { "other-load", no_argument, 0, 'o' },
+					    { 0, 0, 0, 0 } };
 	static uint32_t streams[NPUPROF_MAX_STREAMS];
 	struct npuprof_capture_opts o, ob;
 	struct npuprof_engine *ek = NULL, *eb = NULL;
 	struct npuprof_stats sk, sb;
 	struct recs rk = { 0 }, rb = { 0 };
 	char err[NPUPROF_ENGINE_ERRLEN];
-	int opt, all = 0, expect_drops = 0, expect_filtered = 0,
-		 expect_sampled = 0, other_load = 0, gate[2], st, fail = 0;
+	int opt, all = 0, expect_drops = 0, expect_filtered = 0, expect_sampled = 0, other_load = 0,
+		 gate[2], st, fail = 0;
 	uint64_t bpf_ring = 0;
 	pid_t child;
 
@@ -280,16 +275,14 @@ static int cmd_dual(int argc, char **argv)
 	count_types(&rb, nb);
 	printf("kmod: %zu records (submit %llu complete %llu recv %llu task_time %llu drop %llu) written %llu dropped %llu filtered %llu sampled_out %llu\n",
 	       rk.n, (unsigned long long)nk[1], (unsigned long long)nk[2],
-	       (unsigned long long)nk[3], (unsigned long long)nk[4],
-	       (unsigned long long)nk[6], (unsigned long long)sk.written,
-	       (unsigned long long)sk.dropped, (unsigned long long)sk.filtered,
-	       (unsigned long long)sk.sampled_out);
+	       (unsigned long long)nk[3], (unsigned long long)nk[4], (unsigned long long)nk[6],
+	       (unsigned long long)sk.written, (unsigned long long)sk.dropped,
+	       (unsigned long long)sk.filtered, (unsigned long long)sk.sampled_out);
 	printf("bpf:  %zu records (submit %llu complete %llu recv %llu task_time %llu drop %llu) written %llu dropped %llu filtered %llu sampled_out %llu\n",
 	       rb.n, (unsigned long long)nb[1], (unsigned long long)nb[2],
-	       (unsigned long long)nb[3], (unsigned long long)nb[4],
-	       (unsigned long long)nb[6], (unsigned long long)sb.written,
-	       (unsigned long long)sb.dropped, (unsigned long long)sb.filtered,
-	       (unsigned long long)sb.sampled_out);
+	       (unsigned long long)nb[3], (unsigned long long)nb[4], (unsigned long long)nb[6],
+	       (unsigned long long)sb.written, (unsigned long long)sb.dropped,
+	       (unsigned long long)sb.filtered, (unsigned long long)sb.sampled_out);
 	/* the kmod merges what each read finds, so only each read is in
 	 * order; the BPF engine holds back a window and must be in order */
 	if (rb.disorder) {
@@ -317,13 +310,11 @@ static int cmd_dual(int argc, char **argv)
 	 * so only the captured process's records can be compared */
 	for (int t = 0; t < NPUPROF_REC_TYPE_MAX && !other_load; t++)
 		if (sk.events[t] != sb.events[t]) {
-			printf("FAIL: %s probe hits: kmod %llu, bpf %llu\n",
-			       type_name(t), (unsigned long long)sk.events[t],
-			       (unsigned long long)sb.events[t]);
+			printf("FAIL: %s probe hits: kmod %llu, bpf %llu\n", type_name(t),
+			       (unsigned long long)sk.events[t], (unsigned long long)sb.events[t]);
 			fail = 1;
 		}
-	if (!other_load &&
-	    (sk.filtered != sb.filtered || sk.sampled_out != sb.sampled_out)) {
+	if (!other_load && (sk.filtered != sb.filtered || sk.sampled_out != sb.sampled_out)) {
 		printf("FAIL: filtered/sampled out differ\n");
 		fail = 1;
 	}
@@ -344,30 +335,25 @@ static int cmd_dual(int argc, char **argv)
 	qsort(rk.r, rk.n, sizeof(*rk.r), cmp_rec);
 	qsort(rb.r, nbd, sizeof(*rb.r), cmp_rec);
 	if (expect_drops) {
-		size_t bad = diff_sorted(rb.r, nbd, rk.r, rk.n, 1, "bpf-only",
-					 "kmod-only");
+		size_t bad = diff_sorted(rb.r, nbd, rk.r, rk.n, 1, "bpf-only", "kmod-only");
 
 		printf("drops: bpf kept %zu + lost %llu (DROP markers) = %llu; dropped counter %llu; kmod captured %zu\n",
-		       nbd, (unsigned long long)lost,
-		       (unsigned long long)(nbd + lost),
+		       nbd, (unsigned long long)lost, (unsigned long long)(nbd + lost),
 		       (unsigned long long)sb.dropped, rk.n);
 		if (bad) {
 			printf("FAIL: %zu BPF records are not in the kmod capture\n", bad);
 			fail = 1;
 		}
-		if (!lost || nbd + lost != rk.n || lost != sb.dropped ||
-		    sb.written != nbd || sb.written + sb.dropped != sk.written) {
+		if (!lost || nbd + lost != rk.n || lost != sb.dropped || sb.written != nbd ||
+		    sb.written + sb.dropped != sk.written) {
 			printf("FAIL: drop accounting is not exact\n");
 			fail = 1;
 		}
 	} else {
-		size_t bad = diff_sorted(rk.r, rk.n, rb.r, nbd, 0, "kmod-only",
-					 "bpf-only");
+		size_t bad = diff_sorted(rk.r, rk.n, rb.r, nbd, 0, "kmod-only", "bpf-only");
 
-		if (bad || rk.n != rb.n || sb.written != sk.written ||
-		    sb.dropped) {
-			printf("FAIL: %zu records differ (kmod %zu, bpf %zu)\n", bad,
-			       rk.n, rb.n);
+		if (bad || rk.n != rb.n || sb.written != sk.written || sb.dropped) {
+			printf("FAIL: %zu records differ (kmod %zu, bpf %zu)\n", bad, rk.n, rb.n);
 			fail = 1;
 		} else {
 			printf("identical: %zu records\n", rk.n);
@@ -395,15 +381,12 @@ static int key_of(const struct npuprof_record *r, struct npuprof_record *k)
 		k->submit = r->submit;
 		k->submit.sq_head = 0; /* how far the device got */
 		return 1;
-	case NPUPROF_REC_COMPLETE:
-		k->complete = r->complete;
-		return 1;
+	case NPUPROF_REC_COMPLETE: k->complete = r->complete; return 1;
 	case NPUPROF_REC_TASK_TIME:
 		k->task_time = r->task_time;
 		k->task_time.start_cnt = k->task_time.end_cnt = 0;
 		return 1;
-	default:
-		return 0;
+	default: return 0;
 	}
 }
 
@@ -441,9 +424,8 @@ static int cmd_same(const char *a, const char *b)
 	qsort(ra.r, ra.n, sizeof(*ra.r), cmp_rec);
 	qsort(rb.r, rb.n, sizeof(*rb.r), cmp_rec);
 	bad = diff_sorted(ra.r, ra.n, rb.r, rb.n, 0, "first-only", "second-only");
-	printf("task records: %zu and %zu, differing %zu; recv records %llu and %llu\n",
-	       ra.n, rb.n, bad, (unsigned long long)recva,
-	       (unsigned long long)recvb);
+	printf("task records: %zu and %zu, differing %zu; recv records %llu and %llu\n", ra.n, rb.n,
+	       bad, (unsigned long long)recva, (unsigned long long)recvb);
 	return bad || !ra.n || !recva || !recvb;
 }
 
@@ -462,10 +444,9 @@ static int cmd_count(const char *path)
 			drops++;
 			lost += v.r[i].drop.lost;
 		}
-	printf("records %zu data %llu drop-markers %llu lost %llu disorder %llu\n",
-	       v.n, (unsigned long long)(v.n - drops),
-	       (unsigned long long)drops, (unsigned long long)lost,
-	       (unsigned long long)v.disorder);
+	printf("records %zu data %llu drop-markers %llu lost %llu disorder %llu\n", v.n,
+	       (unsigned long long)(v.n - drops), (unsigned long long)drops,
+	       (unsigned long long)lost, (unsigned long long)v.disorder);
 	free(v.r);
 	return 0;
 }

@@ -38,9 +38,9 @@ static void fail(const char *fmt, ...)
 	va_end(ap);
 }
 
-#define CHECK(c, ...)                   \
-	do {                            \
-		if (!(c))               \
+#define CHECK(c, ...)                      \
+	do {                               \
+		if (!(c))                  \
 			fail(__VA_ARGS__); \
 	} while (0)
 
@@ -82,8 +82,7 @@ static struct npuprof_engine *open_engine(struct npuprof_capture_opts *o)
 }
 
 /* Stop, drain and close; returns the stats. */
-static void finish(struct npuprof_engine *e, struct cap *c,
-		   struct npuprof_stats *st)
+static void finish(struct npuprof_engine *e, struct cap *c, struct npuprof_stats *st)
 {
 	e->ops->stop(e);
 	while (e->ops->read(e, collect, c) > 0)
@@ -93,14 +92,12 @@ static void finish(struct npuprof_engine *e, struct cap *c,
 	npuprof_engine_close(e);
 }
 
-static size_t count_type(const struct cap *c, int type, int flags_mask,
-			 int flags)
+static size_t count_type(const struct cap *c, int type, int flags_mask, int flags)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < c->n; i++)
-		n += c->r[i].hdr.type == type &&
-		     (c->r[i].hdr.flags & flags_mask) == flags;
+		n += c->r[i].hdr.type == type && (c->r[i].hdr.flags & flags_mask) == flags;
 	return n;
 }
 
@@ -117,9 +114,8 @@ struct job {
 
 static unsigned job_type(int i)
 {
-	static const unsigned t[] = { NPUSIM_SQE_AI_CORE, NPUSIM_SQE_AIV,
-				      NPUSIM_SQE_SDMA, NPUSIM_SQE_PLACE_HOLDER,
-				      NPUSIM_SQE_AI_CPU };
+	static const unsigned t[] = { NPUSIM_SQE_AI_CORE, NPUSIM_SQE_AIV, NPUSIM_SQE_SDMA,
+				      NPUSIM_SQE_PLACE_HOLDER, NPUSIM_SQE_AI_CPU };
 	return t[i % 5];
 }
 
@@ -184,8 +180,7 @@ static void run_jobs(struct job *jobs, int n)
 static void case_known(int realistic)
 {
 	struct npuprof_capture_opts o = { 0 };
-	struct job jobs[4] = { { 0, 1000, 1 }, { 1, 1000, 1 }, { 0, 500, 0 },
-			       { 1, 700, 1 } };
+	struct job jobs[4] = { { 0, 1000, 1 }, { 1, 1000, 1 }, { 0, 500, 0 }, { 1, 700, 1 } };
 	struct npuprof_engine *e;
 	struct npuprof_stats st;
 	struct cap c = { 0 };
@@ -199,8 +194,7 @@ static void case_known(int realistic)
 	for (int j = 0; j < 4; j++) {
 		N += jobs[j].ntask;
 		for (int i = 0; i < jobs[j].ntask; i++)
-			expect_cqe += !realistic ||
-				      job_type(i) == NPUSIM_SQE_PLACE_HOLDER;
+			expect_cqe += !realistic || job_type(i) == NPUSIM_SQE_PLACE_HOLDER;
 	}
 	size_t sub = count_type(&c, NPUPROF_REC_SUBMIT, 0, 0);
 	size_t disp = count_type(&c, NPUPROF_REC_COMPLETE, NPUPROF_F_CQE_RECV, 0);
@@ -220,27 +214,23 @@ static void case_known(int realistic)
 
 			if (r->hdr.type == NPUPROF_REC_SUBMIT &&
 			    r->submit.devid == (uint32_t)jobs[j].dev &&
-			    r->submit.stream_id == jobs[j].sid &&
-			    r->hdr.tid == jobs[j].tid) {
+			    r->submit.stream_id == jobs[j].sid && r->hdr.tid == jobs[j].tid) {
 				CHECK(r->submit.task_id == (uint32_t)next &&
 					      r->submit.sqe_type == job_type(next) &&
 					      r->submit.sq_id == jobs[j].sid &&
 					      r->submit.tsid == 0 &&
 					      r->hdr.pid == (uint32_t)getpid() &&
 					      r->hdr.tid != r->hdr.pid,
-				      "job %d submit %d: task %u type %u sq %u pid %u tid %u",
-				      j, next, r->submit.task_id,
-				      r->submit.sqe_type, r->submit.sq_id,
+				      "job %d submit %d: task %u type %u sq %u pid %u tid %u", j,
+				      next, r->submit.task_id, r->submit.sqe_type, r->submit.sq_id,
 				      r->hdr.pid, r->hdr.tid);
 				next++;
 			}
 			if (r->hdr.type == NPUPROF_REC_TASK_TIME &&
 			    r->task_time.devid == (uint32_t)jobs[j].dev &&
-			    r->task_time.stream_id == jobs[j].sid &&
-			    nextc < next) {
+			    r->task_time.stream_id == jobs[j].sid && nextc < next) {
 				CHECK(r->task_time.task_id == (uint32_t)nextc &&
-					      r->task_time.end_cnt >
-						      r->task_time.start_cnt &&
+					      r->task_time.end_cnt > r->task_time.start_cnt &&
 					      r->task_time.start_cnt >= lastcnt,
 				      "job %d task_time %d bad", j, nextc);
 				lastcnt = (uint32_t)r->task_time.end_cnt;
@@ -266,8 +256,7 @@ static void case_known(int realistic)
 /* A tiny ring that overflows: captured + dropped == produced, exactly. */
 static void case_overflow(void)
 {
-	struct npuprof_capture_opts o = { .ring_bytes = 64 << 10,
-					  .flags = NPUPROF_CFG_NO_RECV };
+	struct npuprof_capture_opts o = { .ring_bytes = 64 << 10, .flags = NPUPROF_CFG_NO_RECV };
 	struct job jobs[2] = { { 0, 20000, 0 }, { 1, 20000, 0 } };
 	struct npuprof_engine *e;
 	struct npuprof_stats st;
@@ -292,12 +281,11 @@ static void case_overflow(void)
 			captured++;
 	}
 	printf("  produced %llu captured %zu dropped %llu (markers report %llu)\n",
-	       (unsigned long long)produced, captured,
-	       (unsigned long long)st.dropped, (unsigned long long)lost);
+	       (unsigned long long)produced, captured, (unsigned long long)st.dropped,
+	       (unsigned long long)lost);
 	CHECK(st.dropped > 0, "the ring did not overflow");
-	CHECK(captured + st.dropped == produced,
-	      "captured %zu + dropped %llu != produced %llu", captured,
-	      (unsigned long long)st.dropped, (unsigned long long)produced);
+	CHECK(captured + st.dropped == produced, "captured %zu + dropped %llu != produced %llu",
+	      captured, (unsigned long long)st.dropped, (unsigned long long)produced);
 	/* a CPU that wrote nothing after the overflow still owes its marker */
 	CHECK(lost > 0 && lost <= st.dropped, "drop markers report %llu of %llu",
 	      (unsigned long long)lost, (unsigned long long)st.dropped);
@@ -337,11 +325,9 @@ static void case_filter_pid(void)
 	for (size_t i = 0; i < c.n; i++) {
 		const struct npuprof_record *r = &c.r[i];
 
-		if (r->hdr.type == NPUPROF_REC_SUBMIT ||
-		    r->hdr.type == NPUPROF_REC_RECV ||
+		if (r->hdr.type == NPUPROF_REC_SUBMIT || r->hdr.type == NPUPROF_REC_RECV ||
 		    (r->hdr.flags & NPUPROF_F_CQE_RECV))
-			CHECK(r->hdr.pid == (uint32_t)getpid(),
-			      "record of pid %u", r->hdr.pid);
+			CHECK(r->hdr.pid == (uint32_t)getpid(), "record of pid %u", r->hdr.pid);
 		if (r->hdr.type == NPUPROF_REC_COMPLETE)
 			CHECK(r->complete.devid == 1, "completion of the other process");
 		if (r->hdr.type == NPUPROF_REC_TASK_TIME)
@@ -375,10 +361,8 @@ static void case_no_recv_shared(void)
 	CHECK(count_type(&ca, NPUPROF_REC_RECV, 0, 0) > 0,
 	      "no recv records in the session that wants them");
 	CHECK(count_type(&cb, NPUPROF_REC_RECV, 0, 0) == 0,
-	      "%zu recv records in the NO_RECV session",
-	      count_type(&cb, NPUPROF_REC_RECV, 0, 0));
-	CHECK(sb.events[NPUPROF_REC_RECV] == 0,
-	      "%llu recv hits counted by the NO_RECV session",
+	      "%zu recv records in the NO_RECV session", count_type(&cb, NPUPROF_REC_RECV, 0, 0));
+	CHECK(sb.events[NPUPROF_REC_RECV] == 0, "%llu recv hits counted by the NO_RECV session",
 	      (unsigned long long)sb.events[NPUPROF_REC_RECV]);
 	CHECK(count_type(&cb, NPUPROF_REC_SUBMIT, 0, 0) == 200, "submits %zu",
 	      count_type(&cb, NPUPROF_REC_SUBMIT, 0, 0));
@@ -445,9 +429,11 @@ static void case_filter_stream(void)
 /* 1-in-N: about 1/N of tasks, submits and completions kept together. */
 static void case_sample(void)
 {
-	enum { N = 10, TASKS = 20000 };
-	struct npuprof_capture_opts o = { .sample_n = N,
-					  .flags = NPUPROF_CFG_NO_RECV };
+	enum {
+		N = 10,
+		TASKS = 20000
+	};
+	struct npuprof_capture_opts o = { .sample_n = N, .flags = NPUPROF_CFG_NO_RECV };
 	struct job jobs[2] = { { 0, TASKS / 2, 0 }, { 1, TASKS / 2, 0 } };
 	struct npuprof_engine *e;
 	struct npuprof_stats st;
@@ -459,8 +445,8 @@ static void case_sample(void)
 	finish(e, &c, &st);
 	size_t sub = count_type(&c, NPUPROF_REC_SUBMIT, 0, 0);
 	/* binomial(20000, 0.1): sd ~42; allow 5 sd */
-	CHECK(sub > TASKS / N - 220 && sub < TASKS / N + 220,
-	      "kept %zu of %d submits at 1 in %d", sub, TASKS, N);
+	CHECK(sub > TASKS / N - 220 && sub < TASKS / N + 220, "kept %zu of %d submits at 1 in %d",
+	      sub, TASKS, N);
 	/* every kept completion has its submit and vice versa */
 	static unsigned char seen[2][65536][2];
 	memset(seen, 0, sizeof(seen));
@@ -526,11 +512,11 @@ static int xioctl(int fd, unsigned long cmd, void *arg)
 	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
 }
 
-#define EXPECT(call, err)                                                  \
-	do {                                                               \
-		int r_ = (call);                                           \
-		CHECK(r_ == (err), "%s = %d (%s), want %d", #call, r_,      \
-		      r_ ? strerror(-r_) : "ok", err);                     \
+#define EXPECT(call, err)                                                                         \
+	do {                                                                                      \
+		int r_ = (call);                                                                  \
+		CHECK(r_ == (err), "%s = %d (%s), want %d", #call, r_, r_ ? strerror(-r_) : "ok", \
+		      err);                                                                       \
 	} while (0)
 
 /* Invalid ioctls on /dev/npuprof get the right errno. */
@@ -601,8 +587,7 @@ static void case_badioctl(void)
 	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		       (off_t)NPUPROF_MMAP_CTRL(0));
 	CHECK(p == MAP_FAILED && errno == EPERM, "writable mapping allowed");
-	p = mmap(NULL, 8192, PROT_READ, MAP_SHARED, fd,
-		 (off_t)NPUPROF_MMAP_CTRL(0));
+	p = mmap(NULL, 8192, PROT_READ, MAP_SHARED, fd, (off_t)NPUPROF_MMAP_CTRL(0));
 	CHECK(p == MAP_FAILED && errno == EINVAL, "oversized ctrl mapping allowed");
 	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, (off_t)NPUPROF_MMAP_CTRL(0));
 	CHECK(p != MAP_FAILED, "ctrl mapping refused");
@@ -614,22 +599,20 @@ static void case_badioctl(void)
 		const struct npuprof_ring_ctrl *c = p;
 		uint32_t slots = c->nr_slots;
 
-		CHECK(madvise(p, 4096, MADV_DONTNEED) == 0, "madvise ctrl: %s",
-		      strerror(errno));
+		CHECK(madvise(p, 4096, MADV_DONTNEED) == 0, "madvise ctrl: %s", strerror(errno));
 		CHECK(c->nr_slots == slots && slots == cfg.ring_bytes / NPUPROF_RECORD_SIZE,
 		      "ctrl page after MADV_DONTNEED: %u slots, want %u", c->nr_slots,
 		      (unsigned)(cfg.ring_bytes / NPUPROF_RECORD_SIZE));
 		munmap(p, 4096);
 	}
-	p = mmap(NULL, cfg.ring_bytes, PROT_READ, MAP_SHARED, fd,
-		 (off_t)NPUPROF_MMAP_DATA(0));
+	p = mmap(NULL, cfg.ring_bytes, PROT_READ, MAP_SHARED, fd, (off_t)NPUPROF_MMAP_DATA(0));
 	CHECK(p != MAP_FAILED, "data mapping refused: %s", strerror(errno));
 	if (p != MAP_FAILED) {
 		volatile const unsigned char *d = p;
 		unsigned long sum = 0;
 
-		CHECK(madvise(p, cfg.ring_bytes, MADV_DONTNEED) == 0,
-		      "madvise data: %s", strerror(errno));
+		CHECK(madvise(p, cfg.ring_bytes, MADV_DONTNEED) == 0, "madvise data: %s",
+		      strerror(errno));
 		for (uint64_t off = 0; off < cfg.ring_bytes; off += 4096)
 			sum += d[off];
 		(void)sum;
@@ -641,26 +624,23 @@ static void case_badioctl(void)
 	static unsigned char buf[sizeof(struct npuprof_config) + 64];
 	unsigned int seed = 777;
 	const unsigned long cmds[] = { NPUPROF_IOC_VERSION, NPUPROF_IOC_CONFIGURE,
-				       NPUPROF_IOC_START, NPUPROF_IOC_STOP,
-				       NPUPROF_IOC_STATS, NPUPROF_IOC_CONSUME };
+				       NPUPROF_IOC_START,   NPUPROF_IOC_STOP,
+				       NPUPROF_IOC_STATS,   NPUPROF_IOC_CONSUME };
 	for (int i = 0; i < 8000; i++) {
 		unsigned k = rand_r(&seed);
-		unsigned long cmd = k % 8 == 0 ? (unsigned long)rand_r(&seed) :
-						 cmds[k % 6];
+		unsigned long cmd = k % 8 == 0 ? (unsigned long)rand_r(&seed) : cmds[k % 6];
 		for (size_t j = 0; j < sizeof(buf); j++)
 			buf[j] = rand_r(&seed);
 		if (k % 3 == 0) { /* plausible configs now and then */
 			memset(buf, 0, sizeof(buf));
-			((struct npuprof_config *)buf)->ring_bytes =
-				1ULL << (14 + rand_r(&seed) % 6);
-			((struct npuprof_config *)buf)->watermark =
-				1 + rand_r(&seed) % 64;
+			((struct npuprof_config *)buf)->ring_bytes = 1ULL
+								     << (14 + rand_r(&seed) % 6);
+			((struct npuprof_config *)buf)->watermark = 1 + rand_r(&seed) % 64;
 		}
 		void *arg = k % 5 == 0 ? NULL : k % 5 == 1 ? (void *)(uintptr_t)rand_r(&seed) : buf;
 		int r = ioctl(fd, cmd, arg);
-		if (r < 0 && errno != EINVAL && errno != EFAULT &&
-		    errno != ENOTTY && errno != EBUSY && errno != ESRCH &&
-		    errno != EPERM && errno != ENOMEM) {
+		if (r < 0 && errno != EINVAL && errno != EFAULT && errno != ENOTTY &&
+		    errno != EBUSY && errno != ESRCH && errno != EPERM && errno != ENOMEM) {
 			fail("random ioctl %#lx: errno %s", cmd, strerror(errno));
 			break;
 		}

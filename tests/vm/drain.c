@@ -34,8 +34,7 @@ int main(int argc, char **argv)
 	unsigned long long n = 0;
 
 	memset(&o, 0, sizeof(o));
-	if (npuprof_engine_open(&e, argc > 1 ? argv[1] : "kmod", &o, err,
-				sizeof(err)) < 0 ||
+	if (npuprof_engine_open(&e, argc > 1 ? argv[1] : "kmod", &o, err, sizeof(err)) < 0 ||
 	    e->ops->start(e) < 0) {
 		fprintf(stderr, "drain: %s\n", err);
 		return 1;
@@ -49,8 +48,7 @@ int main(int argc, char **argv)
 	e->ops->read(e, count, &n);
 	memset(&st, 0, sizeof(st));
 	e->ops->stats(e, &st);
-	printf("drain: %llu records, %llu dropped\n", n,
-	       (unsigned long long)st.dropped);
+	printf("drain: %llu records, %llu dropped\n", n, (unsigned long long)st.dropped);
 	npuprof_engine_close(e);
 	return 0;
 }

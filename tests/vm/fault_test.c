@@ -42,9 +42,9 @@ static void bad(const char *fmt, ...)
 	nfail++;
 }
 
-#define EXPECT(c, ...)                 \
-	do {                           \
-		if (!(c))              \
+#define EXPECT(c, ...)                    \
+	do {                              \
+		if (!(c))                 \
 			bad(__VA_ARGS__); \
 	} while (0)
 
@@ -122,8 +122,7 @@ static int submit(int fd, uint32_t sid, uint16_t first, int n, uint64_t dur_ns)
 	if (n > 1024)
 		return -EINVAL;
 	for (int i = 0; i < n; i++) {
-		npusim_sqe_init(&q[i], NPUSIM_SQE_AI_CORE, sid,
-				(uint16_t)(first + i));
+		npusim_sqe_init(&q[i], NPUSIM_SQE_AI_CORE, sid, (uint16_t)(first + i));
 		q[i].block_dim = 4;
 		q[i].duration_ns = dur_ns;
 	}
@@ -144,8 +143,7 @@ static int take(int fd, uint32_t sid, struct npusim_cqe *cq, int cap, int ms)
 	int got = 0, r;
 
 	while (got < cap) {
-		r = npusim_cq_recv(fd, sid, cq + got,
-				   cap - got > 1024 ? 1024 : cap - got,
+		r = npusim_cq_recv(fd, sid, cq + got, cap - got > 1024 ? 1024 : cap - got,
 				   got ? 0 : ms);
 		if (r == -ETIMEDOUT || r == 0)
 			break;
@@ -173,29 +171,27 @@ static void case_reset(void)
 	need(submit(fd, sid, 100, 10, 2000000000ULL), "submit");
 	usleep(50000);
 	struct npusim_stream_status st = status(fd, sid);
-	EXPECT(st.running == 1 && st.queued == 10, "before reset: running %u queued %u",
-	       st.running, st.queued);
+	EXPECT(st.running == 1 && st.queued == 10, "before reset: running %u queued %u", st.running,
+	       st.queued);
 	EXPECT(aic_free(0) == (int)info.aicore_num - 4, "a running task holds 4 cores: %d free",
 	       aic_free(0));
 	need(fault(0, "stall %u 0", sid), "stall");
 	need(fault(0, "reset"), "reset");
 	st = status(fd, sid);
 	EXPECT(st.running == 0 && st.queued == 0 && st.completed == 0,
-	       "after reset: running %u queued %u completed %llu", st.running,
-	       st.queued, (unsigned long long)st.completed);
-	EXPECT(aic_free(0) == (int)info.aicore_num, "cores not released: %d free",
-	       aic_free(0));
+	       "after reset: running %u queued %u completed %llu", st.running, st.queued,
+	       (unsigned long long)st.completed);
+	EXPECT(aic_free(0) == (int)info.aicore_num, "cores not released: %d free", aic_free(0));
 	EXPECT(fault_count(0, "aborted") == aborted0 + 10, "aborted %lld, want %lld",
 	       fault_count(0, "aborted"), aborted0 + 10);
 	/* ten error CQEs, in SQ order, whatever the CQE mode */
 	n = take(fd, sid, cq, 64, 1000);
-	EXPECT(n == 10, "%d CQEs after the reset, want 10 (cqe_mode %u)", n,
-	       info.cqe_mode);
+	EXPECT(n == 10, "%d CQEs after the reset, want 10 (cqe_mode %u)", n, info.cqe_mode);
 	for (int i = 0; i < n && i < 10; i++)
 		EXPECT(cq[i].task_id == 100 + i && (cq[i].flags & NPUSIM_CQE_ERROR) &&
 			       cq[i].sq_head == (uint16_t)((i + 1) % info.sq_depth),
-		       "CQE %d: task %u flags %#x sq_head %u", i, cq[i].task_id,
-		       cq[i].flags, cq[i].sq_head);
+		       "CQE %d: task %u flags %#x sq_head %u", i, cq[i].task_id, cq[i].flags,
+		       cq[i].sq_head);
 	EXPECT(take(fd, idle, cq, 64, 0) == 0, "the idle stream got a CQE");
 	/* the stall went with the task it held; the stream works again */
 	need(submit(fd, sid, 200, 3, 1000), "submit after reset");
@@ -204,8 +200,7 @@ static void case_reset(void)
 	EXPECT(n == (info.cqe_mode ? 0 : 3), "%d CQEs after the reset", n);
 	for (int i = 0; i < n; i++)
 		EXPECT(cq[i].task_id == 200 + i && !(cq[i].flags & NPUSIM_CQE_ERROR),
-		       "CQE %d after reset: task %u flags %#x", i, cq[i].task_id,
-		       cq[i].flags);
+		       "CQE %d after reset: task %u flags %#x", i, cq[i].task_id, cq[i].flags);
 	EXPECT(status(fd, sid).completed == 3, "completed after reset");
 	/* an event recorded before the reset is forgotten */
 	uint32_t ev;
@@ -297,24 +292,22 @@ static void case_cqfull(int hold)
 			usleep(20000);
 		usleep(200000);
 		st = status(fd, sid);
-		EXPECT(st.cq_pending == 1024 && st.completed == 1024 &&
-			       st.queued == 76 && st.running == 1 && st.cq_overflow == 0,
+		EXPECT(st.cq_pending == 1024 && st.completed == 1024 && st.queued == 76 &&
+			       st.running == 1 && st.cq_overflow == 0,
 		       "held: pending %u completed %llu queued %u running %u overflow %llu",
-		       st.cq_pending, (unsigned long long)st.completed, st.queued,
-		       st.running, (unsigned long long)st.cq_overflow);
+		       st.cq_pending, (unsigned long long)st.completed, st.queued, st.running,
+		       (unsigned long long)st.cq_overflow);
 		EXPECT(npusim_stream_sync(fd, sid, 200) == -ETIMEDOUT,
 		       "a stream held for CQ room went idle");
 	} else {
 		need(npusim_stream_sync(fd, sid, 10000), "sync 100");
 		st = status(fd, sid);
-		EXPECT(st.cq_pending == 1024 && st.completed == 1100 &&
-			       st.cq_overflow == 76,
+		EXPECT(st.cq_pending == 1024 && st.completed == 1100 && st.cq_overflow == 76,
 		       "overflow: pending %u completed %llu overflow %llu", st.cq_pending,
-		       (unsigned long long)st.completed,
-		       (unsigned long long)st.cq_overflow);
+		       (unsigned long long)st.completed, (unsigned long long)st.cq_overflow);
 		EXPECT(fault_count(0, "cq_overflow") == ovf0 + 76,
-		       "device cq_overflow %lld, want %lld",
-		       fault_count(0, "cq_overflow"), ovf0 + 76);
+		       "device cq_overflow %lld, want %lld", fault_count(0, "cq_overflow"),
+		       ovf0 + 76);
 	}
 	need(fault(0, "clear"), "clear");
 	/* the host receives again: every CQE kept, in order */
@@ -330,8 +323,8 @@ static void case_cqfull(int hold)
 	need(npusim_stream_sync(fd, sid, 10000), "sync after clear");
 	st = status(fd, sid);
 	EXPECT(st.completed == 1100 && st.cq_overflow == (hold ? 0 : 76),
-	       "at the end: completed %llu overflow %llu",
-	       (unsigned long long)st.completed, (unsigned long long)st.cq_overflow);
+	       "at the end: completed %llu overflow %llu", (unsigned long long)st.completed,
+	       (unsigned long long)st.cq_overflow);
 	close(fd);
 }
 
@@ -346,8 +339,8 @@ static int work(int dev, long ntask, long us)
 
 	need(fd, "open npusim");
 	need(npusim_stream_create(fd, &sid), "stream");
-	printf("work: pid %d device %d stream %u, %ld tasks of %ld us\n", (int)getpid(),
-	       dev, sid, ntask, us);
+	printf("work: pid %d device %d stream %u, %ld tasks of %ld us\n", (int)getpid(), dev, sid,
+	       ntask, us);
 	fflush(stdout);
 	while (sent < ntask) {
 		int n = ntask - sent < 16 ? (int)(ntask - sent) : 16;
@@ -374,8 +367,8 @@ static int work(int dev, long ntask, long us)
 			errors += !!(cq[i].flags & NPUSIM_CQE_ERROR);
 			strangers += cq[i].task_id >= ntask;
 		}
-	printf("work: %ld tasks, %ld CQEs, %ld errors, %ld unknown\n", sent, cqes,
-	       errors, strangers);
+	printf("work: %ld tasks, %ld CQEs, %ld errors, %ld unknown\n", sent, cqes, errors,
+	       strangers);
 	close(fd);
 	return 0;
 }

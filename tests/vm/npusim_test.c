@@ -39,14 +39,13 @@ static void fail(const char *fmt, ...)
 			fail(__VA_ARGS__); \
 	} while (0)
 
-#define MUST(expr)                                                        \
-	do {                                                              \
-		int r_ = (expr);                                          \
-		if (r_ < 0) {                                             \
-			fail("%s:%d %s = %s", __FILE__, __LINE__, #expr, \
-			     strerror(-r_));                              \
-			exit(1);                                          \
-		}                                                         \
+#define MUST(expr)                                                                       \
+	do {                                                                             \
+		int r_ = (expr);                                                         \
+		if (r_ < 0) {                                                            \
+			fail("%s:%d %s = %s", __FILE__, __LINE__, #expr, strerror(-r_)); \
+			exit(1);                                                         \
+		}                                                                        \
 	} while (0)
 
 static uint64_t now_ns(void)
@@ -68,8 +67,7 @@ static int open_dev(unsigned int d)
 	return fd;
 }
 
-static void kernel_sqe(struct npusim_sqe *q, uint32_t sid, uint16_t task,
-		       uint64_t dur_ns)
+static void kernel_sqe(struct npusim_sqe *q, uint32_t sid, uint16_t task, uint64_t dur_ns)
 {
 	npusim_sqe_init(q, NPUSIM_SQE_AI_CORE, sid, task);
 	q->block_dim = 8;
@@ -77,8 +75,7 @@ static void kernel_sqe(struct npusim_sqe *q, uint32_t sid, uint16_t task,
 }
 
 /* Receive exactly n CQEs of one stream, checking task ids run in order. */
-static int recv_in_order(int fd, uint32_t sid, uint32_t n, uint16_t first_task,
-			 int timeout_ms)
+static int recv_in_order(int fd, uint32_t sid, uint32_t n, uint16_t first_task, int timeout_ms)
 {
 	struct npusim_cqe cq[256];
 	uint32_t got = 0;
@@ -89,16 +86,13 @@ static int recv_in_order(int fd, uint32_t sid, uint32_t n, uint16_t first_task,
 		int r = npusim_cq_recv(fd, sid, cq, cap, timeout_ms);
 
 		if (r < 0) {
-			fail("cq_recv stream %u after %u/%u: %s", sid, got, n,
-			     strerror(-r));
+			fail("cq_recv stream %u after %u/%u: %s", sid, got, n, strerror(-r));
 			return -1;
 		}
 		for (int i = 0; i < r; i++, want++) {
-			if (cq[i].task_id != want ||
-			    (cq[i].stream_id & ~NPUSIM_CQE_MATCH) != sid) {
-				fail("stream %u: CQE %u has task %u stream %u, want task %u",
-				     sid, got + i, cq[i].task_id,
-				     cq[i].stream_id, want);
+			if (cq[i].task_id != want || (cq[i].stream_id & ~NPUSIM_CQE_MATCH) != sid) {
+				fail("stream %u: CQE %u has task %u stream %u, want task %u", sid,
+				     got + i, cq[i].task_id, cq[i].stream_id, want);
 				return -1;
 			}
 		}
@@ -112,7 +106,11 @@ static int recv_in_order(int fd, uint32_t sid, uint32_t n, uint16_t first_task,
 /* Thousands of tasks over several streams on every device, per-stream order. */
 static void case_order(void)
 {
-	enum { NSTREAM = 4, NTASK = 1500, BATCH = 100 };
+	enum {
+		NSTREAM = 4,
+		NTASK = 1500,
+		BATCH = 100
+	};
 	int ndev = npusim_dev_count();
 	int fds[NPUSIM_MAX_DEVICES];
 	uint32_t sids[NPUSIM_MAX_DEVICES][NSTREAM];
@@ -129,24 +127,21 @@ static void case_order(void)
 			for (int s = 0; s < NSTREAM; s++) {
 				for (int i = 0; i < BATCH; i++) {
 					static const unsigned types[] = {
-						NPUSIM_SQE_AI_CORE, NPUSIM_SQE_AIV,
-						NPUSIM_SQE_AI_CPU, NPUSIM_SQE_SDMA,
-						NPUSIM_SQE_WRITE_VALUE,
-						NPUSIM_SQE_PLACE_HOLDER
+						NPUSIM_SQE_AI_CORE,	NPUSIM_SQE_AIV,
+						NPUSIM_SQE_AI_CPU,	NPUSIM_SQE_SDMA,
+						NPUSIM_SQE_WRITE_VALUE, NPUSIM_SQE_PLACE_HOLDER
 					};
-					npusim_sqe_init(&q[i], types[(t + i) % 6],
-							sids[d][s], t + i);
+					npusim_sqe_init(&q[i], types[(t + i) % 6], sids[d][s],
+							t + i);
 					q[i].duration_ns = 2000 + (i % 7) * 1000;
 					q[i].block_dim = 1 + (i % 40);
 					q[i].bytes = 4096;
 				}
-				MUST(npusim_sq_send(fds[d], sids[d][s], q, BATCH,
-						    -1, NULL));
+				MUST(npusim_sq_send(fds[d], sids[d][s], q, BATCH, -1, NULL));
 			}
 		for (int d = 0; d < ndev; d++)
 			for (int s = 0; s < NSTREAM; s++)
-				if (recv_in_order(fds[d], sids[d][s], BATCH, t,
-						  5000))
+				if (recv_in_order(fds[d], sids[d][s], BATCH, t, 5000))
 					return;
 	}
 	for (int d = 0; d < ndev; d++) {
@@ -154,11 +149,10 @@ static void case_order(void)
 			struct npusim_stream_status st;
 
 			MUST(npusim_stream_status(fds[d], sids[d][s], &st));
-			CHECK(st.completed == NTASK && st.queued == 0 &&
-				      st.cq_overflow == 0,
-			      "dev %d stream %u: completed %llu queued %u overflow %llu",
-			      d, sids[d][s], (unsigned long long)st.completed,
-			      st.queued, (unsigned long long)st.cq_overflow);
+			CHECK(st.completed == NTASK && st.queued == 0 && st.cq_overflow == 0,
+			      "dev %d stream %u: completed %llu queued %u overflow %llu", d,
+			      sids[d][s], (unsigned long long)st.completed, st.queued,
+			      (unsigned long long)st.cq_overflow);
 			MUST(npusim_stream_destroy(fds[d], sids[d][s], 0, 1000));
 		}
 		close(fds[d]);
@@ -178,10 +172,8 @@ static void case_durations(void)
 	int n = 0;
 
 	MUST(npusim_dev_info(fd, &info));
-	CHECK(strcmp(info.chip_name, "Ascend910B") == 0, "chip %s",
-	      info.chip_name);
-	CHECK(info.abi_version == NPUSIM_ABI_VERSION, "abi %u",
-	      info.abi_version);
+	CHECK(strcmp(info.chip_name, "Ascend910B") == 0, "chip %s", info.chip_name);
+	CHECK(info.abi_version == NPUSIM_ABI_VERSION, "abi %u", info.abi_version);
 	MUST(npusim_stream_create(fd, &sid));
 	/* PH, then 20 x (5 ms kernel, PH): PH CQEs carry the device counter */
 	npusim_sqe_init(&q[n], NPUSIM_SQE_PLACE_HOLDER, sid, n);
@@ -196,8 +188,8 @@ static void case_durations(void)
 	MUST(npusim_sq_send(fd, sid, q, n, -1, NULL));
 	MUST(npusim_stream_sync(fd, sid, 10000));
 	wall = now_ns() - t0;
-	CHECK(wall >= 20 * dur && wall < 20 * dur * 3,
-	      "20 x 5 ms took %llu ns", (unsigned long long)wall);
+	CHECK(wall >= 20 * dur && wall < 20 * dur * 3, "20 x 5 ms took %llu ns",
+	      (unsigned long long)wall);
 	int got = 0;
 	while (got < n) {
 		int r = npusim_cq_recv(fd, sid, cq + got, n - got, 1000);
@@ -212,8 +204,7 @@ static void case_durations(void)
 		uint64_t d = (cq[i].syscnt - cq[i - 2].syscnt) * per_tick;
 		/* kernel + PH (1 us) + scheduling latency */
 		CHECK(cq[i].flags & NPUSIM_CQE_PLACE_HOLD, "PH flag missing");
-		CHECK(d >= dur && d < dur + dur / 2,
-		      "device time across a 5 ms task: %llu ns",
+		CHECK(d >= dur && d < dur + dur / 2, "device time across a 5 ms task: %llu ns",
 		      (unsigned long long)d);
 	}
 	/* clock sync: counter tracks host time at counter_hz */
@@ -221,8 +212,8 @@ static void case_durations(void)
 	MUST(npusim_clock_sync(fd, cs, 1));
 	usleep(100000);
 	MUST(npusim_clock_sync(fd, cs + 1, 1));
-	double ratio = (double)(cs[1].dev_cnt - cs[0].dev_cnt) * 1e9 /
-		       info.counter_hz / (double)(cs[1].host_ns - cs[0].host_ns);
+	double ratio = (double)(cs[1].dev_cnt - cs[0].dev_cnt) * 1e9 / info.counter_hz /
+		       (double)(cs[1].host_ns - cs[0].host_ns);
 	CHECK(ratio > 0.999 && ratio < 1.001, "counter/host rate %f", ratio);
 	close(fd);
 }
@@ -250,9 +241,8 @@ static void case_deps(void)
 	MUST(npusim_sq_send(fd0, b, q, 2, -1, NULL));
 	usleep(20000);
 	MUST(npusim_stream_status(fd0, b, &st));
-	CHECK(st.queued == 2 && !st.running,
-	      "event wait did not block: queued %u running %u", st.queued,
-	      st.running);
+	CHECK(st.queued == 2 && !st.running, "event wait did not block: queued %u running %u",
+	      st.queued, st.running);
 	kernel_sqe(&q[0], a, 0, 50000000);
 	npusim_sqe_init(&q[1], NPUSIM_SQE_EVENT_RECORD, a, 1);
 	q[1].id = ev;
@@ -287,8 +277,7 @@ static void case_deps(void)
 	CHECK(now_ns() - t0 >= 40000000ULL, "notify wait released early");
 
 	MUST(npusim_id_free(fd0, NPUSIM_ID_EVENT, ev));
-	CHECK(npusim_id_free(fd0, NPUSIM_ID_EVENT, ev) == -EINVAL,
-	      "double id free accepted");
+	CHECK(npusim_id_free(fd0, NPUSIM_ID_EVENT, ev) == -EINVAL, "double id free accepted");
 	close(fd0);
 	close(fd1);
 }
@@ -296,7 +285,10 @@ static void case_deps(void)
 /* 70,000 tasks on one stream: the 16-bit task id wraps. */
 static void case_wrap(void)
 {
-	enum { N = 70000, BATCH = 500 };
+	enum {
+		N = 70000,
+		BATCH = 500
+	};
 	int fd = open_dev(0);
 	struct npusim_sqe q[BATCH];
 	uint32_t sid;
@@ -304,16 +296,14 @@ static void case_wrap(void)
 	MUST(npusim_stream_create(fd, &sid));
 	for (uint32_t t = 0; t < N; t += BATCH) {
 		for (int i = 0; i < BATCH; i++)
-			npusim_sqe_init(&q[i], NPUSIM_SQE_AIV, sid,
-					(uint16_t)(t + i));
+			npusim_sqe_init(&q[i], NPUSIM_SQE_AIV, sid, (uint16_t)(t + i));
 		MUST(npusim_sq_send(fd, sid, q, BATCH, -1, NULL));
 		if (recv_in_order(fd, sid, BATCH, (uint16_t)t, 5000))
 			return;
 	}
 	struct npusim_stream_status st;
 	MUST(npusim_stream_status(fd, sid, &st));
-	CHECK(st.completed == N, "completed %llu",
-	      (unsigned long long)st.completed);
+	CHECK(st.completed == N, "completed %llu", (unsigned long long)st.completed);
 	close(fd);
 }
 
@@ -322,11 +312,11 @@ static int raw_ioctl(int fd, unsigned long cmd, void *arg)
 	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
 }
 
-#define EXPECT_ERR(call, err)                                              \
-	do {                                                               \
-		int r_ = (call);                                           \
+#define EXPECT_ERR(call, err)                                               \
+	do {                                                                \
+		int r_ = (call);                                            \
 		CHECK(r_ == -(err), "%s: got %d (%s), want -%s", #call, r_, \
-		      r_ < 0 ? strerror(-r_) : "ok", #err);                \
+		      r_ < 0 ? strerror(-r_) : "ok", #err);                 \
 	} while (0)
 
 static void on_alarm(int sig)
@@ -372,8 +362,7 @@ static void case_badioctl(void)
 	EXPECT_ERR(npusim_sq_send(fd, sid, &q, 1, 0, NULL), EINVAL);
 	npusim_sqe_init(&q, NPUSIM_SQE_AI_CORE, sid, 0);
 	EXPECT_ERR(npusim_sq_send(fd, sid, &q, 0, 0, NULL), EINVAL);
-	EXPECT_ERR(npusim_sq_send(fd, sid, &q, NPUSIM_SEND_MAX + 1, 0, NULL),
-		   EINVAL);
+	EXPECT_ERR(npusim_sq_send(fd, sid, &q, NPUSIM_SEND_MAX + 1, 0, NULL), EINVAL);
 	EXPECT_ERR(npusim_sq_send(fd, sid, NULL, 1, 0, NULL), EFAULT);
 	EXPECT_ERR(npusim_sq_send(fd, sid, (void *)-4096L, 1, 0, NULL), EFAULT);
 	/* recv: bad buffer, bad count, timeout with nothing */
@@ -394,8 +383,7 @@ static void case_badioctl(void)
 		struct npusim_dev_info info;
 		MUST(npusim_dev_info(fd, &info));
 		static struct npusim_sqe big[NPUSIM_SEND_MAX];
-		uint32_t n = info.sq_depth < NPUSIM_SEND_MAX ? info.sq_depth :
-							       NPUSIM_SEND_MAX;
+		uint32_t n = info.sq_depth < NPUSIM_SEND_MAX ? info.sq_depth : NPUSIM_SEND_MAX;
 		for (uint32_t i = 0; i < n; i++) {
 			kernel_sqe(&big[i], sid, i, 1000000);
 		}
@@ -440,10 +428,9 @@ static void case_badioctl(void)
 	static unsigned char buf[65536];
 	unsigned int seed = 12345;
 	const unsigned long cmds[] = {
-		NPUSIM_IOC_DEV_INFO, NPUSIM_IOC_STREAM_CREATE,
-		NPUSIM_IOC_STREAM_DESTROY, NPUSIM_IOC_SQ_SEND,
-		NPUSIM_IOC_CQ_RECV, NPUSIM_IOC_STREAM_SYNC,
-		NPUSIM_IOC_CLOCK_SYNC, NPUSIM_IOC_ID_ALLOC, NPUSIM_IOC_ID_FREE,
+		NPUSIM_IOC_DEV_INFO,	  NPUSIM_IOC_STREAM_CREATE, NPUSIM_IOC_STREAM_DESTROY,
+		NPUSIM_IOC_SQ_SEND,	  NPUSIM_IOC_CQ_RECV,	    NPUSIM_IOC_STREAM_SYNC,
+		NPUSIM_IOC_CLOCK_SYNC,	  NPUSIM_IOC_ID_ALLOC,	    NPUSIM_IOC_ID_FREE,
 		NPUSIM_IOC_STREAM_STATUS,
 	};
 	for (int i = 0; i < 20000; i++) {
@@ -464,22 +451,15 @@ static void case_badioctl(void)
 			buf[4] = rand_r(&seed) % 4;
 		}
 		switch (rand_r(&seed) % 4) {
-		case 0:
-			arg = NULL;
-			break;
-		case 1:
-			arg = (void *)(uintptr_t)rand_r(&seed);
-			break;
-		default:
-			arg = buf;
+		case 0: arg = NULL; break;
+		case 1: arg = (void *)(uintptr_t)rand_r(&seed); break;
+		default: arg = buf;
 		}
 		int r = ioctl(fd, cmd, arg);
-		if (r < 0 && (errno != EINVAL && errno != EFAULT &&
-			      errno != ENOTTY && errno != EBUSY &&
-			      errno != ETIMEDOUT && errno != EINTR &&
-			      errno != ENOSPC && errno != ENOMEM)) {
-			fail("random ioctl %#lx: unexpected errno %s", cmd,
-			     strerror(errno));
+		if (r < 0 &&
+		    (errno != EINVAL && errno != EFAULT && errno != ENOTTY && errno != EBUSY &&
+		     errno != ETIMEDOUT && errno != EINTR && errno != ENOSPC && errno != ENOMEM)) {
+			fail("random ioctl %#lx: unexpected errno %s", cmd, strerror(errno));
 			break;
 		}
 	}
@@ -514,9 +494,8 @@ static void *worker_main(void *p)
 		return NULL;
 	for (int t = 0; t < w->ntask; t += 64) {
 		for (int i = 0; i < 64; i++) {
-			npusim_sqe_init(&q[i], i % 2 ? NPUSIM_SQE_AIV :
-						       NPUSIM_SQE_AI_CORE,
-					sid, t + i);
+			npusim_sqe_init(&q[i], i % 2 ? NPUSIM_SQE_AIV : NPUSIM_SQE_AI_CORE, sid,
+					t + i);
 			q[i].block_dim = 16;
 			q[i].duration_ns = 3000;
 		}
@@ -531,7 +510,10 @@ static void *worker_main(void *p)
 
 static void case_concurrent(void)
 {
-	enum { NTHREAD = 8, NPROC = 4 };
+	enum {
+		NTHREAD = 8,
+		NPROC = 4
+	};
 	pid_t pids[NPROC];
 
 	for (int p = 0; p < NPROC; p++) {
@@ -669,12 +651,9 @@ static void case_cqe_realistic(void)
 	int n = npusim_cq_recv(fd, sid, cq, 8, 100);
 	CHECK(n == 3, "got %d CQEs, want 3", n);
 	if (n == 3) {
-		CHECK(cq[0].task_id == 1 && cq[1].task_id == 2 &&
-			      cq[2].task_id == 4,
-		      "CQE tasks %u %u %u", cq[0].task_id, cq[1].task_id,
-		      cq[2].task_id);
-		CHECK(cq[2].sq_head == 5, "sq_head %u after the last task",
-		      cq[2].sq_head);
+		CHECK(cq[0].task_id == 1 && cq[1].task_id == 2 && cq[2].task_id == 4,
+		      "CQE tasks %u %u %u", cq[0].task_id, cq[1].task_id, cq[2].task_id);
+		CHECK(cq[2].sq_head == 5, "sq_head %u after the last task", cq[2].sq_head);
 	}
 	close(fd);
 }

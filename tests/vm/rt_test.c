@@ -26,22 +26,21 @@
 #include "uapi/npusim.h"
 
 static int failures;
-#define CHECK(cond)                                                                 \
-	do {                                                                        \
-		if (!(cond)) {                                                      \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__,      \
-				__LINE__, #cond);                                   \
-			failures++;                                                 \
-		}                                                                   \
+#define CHECK(cond)                                                                              \
+	do {                                                                                     \
+		if (!(cond)) {                                                                   \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+			failures++;                                                              \
+		}                                                                                \
 	} while (0)
-#define EQ(a, b)                                                                     \
-	do {                                                                         \
-		long long a_ = (long long)(a), b_ = (long long)(b);                  \
-		if (a_ != b_) {                                                      \
-			fprintf(stderr, "%s:%d: %s = %lld, expected %lld\n",         \
-				__FILE__, __LINE__, #a, a_, b_);                     \
-			failures++;                                                  \
-		}                                                                    \
+#define EQ(a, b)                                                                                 \
+	do {                                                                                     \
+		long long a_ = (long long)(a), b_ = (long long)(b);                              \
+		if (a_ != b_) {                                                                  \
+			fprintf(stderr, "%s:%d: %s = %lld, expected %lld\n", __FILE__, __LINE__, \
+				#a, a_, b_);                                                     \
+			failures++;                                                              \
+		}                                                                                \
 	} while (0)
 
 static uint64_t now_ns(void)
@@ -249,7 +248,8 @@ static int t_errors(void)
 	EQ(aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
 	EQ(aclrtMemcpy(buf, 4, "abcdefg", 8, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_INVALID_PARAM);
 	EQ(aclrtMemcpy(buf, 8, "abcdefg", 8, (aclrtMemcpyKind)9), ACL_ERROR_INVALID_PARAM);
-	EQ(aclrtMemcpyAsync(buf, 8, "abcdefg", 8, ACL_MEMCPY_HOST_TO_HOST, dead), ACL_ERROR_RT_PARAM_INVALID);
+	EQ(aclrtMemcpyAsync(buf, 8, "abcdefg", 8, ACL_MEMCPY_HOST_TO_HOST, dead),
+	   ACL_ERROR_RT_PARAM_INVALID);
 	EQ(aclnpuLaunchOp(NULL, NULL), ACL_ERROR_INVALID_PARAM);
 	{
 		aclnpuOpDesc od;
@@ -266,7 +266,8 @@ static int t_errors(void)
 		EQ(aclnpuLaunchOp(&od, NULL), ACL_ERROR_INVALID_PARAM);
 	}
 	/* HCCL: bad comm, stream of another device */
-	EQ(HcclAllReduce(buf, buf, 1, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, NULL, NULL), HCCL_E_PARA);
+	EQ(HcclAllReduce(buf, buf, 1, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, NULL, NULL),
+	   HCCL_E_PARA);
 	if (n >= 2) {
 		HcclComm c[2];
 		int32_t devs[2] = { 0, 1 };
@@ -274,9 +275,11 @@ static int t_errors(void)
 		EQ(aclrtSetDevice(1), ACL_SUCCESS);
 		EQ(HcclCommInitAll(2, devs, c), HCCL_SUCCESS);
 		/* the current device is 1: the default stream is device 1's */
-		EQ(HcclAllReduce(buf, buf, 1, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, c[0], NULL), HCCL_E_PARA);
+		EQ(HcclAllReduce(buf, buf, 1, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, c[0], NULL),
+		   HCCL_E_PARA);
 		EQ(HcclSend(buf, 1, HCCL_DATA_TYPE_FP32, 0, c[0], NULL), HCCL_E_PARA);
-		EQ(HcclAllReduce(buf, buf, 1, (HcclDataType)99, HCCL_REDUCE_SUM, c[1], NULL), HCCL_E_PARA);
+		EQ(HcclAllReduce(buf, buf, 1, (HcclDataType)99, HCCL_REDUCE_SUM, c[1], NULL),
+		   HCCL_E_PARA);
 		EQ(HcclCommDestroy(c[0]), HCCL_SUCCESS);
 		EQ(HcclCommDestroy(c[0]), HCCL_E_PARA);
 		EQ(HcclCommDestroy(c[1]), HCCL_SUCCESS);
@@ -301,21 +304,33 @@ static int hccl_all(int nd, aclrtStream *s, HcclComm *c, int which)
 		HcclResult h = HCCL_E_INTERNAL;
 
 		switch (which) {
-		case 0: h = HcclAllReduce(buf, buf, 4096, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, c[r], s[r]); break;
-		case 1: h = HcclBroadcast(buf, 4096, HCCL_DATA_TYPE_FP32, 1 % nd, c[r], s[r]); break;
+		case 0:
+			h = HcclAllReduce(buf, buf, 4096, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM,
+					  c[r], s[r]);
+			break;
+		case 1:
+			h = HcclBroadcast(buf, 4096, HCCL_DATA_TYPE_FP32, 1 % nd, c[r], s[r]);
+			break;
 		case 2: h = HcclAllGather(buf, buf, 1024, HCCL_DATA_TYPE_FP32, c[r], s[r]); break;
-		case 3: h = HcclReduceScatter(buf, buf, 1024, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_MAX, c[r], s[r]); break;
+		case 3:
+			h = HcclReduceScatter(buf, buf, 1024, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_MAX,
+					      c[r], s[r]);
+			break;
 		case 4:
 			/* pairs (0,1), (2,3) ...: even ranks send first, odd ranks
 			 * receive first (nd is even) */
 			if (r % 2 == 0) {
-				h = HcclSend(buf, 1024, HCCL_DATA_TYPE_FP16, (uint32_t)r + 1, c[r], s[r]);
+				h = HcclSend(buf, 1024, HCCL_DATA_TYPE_FP16, (uint32_t)r + 1, c[r],
+					     s[r]);
 				if (h == HCCL_SUCCESS)
-					h = HcclRecv(buf, 1024, HCCL_DATA_TYPE_FP16, (uint32_t)r + 1, c[r], s[r]);
+					h = HcclRecv(buf, 1024, HCCL_DATA_TYPE_FP16,
+						     (uint32_t)r + 1, c[r], s[r]);
 			} else {
-				h = HcclRecv(buf, 1024, HCCL_DATA_TYPE_FP16, (uint32_t)r - 1, c[r], s[r]);
+				h = HcclRecv(buf, 1024, HCCL_DATA_TYPE_FP16, (uint32_t)r - 1, c[r],
+					     s[r]);
 				if (h == HCCL_SUCCESS)
-					h = HcclSend(buf, 1024, HCCL_DATA_TYPE_FP16, (uint32_t)r - 1, c[r], s[r]);
+					h = HcclSend(buf, 1024, HCCL_DATA_TYPE_FP16,
+						     (uint32_t)r - 1, c[r], s[r]);
 			}
 			break;
 		}
@@ -399,7 +414,8 @@ struct decoded {
 };
 static struct decoded D;
 
-static int on_rec(void *ctx, const struct npuprof_host_block_header *b, const struct npuprof_hrec_header *r)
+static int on_rec(void *ctx, const struct npuprof_host_block_header *b,
+		  const struct npuprof_hrec_header *r)
 {
 	(void)ctx;
 	(void)b;
@@ -419,9 +435,7 @@ static int on_rec(void *ctx, const struct npuprof_host_block_header *b, const st
 			memcpy(&D.cops[D.cop], r, sizeof(D.cops[0]));
 		D.cop++;
 		break;
-	case NPUPROF_HREC_HCCL_OP:
-		D.hop++;
-		break;
+	case NPUPROF_HREC_HCCL_OP: D.hop++; break;
 	case NPUPROF_HREC_HCCL_TASK:
 		if (D.htask < 256)
 			memcpy(&D.htasks[D.htask], r, sizeof(D.htasks[0]));
@@ -467,8 +481,9 @@ static const char *host_stream(const char *dir)
 	glob_t g;
 
 	path[0] = '\0';
-	snprintf(pat, sizeof(pat), "%s/PROF_*/host/data/" NPUPROF_HOST_FILE_PREFIX "%d" NPUPROF_HOST_FILE_SUFFIX,
-		 dir, (int)getpid());
+	snprintf(pat, sizeof(pat),
+		 "%s/PROF_*/host/data/" NPUPROF_HOST_FILE_PREFIX "%d" NPUPROF_HOST_FILE_SUFFIX, dir,
+		 (int)getpid());
 	if (glob(pat, 0, NULL, &g) == 0) {
 		if (g.gl_pathc == 1)
 			snprintf(path, sizeof(path), "%s", g.gl_pathv[0]);
@@ -507,7 +522,9 @@ static int t_profile(const char *dir)
 
 	EQ(aclrtSetDevice(0), ACL_SUCCESS);
 	EQ(aclrtMalloc(&devp, sizeof(host), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-	EQ(aclrtMemcpyAsync(devp, sizeof(host), host, sizeof(host), ACL_MEMCPY_HOST_TO_DEVICE, s[0]), ACL_SUCCESS);
+	EQ(aclrtMemcpyAsync(devp, sizeof(host), host, sizeof(host), ACL_MEMCPY_HOST_TO_DEVICE,
+			    s[0]),
+	   ACL_SUCCESS);
 	kernel(s[0], "layer0/MatMul", ACLNPU_TASK_AI_CORE, 50000);
 	kernel(s[0], "layer0/Add", ACLNPU_TASK_AI_VECTOR_CORE, 5000);
 	EQ(aclprofMarkEx("hello", 5, s[0]), ACL_SUCCESS);
@@ -525,8 +542,8 @@ static int t_profile(const char *dir)
 
 	memset(&st, 0, sizeof(st));
 	EQ(npuprof_host_decode(host_stream(dir), on_rec, NULL, NULL, &st, err, sizeof(err)), 0);
-	printf("profile: %d API, %d TASK_TRACK, %d COMPUTE_OP, %d HCCL_OP, %d HCCL_TASK, %d HASH records\n", D.api,
-	       D.track, D.cop, D.hop, D.htask, D.hash);
+	printf("profile: %d API, %d TASK_TRACK, %d COMPUTE_OP, %d HCCL_OP, %d HCCL_TASK, %d HASH records\n",
+	       D.api, D.track, D.cop, D.hop, D.htask, D.hash);
 	EQ(D.track, observed);
 	EQ(D.cop, 2);
 	EQ(D.hop, 2);

@@ -45,9 +45,15 @@ static double seconds = 10;
 static atomic_int errors;
 static int ndev;
 
-enum kind { K_PROF_IOCTL, K_SIM_IOCTL, K_MMAP, K_OPEN, K_NKINDS };
-static const char *const kind_name[K_NKINDS] = { "npuprof ioctl", "npusim ioctl",
-						 "mmap", "open/close" };
+enum kind {
+	K_PROF_IOCTL,
+	K_SIM_IOCTL,
+	K_MMAP,
+	K_OPEN,
+	K_NKINDS
+};
+static const char *const kind_name[K_NKINDS] = { "npuprof ioctl", "npusim ioctl", "mmap",
+						 "open/close" };
 static atomic_ullong calls[K_NKINDS];
 
 static void oops(const char *fmt, ...)
@@ -113,9 +119,16 @@ static void *wild(uint64_t *st)
 static int allowed(int e)
 {
 	switch (e) {
-	case EINVAL: case EFAULT: case ENOTTY: case EBUSY: case ESRCH:
-	case EPERM: case ENOMEM: case ENOSPC: case ETIMEDOUT: case EINTR:
-		return 1;
+	case EINVAL:
+	case EFAULT:
+	case ENOTTY:
+	case EBUSY:
+	case ESRCH:
+	case EPERM:
+	case ENOMEM:
+	case ENOSPC:
+	case ETIMEDOUT:
+	case EINTR: return 1;
 	}
 	return 0;
 }
@@ -146,7 +159,7 @@ static void prof_op(uint64_t *st, int fd)
 {
 	static const unsigned long cmds[] = {
 		NPUPROF_IOC_VERSION, NPUPROF_IOC_CONFIGURE, NPUPROF_IOC_START,
-		NPUPROF_IOC_STOP,    NPUPROF_IOC_STATS,     NPUPROF_IOC_CONSUME,
+		NPUPROF_IOC_STOP,    NPUPROF_IOC_STATS,	    NPUPROF_IOC_CONSUME,
 	};
 	union {
 		struct npuprof_config cfg;
@@ -158,9 +171,9 @@ static void prof_op(uint64_t *st, int fd)
 	unsigned how = below(st, 8);
 
 	if (how == 0) /* a command of no driver, or of this magic */
-		cmd = below(st, 2) ? (unsigned long)rnd(st) :
-				     _IOC(below(st, 4), NPUPROF_IOC_MAGIC, below(st, 16),
-					  below(st, 512));
+		cmd = below(st, 2) ?
+			      (unsigned long)rnd(st) :
+			      _IOC(below(st, 4), NPUPROF_IOC_MAGIC, below(st, 16), below(st, 512));
 	fill(st, &u, sizeof(u));
 	if (how == 1) {
 		xioctl(fd, cmd, wild(st), K_PROF_IOCTL);
@@ -185,14 +198,13 @@ struct sim {
 	uint16_t task;
 };
 
-static void plausible_sqe(uint64_t *st, struct sim *m, struct npusim_sqe *q,
-			  uint32_t sid)
+static void plausible_sqe(uint64_t *st, struct sim *m, struct npusim_sqe *q, uint32_t sid)
 {
 	static const unsigned types[] = {
-		NPUSIM_SQE_AI_CORE, NPUSIM_SQE_AI_CPU, NPUSIM_SQE_AIV,
-		NPUSIM_SQE_PLACE_HOLDER, NPUSIM_SQE_EVENT_RECORD,
-		NPUSIM_SQE_EVENT_WAIT, NPUSIM_SQE_NOTIFY_RECORD,
-		NPUSIM_SQE_NOTIFY_WAIT, NPUSIM_SQE_WRITE_VALUE, NPUSIM_SQE_SDMA,
+		NPUSIM_SQE_AI_CORE,	  NPUSIM_SQE_AI_CPU,	   NPUSIM_SQE_AIV,
+		NPUSIM_SQE_PLACE_HOLDER,  NPUSIM_SQE_EVENT_RECORD, NPUSIM_SQE_EVENT_WAIT,
+		NPUSIM_SQE_NOTIFY_RECORD, NPUSIM_SQE_NOTIFY_WAIT,  NPUSIM_SQE_WRITE_VALUE,
+		NPUSIM_SQE_SDMA,
 	};
 
 	npusim_sqe_init(q, types[below(st, 10)], (uint16_t)sid, m->task++);
@@ -233,9 +245,7 @@ static void sim_op(uint64_t *st, struct sim *m)
 
 	fill(st, &u, sizeof(u));
 	switch (below(st, 11)) {
-	case 0:
-		cmd = NPUSIM_IOC_DEV_INFO;
-		break;
+	case 0: cmd = NPUSIM_IOC_DEV_INFO; break;
 	case 1:
 		if (m->nsid == 8)
 			goto destroy;
@@ -247,7 +257,7 @@ static void sim_op(uint64_t *st, struct sim *m)
 			oops("stream create: %s", strerror(errno));
 		return;
 	case 2:
-	destroy:
+destroy:
 		cmd = NPUSIM_IOC_STREAM_DESTROY;
 		u.de.stream_id = some_sid(st, m);
 		u.de.flags = below(st, 4) ? NPUSIM_DESTROY_CANCEL : below(st, 3);
@@ -261,7 +271,9 @@ static void sim_op(uint64_t *st, struct sim *m)
 				break;
 			}
 		break;
-	case 3: case 4: case 5:
+	case 3:
+	case 4:
+	case 5:
 		cmd = NPUSIM_IOC_SQ_SEND;
 		u.snd.stream_id = some_sid(st, m);
 		n = 1 + below(st, 64);
@@ -271,8 +283,7 @@ static void sim_op(uint64_t *st, struct sim *m)
 			else
 				fill(st, &q[i], sizeof(q[i]));
 		u.snd.sqe_num = how > 1 ? n : (uint32_t)rnd(st);
-		u.snd.sqe_addr = how == 1 ? (uint64_t)(uintptr_t)wild(st) :
-					    (uint64_t)(uintptr_t)q;
+		u.snd.sqe_addr = how == 1 ? (uint64_t)(uintptr_t)wild(st) : (uint64_t)(uintptr_t)q;
 		u.snd.timeout_ms = 0; /* never wait for room: closes stay quick */
 		if (how)
 			memset(u.snd.rsv, 0, sizeof(u.snd.rsv));
@@ -281,8 +292,7 @@ static void sim_op(uint64_t *st, struct sim *m)
 		cmd = NPUSIM_IOC_CQ_RECV;
 		u.rcv.stream_id = some_sid(st, m);
 		u.rcv.cqe_num = how ? 1 + below(st, 64) : (uint32_t)rnd(st);
-		u.rcv.cqe_addr = how == 1 ? (uint64_t)(uintptr_t)wild(st) :
-					    (uint64_t)(uintptr_t)cq;
+		u.rcv.cqe_addr = how == 1 ? (uint64_t)(uintptr_t)wild(st) : (uint64_t)(uintptr_t)cq;
 		if (!how && u.rcv.cqe_num > 64)
 			u.rcv.cqe_num = 64;
 		u.rcv.timeout_ms = (int32_t)below(st, 2);
@@ -305,15 +315,16 @@ static void sim_op(uint64_t *st, struct sim *m)
 			u.id.kind = below(st, 3), u.id.id = below(st, 64);
 		break;
 	default:
-		cmd = below(st, 2) ? NPUSIM_IOC_STREAM_STATUS :
-				     _IOC(below(st, 4), NPUSIM_IOC_MAGIC, below(st, 16),
-					  below(st, 512));
+		cmd = below(st, 2) ?
+			      NPUSIM_IOC_STREAM_STATUS :
+			      _IOC(below(st, 4), NPUSIM_IOC_MAGIC, below(st, 16), below(st, 512));
 		u.ss.stream_id = some_sid(st, m);
 		break;
 	}
 	/* a wild pointer for a command that copies in nothing is no test */
-	xioctl(m->fd, cmd, how == 1 && cmd != NPUSIM_IOC_SQ_SEND &&
-				   cmd != NPUSIM_IOC_CQ_RECV ? wild(st) : (void *)&u,
+	xioctl(m->fd, cmd,
+	       how == 1 && cmd != NPUSIM_IOC_SQ_SEND && cmd != NPUSIM_IOC_CQ_RECV ? wild(st) :
+										    (void *)&u,
 	       K_SIM_IOCTL);
 }
 
@@ -464,8 +475,8 @@ static void *map(int fd, size_t len, int prot, int flags, uint64_t off)
 }
 
 /* A mapping that must be refused with errno want. */
-static void refused(int fd, size_t len, int prot, int flags, uint64_t off,
-		    int want, const char *what)
+static void refused(int fd, size_t len, int prot, int flags, uint64_t off, int want,
+		    const char *what)
 {
 	void *p = map(fd, len, prot, flags, off);
 
@@ -492,8 +503,7 @@ static void make_records(int n)
 	}
 	for (int t = 0; t < n; t += 64) {
 		for (int i = 0; i < 64; i++)
-			npusim_sqe_init(&q[i], NPUSIM_SQE_AIV, (uint16_t)sid,
-					(uint16_t)(t + i));
+			npusim_sqe_init(&q[i], NPUSIM_SQE_AIV, (uint16_t)sid, (uint16_t)(t + i));
 		if (npusim_sq_send(fd, sid, q, 64, 1000, NULL) < 0)
 			oops("records: send");
 		npusim_stream_sync(fd, sid, 5000);
@@ -514,8 +524,7 @@ static void mmap_round(uint64_t *st, int records)
 		oops("open /dev/npuprof: %s", strerror(errno));
 		return;
 	}
-	refused(fd, page, PROT_READ, MAP_SHARED, NPUPROF_MMAP_CTRL(0), EINVAL,
-		"before CONFIGURE");
+	refused(fd, page, PROT_READ, MAP_SHARED, NPUPROF_MMAP_CTRL(0), EINVAL, "before CONFIGURE");
 	plausible_config(st, &c);
 	c.pid = (uint32_t)getpid();
 	c.flags &= ~NPUPROF_CFG_STREAM_FILTER;
@@ -526,23 +535,23 @@ static void mmap_round(uint64_t *st, int records)
 	size_t rb = c.ring_bytes;
 
 	/* (a read-only file: the kernel refuses before asking the driver) */
-	refused(fd, page, PROT_READ | PROT_WRITE, MAP_SHARED, NPUPROF_MMAP_CTRL(0),
-		EACCES, "shared writable");
-	refused(fd, page, PROT_READ | PROT_EXEC, MAP_SHARED, NPUPROF_MMAP_CTRL(0),
-		EPERM, "executable");
-	refused(fd, page, PROT_READ | PROT_WRITE, MAP_PRIVATE, NPUPROF_MMAP_CTRL(0),
-		EPERM, "private writable");
+	refused(fd, page, PROT_READ | PROT_WRITE, MAP_SHARED, NPUPROF_MMAP_CTRL(0), EACCES,
+		"shared writable");
+	refused(fd, page, PROT_READ | PROT_EXEC, MAP_SHARED, NPUPROF_MMAP_CTRL(0), EPERM,
+		"executable");
+	refused(fd, page, PROT_READ | PROT_WRITE, MAP_PRIVATE, NPUPROF_MMAP_CTRL(0), EPERM,
+		"private writable");
 	refused(fd, 2 * page, PROT_READ, MAP_SHARED, NPUPROF_MMAP_CTRL(0), EINVAL,
 		"two ctrl pages");
 	refused(fd, rb + page, PROT_READ, MAP_SHARED, NPUPROF_MMAP_DATA(0), EINVAL,
 		"data + a page");
 	if (rb > (size_t)page)
-		refused(fd, rb - page, PROT_READ, MAP_SHARED, NPUPROF_MMAP_DATA(0),
-			EINVAL, "data - a page");
-	refused(fd, page, PROT_READ, MAP_SHARED, NPUPROF_MMAP_CTRL(4096), EINVAL,
-		"CPU 4096");
-	refused(fd, page, PROT_READ, MAP_SHARED, NPUPROF_MMAP_CTRL(0) + page * (1 + below(st, 1000)),
-		EINVAL, "an offset inside the control area");
+		refused(fd, rb - page, PROT_READ, MAP_SHARED, NPUPROF_MMAP_DATA(0), EINVAL,
+			"data - a page");
+	refused(fd, page, PROT_READ, MAP_SHARED, NPUPROF_MMAP_CTRL(4096), EINVAL, "CPU 4096");
+	refused(fd, page, PROT_READ, MAP_SHARED,
+		NPUPROF_MMAP_CTRL(0) + page * (1 + below(st, 1000)), EINVAL,
+		"an offset inside the control area");
 	refused(fd, page, PROT_READ, MAP_SHARED, NPUPROF_MMAP_DATA(0) + page, EINVAL,
 		"an offset inside the data");
 	atomic_fetch_add_explicit(&calls[K_MMAP], 1, memory_order_relaxed);
@@ -691,8 +700,8 @@ int main(int argc, char **argv)
 		printf("stress %s%s: %llu %s calls\n", what, unpriv ? " (nobody)" : "",
 		       (unsigned long long)calls[k], kind_name[k]);
 	}
-	printf("stress %s%s: %llu calls in %.1f s, %d failures\n", what,
-	       unpriv ? " (nobody)" : "", total, now_s() - t0, (int)errors);
+	printf("stress %s%s: %llu calls in %.1f s, %d failures\n", what, unpriv ? " (nobody)" : "",
+	       total, now_s() - t0, (int)errors);
 	return errors || !total ? 1 : 0;
 usage:
 	fprintf(stderr, "usage: stress [-u] [-s SECONDS] [-j THREADS] ioctl|mmap|openclose|all\n");

@@ -41,8 +41,7 @@ static const struct npuprof_engine_ops *engine_find(const char *name)
 }
 
 int npuprof_engine_open(struct npuprof_engine **out, const char *name,
-			const struct npuprof_capture_opts *o, char *err,
-			size_t errlen)
+			const struct npuprof_capture_opts *o, char *err, size_t errlen)
 {
 	const struct npuprof_engine_ops *ops;
 	struct engine_box *b;
@@ -53,7 +52,8 @@ int npuprof_engine_open(struct npuprof_engine **out, const char *name,
 		name = access("/dev/npuprof", F_OK) == 0 ? "kmod" : "bpf";
 	ops = engine_find(name);
 	if (!ops) {
-		npuprof_seterr(err, errlen, "unknown capture engine '%s' (available: kmod, bpf, file, auto)",
+		npuprof_seterr(err, errlen,
+			       "unknown capture engine '%s' (available: kmod, bpf, file, auto)",
 			       name);
 		return -EINVAL;
 	}

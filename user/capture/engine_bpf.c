@@ -47,8 +47,7 @@
 #define BPF_HOLDBACK_NS (50ULL * 1000000) /* reorder window of read() */
 #define BPF_STAGE_MAX (1u << 20) /* records staged before forced delivery */
 #define BPF_REATTACH_NS (500ULL * 1000000)
-#define BPF_TP_ALL (NPUPROF_TP_SQE | NPUPROF_TP_CQE | NPUPROF_TP_RECV | \
-		    NPUPROF_TP_TASK_TIME)
+#define BPF_TP_ALL (NPUPROF_TP_SQE | NPUPROF_TP_CQE | NPUPROF_TP_RECV | NPUPROF_TP_TASK_TIME)
 #define BPF_SLOT_BYTES (NPUPROF_BPF_RB_HDR + NPUPROF_RECORD_SIZE)
 
 #ifndef CAP_PERFMON
@@ -108,15 +107,13 @@ struct bpfeng {
 static char bpf_log[32768];
 static size_t bpf_loglen;
 
-static int bpf_log_fn(enum libbpf_print_level level, const char *fmt,
-		      va_list ap)
+static int bpf_log_fn(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	int n;
 
 	if (level == LIBBPF_DEBUG || bpf_loglen >= sizeof(bpf_log) - 1)
 		return 0;
-	n = vsnprintf(bpf_log + bpf_loglen, sizeof(bpf_log) - bpf_loglen, fmt,
-		      ap);
+	n = vsnprintf(bpf_log + bpf_loglen, sizeof(bpf_log) - bpf_loglen, fmt, ap);
 	if (n > 0)
 		bpf_loglen += (size_t)n;
 	if (bpf_loglen >= sizeof(bpf_log))
@@ -149,8 +146,7 @@ static void report_load_error(struct npuprof_engine *e, int r)
 		/* the last non-empty line of the verifier log says why */
 		for (const char *q = begin; q < stop; q++)
 			if (*q == '\n' && q + 1 < stop && q[1] != '\n' &&
-			    strncmp(q + 1, "processed ", 10) &&
-			    strncmp(q + 1, "-- END", 6) &&
+			    strncmp(q + 1, "processed ", 10) && strncmp(q + 1, "-- END", 6) &&
 			    strncmp(q + 1, "libbpf:", 7))
 				last = q + 1;
 		if (last) {
@@ -163,18 +159,16 @@ static void report_load_error(struct npuprof_engine *e, int r)
 		}
 	}
 	if (bpf_loglen)
-		fprintf(stderr, "npuprof: bpf engine: libbpf and verifier log:\n%s",
-			bpf_log);
+		fprintf(stderr, "npuprof: bpf engine: libbpf and verifier log:\n%s", bpf_log);
 	if (!begin) {
 		/* not a program the verifier refused: a map, BTF, the kernel */
 		snprintf(e->err, sizeof(e->err),
-			 "loading the BPF object failed: %s (libbpf log above)",
-			 strerror(-r));
+			 "loading the BPF object failed: %s (libbpf log above)", strerror(-r));
 		return;
 	}
 	snprintf(e->err, sizeof(e->err),
-		 "loading BPF program '%s' failed: %s%s%s (verifier log above)",
-		 prog, strerror(-r), reason[0] ? ": " : "", reason);
+		 "loading BPF program '%s' failed: %s%s%s (verifier log above)", prog, strerror(-r),
+		 reason[0] ? ": " : "", reason);
 }
 
 /* ---- privileges -------------------------------------------------------------- */
@@ -192,14 +186,14 @@ static int check_privileges(struct npuprof_engine *e)
 	memset(d, 0, sizeof(d));
 	if (syscall(SYS_capget, &h, d) != 0)
 		return 0; /* cannot tell: let the kernel decide */
-	if (have_cap(d, CAP_SYS_ADMIN) ||
-	    (have_cap(d, CAP_BPF) && have_cap(d, CAP_PERFMON)))
+	if (have_cap(d, CAP_SYS_ADMIN) || (have_cap(d, CAP_BPF) && have_cap(d, CAP_PERFMON)))
 		return 0;
-	snprintf(e->err, sizeof(e->err),
-		 "loading the BPF programs needs CAP_BPF and CAP_PERFMON (or root); missing:%s%s. "
-		 "Run as root, grant them (setcap cap_bpf,cap_perfmon+ep <binary>), or use --engine kmod",
-		 have_cap(d, CAP_BPF) ? "" : " CAP_BPF",
-		 have_cap(d, CAP_PERFMON) ? "" : " CAP_PERFMON");
+	snprintf(
+		e->err, sizeof(e->err),
+		"loading the BPF programs needs CAP_BPF and CAP_PERFMON (or root); missing:%s%s. "
+		"Run as root, grant them (setcap cap_bpf,cap_perfmon+ep <binary>), or use --engine kmod",
+		have_cap(d, CAP_BPF) ? "" : " CAP_BPF",
+		have_cap(d, CAP_PERFMON) ? "" : " CAP_PERFMON");
 	return -EPERM;
 }
 
@@ -213,15 +207,13 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-static int stage_add(struct bpfeng *b, struct bring *q,
-		     const struct npuprof_record *r)
+static int stage_add(struct bpfeng *b, struct bring *q, const struct npuprof_record *r)
 {
 	size_t i;
 
 	if (q->n == q->cap) {
 		if (q->head) { /* compact before growing */
-			memmove(q->stage, q->stage + q->head,
-				(q->n - q->head) * sizeof(*q->stage));
+			memmove(q->stage, q->stage + q->head, (q->n - q->head) * sizeof(*q->stage));
 			q->n -= q->head;
 			q->head = 0;
 		}
@@ -243,8 +235,7 @@ static int stage_add(struct bpfeng *b, struct bring *q,
 	while (i > q->head && q->stage[i - 1].r.hdr.ts > r->hdr.ts)
 		i--;
 	if (i < q->n)
-		memmove(&q->stage[i + 1], &q->stage[i],
-			(q->n - i) * sizeof(*q->stage));
+		memmove(&q->stage[i + 1], &q->stage[i], (q->n - i) * sizeof(*q->stage));
 	q->stage[i].r = *r;
 	q->stage[i].seq = b->seq++;
 	q->n++;
@@ -320,20 +311,17 @@ static int ring_setup(struct npuprof_engine *e, struct bpfeng *b, int c)
 	void *p;
 	int r;
 
-	q->fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, NULL, 0, 0,
-			       (uint32_t)b->ring_bytes, NULL);
+	q->fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, NULL, 0, 0, (uint32_t)b->ring_bytes, NULL);
 	if (q->fd < 0) {
 		r = -errno;
 		snprintf(e->err, sizeof(e->err),
-			 "creating the ring buffer of CPU %d (%zu bytes): %s", c,
-			 b->ring_bytes, strerror(-r));
+			 "creating the ring buffer of CPU %d (%zu bytes): %s", c, b->ring_bytes,
+			 strerror(-r));
 		return r;
 	}
-	if (bpf_map_update_elem(bpf_map__fd(b->skel->maps.rbs), &key, &q->fd,
-				BPF_ANY) < 0) {
+	if (bpf_map_update_elem(bpf_map__fd(b->skel->maps.rbs), &key, &q->fd, BPF_ANY) < 0) {
 		r = -errno;
-		snprintf(e->err, sizeof(e->err),
-			 "installing the ring buffer of CPU %d: %s", c,
+		snprintf(e->err, sizeof(e->err), "installing the ring buffer of CPU %d: %s", c,
 			 strerror(-r));
 		return r;
 	}
@@ -342,8 +330,7 @@ static int ring_setup(struct npuprof_engine *e, struct bpfeng *b, int c)
 		goto map_fail;
 	q->cons_pos = p;
 	/* populated now, so the capture does not take the page faults */
-	p = mmap(NULL, page + 2 * b->ring_bytes, PROT_READ,
-		 MAP_SHARED | MAP_POPULATE, q->fd, page);
+	p = mmap(NULL, page + 2 * b->ring_bytes, PROT_READ, MAP_SHARED | MAP_POPULATE, q->fd, page);
 	if (p == MAP_FAILED)
 		goto map_fail;
 	q->prod_pos = p;
@@ -355,8 +342,7 @@ static int ring_setup(struct npuprof_engine *e, struct bpfeng *b, int c)
 	return 0;
 map_fail:
 	r = -errno;
-	snprintf(e->err, sizeof(e->err), "mapping the ring buffer of CPU %d: %s",
-		 c, strerror(-r));
+	snprintf(e->err, sizeof(e->err), "mapping the ring buffer of CPU %d: %s", c, strerror(-r));
 	return r;
 }
 
@@ -370,8 +356,7 @@ static struct bring *oldest(struct bpfeng *b)
 
 		if (q->head == q->n)
 			continue;
-		if (!best ||
-		    q->stage[q->head].r.hdr.ts < best->stage[best->head].r.hdr.ts ||
+		if (!best || q->stage[q->head].r.hdr.ts < best->stage[best->head].r.hdr.ts ||
 		    (q->stage[q->head].r.hdr.ts == best->stage[best->head].r.hdr.ts &&
 		     q->stage[q->head].seq < best->stage[best->head].seq))
 			best = q;
@@ -420,8 +405,7 @@ static void bpf_close(struct npuprof_engine *e)
 	e->priv = NULL;
 }
 
-static int bpf_open(struct npuprof_engine *e,
-		    const struct npuprof_capture_opts *o)
+static int bpf_open(struct npuprof_engine *e, const struct npuprof_capture_opts *o)
 {
 	libbpf_print_fn_t old;
 	struct bpfeng *b;
@@ -432,15 +416,17 @@ static int bpf_open(struct npuprof_engine *e,
 	if ((r = check_privileges(e)) < 0)
 		return r;
 	if (o && (o->flags & NPUPROF_CFG_OVERWRITE)) {
-		snprintf(e->err, sizeof(e->err),
-			 "overwrite (flight recorder) mode is not available with BPF ringbuf; use --engine kmod");
+		snprintf(
+			e->err, sizeof(e->err),
+			"overwrite (flight recorder) mode is not available with BPF ringbuf; use --engine kmod");
 		return -EOPNOTSUPP;
 	}
 	if (!npuprof_ring_bytes_valid(ring, (uint64_t)page)) {
-		snprintf(e->err, sizeof(e->err),
-			 "ring size %llu bytes (in all): must be a power of two from %llu KiB (and the page size, %ld bytes) to %llu KiB",
-			 (unsigned long long)ring, NPUPROF_RING_MIN_BYTES >> 10,
-			 page, NPUPROF_RING_MAX_BYTES >> 10);
+		snprintf(
+			e->err, sizeof(e->err),
+			"ring size %llu bytes (in all): must be a power of two from %llu KiB (and the page size, %ld bytes) to %llu KiB",
+			(unsigned long long)ring, NPUPROF_RING_MIN_BYTES >> 10, page,
+			NPUPROF_RING_MAX_BYTES >> 10);
 		return -EINVAL;
 	}
 	b = calloc(1, sizeof(*b));
@@ -450,8 +436,8 @@ static int bpf_open(struct npuprof_engine *e,
 	b->ncpu = libbpf_num_possible_cpus();
 	if (b->ncpu <= 0 || b->ncpu > NPUPROF_BPF_MAX_CPUS) {
 		snprintf(e->err, sizeof(e->err),
-			 "%d possible CPUs: the BPF engine counts per CPU for at most %d",
-			 b->ncpu, NPUPROF_BPF_MAX_CPUS);
+			 "%d possible CPUs: the BPF engine counts per CPU for at most %d", b->ncpu,
+			 NPUPROF_BPF_MAX_CPUS);
 		r = -E2BIG;
 		goto fail_early;
 	}
@@ -461,8 +447,7 @@ static int bpf_open(struct npuprof_engine *e,
 	b->skel = npuprof_bpf__open();
 	if (!b->skel) {
 		r = -errno;
-		snprintf(e->err, sizeof(e->err), "opening the BPF object: %s",
-			 strerror(errno));
+		snprintf(e->err, sizeof(e->err), "opening the BPF object: %s", strerror(errno));
 		goto fail;
 	}
 	if (o) {
@@ -476,12 +461,13 @@ static int bpf_open(struct npuprof_engine *e,
 			if (o->streams[i] >= NPUPROF_MAX_STREAMS) {
 				r = -EINVAL;
 				snprintf(e->err, sizeof(e->err),
-					 "stream id %u out of range (max %u)",
-					 o->streams[i], NPUPROF_MAX_STREAMS - 1);
+					 "stream id %u out of range (max %u)", o->streams[i],
+					 NPUPROF_MAX_STREAMS - 1);
 				goto fail;
 			}
-			b->skel->rodata->cfg_stream_mask[o->streams[i] / 64] |=
-				1ULL << (o->streams[i] % 64);
+			b->skel->rodata->cfg_stream_mask[o->streams[i] / 64] |= 1ULL
+										<< (o->streams[i] %
+										    64);
 		}
 	}
 	/* ring_bytes is per CPU, as for every engine (engine.h); the default
@@ -492,10 +478,10 @@ static int bpf_open(struct npuprof_engine *e,
 	else
 		while (b->ring_bytes * 2 * (uint64_t)b->ncpu <= ring)
 			b->ring_bytes *= 2;
-	b->skel->rodata->cfg_wakeup_bytes =
-		(o && o->watermark ? o->watermark :
-				     b->ring_bytes / BPF_SLOT_BYTES / 4) *
-		BPF_SLOT_BYTES;
+	b->skel->rodata->cfg_wakeup_bytes = (o && o->watermark ?
+						     o->watermark :
+						     b->ring_bytes / BPF_SLOT_BYTES / 4) *
+					    BPF_SLOT_BYTES;
 	/* the rings are made after loading, of any size: the table's inner
 	 * map template (declared 64 KiB) only tells the verifier their type;
 	 * the kernel does not require the sizes to match */
@@ -509,8 +495,9 @@ static int bpf_open(struct npuprof_engine *e,
 	if (r) {
 		r = r < 0 ? r : -errno;
 		if (r == -EPERM && !strstr(bpf_log, "BEGIN PROG LOAD LOG"))
-			snprintf(e->err, sizeof(e->err),
-				 "the kernel refused to load BPF programs (EPERM): needs CAP_BPF and CAP_PERFMON or root, and kernel.unprivileged_bpf_disabled/lockdown may forbid it");
+			snprintf(
+				e->err, sizeof(e->err),
+				"the kernel refused to load BPF programs (EPERM): needs CAP_BPF and CAP_PERFMON or root, and kernel.unprivileged_bpf_disabled/lockdown may forbid it");
 		else
 			report_load_error(e, r);
 		goto fail;
@@ -555,8 +542,7 @@ static int attach_missing(struct bpfeng *b, int *failed)
 	for (int i = 0; i < 4 && !r; i++) {
 		if (b->links[i])
 			continue;
-		b->links[i] = bpf_program__attach_raw_tracepoint(progs[i],
-								 bpf_tps[i].tp);
+		b->links[i] = bpf_program__attach_raw_tracepoint(progs[i], bpf_tps[i].tp);
 		if (b->links[i]) {
 			b->attached |= bpf_tps[i].bit;
 			continue;
@@ -584,12 +570,12 @@ static int bpf_start(struct npuprof_engine *e)
 	r = attach_missing(b, &failed);
 	if (r < 0 || !b->attached) {
 		if (r < 0)
-			snprintf(e->err, sizeof(e->err),
-				 "attaching to tracepoint %s: %s",
+			snprintf(e->err, sizeof(e->err), "attaching to tracepoint %s: %s",
 				 bpf_tps[failed].tp, strerror(-r));
 		else
-			snprintf(e->err, sizeof(e->err),
-				 "no trs_chan tracepoints to attach to: is the NPU driver (npusim.ko or asdrv_trsbase.ko) loaded?");
+			snprintf(
+				e->err, sizeof(e->err),
+				"no trs_chan tracepoints to attach to: is the NPU driver (npusim.ko or asdrv_trsbase.ko) loaded?");
 		bpf_detach(b);
 		return r < 0 ? r : -ENOENT;
 	}
@@ -605,8 +591,7 @@ static void reattach(struct bpfeng *b)
 {
 	int failed;
 
-	if (b->running && b->attached != BPF_TP_ALL &&
-	    mono_ns() - b->last_attach > BPF_REATTACH_NS)
+	if (b->running && b->attached != BPF_TP_ALL && mono_ns() - b->last_attach > BPF_REATTACH_NS)
 		attach_missing(b, &failed);
 }
 
@@ -618,8 +603,7 @@ static void flush_pending_drops(struct bpfeng *b)
 
 	for (int c = 0; c < b->ncpu; c++) {
 		struct npuprof_record d;
-		uint64_t lost = __atomic_exchange_n(&cs[c].pending_drop, 0,
-						    __ATOMIC_RELAXED);
+		uint64_t lost = __atomic_exchange_n(&cs[c].pending_drop, 0, __ATOMIC_RELAXED);
 
 		if (!lost)
 			continue;
@@ -734,13 +718,11 @@ static int bpf_stats(struct npuprof_engine *e, struct npuprof_stats *st)
 	memset(st, 0, sizeof(*st));
 	for (int c = 0; c < b->ncpu; c++) {
 		for (int t = 0; t < NPUPROF_REC_TYPE_MAX; t++)
-			st->events[t] += __atomic_load_n(&cs[c].events[t],
-							 __ATOMIC_RELAXED);
+			st->events[t] += __atomic_load_n(&cs[c].events[t], __ATOMIC_RELAXED);
 		st->written += __atomic_load_n(&cs[c].written, __ATOMIC_RELAXED);
 		st->dropped += __atomic_load_n(&cs[c].dropped, __ATOMIC_RELAXED);
 		st->filtered += __atomic_load_n(&cs[c].filtered, __ATOMIC_RELAXED);
-		st->sampled_out +=
-			__atomic_load_n(&cs[c].sampled_out, __ATOMIC_RELAXED);
+		st->sampled_out += __atomic_load_n(&cs[c].sampled_out, __ATOMIC_RELAXED);
 	}
 	st->attached = b->attached;
 	st->running = (uint32_t)b->running;

@@ -90,7 +90,8 @@ static int file_open(struct npuprof_engine *e, const struct npuprof_capture_opts
 	long n;
 
 	if (!o || !o->source || !*o->source) {
-		npuprof_seterr(e->err, sizeof(e->err), "no stream to replay (give a raw kernel stream file)");
+		npuprof_seterr(e->err, sizeof(e->err),
+			       "no stream to replay (give a raw kernel stream file)");
 		return -EINVAL;
 	}
 	f = calloc(1, sizeof(*f));
@@ -227,8 +228,7 @@ static int keep(struct file_engine *f, const struct npuprof_record *r)
 		task = 0;
 		task_rec = 0;
 		break;
-	default:
-		return 1; /* clock sync, drops: always */
+	default: return 1; /* clock sync, drops: always */
 	}
 	if (f->o.dev_mask && (dev >= 32 || !(f->o.dev_mask & (1u << dev))))
 		return 0;
@@ -236,7 +236,9 @@ static int keep(struct file_engine *f, const struct npuprof_record *r)
 		return 0;
 	if (f->owner) {
 		size_t slot = dev < NPUPROF_MAX_DEVICES ?
-			(size_t)dev * NPUPROF_MAX_STREAMS + (stream & 0x7fff) % NPUPROF_MAX_STREAMS : 0;
+				      (size_t)dev * NPUPROF_MAX_STREAMS +
+					      (stream & 0x7fff) % NPUPROF_MAX_STREAMS :
+				      0;
 		int mine = r->hdr.pid == f->o.pid;
 
 		if (submit && dev < NPUPROF_MAX_DEVICES)

@@ -91,8 +91,7 @@ static void kmod_close(struct npuprof_engine *e)
 	e->priv = NULL;
 }
 
-static int kmod_open(struct npuprof_engine *e,
-		     const struct npuprof_capture_opts *o)
+static int kmod_open(struct npuprof_engine *e, const struct npuprof_capture_opts *o)
 {
 	struct npuprof_version v;
 	struct npuprof_config cfg;
@@ -107,33 +106,32 @@ static int kmod_open(struct npuprof_engine *e,
 	k->fd = open("/dev/npuprof", O_RDONLY | O_CLOEXEC);
 	if (k->fd < 0) {
 		r = -errno;
-		snprintf(e->err, sizeof(e->err),
-			 "cannot open /dev/npuprof: %s (is npuprof.ko loaded? insmod kmod/npuprof/npuprof.ko)",
-			 strerror(errno));
+		snprintf(
+			e->err, sizeof(e->err),
+			"cannot open /dev/npuprof: %s (is npuprof.ko loaded? insmod kmod/npuprof/npuprof.ko)",
+			strerror(errno));
 		goto fail;
 	}
 	if ((r = kioctl(k->fd, NPUPROF_IOC_VERSION, &v)) < 0) {
-		snprintf(e->err, sizeof(e->err), "version query: %s",
-			 strerror(-r));
+		snprintf(e->err, sizeof(e->err), "version query: %s", strerror(-r));
 		goto fail;
 	}
-	if (v.abi_version != NPUPROF_ABI_VERSION ||
-	    v.record_size != NPUPROF_RECORD_SIZE ||
+	if (v.abi_version != NPUPROF_ABI_VERSION || v.record_size != NPUPROF_RECORD_SIZE ||
 	    v.schema_version < NPUPROF_SCHEMA_VERSION) {
 		r = -EPROTO;
-		snprintf(e->err, sizeof(e->err),
-			 "npuprof.ko speaks ABI %u schema %u (record %u bytes); this library needs ABI %u schema %u",
-			 v.abi_version, v.schema_version, v.record_size,
-			 NPUPROF_ABI_VERSION, NPUPROF_SCHEMA_VERSION);
+		snprintf(
+			e->err, sizeof(e->err),
+			"npuprof.ko speaks ABI %u schema %u (record %u bytes); this library needs ABI %u schema %u",
+			v.abi_version, v.schema_version, v.record_size, NPUPROF_ABI_VERSION,
+			NPUPROF_SCHEMA_VERSION);
 		goto fail;
 	}
 
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.ring_bytes = o && o->ring_bytes ? o->ring_bytes :
-			 kmod_default_ring(v.nr_cpu_ids);
+	cfg.ring_bytes = o && o->ring_bytes ? o->ring_bytes : kmod_default_ring(v.nr_cpu_ids);
 	/* wake early: a reader that shares CPUs with a busy workload lags */
 	cfg.watermark = o && o->watermark ? o->watermark :
-			(uint32_t)(cfg.ring_bytes / NPUPROF_RECORD_SIZE / 8);
+					    (uint32_t)(cfg.ring_bytes / NPUPROF_RECORD_SIZE / 8);
 	if (o) {
 		cfg.pid = o->pid;
 		cfg.dev_mask = o->dev_mask;
@@ -146,44 +144,42 @@ static int kmod_open(struct npuprof_engine *e,
 					r = -EINVAL;
 					snprintf(e->err, sizeof(e->err),
 						 "stream id %u out of range (max %u)",
-						 o->streams[i],
-						 NPUPROF_MAX_STREAMS - 1);
+						 o->streams[i], NPUPROF_MAX_STREAMS - 1);
 					goto fail;
 				}
-				cfg.stream_mask[o->streams[i] / 64] |=
-					1ULL << (o->streams[i] % 64);
+				cfg.stream_mask[o->streams[i] / 64] |= 1ULL << (o->streams[i] % 64);
 			}
 		}
 	}
 	if (!npuprof_ring_bytes_valid(cfg.ring_bytes, (uint64_t)page)) {
 		r = -EINVAL;
-		snprintf(e->err, sizeof(e->err),
-			 "ring size %llu bytes per CPU: must be a power of two from %llu KiB (and the page size, %ld bytes) to %llu KiB",
-			 (unsigned long long)cfg.ring_bytes,
-			 NPUPROF_RING_MIN_BYTES >> 10, page,
-			 NPUPROF_RING_MAX_BYTES >> 10);
+		snprintf(
+			e->err, sizeof(e->err),
+			"ring size %llu bytes per CPU: must be a power of two from %llu KiB (and the page size, %ld bytes) to %llu KiB",
+			(unsigned long long)cfg.ring_bytes, NPUPROF_RING_MIN_BYTES >> 10, page,
+			NPUPROF_RING_MAX_BYTES >> 10);
 		goto fail;
 	}
 	if ((r = kioctl(k->fd, NPUPROF_IOC_CONFIGURE, &cfg)) < 0) {
 		if (r == -EPERM)
-			snprintf(e->err, sizeof(e->err),
-				 "configure: %s (capturing every process needs CAP_PERFMON or root; use --pid with a process you own, and rings of at most %llu KiB per CPU)",
-				 strerror(-r),
-				 NPUPROF_RING_MAX_UNPRIV_BYTES >> 10);
+			snprintf(
+				e->err, sizeof(e->err),
+				"configure: %s (capturing every process needs CAP_PERFMON or root; use --pid with a process you own, and rings of at most %llu KiB per CPU)",
+				strerror(-r), NPUPROF_RING_MAX_UNPRIV_BYTES >> 10);
 		else if (r == -EINVAL)
-			snprintf(e->err, sizeof(e->err),
-				 "configure: %s (the ring size must be a power of two from %llu KiB (and the page size) to %llu KiB per CPU)",
-				 strerror(-r), NPUPROF_RING_MIN_BYTES >> 10,
-				 NPUPROF_RING_MAX_BYTES >> 10);
+			snprintf(
+				e->err, sizeof(e->err),
+				"configure: %s (the ring size must be a power of two from %llu KiB (and the page size) to %llu KiB per CPU)",
+				strerror(-r), NPUPROF_RING_MIN_BYTES >> 10,
+				NPUPROF_RING_MAX_BYTES >> 10);
 		else if (r == -ENOMEM)
-			snprintf(e->err, sizeof(e->err),
-				 "configure: %s (%llu KiB per CPU for %u CPUs: the rings may take at most 1/%d of RAM)",
-				 strerror(-r),
-				 (unsigned long long)(cfg.ring_bytes >> 10),
-				 v.nr_cpu_ids, NPUPROF_RING_MEM_SHARE);
+			snprintf(
+				e->err, sizeof(e->err),
+				"configure: %s (%llu KiB per CPU for %u CPUs: the rings may take at most 1/%d of RAM)",
+				strerror(-r), (unsigned long long)(cfg.ring_bytes >> 10),
+				v.nr_cpu_ids, NPUPROF_RING_MEM_SHARE);
 		else
-			snprintf(e->err, sizeof(e->err), "configure: %s",
-				 strerror(-r));
+			snprintf(e->err, sizeof(e->err), "configure: %s", strerror(-r));
 		goto fail;
 	}
 	k->overwrite = !!(cfg.flags & NPUPROF_CFG_OVERWRITE);
@@ -206,8 +202,8 @@ static int kmod_open(struct npuprof_engine *e,
 			 (off_t)NPUPROF_MMAP_DATA(c));
 		if (p == MAP_FAILED) {
 			r = -errno;
-			snprintf(e->err, sizeof(e->err), "map ring of CPU %d: %s",
-				 c, strerror(errno));
+			snprintf(e->err, sizeof(e->err), "map ring of CPU %d: %s", c,
+				 strerror(errno));
 			goto fail;
 		}
 		kr->data = p;
@@ -253,8 +249,7 @@ static int kmod_wait(struct npuprof_engine *e, int timeout_ms)
 	return r > 0 && (p.revents & POLLIN) ? 1 : 0;
 }
 
-static const struct npuprof_record *kring_at(const struct kring *kr,
-					     uint64_t pos)
+static const struct npuprof_record *kring_at(const struct kring *kr, uint64_t pos)
 {
 	return (const void *)(kr->data + (pos & kr->mask) * NPUPROF_RECORD_SIZE);
 }
@@ -290,8 +285,7 @@ static int kring_load(const struct kmod *k, struct kring *kr)
 	return kr->cur != NULL;
 }
 
-static long kmod_read(struct npuprof_engine *e, npuprof_record_fn fn,
-		      void *ctx)
+static long kmod_read(struct npuprof_engine *e, npuprof_record_fn fn, void *ctx)
 {
 	struct kmod *k = e->priv;
 	long n = 0;

@@ -60,9 +60,8 @@ static int write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
-int npuprof_rawk_create(struct npuprof_rawk_writer **out, const char *path,
-			const char *engine, uint32_t sample_n, uint32_t flags,
-			char *err, size_t errlen)
+int npuprof_rawk_create(struct npuprof_rawk_writer **out, const char *path, const char *engine,
+			uint32_t sample_n, uint32_t flags, char *err, size_t errlen)
 {
 	unsigned char h[NPUPROF_RAWK_HDR_SIZE];
 	struct npuprof_rawk_writer *w;
@@ -78,8 +77,7 @@ int npuprof_rawk_create(struct npuprof_rawk_writer **out, const char *path,
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (w->fd < 0) {
 		r = -errno;
-		npuprof_seterr(err, errlen, "%s: cannot create: %s", path,
-		       strerror(errno));
+		npuprof_seterr(err, errlen, "%s: cannot create: %s", path, strerror(errno));
 		free(w);
 		return r;
 	}
@@ -174,8 +172,7 @@ static void describe_bad(const char *path, const struct npuprof_rawk_info *info,
 {
 	char list[256], tail[512];
 	size_t n = 0;
-	uint64_t shown = info->bad_records < RAWK_BAD_LISTED ? info->bad_records :
-								RAWK_BAD_LISTED;
+	uint64_t shown = info->bad_records < RAWK_BAD_LISTED ? info->bad_records : RAWK_BAD_LISTED;
 
 	if (!err || !errlen)
 		return;
@@ -184,16 +181,15 @@ static void describe_bad(const char *path, const struct npuprof_rawk_info *info,
 		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%llu", i ? ", " : "",
 				      (unsigned long long)bad_off[i]);
 	snprintf(tail, sizeof(tail), "%s", err);
-	npuprof_seterr(err, errlen, "%s: %llu corrupt record%s of %d bytes skipped at offset%s %s%s%s%s",
-		       path, (unsigned long long)info->bad_records,
-		       info->bad_records == 1 ? "" : "s", NPUPROF_RECORD_SIZE,
-		       info->bad_records == 1 ? "" : "s", list,
+	npuprof_seterr(err, errlen,
+		       "%s: %llu corrupt record%s of %d bytes skipped at offset%s %s%s%s%s", path,
+		       (unsigned long long)info->bad_records, info->bad_records == 1 ? "" : "s",
+		       NPUPROF_RECORD_SIZE, info->bad_records == 1 ? "" : "s", list,
 		       info->bad_records > shown ? " ..." : "", tail[0] ? "; " : "", tail);
 }
 
 long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
-		       struct npuprof_rawk_info *info, char *err,
-		       size_t errlen)
+		       struct npuprof_rawk_info *info, char *err, size_t errlen)
 {
 	struct npuprof_rawk_info local;
 	unsigned char h[NPUPROF_RAWK_HDR_SIZE];
@@ -220,12 +216,13 @@ long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
 	have = fread(h, 1, sizeof(h), f);
 	if (have < sizeof(h)) {
 		npuprof_seterr(err, errlen, "%s: offset %zu: truncated header (%zu of %d bytes)",
-		       path, have, have, NPUPROF_RAWK_HDR_SIZE);
+			       path, have, have, NPUPROF_RAWK_HDR_SIZE);
 		r = -EBADMSG;
 		goto out;
 	}
 	if (memcmp(h, NPUPROF_RAWK_MAGIC, 8)) {
-		npuprof_seterr(err, errlen, "%s: offset 0: not a raw kernel stream (bad magic)", path);
+		npuprof_seterr(err, errlen, "%s: offset 0: not a raw kernel stream (bad magic)",
+			       path);
 		r = -EBADMSG;
 		goto out;
 	}
@@ -240,14 +237,16 @@ long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
 	info->sample_n = get32(h + 56);
 	info->flags = get32(h + 60);
 	if (info->file_version != NPUPROF_RAWK_VERSION) {
-		npuprof_seterr(err, errlen, "%s: offset 8: unsupported file version %u (this reader knows %d)",
-		       path, info->file_version, NPUPROF_RAWK_VERSION);
+		npuprof_seterr(err, errlen,
+			       "%s: offset 8: unsupported file version %u (this reader knows %d)",
+			       path, info->file_version, NPUPROF_RAWK_VERSION);
 		r = -EPROTO;
 		goto out;
 	}
 	if (rsize != NPUPROF_RECORD_SIZE || hsize != NPUPROF_RAWK_HDR_SIZE) {
-		npuprof_seterr(err, errlen, "%s: offset 16: record size %u / header size %u, expected %d / %d",
-		       path, rsize, hsize, NPUPROF_RECORD_SIZE, NPUPROF_RAWK_HDR_SIZE);
+		npuprof_seterr(err, errlen,
+			       "%s: offset 16: record size %u / header size %u, expected %d / %d",
+			       path, rsize, hsize, NPUPROF_RECORD_SIZE, NPUPROF_RAWK_HDR_SIZE);
 		r = -EPROTO;
 		goto out;
 	}
@@ -259,8 +258,7 @@ long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
 		for (size_t i = 0; i < whole; i++, off += NPUPROF_RECORD_SIZE) {
 			const struct npuprof_record *rec = &buf[i];
 
-			if (rec->hdr.size != NPUPROF_RECORD_SIZE ||
-			    rec->hdr.type == 0 ||
+			if (rec->hdr.size != NPUPROF_RECORD_SIZE || rec->hdr.type == 0 ||
 			    rec->hdr.type >= NPUPROF_REC_TYPE_MAX) {
 				/* fixed-size records: the next one is intact */
 				if (info->bad_records < RAWK_BAD_LISTED)
@@ -278,14 +276,16 @@ long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
 		if (n < sizeof(buf)) {
 			if (ferror(f)) {
 				r = -EIO;
-				npuprof_seterr(err, errlen, "%s: offset %llu: read error",
-				       path, (unsigned long long)off);
+				npuprof_seterr(err, errlen, "%s: offset %llu: read error", path,
+					       (unsigned long long)off);
 			} else if (n % NPUPROF_RECORD_SIZE) {
 				info->trailing_bytes = n % NPUPROF_RECORD_SIZE;
-				npuprof_seterr(err, errlen, "%s: offset %llu: truncated record (%llu of %d bytes), ignored",
-				       path, (unsigned long long)off,
-				       (unsigned long long)info->trailing_bytes,
-				       NPUPROF_RECORD_SIZE);
+				npuprof_seterr(
+					err, errlen,
+					"%s: offset %llu: truncated record (%llu of %d bytes), ignored",
+					path, (unsigned long long)off,
+					(unsigned long long)info->trailing_bytes,
+					NPUPROF_RECORD_SIZE);
 			}
 			break;
 		}

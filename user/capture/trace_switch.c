@@ -44,9 +44,8 @@ int trace_switch_on(struct trace_switches *e)
 				on++;
 				if (known < 0 && e->n < TRACE_SWITCH_MAX) {
 					known = e->n++;
-					snprintf(e->path[known],
-						 sizeof(e->path[known]),
-						 "%s", g.gl_pathv[i]);
+					snprintf(e->path[known], sizeof(e->path[known]), "%s",
+						 g.gl_pathv[i]);
 					e->old[known] = cur[0];
 				}
 			} else {

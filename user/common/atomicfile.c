@@ -24,9 +24,8 @@ int atomic_tmp_create(const char *dir, const char *name, char **tmp_path)
 		int fd, n;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
-		n = snprintf(path, sizeof(path), "%s/" NPUPROF_TMP_PREFIX "%s.%d.%u.%lx", dir,
-			     name, (int)getpid(),
-			     __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED),
+		n = snprintf(path, sizeof(path), "%s/" NPUPROF_TMP_PREFIX "%s.%d.%u.%lx", dir, name,
+			     (int)getpid(), __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED),
 			     (unsigned long)ts.tv_nsec);
 		if (n < 0 || (size_t)n >= sizeof(path))
 			return -ENAMETOOLONG;
@@ -49,8 +48,7 @@ int atomic_tmp_create(const char *dir, const char *name, char **tmp_path)
 	return -EEXIST;
 }
 
-int atomic_file_open(struct atomic_file *af, const char *path,
-			char *err, size_t errlen)
+int atomic_file_open(struct atomic_file *af, const char *path, char *err, size_t errlen)
 {
 	const char *slash = strrchr(path, '/');
 	char dir[PATH_MAX];
@@ -76,8 +74,8 @@ int atomic_file_open(struct atomic_file *af, const char *path,
 	}
 	fd = atomic_tmp_create(dir, slash ? slash + 1 : path, &af->tmp);
 	if (fd < 0) {
-		npuprof_seterr(err, errlen, "%s: cannot create a temporary in %s: %s", path,
-			       dir, strerror(-fd));
+		npuprof_seterr(err, errlen, "%s: cannot create a temporary in %s: %s", path, dir,
+			       strerror(-fd));
 		free(af->path);
 		af->path = NULL;
 		return fd;
@@ -94,8 +92,7 @@ int atomic_file_open(struct atomic_file *af, const char *path,
 	return 0;
 }
 
-int atomic_file_commit(struct atomic_file *af, char *err,
-			  size_t errlen)
+int atomic_file_commit(struct atomic_file *af, char *err, size_t errlen)
 {
 	int e = 0;
 
@@ -113,8 +110,9 @@ int atomic_file_commit(struct atomic_file *af, char *err,
 	if (!e && rename(af->tmp, af->path) < 0)
 		e = -errno;
 	if (e) {
-		npuprof_seterr(err, errlen, "%s: write failed: %s; the previous file, if any, is kept",
-			       af->path, strerror(-e));
+		npuprof_seterr(err, errlen,
+			       "%s: write failed: %s; the previous file, if any, is kept", af->path,
+			       strerror(-e));
 		atomic_file_abort(af);
 		return e;
 	}

@@ -29,12 +29,10 @@ struct atomic_file {
 };
 
 /* Start writing path. Returns 0, or -errno with a message naming path. */
-int atomic_file_open(struct atomic_file *af, const char *path,
-			char *err, size_t errlen);
+int atomic_file_open(struct atomic_file *af, const char *path, char *err, size_t errlen);
 /* Flush, sync, close and rename over path. Returns 0, or -errno with a
  * message (the temporary is removed and path is untouched). */
-int atomic_file_commit(struct atomic_file *af, char *err,
-			  size_t errlen);
+int atomic_file_commit(struct atomic_file *af, char *err, size_t errlen);
 /* Close and remove the temporary; path is untouched. Safe on a file never
  * opened or already committed. */
 void atomic_file_abort(struct atomic_file *af);

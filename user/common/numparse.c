@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int num_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out,
-		      char *err, size_t errlen)
+int num_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out, char *err,
+		  size_t errlen)
 {
 	uint64_t v = 0;
 	const char *p = s;
@@ -39,13 +39,12 @@ int num_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 	*out = v;
 	return 0;
 bad:
-	npuprof_seterr(err, errlen, "'%s' is not a whole number from %llu to %llu",
-		       s ? s : "", (unsigned long long)min, (unsigned long long)max);
+	npuprof_seterr(err, errlen, "'%s' is not a whole number from %llu to %llu", s ? s : "",
+		       (unsigned long long)min, (unsigned long long)max);
 	return -EINVAL;
 }
 
-int num_parse_double(const char *s, double min, double max, double *out,
-			 char *err, size_t errlen)
+int num_parse_double(const char *s, double min, double max, double *out, char *err, size_t errlen)
 {
 	char *end;
 	double v;
@@ -63,13 +62,12 @@ int num_parse_double(const char *s, double min, double max, double *out,
 	*out = v;
 	return 0;
 bad:
-	npuprof_seterr(err, errlen, "'%s' is not a number from %g to %g", s ? s : "",
-		       min, max);
+	npuprof_seterr(err, errlen, "'%s' is not a number from %g to %g", s ? s : "", min, max);
 	return -EINVAL;
 }
 
-int opt_u64(const char *tool, const char *option, const char *s,
-		    uint64_t min, uint64_t max, uint64_t *out)
+int opt_u64(const char *tool, const char *option, const char *s, uint64_t min, uint64_t max,
+	    uint64_t *out)
 {
 	char err[256];
 
@@ -79,8 +77,8 @@ int opt_u64(const char *tool, const char *option, const char *s,
 	return -1;
 }
 
-int opt_u32(const char *tool, const char *option, const char *s,
-		    uint32_t min, uint32_t max, uint32_t *out)
+int opt_u32(const char *tool, const char *option, const char *s, uint32_t min, uint32_t max,
+	    uint32_t *out)
 {
 	uint64_t v;
 
@@ -90,8 +88,7 @@ int opt_u32(const char *tool, const char *option, const char *s,
 	return 0;
 }
 
-int opt_int(const char *tool, const char *option, const char *s,
-		    int min, int max, int *out)
+int opt_int(const char *tool, const char *option, const char *s, int min, int max, int *out)
 {
 	uint64_t v;
 
@@ -104,8 +101,8 @@ int opt_int(const char *tool, const char *option, const char *s,
 	return 0;
 }
 
-int opt_double(const char *tool, const char *option, const char *s,
-		       double min, double max, double *out)
+int opt_double(const char *tool, const char *option, const char *s, double min, double max,
+	       double *out)
 {
 	char err[256];
 
@@ -115,15 +112,15 @@ int opt_double(const char *tool, const char *option, const char *s,
 	return -1;
 }
 
-int opt_list(const char *tool, const char *option, const char *s,
-		     uint32_t min, uint32_t max, uint32_t *out, int max_n)
+int opt_list(const char *tool, const char *option, const char *s, uint32_t min, uint32_t max,
+	     uint32_t *out, int max_n)
 {
 	char item[32], err[256];
 	int n = 0;
 
 	if (!s || !*s) {
-		fprintf(stderr, "%s: %s: empty list (give ids from %u to %u, e.g. 0,2-3)\n",
-			tool, option, min, max);
+		fprintf(stderr, "%s: %s: empty list (give ids from %u to %u, e.g. 0,2-3)\n", tool,
+			option, min, max);
 		return -1;
 	}
 	for (;;) {
@@ -132,7 +129,8 @@ int opt_list(const char *tool, const char *option, const char *s,
 		uint64_t a, b;
 
 		if (len == 0 || len >= sizeof(item)) {
-			fprintf(stderr, "%s: %s: '%.*s' in '%s' is not an id or a range A-B of ids from %u to %u\n",
+			fprintf(stderr,
+				"%s: %s: '%.*s' in '%s' is not an id or a range A-B of ids from %u to %u\n",
 				tool, option, (int)len, s, s, min, max);
 			return -1;
 		}
@@ -149,8 +147,8 @@ int opt_list(const char *tool, const char *option, const char *s,
 		if (!dash)
 			b = a;
 		if (b < a) {
-			fprintf(stderr, "%s: %s: range %llu-%llu runs backwards\n", tool,
-				option, (unsigned long long)a, (unsigned long long)b);
+			fprintf(stderr, "%s: %s: range %llu-%llu runs backwards\n", tool, option,
+				(unsigned long long)a, (unsigned long long)b);
 			return -1;
 		}
 		if (b - a >= (uint64_t)(max_n - n)) {

@@ -16,28 +16,26 @@
 
 /* 0 with *out set, or -EINVAL (not a number) / -ERANGE (outside [min, max])
  * with a message in err: "'<s>' is not a whole number from <min> to <max>". */
-int num_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out,
-		      char *err, size_t errlen);
-int num_parse_double(const char *s, double min, double max, double *out,
-			 char *err, size_t errlen);
+int num_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out, char *err,
+		  size_t errlen);
+int num_parse_double(const char *s, double min, double max, double *out, char *err, size_t errlen);
 
 /* For command lines: the same parsers, printing on failure
  * "<tool>: <option>: '<s>' is not ..." to stderr. 0 or -1. */
-int opt_u64(const char *tool, const char *option, const char *s,
-		    uint64_t min, uint64_t max, uint64_t *out);
-int opt_u32(const char *tool, const char *option, const char *s,
-		    uint32_t min, uint32_t max, uint32_t *out);
-int opt_int(const char *tool, const char *option, const char *s,
-		    int min, int max, int *out);
-int opt_double(const char *tool, const char *option, const char *s,
-		       double min, double max, double *out);
+int opt_u64(const char *tool, const char *option, const char *s, uint64_t min, uint64_t max,
+	    uint64_t *out);
+int opt_u32(const char *tool, const char *option, const char *s, uint32_t min, uint32_t max,
+	    uint32_t *out);
+int opt_int(const char *tool, const char *option, const char *s, int min, int max, int *out);
+int opt_double(const char *tool, const char *option, const char *s, double min, double max,
+	       double *out);
 
 /* A list of ids such as "0,2,5-7", each within [min, max], at most `max_n`
  * of them (a range counts each member). Refuses empty items ("0,", ",1",
  * "1,,2"), reversed ranges and values out of range. Returns the count, or
  * -1 after printing "<tool>: <option>: ..." to stderr. */
-int opt_list(const char *tool, const char *option, const char *s,
-		     uint32_t min, uint32_t max, uint32_t *out, int max_n);
+int opt_list(const char *tool, const char *option, const char *s, uint32_t min, uint32_t max,
+	     uint32_t *out, int max_n);
 
 /* end - start for timestamps from files that may be damaged: saturates
  * instead of overflowing, and never goes below 0. */

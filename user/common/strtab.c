@@ -37,7 +37,7 @@ struct npuprof_strtab {
 	struct entry *ent;
 	uint32_t count, cap_ent, limit;
 	uint32_t *slot;
-	uint32_t mask;			/* slot count - 1 */
+	uint32_t mask; /* slot count - 1 */
 	struct block *arena;
 	size_t arena_bytes;
 };

@@ -77,8 +77,7 @@ int u64map_get(const struct u64map *m, uint64_t key, uint64_t *val)
 {
 	if (!m->cap)
 		return 0;
-	for (size_t i = slot_of(key, m->cap); m->used[i];
-	     i = (i + 1) & (m->cap - 1)) {
+	for (size_t i = slot_of(key, m->cap); m->used[i]; i = (i + 1) & (m->cap - 1)) {
 		if (m->keys[i] == key) {
 			if (val)
 				*val = m->vals[i];

@@ -23,17 +23,16 @@
 #define DB_FLAG_0 0u
 #define DB_FLAG_PK NPUPROF_DBC_PK
 
-#define COL_C(st, field, DECL, KIND, FLAGS) \
-	{ #field, { #field, #field }, #DECL, DB_KIND_##KIND, DB_FLAG_##FLAGS, \
-	  offsetof(struct npuprof_db_##st, field) },
+#define COL_C(st, field, DECL, KIND, FLAGS)          \
+	{ #field,	  { #field, #field }, #DECL, \
+	  DB_KIND_##KIND, DB_FLAG_##FLAGS,    offsetof(struct npuprof_db_##st, field) },
 #define COL_V(st, field, n111, n120, DECL, KIND, FLAGS) \
-	{ #field, { n111, n120 }, #DECL, DB_KIND_##KIND, DB_FLAG_##FLAGS, \
-	  offsetof(struct npuprof_db_##st, field) },
+	{ #field,	  { n111, n120 },  #DECL,       \
+	  DB_KIND_##KIND, DB_FLAG_##FLAGS, offsetof(struct npuprof_db_##st, field) },
 
-#define DEF_COLS(ID, sfx, COLS, FLAGS) \
-	static const struct npuprof_db_column cols_##ID[] = { \
-		NPUPROF_DB_COLS_##COLS(COL_C, COL_V, sfx) \
-	};
+#define DEF_COLS(ID, sfx, COLS, FLAGS)                                                             \
+	static const struct npuprof_db_column cols_##ID[] = { NPUPROF_DB_COLS_##COLS(COL_C, COL_V, \
+										     sfx) };
 NPUPROF_DB_TABLE_LIST(DEF_COLS)
 
 /* ENUM rows, exactly as the seed lists them (ascend-reference.md 3.1). */
@@ -45,67 +44,94 @@ NPUPROF_DB_TABLE_LIST(DEF_COLS)
  * So the msprof file carries the first five and the PyTorch file all nine.
  */
 static const struct npuprof_db_enum_row enum_api_type[] = {
-	{ NPUPROF_API_ACL, "acl", BOTH },
-	{ NPUPROF_API_MODEL, "model", BOTH },
-	{ NPUPROF_API_NODE, "node", BOTH },
-	{ NPUPROF_API_HCCL, "communication", BOTH },
-	{ NPUPROF_API_RUNTIME, "runtime", BOTH },
-	{ 50001, "op", NPUPROF_DBE_PYTORCH },
-	{ 50002, "queue", NPUPROF_DBE_PYTORCH },
-	{ 50003, "trace", NPUPROF_DBE_PYTORCH },
+	{ NPUPROF_API_ACL, "acl", BOTH },	  { NPUPROF_API_MODEL, "model", BOTH },
+	{ NPUPROF_API_NODE, "node", BOTH },	  { NPUPROF_API_HCCL, "communication", BOTH },
+	{ NPUPROF_API_RUNTIME, "runtime", BOTH }, { 50001, "op", NPUPROF_DBE_PYTORCH },
+	{ 50002, "queue", NPUPROF_DBE_PYTORCH },  { 50003, "trace", NPUPROF_DBE_PYTORCH },
 	{ 50004, "mstx", NPUPROF_DBE_PYTORCH },
 };
 
-#define M(i, n) { i, n, BOTH }
+#define M(i, n)            \
+	{                  \
+		i, n, BOTH \
+	}
 static const struct npuprof_db_enum_row enum_module[] = {
-	M(0, "SLOG"), M(1, "IDEDD"), M(2, "IDEDH"), M(3, "HCCL"), M(4, "FMK"),
-	M(5, "HIAIENGINE"), M(6, "DVPP"), M(7, "RUNTIME"), M(8, "CCE"), M(9, "HDC"),
-	M(10, "DRV"), M(11, "MDCFUSION"), M(12, "MDCLOCATION"), M(13, "MDCPERCEPTION"),
-	M(14, "MDCFSM"), M(15, "MDCCOMMON"), M(16, "MDCMONITOR"), M(17, "MDCBSWP"),
-	M(18, "MDCDEFAULT"), M(19, "MDCSC"), M(20, "MDCPNC"), M(21, "MLL"), M(22, "DEVMM"),
-	M(23, "KERNEL"), M(24, "LIBMEDIA"), M(25, "CCECPU"), M(26, "ASCENDDK"), M(27, "ROS"),
-	M(28, "HCCP"), M(29, "ROCE"), M(30, "TEFUSION"), M(31, "PROFILING"), M(32, "DP"),
-	M(33, "APP"), M(34, "TS"), M(35, "TSDUMP"), M(36, "AICPU"), M(37, "LP"), M(38, "TDT"),
-	M(39, "FE"), M(40, "MD"), M(41, "MB"), M(42, "ME"), M(43, "IMU"), M(44, "IMP"),
-	M(45, "GE"), M(46, "MDCFUSA"), M(47, "CAMERA"), M(48, "ASCENDCL"), M(49, "TEEOS"),
-	M(50, "ISP"), M(51, "SIS"), M(52, "HSM"), M(53, "DSS"), M(54, "PROCMGR"),
-	M(55, "BBOX"), M(56, "AIVECTOR"), M(57, "TBE"), M(58, "FV"), M(59, "MDCMAP"),
-	M(60, "TUNE"), M(61, "HSS"), M(62, "FFTS"), M(63, "OP"), M(64, "UDF"),
-	M(65, "HICAID"), M(66, "TSYNC"), M(67, "AUDIO"), M(68, "TPRT"),
-	M(69, "ASCENDCKERNEL"), M(70, "ASYS"), M(71, "ATRACE"), M(72, "RTC"),
-	M(73, "SYSMONITOR"), M(74, "AMP"), M(75, "ADETECT"), M(76, "MBUFF"), M(77, "CUSTOM"),
+	M(0, "SLOG"),	      M(1, "IDEDD"),
+	M(2, "IDEDH"),	      M(3, "HCCL"),
+	M(4, "FMK"),	      M(5, "HIAIENGINE"),
+	M(6, "DVPP"),	      M(7, "RUNTIME"),
+	M(8, "CCE"),	      M(9, "HDC"),
+	M(10, "DRV"),	      M(11, "MDCFUSION"),
+	M(12, "MDCLOCATION"), M(13, "MDCPERCEPTION"),
+	M(14, "MDCFSM"),      M(15, "MDCCOMMON"),
+	M(16, "MDCMONITOR"),  M(17, "MDCBSWP"),
+	M(18, "MDCDEFAULT"),  M(19, "MDCSC"),
+	M(20, "MDCPNC"),      M(21, "MLL"),
+	M(22, "DEVMM"),	      M(23, "KERNEL"),
+	M(24, "LIBMEDIA"),    M(25, "CCECPU"),
+	M(26, "ASCENDDK"),    M(27, "ROS"),
+	M(28, "HCCP"),	      M(29, "ROCE"),
+	M(30, "TEFUSION"),    M(31, "PROFILING"),
+	M(32, "DP"),	      M(33, "APP"),
+	M(34, "TS"),	      M(35, "TSDUMP"),
+	M(36, "AICPU"),	      M(37, "LP"),
+	M(38, "TDT"),	      M(39, "FE"),
+	M(40, "MD"),	      M(41, "MB"),
+	M(42, "ME"),	      M(43, "IMU"),
+	M(44, "IMP"),	      M(45, "GE"),
+	M(46, "MDCFUSA"),     M(47, "CAMERA"),
+	M(48, "ASCENDCL"),    M(49, "TEEOS"),
+	M(50, "ISP"),	      M(51, "SIS"),
+	M(52, "HSM"),	      M(53, "DSS"),
+	M(54, "PROCMGR"),     M(55, "BBOX"),
+	M(56, "AIVECTOR"),    M(57, "TBE"),
+	M(58, "FV"),	      M(59, "MDCMAP"),
+	M(60, "TUNE"),	      M(61, "HSS"),
+	M(62, "FFTS"),	      M(63, "OP"),
+	M(64, "UDF"),	      M(65, "HICAID"),
+	M(66, "TSYNC"),	      M(67, "AUDIO"),
+	M(68, "TPRT"),	      M(69, "ASCENDCKERNEL"),
+	M(70, "ASYS"),	      M(71, "ATRACE"),
+	M(72, "RTC"),	      M(73, "SYSMONITOR"),
+	M(74, "AMP"),	      M(75, "ADETECT"),
+	M(76, "MBUFF"),	      M(77, "CUSTOM"),
 };
 
 static const struct npuprof_db_enum_row enum_hccl_data_type[] = {
-	M(0, "INT8"), M(1, "INT16"), M(2, "INT32"), M(3, "FP16"), M(4, "FP32"),
-	M(5, "INT64"), M(6, "UINT64"), M(7, "UINT8"), M(8, "UINT16"), M(9, "UINT32"),
-	M(10, "FP64"), M(11, "BFP16"), M(12, "INT128"), M(255, "RESERVED"),
-	M(65534, "N/A"), M(65535, "INVALID_TYPE"),
+	M(0, "INT8"),	 M(1, "INT16"),	     M(2, "INT32"),   M(3, "FP16"),
+	M(4, "FP32"),	 M(5, "INT64"),	     M(6, "UINT64"),  M(7, "UINT8"),
+	M(8, "UINT16"),	 M(9, "UINT32"),     M(10, "FP64"),   M(11, "BFP16"),
+	M(12, "INT128"), M(255, "RESERVED"), M(65534, "N/A"), M(65535, "INVALID_TYPE"),
 };
 
 static const struct npuprof_db_enum_row enum_hccl_link_type[] = {
-	M(0, "ON_CHIP"), M(1, "HCCS"), M(2, "PCIE"), M(3, "ROCE"), M(4, "SIO"),
-	M(5, "HCCS_SW"), M(6, "STANDARD_ROCE"), M(255, "RESERVED"),
-	M(65534, "N/A"), M(65535, "INVALID_TYPE"),
+	M(0, "ON_CHIP"),       M(1, "HCCS"),
+	M(2, "PCIE"),	       M(3, "ROCE"),
+	M(4, "SIO"),	       M(5, "HCCS_SW"),
+	M(6, "STANDARD_ROCE"), M(255, "RESERVED"),
+	M(65534, "N/A"),       M(65535, "INVALID_TYPE"),
 };
 
 static const struct npuprof_db_enum_row enum_hccl_transport_type[] = {
-	M(0, "SDMA"), M(1, "RDMA"), M(2, "LOCAL"), M(255, "RESERVED"),
-	M(65534, "N/A"), M(65535, "INVALID_TYPE"),
+	M(0, "SDMA"),	    M(1, "RDMA"),    M(2, "LOCAL"),
+	M(255, "RESERVED"), M(65534, "N/A"), M(65535, "INVALID_TYPE"),
 };
 
 static const struct npuprof_db_enum_row enum_hccl_rdma_type[] = {
 	M(0, "RDMA_SEND_NOTIFY"), M(1, "RDMA_SEND_PAYLOAD"), M(255, "RESERVED"),
-	M(65534, "N/A"), M(65535, "INVALID_TYPE"),
+	M(65534, "N/A"),	  M(65535, "INVALID_TYPE"),
 };
 
 static const struct npuprof_db_enum_row enum_mstx_event_type[] = {
-	M(0, "marker"), M(1, "push/pop"), M(2, "start/end"), M(3, "marker_ex"),
+	M(0, "marker"),
+	M(1, "push/pop"),
+	M(2, "start/end"),
+	M(3, "marker_ex"),
 };
 
 static const struct npuprof_db_enum_row enum_memcpy_operation[] = {
-	M(0, "host to host"), M(1, "host to device"), M(2, "device to host"),
-	M(3, "device to device"), M(4, "managed memory"), M(5, "addr device to device"),
+	M(0, "host to host"),	   M(1, "host to device"),    M(2, "device to host"),
+	M(3, "device to device"),  M(4, "managed memory"),    M(5, "addr device to device"),
 	M(6, "host to device ex"), M(7, "device to host ex"), M(65535, "other"),
 };
 #undef M
@@ -118,8 +144,8 @@ static const struct npuprof_db_enum_row enum_memcpy_operation[] = {
 #define ENUM_ROWS_ENUM_HCCL_LINK_TYPE \
 	enum_hccl_link_type, sizeof(enum_hccl_link_type) / sizeof(enum_hccl_link_type[0])
 #define ENUM_ROWS_ENUM_HCCL_TRANSPORT_TYPE \
-	enum_hccl_transport_type, \
-	sizeof(enum_hccl_transport_type) / sizeof(enum_hccl_transport_type[0])
+	enum_hccl_transport_type,          \
+		sizeof(enum_hccl_transport_type) / sizeof(enum_hccl_transport_type[0])
 #define ENUM_ROWS_ENUM_HCCL_RDMA_TYPE \
 	enum_hccl_rdma_type, sizeof(enum_hccl_rdma_type) / sizeof(enum_hccl_rdma_type[0])
 #define ENUM_ROWS_ENUM_MSTX_EVENT_TYPE \
@@ -128,10 +154,14 @@ static const struct npuprof_db_enum_row enum_memcpy_operation[] = {
 	enum_memcpy_operation, sizeof(enum_memcpy_operation) / sizeof(enum_memcpy_operation[0])
 
 /* Only ENUM tables carry rows of their own. */
-#define DEF_TABLE(ID, sfx, COLS, FLAGS) \
-	[NPUPROF_DB_##ID] = { NPUPROF_DB_##ID, #ID, cols_##ID, \
+#define DEF_TABLE(ID, sfx, COLS, FLAGS)                                 \
+	[NPUPROF_DB_##ID] = { NPUPROF_DB_##ID,                          \
+			      #ID,                                      \
+			      cols_##ID,                                \
 			      sizeof(cols_##ID) / sizeof(cols_##ID[0]), \
-			      sizeof(struct npuprof_db_##sfx), (FLAGS), ENUM_ROWS_OR_NONE_##COLS(ID) },
+			      sizeof(struct npuprof_db_##sfx),          \
+			      (FLAGS),                                  \
+			      ENUM_ROWS_OR_NONE_##COLS(ID) },
 #define ENUM_ROWS_OR_NONE_ENUM(ID) ENUM_ROWS_##ID
 #define ENUM_ROWS_OR_NONE_STRING_IDS(ID) NULL, 0
 #define ENUM_ROWS_OR_NONE_SESSION_TIME_INFO(ID) NULL, 0
@@ -212,8 +242,8 @@ const struct npuprof_db_table_def *npuprof_dbschema_find(const char *name)
 	return NULL;
 }
 
-int npuprof_dbschema_table_exists(const struct npuprof_db_table_def *t,
-				  enum npuprof_db_schema s, enum npuprof_db_variant v)
+int npuprof_dbschema_table_exists(const struct npuprof_db_table_def *t, enum npuprof_db_schema s,
+				  enum npuprof_db_variant v)
 {
 	if (v == NPUPROF_DB_PYTORCH)
 		return 1;
@@ -237,8 +267,8 @@ static void put(char *buf, size_t len, size_t *pos, const char *s)
 	*pos += n;
 }
 
-int npuprof_dbschema_ddl(const struct npuprof_db_table_def *t, enum npuprof_db_schema s,
-			 char *buf, size_t len)
+int npuprof_dbschema_ddl(const struct npuprof_db_table_def *t, enum npuprof_db_schema s, char *buf,
+			 size_t len)
 {
 	size_t pos = 0;
 	int first = 1;

@@ -14,27 +14,32 @@
 
 #include <npuprof/db.h>
 
-enum npuprof_db_kind { NPUPROF_DBK_I64, NPUPROF_DBK_F64, NPUPROF_DBK_STR, NPUPROF_DBK_TXT };
+enum npuprof_db_kind {
+	NPUPROF_DBK_I64,
+	NPUPROF_DBK_F64,
+	NPUPROF_DBK_STR,
+	NPUPROF_DBK_TXT
+};
 
 #define NPUPROF_DBC_PK 0x1u
 
 struct npuprof_db_column {
-	const char *field;		/* member of the row struct */
-	const char *sql[2];		/* name per schema version; NULL = absent */
-	const char *decl;		/* declared type */
+	const char *field; /* member of the row struct */
+	const char *sql[2]; /* name per schema version; NULL = absent */
+	const char *decl; /* declared type */
 	enum npuprof_db_kind kind;
-	unsigned flags;			/* NPUPROF_DBC_* */
-	size_t offset;			/* of the member in the row struct */
+	unsigned flags; /* NPUPROF_DBC_* */
+	size_t offset; /* of the member in the row struct */
 };
 
 /* Which writers put an ENUM row in the file (ENUM_API_TYPE only differs). */
-#define NPUPROF_DBE_MSPROF  0x1u
+#define NPUPROF_DBE_MSPROF 0x1u
 #define NPUPROF_DBE_PYTORCH 0x2u
 
 struct npuprof_db_enum_row {
 	long long id;
 	const char *name;
-	unsigned writers;		/* NPUPROF_DBE_* */
+	unsigned writers; /* NPUPROF_DBE_* */
 };
 
 struct npuprof_db_table_def {
@@ -43,15 +48,15 @@ struct npuprof_db_table_def {
 	const struct npuprof_db_column *cols;
 	unsigned ncols;
 	size_t row_size;
-	unsigned flags;			/* NPUPROF_DBT_* */
-	const struct npuprof_db_enum_row *enum_rows;	/* ENUM tables only */
+	unsigned flags; /* NPUPROF_DBT_* */
+	const struct npuprof_db_enum_row *enum_rows; /* ENUM tables only */
 	unsigned n_enum_rows;
 };
 
 struct npuprof_db_index {
 	const char *name;
 	enum npuprof_db_table table;
-	const char *columns;		/* comma-separated, no spaces */
+	const char *columns; /* comma-separated, no spaces */
 };
 
 extern const struct npuprof_db_table_def npuprof_db_tables[NPUPROF_DB_TABLE_COUNT];
@@ -70,15 +75,15 @@ const struct npuprof_db_table_def *npuprof_dbschema_table(enum npuprof_db_table 
 const struct npuprof_db_table_def *npuprof_dbschema_find(const char *name);
 
 /* Does table t exist in a database of this schema and variant? */
-int npuprof_dbschema_table_exists(const struct npuprof_db_table_def *t,
-				  enum npuprof_db_schema s, enum npuprof_db_variant v);
+int npuprof_dbschema_table_exists(const struct npuprof_db_table_def *t, enum npuprof_db_schema s,
+				  enum npuprof_db_variant v);
 
 /*
  * Write "CREATE TABLE IF NOT EXISTS T (c TYPE[ PRIMARY KEY], ...)" for schema s
  * into buf. Returns the length, or -1 if buf is too small.
  */
-int npuprof_dbschema_ddl(const struct npuprof_db_table_def *t, enum npuprof_db_schema s,
-			 char *buf, size_t len);
+int npuprof_dbschema_ddl(const struct npuprof_db_table_def *t, enum npuprof_db_schema s, char *buf,
+			 size_t len);
 /* "CREATE INDEX IF NOT EXISTS name ON T (cols)" likewise. */
 int npuprof_dbschema_index_ddl(const struct npuprof_db_index *ix, char *buf, size_t len);
 

@@ -64,11 +64,11 @@ struct npuprof_db {
 	char *final_path, *tmp_path;
 	char *dir;
 	int lock_fd;
-	int err;			/* sticky: the writer is poisoned */
+	int err; /* sticky: the writer is poisoned */
 	int finished;
 	char msg[1024];
 	struct tstate t[NPUPROF_DB_TABLE_COUNT];
-	int64_t *npu_ids;		/* NPU_INFO ids, for RANK_DEVICE_MAP */
+	int64_t *npu_ids; /* NPU_INFO ids, for RANK_DEVICE_MAP */
 	size_t n_npu, cap_npu;
 };
 
@@ -92,25 +92,18 @@ static int sqlite_errno(sqlite3 *db, int rc)
 	int sys = db ? sqlite3_system_errno(db) : 0;
 
 	switch (rc & 0xff) {
-	case SQLITE_FULL:
-		return -ENOSPC;
-	case SQLITE_NOMEM:
-		return -ENOMEM;
-	case SQLITE_READONLY:
-		return -EROFS;
+	case SQLITE_FULL: return -ENOSPC;
+	case SQLITE_NOMEM: return -ENOMEM;
+	case SQLITE_READONLY: return -EROFS;
 	case SQLITE_PERM:
-	case SQLITE_AUTH:
-		return -EPERM;
+	case SQLITE_AUTH: return -EPERM;
 	case SQLITE_CONSTRAINT:
 	case SQLITE_MISMATCH:
 	case SQLITE_RANGE:
-	case SQLITE_TOOBIG:
-		return -EINVAL;
+	case SQLITE_TOOBIG: return -EINVAL;
 	case SQLITE_IOERR:
-	case SQLITE_CANTOPEN:
-		return sys > 0 ? -sys : -EIO;
-	default:
-		return -EIO;
+	case SQLITE_CANTOPEN: return sys > 0 ? -sys : -EIO;
+	default: return -EIO;
 	}
 }
 
@@ -171,8 +164,7 @@ static void remove_stale_temps(const char *dir)
 		fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 		if (fd >= 0) {
 			if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
-			    now - sb.st_mtime > STALE_AGE_S &&
-			    flock(fd, LOCK_EX | LOCK_NB) == 0)
+			    now - sb.st_mtime > STALE_AGE_S && flock(fd, LOCK_EX | LOCK_NB) == 0)
 				unlink(p);
 			close(fd);
 		}
@@ -226,15 +218,14 @@ static int create_table(struct npuprof_db *w, const struct npuprof_db_table_def 
 	int r;
 
 	if (npuprof_dbschema_ddl(def, w->schema, ddl, sizeof(ddl)) < 0)
-		return set_msg(w, w->err = -EOVERFLOW, "%s: DDL longer than %zu bytes",
-			       def->name, sizeof(ddl));
+		return set_msg(w, w->err = -EOVERFLOW, "%s: DDL longer than %zu bytes", def->name,
+			       sizeof(ddl));
 	r = exec(w, ddl);
 	return r < 0 ? r : prepare_insert(w, def);
 }
 
 /* Bind and step one row; the caller has validated table and size. */
-static int write_row(struct npuprof_db *w, const struct npuprof_db_table_def *def,
-		     const void *row)
+static int write_row(struct npuprof_db *w, const struct npuprof_db_table_def *def, const void *row)
 {
 	struct tstate *ts = &w->t[def->id];
 	sqlite3_stmt *s = ts->ins;
@@ -269,8 +260,8 @@ static int write_row(struct npuprof_db *w, const struct npuprof_db_table_def *de
 			int64_t v;
 
 			memcpy(&v, f, sizeof(v));
-			rc = v == NPUPROF_DB_NULL ? sqlite3_bind_null(s, col)
-						  : sqlite3_bind_int64(s, col, v);
+			rc = v == NPUPROF_DB_NULL ? sqlite3_bind_null(s, col) :
+						    sqlite3_bind_int64(s, col, v);
 			break;
 		}
 		case NPUPROF_DBK_F64: {
@@ -284,8 +275,8 @@ static int write_row(struct npuprof_db *w, const struct npuprof_db_table_def *de
 			const char *v;
 
 			memcpy(&v, f, sizeof(v));
-			rc = v ? sqlite3_bind_text(s, col, v, -1, SQLITE_STATIC)
-			       : sqlite3_bind_null(s, col);
+			rc = v ? sqlite3_bind_text(s, col, v, -1, SQLITE_STATIC) :
+				 sqlite3_bind_null(s, col);
 			break;
 		}
 		}
@@ -307,8 +298,7 @@ static int write_row(struct npuprof_db *w, const struct npuprof_db_table_def *de
 /* Create an ENUM table and fill it with the seed's rows for this variant. */
 static int write_enum(struct npuprof_db *w, const struct npuprof_db_table_def *def)
 {
-	unsigned want = w->variant == NPUPROF_DB_PYTORCH ? NPUPROF_DBE_PYTORCH
-							 : NPUPROF_DBE_MSPROF;
+	unsigned want = w->variant == NPUPROF_DB_PYTORCH ? NPUPROF_DBE_PYTORCH : NPUPROF_DBE_MSPROF;
 	int r = create_table(w, def);
 
 	for (unsigned i = 0; r == 0 && i < def->n_enum_rows; i++) {
@@ -394,8 +384,8 @@ static void destroy(struct npuprof_db *w)
 	free(w);
 }
 
-int npuprof_db_open(struct npuprof_db **out, const char *dir,
-		    const struct npuprof_db_options *opt, char *err, size_t errlen)
+int npuprof_db_open(struct npuprof_db **out, const char *dir, const struct npuprof_db_options *opt,
+		    char *err, size_t errlen)
 {
 	static const struct npuprof_db_options defaults;
 	struct npuprof_db *w;
@@ -549,8 +539,7 @@ static int first_row(struct npuprof_db *w, const struct npuprof_db_table_def *de
 {
 	if (!npuprof_dbschema_table_exists(def, w->schema, w->variant))
 		return set_msg(w, -EINVAL, "%s does not exist in a %s database of schema %s",
-			       def->name,
-			       w->variant == NPUPROF_DB_PYTORCH ? "PyTorch" : "msprof",
+			       def->name, w->variant == NPUPROF_DB_PYTORCH ? "PyTorch" : "msprof",
 			       npuprof_dbschema_version(w->schema)->full);
 	return create_table(w, def);
 }
@@ -579,8 +568,7 @@ int npuprof_db_insert(struct npuprof_db *w, enum npuprof_db_table t, const void 
 			       "another table?)",
 			       def->name, row_size, def->row_size);
 	if (def->flags & NPUPROF_DBT_MANAGED)
-		return set_msg(w, -EPERM, "%s is written by the database writer itself",
-			       def->name);
+		return set_msg(w, -EPERM, "%s is written by the database writer itself", def->name);
 	if (t == NPUPROF_DB_META_DATA) {
 		const struct npuprof_db_meta_data *m = row;
 
@@ -676,8 +664,8 @@ static int publish(struct npuprof_db *w)
 		if (rename(w->tmp_path, w->final_path) < 0)
 			return set_msg(w, -errno, "renaming %s to %s: %s", w->tmp_path,
 				       w->final_path, strerror(errno));
-	} else if (renameat2(AT_FDCWD, w->tmp_path, AT_FDCWD, w->final_path,
-			     RENAME_NOREPLACE) < 0) {
+	} else if (renameat2(AT_FDCWD, w->tmp_path, AT_FDCWD, w->final_path, RENAME_NOREPLACE) <
+		   0) {
 		int e = errno;
 
 		/* Filesystems without RENAME_NOREPLACE: link() fails on EEXIST too. */
@@ -695,8 +683,8 @@ static int publish(struct npuprof_db *w)
 				       "second? set NPUPROF_DB_REPLACE to overwrite)",
 				       w->final_path);
 		if (e)
-			return set_msg(w, -e, "renaming %s to %s: %s", w->tmp_path,
-				       w->final_path, strerror(e));
+			return set_msg(w, -e, "renaming %s to %s: %s", w->tmp_path, w->final_path,
+				       strerror(e));
 	}
 	dfd = open(w->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd >= 0) {

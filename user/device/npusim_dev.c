@@ -63,8 +63,7 @@ int npusim_stream_create(int fd, uint32_t *stream_id)
 	return r;
 }
 
-int npusim_stream_destroy(int fd, uint32_t stream_id, uint32_t flags,
-			  int timeout_ms)
+int npusim_stream_destroy(int fd, uint32_t stream_id, uint32_t flags, int timeout_ms)
 {
 	struct npusim_stream_destroy a = {
 		.stream_id = stream_id,
@@ -77,22 +76,20 @@ int npusim_stream_destroy(int fd, uint32_t stream_id, uint32_t flags,
 
 int npusim_stream_sync(int fd, uint32_t stream_id, int timeout_ms)
 {
-	struct npusim_stream_sync a = { .stream_id = stream_id,
-					.timeout_ms = timeout_ms };
+	struct npusim_stream_sync a = { .stream_id = stream_id, .timeout_ms = timeout_ms };
 
 	return npusim_ioctl(fd, NPUSIM_IOC_STREAM_SYNC, &a);
 }
 
-int npusim_stream_status(int fd, uint32_t stream_id,
-			 struct npusim_stream_status *st)
+int npusim_stream_status(int fd, uint32_t stream_id, struct npusim_stream_status *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->stream_id = stream_id;
 	return npusim_ioctl(fd, NPUSIM_IOC_STREAM_STATUS, st);
 }
 
-int npusim_sq_send(int fd, uint32_t stream_id, const struct npusim_sqe *sqes,
-		   uint32_t n, int timeout_ms, uint32_t *pos)
+int npusim_sq_send(int fd, uint32_t stream_id, const struct npusim_sqe *sqes, uint32_t n,
+		   int timeout_ms, uint32_t *pos)
 {
 	struct npusim_sq_send a;
 	int r;
@@ -108,8 +105,8 @@ int npusim_sq_send(int fd, uint32_t stream_id, const struct npusim_sqe *sqes,
 	return r;
 }
 
-int npusim_cq_recv(int fd, uint32_t stream_id, struct npusim_cqe *cqes,
-		   uint32_t cap, int timeout_ms)
+int npusim_cq_recv(int fd, uint32_t stream_id, struct npusim_cqe *cqes, uint32_t cap,
+		   int timeout_ms)
 {
 	struct npusim_cq_recv a;
 	int r;
@@ -155,8 +152,8 @@ int npusim_id_free(int fd, uint32_t kind, uint32_t id)
 	return npusim_ioctl(fd, NPUSIM_IOC_ID_FREE, &a);
 }
 
-void npusim_sqe_init(struct npusim_sqe *sqe, unsigned int type,
-		     uint16_t stream_id, uint16_t task_id)
+void npusim_sqe_init(struct npusim_sqe *sqe, unsigned int type, uint16_t stream_id,
+		     uint16_t task_id)
 {
 	memset(sqe, 0, sizeof(*sqe));
 	sqe->type = (uint8_t)(type & NPUSIM_SQE_TYPE_MASK);

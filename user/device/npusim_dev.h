@@ -22,26 +22,24 @@ int npusim_dev_count(void);
 int npusim_dev_info(int fd, struct npusim_dev_info *info);
 
 int npusim_stream_create(int fd, uint32_t *stream_id);
-int npusim_stream_destroy(int fd, uint32_t stream_id, uint32_t flags,
-			  int timeout_ms);
+int npusim_stream_destroy(int fd, uint32_t stream_id, uint32_t flags, int timeout_ms);
 int npusim_stream_sync(int fd, uint32_t stream_id, int timeout_ms);
-int npusim_stream_status(int fd, uint32_t stream_id,
-			 struct npusim_stream_status *st);
+int npusim_stream_status(int fd, uint32_t stream_id, struct npusim_stream_status *st);
 
 /* Send n SQEs; *pos (optional) receives the SQ slot of the first. */
-int npusim_sq_send(int fd, uint32_t stream_id, const struct npusim_sqe *sqes,
-		   uint32_t n, int timeout_ms, uint32_t *pos);
+int npusim_sq_send(int fd, uint32_t stream_id, const struct npusim_sqe *sqes, uint32_t n,
+		   int timeout_ms, uint32_t *pos);
 /* Receive up to cap CQEs; returns how many (0 on a poll with none). */
-int npusim_cq_recv(int fd, uint32_t stream_id, struct npusim_cqe *cqes,
-		   uint32_t cap, int timeout_ms);
+int npusim_cq_recv(int fd, uint32_t stream_id, struct npusim_cqe *cqes, uint32_t cap,
+		   int timeout_ms);
 
 int npusim_clock_sync(int fd, struct npusim_clock_sample *samples, uint32_t n);
 int npusim_id_alloc(int fd, uint32_t kind, uint32_t *id);
 int npusim_id_free(int fd, uint32_t kind, uint32_t id);
 
 /* Zero an SQE and fill its STARS header. */
-void npusim_sqe_init(struct npusim_sqe *sqe, unsigned int type,
-		     uint16_t stream_id, uint16_t task_id);
+void npusim_sqe_init(struct npusim_sqe *sqe, unsigned int type, uint16_t stream_id,
+		     uint16_t task_id);
 
 #ifdef __cplusplus
 }

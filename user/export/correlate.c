@@ -27,8 +27,7 @@ struct corr_stream {
 
 /* ---- clocks ------------------------------------------------------------- */
 
-void corr_clock_add(struct corr_clock *c, uint64_t host_ns, uint64_t cnt,
-		    uint64_t hz)
+void corr_clock_add(struct corr_clock *c, uint64_t host_ns, uint64_t cnt, uint64_t hz)
 {
 	double x, y;
 
@@ -85,8 +84,7 @@ static uint64_t task_key(uint32_t dev, uint32_t stream, uint32_t task)
 	return npuprof_task_key(dev, stream, task);
 }
 
-int corr_init(struct correlator *c, corr_submit_fn on_submit,
-	      corr_done_fn on_done, void *ctx)
+int corr_init(struct correlator *c, corr_submit_fn on_submit, corr_done_fn on_done, void *ctx)
 {
 	memset(&c->stats, 0, sizeof(c->stats));
 	c->on_submit = on_submit;
@@ -104,8 +102,8 @@ int corr_init(struct correlator *c, corr_submit_fn on_submit,
 	return 0;
 }
 
-static struct corr_stream *stream_of(struct correlator *c, uint32_t dev,
-				     uint32_t stream, uint32_t *idx)
+static struct corr_stream *stream_of(struct correlator *c, uint32_t dev, uint32_t stream,
+				     uint32_t *idx)
 {
 	uint64_t k = npuprof_stream_key(dev, stream), v;
 
@@ -227,8 +225,7 @@ static int on_submit(struct correlator *c, const struct npuprof_record *r)
 static int on_task_time(struct correlator *c, const struct npuprof_record *r)
 {
 	const struct npuprof_task_time *tt = &r->task_time;
-	const struct corr_clock *clk =
-		tt->devid < CORR_MAX_DEV ? &c->clock[tt->devid] : NULL;
+	const struct corr_clock *clk = tt->devid < CORR_MAX_DEV ? &c->clock[tt->devid] : NULL;
 	uint64_t k = task_key(tt->devid, tt->stream_id, tt->task_id), v;
 	uint64_t start = r->hdr.ts, end = r->hdr.ts;
 	int ret;
@@ -243,8 +240,7 @@ static int on_task_time(struct correlator *c, const struct npuprof_record *r)
 	if (!u64map_get(&c->inflight, k, &v)) {
 		struct corr_task t;
 		uint32_t si;
-		struct corr_stream *st =
-			stream_of(c, tt->devid, tt->stream_id, &si);
+		struct corr_stream *st = stream_of(c, tt->devid, tt->stream_id, &si);
 
 		memset(&t, 0, sizeof(t));
 		t.gtid = c->next_gtid++;
@@ -268,8 +264,7 @@ static int on_task_time(struct correlator *c, const struct npuprof_record *r)
 		struct corr_entry *h = &c->ent[st->head];
 
 		/* an earlier task lost its task-time record: derive */
-		h->t.start_ns = h->t.submit_ns > st->prev_end ? h->t.submit_ns :
-								 st->prev_end;
+		h->t.start_ns = h->t.submit_ns > st->prev_end ? h->t.submit_ns : st->prev_end;
 		h->t.end_ns = start > h->t.start_ns ? start : h->t.start_ns;
 		h->t.derived = 1;
 		st->prev_end = h->t.end_ns;
@@ -329,8 +324,7 @@ static int on_complete(struct correlator *c, const struct npuprof_record *r)
 		uint32_t h = st->head;
 		struct corr_entry *e = &c->ent[h];
 
-		e->t.start_ns = e->t.submit_ns > st->prev_end ? e->t.submit_ns :
-								 st->prev_end;
+		e->t.start_ns = e->t.submit_ns > st->prev_end ? e->t.submit_ns : st->prev_end;
 		e->t.end_ns = r->hdr.ts > e->t.start_ns ? r->hdr.ts : e->t.start_ns;
 		e->t.derived = 1;
 		st->prev_end = e->t.end_ns;
@@ -350,17 +344,11 @@ int corr_feed(struct correlator *c, const struct npuprof_record *r)
 	else
 		c->last_ts = r->hdr.ts;
 	switch (r->hdr.type) {
-	case NPUPROF_REC_SUBMIT:
-		return on_submit(c, r);
-	case NPUPROF_REC_TASK_TIME:
-		return on_task_time(c, r);
-	case NPUPROF_REC_COMPLETE:
-		return on_complete(c, r);
-	case NPUPROF_REC_DROP:
-		c->stats.drops_lost += r->drop.lost;
-		return 0;
-	default:
-		return 0;
+	case NPUPROF_REC_SUBMIT: return on_submit(c, r);
+	case NPUPROF_REC_TASK_TIME: return on_task_time(c, r);
+	case NPUPROF_REC_COMPLETE: return on_complete(c, r);
+	case NPUPROF_REC_DROP: c->stats.drops_lost += r->drop.lost; return 0;
+	default: return 0;
 	}
 }
 

@@ -77,13 +77,11 @@ struct correlator {
 
 /* Fit each device's clock from CLOCK_SYNC records (call corr_clock_add for
  * every sample, then corr_clock_fit). */
-void corr_clock_add(struct corr_clock *c, uint64_t host_ns, uint64_t cnt,
-		    uint64_t hz);
+void corr_clock_add(struct corr_clock *c, uint64_t host_ns, uint64_t cnt, uint64_t hz);
 void corr_clock_fit(struct corr_clock *c);
 uint64_t corr_clock_mono(const struct corr_clock *c, uint64_t cnt);
 
-int corr_init(struct correlator *c, corr_submit_fn on_submit,
-	      corr_done_fn on_done, void *ctx);
+int corr_init(struct correlator *c, corr_submit_fn on_submit, corr_done_fn on_done, void *ctx);
 /* Feed one record; records should arrive in timestamp order (later ones
  * are still handled and counted as late). Returns the callback's error. */
 int corr_feed(struct correlator *c, const struct npuprof_record *r);

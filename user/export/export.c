@@ -110,11 +110,11 @@ static void check(struct export_ctx *x, int r)
 static const char *sqe_type_name(uint32_t t)
 {
 	static const char *const names[] = {
-		"AI_CORE", "AI_CPU", "AIV_SQE", "PLACE_HOLDER_SQE",
-		"EVENT_RECORD_SQE", "EVENT_WAIT_SQE", "NOTIFY_RECORD_SQE",
-		"NOTIFY_WAIT_SQE", "WRITE_VALUE_SQE", "VQ6_SQE", "TOF_SQE",
-		"SDMA_SQE", "VPC_SQE", "JPEGE_SQE", "JPEGD_SQE", "DSA_SQE",
-		"ROCCE_SQE", "PCIE_DMA_SQE", "HOST_CPU_SQE", "CDQM_SQE",
+		"AI_CORE",	    "AI_CPU",	      "AIV_SQE",	   "PLACE_HOLDER_SQE",
+		"EVENT_RECORD_SQE", "EVENT_WAIT_SQE", "NOTIFY_RECORD_SQE", "NOTIFY_WAIT_SQE",
+		"WRITE_VALUE_SQE",  "VQ6_SQE",	      "TOF_SQE",	   "SDMA_SQE",
+		"VPC_SQE",	    "JPEGE_SQE",      "JPEGD_SQE",	   "DSA_SQE",
+		"ROCCE_SQE",	    "PCIE_DMA_SQE",   "HOST_CPU_SQE",	   "CDQM_SQE",
 		"C_CORE_SQE",
 	};
 	return t < sizeof(names) / sizeof(names[0]) ? names[t] : "Other";
@@ -122,9 +122,8 @@ static const char *sqe_type_name(uint32_t t)
 
 /* ---- JSON trace (Chrome trace-event format) ------------------------------ */
 
-static void json_event(struct export_ctx *x, const char *name, const char *cat,
-		       int64_t pid, int64_t tid, int64_t start, int64_t end,
-		       const char *args)
+static void json_event(struct export_ctx *x, const char *name, const char *cat, int64_t pid,
+		       int64_t tid, int64_t start, int64_t end, const char *args)
 {
 	if (!x->json)
 		return;
@@ -150,8 +149,7 @@ static void on_submit(void *vctx, struct corr_task *t)
 {
 	struct export_ctx *x = vctx;
 
-	t->user = hostdata_match_track(x->hd, t->pid, t->dev, t->stream,
-				       t->task, t->submit_ns);
+	t->user = hostdata_match_track(x->hd, t->pid, t->dev, t->stream, t->task, t->submit_ns);
 }
 
 static int on_done(void *vctx, const struct corr_task *t)
@@ -183,8 +181,8 @@ static int on_done(void *vctx, const struct corr_task *t)
 			type = "MsTx"; /* the MarkEx / mstx device marker */
 	} else if (t->pid) {
 		/* an uninstrumented launch: the API open on its thread */
-		const struct hd_api *a = hostdata_enclosing_api(
-			x->hd, t->pid, t->tid, t->submit_ns);
+		const struct hd_api *a = hostdata_enclosing_api(x->hd, t->pid, t->tid,
+								t->submit_ns);
 
 		if (a)
 			conn = (int64_t)a->r.connection_id;
@@ -202,11 +200,11 @@ static int on_done(void *vctx, const struct corr_task *t)
 		char args[128];
 
 		snprintf(args, sizeof(args),
-			 "{\"taskId\":%u,\"globalTaskId\":%" PRIu64 ",\"connectionId\":%" PRId64 "}",
+			 "{\"taskId\":%u,\"globalTaskId\":%" PRIu64 ",\"connectionId\":%" PRId64
+			 "}",
 			 t->task, t->gtid, conn);
-		json_event(x, type && *type ? type : sqe_type_name(t->sqe_type),
-			   "task", 1000000 + t->dev, t->stream, row.startNs,
-			   row.endNs, args);
+		json_event(x, type && *type ? type : sqe_type_name(t->sqe_type), "task",
+			   1000000 + t->dev, t->stream, row.startNs, row.endNs, args);
 	}
 	if (!tr)
 		return x->err;
@@ -219,8 +217,8 @@ static int on_done(void *vctx, const struct corr_task *t)
 		};
 		check(x, npuprof_db_add_memcpy_info(x->w, &m));
 	}
-	const struct hd_compute *c = hostdata_compute(
-		x->hd, t->pid, t->dev, t->stream, t->task, tr->r.batch_id);
+	const struct hd_compute *c = hostdata_compute(x->hd, t->pid, t->dev, t->stream, t->task,
+						      tr->r.batch_id);
 	if (c) {
 		struct npuprof_db_compute_task_info ci;
 
@@ -245,8 +243,8 @@ static int on_done(void *vctx, const struct corr_task *t)
 		check(x, npuprof_db_add_compute_task_info(x->w, &ci));
 		x->res->compute++;
 	}
-	const struct hd_hccl_task *h = hostdata_hccl_task(
-		x->hd, t->pid, t->dev, t->stream, t->task, tr->r.batch_id);
+	const struct hd_hccl_task *h = hostdata_hccl_task(x->hd, t->pid, t->dev, t->stream, t->task,
+							  tr->r.batch_id);
 	if (h) {
 		struct hd_hccl_op *op = hostdata_hccl_op(x->hd, t->pid, h->r.op_seq);
 		struct npuprof_db_communication_task_info ct;
@@ -354,10 +352,9 @@ static int on_scan_record(void *vctx, const struct npuprof_record *r)
 
 	x->total++;
 	if (r->hdr.type == NPUPROF_REC_CLOCK_SYNC && r->clock.devid < CORR_MAX_DEV)
-		corr_clock_add(&x->corr.clock[r->clock.devid], r->clock.host_ns,
-			       r->clock.dev_cnt, r->clock.counter_hz);
-	else if (r->hdr.type == NPUPROF_REC_TASK_TIME &&
-		 r->task_time.devid < CORR_MAX_DEV)
+		corr_clock_add(&x->corr.clock[r->clock.devid], r->clock.host_ns, r->clock.dev_cnt,
+			       r->clock.counter_hz);
+	else if (r->hdr.type == NPUPROF_REC_TASK_TIME && r->task_time.devid < CORR_MAX_DEV)
 		x->corr.task_time[r->task_time.devid] = 1;
 	return 0;
 }
@@ -380,10 +377,11 @@ static void write_api(struct export_ctx *x)
 		check(x, npuprof_db_add_cann_api(x->w, &row));
 		x->res->api++;
 		if (x->json)
-			json_event(x, hostdata_str(x->hd, a->r.name_id) ?
-					      hostdata_str(x->hd, a->r.name_id) : "api",
-				   "api", a->pid, a->r.tid, row.startNs, row.endNs,
-				   NULL);
+			json_event(x,
+				   hostdata_str(x->hd, a->r.name_id) ?
+					   hostdata_str(x->hd, a->r.name_id) :
+					   "api",
+				   "api", a->pid, a->r.tid, row.startNs, row.endNs, NULL);
 	}
 }
 
@@ -414,14 +412,13 @@ static void write_mstx(struct export_ctx *x)
 		row.globalTid = ((int64_t)t->pid << 32) | t->r.tid;
 		row.endGlobalTid = row.globalTid;
 		row.domainId = intern(x, domain);
-		row.connectionId = ex ? (int64_t)(NPUPROF_MSTX_CONNECTION_BASE +
-						  t->r.mark_id) :
+		row.connectionId = ex ? (int64_t)(NPUPROF_MSTX_CONNECTION_BASE + t->r.mark_id) :
 					(int64_t)NPUPROF_MSTX_HOST_CONNECTION;
 		check(x, npuprof_db_add_mstx_events(x->w, &row));
 		x->res->mstx++;
 		if (x->json)
-			json_event(x, t->message, "mstx", t->pid, t->r.tid,
-				   row.startNs, row.endNs, NULL);
+			json_event(x, t->message, "mstx", t->pid, t->r.tid, row.startNs, row.endNs,
+				   NULL);
 	}
 }
 
@@ -474,11 +471,9 @@ static void write_session_rows(struct export_ctx *x)
 	const struct npuprof_session *s = x->s;
 	struct npuprof_db_session_time_info st = {
 		.startTimeNs = (int64_t)s->start_realtime_ns,
-		.endTimeNs = s->end_realtime_ns ? (int64_t)s->end_realtime_ns :
-						  x->last_task_ns,
+		.endTimeNs = s->end_realtime_ns ? (int64_t)s->end_realtime_ns : x->last_task_ns,
 	};
-	struct npuprof_db_host_info hi = { .hostUid = s->host_uid,
-					   .hostName = s->hostname };
+	struct npuprof_db_host_info hi = { .hostUid = s->host_uid, .hostName = s->hostname };
 	struct corr_stats *cs = &x->corr.stats;
 	double resid = 0;
 
@@ -490,8 +485,7 @@ static void write_session_rows(struct export_ctx *x)
 		check(x, npuprof_db_add_npu_info(x->w, &ni));
 	}
 	for (int i = 0; i < s->ndev; i++) {
-		struct npuprof_db_npu_info ni = { .id = s->dev[i].id,
-						  .name = s->dev[i].chip };
+		struct npuprof_db_npu_info ni = { .id = s->dev[i].id, .name = s->dev[i].chip };
 
 		check(x, npuprof_db_add_npu_info(x->w, &ni));
 	}
@@ -502,19 +496,16 @@ static void write_session_rows(struct export_ctx *x)
 	meta(x, "npuprof.engine", "%s", s->engine);
 	meta(x, "npuprof.sample_n", "%u", s->sample_n > 1 ? s->sample_n : 1);
 	meta(x, "npuprof.drops", "%llu",
-	     (unsigned long long)(s->dropped > cs->drops_lost ? s->dropped :
-								 cs->drops_lost));
-	meta(x, "npuprof.tasks_in_flight_at_stop", "%llu",
-	     (unsigned long long)cs->in_flight);
-	meta(x, "npuprof.completions_without_submit", "%llu",
-	     (unsigned long long)cs->orphans);
+	     (unsigned long long)(s->dropped > cs->drops_lost ? s->dropped : cs->drops_lost));
+	meta(x, "npuprof.tasks_in_flight_at_stop", "%llu", (unsigned long long)cs->in_flight);
+	meta(x, "npuprof.completions_without_submit", "%llu", (unsigned long long)cs->orphans);
 	meta(x, "npuprof.task_time_source", "%s",
 	     cs->tasks && cs->derived == cs->tasks ? "derived" :
-	     cs->derived ? "device+derived" : "device");
+	     cs->derived			   ? "device+derived" :
+						     "device");
 	meta(x, "npuprof.derived_tasks", "%llu", (unsigned long long)cs->derived);
 	meta(x, "npuprof.clock_fit_residual_ns", "%.1f", resid);
-	meta(x, "npuprof.host_records_lost", "%llu",
-	     (unsigned long long)x->hd->lost);
+	meta(x, "npuprof.host_records_lost", "%llu", (unsigned long long)x->hd->lost);
 	meta(x, "npuprof.damaged_inputs", "%llu",
 	     (unsigned long long)(x->hd->damaged_files + (x->kernel_damaged ? 1 : 0)));
 	meta(x, "npuprof.kernel_records_skipped", "%llu",
@@ -522,26 +513,25 @@ static void write_session_rows(struct export_ctx *x)
 	meta(x, "npuprof.late_records", "%llu", (unsigned long long)cs->late);
 	meta(x, "npuprof.command", "%s", s->cmd);
 	if (s->window_period_ms) {
-		meta(x, "npuprof.window", "%u/%u", s->window_on_ms,
-		     s->window_period_ms);
-		meta(x, "npuprof.window_skipped", "%llu",
-		     (unsigned long long)s->window_skipped);
+		meta(x, "npuprof.window", "%u/%u", s->window_on_ms, s->window_period_ms);
+		meta(x, "npuprof.window_skipped", "%llu", (unsigned long long)s->window_skipped);
 	}
 	if (s->rate_limit) {
 		meta(x, "npuprof.rate_limit", "%u", s->rate_limit);
-		meta(x, "npuprof.rate_skipped", "%llu",
-		     (unsigned long long)s->rate_skipped);
+		meta(x, "npuprof.rate_skipped", "%llu", (unsigned long long)s->rate_skipped);
 	}
-	meta(x, "npuprof.sampled_out", "%llu",
-	     (unsigned long long)s->sampled_out);
+	meta(x, "npuprof.sampled_out", "%llu", (unsigned long long)s->sampled_out);
 }
 
 /* ---- what a new database may replace ------------------------------------ */
 
 /* The tables whose row counts say how complete an export is. */
 static const enum npuprof_db_table complete_tables[] = {
-	NPUPROF_DB_TASK, NPUPROF_DB_CANN_API, NPUPROF_DB_COMPUTE_TASK_INFO,
-	NPUPROF_DB_COMMUNICATION_OP, NPUPROF_DB_MSTX_EVENTS,
+	NPUPROF_DB_TASK,
+	NPUPROF_DB_CANN_API,
+	NPUPROF_DB_COMPUTE_TASK_INFO,
+	NPUPROF_DB_COMMUNICATION_OP,
+	NPUPROF_DB_MSTX_EVENTS,
 };
 #define N_COMPLETE (sizeof(complete_tables) / sizeof(complete_tables[0]))
 
@@ -565,8 +555,10 @@ static int old_counts(const char *path, int64_t *n, char *why, size_t whylen)
 		int rc, exists;
 
 		/* the producer creates a data table only when it has rows */
-		if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
-				       -1, &st, NULL) != SQLITE_OK)
+		if (sqlite3_prepare_v2(
+			    db,
+			    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
+			    -1, &st, NULL) != SQLITE_OK)
 			goto out;
 		sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
 		rc = sqlite3_step(st);
@@ -654,8 +646,8 @@ static int check_one(void *vctx, const char *path)
 		uint64_t now = npuprof_db_row_count(k->w, complete_tables[i]);
 
 		if (old[i] > 0 && (uint64_t)old[i] > now)
-			n += (size_t)snprintf(diff + n, sizeof(diff) - n, "%s%s %lld rows, now %llu",
-					      n ? ", " : "",
+			n += (size_t)snprintf(diff + n, sizeof(diff) - n,
+					      "%s%s %lld rows, now %llu", n ? ", " : "",
 					      npuprof_db_table_name(complete_tables[i]),
 					      (long long)old[i], (unsigned long long)now);
 	}
@@ -669,8 +661,7 @@ static int check_one(void *vctx, const char *path)
 /* Before publishing: -EEXIST (with err) if a database this export replaces
  * holds more (see export.h), unless forced. */
 static int keep_more_complete(struct export_ctx *x, const char *outdir,
-			      const struct npuprof_db_options *dbo, char *err,
-			      size_t errlen)
+			      const struct npuprof_db_options *dbo, char *err, size_t errlen)
 {
 	char msg[1024];
 	struct keep_check k = { x->w, msg, sizeof(msg), 0 };
@@ -685,8 +676,10 @@ static int keep_more_complete(struct export_ctx *x, const char *outdir,
 	if (!k.keep)
 		return 0;
 	npuprof_seterr(err, errlen,
-		       "%s: kept, nothing written%s; rerun with --force to replace it anyway",
-		       msg, x->res->damaged ? " (the input is damaged or unreadable: see the warnings above)" : "");
+		       "%s: kept, nothing written%s; rerun with --force to replace it anyway", msg,
+		       x->res->damaged ?
+			       " (the input is damaged or unreadable: see the warnings above)" :
+			       "");
 	return -EEXIST;
 }
 
@@ -710,27 +703,30 @@ static long scan_kernel(struct export_ctx *x, const char *kpath)
 	x->kernel_warned = 1;
 	x->kernel_damaged = n < 0 || kerr[0];
 	if (n == -ENOENT) {
-		fprintf(x->warn, "npuprof export: warning: %s: no kernel stream: the database has no device tasks\n",
+		fprintf(x->warn,
+			"npuprof export: warning: %s: no kernel stream: the database has no device tasks\n",
 			kpath);
 		x->res->damaged = 1;
 		x->res->unreadable++;
 	} else if (n < 0) {
-		fprintf(x->warn, "npuprof export: error: %s: nothing exported from it (no device tasks)\n",
+		fprintf(x->warn,
+			"npuprof export: error: %s: nothing exported from it (no device tasks)\n",
 			kerr);
 		x->res->damaged = 1;
 		x->res->unreadable++;
 	} else if (kerr[0]) {
-		fprintf(x->warn, "npuprof export: warning: %s; the other %ld records are exported\n",
-			kerr, n);
+		fprintf(x->warn,
+			"npuprof export: warning: %s; the other %ld records are exported\n", kerr,
+			n);
 		x->res->damaged = 1;
 		x->res->kernel_bad_records = info.bad_records;
 	}
 	return n;
 }
 
-static int export_one(struct export_ctx *x, const char *kpath,
-		      const char *outdir, const struct npuprof_db_options *dbo,
-		      char *path_out, size_t path_len, char *err, size_t errlen)
+static int export_one(struct export_ctx *x, const char *kpath, const char *outdir,
+		      const struct npuprof_db_options *dbo, char *path_out, size_t path_len,
+		      char *err, size_t errlen)
 {
 	long n;
 	int r;
@@ -773,10 +769,13 @@ static int export_one(struct export_ctx *x, const char *kpath,
 	write_session_rows(x);
 	if (x->err) {
 		if (x->err == -EINTR)
-			npuprof_seterr(err, errlen, "interrupted: nothing written, %s unchanged", outdir);
+			npuprof_seterr(err, errlen, "interrupted: nothing written, %s unchanged",
+				       outdir);
 		else
-			npuprof_seterr(err, errlen, "writing %s failed (%s): %s; the previous database, if any, is kept",
-				       npuprof_db_path(x->w), strerror(-x->err), npuprof_db_errmsg(x->w));
+			npuprof_seterr(
+				err, errlen,
+				"writing %s failed (%s): %s; the previous database, if any, is kept",
+				npuprof_db_path(x->w), strerror(-x->err), npuprof_db_errmsg(x->w));
 		npuprof_db_close(x->w);
 		x->w = NULL;
 		return x->err;
@@ -785,8 +784,10 @@ static int export_one(struct export_ctx *x, const char *kpath,
 	if (r == 0) {
 		r = npuprof_db_finish(x->w);
 		if (r < 0)
-			npuprof_seterr(err, errlen, "writing %s failed (%s): %s; the previous database, if any, is kept",
-				       npuprof_db_path(x->w), strerror(-r), npuprof_db_errmsg(x->w));
+			npuprof_seterr(
+				err, errlen,
+				"writing %s failed (%s): %s; the previous database, if any, is kept",
+				npuprof_db_path(x->w), strerror(-r), npuprof_db_errmsg(x->w));
 		else
 			snprintf(path_out, path_len, "%s", npuprof_db_path(x->w));
 	}
@@ -837,8 +838,7 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	}
 	snprintf(kpath, sizeof(kpath), "%s/%s", dir, NPUPROF_KERNEL_RAW);
 	if (o->json) {
-		snprintf(res->json_path, sizeof(res->json_path),
-			 "%s/npuprof_trace.json", dir);
+		snprintf(res->json_path, sizeof(res->json_path), "%s/npuprof_trace.json", dir);
 		r = atomic_file_open(&x.jf, res->json_path, err, errlen);
 		if (r < 0)
 			goto out;
@@ -851,16 +851,14 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	dbo.schema = o->schema;
 	dbo.variant = NPUPROF_DB_MSPROF;
 	dbo.flags = NPUPROF_DB_REPLACE; /* our own earlier export of this session */
-	r = export_one(&x, kpath, dir, &dbo, res->db_path, sizeof(res->db_path),
-		       err, errlen);
+	r = export_one(&x, kpath, dir, &dbo, res->db_path, sizeof(res->db_path), err, errlen);
 	if (r < 0)
 		goto out;
 	for_each_msprof_db(dir, res->db_path, unlink_one, NULL);
 	res->in_flight = x.corr.stats.in_flight;
 	res->orphan_completions = x.corr.stats.orphans;
 	res->derived = x.corr.stats.derived;
-	res->drops = s.dropped > x.corr.stats.drops_lost ? s.dropped :
-							   x.corr.stats.drops_lost;
+	res->drops = s.dropped > x.corr.stats.drops_lost ? s.dropped : x.corr.stats.drops_lost;
 	res->late = x.corr.stats.late;
 	res->host_lost = hd.lost;
 	if (x.json) {
@@ -878,7 +876,8 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 		snprintf(tmpdir, sizeof(tmpdir), "%s/ASCEND_PROFILER_OUTPUT", dir);
 		if (mkdir(tmpdir, 0755) < 0 && errno != EEXIST) {
 			r = -errno;
-			npuprof_seterr(err, errlen, "%s: cannot create: %s", tmpdir, strerror(errno));
+			npuprof_seterr(err, errlen, "%s: cannot create: %s", tmpdir,
+				       strerror(errno));
 			goto out;
 		}
 		dbo.variant = NPUPROF_DB_PYTORCH;

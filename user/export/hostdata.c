@@ -18,22 +18,20 @@ struct load_ctx {
 	int oom;
 };
 
-#define PUSH(arr, n, item, ctx)                                          \
-	do {                                                              \
-		if (((n) & ((n) - 1)) == 0) { /* grow at powers of two */ \
-			void *p_ = realloc((arr), ((n) ? 2 * (n) : 16) *   \
-							  sizeof(*(arr))); \
-			if (!p_) {                                        \
-				(ctx)->oom = 1;                           \
-				return -ENOMEM;                           \
-			}                                                 \
-			(arr) = p_;                                       \
-		}                                                         \
-		(arr)[(n)++] = (item);                                    \
+#define PUSH(arr, n, item, ctx)                                                           \
+	do {                                                                              \
+		if (((n) & ((n)-1)) == 0) { /* grow at powers of two */                   \
+			void *p_ = realloc((arr), ((n) ? 2 * (n) : 16) * sizeof(*(arr))); \
+			if (!p_) {                                                        \
+				(ctx)->oom = 1;                                           \
+				return -ENOMEM;                                           \
+			}                                                                 \
+			(arr) = p_;                                                       \
+		}                                                                         \
+		(arr)[(n)++] = (item);                                                    \
 	} while (0)
 
-static int add_string(struct hostdata *h, uint64_t id, const char *s,
-		      uint32_t len)
+static int add_string(struct hostdata *h, uint64_t id, const char *s, uint32_t len)
 {
 	char *c;
 
@@ -88,8 +86,7 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		break;
 	}
 	case NPUPROF_HREC_TASK_TRACK: {
-		const struct npuprof_hrec_task_track *r =
-			BODY(struct npuprof_hrec_task_track);
+		const struct npuprof_hrec_task_track *r = BODY(struct npuprof_hrec_task_track);
 		struct hd_track t;
 
 		if (r) {
@@ -103,8 +100,7 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		break;
 	}
 	case NPUPROF_HREC_COMPUTE_OP: {
-		const struct npuprof_hrec_compute_op *r =
-			BODY(struct npuprof_hrec_compute_op);
+		const struct npuprof_hrec_compute_op *r = BODY(struct npuprof_hrec_compute_op);
 		struct hd_compute c;
 
 		if (r) {
@@ -118,8 +114,7 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		break;
 	}
 	case NPUPROF_HREC_HCCL_OP: {
-		const struct npuprof_hrec_hccl_op *r =
-			BODY(struct npuprof_hrec_hccl_op);
+		const struct npuprof_hrec_hccl_op *r = BODY(struct npuprof_hrec_hccl_op);
 		struct hd_hccl_op o;
 
 		if (r) {
@@ -129,8 +124,7 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		break;
 	}
 	case NPUPROF_HREC_HCCL_TASK: {
-		const struct npuprof_hrec_hccl_task *r =
-			BODY(struct npuprof_hrec_hccl_task);
+		const struct npuprof_hrec_hccl_task *r = BODY(struct npuprof_hrec_hccl_task);
 		struct hd_hccl_task t;
 
 		if (r) {
@@ -165,8 +159,7 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 }
 
 /* qsort, but not on an empty array (qsort(NULL, 0, ...) is undefined). */
-static void sort(void *base, size_t n, size_t size,
-		 int (*cmp)(const void *, const void *))
+static void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
 	if (n > 1)
 		qsort(base, n, size, cmp);
@@ -181,14 +174,13 @@ static int cmp_track(const void *a, const void *b)
 	return x->r.time_ns < y->r.time_ns ? -1 : x->r.time_ns > y->r.time_ns;
 }
 
-#define DETAIL_CMP(name, type)                                                  \
-	static int name(const void *a, const void *b)                           \
-	{                                                                       \
-		const type *x = a, *y = b;                                      \
-		if (x->key != y->key)                                           \
-			return x->key < y->key ? -1 : 1;                        \
-		return x->r.batch_id < y->r.batch_id ? -1 :                     \
-						       x->r.batch_id > y->r.batch_id; \
+#define DETAIL_CMP(name, type)                                                             \
+	static int name(const void *a, const void *b)                                      \
+	{                                                                                  \
+		const type *x = a, *y = b;                                                 \
+		if (x->key != y->key)                                                      \
+			return x->key < y->key ? -1 : 1;                                   \
+		return x->r.batch_id < y->r.batch_id ? -1 : x->r.batch_id > y->r.batch_id; \
 	}
 DETAIL_CMP(cmp_compute, struct hd_compute)
 DETAIL_CMP(cmp_htask, struct hd_hccl_task)
@@ -236,8 +228,7 @@ static int cmp_tx(const void *a, const void *b)
 	return x->r.tid < y->r.tid ? -1 : x->r.tid > y->r.tid;
 }
 
-int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err,
-		  size_t errlen)
+int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err, size_t errlen)
 {
 	char pattern[4352], hdir[4352];
 	glob_t g;
@@ -247,12 +238,13 @@ int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err,
 	memset(h, 0, sizeof(*h));
 	u64map_init(&h->strings);
 	u64map_init(&h->track_range);
-	snprintf(pattern, sizeof(pattern), "%s/host/data/%s*%s", dir,
-		 NPUPROF_HOST_FILE_PREFIX, NPUPROF_HOST_FILE_SUFFIX);
+	snprintf(pattern, sizeof(pattern), "%s/host/data/%s*%s", dir, NPUPROF_HOST_FILE_PREFIX,
+		 NPUPROF_HOST_FILE_SUFFIX);
 	snprintf(hdir, sizeof(hdir), "%s/host/data", dir);
 	d = opendir(hdir);
 	if (!d && errno != ENOENT) {
-		fprintf(warn, "npuprof export: error: %s: cannot read: %s; no host data (API calls, task tracks, msproftx) exported\n",
+		fprintf(warn,
+			"npuprof export: error: %s: cannot read: %s; no host data (API calls, task tracks, msproftx) exported\n",
 			hdir, strerror(errno));
 		h->damaged_files++;
 		h->unreadable_files++;
@@ -276,11 +268,12 @@ int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err,
 
 		/* the pid is in the name; the header confirms it */
 		ctx.pid = (uint32_t)strtoul(strstr(g.gl_pathv[i], NPUPROF_HOST_FILE_PREFIX) +
-					    strlen(NPUPROF_HOST_FILE_PREFIX), NULL, 10);
+						    strlen(NPUPROF_HOST_FILE_PREFIX),
+					    NULL, 10);
 		(void)p;
 		memset(&st, 0, sizeof(st));
-		r = npuprof_host_decode(g.gl_pathv[i], on_rec, &ctx, &info, &st,
-					derr, sizeof(derr));
+		r = npuprof_host_decode(g.gl_pathv[i], on_rec, &ctx, &info, &st, derr,
+					sizeof(derr));
 		h->files++;
 		if (ctx.oom) {
 			globfree(&g);
@@ -291,13 +284,15 @@ int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err,
 			ctx.pid = info.header.pid ? info.header.pid : ctx.pid;
 		if (r == NPUPROF_HOST_EDAMAGED) {
 			h->damaged_files++;
-			fprintf(warn, "npuprof export: warning: %s (%llu damaged blocks, %llu bytes skipped; the intact records are exported)\n",
+			fprintf(warn,
+				"npuprof export: warning: %s (%llu damaged blocks, %llu bytes skipped; the intact records are exported)\n",
 				derr, (unsigned long long)st.bad_blocks,
 				(unsigned long long)st.skipped_bytes);
 		} else if (r != 0) {
 			h->damaged_files++;
 			h->unreadable_files++;
-			fprintf(warn, "npuprof export: error: %s; nothing exported from it (its API calls, task tracks and msproftx events are missing)\n",
+			fprintf(warn,
+				"npuprof export: error: %s; nothing exported from it (its API calls, task tracks and msproftx events are missing)\n",
 				derr);
 		}
 		h->lost += st.lost;
@@ -337,8 +332,7 @@ int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err,
 
 		while (j < h->ntrack && h->track[j].key == k)
 			j++;
-		if (u64map_put(&h->track_range, k,
-			       (uint64_t)i | ((uint64_t)(j - i) << 32)) < 0)
+		if (u64map_put(&h->track_range, k, (uint64_t)i | ((uint64_t)(j - i) << 32)) < 0)
 			return -ENOMEM;
 		h->track_cursor[i] = (uint32_t)i;
 		i = j;
@@ -376,16 +370,14 @@ const char *hostdata_str(const struct hostdata *h, uint64_t id)
 	return h->strv[idx];
 }
 
-const struct hd_track *hostdata_match_track(struct hostdata *h, uint32_t pid,
-					    uint32_t dev, uint32_t stream,
-					    uint32_t task, uint64_t t)
+const struct hd_track *hostdata_match_track(struct hostdata *h, uint32_t pid, uint32_t dev,
+					    uint32_t stream, uint32_t task, uint64_t t)
 {
 	uint64_t range;
 	uint32_t first, n, cur;
 	const struct hd_track *best = NULL;
 
-	if (!u64map_get(&h->track_range,
-			hd_task_key(pid, dev, stream, task), &range))
+	if (!u64map_get(&h->track_range, hd_task_key(pid, dev, stream, task), &range))
 		return NULL;
 	first = (uint32_t)range;
 	n = (uint32_t)(range >> 32);
@@ -396,33 +388,32 @@ const struct hd_track *hostdata_match_track(struct hostdata *h, uint32_t pid,
 	return best;
 }
 
-#define DETAIL_FIND(fn, type, arr, cnt)                                        \
-	const type *fn(const struct hostdata *h, uint32_t pid, uint32_t dev,   \
-		       uint32_t stream, uint32_t task, uint32_t batch)         \
-	{                                                                      \
-		uint64_t k = hd_task_key(pid, dev, stream, task);              \
-		size_t lo = 0, hi = h->cnt;                                    \
-		while (lo < hi) {                                              \
-			size_t mid = (lo + hi) / 2;                            \
-			const type *m = &h->arr[mid];                          \
-			uint64_t mk = m->key;                                  \
-			if (mk < k || (mk == k && m->r.batch_id < batch))      \
-				lo = mid + 1;                                  \
-			else                                                   \
-				hi = mid;                                      \
-		}                                                              \
-		if (lo < h->cnt) {                                             \
-			const type *m = &h->arr[lo];                           \
-			if (m->key == k && m->r.batch_id == batch)             \
-				return m;                                      \
-		}                                                              \
-		return NULL;                                                   \
+#define DETAIL_FIND(fn, type, arr, cnt)                                                       \
+	const type *fn(const struct hostdata *h, uint32_t pid, uint32_t dev, uint32_t stream, \
+		       uint32_t task, uint32_t batch)                                         \
+	{                                                                                     \
+		uint64_t k = hd_task_key(pid, dev, stream, task);                             \
+		size_t lo = 0, hi = h->cnt;                                                   \
+		while (lo < hi) {                                                             \
+			size_t mid = (lo + hi) / 2;                                           \
+			const type *m = &h->arr[mid];                                         \
+			uint64_t mk = m->key;                                                 \
+			if (mk < k || (mk == k && m->r.batch_id < batch))                     \
+				lo = mid + 1;                                                 \
+			else                                                                  \
+				hi = mid;                                                     \
+		}                                                                             \
+		if (lo < h->cnt) {                                                            \
+			const type *m = &h->arr[lo];                                          \
+			if (m->key == k && m->r.batch_id == batch)                            \
+				return m;                                                     \
+		}                                                                             \
+		return NULL;                                                                  \
 	}
 DETAIL_FIND(hostdata_compute, struct hd_compute, compute, ncompute)
 DETAIL_FIND(hostdata_hccl_task, struct hd_hccl_task, htask, nhtask)
 
-struct hd_hccl_op *hostdata_hccl_op(struct hostdata *h, uint32_t pid,
-				    uint64_t op_seq)
+struct hd_hccl_op *hostdata_hccl_op(struct hostdata *h, uint32_t pid, uint64_t op_seq)
 {
 	size_t lo = 0, hi = h->nhop;
 
@@ -440,8 +431,7 @@ struct hd_hccl_op *hostdata_hccl_op(struct hostdata *h, uint32_t pid,
 	return NULL;
 }
 
-const struct hd_api *hostdata_enclosing_api(const struct hostdata *h,
-					    uint32_t pid, uint32_t tid,
+const struct hd_api *hostdata_enclosing_api(const struct hostdata *h, uint32_t pid, uint32_t tid,
 					    uint64_t t)
 {
 	size_t lo = 0, hi = h->napi;
@@ -452,8 +442,8 @@ const struct hd_api *hostdata_enclosing_api(const struct hostdata *h,
 		size_t mid = (lo + hi) / 2;
 		const struct hd_api *m = &h->api[mid];
 
-		if (m->pid < pid || (m->pid == pid && (m->r.tid < tid ||
-			(m->r.tid == tid && m->r.start_ns <= t))))
+		if (m->pid < pid ||
+		    (m->pid == pid && (m->r.tid < tid || (m->r.tid == tid && m->r.start_ns <= t))))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -465,8 +455,8 @@ const struct hd_api *hostdata_enclosing_api(const struct hostdata *h,
 
 		if (m->pid != pid || m->r.tid != tid)
 			break;
-		if (m->r.end_ns >= t && (m->r.level == NPUPROF_API_NODE ||
-					 m->r.level == NPUPROF_API_ACL)) {
+		if (m->r.end_ns >= t &&
+		    (m->r.level == NPUPROF_API_NODE || m->r.level == NPUPROF_API_ACL)) {
 			best = m;
 			break;
 		}

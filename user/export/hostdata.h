@@ -14,8 +14,7 @@
 #include "u64map.h"
 
 /* The task key: (pid, device, stream, 16-bit task id). */
-static inline uint64_t hd_task_key(uint32_t pid, uint32_t dev, uint32_t stream,
-				   uint32_t task)
+static inline uint64_t hd_task_key(uint32_t pid, uint32_t dev, uint32_t stream, uint32_t task)
 {
 	return ((uint64_t)(pid & 0x3fffff) << 42) | ((uint64_t)(dev & 0x3ff) << 32) |
 	       ((uint64_t)(stream & 0xffff) << 16) | (task & 0xffff);
@@ -81,30 +80,22 @@ struct hostdata {
 /* Load DIR/host/data/npuprof.host.*.raw. Damage and unreadable streams (or
  * an unreadable host/data directory) are reported on warn, by file and
  * offset, and counted in damaged_files; only running out of memory fails. */
-int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err,
-		  size_t errlen);
+int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err, size_t errlen);
 void hostdata_free(struct hostdata *h);
 /* The string of a hash id; "" for NPUPROF_HREC_NO_STRING, NULL if unknown. */
 const char *hostdata_str(const struct hostdata *h, uint64_t id);
 
 /* The host task track that launched the kernel submit (pid, dev, stream,
  * task) at time t: the latest unused one not later than t + slack. */
-const struct hd_track *hostdata_match_track(struct hostdata *h, uint32_t pid,
-					    uint32_t dev, uint32_t stream,
-					    uint32_t task, uint64_t t);
-const struct hd_compute *hostdata_compute(const struct hostdata *h,
-					  uint32_t pid, uint32_t dev,
-					  uint32_t stream, uint32_t task,
-					  uint32_t batch);
-const struct hd_hccl_task *hostdata_hccl_task(const struct hostdata *h,
-					      uint32_t pid, uint32_t dev,
-					      uint32_t stream, uint32_t task,
-					      uint32_t batch);
-struct hd_hccl_op *hostdata_hccl_op(struct hostdata *h, uint32_t pid,
-				    uint64_t op_seq);
+const struct hd_track *hostdata_match_track(struct hostdata *h, uint32_t pid, uint32_t dev,
+					    uint32_t stream, uint32_t task, uint64_t t);
+const struct hd_compute *hostdata_compute(const struct hostdata *h, uint32_t pid, uint32_t dev,
+					  uint32_t stream, uint32_t task, uint32_t batch);
+const struct hd_hccl_task *hostdata_hccl_task(const struct hostdata *h, uint32_t pid, uint32_t dev,
+					      uint32_t stream, uint32_t task, uint32_t batch);
+struct hd_hccl_op *hostdata_hccl_op(struct hostdata *h, uint32_t pid, uint64_t op_seq);
 /* Innermost node- or acl-level API on (pid, tid) open at time t. */
-const struct hd_api *hostdata_enclosing_api(const struct hostdata *h,
-					    uint32_t pid, uint32_t tid,
+const struct hd_api *hostdata_enclosing_api(const struct hostdata *h, uint32_t pid, uint32_t tid,
 					    uint64_t t);
 
 #endif

@@ -40,96 +40,100 @@ typedef const char *(*validate_fn)(const struct npuprof_hrec_header *rec);
 
 static const char *check_string(const char *s, uint32_t len, size_t room)
 {
-    if ((size_t)len + 1 > room)
-        return "string length exceeds its record";
-    if (s[len] != '\0')
-        return "string not NUL-terminated";
-    return NULL;
+	if ((size_t)len + 1 > room)
+		return "string length exceeds its record";
+	if (s[len] != '\0')
+		return "string not NUL-terminated";
+	return NULL;
 }
 
 static const char *v_session(const struct npuprof_hrec_header *rec)
 {
-    const struct npuprof_hrec_session *s = (const void *)rec;
+	const struct npuprof_hrec_session *s = (const void *)rec;
 
-    if ((uint64_t)s->dev_count * sizeof(uint32_t) > rec->size - offsetof(struct npuprof_hrec_session, dev_ids))
-        return "device count exceeds its record";
-    return NULL;
+	if ((uint64_t)s->dev_count * sizeof(uint32_t) >
+	    rec->size - offsetof(struct npuprof_hrec_session, dev_ids))
+		return "device count exceeds its record";
+	return NULL;
 }
 
 static const char *v_tx(const struct npuprof_hrec_header *rec)
 {
-    const struct npuprof_hrec_tx *t = (const void *)rec;
+	const struct npuprof_hrec_tx *t = (const void *)rec;
 
-    return check_string(t->message, t->msg_len, rec->size - offsetof(struct npuprof_hrec_tx, message));
+	return check_string(t->message, t->msg_len,
+			    rec->size - offsetof(struct npuprof_hrec_tx, message));
 }
 
 static const char *v_hash(const struct npuprof_hrec_header *rec)
 {
-    const struct npuprof_hrec_hash *t = (const void *)rec;
+	const struct npuprof_hrec_hash *t = (const void *)rec;
 
-    return check_string(t->str, t->len, rec->size - offsetof(struct npuprof_hrec_hash, str));
+	return check_string(t->str, t->len, rec->size - offsetof(struct npuprof_hrec_hash, str));
 }
 
 static const char *v_tensor(const struct npuprof_hrec_header *rec)
 {
-    const struct npuprof_hrec_tensor_info *t = (const void *)rec;
+	const struct npuprof_hrec_tensor_info *t = (const void *)rec;
 
-    if ((uint64_t)t->tensor_count * sizeof(struct npuprof_hrec_tensor) >
-        rec->size - offsetof(struct npuprof_hrec_tensor_info, tensors))
-        return "tensor count exceeds its record";
-    return NULL;
+	if ((uint64_t)t->tensor_count * sizeof(struct npuprof_hrec_tensor) >
+	    rec->size - offsetof(struct npuprof_hrec_tensor_info, tensors))
+		return "tensor count exceeds its record";
+	return NULL;
 }
 
 static const char *v_option(const struct npuprof_hrec_header *rec)
 {
-    const struct npuprof_hrec_option *t = (const void *)rec;
+	const struct npuprof_hrec_option *t = (const void *)rec;
 
-    return check_string(t->value, t->len, rec->size - offsetof(struct npuprof_hrec_option, value));
+	return check_string(t->value, t->len,
+			    rec->size - offsetof(struct npuprof_hrec_option, value));
 }
 
 static const struct {
-    uint32_t min_size;
-    validate_fn validate;
+	uint32_t min_size;
+	validate_fn validate;
 } g_kinds[NPUPROF_HREC_KIND_COUNT] = {
-    [NPUPROF_HREC_PAD] = {sizeof(struct npuprof_hrec_header), NULL},
-    [NPUPROF_HREC_SESSION] = {offsetof(struct npuprof_hrec_session, dev_ids), v_session},
-    [NPUPROF_HREC_TX] = {offsetof(struct npuprof_hrec_tx, message) + 1, v_tx},
-    [NPUPROF_HREC_HASH] = {offsetof(struct npuprof_hrec_hash, str) + 1, v_hash},
-    [NPUPROF_HREC_TENSOR_INFO] = {offsetof(struct npuprof_hrec_tensor_info, tensors), v_tensor},
-    [NPUPROF_HREC_STEP] = {sizeof(struct npuprof_hrec_step), NULL},
-    [NPUPROF_HREC_OPTION] = {offsetof(struct npuprof_hrec_option, value) + 1, v_option},
-    [NPUPROF_HREC_END] = {sizeof(struct npuprof_hrec_end), NULL},
-    [NPUPROF_HREC_API] = {sizeof(struct npuprof_hrec_api), NULL},
-    [NPUPROF_HREC_TASK_TRACK] = {sizeof(struct npuprof_hrec_task_track), NULL},
-    [NPUPROF_HREC_COMPUTE_OP] = {sizeof(struct npuprof_hrec_compute_op), NULL},
-    [NPUPROF_HREC_HCCL_OP] = {sizeof(struct npuprof_hrec_hccl_op), NULL},
-    [NPUPROF_HREC_HCCL_TASK] = {sizeof(struct npuprof_hrec_hccl_task), NULL},
+	[NPUPROF_HREC_PAD] = { sizeof(struct npuprof_hrec_header), NULL },
+	[NPUPROF_HREC_SESSION] = { offsetof(struct npuprof_hrec_session, dev_ids), v_session },
+	[NPUPROF_HREC_TX] = { offsetof(struct npuprof_hrec_tx, message) + 1, v_tx },
+	[NPUPROF_HREC_HASH] = { offsetof(struct npuprof_hrec_hash, str) + 1, v_hash },
+	[NPUPROF_HREC_TENSOR_INFO] = { offsetof(struct npuprof_hrec_tensor_info, tensors),
+				       v_tensor },
+	[NPUPROF_HREC_STEP] = { sizeof(struct npuprof_hrec_step), NULL },
+	[NPUPROF_HREC_OPTION] = { offsetof(struct npuprof_hrec_option, value) + 1, v_option },
+	[NPUPROF_HREC_END] = { sizeof(struct npuprof_hrec_end), NULL },
+	[NPUPROF_HREC_API] = { sizeof(struct npuprof_hrec_api), NULL },
+	[NPUPROF_HREC_TASK_TRACK] = { sizeof(struct npuprof_hrec_task_track), NULL },
+	[NPUPROF_HREC_COMPUTE_OP] = { sizeof(struct npuprof_hrec_compute_op), NULL },
+	[NPUPROF_HREC_HCCL_OP] = { sizeof(struct npuprof_hrec_hccl_op), NULL },
+	[NPUPROF_HREC_HCCL_TASK] = { sizeof(struct npuprof_hrec_hccl_task), NULL },
 };
 
 /* ---- decoding ------------------------------------------------------------- */
 
 struct dec {
-    const uint8_t *base;
-    size_t len;
-    const char *name;
-    struct npuprof_host_decode_stats *st;
-    char *err;
-    size_t errlen;
+	const uint8_t *base;
+	size_t len;
+	const char *name;
+	struct npuprof_host_decode_stats *st;
+	char *err;
+	size_t errlen;
 };
 
 static void problem(struct dec *d, uint64_t off, const char *fmt, ...)
 {
-    d->st->problems++;
-    if (d->st->problems == 1 && d->err && d->errlen) {
-        int n = snprintf(d->err, d->errlen, "%s: offset %" PRIu64 ": ", d->name, off);
-        va_list ap;
+	d->st->problems++;
+	if (d->st->problems == 1 && d->err && d->errlen) {
+		int n = snprintf(d->err, d->errlen, "%s: offset %" PRIu64 ": ", d->name, off);
+		va_list ap;
 
-        if (n >= 0 && (size_t)n < d->errlen) {
-            va_start(ap, fmt);
-            vsnprintf(d->err + n, d->errlen - (size_t)n, fmt, ap);
-            va_end(ap);
-        }
-    }
+		if (n >= 0 && (size_t)n < d->errlen) {
+			va_start(ap, fmt);
+			vsnprintf(d->err + n, d->errlen - (size_t)n, fmt, ap);
+			va_end(ap);
+		}
+	}
 }
 
 /* Checks the records of a block of `size` bytes at `p` (8-aligned). Returns
@@ -137,245 +141,256 @@ static void problem(struct dec *d, uint64_t off, const char *fmt, ...)
  * block. */
 static const char *check_records(const uint8_t *p, uint32_t size, uint32_t *bad_off)
 {
-    uint32_t off = 0;
+	uint32_t off = 0;
 
-    while (off < size) {
-        const struct npuprof_hrec_header *r = (const void *)(p + off);
-        const char *why = NULL;
+	while (off < size) {
+		const struct npuprof_hrec_header *r = (const void *)(p + off);
+		const char *why = NULL;
 
-        *bad_off = off;
-        if (size - off < sizeof(*r))
-            return "record header truncated by its block";
-        if (r->size < sizeof(*r) || (r->size & (NPUPROF_HREC_ALIGN - 1)))
-            return "bad record size";
-        if (r->size > size - off)
-            return "record extends past its block";
-        if (r->kind < NPUPROF_HREC_KIND_COUNT) {
-            if (r->size < g_kinds[r->kind].min_size)
-                return "record shorter than its kind";
-            if (g_kinds[r->kind].validate)
-                why = g_kinds[r->kind].validate(r);
-            if (why)
-                return why;
-        }
-        off += r->size;
-    }
-    return NULL;
+		*bad_off = off;
+		if (size - off < sizeof(*r))
+			return "record header truncated by its block";
+		if (r->size < sizeof(*r) || (r->size & (NPUPROF_HREC_ALIGN - 1)))
+			return "bad record size";
+		if (r->size > size - off)
+			return "record extends past its block";
+		if (r->kind < NPUPROF_HREC_KIND_COUNT) {
+			if (r->size < g_kinds[r->kind].min_size)
+				return "record shorter than its kind";
+			if (g_kinds[r->kind].validate)
+				why = g_kinds[r->kind].validate(r);
+			if (why)
+				return why;
+		}
+		off += r->size;
+	}
+	return NULL;
 }
 
 /* A plausible, intact block at `off`? */
 static int block_ok(const struct dec *d, uint64_t off, struct npuprof_host_block_header *bh)
 {
-    if (d->len - off < sizeof(*bh))
-        return 0;
-    memcpy(bh, d->base + off, sizeof(*bh));
-    if (bh->magic != NPUPROF_HOST_BLOCK_MAGIC || (bh->size & (NPUPROF_HREC_ALIGN - 1)))
-        return 0;
-    if (bh->size > d->len - off - sizeof(*bh))
-        return 0;
-    return npuprof_host_block_crc(bh, d->base + off + sizeof(*bh)) == bh->crc;
+	if (d->len - off < sizeof(*bh))
+		return 0;
+	memcpy(bh, d->base + off, sizeof(*bh));
+	if (bh->magic != NPUPROF_HOST_BLOCK_MAGIC || (bh->size & (NPUPROF_HREC_ALIGN - 1)))
+		return 0;
+	if (bh->size > d->len - off - sizeof(*bh))
+		return 0;
+	return npuprof_host_block_crc(bh, d->base + off + sizeof(*bh)) == bh->crc;
 }
 
 static uint64_t resync(const struct dec *d, uint64_t from)
 {
-    struct npuprof_host_block_header bh;
+	struct npuprof_host_block_header bh;
 
-    for (uint64_t off = from; off + sizeof(bh) <= d->len; off += NPUPROF_HREC_ALIGN)
-        if (block_ok(d, off, &bh))
-            return off;
-    return d->len;
+	for (uint64_t off = from; off + sizeof(bh) <= d->len; off += NPUPROF_HREC_ALIGN)
+		if (block_ok(d, off, &bh))
+			return off;
+	return d->len;
 }
 
-int npuprof_host_decode_buffer(const void *data, size_t len, const char *name, npuprof_host_record_fn fn,
-                               void *ctx, struct npuprof_host_file_info *info,
-                               struct npuprof_host_decode_stats *stats, char *err, size_t errlen)
+int npuprof_host_decode_buffer(const void *data, size_t len, const char *name,
+			       npuprof_host_record_fn fn, void *ctx,
+			       struct npuprof_host_file_info *info,
+			       struct npuprof_host_decode_stats *stats, char *err, size_t errlen)
 {
-    struct npuprof_host_decode_stats local_st;
-    struct npuprof_host_file_header fh;
-    struct dec d;
-    uint8_t *copy = NULL;
-    uint64_t off, expect_seq = 0;
-    int ret = 0, resynced = 0;
+	struct npuprof_host_decode_stats local_st;
+	struct npuprof_host_file_header fh;
+	struct dec d;
+	uint8_t *copy = NULL;
+	uint64_t off, expect_seq = 0;
+	int ret = 0, resynced = 0;
 
-    if (!stats)
-        stats = &local_st;
-    memset(stats, 0, sizeof(*stats));
-    if (err && errlen)
-        err[0] = '\0';
-    if (!name)
-        name = "<buffer>";
-    if (!data && len)
-        return -EINVAL;
-    /* Records are read in place as structs, so they must be 8-aligned. */
-    if ((uintptr_t)data & (NPUPROF_HREC_ALIGN - 1)) {
-        copy = malloc(len ? len : 1);
-        if (!copy)
-            return -ENOMEM;
-        memcpy(copy, data, len);
-        data = copy;
-    }
-    d = (struct dec){.base = data, .len = len, .name = name, .st = stats, .err = err, .errlen = errlen};
+	if (!stats)
+		stats = &local_st;
+	memset(stats, 0, sizeof(*stats));
+	if (err && errlen)
+		err[0] = '\0';
+	if (!name)
+		name = "<buffer>";
+	if (!data && len)
+		return -EINVAL;
+	/* Records are read in place as structs, so they must be 8-aligned. */
+	if ((uintptr_t)data & (NPUPROF_HREC_ALIGN - 1)) {
+		copy = malloc(len ? len : 1);
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, data, len);
+		data = copy;
+	}
+	d = (struct dec){
+		.base = data, .len = len, .name = name, .st = stats, .err = err, .errlen = errlen
+	};
 
-    if (len < sizeof(fh)) {
-        problem(&d, 0, "file header truncated (%zu of %zu bytes)", len, sizeof(fh));
-        ret = -EINVAL;
-        goto out;
-    }
-    memcpy(&fh, data, sizeof(fh));
-    if (memcmp(fh.magic, NPUPROF_HOST_MAGIC, sizeof(NPUPROF_HOST_MAGIC)) != 0) {
-        problem(&d, 0, "not an npuprof host stream (bad magic)");
-        ret = -EINVAL;
-        goto out;
-    }
-    if (fh.byte_order != NPUPROF_HOST_BYTE_ORDER) {
-        problem(&d, offsetof(struct npuprof_host_file_header, byte_order), "foreign byte order");
-        ret = -EINVAL;
-        goto out;
-    }
-    if (fh.version != NPUPROF_HOST_VERSION) {
-        problem(&d, offsetof(struct npuprof_host_file_header, version), "unsupported version %u (expected %u)",
-                fh.version, NPUPROF_HOST_VERSION);
-        ret = -EINVAL;
-        goto out;
-    }
-    if (fh.header_size < sizeof(fh) || (fh.header_size & (NPUPROF_HREC_ALIGN - 1)) || fh.header_size > len) {
-        problem(&d, offsetof(struct npuprof_host_file_header, header_size), "bad header size %u",
-                fh.header_size);
-        ret = -EINVAL;
-        goto out;
-    }
-    fh.hostname[sizeof(fh.hostname) - 1] = '\0';
-    if (info) {
-        info->header = fh;
-        info->file_size = len;
-    }
+	if (len < sizeof(fh)) {
+		problem(&d, 0, "file header truncated (%zu of %zu bytes)", len, sizeof(fh));
+		ret = -EINVAL;
+		goto out;
+	}
+	memcpy(&fh, data, sizeof(fh));
+	if (memcmp(fh.magic, NPUPROF_HOST_MAGIC, sizeof(NPUPROF_HOST_MAGIC)) != 0) {
+		problem(&d, 0, "not an npuprof host stream (bad magic)");
+		ret = -EINVAL;
+		goto out;
+	}
+	if (fh.byte_order != NPUPROF_HOST_BYTE_ORDER) {
+		problem(&d, offsetof(struct npuprof_host_file_header, byte_order),
+			"foreign byte order");
+		ret = -EINVAL;
+		goto out;
+	}
+	if (fh.version != NPUPROF_HOST_VERSION) {
+		problem(&d, offsetof(struct npuprof_host_file_header, version),
+			"unsupported version %u (expected %u)", fh.version, NPUPROF_HOST_VERSION);
+		ret = -EINVAL;
+		goto out;
+	}
+	if (fh.header_size < sizeof(fh) || (fh.header_size & (NPUPROF_HREC_ALIGN - 1)) ||
+	    fh.header_size > len) {
+		problem(&d, offsetof(struct npuprof_host_file_header, header_size),
+			"bad header size %u", fh.header_size);
+		ret = -EINVAL;
+		goto out;
+	}
+	fh.hostname[sizeof(fh.hostname) - 1] = '\0';
+	if (info) {
+		info->header = fh;
+		info->file_size = len;
+	}
 
-    off = fh.header_size;
-    while (off < len) {
-        struct npuprof_host_block_header bh;
-        const uint8_t *payload;
-        const char *why;
-        uint32_t bad;
-        uint64_t next;
+	off = fh.header_size;
+	while (off < len) {
+		struct npuprof_host_block_header bh;
+		const uint8_t *payload;
+		const char *why;
+		uint32_t bad;
+		uint64_t next;
 
-        if (len - off < sizeof(bh)) {
-            problem(&d, off, "truncated block header (%" PRIu64 " bytes at end of file)", (uint64_t)(len - off));
-            stats->skipped_bytes += len - off;
-            break;
-        }
-        memcpy(&bh, d.base + off, sizeof(bh));
-        if (bh.magic != NPUPROF_HOST_BLOCK_MAGIC || (bh.size & (NPUPROF_HREC_ALIGN - 1))) {
-            problem(&d, off, "bad block header");
-            goto damaged;
-        }
-        if (bh.size > len - off - sizeof(bh)) {
-            next = resync(&d, off + NPUPROF_HREC_ALIGN);
-            if (next == len) {
-                /* Nothing valid follows: the file ends inside this block. */
-                problem(&d, off, "truncated block (%" PRIu64 " of %u bytes)", (uint64_t)(len - off - sizeof(bh)),
-                        bh.size);
-                stats->bad_blocks++;
-                stats->skipped_bytes += len - off;
-                break;
-            }
-            problem(&d, off, "block size %u runs past a later block", bh.size);
-            resynced = 1;
-            stats->bad_blocks++;
-            stats->skipped_bytes += next - off;
-            off = next;
-            continue;
-        }
-        payload = d.base + off + sizeof(bh);
-        if (npuprof_host_block_crc(&bh, payload) != bh.crc) {
-            problem(&d, off, "block CRC mismatch");
-            goto damaged;
-        }
-        why = check_records(payload, bh.size, &bad);
-        if (why) {
-            problem(&d, off + sizeof(bh) + bad, "%s", why);
-            goto damaged;
-        }
-        /* After damage the skipped bytes are already reported; only a gap
+		if (len - off < sizeof(bh)) {
+			problem(&d, off,
+				"truncated block header (%" PRIu64 " bytes at end of file)",
+				(uint64_t)(len - off));
+			stats->skipped_bytes += len - off;
+			break;
+		}
+		memcpy(&bh, d.base + off, sizeof(bh));
+		if (bh.magic != NPUPROF_HOST_BLOCK_MAGIC || (bh.size & (NPUPROF_HREC_ALIGN - 1))) {
+			problem(&d, off, "bad block header");
+			goto damaged;
+		}
+		if (bh.size > len - off - sizeof(bh)) {
+			next = resync(&d, off + NPUPROF_HREC_ALIGN);
+			if (next == len) {
+				/* Nothing valid follows: the file ends inside this block. */
+				problem(&d, off, "truncated block (%" PRIu64 " of %u bytes)",
+					(uint64_t)(len - off - sizeof(bh)), bh.size);
+				stats->bad_blocks++;
+				stats->skipped_bytes += len - off;
+				break;
+			}
+			problem(&d, off, "block size %u runs past a later block", bh.size);
+			resynced = 1;
+			stats->bad_blocks++;
+			stats->skipped_bytes += next - off;
+			off = next;
+			continue;
+		}
+		payload = d.base + off + sizeof(bh);
+		if (npuprof_host_block_crc(&bh, payload) != bh.crc) {
+			problem(&d, off, "block CRC mismatch");
+			goto damaged;
+		}
+		why = check_records(payload, bh.size, &bad);
+		if (why) {
+			problem(&d, off + sizeof(bh) + bad, "%s", why);
+			goto damaged;
+		}
+		/* After damage the skipped bytes are already reported; only a gap
          * between two intact blocks means blocks are missing. */
-        if (bh.seq != expect_seq && !resynced)
-            problem(&d, off, "block sequence %" PRIu64 ", expected %" PRIu64 " (blocks missing)", bh.seq,
-                    expect_seq);
-        expect_seq = bh.seq + 1;
-        resynced = 0;
-        stats->blocks++;
-        stats->lost += bh.lost;
-        for (uint32_t r = 0; r < bh.size;) {
-            const struct npuprof_hrec_header *rec = (const void *)(payload + r);
+		if (bh.seq != expect_seq && !resynced)
+			problem(&d, off,
+				"block sequence %" PRIu64 ", expected %" PRIu64 " (blocks missing)",
+				bh.seq, expect_seq);
+		expect_seq = bh.seq + 1;
+		resynced = 0;
+		stats->blocks++;
+		stats->lost += bh.lost;
+		for (uint32_t r = 0; r < bh.size;) {
+			const struct npuprof_hrec_header *rec = (const void *)(payload + r);
 
-            r += rec->size;
-            if (rec->kind == NPUPROF_HREC_PAD)
-                continue;
-            if (rec->kind == NPUPROF_HREC_END)
-                stats->closed = 1;
-            stats->records++;
-            if (fn) {
-                ret = fn(ctx, &bh, rec);
-                if (ret)
-                    goto out;
-            }
-        }
-        off += sizeof(bh) + bh.size;
-        continue;
+			r += rec->size;
+			if (rec->kind == NPUPROF_HREC_PAD)
+				continue;
+			if (rec->kind == NPUPROF_HREC_END)
+				stats->closed = 1;
+			stats->records++;
+			if (fn) {
+				ret = fn(ctx, &bh, rec);
+				if (ret)
+					goto out;
+			}
+		}
+		off += sizeof(bh) + bh.size;
+		continue;
 damaged:
-        resynced = 1;
-        stats->bad_blocks++;
-        next = resync(&d, off + NPUPROF_HREC_ALIGN);
-        stats->skipped_bytes += next - off;
-        off = next;
-    }
-    if (!stats->closed)
-        problem(&d, len, "no END record: the stream was truncated, or its process is still running or died");
-    if (stats->problems)
-        ret = NPUPROF_HOST_EDAMAGED;
+		resynced = 1;
+		stats->bad_blocks++;
+		next = resync(&d, off + NPUPROF_HREC_ALIGN);
+		stats->skipped_bytes += next - off;
+		off = next;
+	}
+	if (!stats->closed)
+		problem(&d, len,
+			"no END record: the stream was truncated, or its process is still running or died");
+	if (stats->problems)
+		ret = NPUPROF_HOST_EDAMAGED;
 out:
-    free(copy);
-    return ret;
+	free(copy);
+	return ret;
 }
 
-int npuprof_host_decode(const char *path, npuprof_host_record_fn fn, void *ctx, struct npuprof_host_file_info *info,
-                        struct npuprof_host_decode_stats *stats, char *err, size_t errlen)
+int npuprof_host_decode(const char *path, npuprof_host_record_fn fn, void *ctx,
+			struct npuprof_host_file_info *info,
+			struct npuprof_host_decode_stats *stats, char *err, size_t errlen)
 {
-    struct stat st;
-    void *map = NULL;
-    int fd, ret;
+	struct stat st;
+	void *map = NULL;
+	int fd, ret;
 
-    if (err && errlen)
-        err[0] = '\0';
-    if (!path)
-        return -EINVAL;
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || fstat(fd, &st)) {
-        ret = -errno;
-        if (err && errlen)
-            snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return ret;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        if (err && errlen)
-            snprintf(err, errlen, "%s: not a regular file", path);
-        return -EINVAL;
-    }
-    if (st.st_size > 0) {
-        map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (map == MAP_FAILED) {
-            ret = -errno;
-            close(fd);
-            if (err && errlen)
-                snprintf(err, errlen, "%s: cannot map: %s", path, strerror(-ret));
-            return ret;
-        }
-    }
-    close(fd);
-    ret = npuprof_host_decode_buffer(map ? map : "", (size_t)st.st_size, path, fn, ctx, info, stats, err, errlen);
-    if (map)
-        munmap(map, (size_t)st.st_size);
-    return ret;
+	if (err && errlen)
+		err[0] = '\0';
+	if (!path)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		ret = -errno;
+		if (err && errlen)
+			snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		if (err && errlen)
+			snprintf(err, errlen, "%s: not a regular file", path);
+		return -EINVAL;
+	}
+	if (st.st_size > 0) {
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (map == MAP_FAILED) {
+			ret = -errno;
+			close(fd);
+			if (err && errlen)
+				snprintf(err, errlen, "%s: cannot map: %s", path, strerror(-ret));
+			return ret;
+		}
+	}
+	close(fd);
+	ret = npuprof_host_decode_buffer(map ? map : "", (size_t)st.st_size, path, fn, ctx, info,
+					 stats, err, errlen);
+	if (map)
+		munmap(map, (size_t)st.st_size);
+	return ret;
 }

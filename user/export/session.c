@@ -71,8 +71,7 @@ void npuprof_session_init(struct npuprof_session *s)
 	}
 }
 
-static int write_file(const char *dir, const char *name, const char *text,
-		      char *err, size_t errlen)
+static int write_file(const char *dir, const char *name, const char *text, char *err, size_t errlen)
 {
 	char path[4352], tmp[4400];
 	FILE *f;
@@ -96,8 +95,7 @@ static int write_file(const char *dir, const char *name, const char *text,
 	return 0;
 }
 
-static void local_stamp(uint64_t unix_ns, const char *fmt, char *out,
-			size_t len, int with_ms)
+static void local_stamp(uint64_t unix_ns, const char *fmt, char *out, size_t len, int with_ms)
 {
 	time_t t = (time_t)(unix_ns / 1000000000ULL);
 	struct tm tm;
@@ -106,37 +104,32 @@ static void local_stamp(uint64_t unix_ns, const char *fmt, char *out,
 	localtime_r(&t, &tm);
 	strftime(base, sizeof(base), fmt, &tm);
 	if (with_ms)
-		snprintf(out, len, "%s%03u", base,
-			 (unsigned)(unix_ns / 1000000ULL % 1000));
+		snprintf(out, len, "%s%03u", base, (unsigned)(unix_ns / 1000000ULL % 1000));
 	else
 		snprintf(out, len, "%s", base);
 }
 
-static int write_session_file(const struct npuprof_session *s, char *err,
-			      size_t errlen)
+static int write_session_file(const struct npuprof_session *s, char *err, size_t errlen)
 {
 	char buf[16384];
 	size_t n = 0;
 
 #define P(...) n += (size_t)snprintf(buf + n, sizeof(buf) - n, __VA_ARGS__)
-	P("version=1\nhostname=%s\nhost_uid=%s\npid=%u\ncmd=%s\nengine=%s\n",
-	  s->hostname, s->host_uid, s->pid, s->cmd, s->engine);
+	P("version=1\nhostname=%s\nhost_uid=%s\npid=%u\ncmd=%s\nengine=%s\n", s->hostname,
+	  s->host_uid, s->pid, s->cmd, s->engine);
 	P("device_backend=%s\n", s->device_backend);
 	P("sample_n=%u\ncapture_flags=%u\n", s->sample_n, s->capture_flags);
 	P("start_realtime_ns=%llu\nstart_monotonic_ns=%llu\n",
-	  (unsigned long long)s->start_realtime_ns,
-	  (unsigned long long)s->start_monotonic_ns);
-	P("end_realtime_ns=%llu\nend_monotonic_ns=%llu\n",
-	  (unsigned long long)s->end_realtime_ns,
+	  (unsigned long long)s->start_realtime_ns, (unsigned long long)s->start_monotonic_ns);
+	P("end_realtime_ns=%llu\nend_monotonic_ns=%llu\n", (unsigned long long)s->end_realtime_ns,
 	  (unsigned long long)s->end_monotonic_ns);
 	P("written=%llu\ndropped=%llu\nfiltered=%llu\nsampled_out=%llu\noverwritten=%llu\nexit_status=%d\n",
 	  (unsigned long long)s->written, (unsigned long long)s->dropped,
 	  (unsigned long long)s->filtered, (unsigned long long)s->sampled_out,
 	  (unsigned long long)s->overwritten, s->exit_status);
-	P("window_on_ms=%u\nwindow_period_ms=%u\nrate_limit=%u\n",
-	  s->window_on_ms, s->window_period_ms, s->rate_limit);
-	P("window_skipped=%llu\nrate_skipped=%llu\n",
-	  (unsigned long long)s->window_skipped,
+	P("window_on_ms=%u\nwindow_period_ms=%u\nrate_limit=%u\n", s->window_on_ms,
+	  s->window_period_ms, s->rate_limit);
+	P("window_skipped=%llu\nrate_skipped=%llu\n", (unsigned long long)s->window_skipped,
 	  (unsigned long long)s->rate_skipped);
 	P("devices=%d\n", s->ndev);
 	for (int i = 0; i < s->ndev && n < sizeof(buf) - 256; i++)
@@ -146,24 +139,24 @@ static int write_session_file(const struct npuprof_session *s, char *err,
 	return write_file(s->dir, NPUPROF_SESSION_FILE, buf, err, errlen);
 }
 
-static int write_start_files(const struct npuprof_session *s, char *err,
-			     size_t errlen)
+static int write_start_files(const struct npuprof_session *s, char *err, size_t errlen)
 {
 	char dir[4352], text[4096], date[64];
 	int r;
 
 	snprintf(dir, sizeof(dir), "%s/host", s->dir);
-	local_stamp(s->start_realtime_ns, "%Y-%m-%d %H:%M:%S", date,
-		    sizeof(date), 0);
-	snprintf(text, sizeof(text),
-		 "{\"pid\": \"%u\", \"hostUid\": \"%s\", \"hostname\": \"%s\", \"platform_version\": \"5\", \"CPU\": [{\"Frequency\": \"\"}], \"rank_id\": -1}\n",
-		 s->pid, s->host_uid, s->hostname);
+	local_stamp(s->start_realtime_ns, "%Y-%m-%d %H:%M:%S", date, sizeof(date), 0);
+	snprintf(
+		text, sizeof(text),
+		"{\"pid\": \"%u\", \"hostUid\": \"%s\", \"hostname\": \"%s\", \"platform_version\": \"5\", \"CPU\": [{\"Frequency\": \"\"}], \"rank_id\": -1}\n",
+		s->pid, s->host_uid, s->hostname);
 	if ((r = write_file(dir, "info.json", text, err, errlen)) < 0)
 		return r;
-	snprintf(text, sizeof(text),
-		 "{\"collectionDateBegin\": \"%s\", \"collectionTimeBegin\": \"%llu\", \"clockMonotonicRaw\": \"%llu\"}\n",
-		 date, (unsigned long long)(s->start_realtime_ns / 1000),
-		 (unsigned long long)s->start_monotonic_ns);
+	snprintf(
+		text, sizeof(text),
+		"{\"collectionDateBegin\": \"%s\", \"collectionTimeBegin\": \"%llu\", \"clockMonotonicRaw\": \"%llu\"}\n",
+		date, (unsigned long long)(s->start_realtime_ns / 1000),
+		(unsigned long long)s->start_monotonic_ns);
 	if ((r = write_file(dir, "start_info", text, err, errlen)) < 0)
 		return r;
 	snprintf(text, sizeof(text),
@@ -181,18 +174,19 @@ static int write_start_files(const struct npuprof_session *s, char *err,
 			npuprof_seterr(err, errlen, "%s: %s", dir, strerror(-r));
 			return r;
 		}
-		snprintf(text, sizeof(text),
-			 "{\"pid\": \"%u\", \"hostUid\": \"%s\", \"hostname\": \"%s\", \"platform_version\": \"5\", \"rank_id\": -1, \"DeviceInfo\": [{\"id\": %u, \"hwts_frequency\": \"%llu\", \"aic_frequency\": \"1800\", \"ai_core_num\": %u}]}\n",
-			 s->pid, s->host_uid, s->hostname, d->id,
-			 (unsigned long long)(d->counter_hz / 1000000),
-			 d->aicore_num);
+		snprintf(
+			text, sizeof(text),
+			"{\"pid\": \"%u\", \"hostUid\": \"%s\", \"hostname\": \"%s\", \"platform_version\": \"5\", \"rank_id\": -1, \"DeviceInfo\": [{\"id\": %u, \"hwts_frequency\": \"%llu\", \"aic_frequency\": \"1800\", \"ai_core_num\": %u}]}\n",
+			s->pid, s->host_uid, s->hostname, d->id,
+			(unsigned long long)(d->counter_hz / 1000000), d->aicore_num);
 		snprintf(name, sizeof(name), "info.json.%u", d->id);
 		if ((r = write_file(dir, name, text, err, errlen)) < 0)
 			return r;
-		snprintf(text, sizeof(text),
-			 "{\"collectionDateBegin\": \"%s\", \"collectionTimeBegin\": \"%llu\", \"clockMonotonicRaw\": \"%llu\"}\n",
-			 date, (unsigned long long)(s->start_realtime_ns / 1000),
-			 (unsigned long long)s->start_monotonic_ns);
+		snprintf(
+			text, sizeof(text),
+			"{\"collectionDateBegin\": \"%s\", \"collectionTimeBegin\": \"%llu\", \"clockMonotonicRaw\": \"%llu\"}\n",
+			date, (unsigned long long)(s->start_realtime_ns / 1000),
+			(unsigned long long)s->start_monotonic_ns);
 		snprintf(name, sizeof(name), "start_info.%u", d->id);
 		if ((r = write_file(dir, name, text, err, errlen)) < 0)
 			return r;
@@ -200,8 +194,7 @@ static int write_start_files(const struct npuprof_session *s, char *err,
 	return 0;
 }
 
-int npuprof_session_create(struct npuprof_session *s, const char *parent,
-			   char *err, size_t errlen)
+int npuprof_session_create(struct npuprof_session *s, const char *parent, char *err, size_t errlen)
 {
 	char stamp[80], rnd[17], sub[4400];
 	unsigned seed = (unsigned)(s->start_monotonic_ns ^ (uint64_t)getpid() << 16);
@@ -216,14 +209,14 @@ int npuprof_session_create(struct npuprof_session *s, const char *parent,
 		for (int i = 0; i < 16; i++)
 			rnd[i] = (char)('A' + rand_r(&seed) % 26);
 		rnd[16] = 0;
-		snprintf(s->dir, sizeof(s->dir), "%s/PROF_%06d_%s_%s", parent,
-			 attempt + 1, stamp, rnd);
+		snprintf(s->dir, sizeof(s->dir), "%s/PROF_%06d_%s_%s", parent, attempt + 1, stamp,
+			 rnd);
 		if (mkdir(s->dir, 0755) == 0)
 			break;
 		if (errno != EEXIST) {
 			r = -errno;
 			npuprof_seterr(err, errlen, "%s: cannot create: %s", s->dir,
-			       strerror(errno));
+				       strerror(errno));
 			return r;
 		}
 	}
@@ -250,10 +243,11 @@ int npuprof_session_finish(struct npuprof_session *s, char *err, size_t errlen)
 	s->end_realtime_ns = clock_ns(CLOCK_REALTIME);
 	s->end_monotonic_ns = clock_ns(CLOCK_MONOTONIC);
 	local_stamp(s->end_realtime_ns, "%Y-%m-%d %H:%M:%S", date, sizeof(date), 0);
-	snprintf(text, sizeof(text),
-		 "{\"collectionDateEnd\": \"%s\", \"collectionTimeEnd\": \"%llu\", \"clockMonotonicRaw\": \"%llu\"}\n",
-		 date, (unsigned long long)(s->end_realtime_ns / 1000),
-		 (unsigned long long)s->end_monotonic_ns);
+	snprintf(
+		text, sizeof(text),
+		"{\"collectionDateEnd\": \"%s\", \"collectionTimeEnd\": \"%llu\", \"clockMonotonicRaw\": \"%llu\"}\n",
+		date, (unsigned long long)(s->end_realtime_ns / 1000),
+		(unsigned long long)s->end_monotonic_ns);
 	snprintf(dir, sizeof(dir), "%s/host", s->dir);
 	if ((r = write_file(dir, "end_info", text, err, errlen)) < 0)
 		return r;
@@ -266,8 +260,7 @@ int npuprof_session_finish(struct npuprof_session *s, char *err, size_t errlen)
 	return write_session_file(s, err, errlen);
 }
 
-int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err,
-			 size_t errlen)
+int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err, size_t errlen)
 {
 	char path[4352], line[2048];
 	FILE *f;
@@ -280,8 +273,8 @@ int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err,
 	if (!f) {
 		int r = -errno;
 
-		npuprof_seterr(err, errlen, "%s: %s (not an npuprof session directory?)",
-		       path, strerror(errno));
+		npuprof_seterr(err, errlen, "%s: %s (not an npuprof session directory?)", path,
+			       strerror(errno));
 		return r;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -320,15 +313,14 @@ int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err,
 		U(rate_limit);
 		U(window_skipped);
 		U(rate_skipped);
-		else if (!strcmp(line, "exit_status"))
-			s->exit_status = atoi(v);
-		else if (!strncmp(line, "device.", 7) &&
-			 s->ndev < NPUPROF_MAX_SESSION_DEVICES) {
+		else if (!strcmp(line, "exit_status")) s->exit_status = atoi(v);
+		else if (!strncmp(line, "device.", 7) && s->ndev < NPUPROF_MAX_SESSION_DEVICES)
+		{
 			struct npuprof_session_device *d = &s->dev[s->ndev];
 			unsigned long long hz = 0;
 
-			if (sscanf(v, "%u,%31[^,],%llu,%u", &d->id, d->chip, &hz,
-				   &d->aicore_num) >= 3) {
+			if (sscanf(v, "%u,%31[^,],%llu,%u", &d->id, d->chip, &hz, &d->aicore_num) >=
+			    3) {
 				d->counter_hz = hz;
 				s->ndev++;
 			}
@@ -344,8 +336,7 @@ int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err,
 	return 0;
 }
 
-void npuprof_session_clock_sync(const struct npuprof_session *s,
-				npuprof_record_fn fn, void *ctx)
+void npuprof_session_clock_sync(const struct npuprof_session *s, npuprof_record_fn fn, void *ctx)
 {
 	const struct npuprof_device_backend *b = npuprof_device_find(s->device_backend);
 
@@ -357,8 +348,8 @@ void npuprof_session_clock_sync(const struct npuprof_session *s,
 		int n = b->clock_sync(s->dev[i].id, cs, 4);
 
 		for (int k = 0; k < n; k++) {
-			npuprof_encode_clock_sync(&r, s->dev[i].id, cs[k].host_ns,
-						  cs[k].dev_cnt, s->dev[i].counter_hz);
+			npuprof_encode_clock_sync(&r, s->dev[i].id, cs[k].host_ns, cs[k].dev_cnt,
+						  s->dev[i].counter_hz);
 			npuprof_encode_hdr(&r, cs[k].host_ns, 0, (uint32_t)getpid(), 0);
 			fn(ctx, &r);
 		}

@@ -44,60 +44,65 @@
 /* CANN's frozen public layouts (LP64). */
 _Static_assert(sizeof(aclprofTensor) == 48, "aclprofTensor layout");
 _Static_assert(sizeof(aclprofTensorInfo) == 48 && offsetof(aclprofTensorInfo, tensors) == 40,
-               "aclprofTensorInfo layout");
-_Static_assert(sizeof(aclprofEventAttributes) == 16 && offsetof(aclprofEventAttributes, message) == 8,
-               "aclprofEventAttributes layout");
+	       "aclprofTensorInfo layout");
+_Static_assert(sizeof(aclprofEventAttributes) == 16 &&
+		       offsetof(aclprofEventAttributes, message) == 8,
+	       "aclprofEventAttributes layout");
 
 /* ---- handles whose double destroy must not be fatal ---------------------- */
 
 struct handle_link {
-    struct handle_link *next;
+	struct handle_link *next;
 };
 
 static void handle_add(struct handle_link **head, struct handle_link *h)
 {
-    h->next = *head;
-    *head = h;
+	h->next = *head;
+	*head = h;
 }
 
 static int handle_remove(struct handle_link **head, const struct handle_link *h)
 {
-    for (struct handle_link **pp = head; *pp; pp = &(*pp)->next)
-        if (*pp == h) {
-            *pp = h->next;
-            return 1;
-        }
-    return 0;
+	for (struct handle_link **pp = head; *pp; pp = &(*pp)->next)
+		if (*pp == h) {
+			*pp = h->next;
+			return 1;
+		}
+	return 0;
 }
 
 static int handle_live(struct handle_link *head, const struct handle_link *h)
 {
-    for (; head; head = head->next)
-        if (head == h)
-            return 1;
-    return 0;
+	for (; head; head = head->next)
+		if (head == h)
+			return 1;
+	return 0;
 }
 
 /* Mirrors CANN's ProfConfig after the link (devNums, devIdList[65],
  * aicoreMetrics, dataTypeConfig); devIdList ends with the host id 64. */
 struct aclprofConfig {
-    struct handle_link link;
-    uint32_t devNums;
-    uint32_t devIdList[MAX_DEVICES + 1];
-    aclprofAicoreMetrics aicoreMetrics;
-    uint64_t dataTypeConfig;
+	struct handle_link link;
+	uint32_t devNums;
+	uint32_t devIdList[MAX_DEVICES + 1];
+	aclprofAicoreMetrics aicoreMetrics;
+	uint64_t dataTypeConfig;
 };
 
 struct aclprofStepInfo {
-    struct handle_link link;
-    int startFlag;
-    int endFlag;
-    uint64_t indexId;
+	struct handle_link link;
+	int startFlag;
+	int endFlag;
+	uint64_t indexId;
 };
 
 /* ---- global state ----------------------------------------------------------- */
 
-enum prof_mode { MODE_NONE, MODE_API, MODE_ENV };
+enum prof_mode {
+	MODE_NONE,
+	MODE_API,
+	MODE_ENV
+};
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER; /* control state */
 static enum prof_mode g_mode;
@@ -120,17 +125,17 @@ static _Atomic int g_tx_collecting;
 /* ---- stamp pool -------------------------------------------------------------- */
 
 struct stamp {
-    uint32_t index;
-    _Atomic int in_use;
-    uint32_t category;
-    int32_t payload_type;
-    uint32_t msg_len;
-    char message[STAMP_MSG_MAX];
-    /* aclprofRangeStart state; read by the (any) thread that stops it. */
-    _Atomic uint64_t range_start_ns;
-    _Atomic uint32_t range_start_tid;
-    _Atomic int range_armed;
-    struct stamp *next_free;
+	uint32_t index;
+	_Atomic int in_use;
+	uint32_t category;
+	int32_t payload_type;
+	uint32_t msg_len;
+	char message[STAMP_MSG_MAX];
+	/* aclprofRangeStart state; read by the (any) thread that stops it. */
+	_Atomic uint64_t range_start_ns;
+	_Atomic uint32_t range_start_tid;
+	_Atomic int range_armed;
+	struct stamp *next_free;
 };
 
 static pthread_mutex_t g_pool_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -142,74 +147,74 @@ static int g_pool_ready;
 /* Under g_pool_lock: a fresh pool, as CANN's calloc'ed one (index 0 first). */
 static void pool_reset(void)
 {
-    memset(g_pool, 0, sizeof(g_pool));
-    g_free_stamps = NULL;
-    for (int i = STAMP_POOL_SIZE - 1; i >= 0; i--) {
-        g_pool[i].index = (uint32_t)i;
-        g_pool[i].next_free = g_free_stamps;
-        g_free_stamps = &g_pool[i];
-    }
-    g_stamps_used = 0;
+	memset(g_pool, 0, sizeof(g_pool));
+	g_free_stamps = NULL;
+	for (int i = STAMP_POOL_SIZE - 1; i >= 0; i--) {
+		g_pool[i].index = (uint32_t)i;
+		g_pool[i].next_free = g_free_stamps;
+		g_free_stamps = &g_pool[i];
+	}
+	g_stamps_used = 0;
 }
 
 /* The pool slot `p` points at, or NULL if `p` is not one. */
 static struct stamp *pool_slot(const void *p)
 {
-    uintptr_t a = (uintptr_t)p, base = (uintptr_t)g_pool;
+	uintptr_t a = (uintptr_t)p, base = (uintptr_t)g_pool;
 
-    if (a < base || a >= base + sizeof(g_pool) || (a - base) % sizeof(struct stamp))
-        return NULL;
-    return (struct stamp *)p;
+	if (a < base || a >= base + sizeof(g_pool) || (a - base) % sizeof(struct stamp))
+		return NULL;
+	return (struct stamp *)p;
 }
 
 /* A stamp handed out by aclprofCreateStamp and not destroyed, or NULL. */
 static struct stamp *live_stamp(void *p)
 {
-    struct stamp *s = pool_slot(p);
+	struct stamp *s = pool_slot(p);
 
-    return s && atomic_load_explicit(&s->in_use, memory_order_acquire) ? s : NULL;
+	return s && atomic_load_explicit(&s->in_use, memory_order_acquire) ? s : NULL;
 }
 
 /* Under g_lock. Like CANN, a pool with stamps still in use survives
  * un-initialisation and is reused as is. */
 static void tx_init(void)
 {
-    pthread_mutex_lock(&g_pool_lock);
-    if (!g_pool_ready || g_stamps_used == 0)
-        pool_reset();
-    g_pool_ready = 1;
-    pthread_mutex_unlock(&g_pool_lock);
-    atomic_store_explicit(&g_tx_inited, 1, memory_order_release);
+	pthread_mutex_lock(&g_pool_lock);
+	if (!g_pool_ready || g_stamps_used == 0)
+		pool_reset();
+	g_pool_ready = 1;
+	pthread_mutex_unlock(&g_pool_lock);
+	atomic_store_explicit(&g_tx_inited, 1, memory_order_release);
 }
 
 static void tx_uninit(void)
 {
-    atomic_store_explicit(&g_tx_collecting, 0, memory_order_release);
-    atomic_store_explicit(&g_tx_inited, 0, memory_order_release);
+	atomic_store_explicit(&g_tx_collecting, 0, memory_order_release);
+	atomic_store_explicit(&g_tx_inited, 0, memory_order_release);
 }
 
 static inline int tx_inited(void)
 {
-    return atomic_load_explicit(&g_tx_inited, memory_order_acquire);
+	return atomic_load_explicit(&g_tx_inited, memory_order_acquire);
 }
 
 static inline int tx_collecting(void)
 {
-    return atomic_load_explicit(&g_tx_collecting, memory_order_acquire);
+	return atomic_load_explicit(&g_tx_collecting, memory_order_acquire);
 }
 
 /* ---- per-thread state: Push/Pop stack and the RangePushEx slot ------------- */
 
 struct frame {
-    struct stamp *stamp;
-    uint64_t start_ns;
+	struct stamp *stamp;
+	uint64_t start_ns;
 };
 
 struct tstate {
-    struct frame *stack;
-    uint32_t depth, cap;
-    aclprofEventAttributes *pushex;
-    uint64_t pushex_ns;
+	struct frame *stack;
+	uint32_t depth, cap;
+	aclprofEventAttributes *pushex;
+	uint64_t pushex_ns;
 };
 
 static __thread struct tstate t_st;
@@ -218,37 +223,37 @@ static pthread_key_t g_tstate_key;
 
 static void tstate_exit(void *p)
 {
-    struct tstate *st = p;
+	struct tstate *st = p;
 
-    free(st->stack);
-    st->stack = NULL;
-    st->depth = st->cap = 0;
+	free(st->stack);
+	st->stack = NULL;
+	st->depth = st->cap = 0;
 }
 
 static void make_key(void)
 {
-    pthread_key_create(&g_tstate_key, tstate_exit);
+	pthread_key_create(&g_tstate_key, tstate_exit);
 }
 
 /* Grows the calling thread's stack (the only allocation of Push, and only
  * when it nests deeper than ever before on this thread). */
 static int stack_grow(void)
 {
-    uint32_t ncap = t_st.cap ? t_st.cap * 2 : 64;
-    struct frame *n;
+	uint32_t ncap = t_st.cap ? t_st.cap * 2 : 64;
+	struct frame *n;
 
-    if (ncap < t_st.cap)
-        return -1;
-    n = realloc(t_st.stack, ncap * sizeof(*n));
-    if (!n)
-        return -1;
-    if (!t_st.stack) {
-        pthread_once(&g_key_once, make_key);
-        pthread_setspecific(g_tstate_key, &t_st);
-    }
-    t_st.stack = n;
-    t_st.cap = ncap;
-    return 0;
+	if (ncap < t_st.cap)
+		return -1;
+	n = realloc(t_st.stack, ncap * sizeof(*n));
+	if (!n)
+		return -1;
+	if (!t_st.stack) {
+		pthread_once(&g_key_once, make_key);
+		pthread_setspecific(g_tstate_key, &t_st);
+	}
+	t_st.stack = n;
+	t_st.cap = ncap;
+	return 0;
 }
 
 /* ---- records ------------------------------------------------------------------ */
@@ -256,923 +261,933 @@ static int stack_grow(void)
 /* Writes one TX record; 0 or -1 if it could not be recorded (no collection,
  * ring full), which CANN reports as a failed report (-1). */
 static int emit_tx(uint16_t info_type, uint16_t event, uint64_t start, uint64_t end, uint32_t tid,
-                   uint32_t start_tid, uint32_t range_id, uint64_t mark_id, uint32_t category, int32_t payload_type,
-                   const char *msg, uint32_t msg_len)
+		   uint32_t start_tid, uint32_t range_id, uint64_t mark_id, uint32_t category,
+		   int32_t payload_type, const char *msg, uint32_t msg_len)
 {
-    uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_tx, message), (size_t)msg_len + 1);
-    struct npuprof_hrec_tx *r = npuprof_hostrec_reserve(NPUPROF_HREC_TX, size);
+	uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_tx, message),
+					  (size_t)msg_len + 1);
+	struct npuprof_hrec_tx *r = npuprof_hostrec_reserve(NPUPROF_HREC_TX, size);
 
-    if (!r)
-        return PROF_FAILED;
-    /* Zero the padding first; the fixed fields or the message may then
+	if (!r)
+		return PROF_FAILED;
+	/* Zero the padding first; the fixed fields or the message may then
      * overwrite part of it. */
-    memset((char *)r + size - NPUPROF_HREC_ALIGN, 0, NPUPROF_HREC_ALIGN);
-    r->tid = tid;
-    r->start_tid = start_tid;
-    r->start_ns = start;
-    r->end_ns = end;
-    r->mark_id = mark_id;
-    r->domain = 0;
-    r->category = category;
-    r->payload_type = payload_type;
-    r->range_id = range_id;
-    r->info_type = info_type;
-    r->event_type = event;
-    r->msg_len = msg_len;
-    memcpy(r->message, msg, msg_len);
-    r->message[msg_len] = '\0';
-    npuprof_hostrec_commit(r);
-    return 0;
+	memset((char *)r + size - NPUPROF_HREC_ALIGN, 0, NPUPROF_HREC_ALIGN);
+	r->tid = tid;
+	r->start_tid = start_tid;
+	r->start_ns = start;
+	r->end_ns = end;
+	r->mark_id = mark_id;
+	r->domain = 0;
+	r->category = category;
+	r->payload_type = payload_type;
+	r->range_id = range_id;
+	r->info_type = info_type;
+	r->event_type = event;
+	r->msg_len = msg_len;
+	memcpy(r->message, msg, msg_len);
+	r->message[msg_len] = '\0';
+	npuprof_hostrec_commit(r);
+	return 0;
 }
 
-static int emit_stamp(const struct stamp *s, uint16_t event, uint64_t start, uint64_t end, uint32_t start_tid,
-                      uint32_t range_id)
+static int emit_stamp(const struct stamp *s, uint16_t event, uint64_t start, uint64_t end,
+		      uint32_t start_tid, uint32_t range_id)
 {
-    uint32_t n = s->msg_len;
+	uint32_t n = s->msg_len;
 
-    /* Bounded even if another thread is changing the message right now. */
-    if (n >= STAMP_MSG_MAX)
-        n = STAMP_MSG_MAX - 1;
-    return emit_tx(0, event, start, end, npuprof_hostrec_tid(), start_tid, range_id, 0, s->category,
-                   s->payload_type, s->message, n);
+	/* Bounded even if another thread is changing the message right now. */
+	if (n >= STAMP_MSG_MAX)
+		n = STAMP_MSG_MAX - 1;
+	return emit_tx(0, event, start, end, npuprof_hostrec_tid(), start_tid, range_id, 0,
+		       s->category, s->payload_type, s->message, n);
 }
 
 /* ---- collection control ------------------------------------------------------------ */
 
 static uint64_t postprocess_switches(uint64_t v)
 {
-    v |= PROF_AICPU_MODEL;
-    if (v & ACL_PROF_TASK_TIME)
-        v |= ACL_PROF_TASK_TIME_L0;
-    if (v & (ACL_PROF_TASK_TIME_L2 | ACL_PROF_OP_ATTR))
-        v |= ACL_PROF_TASK_TIME_L0 | ACL_PROF_TASK_TIME;
-    if (v & ACL_PROF_TASK_TIME_L3)
-        v |= ACL_PROF_TASK_TIME_L0 | ACL_PROF_TASK_TIME | ACL_PROF_TASK_TIME_L2;
-    if (v & ACL_PROF_TASK_TIME_L0)
-        v |= ACL_PROF_TRAINING_TRACE;
-    if (v & ACL_PROF_API_STATS)
-        v = ACL_PROF_ACL_API | ACL_PROF_API_STATS;
-    return v;
+	v |= PROF_AICPU_MODEL;
+	if (v & ACL_PROF_TASK_TIME)
+		v |= ACL_PROF_TASK_TIME_L0;
+	if (v & (ACL_PROF_TASK_TIME_L2 | ACL_PROF_OP_ATTR))
+		v |= ACL_PROF_TASK_TIME_L0 | ACL_PROF_TASK_TIME;
+	if (v & ACL_PROF_TASK_TIME_L3)
+		v |= ACL_PROF_TASK_TIME_L0 | ACL_PROF_TASK_TIME | ACL_PROF_TASK_TIME_L2;
+	if (v & ACL_PROF_TASK_TIME_L0)
+		v |= ACL_PROF_TRAINING_TRACE;
+	if (v & ACL_PROF_API_STATS)
+		v = ACL_PROF_ACL_API | ACL_PROF_API_STATS;
+	return v;
 }
 
 /* Shared by Start and Stop (CANN validates both the same way). */
 static aclError validate_config(const struct aclprofConfig *c)
 {
-    if (c->dataTypeConfig == 0)
-        return ACL_ERROR_INVALID_PARAM;
-    if (c->dataTypeConfig & ~PROF_SUPPORTED_MASK)
-        return ACL_ERROR_PROF_MODULES_UNSUPPORTED;
-    if (c->devNums > MAX_DEVICES + 1)
-        return ACL_ERROR_INVALID_PARAM;
-    return ACL_SUCCESS;
+	if (c->dataTypeConfig == 0)
+		return ACL_ERROR_INVALID_PARAM;
+	if (c->dataTypeConfig & ~PROF_SUPPORTED_MASK)
+		return ACL_ERROR_PROF_MODULES_UNSUPPORTED;
+	if (c->devNums > MAX_DEVICES + 1)
+		return ACL_ERROR_INVALID_PARAM;
+	return ACL_SUCCESS;
 }
 
 static uint32_t device_count(int *ok)
 {
-    struct npuprof_runtime_hooks h;
-    uint32_t n = 0;
+	struct npuprof_runtime_hooks h;
+	uint32_t n = 0;
 
-    *ok = 1;
-    npuprof_rthooks_get(&h);
-    if (h.get_device_count && h.get_device_count(&n))
-        *ok = 0;
-    return n;
+	*ok = 1;
+	npuprof_rthooks_get(&h);
+	if (h.get_device_count && h.get_device_count(&n))
+		*ok = 0;
+	return n;
 }
 
-aclprofConfig *aclprofCreateConfig(uint32_t *deviceIdList, uint32_t deviceNums, aclprofAicoreMetrics aicoreMetrics,
-                                   const aclprofAicoreEvents *aicoreEvents, uint64_t dataTypeConfig)
+aclprofConfig *aclprofCreateConfig(uint32_t *deviceIdList, uint32_t deviceNums,
+				   aclprofAicoreMetrics aicoreMetrics,
+				   const aclprofAicoreEvents *aicoreEvents, uint64_t dataTypeConfig)
 {
-    struct aclprofConfig *c;
-    uint32_t ndev;
-    int ok;
+	struct aclprofConfig *c;
+	uint32_t ndev;
+	int ok;
 
-    if (deviceNums != 0 && !deviceIdList)
-        return NULL;
-    if (aicoreEvents)
-        return NULL;
-    if (deviceNums > MAX_DEVICES)
-        return NULL;
-    ndev = device_count(&ok);
-    if (!ok || deviceNums > ndev)
-        return NULL;
-    for (uint32_t i = 0; i < deviceNums; i++) {
-        if (deviceIdList[i] >= ndev)
-            return NULL;
-        for (uint32_t j = 0; j < i; j++)
-            if (deviceIdList[j] == deviceIdList[i])
-                return NULL;
-    }
-    /* A host-only config is legal for msproftx. */
-    if (deviceNums == 0 && !(dataTypeConfig & ACL_PROF_MSPROFTX))
-        return NULL;
-    c = calloc(1, sizeof(*c));
-    if (!c)
-        return NULL;
-    if (deviceNums)
-        memcpy(c->devIdList, deviceIdList, deviceNums * sizeof(uint32_t));
-    c->devIdList[deviceNums] = HOST_DEVICE_ID;
-    c->devNums = deviceNums + 1;
-    c->aicoreMetrics = aicoreMetrics;
-    c->dataTypeConfig = postprocess_switches(dataTypeConfig);
-    pthread_mutex_lock(&g_lock);
-    handle_add(&g_configs, &c->link);
-    pthread_mutex_unlock(&g_lock);
-    return c;
+	if (deviceNums != 0 && !deviceIdList)
+		return NULL;
+	if (aicoreEvents)
+		return NULL;
+	if (deviceNums > MAX_DEVICES)
+		return NULL;
+	ndev = device_count(&ok);
+	if (!ok || deviceNums > ndev)
+		return NULL;
+	for (uint32_t i = 0; i < deviceNums; i++) {
+		if (deviceIdList[i] >= ndev)
+			return NULL;
+		for (uint32_t j = 0; j < i; j++)
+			if (deviceIdList[j] == deviceIdList[i])
+				return NULL;
+	}
+	/* A host-only config is legal for msproftx. */
+	if (deviceNums == 0 && !(dataTypeConfig & ACL_PROF_MSPROFTX))
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	if (deviceNums)
+		memcpy(c->devIdList, deviceIdList, deviceNums * sizeof(uint32_t));
+	c->devIdList[deviceNums] = HOST_DEVICE_ID;
+	c->devNums = deviceNums + 1;
+	c->aicoreMetrics = aicoreMetrics;
+	c->dataTypeConfig = postprocess_switches(dataTypeConfig);
+	pthread_mutex_lock(&g_lock);
+	handle_add(&g_configs, &c->link);
+	pthread_mutex_unlock(&g_lock);
+	return c;
 }
 
 aclError aclprofDestroyConfig(const aclprofConfig *profilerConfig)
 {
-    int found;
+	int found;
 
-    if (!profilerConfig)
-        return ACL_ERROR_INVALID_PARAM;
-    pthread_mutex_lock(&g_lock);
-    found = handle_remove(&g_configs, &profilerConfig->link);
-    pthread_mutex_unlock(&g_lock);
-    if (!found)
-        return ACL_ERROR_INVALID_PARAM;
-    free((void *)profilerConfig);
-    return ACL_SUCCESS;
+	if (!profilerConfig)
+		return ACL_ERROR_INVALID_PARAM;
+	pthread_mutex_lock(&g_lock);
+	found = handle_remove(&g_configs, &profilerConfig->link);
+	pthread_mutex_unlock(&g_lock);
+	if (!found)
+		return ACL_ERROR_INVALID_PARAM;
+	free((void *)profilerConfig);
+	return ACL_SUCCESS;
 }
 
 /* Under g_lock: `path` exists (created if needed) and is a writable dir. */
 static int usable_dir(const char *path)
 {
-    return npuprof_mkdirs(path, 0750) == 0 && access(path, W_OK | X_OK) == 0;
+	return npuprof_mkdirs(path, 0750) == 0 && access(path, W_OK | X_OK) == 0;
 }
 
 /* PROF_<6-digit sequence>_<YYYYmmddHHMMSSmmm local>_<16 upper-case letters>,
  * the collection directory name that msprof consumers expect. */
 static int make_prof_dir(char *out, size_t outlen)
 {
-    struct timespec ts;
-    struct tm tm;
-    char stamp[32], letters[17];
-    unsigned char rnd[16];
+	struct timespec ts;
+	struct tm tm;
+	char stamp[32], letters[17];
+	unsigned char rnd[16];
 
-    clock_gettime(CLOCK_REALTIME, &ts);
-    localtime_r(&ts.tv_sec, &tm);
-    strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
-    if (getrandom(rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd)) {
-        uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32) ^ g_session_seq;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
+	if (getrandom(rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd)) {
+		uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32) ^ g_session_seq;
 
-        for (size_t i = 0; i < sizeof(rnd); i++) {
-            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-            rnd[i] = (unsigned char)(x >> 56);
-        }
-    }
-    for (int i = 0; i < 16; i++)
-        letters[i] = (char)('A' + rnd[i] % 26);
-    letters[16] = '\0';
-    g_session_seq++;
-    if ((size_t)snprintf(out, outlen, "%s/PROF_%06u_%s%03ld_%s", g_result_path, g_session_seq % 1000000u, stamp,
-                         ts.tv_nsec / 1000000L, letters) >= outlen)
-        return -ENAMETOOLONG;
-    return npuprof_mkdirs(out, 0750);
+		for (size_t i = 0; i < sizeof(rnd); i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			rnd[i] = (unsigned char)(x >> 56);
+		}
+	}
+	for (int i = 0; i < 16; i++)
+		letters[i] = (char)('A' + rnd[i] % 26);
+	letters[16] = '\0';
+	g_session_seq++;
+	if ((size_t)snprintf(out, outlen, "%s/PROF_%06u_%s%03ld_%s", g_result_path,
+			     g_session_seq % 1000000u, stamp, ts.tv_nsec / 1000000L,
+			     letters) >= outlen)
+		return -ENAMETOOLONG;
+	return npuprof_mkdirs(out, 0750);
 }
 
 static int same_config(const struct aclprofConfig *a, const struct aclprofConfig *b)
 {
-    return a->dataTypeConfig == b->dataTypeConfig && a->devNums == b->devNums &&
-           memcmp(a->devIdList, b->devIdList, a->devNums * sizeof(uint32_t)) == 0;
+	return a->dataTypeConfig == b->dataTypeConfig && a->devNums == b->devNums &&
+	       memcmp(a->devIdList, b->devIdList, a->devNums * sizeof(uint32_t)) == 0;
 }
 
 /* Writes the options set with aclprofSetConfig; runs at every start. */
 static void emit_options(void)
 {
-    for (int t = 0; t < ACL_PROF_ARGS_MAX; t++) {
-        struct npuprof_hrec_option *r;
-        uint32_t len, size;
+	for (int t = 0; t < ACL_PROF_ARGS_MAX; t++) {
+		struct npuprof_hrec_option *r;
+		uint32_t len, size;
 
-        if (!g_options[t])
-            continue;
-        len = (uint32_t)strlen(g_options[t]);
-        size = npuprof_hrec_size(offsetof(struct npuprof_hrec_option, value), (size_t)len + 1);
-        r = calloc(1, size);
-        if (!r)
-            continue;
-        r->h.size = size;
-        r->h.kind = NPUPROF_HREC_OPTION;
-        r->type = (uint32_t)t;
-        r->len = len;
-        memcpy(r->value, g_options[t], len);
-        npuprof_hostrec_emit(r, size);
-        free(r);
-    }
+		if (!g_options[t])
+			continue;
+		len = (uint32_t)strlen(g_options[t]);
+		size = npuprof_hrec_size(offsetof(struct npuprof_hrec_option, value),
+					 (size_t)len + 1);
+		r = calloc(1, size);
+		if (!r)
+			continue;
+		r->h.size = size;
+		r->h.kind = NPUPROF_HREC_OPTION;
+		r->type = (uint32_t)t;
+		r->len = len;
+		memcpy(r->value, g_options[t], len);
+		npuprof_hostrec_emit(r, size);
+		free(r);
+	}
 }
 
 /* Runs inside npuprof_hostrec_start (with g_lock held by our caller), before
  * any producer record. */
 static void on_stream_start(void)
 {
-    npuprof_str2id_emit_all();
-    emit_options();
+	npuprof_str2id_emit_all();
+	emit_options();
 }
 
 /* Under g_lock: starts the recorder in `dir` for config `c`. */
 static aclError begin_collection(const char *dir, const struct aclprofConfig *c)
 {
-    struct npuprof_hostrec_config rc = {
-        .dir = dir,
-        .switches = c->dataTypeConfig,
-        .aicore_metrics = (uint32_t)c->aicoreMetrics,
-        .dev_count = c->devNums ? c->devNums - 1 : 0, /* without the host id */
-        .dev_ids = c->devIdList,
-    };
-    char err[512];
+	struct npuprof_hostrec_config rc = {
+		.dir = dir,
+		.switches = c->dataTypeConfig,
+		.aicore_metrics = (uint32_t)c->aicoreMetrics,
+		.dev_count = c->devNums ? c->devNums - 1 : 0, /* without the host id */
+		.dev_ids = c->devIdList,
+	};
+	char err[512];
 
-    npuprof_hostrec_set_start_hook(on_stream_start);
-    if (npuprof_hostrec_start(&rc, err, sizeof(err))) {
-        fprintf(stderr, "npuprof: cannot start collecting: %s\n", err);
-        return ACL_ERROR_PROFILING_FAILURE;
-    }
-    g_running = 1;
-    g_running_cfg = *c;
-    if (c->dataTypeConfig & ACL_PROF_MSPROFTX) {
-        tx_init();
-        atomic_store_explicit(&g_tx_collecting, 1, memory_order_release);
-    }
-    return ACL_SUCCESS;
+	npuprof_hostrec_set_start_hook(on_stream_start);
+	if (npuprof_hostrec_start(&rc, err, sizeof(err))) {
+		fprintf(stderr, "npuprof: cannot start collecting: %s\n", err);
+		return ACL_ERROR_PROFILING_FAILURE;
+	}
+	g_running = 1;
+	g_running_cfg = *c;
+	if (c->dataTypeConfig & ACL_PROF_MSPROFTX) {
+		tx_init();
+		atomic_store_explicit(&g_tx_collecting, 1, memory_order_release);
+	}
+	return ACL_SUCCESS;
 }
 
 /* Under g_lock. */
 static aclError end_collection(void)
 {
-    int r;
+	int r;
 
-    if (!g_running)
-        return ACL_SUCCESS;
-    atomic_store_explicit(&g_tx_collecting, 0, memory_order_release);
-    r = npuprof_hostrec_stop();
-    g_running = 0;
-    if (r) {
-        fprintf(stderr, "npuprof: writing %s failed: %s\n", npuprof_hostrec_path(), strerror(-r));
-        return ACL_ERROR_PROFILING_FAILURE;
-    }
-    return ACL_SUCCESS;
+	if (!g_running)
+		return ACL_SUCCESS;
+	atomic_store_explicit(&g_tx_collecting, 0, memory_order_release);
+	r = npuprof_hostrec_stop();
+	g_running = 0;
+	if (r) {
+		fprintf(stderr, "npuprof: writing %s failed: %s\n", npuprof_hostrec_path(),
+			strerror(-r));
+		return ACL_ERROR_PROFILING_FAILURE;
+	}
+	return ACL_SUCCESS;
 }
 
 aclError aclprofInit(const char *profilerResultPath, size_t length)
 {
-    aclError ret = ACL_SUCCESS;
+	aclError ret = ACL_SUCCESS;
 
-    if (!profilerResultPath || length == 0 || length >= MAX_PATH_LEN)
-        return ACL_ERROR_INVALID_PARAM;
-    if (strnlen(profilerResultPath, length + 1) != length)
-        return ACL_ERROR_INVALID_PARAM;
-    pthread_mutex_lock(&g_lock);
-    if (g_mode == MODE_API)
-        ret = ACL_ERROR_REPEAT_INITIALIZE;
-    else if (g_mode == MODE_ENV)
-        ret = ACL_ERROR_PROF_ALREADY_RUN;
-    else if (!usable_dir(profilerResultPath))
-        ret = ACL_ERROR_INVALID_FILE;
-    if (ret == ACL_SUCCESS) {
-        memcpy(g_result_path, profilerResultPath, length + 1);
-        memcpy(g_remembered_path, profilerResultPath, length + 1);
-        g_mode = MODE_API;
-    }
-    pthread_mutex_unlock(&g_lock);
-    return ret;
+	if (!profilerResultPath || length == 0 || length >= MAX_PATH_LEN)
+		return ACL_ERROR_INVALID_PARAM;
+	if (strnlen(profilerResultPath, length + 1) != length)
+		return ACL_ERROR_INVALID_PARAM;
+	pthread_mutex_lock(&g_lock);
+	if (g_mode == MODE_API)
+		ret = ACL_ERROR_REPEAT_INITIALIZE;
+	else if (g_mode == MODE_ENV)
+		ret = ACL_ERROR_PROF_ALREADY_RUN;
+	else if (!usable_dir(profilerResultPath))
+		ret = ACL_ERROR_INVALID_FILE;
+	if (ret == ACL_SUCCESS) {
+		memcpy(g_result_path, profilerResultPath, length + 1);
+		memcpy(g_remembered_path, profilerResultPath, length + 1);
+		g_mode = MODE_API;
+	}
+	pthread_mutex_unlock(&g_lock);
+	return ret;
 }
 
 aclError aclprofFinalize(void)
 {
-    aclError ret;
+	aclError ret;
 
-    pthread_mutex_lock(&g_lock);
-    if (g_mode == MODE_ENV) {
-        pthread_mutex_unlock(&g_lock);
-        return ACL_ERROR_PROF_ALREADY_RUN;
-    }
-    if (g_mode == MODE_NONE) {
-        pthread_mutex_unlock(&g_lock);
-        return ACL_SUCCESS;
-    }
-    ret = end_collection();
-    tx_uninit();
-    g_mode = MODE_NONE;
-    pthread_mutex_unlock(&g_lock);
-    return ret;
+	pthread_mutex_lock(&g_lock);
+	if (g_mode == MODE_ENV) {
+		pthread_mutex_unlock(&g_lock);
+		return ACL_ERROR_PROF_ALREADY_RUN;
+	}
+	if (g_mode == MODE_NONE) {
+		pthread_mutex_unlock(&g_lock);
+		return ACL_SUCCESS;
+	}
+	ret = end_collection();
+	tx_uninit();
+	g_mode = MODE_NONE;
+	pthread_mutex_unlock(&g_lock);
+	return ret;
 }
 
 aclError aclprofStart(const aclprofConfig *profilerConfig)
 {
-    struct aclprofConfig eff;
-    char dir[PATH_MAX];
-    aclError ret;
+	struct aclprofConfig eff;
+	char dir[PATH_MAX];
+	aclError ret;
 
-    pthread_mutex_lock(&g_lock);
-    if (profilerConfig) {
-        if (!handle_live(g_configs, &profilerConfig->link)) {
-            pthread_mutex_unlock(&g_lock);
-            return ACL_ERROR_INVALID_PARAM;
-        }
-        eff = *profilerConfig;
-    } else {
-        /* Host only, default metrics and switches. */
-        memset(&eff, 0, sizeof(eff));
-        eff.devIdList[0] = HOST_DEVICE_ID;
-        eff.devNums = 1;
-        eff.aicoreMetrics = ACL_AICORE_PIPE_UTILIZATION;
-        eff.dataTypeConfig = postprocess_switches(ACL_PROF_ACL_API | ACL_PROF_TASK_TIME);
-    }
-    ret = validate_config(&eff);
-    if (ret == ACL_SUCCESS && g_mode == MODE_ENV)
-        ret = ACL_ERROR_PROF_ALREADY_RUN;
-    if (ret == ACL_SUCCESS && g_mode == MODE_NONE) {
-        /* Auto-init with the remembered result path, as CANN does since
+	pthread_mutex_lock(&g_lock);
+	if (profilerConfig) {
+		if (!handle_live(g_configs, &profilerConfig->link)) {
+			pthread_mutex_unlock(&g_lock);
+			return ACL_ERROR_INVALID_PARAM;
+		}
+		eff = *profilerConfig;
+	} else {
+		/* Host only, default metrics and switches. */
+		memset(&eff, 0, sizeof(eff));
+		eff.devIdList[0] = HOST_DEVICE_ID;
+		eff.devNums = 1;
+		eff.aicoreMetrics = ACL_AICORE_PIPE_UTILIZATION;
+		eff.dataTypeConfig = postprocess_switches(ACL_PROF_ACL_API | ACL_PROF_TASK_TIME);
+	}
+	ret = validate_config(&eff);
+	if (ret == ACL_SUCCESS && g_mode == MODE_ENV)
+		ret = ACL_ERROR_PROF_ALREADY_RUN;
+	if (ret == ACL_SUCCESS && g_mode == MODE_NONE) {
+		/* Auto-init with the remembered result path, as CANN does since
          * 2026-06. */
-        const char *p = g_remembered_path[0] ? g_remembered_path : "./";
+		const char *p = g_remembered_path[0] ? g_remembered_path : "./";
 
-        if (!usable_dir(p)) {
-            ret = ACL_ERROR_INVALID_FILE;
-        } else {
-            snprintf(g_result_path, sizeof(g_result_path), "%s", p);
-            g_mode = MODE_API;
-        }
-    }
-    if (ret == ACL_SUCCESS && g_running) {
-        /* A second Start starts nothing; it only checks consistency. */
-        ret = same_config(&eff, &g_running_cfg) ? ACL_SUCCESS : ACL_ERROR_PROF_API_CONFLICT;
-        pthread_mutex_unlock(&g_lock);
-        return ret;
-    }
-    if (ret == ACL_SUCCESS)
-        ret = make_prof_dir(dir, sizeof(dir)) ? ACL_ERROR_INVALID_FILE : begin_collection(dir, &eff);
-    pthread_mutex_unlock(&g_lock);
-    return ret;
+		if (!usable_dir(p)) {
+			ret = ACL_ERROR_INVALID_FILE;
+		} else {
+			snprintf(g_result_path, sizeof(g_result_path), "%s", p);
+			g_mode = MODE_API;
+		}
+	}
+	if (ret == ACL_SUCCESS && g_running) {
+		/* A second Start starts nothing; it only checks consistency. */
+		ret = same_config(&eff, &g_running_cfg) ? ACL_SUCCESS : ACL_ERROR_PROF_API_CONFLICT;
+		pthread_mutex_unlock(&g_lock);
+		return ret;
+	}
+	if (ret == ACL_SUCCESS)
+		ret = make_prof_dir(dir, sizeof(dir)) ? ACL_ERROR_INVALID_FILE :
+							begin_collection(dir, &eff);
+	pthread_mutex_unlock(&g_lock);
+	return ret;
 }
 
 aclError aclprofStop(const aclprofConfig *profilerConfig)
 {
-    aclError ret;
+	aclError ret;
 
-    pthread_mutex_lock(&g_lock);
-    if (g_mode != MODE_API) {
-        ret = g_mode == MODE_ENV ? ACL_ERROR_PROF_ALREADY_RUN : ACL_SUCCESS;
-        pthread_mutex_unlock(&g_lock);
-        return ret;
-    }
-    if (!profilerConfig) {
-        ret = ACL_SUCCESS;
-        if (g_running)
-            ret = end_collection();
-        pthread_mutex_unlock(&g_lock);
-        return ret;
-    }
-    if (!handle_live(g_configs, &profilerConfig->link))
-        ret = ACL_ERROR_INVALID_PARAM;
-    else
-        ret = validate_config(profilerConfig);
-    /* One collection per process: a valid config stops it even if it differs
+	pthread_mutex_lock(&g_lock);
+	if (g_mode != MODE_API) {
+		ret = g_mode == MODE_ENV ? ACL_ERROR_PROF_ALREADY_RUN : ACL_SUCCESS;
+		pthread_mutex_unlock(&g_lock);
+		return ret;
+	}
+	if (!profilerConfig) {
+		ret = ACL_SUCCESS;
+		if (g_running)
+			ret = end_collection();
+		pthread_mutex_unlock(&g_lock);
+		return ret;
+	}
+	if (!handle_live(g_configs, &profilerConfig->link))
+		ret = ACL_ERROR_INVALID_PARAM;
+	else
+		ret = validate_config(profilerConfig);
+	/* One collection per process: a valid config stops it even if it differs
      * from Start's (CANN documents that it must be the same). */
-    if (ret == ACL_SUCCESS)
-        ret = end_collection();
-    pthread_mutex_unlock(&g_lock);
-    return ret;
+	if (ret == ACL_SUCCESS)
+		ret = end_collection();
+	pthread_mutex_unlock(&g_lock);
+	return ret;
 }
 
 /* ---- aclprofSetConfig ------------------------------------------------------------ */
 
-static int parse_uint(const char *s, unsigned long long lo, unsigned long long hi, const char *suffix)
+static int parse_uint(const char *s, unsigned long long lo, unsigned long long hi,
+		      const char *suffix)
 {
-    unsigned long long v = 0;
-    const char *p = s;
+	unsigned long long v = 0;
+	const char *p = s;
 
-    if (*p < '0' || *p > '9')
-        return 0;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        v = v * 10 + (unsigned)(*p - '0');
-        if (v > hi)
-            return 0;
-    }
-    return v >= lo && strcmp(p, suffix) == 0;
+	if (*p < '0' || *p > '9')
+		return 0;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		v = v * 10 + (unsigned)(*p - '0');
+		if (v > hi)
+			return 0;
+	}
+	return v >= lo && strcmp(p, suffix) == 0;
 }
 
 /* A comma-separated list of words from `allowed` (NULL-terminated). */
 static int parse_list(const char *s, const char *const *allowed)
 {
-    char buf[MAX_CONFIG_LEN + 1], *save = NULL;
-    int n = 0;
+	char buf[MAX_CONFIG_LEN + 1], *save = NULL;
+	int n = 0;
 
-    snprintf(buf, sizeof(buf), "%s", s);
-    for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save), n++) {
-        int ok = 0;
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save), n++) {
+		int ok = 0;
 
-        for (const char *const *a = allowed; *a; a++)
-            ok |= strcmp(w, *a) == 0;
-        if (!ok)
-            return 0;
-    }
-    return n > 0;
+		for (const char *const *a = allowed; *a; a++)
+			ok |= strcmp(w, *a) == 0;
+		if (!ok)
+			return 0;
+	}
+	return n > 0;
 }
 
 /* Value rules of msprof's matching command-line options. */
 static int option_valid(aclprofConfigType t, const char *v)
 {
-    static const char *const host_sys[] = {"cpu", "mem", "disk", "network", "osrt", NULL};
-    static const char *const host_usage[] = {"cpu", "mem", NULL};
+	static const char *const host_sys[] = { "cpu", "mem", "disk", "network", "osrt", NULL };
+	static const char *const host_usage[] = { "cpu", "mem", NULL };
 
-    switch (t) {
-    case ACL_PROF_STORAGE_LIMIT:
-        return parse_uint(v, 200, 4294967295ULL, "MB");
-    case ACL_PROF_SYS_HARDWARE_MEM_FREQ:
-    case ACL_PROF_SYS_IO_FREQ:
-    case ACL_PROF_DVPP_FREQ:
-    case ACL_PROF_LOW_POWER_FREQ:
-        return parse_uint(v, 1, 100, "");
-    case ACL_PROF_SYS_INTERCONNECTION_FREQ:
-    case ACL_PROF_HOST_SYS_USAGE_FREQ:
-    case ACL_PROF_SYS_CPU_FREQ:
-        return parse_uint(v, 1, 50, "");
-    case ACL_PROF_LLC_MODE:
-        return strcmp(v, "read") == 0 || strcmp(v, "write") == 0;
-    case ACL_PROF_HOST_SYS:
-        return parse_list(v, host_sys);
-    case ACL_PROF_HOST_SYS_USAGE:
-        return parse_list(v, host_usage);
-    default:
-        return v[0] != '\0';
-    }
+	switch (t) {
+	case ACL_PROF_STORAGE_LIMIT: return parse_uint(v, 200, 4294967295ULL, "MB");
+	case ACL_PROF_SYS_HARDWARE_MEM_FREQ:
+	case ACL_PROF_SYS_IO_FREQ:
+	case ACL_PROF_DVPP_FREQ:
+	case ACL_PROF_LOW_POWER_FREQ: return parse_uint(v, 1, 100, "");
+	case ACL_PROF_SYS_INTERCONNECTION_FREQ:
+	case ACL_PROF_HOST_SYS_USAGE_FREQ:
+	case ACL_PROF_SYS_CPU_FREQ: return parse_uint(v, 1, 50, "");
+	case ACL_PROF_LLC_MODE: return strcmp(v, "read") == 0 || strcmp(v, "write") == 0;
+	case ACL_PROF_HOST_SYS: return parse_list(v, host_sys);
+	case ACL_PROF_HOST_SYS_USAGE: return parse_list(v, host_usage);
+	default: return v[0] != '\0';
+	}
 }
 
 aclError aclprofSetConfig(aclprofConfigType configType, const char *config, size_t configLength)
 {
-    char *copy;
+	char *copy;
 
-    if ((int)configType <= ACL_PROF_ARGS_MIN || (int)configType >= ACL_PROF_ARGS_MAX || (int)configType == 2)
-        return ACL_ERROR_INVALID_PARAM;
-    if (configLength > MAX_CONFIG_LEN || !config || strnlen(config, configLength + 1) != configLength)
-        return ACL_ERROR_INVALID_PARAM;
-    if (!option_valid(configType, config))
-        return configType == ACL_PROF_NTS_METRICS ? ACL_ERROR_INVALID_PARAM : ACL_ERROR_INVALID_PROFILING_CONFIG;
-    copy = strdup(config);
-    if (!copy)
-        return ACL_ERROR_BAD_ALLOC;
-    pthread_mutex_lock(&g_lock);
-    free(g_options[configType]);
-    g_options[configType] = copy;
-    if (configType == ACL_PROF_PATH)
-        snprintf(g_remembered_path, sizeof(g_remembered_path), "%s", copy);
-    pthread_mutex_unlock(&g_lock);
-    return ACL_SUCCESS;
+	if ((int)configType <= ACL_PROF_ARGS_MIN || (int)configType >= ACL_PROF_ARGS_MAX ||
+	    (int)configType == 2)
+		return ACL_ERROR_INVALID_PARAM;
+	if (configLength > MAX_CONFIG_LEN || !config ||
+	    strnlen(config, configLength + 1) != configLength)
+		return ACL_ERROR_INVALID_PARAM;
+	if (!option_valid(configType, config))
+		return configType == ACL_PROF_NTS_METRICS ? ACL_ERROR_INVALID_PARAM :
+							    ACL_ERROR_INVALID_PROFILING_CONFIG;
+	copy = strdup(config);
+	if (!copy)
+		return ACL_ERROR_BAD_ALLOC;
+	pthread_mutex_lock(&g_lock);
+	free(g_options[configType]);
+	g_options[configType] = copy;
+	if (configType == ACL_PROF_PATH)
+		snprintf(g_remembered_path, sizeof(g_remembered_path), "%s", copy);
+	pthread_mutex_unlock(&g_lock);
+	return ACL_SUCCESS;
 }
 
 /* ---- step markers --------------------------------------------------------------------- */
 
 aclprofStepInfo *aclprofCreateStepInfo(void)
 {
-    struct aclprofStepInfo *s = calloc(1, sizeof(*s));
+	struct aclprofStepInfo *s = calloc(1, sizeof(*s));
 
-    if (!s)
-        return NULL;
-    s->indexId = atomic_fetch_add(&g_step_index, 1) + 1;
-    pthread_mutex_lock(&g_lock);
-    handle_add(&g_steps, &s->link);
-    pthread_mutex_unlock(&g_lock);
-    return s;
+	if (!s)
+		return NULL;
+	s->indexId = atomic_fetch_add(&g_step_index, 1) + 1;
+	pthread_mutex_lock(&g_lock);
+	handle_add(&g_steps, &s->link);
+	pthread_mutex_unlock(&g_lock);
+	return s;
 }
 
 void aclprofDestroyStepInfo(aclprofStepInfo *stepinfo)
 {
-    int found;
+	int found;
 
-    if (!stepinfo)
-        return;
-    pthread_mutex_lock(&g_lock);
-    found = handle_remove(&g_steps, &stepinfo->link);
-    pthread_mutex_unlock(&g_lock);
-    if (found)
-        free(stepinfo);
+	if (!stepinfo)
+		return;
+	pthread_mutex_lock(&g_lock);
+	found = handle_remove(&g_steps, &stepinfo->link);
+	pthread_mutex_unlock(&g_lock);
+	if (found)
+		free(stepinfo);
 }
 
 aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag, aclrtStream stream)
 {
-    struct npuprof_runtime_hooks h;
-    uint64_t now;
-    aclError ret = ACL_SUCCESS;
+	struct npuprof_runtime_hooks h;
+	uint64_t now;
+	aclError ret = ACL_SUCCESS;
 
-    if (!stepInfo || (tag != ACL_STEP_START && tag != ACL_STEP_END))
-        return ACL_ERROR_INVALID_PARAM;
-    pthread_mutex_lock(&g_lock);
-    if (!handle_live(g_steps, &stepInfo->link))
-        ret = ACL_ERROR_INVALID_PARAM;
-    else if (tag == ACL_STEP_START ? stepInfo->startFlag : stepInfo->endFlag)
-        ret = ACL_ERROR_INVALID_PARAM;
-    else if (tag == ACL_STEP_START)
-        stepInfo->startFlag = 1;
-    else
-        stepInfo->endFlag = 1;
-    pthread_mutex_unlock(&g_lock);
-    if (ret != ACL_SUCCESS)
-        return ret;
+	if (!stepInfo || (tag != ACL_STEP_START && tag != ACL_STEP_END))
+		return ACL_ERROR_INVALID_PARAM;
+	pthread_mutex_lock(&g_lock);
+	if (!handle_live(g_steps, &stepInfo->link))
+		ret = ACL_ERROR_INVALID_PARAM;
+	else if (tag == ACL_STEP_START ? stepInfo->startFlag : stepInfo->endFlag)
+		ret = ACL_ERROR_INVALID_PARAM;
+	else if (tag == ACL_STEP_START)
+		stepInfo->startFlag = 1;
+	else
+		stepInfo->endFlag = 1;
+	pthread_mutex_unlock(&g_lock);
+	if (ret != ACL_SUCCESS)
+		return ret;
 
-    now = npuprof_hostrec_now();
-    if (!npuprof_rthooks_get(&h) ||
-        h.launch_trace(stream, stepInfo->indexId, NPUPROF_TRACE_MODEL_ID, (uint32_t)tag) != 0)
-        return ACL_ERROR_GE_FAILURE;
-    {
-        struct npuprof_hrec_step *r = npuprof_hostrec_reserve(NPUPROF_HREC_STEP, sizeof(*r));
+	now = npuprof_hostrec_now();
+	if (!npuprof_rthooks_get(&h) ||
+	    h.launch_trace(stream, stepInfo->indexId, NPUPROF_TRACE_MODEL_ID, (uint32_t)tag) != 0)
+		return ACL_ERROR_GE_FAILURE;
+	{
+		struct npuprof_hrec_step *r = npuprof_hostrec_reserve(NPUPROF_HREC_STEP,
+								      sizeof(*r));
 
-        if (r) {
-            r->tid = npuprof_hostrec_tid();
-            r->tag = (uint32_t)tag;
-            r->index_id = stepInfo->indexId;
-            r->time_ns = now;
-            r->stream = (uint64_t)(uintptr_t)stream;
-            npuprof_hostrec_commit(r);
-        }
-    }
-    return ACL_SUCCESS;
+		if (r) {
+			r->tid = npuprof_hostrec_tid();
+			r->tag = (uint32_t)tag;
+			r->index_id = stepInfo->indexId;
+			r->time_ns = now;
+			r->stream = (uint64_t)(uintptr_t)stream;
+			npuprof_hostrec_commit(r);
+		}
+	}
+	return ACL_SUCCESS;
 }
 
 /* ---- msproftx ------------------------------------------------------------------------------ */
 
 void *aclprofCreateStamp(void)
 {
-    struct stamp *s;
+	struct stamp *s;
 
-    if (!tx_inited())
-        return NULL;
-    pthread_mutex_lock(&g_pool_lock);
-    s = g_free_stamps;
-    if (s) {
-        g_free_stamps = s->next_free;
-        s->next_free = NULL;
-        g_stamps_used++;
-        atomic_store_explicit(&s->in_use, 1, memory_order_release);
-    }
-    pthread_mutex_unlock(&g_pool_lock);
-    return s;
+	if (!tx_inited())
+		return NULL;
+	pthread_mutex_lock(&g_pool_lock);
+	s = g_free_stamps;
+	if (s) {
+		g_free_stamps = s->next_free;
+		s->next_free = NULL;
+		g_stamps_used++;
+		atomic_store_explicit(&s->in_use, 1, memory_order_release);
+	}
+	pthread_mutex_unlock(&g_pool_lock);
+	return s;
 }
 
 void aclprofDestroyStamp(void *stamp)
 {
-    struct stamp *s;
+	struct stamp *s;
 
-    if (!stamp || !tx_inited())
-        return;
-    pthread_mutex_lock(&g_pool_lock);
-    s = pool_slot(stamp);
-    if (s && atomic_load_explicit(&s->in_use, memory_order_relaxed)) {
-        /* Not cleared: a reused stamp keeps message and category (CANN). */
-        atomic_store_explicit(&s->in_use, 0, memory_order_release);
-        s->next_free = g_free_stamps;
-        g_free_stamps = s;
-        g_stamps_used--;
-    }
-    pthread_mutex_unlock(&g_pool_lock);
+	if (!stamp || !tx_inited())
+		return;
+	pthread_mutex_lock(&g_pool_lock);
+	s = pool_slot(stamp);
+	if (s && atomic_load_explicit(&s->in_use, memory_order_relaxed)) {
+		/* Not cleared: a reused stamp keeps message and category (CANN). */
+		atomic_store_explicit(&s->in_use, 0, memory_order_release);
+		s->next_free = g_free_stamps;
+		g_free_stamps = s;
+		g_stamps_used--;
+	}
+	pthread_mutex_unlock(&g_pool_lock);
 }
 
 aclError aclprofSetStampTraceMessage(void *stamp, const char *msg, uint32_t msgLen)
 {
-    struct stamp *s;
-    size_t n;
+	struct stamp *s;
+	size_t n;
 
-    if (!stamp || msgLen >= STAMP_MSG_MAX || !msg)
-        return PROF_FAILED;
-    s = live_stamp(stamp);
-    if (!s)
-        return PROF_FAILED;
-    n = strnlen(msg, msgLen);
-    memcpy(s->message, msg, n);
-    s->message[n] = '\0';
-    s->msg_len = (uint32_t)n;
-    return 0;
+	if (!stamp || msgLen >= STAMP_MSG_MAX || !msg)
+		return PROF_FAILED;
+	s = live_stamp(stamp);
+	if (!s)
+		return PROF_FAILED;
+	n = strnlen(msg, msgLen);
+	memcpy(s->message, msg, n);
+	s->message[n] = '\0';
+	s->msg_len = (uint32_t)n;
+	return 0;
 }
 
 aclError aclprofSetStampCategory(void *stamp, uint32_t category)
 {
-    struct stamp *s = stamp ? live_stamp(stamp) : NULL;
+	struct stamp *s = stamp ? live_stamp(stamp) : NULL;
 
-    if (!s)
-        return PROF_FAILED;
-    s->category = category;
-    return 0;
+	if (!s)
+		return PROF_FAILED;
+	s->category = category;
+	return 0;
 }
 
 aclError aclprofSetStampPayload(void *stamp, const int32_t type, void *value)
 {
-    struct stamp *s = stamp ? live_stamp(stamp) : NULL;
+	struct stamp *s = stamp ? live_stamp(stamp) : NULL;
 
-    if (!s || !value)
-        return PROF_FAILED;
-    s->payload_type = type;
-    return 0;
+	if (!s || !value)
+		return PROF_FAILED;
+	s->payload_type = type;
+	return 0;
 }
 
 aclError aclprofMark(void *stamp)
 {
-    struct stamp *s;
-    uint64_t now;
+	struct stamp *s;
+	uint64_t now;
 
-    if (!tx_collecting())
-        return PROF_FAILED;
-    s = stamp ? live_stamp(stamp) : NULL;
-    if (!s)
-        return PROF_FAILED;
-    now = npuprof_hostrec_now();
-    return emit_stamp(s, NPUPROF_TX_MARK, now, now, npuprof_hostrec_tid(), NPUPROF_TX_NO_RANGE);
+	if (!tx_collecting())
+		return PROF_FAILED;
+	s = stamp ? live_stamp(stamp) : NULL;
+	if (!s)
+		return PROF_FAILED;
+	now = npuprof_hostrec_now();
+	return emit_stamp(s, NPUPROF_TX_MARK, now, now, npuprof_hostrec_tid(), NPUPROF_TX_NO_RANGE);
 }
 
 aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream)
 {
-    struct npuprof_runtime_hooks h;
-    uint64_t id, now;
-    uint32_t tid;
+	struct npuprof_runtime_hooks h;
+	uint64_t id, now;
+	uint32_t tid;
 
-    if (!tx_collecting())
-        return PROF_FAILED;
-    if (!msg || !stream || strnlen(msg, msgLen + 1) != msgLen)
-        return PROF_FAILED;
-    if (msgLen < 1 || msgLen > MARKEX_MSG_MAX)
-        return PROF_FAILED;
-    now = npuprof_hostrec_now();
-    tid = npuprof_hostrec_tid();
-    /* Shared with mstx; the first id is 1. */
-    id = atomic_fetch_add(&g_mark_id, 1) + 1;
-    if (!npuprof_rthooks_get(&h) || h.launch_trace(stream, id, NPUPROF_TRACE_MODEL_ID, NPUPROF_TRACE_TAG_MARK) != 0)
-        return PROF_FAILED;
-    return emit_tx(1, NPUPROF_TX_MARK_EX, now, now, tid, tid, NPUPROF_TX_NO_RANGE, id, UINT32_MAX, 0, msg,
-                   (uint32_t)msgLen);
+	if (!tx_collecting())
+		return PROF_FAILED;
+	if (!msg || !stream || strnlen(msg, msgLen + 1) != msgLen)
+		return PROF_FAILED;
+	if (msgLen < 1 || msgLen > MARKEX_MSG_MAX)
+		return PROF_FAILED;
+	now = npuprof_hostrec_now();
+	tid = npuprof_hostrec_tid();
+	/* Shared with mstx; the first id is 1. */
+	id = atomic_fetch_add(&g_mark_id, 1) + 1;
+	if (!npuprof_rthooks_get(&h) ||
+	    h.launch_trace(stream, id, NPUPROF_TRACE_MODEL_ID, NPUPROF_TRACE_TAG_MARK) != 0)
+		return PROF_FAILED;
+	return emit_tx(1, NPUPROF_TX_MARK_EX, now, now, tid, tid, NPUPROF_TX_NO_RANGE, id,
+		       UINT32_MAX, 0, msg, (uint32_t)msgLen);
 }
 
 aclError aclprofPush(void *stamp)
 {
-    struct stamp *s;
+	struct stamp *s;
 
-    if (!stamp)
-        return ACL_ERROR_INVALID_PARAM;
-    if (!tx_collecting())
-        return PROF_FAILED;
-    s = live_stamp(stamp);
-    if (!s)
-        return ACL_ERROR_INVALID_PARAM;
-    if (t_st.depth == t_st.cap && stack_grow())
-        return PROF_FAILED;
-    t_st.stack[t_st.depth].stamp = s;
-    t_st.stack[t_st.depth].start_ns = npuprof_hostrec_now();
-    t_st.depth++;
-    return 0;
+	if (!stamp)
+		return ACL_ERROR_INVALID_PARAM;
+	if (!tx_collecting())
+		return PROF_FAILED;
+	s = live_stamp(stamp);
+	if (!s)
+		return ACL_ERROR_INVALID_PARAM;
+	if (t_st.depth == t_st.cap && stack_grow())
+		return PROF_FAILED;
+	t_st.stack[t_st.depth].stamp = s;
+	t_st.stack[t_st.depth].start_ns = npuprof_hostrec_now();
+	t_st.depth++;
+	return 0;
 }
 
 aclError aclprofPop(void)
 {
-    struct frame f;
+	struct frame f;
 
-    if (!tx_inited() || t_st.depth == 0)
-        return PROF_FAILED;
-    f = t_st.stack[--t_st.depth];
-    /* A range pushed before aclprofStop still leaves the stack, but its
+	if (!tx_inited() || t_st.depth == 0)
+		return PROF_FAILED;
+	f = t_st.stack[--t_st.depth];
+	/* A range pushed before aclprofStop still leaves the stack, but its
      * record can no longer be reported. */
-    if (!tx_collecting())
-        return PROF_FAILED;
-    return emit_stamp(f.stamp, NPUPROF_TX_PUSH_POP, f.start_ns, npuprof_hostrec_now(), npuprof_hostrec_tid(),
-                      NPUPROF_TX_NO_RANGE);
+	if (!tx_collecting())
+		return PROF_FAILED;
+	return emit_stamp(f.stamp, NPUPROF_TX_PUSH_POP, f.start_ns, npuprof_hostrec_now(),
+			  npuprof_hostrec_tid(), NPUPROF_TX_NO_RANGE);
 }
 
 aclError aclprofRangeStart(void *stamp, uint32_t *rangeId)
 {
-    struct stamp *s;
+	struct stamp *s;
 
-    if (!stamp || !rangeId)
-        return ACL_ERROR_INVALID_PARAM;
-    if (!tx_collecting())
-        return PROF_FAILED;
-    s = live_stamp(stamp);
-    if (!s)
-        return ACL_ERROR_INVALID_PARAM;
-    atomic_store_explicit(&s->range_start_ns, npuprof_hostrec_now(), memory_order_relaxed);
-    atomic_store_explicit(&s->range_start_tid, npuprof_hostrec_tid(), memory_order_relaxed);
-    atomic_store_explicit(&s->range_armed, 1, memory_order_release);
-    *rangeId = s->index;
-    return 0;
+	if (!stamp || !rangeId)
+		return ACL_ERROR_INVALID_PARAM;
+	if (!tx_collecting())
+		return PROF_FAILED;
+	s = live_stamp(stamp);
+	if (!s)
+		return ACL_ERROR_INVALID_PARAM;
+	atomic_store_explicit(&s->range_start_ns, npuprof_hostrec_now(), memory_order_relaxed);
+	atomic_store_explicit(&s->range_start_tid, npuprof_hostrec_tid(), memory_order_relaxed);
+	atomic_store_explicit(&s->range_armed, 1, memory_order_release);
+	*rangeId = s->index;
+	return 0;
 }
 
 aclError aclprofRangeStop(uint32_t rangeId)
 {
-    struct stamp *s;
-    uint64_t start;
-    uint32_t start_tid;
+	struct stamp *s;
+	uint64_t start;
+	uint32_t start_tid;
 
-    if (!tx_collecting() || rangeId >= STAMP_POOL_SIZE)
-        return PROF_FAILED;
-    s = &g_pool[rangeId];
-    /* Never disarmed, as in CANN: stopping again records again. */
-    if (!atomic_load_explicit(&s->range_armed, memory_order_acquire))
-        return PROF_FAILED;
-    start = atomic_load_explicit(&s->range_start_ns, memory_order_relaxed);
-    start_tid = atomic_load_explicit(&s->range_start_tid, memory_order_relaxed);
-    return emit_stamp(s, NPUPROF_TX_START_STOP, start, npuprof_hostrec_now(), start_tid, rangeId);
+	if (!tx_collecting() || rangeId >= STAMP_POOL_SIZE)
+		return PROF_FAILED;
+	s = &g_pool[rangeId];
+	/* Never disarmed, as in CANN: stopping again records again. */
+	if (!atomic_load_explicit(&s->range_armed, memory_order_acquire))
+		return PROF_FAILED;
+	start = atomic_load_explicit(&s->range_start_ns, memory_order_relaxed);
+	start_tid = atomic_load_explicit(&s->range_start_tid, memory_order_relaxed);
+	return emit_stamp(s, NPUPROF_TX_START_STOP, start, npuprof_hostrec_now(), start_tid,
+			  rangeId);
 }
 
 aclError aclprofRangePushEx(aclprofEventAttributes *attr)
 {
-    if (!attr)
-        return ACL_ERROR_INVALID_PARAM;
-    if (attr->messageType != ACL_PROF_MESSAGE_TYPE_TENSOR_INFO)
-        return PROF_FAILED;
-    t_st.pushex = attr;
-    t_st.pushex_ns = npuprof_hostrec_now();
-    return 0;
+	if (!attr)
+		return ACL_ERROR_INVALID_PARAM;
+	if (attr->messageType != ACL_PROF_MESSAGE_TYPE_TENSOR_INFO)
+		return PROF_FAILED;
+	t_st.pushex = attr;
+	t_st.pushex_ns = npuprof_hostrec_now();
+	return 0;
 }
 
 /* Records the op's tensors, NPUPROF_TENSORS_PER_RECORD per record. */
 static int emit_tensor_info(const aclprofTensorInfo *ti, uint64_t start, uint64_t end)
 {
-    uint32_t total = ti->tensorNum, first = 0;
+	uint32_t total = ti->tensorNum, first = 0;
 
-    if (total && !ti->tensors)
-        return PROF_FAILED;
-    do {
-        uint32_t n = total - first > NPUPROF_TENSORS_PER_RECORD ? NPUPROF_TENSORS_PER_RECORD : total - first;
-        uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_tensor_info, tensors),
-                                          n * sizeof(struct npuprof_hrec_tensor));
-        struct npuprof_hrec_tensor_info *r = npuprof_hostrec_reserve(NPUPROF_HREC_TENSOR_INFO, size);
+	if (total && !ti->tensors)
+		return PROF_FAILED;
+	do {
+		uint32_t n = total - first > NPUPROF_TENSORS_PER_RECORD ?
+				     NPUPROF_TENSORS_PER_RECORD :
+				     total - first;
+		uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_tensor_info,
+							   tensors),
+						  n * sizeof(struct npuprof_hrec_tensor));
+		struct npuprof_hrec_tensor_info *r =
+			npuprof_hostrec_reserve(NPUPROF_HREC_TENSOR_INFO, size);
 
-        if (!r)
-            return PROF_FAILED;
-        r->tid = npuprof_hostrec_tid();
-        r->tensor_count = n;
-        r->start_ns = start;
-        r->end_ns = end;
-        r->op_name_id = ti->opNameId;
-        r->op_type_id = ti->opTypeId;
-        r->stream = (uint64_t)(uintptr_t)ti->stream;
-        r->kernel_type = ti->kernelType;
-        r->block_nums = ti->blockNums;
-        r->first_tensor = first;
-        r->total_tensors = total;
-        for (uint32_t i = 0; i < n; i++) {
-            const aclprofTensor *src = &ti->tensors[first + i];
-            struct npuprof_hrec_tensor *dst = &r->tensors[i];
-            uint32_t dims = src->shapeDim > 8 ? 8 : src->shapeDim;
+		if (!r)
+			return PROF_FAILED;
+		r->tid = npuprof_hostrec_tid();
+		r->tensor_count = n;
+		r->start_ns = start;
+		r->end_ns = end;
+		r->op_name_id = ti->opNameId;
+		r->op_type_id = ti->opTypeId;
+		r->stream = (uint64_t)(uintptr_t)ti->stream;
+		r->kernel_type = ti->kernelType;
+		r->block_nums = ti->blockNums;
+		r->first_tensor = first;
+		r->total_tensors = total;
+		for (uint32_t i = 0; i < n; i++) {
+			const aclprofTensor *src = &ti->tensors[first + i];
+			struct npuprof_hrec_tensor *dst = &r->tensors[i];
+			uint32_t dims = src->shapeDim > 8 ? 8 : src->shapeDim;
 
-            dst->type = src->type;
-            dst->format = src->format;
-            dst->data_type = src->dataType;
-            dst->shape_dim = dims;
-            for (uint32_t k = 0; k < 8; k++)
-                dst->shape[k] = k < dims ? src->shape[k] : 0;
-        }
-        npuprof_hostrec_commit(r);
-        first += n;
-    } while (first < total);
-    return 0;
+			dst->type = src->type;
+			dst->format = src->format;
+			dst->data_type = src->dataType;
+			dst->shape_dim = dims;
+			for (uint32_t k = 0; k < 8; k++)
+				dst->shape[k] = k < dims ? src->shape[k] : 0;
+		}
+		npuprof_hostrec_commit(r);
+		first += n;
+	} while (first < total);
+	return 0;
 }
 
 aclError aclprofRangePop(void)
 {
-    struct npuprof_runtime_hooks h;
-    const aclprofTensorInfo *ti;
+	struct npuprof_runtime_hooks h;
+	const aclprofTensorInfo *ti;
 
-    if (!t_st.pushex)
-        return ACL_ERROR_INVALID_PARAM;
-    ti = t_st.pushex->message.tensorInfo;
-    if (!ti)
-        return PROF_FAILED;
-    if (npuprof_rthooks_get(&h) && h.cache_tensor_info) {
-        int r = h.cache_tensor_info(ti->stream, ti);
+	if (!t_st.pushex)
+		return ACL_ERROR_INVALID_PARAM;
+	ti = t_st.pushex->message.tensorInfo;
+	if (!ti)
+		return PROF_FAILED;
+	if (npuprof_rthooks_get(&h) && h.cache_tensor_info) {
+		int r = h.cache_tensor_info(ti->stream, ti);
 
-        if (r < 0)
-            return PROF_FAILED;
-        if (r > 0)
-            return 0;
-    }
-    if (!npuprof_hostrec_active())
-        return 0;
-    return emit_tensor_info(ti, t_st.pushex_ns, npuprof_hostrec_now());
+		if (r < 0)
+			return PROF_FAILED;
+		if (r > 0)
+			return 0;
+	}
+	if (!npuprof_hostrec_active())
+		return 0;
+	return emit_tensor_info(ti, t_st.pushex_ns, npuprof_hostrec_now());
 }
 
 /* ---- the session from the environment --------------------------------------------------- */
 
 static int parse_devices(const char *s, struct aclprofConfig *c, char *err, size_t errlen)
 {
-    const char *p = s;
+	const char *p = s;
 
-    c->devNums = 0;
-    while (*p) {
-        char *end;
-        unsigned long v;
+	c->devNums = 0;
+	while (*p) {
+		char *end;
+		unsigned long v;
 
-        errno = 0;
-        v = strtoul(p, &end, 10);
-        if (end == p || errno || v >= MAX_DEVICES || c->devNums >= MAX_DEVICES) {
-            snprintf(err, errlen, "NPUPROF_DEVICES: bad device list \"%s\"", s);
-            return -EINVAL;
-        }
-        c->devIdList[c->devNums++] = (uint32_t)v;
-        p = end;
-        if (*p == ',')
-            p++;
-        else if (*p) {
-            snprintf(err, errlen, "NPUPROF_DEVICES: bad device list \"%s\"", s);
-            return -EINVAL;
-        }
-    }
-    c->devIdList[c->devNums++] = HOST_DEVICE_ID;
-    return 0;
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (end == p || errno || v >= MAX_DEVICES || c->devNums >= MAX_DEVICES) {
+			snprintf(err, errlen, "NPUPROF_DEVICES: bad device list \"%s\"", s);
+			return -EINVAL;
+		}
+		c->devIdList[c->devNums++] = (uint32_t)v;
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p) {
+			snprintf(err, errlen, "NPUPROF_DEVICES: bad device list \"%s\"", s);
+			return -EINVAL;
+		}
+	}
+	c->devIdList[c->devNums++] = HOST_DEVICE_ID;
+	return 0;
 }
 
 static void free_handles(struct handle_link **head)
 {
-    while (*head) {
-        struct handle_link *h = *head;
+	while (*head) {
+		struct handle_link *h = *head;
 
-        *head = h->next;
-        free(h); /* the link is the first member of every handle */
-    }
+		*head = h->next;
+		free(h); /* the link is the first member of every handle */
+	}
 }
 
 void npuprof_aclprof_reset(void)
 {
-    pthread_mutex_lock(&g_lock);
-    end_collection();
-    if (npuprof_hostrec_active())
-        npuprof_hostrec_stop();
-    tx_uninit();
-    g_mode = MODE_NONE;
-    g_result_path[0] = g_remembered_path[0] = '\0';
-    memset(&g_running_cfg, 0, sizeof(g_running_cfg));
-    g_session_seq = 0;
-    for (size_t i = 0; i < ACL_PROF_ARGS_MAX; i++) {
-        free(g_options[i]);
-        g_options[i] = NULL;
-    }
-    free_handles(&g_configs);
-    free_handles(&g_steps);
-    atomic_store(&g_step_index, 0);
-    atomic_store(&g_mark_id, 0);
-    pthread_mutex_unlock(&g_lock);
-    pthread_mutex_lock(&g_pool_lock);
-    g_pool_ready = 0;
-    pool_reset();
-    pthread_mutex_unlock(&g_pool_lock);
-    npuprof_str2id_reset();
-    npuprof_register_runtime_hooks(NULL);
+	pthread_mutex_lock(&g_lock);
+	end_collection();
+	if (npuprof_hostrec_active())
+		npuprof_hostrec_stop();
+	tx_uninit();
+	g_mode = MODE_NONE;
+	g_result_path[0] = g_remembered_path[0] = '\0';
+	memset(&g_running_cfg, 0, sizeof(g_running_cfg));
+	g_session_seq = 0;
+	for (size_t i = 0; i < ACL_PROF_ARGS_MAX; i++) {
+		free(g_options[i]);
+		g_options[i] = NULL;
+	}
+	free_handles(&g_configs);
+	free_handles(&g_steps);
+	atomic_store(&g_step_index, 0);
+	atomic_store(&g_mark_id, 0);
+	pthread_mutex_unlock(&g_lock);
+	pthread_mutex_lock(&g_pool_lock);
+	g_pool_ready = 0;
+	pool_reset();
+	pthread_mutex_unlock(&g_pool_lock);
+	npuprof_str2id_reset();
+	npuprof_register_runtime_hooks(NULL);
 }
 
 int npuprof_session_from_env(char *err, size_t errlen)
 {
-    const char *dir = getenv("NPUPROF_OUTPUT_DIR");
-    const char *sw = getenv("NPUPROF_SWITCHES");
-    const char *devs = getenv("NPUPROF_DEVICES");
-    struct aclprofConfig c;
-    char dummy[8];
-    int r;
+	const char *dir = getenv("NPUPROF_OUTPUT_DIR");
+	const char *sw = getenv("NPUPROF_SWITCHES");
+	const char *devs = getenv("NPUPROF_DEVICES");
+	struct aclprofConfig c;
+	char dummy[8];
+	int r;
 
-    if (!err || !errlen) {
-        err = dummy;
-        errlen = sizeof(dummy);
-    }
-    err[0] = '\0';
-    if (!dir || !*dir)
-        return 0;
-    memset(&c, 0, sizeof(c));
-    c.aicoreMetrics = ACL_AICORE_PIPE_UTILIZATION;
-    c.dataTypeConfig = ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_MSPROFTX;
-    if (sw && *sw) {
-        char *end;
+	if (!err || !errlen) {
+		err = dummy;
+		errlen = sizeof(dummy);
+	}
+	err[0] = '\0';
+	if (!dir || !*dir)
+		return 0;
+	memset(&c, 0, sizeof(c));
+	c.aicoreMetrics = ACL_AICORE_PIPE_UTILIZATION;
+	c.dataTypeConfig = ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_MSPROFTX;
+	if (sw && *sw) {
+		char *end;
 
-        errno = 0;
-        c.dataTypeConfig = strtoull(sw, &end, 0);
-        if (errno || *end || !c.dataTypeConfig) {
-            snprintf(err, errlen, "NPUPROF_SWITCHES: not a switch mask: \"%s\"", sw);
-            return -EINVAL;
-        }
-    }
-    c.dataTypeConfig = postprocess_switches(c.dataTypeConfig);
-    if (c.dataTypeConfig & ~PROF_SUPPORTED_MASK) {
-        snprintf(err, errlen, "NPUPROF_SWITCHES: unsupported bits 0x%llx",
-                 (unsigned long long)(c.dataTypeConfig & ~PROF_SUPPORTED_MASK));
-        return -EINVAL;
-    }
-    r = parse_devices(devs ? devs : "", &c, err, errlen);
-    if (r)
-        return r;
-    pthread_mutex_lock(&g_lock);
-    if (g_mode != MODE_NONE) {
-        pthread_mutex_unlock(&g_lock);
-        snprintf(err, errlen, "the profiling API is already in use");
-        return -EBUSY;
-    }
-    if (begin_collection(dir, &c) != ACL_SUCCESS) {
-        pthread_mutex_unlock(&g_lock);
-        snprintf(err, errlen, "cannot record into %s", dir);
-        return -EIO;
-    }
-    g_mode = MODE_ENV;
-    pthread_mutex_unlock(&g_lock);
-    return 0;
+		errno = 0;
+		c.dataTypeConfig = strtoull(sw, &end, 0);
+		if (errno || *end || !c.dataTypeConfig) {
+			snprintf(err, errlen, "NPUPROF_SWITCHES: not a switch mask: \"%s\"", sw);
+			return -EINVAL;
+		}
+	}
+	c.dataTypeConfig = postprocess_switches(c.dataTypeConfig);
+	if (c.dataTypeConfig & ~PROF_SUPPORTED_MASK) {
+		snprintf(err, errlen, "NPUPROF_SWITCHES: unsupported bits 0x%llx",
+			 (unsigned long long)(c.dataTypeConfig & ~PROF_SUPPORTED_MASK));
+		return -EINVAL;
+	}
+	r = parse_devices(devs ? devs : "", &c, err, errlen);
+	if (r)
+		return r;
+	pthread_mutex_lock(&g_lock);
+	if (g_mode != MODE_NONE) {
+		pthread_mutex_unlock(&g_lock);
+		snprintf(err, errlen, "the profiling API is already in use");
+		return -EBUSY;
+	}
+	if (begin_collection(dir, &c) != ACL_SUCCESS) {
+		pthread_mutex_unlock(&g_lock);
+		snprintf(err, errlen, "cannot record into %s", dir);
+		return -EIO;
+	}
+	g_mode = MODE_ENV;
+	pthread_mutex_unlock(&g_lock);
+	return 0;
 }
 
 /* A program started by `npuprof record` is profiled from its first
  * instruction, like one started by msprof. */
 __attribute__((constructor)) static void aclprof_load(void)
 {
-    char err[512];
+	char err[512];
 
-    if (npuprof_session_from_env(err, sizeof(err)))
-        fprintf(stderr, "npuprof: not recording host data: %s\n", err);
+	if (npuprof_session_from_env(err, sizeof(err)))
+		fprintf(stderr, "npuprof: not recording host data: %s\n", err);
 }

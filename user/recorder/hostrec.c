@@ -49,22 +49,22 @@
 /* One thread's ring. head is written only by its thread, tail only by the
  * writer; they live on separate cache lines so the two do not bounce. */
 struct tbuf {
-    _Atomic uint64_t head;
-    char pad0[56];
-    _Atomic uint64_t tail;
-    char pad1[56];
-    /* producer-only */
-    uint64_t cached_tail;
-    uint64_t pending; /* position of the reserved, uncommitted record */
-    /* shared, rarely written */
-    _Atomic uint64_t lost;      /* dropped since the last block (writer resets) */
-    _Atomic uint64_t committed; /* records ever committed (stats) */
-    _Atomic int kicked;         /* the writer has been woken for this ring */
-    _Atomic int exited;         /* the thread is gone; free once drained */
-    uint32_t tid;
-    uint32_t cap; /* power of two */
-    uint8_t *data;
-    struct tbuf *next;
+	_Atomic uint64_t head;
+	char pad0[56];
+	_Atomic uint64_t tail;
+	char pad1[56];
+	/* producer-only */
+	uint64_t cached_tail;
+	uint64_t pending; /* position of the reserved, uncommitted record */
+	/* shared, rarely written */
+	_Atomic uint64_t lost; /* dropped since the last block (writer resets) */
+	_Atomic uint64_t committed; /* records ever committed (stats) */
+	_Atomic int kicked; /* the writer has been woken for this ring */
+	_Atomic int exited; /* the thread is gone; free once drained */
+	uint32_t tid;
+	uint32_t cap; /* power of two */
+	uint8_t *data;
+	struct tbuf *next;
 };
 
 static __thread struct tbuf *t_buf;
@@ -98,37 +98,37 @@ static _Atomic uint32_t g_wake;
 
 uint64_t npuprof_hostrec_now(void)
 {
-    struct timespec ts;
+	struct timespec ts;
 
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 uint32_t npuprof_hostrec_tid(void)
 {
-    if (unlikely(!t_tid))
-        t_tid = (uint32_t)syscall(SYS_gettid);
-    return t_tid;
+	if (unlikely(!t_tid))
+		t_tid = (uint32_t)syscall(SYS_gettid);
+	return t_tid;
 }
 
 int npuprof_hostrec_active(void)
 {
-    return atomic_load_explicit(&g_active, memory_order_relaxed);
+	return atomic_load_explicit(&g_active, memory_order_relaxed);
 }
 
 static void wake_writer(void)
 {
-    atomic_fetch_add_explicit(&g_wake, 1, memory_order_release);
-    syscall(SYS_futex, &g_wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	atomic_fetch_add_explicit(&g_wake, 1, memory_order_release);
+	syscall(SYS_futex, &g_wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
 /* Thread exit: the ring stays until the writer has drained it. */
 static void tbuf_thread_exit(void *p)
 {
-    struct tbuf *tb = p;
+	struct tbuf *tb = p;
 
-    t_buf = NULL;
-    atomic_store_explicit(&tb->exited, 1, memory_order_release);
+	t_buf = NULL;
+	atomic_store_explicit(&tb->exited, 1, memory_order_release);
 }
 
 static void hostrec_atfork_prepare(void);
@@ -137,524 +137,535 @@ static void hostrec_atfork_child(void);
 
 static void once_init(void)
 {
-    pthread_key_create(&g_key, tbuf_thread_exit);
-    pthread_atfork(hostrec_atfork_prepare, hostrec_atfork_parent, hostrec_atfork_child);
+	pthread_key_create(&g_key, tbuf_thread_exit);
+	pthread_atfork(hostrec_atfork_prepare, hostrec_atfork_parent, hostrec_atfork_child);
 }
 
 /* The thread's first record: the one allocation of the hot path. */
 static struct tbuf *tbuf_register(void)
 {
-    struct tbuf *tb;
-    uint32_t cap = atomic_load_explicit(&g_buf_size, memory_order_relaxed);
+	struct tbuf *tb;
+	uint32_t cap = atomic_load_explicit(&g_buf_size, memory_order_relaxed);
 
-    pthread_once(&g_once, once_init);
-    if (posix_memalign((void **)&tb, 64, sizeof(*tb)))
-        return NULL;
-    memset(tb, 0, sizeof(*tb));
-    /* Pre-faulted, so that the hot path never takes a page fault. */
-    tb->data = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (tb->data == MAP_FAILED) {
-        free(tb);
-        return NULL;
-    }
-    tb->cap = cap;
-    tb->tid = npuprof_hostrec_tid();
-    pthread_mutex_lock(&g_io_lock);
-    tb->next = g_bufs;
-    g_bufs = tb;
-    pthread_mutex_unlock(&g_io_lock);
-    pthread_setspecific(g_key, tb);
-    t_buf = tb;
-    return tb;
+	pthread_once(&g_once, once_init);
+	if (posix_memalign((void **)&tb, 64, sizeof(*tb)))
+		return NULL;
+	memset(tb, 0, sizeof(*tb));
+	/* Pre-faulted, so that the hot path never takes a page fault. */
+	tb->data = mmap(NULL, cap, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (tb->data == MAP_FAILED) {
+		free(tb);
+		return NULL;
+	}
+	tb->cap = cap;
+	tb->tid = npuprof_hostrec_tid();
+	pthread_mutex_lock(&g_io_lock);
+	tb->next = g_bufs;
+	g_bufs = tb;
+	pthread_mutex_unlock(&g_io_lock);
+	pthread_setspecific(g_key, tb);
+	t_buf = tb;
+	return tb;
 }
 
 void *npuprof_hostrec_reserve(uint16_t kind, uint32_t size)
 {
-    struct tbuf *tb;
-    struct npuprof_hrec_header *h;
-    uint64_t pos, need;
-    uint32_t off, room;
+	struct tbuf *tb;
+	struct npuprof_hrec_header *h;
+	uint64_t pos, need;
+	uint32_t off, room;
 
-    if (!atomic_load_explicit(&g_active, memory_order_relaxed))
-        return NULL;
-    tb = t_buf;
-    if (unlikely(!tb)) {
-        tb = tbuf_register();
-        if (!tb) {
-            atomic_fetch_add_explicit(&g_lost_unregistered, 1, memory_order_relaxed);
-            return NULL;
-        }
-    }
-    if (unlikely(size < sizeof(*h) || (size & (NPUPROF_HREC_ALIGN - 1)) || size > tb->cap / 4)) {
-        atomic_fetch_add_explicit(&tb->lost, 1, memory_order_relaxed);
-        return NULL;
-    }
-    pos = atomic_load_explicit(&tb->head, memory_order_relaxed);
-    off = (uint32_t)pos & (tb->cap - 1);
-    room = tb->cap - off;
-    need = size <= room ? size : (uint64_t)room + size;
-    if (unlikely(pos + need - tb->cached_tail > tb->cap)) {
-        tb->cached_tail = atomic_load_explicit(&tb->tail, memory_order_acquire);
-        if (pos + need - tb->cached_tail > tb->cap) {
-            atomic_fetch_add_explicit(&tb->lost, 1, memory_order_relaxed);
-            if (!atomic_exchange_explicit(&tb->kicked, 1, memory_order_relaxed))
-                wake_writer();
-            return NULL;
-        }
-    }
-    if (size > room) {
-        /* Fill to the end of the ring; published together with the record. */
-        h = (struct npuprof_hrec_header *)(tb->data + off);
-        h->size = room;
-        h->kind = NPUPROF_HREC_PAD;
-        h->reserved = 0;
-        pos += room;
-        off = 0;
-    }
-    tb->pending = pos;
-    h = (struct npuprof_hrec_header *)(tb->data + off);
-    h->size = size;
-    h->kind = kind;
-    h->reserved = 0;
-    return h;
+	if (!atomic_load_explicit(&g_active, memory_order_relaxed))
+		return NULL;
+	tb = t_buf;
+	if (unlikely(!tb)) {
+		tb = tbuf_register();
+		if (!tb) {
+			atomic_fetch_add_explicit(&g_lost_unregistered, 1, memory_order_relaxed);
+			return NULL;
+		}
+	}
+	if (unlikely(size < sizeof(*h) || (size & (NPUPROF_HREC_ALIGN - 1)) ||
+		     size > tb->cap / 4)) {
+		atomic_fetch_add_explicit(&tb->lost, 1, memory_order_relaxed);
+		return NULL;
+	}
+	pos = atomic_load_explicit(&tb->head, memory_order_relaxed);
+	off = (uint32_t)pos & (tb->cap - 1);
+	room = tb->cap - off;
+	need = size <= room ? size : (uint64_t)room + size;
+	if (unlikely(pos + need - tb->cached_tail > tb->cap)) {
+		tb->cached_tail = atomic_load_explicit(&tb->tail, memory_order_acquire);
+		if (pos + need - tb->cached_tail > tb->cap) {
+			atomic_fetch_add_explicit(&tb->lost, 1, memory_order_relaxed);
+			if (!atomic_exchange_explicit(&tb->kicked, 1, memory_order_relaxed))
+				wake_writer();
+			return NULL;
+		}
+	}
+	if (size > room) {
+		/* Fill to the end of the ring; published together with the record. */
+		h = (struct npuprof_hrec_header *)(tb->data + off);
+		h->size = room;
+		h->kind = NPUPROF_HREC_PAD;
+		h->reserved = 0;
+		pos += room;
+		off = 0;
+	}
+	tb->pending = pos;
+	h = (struct npuprof_hrec_header *)(tb->data + off);
+	h->size = size;
+	h->kind = kind;
+	h->reserved = 0;
+	return h;
 }
 
 void npuprof_hostrec_commit(void *rec)
 {
-    struct tbuf *tb = t_buf;
-    uint64_t end = tb->pending + ((struct npuprof_hrec_header *)rec)->size;
+	struct tbuf *tb = t_buf;
+	uint64_t end = tb->pending + ((struct npuprof_hrec_header *)rec)->size;
 
-    atomic_store_explicit(&tb->head, end, memory_order_release);
-    atomic_store_explicit(&tb->committed, atomic_load_explicit(&tb->committed, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
-    if (unlikely(end - tb->cached_tail > tb->cap / 4)) {
-        /* Refresh before deciding: a stale tail would wake the writer for
+	atomic_store_explicit(&tb->head, end, memory_order_release);
+	atomic_store_explicit(&tb->committed,
+			      atomic_load_explicit(&tb->committed, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+	if (unlikely(end - tb->cached_tail > tb->cap / 4)) {
+		/* Refresh before deciding: a stale tail would wake the writer for
          * every record once the ring has been a quarter full. A quarter
          * (not half) leaves the writer time to drain before the ring fills,
          * and keeps the part being written warm in the cache. */
-        tb->cached_tail = atomic_load_explicit(&tb->tail, memory_order_acquire);
-        if (end - tb->cached_tail > tb->cap / 4 &&
-            !atomic_exchange_explicit(&tb->kicked, 1, memory_order_relaxed))
-            wake_writer();
-    }
+		tb->cached_tail = atomic_load_explicit(&tb->tail, memory_order_acquire);
+		if (end - tb->cached_tail > tb->cap / 4 &&
+		    !atomic_exchange_explicit(&tb->kicked, 1, memory_order_relaxed))
+			wake_writer();
+	}
 }
 
 /* Writes one block; under g_io_lock. Without an open stream (records that
  * raced with stop) the bytes are dropped. */
 static void write_block(uint32_t tid, const void *payload, uint32_t len, uint64_t lost)
 {
-    struct npuprof_host_block_header bh;
-    struct iovec iov[2];
-    size_t total, done = 0;
-    int n = 2;
+	struct npuprof_host_block_header bh;
+	struct iovec iov[2];
+	size_t total, done = 0;
+	int n = 2;
 
-    if (g_fd < 0)
-        return;
-    bh.magic = NPUPROF_HOST_BLOCK_MAGIC;
-    bh.size = len;
-    bh.tid = tid;
-    bh.seq = g_seq++;
-    bh.lost = lost;
-    bh.crc = npuprof_host_block_crc(&bh, payload);
-    iov[0].iov_base = &bh;
-    iov[0].iov_len = sizeof(bh);
-    iov[1].iov_base = (void *)payload;
-    iov[1].iov_len = len;
-    total = sizeof(bh) + len;
-    while (done < total) {
-        struct iovec *v = iov;
-        int cnt = n;
-        size_t skip = done;
-        ssize_t w;
+	if (g_fd < 0)
+		return;
+	bh.magic = NPUPROF_HOST_BLOCK_MAGIC;
+	bh.size = len;
+	bh.tid = tid;
+	bh.seq = g_seq++;
+	bh.lost = lost;
+	bh.crc = npuprof_host_block_crc(&bh, payload);
+	iov[0].iov_base = &bh;
+	iov[0].iov_len = sizeof(bh);
+	iov[1].iov_base = (void *)payload;
+	iov[1].iov_len = len;
+	total = sizeof(bh) + len;
+	while (done < total) {
+		struct iovec *v = iov;
+		int cnt = n;
+		size_t skip = done;
+		ssize_t w;
 
-        /* Resume a short write where it stopped. */
-        while (skip >= v->iov_len) {
-            skip -= v->iov_len;
-            v++;
-            cnt--;
-        }
-        v->iov_base = (char *)v->iov_base + skip;
-        v->iov_len -= skip;
-        w = writev(g_fd, v, cnt);
-        v->iov_base = (char *)v->iov_base - skip;
-        v->iov_len += skip;
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            if (!g_write_err)
-                g_write_err = -errno;
-            return;
-        }
-        done += (size_t)w;
-    }
-    g_blocks++;
-    g_bytes += total;
-    g_lost_written += lost;
+		/* Resume a short write where it stopped. */
+		while (skip >= v->iov_len) {
+			skip -= v->iov_len;
+			v++;
+			cnt--;
+		}
+		v->iov_base = (char *)v->iov_base + skip;
+		v->iov_len -= skip;
+		w = writev(g_fd, v, cnt);
+		v->iov_base = (char *)v->iov_base - skip;
+		v->iov_len += skip;
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			if (!g_write_err)
+				g_write_err = -errno;
+			return;
+		}
+		done += (size_t)w;
+	}
+	g_blocks++;
+	g_bytes += total;
+	g_lost_written += lost;
 }
 
 /* Under g_io_lock. */
 static void drain_one(struct tbuf *tb)
 {
-    uint64_t h = atomic_load_explicit(&tb->head, memory_order_acquire);
-    uint64_t t = atomic_load_explicit(&tb->tail, memory_order_relaxed);
-    uint64_t lost = atomic_exchange_explicit(&tb->lost, 0, memory_order_relaxed);
+	uint64_t h = atomic_load_explicit(&tb->head, memory_order_acquire);
+	uint64_t t = atomic_load_explicit(&tb->tail, memory_order_relaxed);
+	uint64_t lost = atomic_exchange_explicit(&tb->lost, 0, memory_order_relaxed);
 
-    if (lost && h == t)
-        write_block(tb->tid, NULL, 0, lost);
-    while (t < h) {
-        uint32_t off = (uint32_t)t & (tb->cap - 1);
-        uint64_t n = h - t;
+	if (lost && h == t)
+		write_block(tb->tid, NULL, 0, lost);
+	while (t < h) {
+		uint32_t off = (uint32_t)t & (tb->cap - 1);
+		uint64_t n = h - t;
 
-        if (n > tb->cap - off)
-            n = tb->cap - off;
-        write_block(tb->tid, tb->data + off, (uint32_t)n, lost);
-        lost = 0;
-        t += n;
-        /* Give the space back per run so a busy producer can continue. */
-        atomic_store_explicit(&tb->tail, t, memory_order_release);
-    }
-    atomic_store_explicit(&tb->kicked, 0, memory_order_relaxed);
+		if (n > tb->cap - off)
+			n = tb->cap - off;
+		write_block(tb->tid, tb->data + off, (uint32_t)n, lost);
+		lost = 0;
+		t += n;
+		/* Give the space back per run so a busy producer can continue. */
+		atomic_store_explicit(&tb->tail, t, memory_order_release);
+	}
+	atomic_store_explicit(&tb->kicked, 0, memory_order_relaxed);
 }
 
 /* Under g_io_lock. */
 static void drain_all(void)
 {
-    struct tbuf **pp = &g_bufs;
+	struct tbuf **pp = &g_bufs;
 
-    while (*pp) {
-        struct tbuf *tb = *pp;
-        int exited = atomic_load_explicit(&tb->exited, memory_order_acquire);
+	while (*pp) {
+		struct tbuf *tb = *pp;
+		int exited = atomic_load_explicit(&tb->exited, memory_order_acquire);
 
-        drain_one(tb);
-        if (exited && atomic_load_explicit(&tb->head, memory_order_relaxed) ==
-                          atomic_load_explicit(&tb->tail, memory_order_relaxed)) {
-            *pp = tb->next;
-            g_retired_committed += atomic_load_explicit(&tb->committed, memory_order_relaxed);
-            munmap(tb->data, tb->cap);
-            free(tb);
-            continue;
-        }
-        pp = &tb->next;
-    }
+		drain_one(tb);
+		if (exited && atomic_load_explicit(&tb->head, memory_order_relaxed) ==
+				      atomic_load_explicit(&tb->tail, memory_order_relaxed)) {
+			*pp = tb->next;
+			g_retired_committed += atomic_load_explicit(&tb->committed,
+								    memory_order_relaxed);
+			munmap(tb->data, tb->cap);
+			free(tb);
+			continue;
+		}
+		pp = &tb->next;
+	}
 }
 
 /* Under g_io_lock: forget what is in the rings (records of no collection). */
 static void discard_all(void)
 {
-    for (struct tbuf *tb = g_bufs; tb; tb = tb->next) {
-        atomic_store_explicit(&tb->tail, atomic_load_explicit(&tb->head, memory_order_acquire),
-                              memory_order_release);
-        atomic_store_explicit(&tb->lost, 0, memory_order_relaxed);
-    }
+	for (struct tbuf *tb = g_bufs; tb; tb = tb->next) {
+		atomic_store_explicit(&tb->tail,
+				      atomic_load_explicit(&tb->head, memory_order_acquire),
+				      memory_order_release);
+		atomic_store_explicit(&tb->lost, 0, memory_order_relaxed);
+	}
 }
 
 static void *writer_main(void *arg)
 {
-    unsigned ms = (unsigned)(uintptr_t)arg;
-    struct timespec to = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+	unsigned ms = (unsigned)(uintptr_t)arg;
+	struct timespec to = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
 
-    while (!atomic_load_explicit(&g_writer_stop, memory_order_acquire)) {
-        /* Sample the word before draining so a kick during the drain is not
+	while (!atomic_load_explicit(&g_writer_stop, memory_order_acquire)) {
+		/* Sample the word before draining so a kick during the drain is not
          * slept through. */
-        uint32_t seen = atomic_load_explicit(&g_wake, memory_order_acquire);
+		uint32_t seen = atomic_load_explicit(&g_wake, memory_order_acquire);
 
-        pthread_mutex_lock(&g_io_lock);
-        drain_all();
-        pthread_mutex_unlock(&g_io_lock);
-        if (atomic_load_explicit(&g_writer_stop, memory_order_acquire))
-            break;
-        syscall(SYS_futex, &g_wake, FUTEX_WAIT_PRIVATE, seen, &to, NULL, 0);
-    }
-    return NULL;
+		pthread_mutex_lock(&g_io_lock);
+		drain_all();
+		pthread_mutex_unlock(&g_io_lock);
+		if (atomic_load_explicit(&g_writer_stop, memory_order_acquire))
+			break;
+		syscall(SYS_futex, &g_wake, FUTEX_WAIT_PRIVATE, seen, &to, NULL, 0);
+	}
+	return NULL;
 }
 
 static size_t env_size(const char *name, size_t def, size_t lo, size_t hi)
 {
-    const char *s = getenv(name);
-    char *end;
-    unsigned long long v;
+	const char *s = getenv(name);
+	char *end;
+	unsigned long long v;
 
-    if (!s || !*s)
-        return def;
-    errno = 0;
-    v = strtoull(s, &end, 0);
-    if (errno || *end || v < lo || v > hi)
-        return def;
-    return (size_t)v;
+	if (!s || !*s)
+		return def;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v < lo || v > hi)
+		return def;
+	return (size_t)v;
 }
 
 static uint32_t round_pow2(size_t v)
 {
-    uint32_t p = MIN_BUFFER_SIZE;
+	uint32_t p = MIN_BUFFER_SIZE;
 
-    while (p < v && p < MAX_BUFFER_SIZE)
-        p <<= 1;
-    return p;
+	while (p < v && p < MAX_BUFFER_SIZE)
+		p <<= 1;
+	return p;
 }
 
 static void hostrec_exit(void)
 {
-    npuprof_hostrec_stop();
+	npuprof_hostrec_stop();
 }
 
 /* Opens a stream file that does not exist yet: npuprof.host.<pid>.raw, or
  * with a .<n> suffix when this process already wrote one into `dir`. */
 static int open_stream(const char *dir, char *err, size_t errlen)
 {
-    char data_dir[PATH_MAX];
-    int r, fd = -1;
-    pid_t pid = getpid();
+	char data_dir[PATH_MAX];
+	int r, fd = -1;
+	pid_t pid = getpid();
 
-    if ((size_t)snprintf(data_dir, sizeof(data_dir), "%s/host/data", dir) >= sizeof(data_dir)) {
-        snprintf(err, errlen, "%s: path too long", dir);
-        return -ENAMETOOLONG;
-    }
-    r = npuprof_mkdirs(data_dir, 0750);
-    if (r) {
-        snprintf(err, errlen, "cannot create %s: %s", data_dir, strerror(-r));
-        return r;
-    }
-    for (unsigned n = 0; n < 1000; n++) {
-        if (n == 0)
-            r = snprintf(g_path, sizeof(g_path), "%s/" NPUPROF_HOST_FILE_PREFIX "%d" NPUPROF_HOST_FILE_SUFFIX,
-                         data_dir, (int)pid);
-        else
-            r = snprintf(g_path, sizeof(g_path),
-                         "%s/" NPUPROF_HOST_FILE_PREFIX "%d.%u" NPUPROF_HOST_FILE_SUFFIX, data_dir, (int)pid,
-                         n);
-        if ((size_t)r >= sizeof(g_path)) {
-            snprintf(err, errlen, "%s: path too long", data_dir);
-            return -ENAMETOOLONG;
-        }
-        fd = open(g_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_APPEND, 0640);
-        if (fd >= 0 || errno != EEXIST)
-            break;
-    }
-    if (fd < 0) {
-        r = -errno;
-        snprintf(err, errlen, "cannot create %s: %s", g_path, strerror(errno));
-        g_path[0] = '\0';
-        return r;
-    }
-    return fd;
+	if ((size_t)snprintf(data_dir, sizeof(data_dir), "%s/host/data", dir) >= sizeof(data_dir)) {
+		snprintf(err, errlen, "%s: path too long", dir);
+		return -ENAMETOOLONG;
+	}
+	r = npuprof_mkdirs(data_dir, 0750);
+	if (r) {
+		snprintf(err, errlen, "cannot create %s: %s", data_dir, strerror(-r));
+		return r;
+	}
+	for (unsigned n = 0; n < 1000; n++) {
+		if (n == 0)
+			r = snprintf(g_path, sizeof(g_path),
+				     "%s/" NPUPROF_HOST_FILE_PREFIX "%d" NPUPROF_HOST_FILE_SUFFIX,
+				     data_dir, (int)pid);
+		else
+			r = snprintf(g_path, sizeof(g_path),
+				     "%s/" NPUPROF_HOST_FILE_PREFIX
+				     "%d.%u" NPUPROF_HOST_FILE_SUFFIX,
+				     data_dir, (int)pid, n);
+		if ((size_t)r >= sizeof(g_path)) {
+			snprintf(err, errlen, "%s: path too long", data_dir);
+			return -ENAMETOOLONG;
+		}
+		fd = open(g_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_APPEND, 0640);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		r = -errno;
+		snprintf(err, errlen, "cannot create %s: %s", g_path, strerror(errno));
+		g_path[0] = '\0';
+		return r;
+	}
+	return fd;
 }
 
 static int write_all(int fd, const void *p, size_t n)
 {
-    while (n) {
-        ssize_t w = write(fd, p, n);
+	while (n) {
+		ssize_t w = write(fd, p, n);
 
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -errno;
-        }
-        p = (const char *)p + w;
-        n -= (size_t)w;
-    }
-    return 0;
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p = (const char *)p + w;
+		n -= (size_t)w;
+	}
+	return 0;
 }
 
 int npuprof_hostrec_start(const struct npuprof_hostrec_config *cfg, char *err, size_t errlen)
 {
-    struct npuprof_host_file_header fh;
-    struct timespec rt, mono;
-    size_t bsize;
-    int fd, r;
-    char dummy[8];
+	struct npuprof_host_file_header fh;
+	struct timespec rt, mono;
+	size_t bsize;
+	int fd, r;
+	char dummy[8];
 
-    if (!err || !errlen) {
-        err = dummy;
-        errlen = sizeof(dummy);
-    }
-    err[0] = '\0';
-    if (!cfg || !cfg->dir || !*cfg->dir || cfg->dev_count > 1024 || (cfg->dev_count && !cfg->dev_ids)) {
-        snprintf(err, errlen, "invalid recorder configuration");
-        return -EINVAL;
-    }
-    pthread_once(&g_once, once_init);
-    pthread_mutex_lock(&g_ctl_lock);
-    if (atomic_load(&g_active)) {
-        pthread_mutex_unlock(&g_ctl_lock);
-        snprintf(err, errlen, "a collection is already running (%s)", g_path);
-        return -EBUSY;
-    }
-    bsize = cfg->buffer_size ? cfg->buffer_size
-                             : env_size("NPUPROF_BUFFER_SIZE", DEFAULT_BUFFER_SIZE, MIN_BUFFER_SIZE, MAX_BUFFER_SIZE);
-    /* Rings that already exist keep their size; new threads get this one. */
-    atomic_store(&g_buf_size, round_pow2(bsize));
-    g_flush_ms = cfg->flush_interval_ms
-                     ? cfg->flush_interval_ms
-                     : (unsigned)env_size("NPUPROF_FLUSH_INTERVAL_MS", DEFAULT_FLUSH_MS, 1, MAX_FLUSH_MS);
-    if (g_flush_ms > MAX_FLUSH_MS)
-        g_flush_ms = MAX_FLUSH_MS;
+	if (!err || !errlen) {
+		err = dummy;
+		errlen = sizeof(dummy);
+	}
+	err[0] = '\0';
+	if (!cfg || !cfg->dir || !*cfg->dir || cfg->dev_count > 1024 ||
+	    (cfg->dev_count && !cfg->dev_ids)) {
+		snprintf(err, errlen, "invalid recorder configuration");
+		return -EINVAL;
+	}
+	pthread_once(&g_once, once_init);
+	pthread_mutex_lock(&g_ctl_lock);
+	if (atomic_load(&g_active)) {
+		pthread_mutex_unlock(&g_ctl_lock);
+		snprintf(err, errlen, "a collection is already running (%s)", g_path);
+		return -EBUSY;
+	}
+	bsize = cfg->buffer_size ? cfg->buffer_size :
+				   env_size("NPUPROF_BUFFER_SIZE", DEFAULT_BUFFER_SIZE,
+					    MIN_BUFFER_SIZE, MAX_BUFFER_SIZE);
+	/* Rings that already exist keep their size; new threads get this one. */
+	atomic_store(&g_buf_size, round_pow2(bsize));
+	g_flush_ms = cfg->flush_interval_ms ? cfg->flush_interval_ms :
+					      (unsigned)env_size("NPUPROF_FLUSH_INTERVAL_MS",
+								 DEFAULT_FLUSH_MS, 1, MAX_FLUSH_MS);
+	if (g_flush_ms > MAX_FLUSH_MS)
+		g_flush_ms = MAX_FLUSH_MS;
 
-    fd = open_stream(cfg->dir, err, errlen);
-    if (fd < 0) {
-        pthread_mutex_unlock(&g_ctl_lock);
-        return fd;
-    }
+	fd = open_stream(cfg->dir, err, errlen);
+	if (fd < 0) {
+		pthread_mutex_unlock(&g_ctl_lock);
+		return fd;
+	}
 
-    memset(&fh, 0, sizeof(fh));
-    memcpy(fh.magic, NPUPROF_HOST_MAGIC, sizeof(NPUPROF_HOST_MAGIC));
-    fh.version = NPUPROF_HOST_VERSION;
-    fh.header_size = sizeof(fh);
-    fh.byte_order = NPUPROF_HOST_BYTE_ORDER;
-    fh.pid = (uint32_t)getpid();
-    fh.block_align = NPUPROF_HREC_ALIGN;
-    clock_gettime(CLOCK_REALTIME, &rt);
-    clock_gettime(CLOCK_MONOTONIC, &mono);
-    fh.realtime_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
-    fh.monotonic_ns = (uint64_t)mono.tv_sec * 1000000000u + (uint64_t)mono.tv_nsec;
-    fh.switches = cfg->switches;
-    gethostname(fh.hostname, sizeof(fh.hostname) - 1);
-    r = write_all(fd, &fh, sizeof(fh));
-    if (r) {
-        snprintf(err, errlen, "cannot write %s: %s", g_path, strerror(-r));
-        close(fd);
-        pthread_mutex_unlock(&g_ctl_lock);
-        return r;
-    }
+	memset(&fh, 0, sizeof(fh));
+	memcpy(fh.magic, NPUPROF_HOST_MAGIC, sizeof(NPUPROF_HOST_MAGIC));
+	fh.version = NPUPROF_HOST_VERSION;
+	fh.header_size = sizeof(fh);
+	fh.byte_order = NPUPROF_HOST_BYTE_ORDER;
+	fh.pid = (uint32_t)getpid();
+	fh.block_align = NPUPROF_HREC_ALIGN;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	fh.realtime_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
+	fh.monotonic_ns = (uint64_t)mono.tv_sec * 1000000000u + (uint64_t)mono.tv_nsec;
+	fh.switches = cfg->switches;
+	gethostname(fh.hostname, sizeof(fh.hostname) - 1);
+	r = write_all(fd, &fh, sizeof(fh));
+	if (r) {
+		snprintf(err, errlen, "cannot write %s: %s", g_path, strerror(-r));
+		close(fd);
+		pthread_mutex_unlock(&g_ctl_lock);
+		return r;
+	}
 
-    pthread_mutex_lock(&g_io_lock);
-    discard_all();
-    g_fd = fd;
-    g_seq = 0;
-    g_write_err = 0;
-    pthread_mutex_unlock(&g_io_lock);
+	pthread_mutex_lock(&g_io_lock);
+	discard_all();
+	g_fd = fd;
+	g_seq = 0;
+	g_write_err = 0;
+	pthread_mutex_unlock(&g_io_lock);
 
-    {
-        uint32_t sz = npuprof_hrec_size(sizeof(struct npuprof_hrec_session), cfg->dev_count * sizeof(uint32_t));
-        struct npuprof_hrec_session *s = calloc(1, sz);
+	{
+		uint32_t sz = npuprof_hrec_size(sizeof(struct npuprof_hrec_session),
+						cfg->dev_count * sizeof(uint32_t));
+		struct npuprof_hrec_session *s = calloc(1, sz);
 
-        if (s) {
-            s->h.size = sz;
-            s->h.kind = NPUPROF_HREC_SESSION;
-            s->switches = cfg->switches;
-            s->aicore_metrics = cfg->aicore_metrics;
-            s->dev_count = cfg->dev_count;
-            if (cfg->dev_count)
-                memcpy(s->dev_ids, cfg->dev_ids, cfg->dev_count * sizeof(uint32_t));
-            npuprof_hostrec_emit(s, sz);
-            free(s);
-        }
-    }
-    if (g_start_hook)
-        g_start_hook();
+		if (s) {
+			s->h.size = sz;
+			s->h.kind = NPUPROF_HREC_SESSION;
+			s->switches = cfg->switches;
+			s->aicore_metrics = cfg->aicore_metrics;
+			s->dev_count = cfg->dev_count;
+			if (cfg->dev_count)
+				memcpy(s->dev_ids, cfg->dev_ids, cfg->dev_count * sizeof(uint32_t));
+			npuprof_hostrec_emit(s, sz);
+			free(s);
+		}
+	}
+	if (g_start_hook)
+		g_start_hook();
 
-    atomic_store(&g_writer_stop, 0);
-    atomic_store_explicit(&g_active, 1, memory_order_release);
-    r = pthread_create(&g_writer, NULL, writer_main, (void *)(uintptr_t)g_flush_ms);
-    if (r) {
-        atomic_store(&g_active, 0);
-        pthread_mutex_lock(&g_io_lock);
-        close(g_fd);
-        g_fd = -1;
-        pthread_mutex_unlock(&g_io_lock);
-        snprintf(err, errlen, "cannot start the writer thread: %s", strerror(r));
-        pthread_mutex_unlock(&g_ctl_lock);
-        return -r;
-    }
-    if (!g_atexit_done) {
-        atexit(hostrec_exit);
-        g_atexit_done = 1;
-    }
-    pthread_mutex_unlock(&g_ctl_lock);
-    return 0;
+	atomic_store(&g_writer_stop, 0);
+	atomic_store_explicit(&g_active, 1, memory_order_release);
+	r = pthread_create(&g_writer, NULL, writer_main, (void *)(uintptr_t)g_flush_ms);
+	if (r) {
+		atomic_store(&g_active, 0);
+		pthread_mutex_lock(&g_io_lock);
+		close(g_fd);
+		g_fd = -1;
+		pthread_mutex_unlock(&g_io_lock);
+		snprintf(err, errlen, "cannot start the writer thread: %s", strerror(r));
+		pthread_mutex_unlock(&g_ctl_lock);
+		return -r;
+	}
+	if (!g_atexit_done) {
+		atexit(hostrec_exit);
+		g_atexit_done = 1;
+	}
+	pthread_mutex_unlock(&g_ctl_lock);
+	return 0;
 }
 
 int npuprof_hostrec_stop(void)
 {
-    int r;
+	int r;
 
-    pthread_mutex_lock(&g_ctl_lock);
-    if (!atomic_load(&g_active)) {
-        pthread_mutex_unlock(&g_ctl_lock);
-        return 0;
-    }
-    atomic_store_explicit(&g_active, 0, memory_order_release);
-    atomic_store_explicit(&g_writer_stop, 1, memory_order_release);
-    wake_writer();
-    pthread_join(g_writer, NULL);
-    pthread_mutex_lock(&g_io_lock);
-    drain_all();
-    {
-        struct npuprof_hrec_end end = {.h = {.size = sizeof(end), .kind = NPUPROF_HREC_END},
-                                       .end_ns = npuprof_hostrec_now()};
-        uint64_t committed = g_retired_committed, pending = 0;
+	pthread_mutex_lock(&g_ctl_lock);
+	if (!atomic_load(&g_active)) {
+		pthread_mutex_unlock(&g_ctl_lock);
+		return 0;
+	}
+	atomic_store_explicit(&g_active, 0, memory_order_release);
+	atomic_store_explicit(&g_writer_stop, 1, memory_order_release);
+	wake_writer();
+	pthread_join(g_writer, NULL);
+	pthread_mutex_lock(&g_io_lock);
+	drain_all();
+	{
+		struct npuprof_hrec_end end = { .h = { .size = sizeof(end),
+						       .kind = NPUPROF_HREC_END },
+						.end_ns = npuprof_hostrec_now() };
+		uint64_t committed = g_retired_committed, pending = 0;
 
-        for (struct tbuf *tb = g_bufs; tb; tb = tb->next) {
-            committed += atomic_load_explicit(&tb->committed, memory_order_relaxed);
-            pending += atomic_load_explicit(&tb->lost, memory_order_relaxed);
-        }
-        end.records = committed;
-        end.lost = g_lost_written + pending + atomic_load(&g_lost_unregistered);
-        write_block(0, &end, sizeof(end), 0);
-    }
-    if (close(g_fd) && !g_write_err)
-        g_write_err = -errno;
-    g_fd = -1;
-    r = g_write_err;
-    pthread_mutex_unlock(&g_io_lock);
-    pthread_mutex_unlock(&g_ctl_lock);
-    return r;
+		for (struct tbuf *tb = g_bufs; tb; tb = tb->next) {
+			committed += atomic_load_explicit(&tb->committed, memory_order_relaxed);
+			pending += atomic_load_explicit(&tb->lost, memory_order_relaxed);
+		}
+		end.records = committed;
+		end.lost = g_lost_written + pending + atomic_load(&g_lost_unregistered);
+		write_block(0, &end, sizeof(end), 0);
+	}
+	if (close(g_fd) && !g_write_err)
+		g_write_err = -errno;
+	g_fd = -1;
+	r = g_write_err;
+	pthread_mutex_unlock(&g_io_lock);
+	pthread_mutex_unlock(&g_ctl_lock);
+	return r;
 }
 
 int npuprof_hostrec_flush(void)
 {
-    int r;
+	int r;
 
-    pthread_mutex_lock(&g_io_lock);
-    drain_all();
-    r = g_write_err;
-    pthread_mutex_unlock(&g_io_lock);
-    return r;
+	pthread_mutex_lock(&g_io_lock);
+	drain_all();
+	r = g_write_err;
+	pthread_mutex_unlock(&g_io_lock);
+	return r;
 }
 
 int npuprof_hostrec_emit(const void *records, size_t len)
 {
-    int r = 0;
+	int r = 0;
 
-    if (len == 0 || len > UINT32_MAX || (len & (NPUPROF_HREC_ALIGN - 1)))
-        return -EINVAL;
-    pthread_mutex_lock(&g_io_lock);
-    if (g_fd < 0) {
-        r = -ENOTCONN;
-    } else {
-        write_block(0, records, (uint32_t)len, 0);
-        r = g_write_err;
-    }
-    pthread_mutex_unlock(&g_io_lock);
-    return r;
+	if (len == 0 || len > UINT32_MAX || (len & (NPUPROF_HREC_ALIGN - 1)))
+		return -EINVAL;
+	pthread_mutex_lock(&g_io_lock);
+	if (g_fd < 0) {
+		r = -ENOTCONN;
+	} else {
+		write_block(0, records, (uint32_t)len, 0);
+		r = g_write_err;
+	}
+	pthread_mutex_unlock(&g_io_lock);
+	return r;
 }
 
 void npuprof_hostrec_set_start_hook(void (*fn)(void))
 {
-    pthread_mutex_lock(&g_ctl_lock);
-    g_start_hook = fn;
-    pthread_mutex_unlock(&g_ctl_lock);
+	pthread_mutex_lock(&g_ctl_lock);
+	g_start_hook = fn;
+	pthread_mutex_unlock(&g_ctl_lock);
 }
 
 const char *npuprof_hostrec_path(void)
 {
-    return g_path;
+	return g_path;
 }
 
 void npuprof_hostrec_get_stats(struct npuprof_hostrec_stats *st)
 {
-    uint64_t committed, lost_pending = 0;
+	uint64_t committed, lost_pending = 0;
 
-    pthread_mutex_lock(&g_io_lock);
-    committed = g_retired_committed;
-    for (struct tbuf *tb = g_bufs; tb; tb = tb->next) {
-        committed += atomic_load_explicit(&tb->committed, memory_order_relaxed);
-        lost_pending += atomic_load_explicit(&tb->lost, memory_order_relaxed);
-    }
-    st->records = committed;
-    st->lost = g_lost_written + lost_pending + atomic_load(&g_lost_unregistered);
-    st->blocks = g_blocks;
-    st->bytes = g_bytes;
-    pthread_mutex_unlock(&g_io_lock);
+	pthread_mutex_lock(&g_io_lock);
+	committed = g_retired_committed;
+	for (struct tbuf *tb = g_bufs; tb; tb = tb->next) {
+		committed += atomic_load_explicit(&tb->committed, memory_order_relaxed);
+		lost_pending += atomic_load_explicit(&tb->lost, memory_order_relaxed);
+	}
+	st->records = committed;
+	st->lost = g_lost_written + lost_pending + atomic_load(&g_lost_unregistered);
+	st->blocks = g_blocks;
+	st->bytes = g_bytes;
+	pthread_mutex_unlock(&g_io_lock);
 }
 
 /* fork(): hold both locks across it so the child does not inherit them
@@ -663,32 +674,32 @@ void npuprof_hostrec_get_stats(struct npuprof_hostrec_stats *st)
  * the rings of the other (vanished) threads are freed by the next drain. */
 static void hostrec_atfork_prepare(void)
 {
-    pthread_mutex_lock(&g_ctl_lock);
-    pthread_mutex_lock(&g_io_lock);
+	pthread_mutex_lock(&g_ctl_lock);
+	pthread_mutex_lock(&g_io_lock);
 }
 
 static void hostrec_atfork_parent(void)
 {
-    pthread_mutex_unlock(&g_io_lock);
-    pthread_mutex_unlock(&g_ctl_lock);
+	pthread_mutex_unlock(&g_io_lock);
+	pthread_mutex_unlock(&g_ctl_lock);
 }
 
 static void hostrec_atfork_child(void)
 {
-    atomic_store(&g_active, 0);
-    if (g_fd >= 0)
-        close(g_fd);
-    g_fd = -1;
-    g_path[0] = '\0';
-    t_tid = 0;
-    for (struct tbuf *tb = g_bufs; tb; tb = tb->next) {
-        atomic_store(&tb->tail, atomic_load(&tb->head));
-        atomic_store(&tb->lost, 0);
-        if (tb != t_buf)
-            atomic_store(&tb->exited, 1);
-    }
-    if (t_buf)
-        t_buf->tid = npuprof_hostrec_tid();
-    pthread_mutex_unlock(&g_io_lock);
-    pthread_mutex_unlock(&g_ctl_lock);
+	atomic_store(&g_active, 0);
+	if (g_fd >= 0)
+		close(g_fd);
+	g_fd = -1;
+	g_path[0] = '\0';
+	t_tid = 0;
+	for (struct tbuf *tb = g_bufs; tb; tb = tb->next) {
+		atomic_store(&tb->tail, atomic_load(&tb->head));
+		atomic_store(&tb->lost, 0);
+		if (tb != t_buf)
+			atomic_store(&tb->exited, 1);
+	}
+	if (t_buf)
+		t_buf->tid = npuprof_hostrec_tid();
+	pthread_mutex_unlock(&g_io_lock);
+	pthread_mutex_unlock(&g_ctl_lock);
 }

@@ -28,20 +28,20 @@ extern "C" {
  * counts it (block_header.lost) instead of blocking. */
 
 struct npuprof_hostrec_config {
-    const char *dir;            /* the PROF_* directory (created if needed) */
-    uint64_t switches;          /* ACL_PROF_* bits */
-    uint32_t aicore_metrics;
-    uint32_t dev_count;
-    const uint32_t *dev_ids;
-    size_t buffer_size;         /* per-thread ring; 0: NPUPROF_BUFFER_SIZE or 1 MiB */
-    unsigned flush_interval_ms; /* 0: NPUPROF_FLUSH_INTERVAL_MS or 100 */
+	const char *dir; /* the PROF_* directory (created if needed) */
+	uint64_t switches; /* ACL_PROF_* bits */
+	uint32_t aicore_metrics;
+	uint32_t dev_count;
+	const uint32_t *dev_ids;
+	size_t buffer_size; /* per-thread ring; 0: NPUPROF_BUFFER_SIZE or 1 MiB */
+	unsigned flush_interval_ms; /* 0: NPUPROF_FLUSH_INTERVAL_MS or 100 */
 };
 
 struct npuprof_hostrec_stats {
-    uint64_t records; /* records committed by producers */
-    uint64_t lost;    /* records dropped because a ring was full */
-    uint64_t blocks;  /* blocks written */
-    uint64_t bytes;   /* bytes written, headers included */
+	uint64_t records; /* records committed by producers */
+	uint64_t lost; /* records dropped because a ring was full */
+	uint64_t blocks; /* blocks written */
+	uint64_t bytes; /* bytes written, headers included */
 };
 
 /* Opens <dir>/host/data/npuprof.host.<pid>.raw and starts the writer.

@@ -32,20 +32,20 @@ extern "C" {
 #define NPUPROF_TRACE_MODEL_ID 0xFFFFFFFFu
 
 struct npuprof_runtime_hooks {
-    /* sizeof(struct npuprof_runtime_hooks) of the caller's build, so that
+	/* sizeof(struct npuprof_runtime_hooks) of the caller's build, so that
      * members can be appended later. */
-    size_t size;
-    /* Launches a device trace task on `stream` (an aclrtStream). Returns 0,
+	size_t size;
+	/* Launches a device trace task on `stream` (an aclrtStream). Returns 0,
      * or non-zero if the task could not be launched. Required. */
-    int (*launch_trace)(void *stream, uint64_t index_id, uint32_t model_id, uint32_t tag);
-    /* Stores the number of devices in *count; returns 0 or non-zero on
+	int (*launch_trace)(void *stream, uint64_t index_id, uint32_t model_id, uint32_t tag);
+	/* Stores the number of devices in *count; returns 0 or non-zero on
      * failure. Optional (absent: 0 devices). */
-    int (*get_device_count)(uint32_t *count);
-    /* Offers an aclprofTensorInfo to the runtime's op-info cache for
+	int (*get_device_count)(uint32_t *count);
+	/* Offers an aclprofTensorInfo to the runtime's op-info cache for
      * `stream`: returns 1 if the runtime took it, 0 if the stream does not
      * cache op info (the library then records it), negative on failure.
      * Optional (absent: 0). */
-    int (*cache_tensor_info)(void *stream, const void *tensor_info);
+	int (*cache_tensor_info)(void *stream, const void *tensor_info);
 };
 
 /* Installs `hooks` (copied). NULL unregisters. Returns 0, or -EINVAL if

@@ -25,24 +25,24 @@
 
 uint64_t npuprof_str2id_hash(const char *s, size_t len)
 {
-    uint32_t h29 = 0, h131 = 0;
+	uint32_t h29 = 0, h131 = 0;
 
-    if (len == 0)
-        return UINT64_MAX;
-    for (size_t i = 0; i < len; i++) {
-        uint32_t c = (uint32_t)s[i]; /* char -> uint32_t, as CANN converts */
+	if (len == 0)
+		return UINT64_MAX;
+	for (size_t i = 0; i < len; i++) {
+		uint32_t c = (uint32_t)s[i]; /* char -> uint32_t, as CANN converts */
 
-        h29 = h29 * 29u + c;
-        h131 = h131 * 131u + c;
-    }
-    return ((uint64_t)h29 << 32) | h131;
+		h29 = h29 * 29u + c;
+		h131 = h131 * 131u + c;
+	}
+	return ((uint64_t)h29 << 32) | h131;
 }
 
 /* Open addressing on the id (already a good hash); grows at 50 % load. */
 struct entry {
-    uint64_t id;
-    char *str; /* NULL: empty slot */
-    uint32_t len;
+	uint64_t id;
+	char *str; /* NULL: empty slot */
+	uint32_t len;
 };
 
 static pthread_mutex_t g_dict_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -51,132 +51,133 @@ static size_t g_cap, g_count;
 
 static struct entry *slot_for(struct entry *tab, size_t cap, uint64_t id)
 {
-    size_t i = (size_t)(id ^ (id >> 29)) & (cap - 1);
+	size_t i = (size_t)(id ^ (id >> 29)) & (cap - 1);
 
-    while (tab[i].str && tab[i].id != id)
-        i = (i + 1) & (cap - 1);
-    return &tab[i];
+	while (tab[i].str && tab[i].id != id)
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
 }
 
 static int grow(void)
 {
-    size_t ncap = g_cap ? g_cap * 2 : 256;
-    struct entry *nt = calloc(ncap, sizeof(*nt));
+	size_t ncap = g_cap ? g_cap * 2 : 256;
+	struct entry *nt = calloc(ncap, sizeof(*nt));
 
-    if (!nt)
-        return -1;
-    for (size_t i = 0; i < g_cap; i++)
-        if (g_tab[i].str)
-            *slot_for(nt, ncap, g_tab[i].id) = g_tab[i];
-    free(g_tab);
-    g_tab = nt;
-    g_cap = ncap;
-    return 0;
+	if (!nt)
+		return -1;
+	for (size_t i = 0; i < g_cap; i++)
+		if (g_tab[i].str)
+			*slot_for(nt, ncap, g_tab[i].id) = g_tab[i];
+	free(g_tab);
+	g_tab = nt;
+	g_cap = ncap;
+	return 0;
 }
 
 static size_t hash_rec_size(uint32_t len)
 {
-    return npuprof_hrec_size(offsetof(struct npuprof_hrec_hash, str), (size_t)len + 1);
+	return npuprof_hrec_size(offsetof(struct npuprof_hrec_hash, str), (size_t)len + 1);
 }
 
 static void fill_hash_rec(struct npuprof_hrec_hash *r, uint64_t id, const char *s, uint32_t len)
 {
-    memset(r, 0, hash_rec_size(len));
-    r->h.size = (uint32_t)hash_rec_size(len);
-    r->h.kind = NPUPROF_HREC_HASH;
-    r->id = id;
-    r->len = len;
-    memcpy(r->str, s, len);
+	memset(r, 0, hash_rec_size(len));
+	r->h.size = (uint32_t)hash_rec_size(len);
+	r->h.kind = NPUPROF_HREC_HASH;
+	r->id = id;
+	r->len = len;
+	memcpy(r->str, s, len);
 }
 
 /* Remembers (id, s); returns 1 if it is new. A different string with the
  * same id keeps the first string (CANN only logs such a collision). */
 static int remember(uint64_t id, const char *s, size_t len)
 {
-    struct entry *e;
-    char *copy;
+	struct entry *e;
+	char *copy;
 
-    if (len > UINT32_MAX - 64)
-        return 0;
-    pthread_mutex_lock(&g_dict_lock);
-    if ((g_count + 1) * 2 > g_cap && grow()) {
-        pthread_mutex_unlock(&g_dict_lock);
-        return 0;
-    }
-    e = slot_for(g_tab, g_cap, id);
-    if (e->str) {
-        pthread_mutex_unlock(&g_dict_lock);
-        return 0;
-    }
-    copy = malloc(len + 1);
-    if (!copy) {
-        pthread_mutex_unlock(&g_dict_lock);
-        return 0;
-    }
-    memcpy(copy, s, len);
-    copy[len] = '\0';
-    e->id = id;
-    e->str = copy;
-    e->len = (uint32_t)len;
-    g_count++;
-    pthread_mutex_unlock(&g_dict_lock);
-    return 1;
+	if (len > UINT32_MAX - 64)
+		return 0;
+	pthread_mutex_lock(&g_dict_lock);
+	if ((g_count + 1) * 2 > g_cap && grow()) {
+		pthread_mutex_unlock(&g_dict_lock);
+		return 0;
+	}
+	e = slot_for(g_tab, g_cap, id);
+	if (e->str) {
+		pthread_mutex_unlock(&g_dict_lock);
+		return 0;
+	}
+	copy = malloc(len + 1);
+	if (!copy) {
+		pthread_mutex_unlock(&g_dict_lock);
+		return 0;
+	}
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	e->id = id;
+	e->str = copy;
+	e->len = (uint32_t)len;
+	g_count++;
+	pthread_mutex_unlock(&g_dict_lock);
+	return 1;
 }
 
 uint64_t aclprofStr2Id(const char *message)
 {
-    size_t len;
-    uint64_t id;
+	size_t len;
+	uint64_t id;
 
-    if (!message)
-        return UINT64_MAX;
-    len = strlen(message);
-    id = npuprof_str2id_hash(message, len);
-    if (id == UINT64_MAX)
-        return id;
-    if (remember(id, message, len) && npuprof_hostrec_active()) {
-        size_t sz = hash_rec_size((uint32_t)len);
-        struct npuprof_hrec_hash *r = malloc(sz);
+	if (!message)
+		return UINT64_MAX;
+	len = strlen(message);
+	id = npuprof_str2id_hash(message, len);
+	if (id == UINT64_MAX)
+		return id;
+	if (remember(id, message, len) && npuprof_hostrec_active()) {
+		size_t sz = hash_rec_size((uint32_t)len);
+		struct npuprof_hrec_hash *r = malloc(sz);
 
-        if (r) {
-            fill_hash_rec(r, id, message, (uint32_t)len);
-            npuprof_hostrec_emit(r, sz);
-            free(r);
-        }
-    }
-    return id;
+		if (r) {
+			fill_hash_rec(r, id, message, (uint32_t)len);
+			npuprof_hostrec_emit(r, sz);
+			free(r);
+		}
+	}
+	return id;
 }
 
 void npuprof_str2id_reset(void)
 {
-    pthread_mutex_lock(&g_dict_lock);
-    for (size_t i = 0; i < g_cap; i++)
-        free(g_tab[i].str);
-    free(g_tab);
-    g_tab = NULL;
-    g_cap = g_count = 0;
-    pthread_mutex_unlock(&g_dict_lock);
+	pthread_mutex_lock(&g_dict_lock);
+	for (size_t i = 0; i < g_cap; i++)
+		free(g_tab[i].str);
+	free(g_tab);
+	g_tab = NULL;
+	g_cap = g_count = 0;
+	pthread_mutex_unlock(&g_dict_lock);
 }
 
 void npuprof_str2id_emit_all(void)
 {
-    size_t total = 0, off = 0;
-    uint8_t *buf;
+	size_t total = 0, off = 0;
+	uint8_t *buf;
 
-    pthread_mutex_lock(&g_dict_lock);
-    for (size_t i = 0; i < g_cap; i++)
-        if (g_tab[i].str)
-            total += hash_rec_size(g_tab[i].len);
-    buf = total ? malloc(total) : NULL;
-    if (buf)
-        for (size_t i = 0; i < g_cap; i++)
-            if (g_tab[i].str) {
-                fill_hash_rec((struct npuprof_hrec_hash *)(buf + off), g_tab[i].id, g_tab[i].str, g_tab[i].len);
-                off += hash_rec_size(g_tab[i].len);
-            }
-    pthread_mutex_unlock(&g_dict_lock);
-    if (buf) {
-        npuprof_hostrec_emit(buf, total);
-        free(buf);
-    }
+	pthread_mutex_lock(&g_dict_lock);
+	for (size_t i = 0; i < g_cap; i++)
+		if (g_tab[i].str)
+			total += hash_rec_size(g_tab[i].len);
+	buf = total ? malloc(total) : NULL;
+	if (buf)
+		for (size_t i = 0; i < g_cap; i++)
+			if (g_tab[i].str) {
+				fill_hash_rec((struct npuprof_hrec_hash *)(buf + off), g_tab[i].id,
+					      g_tab[i].str, g_tab[i].len);
+				off += hash_rec_size(g_tab[i].len);
+			}
+	pthread_mutex_unlock(&g_dict_lock);
+	if (buf) {
+		npuprof_hostrec_emit(buf, total);
+		free(buf);
+	}
 }

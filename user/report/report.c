@@ -46,14 +46,13 @@ struct rep {
 	char *err;
 	size_t errlen;
 	unsigned top;
-	int64_t weight;		/* npuprof.sample_n; 1 when not sampled */
+	int64_t weight; /* npuprof.sample_n; 1 when not sampled */
 	int64_t span_start, span_end;
 	const char *span_src;
-	const char *blk_col;	/* blockNum (1.2.0) or blockDim (1.1.1), or NULL */
+	const char *blk_col; /* blockNum (1.2.0) or blockDim (1.1.1), or NULL */
 };
 
-static int fail(struct rep *r, int e, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int fail(struct rep *r, int e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static int fail(struct rep *r, int e, const char *fmt, ...)
 {
@@ -105,10 +104,11 @@ static int done(struct rep *r, sqlite3_stmt *st, int rc, const char *what)
 static int has_table(struct rep *r, const char *name)
 {
 	sqlite3_stmt *st;
-	int rc, e = prep(r, &st,
-			 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1 "
-			 "UNION ALL SELECT 1 FROM sqlite_temp_master WHERE type = 'table' AND name = ?1",
-			 "sqlite_master");
+	int rc, e = prep(
+			r, &st,
+			"SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1 "
+			"UNION ALL SELECT 1 FROM sqlite_temp_master WHERE type = 'table' AND name = ?1",
+			"sqlite_master");
 
 	if (e)
 		return e;
@@ -197,7 +197,10 @@ static const char *text_or(sqlite3_stmt *st, int col, const char *dflt)
 static int lookup_standins(struct rep *r)
 {
 	static const char *const tabs[] = {
-		"STRING_IDS", "ENUM_API_TYPE", "ENUM_HCCL_DATA_TYPE", "ENUM_MSTX_EVENT_TYPE",
+		"STRING_IDS",
+		"ENUM_API_TYPE",
+		"ENUM_HCCL_DATA_TYPE",
+		"ENUM_MSTX_EVENT_TYPE",
 	};
 
 	for (size_t i = 0; i < sizeof(tabs) / sizeof(tabs[0]); i++) {
@@ -208,8 +211,9 @@ static int lookup_standins(struct rep *r)
 			return e;
 		if (e)
 			continue;
-		snprintf(sql, sizeof(sql), "CREATE TEMP TABLE \"%s\" (id INTEGER PRIMARY KEY, %s TEXT)",
-			 tabs[i], strcmp(tabs[i], "STRING_IDS") ? "name" : "value");
+		snprintf(sql, sizeof(sql),
+			 "CREATE TEMP TABLE \"%s\" (id INTEGER PRIMARY KEY, %s TEXT)", tabs[i],
+			 strcmp(tabs[i], "STRING_IDS") ? "name" : "value");
 		if (sqlite3_exec(r->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 			return sql_fail(r, tabs[i]);
 	}
@@ -253,7 +257,8 @@ static int section_header(struct rep *r, const char *found_in, unsigned others)
 	if ((e = has_table(r, "HOST_INFO")) < 0)
 		return e;
 	if (e) {
-		if ((e = prep(r, &st, "SELECT hostName, hostUid FROM HOST_INFO LIMIT 1", "HOST_INFO")))
+		if ((e = prep(r, &st, "SELECT hostName, hostUid FROM HOST_INFO LIMIT 1",
+			      "HOST_INFO")))
 			return e;
 		rc = sqlite3_step(st);
 		if (rc == SQLITE_ROW)
@@ -297,7 +302,8 @@ static int session_span(struct rep *r)
 	if ((e = has_table(r, "SESSION_TIME_INFO")) < 0)
 		return e;
 	if (e) {
-		if ((e = prep(r, &st, "SELECT startTimeNs, endTimeNs FROM SESSION_TIME_INFO LIMIT 1",
+		if ((e = prep(r, &st,
+			      "SELECT startTimeNs, endTimeNs FROM SESSION_TIME_INFO LIMIT 1",
 			      "SESSION_TIME_INFO")))
 			return e;
 		rc = sqlite3_step(st);
@@ -464,7 +470,8 @@ static int section_capture(struct rep *r)
 			return e;
 	}
 	if (!nwarn)
-		fprintf(r->out, "  none%s\n", nrows ? "" : " (no npuprof capture statistics in META_DATA)");
+		fprintf(r->out, "  none%s\n",
+			nrows ? "" : " (no npuprof capture statistics in META_DATA)");
 	return 0;
 }
 
@@ -577,8 +584,7 @@ struct busy {
 
 static void busy_flush(struct busy *b)
 {
-	if (b->open && __builtin_add_overflow(b->busy, span_ns(b->cur_s, b->cur_e),
-					      &b->busy))
+	if (b->open && __builtin_add_overflow(b->busy, span_ns(b->cur_s, b->cur_e), &b->busy))
 		b->busy = INT64_MAX; /* damaged timestamps: saturate */
 	b->open = 0;
 }
@@ -638,8 +644,9 @@ static int busy_pass(struct rep *r, int nkey)
 
 				if (nkey == 2)
 					snprintf(kb, sizeof(kb), "%lld", (long long)b.key[1]);
-				fprintf(r->out, "  %6lld %8s %10lld %14s %7s\n", (long long)b.key[0], kb,
-					(long long)(b.tasks * r->weight), us(b1, sizeof(b1), b.busy),
+				fprintf(r->out, "  %6lld %8s %10lld %14s %7s\n",
+					(long long)b.key[0], kb, (long long)(b.tasks * r->weight),
+					us(b1, sizeof(b1), b.busy),
 					pct(b2, sizeof(b2), (double)b.busy, span));
 				shown++;
 			} else {
@@ -668,8 +675,9 @@ static int section_busy(struct rep *r)
 	char b1[32];
 	int e;
 
-	fprintf(r->out, "\nBusy share (union of task intervals / session span of %s us; "
-			"MsTx markers excluded)\n",
+	fprintf(r->out,
+		"\nBusy share (union of task intervals / session span of %s us; "
+		"MsTx markers excluded)\n",
 		us(b1, sizeof(b1), span_ns(r->span_start, r->span_end)));
 	if ((e = has_table(r, "TASK")) <= 0) {
 		if (!e)
@@ -755,8 +763,8 @@ static int section_latency(struct rep *r)
 	sqlite3_bind_int(st, 1, NPUPROF_API_NODE);
 	sqlite3_bind_int(st, 2, NPUPROF_API_ACL);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		snprintf(sqlite3_column_int64(st, 0) == NPUPROF_API_NODE ? lnode : lacl, sizeof(lnode),
-			 "%s", text_or(st, 1, "?"));
+		snprintf(sqlite3_column_int64(st, 0) == NPUPROF_API_NODE ? lnode : lacl,
+			 sizeof(lnode), "%s", text_or(st, 1, "?"));
 	if ((e = done(r, st, rc, "ENUM_API_TYPE")))
 		return e;
 
@@ -840,8 +848,9 @@ static int section_collectives(struct rep *r)
 	sqlite3_stmt *st;
 	int rc, e, have_ti, derived = 0;
 
-	fprintf(r->out, "\nCollective operations (COMMUNICATION_OP; payload = count x element size, "
-			"moved = sum of COMMUNICATION_TASK_INFO.size)\n");
+	fprintf(r->out,
+		"\nCollective operations (COMMUNICATION_OP; payload = count x element size, "
+		"moved = sum of COMMUNICATION_TASK_INFO.size)\n");
 	if ((e = has_table(r, "COMMUNICATION_OP")) <= 0) {
 		if (!e)
 			fprintf(r->out, "  none (no COMMUNICATION_OP table)\n");
@@ -866,9 +875,10 @@ static int section_collectives(struct rep *r)
 		 "LEFT JOIN STRING_IDS n ON n.id = o.opName "
 		 "LEFT JOIN ENUM_HCCL_DATA_TYPE d ON d.id = o.dataType %s",
 		 have_ti ? "m.moved" : "NULL",
-		 have_ti ? "LEFT JOIN (SELECT opId, SUM(CASE WHEN size >= 0 THEN size END) AS moved "
-			   "FROM COMMUNICATION_TASK_INFO GROUP BY opId) m ON m.opId = o.opId"
-			 : "");
+		 have_ti ?
+			 "LEFT JOIN (SELECT opId, SUM(CASE WHEN size >= 0 THEN size END) AS moved "
+			 "FROM COMMUNICATION_TASK_INFO GROUP BY opId) m ON m.opId = o.opId" :
+			 "");
 	if ((e = prep(r, &st, sql, "COMMUNICATION_OP")))
 		return e;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -889,7 +899,8 @@ static int section_collectives(struct rep *r)
 				if (!p) {
 					sqlite3_finalize(st);
 					free(c);
-					return fail(r, -ENOMEM, "out of memory reading COMMUNICATION_OP");
+					return fail(r, -ENOMEM,
+						    "out of memory reading COMMUNICATION_OP");
 				}
 				c = p;
 				cap = ncap;
@@ -929,9 +940,10 @@ static int section_collectives(struct rep *r)
 			snprintf(pay, sizeof(pay), "%lld", (long long)c[i].payload);
 		if (c[i].have_moved)
 			snprintf(mov, sizeof(mov), "%lld", (long long)(c[i].moved * r->weight));
-		fprintf(r->out, "  %10lld %14s %12s %12s %14s %14s  %-10s %s\n", (long long)c[i].count,
-			us(b1, sizeof(b1), c[i].total), us(b2, sizeof(b2), c[i].total / c[i].count),
-			us(b3, sizeof(b3), c[i].max), pay, mov, c[i].dtype, c[i].name);
+		fprintf(r->out, "  %10lld %14s %12s %12s %14s %14s  %-10s %s\n",
+			(long long)c[i].count, us(b1, sizeof(b1), c[i].total),
+			us(b2, sizeof(b2), c[i].total / c[i].count), us(b3, sizeof(b3), c[i].max),
+			pay, mov, c[i].dtype, c[i].name);
 	}
 	if (!n)
 		fprintf(r->out, "  none (COMMUNICATION_OP is empty)\n");
@@ -956,9 +968,10 @@ static int section_mstx(struct rep *r)
 			fprintf(r->out, "  none (no MSTX_EVENTS table)\n");
 		return e;
 	}
-	if ((e = query_i64(r,
-			   "SELECT COUNT(*) FROM (SELECT 1 FROM MSTX_EVENTS GROUP BY message, eventType)",
-			   "MSTX_EVENTS", &groups)))
+	if ((e = query_i64(
+		     r,
+		     "SELECT COUNT(*) FROM (SELECT 1 FROM MSTX_EVENTS GROUP BY message, eventType)",
+		     "MSTX_EVENTS", &groups)))
 		return e;
 	snprintf(sql, sizeof(sql),
 		 "SELECT COALESCE(s.value, '#' || x.message), COALESCE(k.name, '#' || x.eventType), "
@@ -988,7 +1001,8 @@ static int is_msprof_name(const char *n)
 {
 	size_t len = strlen(n);
 
-	if (len != strlen("msprof_") + 14 + 3 || strncmp(n, "msprof_", 7) || strcmp(n + len - 3, ".db"))
+	if (len != strlen("msprof_") + 14 + 3 || strncmp(n, "msprof_", 7) ||
+	    strcmp(n + len - 3, ".db"))
 		return 0;
 	for (size_t i = 7; i < 21; i++)
 		if (n[i] < '0' || n[i] > '9')
@@ -1006,7 +1020,7 @@ static int is_pytorch_name(const char *n)
 
 struct find {
 	char best[PATH_MAX];
-	int depth, kind;	/* of best; kind 0 msprof, 1 PyTorch */
+	int depth, kind; /* of best; kind 0 msprof, 1 PyTorch */
 	unsigned n;
 	int toolong;
 };
@@ -1050,8 +1064,8 @@ static void scan_dir(struct find *f, const char *dir, int depth)
 	closedir(d);
 }
 
-int npuprof_report_find_db(const char *path, char *out, size_t outlen, unsigned *others,
-			   char *err, size_t errlen)
+int npuprof_report_find_db(const char *path, char *out, size_t outlen, unsigned *others, char *err,
+			   size_t errlen)
 {
 	struct find *f;
 	struct stat sb;
@@ -1115,7 +1129,8 @@ static int open_db(struct rep *r)
 	if (access(r->path, R_OK) < 0)
 		return fail(r, -errno, "cannot open: %s", strerror(errno));
 	if (sqlite3_open_v2(r->path, &r->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		e = fail(r, -EIO, "cannot open: %s", r->db ? sqlite3_errmsg(r->db) : "out of memory");
+		e = fail(r, -EIO, "cannot open: %s",
+			 r->db ? sqlite3_errmsg(r->db) : "out of memory");
 		return e;
 	}
 	sqlite3_busy_timeout(r->db, 2000);
@@ -1176,9 +1191,8 @@ int npuprof_report_write(FILE *out, const char *path, const struct npuprof_repor
 			r.blk_col = "blockDim";
 	}
 	if ((e = section_header(&r, isdir ? path : NULL, others)) || (e = section_capture(&r)) ||
-	    (e = section_operators(&r)) || (e = section_task_types(&r)) ||
-	    (e = section_busy(&r)) || (e = section_latency(&r)) ||
-	    (e = section_collectives(&r)) || (e = section_mstx(&r)))
+	    (e = section_operators(&r)) || (e = section_task_types(&r)) || (e = section_busy(&r)) ||
+	    (e = section_latency(&r)) || (e = section_collectives(&r)) || (e = section_mstx(&r)))
 		goto out;
 	if (fflush(out) || ferror(out)) {
 		e = fail(&r, -EIO, "writing the report: %s", strerror(errno ? errno : EIO));

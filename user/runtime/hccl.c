@@ -30,32 +30,43 @@
 #define COMM_MAGIC 0x48434f4dU /* "HCOM" */
 #define MAX_RANKS NPUSIM_MAX_DEVICES
 
-enum { OP_ALLREDUCE, OP_BROADCAST, OP_ALLGATHER, OP_REDUCESCATTER, OP_SEND, OP_RECV, OP_KINDS };
+enum {
+	OP_ALLREDUCE,
+	OP_BROADCAST,
+	OP_ALLGATHER,
+	OP_REDUCESCATTER,
+	OP_SEND,
+	OP_RECV,
+	OP_KINDS
+};
 
 static const struct {
-    const char *type; /* opType, acl-level API name */
-    const char *func; /* communication-level API name */
-    const char *alg;
+	const char *type; /* opType, acl-level API name */
+	const char *func; /* communication-level API name */
+	const char *alg;
 } g_ops[OP_KINDS] = {
-    {"hcom_allReduce_", "HcclAllReduce", "MESH-MESH"}, {"hcom_broadcast_", "HcclBroadcast", "MESH"},
-    {"hcom_allGather_", "HcclAllGather", "MESH"},      {"hcom_reduceScatter_", "HcclReduceScatter", "MESH"},
-    {"hcom_send_", "HcclSend", "MESH"},                {"hcom_receive_", "HcclRecv", "MESH"},
+	{ "hcom_allReduce_", "HcclAllReduce", "MESH-MESH" },
+	{ "hcom_broadcast_", "HcclBroadcast", "MESH" },
+	{ "hcom_allGather_", "HcclAllGather", "MESH" },
+	{ "hcom_reduceScatter_", "HcclReduceScatter", "MESH" },
+	{ "hcom_send_", "HcclSend", "MESH" },
+	{ "hcom_receive_", "HcclRecv", "MESH" },
 };
 
 struct group {
-    char name[128];
-    uint32_t n;
-    int dev[MAX_RANKS];
-    uint32_t notify[MAX_RANKS][MAX_RANKS][2]; /* [owner rank][peer][parity] */
-    uint32_t tag;                             /* <n> in op names */
-    _Atomic int refs;
+	char name[128];
+	uint32_t n;
+	int dev[MAX_RANKS];
+	uint32_t notify[MAX_RANKS][MAX_RANKS][2]; /* [owner rank][peer][parity] */
+	uint32_t tag; /* <n> in op names */
+	_Atomic int refs;
 };
 
 struct comm {
-    _Atomic uint32_t magic;
-    uint32_t rank;
-    struct group *g;
-    uint32_t seq[OP_KINDS]; /* op instances of each type on this rank */
+	_Atomic uint32_t magic;
+	uint32_t rank;
+	struct group *g;
+	uint32_t seq[OP_KINDS]; /* op instances of each type on this rank */
 };
 
 static _Atomic uint64_t g_op_seq;
@@ -63,386 +74,400 @@ static _Atomic uint32_t g_group_tag = 100;
 
 static uint32_t dtype_size(HcclDataType dt)
 {
-    static const uint8_t sz[] = {1, 2, 4, 2, 4, 8, 8, 1, 2, 4, 8, 2, 16};
+	static const uint8_t sz[] = { 1, 2, 4, 2, 4, 8, 8, 1, 2, 4, 8, 2, 16 };
 
-    return (unsigned)dt < sizeof(sz) ? sz[dt] : 0;
+	return (unsigned)dt < sizeof(sz) ? sz[dt] : 0;
 }
 
 HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *comms)
 {
-    struct group *g;
-    struct timespec ts;
+	struct group *g;
+	struct timespec ts;
 
-    if (!devices || !comms || ndev < 1 || ndev > MAX_RANKS)
-        return HCCL_E_PARA;
-    if (!rt_g.initialized)
-        return HCCL_E_RUNTIME;
-    for (uint32_t i = 0; i < ndev; i++) {
-        if (devices[i] < 0 || devices[i] >= rt_g.ndev || rt_dev_fd(devices[i]) < 0)
-            return HCCL_E_PARA; /* every device must be set (aclrtSetDevice) */
-        for (uint32_t j = 0; j < i; j++)
-            if (devices[j] == devices[i])
-                return HCCL_E_PARA;
-    }
-    g = calloc(1, sizeof(*g));
-    if (!g)
-        return HCCL_E_MEMORY;
-    g->n = ndev;
-    g->tag = atomic_fetch_add(&g_group_tag, 1);
-    clock_gettime(CLOCK_REALTIME, &ts);
-    /* <ip>%<netdev>_<port>_<n>_<16-digit µs timestamp>, as HCCL names it */
-    snprintf(g->name, sizeof(g->name), "127.0.0.1%%lo_60000_%u_%016llu", g->tag - 100,
-             (unsigned long long)ts.tv_sec * 1000000ULL + (unsigned long long)ts.tv_nsec / 1000);
-    for (uint32_t r = 0; r < ndev; r++) {
-        g->dev[r] = devices[r];
-        for (uint32_t p = 0; p < ndev; p++)
-            for (int k = 0; k < 2 && p != r; k++)
-                if (npusim_id_alloc(rt_dev_fd(devices[r]), NPUSIM_ID_NOTIFY, &g->notify[r][p][k]) < 0) {
-                    free(g); /* ids of a failed init are left to device reset */
-                    return HCCL_E_DRV;
-                }
-    }
-    for (uint32_t r = 0; r < ndev; r++) {
-        struct comm *c = calloc(1, sizeof(*c));
+	if (!devices || !comms || ndev < 1 || ndev > MAX_RANKS)
+		return HCCL_E_PARA;
+	if (!rt_g.initialized)
+		return HCCL_E_RUNTIME;
+	for (uint32_t i = 0; i < ndev; i++) {
+		if (devices[i] < 0 || devices[i] >= rt_g.ndev || rt_dev_fd(devices[i]) < 0)
+			return HCCL_E_PARA; /* every device must be set (aclrtSetDevice) */
+		for (uint32_t j = 0; j < i; j++)
+			if (devices[j] == devices[i])
+				return HCCL_E_PARA;
+	}
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return HCCL_E_MEMORY;
+	g->n = ndev;
+	g->tag = atomic_fetch_add(&g_group_tag, 1);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	/* <ip>%<netdev>_<port>_<n>_<16-digit µs timestamp>, as HCCL names it */
+	snprintf(g->name, sizeof(g->name), "127.0.0.1%%lo_60000_%u_%016llu", g->tag - 100,
+		 (unsigned long long)ts.tv_sec * 1000000ULL +
+			 (unsigned long long)ts.tv_nsec / 1000);
+	for (uint32_t r = 0; r < ndev; r++) {
+		g->dev[r] = devices[r];
+		for (uint32_t p = 0; p < ndev; p++)
+			for (int k = 0; k < 2 && p != r; k++)
+				if (npusim_id_alloc(rt_dev_fd(devices[r]), NPUSIM_ID_NOTIFY,
+						    &g->notify[r][p][k]) < 0) {
+					free(g); /* ids of a failed init are left to device reset */
+					return HCCL_E_DRV;
+				}
+	}
+	for (uint32_t r = 0; r < ndev; r++) {
+		struct comm *c = calloc(1, sizeof(*c));
 
-        if (!c)
-            return HCCL_E_MEMORY;
-        c->rank = r;
-        c->g = g;
-        atomic_store(&c->magic, COMM_MAGIC);
-        atomic_fetch_add(&g->refs, 1);
-        comms[r] = c;
-    }
-    return HCCL_SUCCESS;
+		if (!c)
+			return HCCL_E_MEMORY;
+		c->rank = r;
+		c->g = g;
+		atomic_store(&c->magic, COMM_MAGIC);
+		atomic_fetch_add(&g->refs, 1);
+		comms[r] = c;
+	}
+	return HCCL_SUCCESS;
 }
 
 static struct comm *comm_get(HcclComm h)
 {
-    struct comm *c = h;
+	struct comm *c = h;
 
-    return c && atomic_load(&c->magic) == COMM_MAGIC ? c : NULL;
+	return c && atomic_load(&c->magic) == COMM_MAGIC ? c : NULL;
 }
 
 HcclResult HcclCommDestroy(HcclComm comm)
 {
-    struct comm *c = comm_get(comm);
+	struct comm *c = comm_get(comm);
 
-    if (!c)
-        return HCCL_E_PARA;
-    atomic_store(&c->magic, RT_DEAD_MAGIC);
-    if (atomic_fetch_sub(&c->g->refs, 1) == 1) {
-        struct group *g = c->g;
+	if (!c)
+		return HCCL_E_PARA;
+	atomic_store(&c->magic, RT_DEAD_MAGIC);
+	if (atomic_fetch_sub(&c->g->refs, 1) == 1) {
+		struct group *g = c->g;
 
-        for (uint32_t r = 0; r < g->n; r++)
-            for (uint32_t p = 0; p < g->n; p++)
-                for (int k = 0; k < 2 && p != r; k++)
-                    if (rt_g.initialized && rt_dev_fd(g->dev[r]) >= 0)
-                        npusim_id_free(rt_dev_fd(g->dev[r]), NPUSIM_ID_NOTIFY, g->notify[r][p][k]);
-        free(g);
-    }
-    /* the comm struct stays allocated so a stale handle is detected */
-    return HCCL_SUCCESS;
+		for (uint32_t r = 0; r < g->n; r++)
+			for (uint32_t p = 0; p < g->n; p++)
+				for (int k = 0; k < 2 && p != r; k++)
+					if (rt_g.initialized && rt_dev_fd(g->dev[r]) >= 0)
+						npusim_id_free(rt_dev_fd(g->dev[r]),
+							       NPUSIM_ID_NOTIFY,
+							       g->notify[r][p][k]);
+		free(g);
+	}
+	/* the comm struct stays allocated so a stale handle is detected */
+	return HCCL_SUCCESS;
 }
 
 HcclResult HcclGetRankSize(HcclComm comm, uint32_t *rankSize)
 {
-    struct comm *c = comm_get(comm);
+	struct comm *c = comm_get(comm);
 
-    if (!c || !rankSize)
-        return HCCL_E_PARA;
-    *rankSize = c->g->n;
-    return HCCL_SUCCESS;
+	if (!c || !rankSize)
+		return HCCL_E_PARA;
+	*rankSize = c->g->n;
+	return HCCL_SUCCESS;
 }
 
 HcclResult HcclGetRankId(HcclComm comm, uint32_t *rank)
 {
-    struct comm *c = comm_get(comm);
+	struct comm *c = comm_get(comm);
 
-    if (!c || !rank)
-        return HCCL_E_PARA;
-    *rank = c->rank;
-    return HCCL_SUCCESS;
+	if (!c || !rank)
+		return HCCL_E_PARA;
+	*rank = c->rank;
+	return HCCL_SUCCESS;
 }
 
 HcclResult HcclGetCommName(HcclComm comm, char *commName)
 {
-    struct comm *c = comm_get(comm);
+	struct comm *c = comm_get(comm);
 
-    if (!c || !commName)
-        return HCCL_E_PARA;
-    strcpy(commName, c->g->name);
-    return HCCL_SUCCESS;
+	if (!c || !commName)
+		return HCCL_E_PARA;
+	strcpy(commName, c->g->name);
+	return HCCL_SUCCESS;
 }
 
 /* ---- decomposition --------------------------------------------------------- */
 
-enum { T_NOTIFY_RECORD, T_NOTIFY_WAIT, T_MEMCPY, T_REDUCE };
-
-struct hplan {
-    struct rt_task t[1 + 10 * MAX_RANKS];
-    struct {
-        uint8_t kind;
-        uint32_t plane, src, dst;
-        uint64_t size, notify;
-        uint16_t transport, link, dtype;
-    } info[1 + 10 * MAX_RANKS];
-    int n;
+enum {
+	T_NOTIFY_RECORD,
+	T_NOTIFY_WAIT,
+	T_MEMCPY,
+	T_REDUCE
 };
 
-static void add(struct hplan *pl, int kind, uint32_t plane, uint32_t src, uint32_t dst, uint64_t size,
-                uint16_t dtype)
-{
-    struct rt_task *t = &pl->t[pl->n];
+struct hplan {
+	struct rt_task t[1 + 10 * MAX_RANKS];
+	struct {
+		uint8_t kind;
+		uint32_t plane, src, dst;
+		uint64_t size, notify;
+		uint16_t transport, link, dtype;
+	} info[1 + 10 * MAX_RANKS];
+	int n;
+};
 
-    if (kind == T_NOTIFY_RECORD)
-        rt_task_init(t, NPUSIM_SQE_NOTIFY_RECORD, "NOTIFY_RECORD");
-    else if (kind == T_NOTIFY_WAIT)
-        rt_task_init(t, NPUSIM_SQE_NOTIFY_WAIT, "NOTIFY_WAIT");
-    else {
-        rt_task_init(t, NPUSIM_SQE_SDMA, "MEMCPY_ASYNC");
-        t->sqe.bytes = size;
-        t->bytes = size;
-        t->memcpy_op = 3; /* device to device */
-    }
-    pl->info[pl->n].kind = (uint8_t)kind;
-    pl->info[pl->n].plane = plane;
-    pl->info[pl->n].src = src;
-    pl->info[pl->n].dst = dst;
-    pl->info[pl->n].size = size;
-    pl->info[pl->n].notify = UINT64_MAX;
-    pl->info[pl->n].transport = src == dst ? 2 : 0; /* LOCAL : SDMA */
-    pl->info[pl->n].link = src == dst ? 0 : 1;      /* ON_CHIP : HCCS */
-    pl->info[pl->n].dtype = dtype;
-    pl->n++;
+static void add(struct hplan *pl, int kind, uint32_t plane, uint32_t src, uint32_t dst,
+		uint64_t size, uint16_t dtype)
+{
+	struct rt_task *t = &pl->t[pl->n];
+
+	if (kind == T_NOTIFY_RECORD)
+		rt_task_init(t, NPUSIM_SQE_NOTIFY_RECORD, "NOTIFY_RECORD");
+	else if (kind == T_NOTIFY_WAIT)
+		rt_task_init(t, NPUSIM_SQE_NOTIFY_WAIT, "NOTIFY_WAIT");
+	else {
+		rt_task_init(t, NPUSIM_SQE_SDMA, "MEMCPY_ASYNC");
+		t->sqe.bytes = size;
+		t->bytes = size;
+		t->memcpy_op = 3; /* device to device */
+	}
+	pl->info[pl->n].kind = (uint8_t)kind;
+	pl->info[pl->n].plane = plane;
+	pl->info[pl->n].src = src;
+	pl->info[pl->n].dst = dst;
+	pl->info[pl->n].size = size;
+	pl->info[pl->n].notify = UINT64_MAX;
+	pl->info[pl->n].transport = src == dst ? 2 : 0; /* LOCAL : SDMA */
+	pl->info[pl->n].link = src == dst ? 0 : 1; /* ON_CHIP : HCCS */
+	pl->info[pl->n].dtype = dtype;
+	pl->n++;
 }
 
-static void notify_rec(struct hplan *pl, const struct group *g, uint32_t r, uint32_t p, uint32_t plane, int par)
+static void notify_rec(struct hplan *pl, const struct group *g, uint32_t r, uint32_t p,
+		       uint32_t plane, int par)
 {
-    uint32_t id = g->notify[p][r][par];
+	uint32_t id = g->notify[p][r][par];
 
-    add(pl, T_NOTIFY_RECORD, plane, r, p, 0, NPUPROF_ENUM_INVALID);
-    pl->t[pl->n - 1].sqe.id = id;
-    pl->t[pl->n - 1].sqe.target_dev = (uint32_t)g->dev[p];
-    pl->info[pl->n - 1].notify = (uint64_t)g->dev[p] << 32 | id;
+	add(pl, T_NOTIFY_RECORD, plane, r, p, 0, NPUPROF_ENUM_INVALID);
+	pl->t[pl->n - 1].sqe.id = id;
+	pl->t[pl->n - 1].sqe.target_dev = (uint32_t)g->dev[p];
+	pl->info[pl->n - 1].notify = (uint64_t)g->dev[p] << 32 | id;
 }
 
-static void notify_wait(struct hplan *pl, const struct group *g, uint32_t r, uint32_t p, uint32_t plane, int par)
+static void notify_wait(struct hplan *pl, const struct group *g, uint32_t r, uint32_t p,
+			uint32_t plane, int par)
 {
-    uint32_t id = g->notify[r][p][par];
+	uint32_t id = g->notify[r][p][par];
 
-    add(pl, T_NOTIFY_WAIT, plane, p, r, 0, NPUPROF_ENUM_INVALID);
-    pl->t[pl->n - 1].sqe.id = id;
-    pl->info[pl->n - 1].notify = (uint64_t)g->dev[r] << 32 | id;
+	add(pl, T_NOTIFY_WAIT, plane, p, r, 0, NPUPROF_ENUM_INVALID);
+	pl->t[pl->n - 1].sqe.id = id;
+	pl->info[pl->n - 1].notify = (uint64_t)g->dev[r] << 32 | id;
 }
 
 /* One exchange of rank r with `peers`; xfer < 0: no transfers. */
-static void exchange(struct hplan *pl, const struct group *g, uint32_t r, const uint32_t *peers, int np, int xfer,
-                     uint64_t chunk, uint16_t dtype)
+static void exchange(struct hplan *pl, const struct group *g, uint32_t r, const uint32_t *peers,
+		     int np, int xfer, uint64_t chunk, uint16_t dtype)
 {
-    for (int i = 0; i < np; i++)
-        notify_rec(pl, g, r, peers[i], (uint32_t)i, 0);
-    for (int i = 0; i < np; i++)
-        notify_wait(pl, g, r, peers[i], (uint32_t)i, 0);
-    for (int i = 0; xfer >= 0 && i < np; i++)
-        add(pl, xfer, (uint32_t)i, peers[i], r, chunk, xfer == T_REDUCE ? dtype : NPUPROF_ENUM_INVALID);
-    for (int i = 0; i < np; i++)
-        notify_rec(pl, g, r, peers[i], (uint32_t)i, 1);
-    for (int i = 0; i < np; i++)
-        notify_wait(pl, g, r, peers[i], (uint32_t)i, 1);
+	for (int i = 0; i < np; i++)
+		notify_rec(pl, g, r, peers[i], (uint32_t)i, 0);
+	for (int i = 0; i < np; i++)
+		notify_wait(pl, g, r, peers[i], (uint32_t)i, 0);
+	for (int i = 0; xfer >= 0 && i < np; i++)
+		add(pl, xfer, (uint32_t)i, peers[i], r, chunk,
+		    xfer == T_REDUCE ? dtype : NPUPROF_ENUM_INVALID);
+	for (int i = 0; i < np; i++)
+		notify_rec(pl, g, r, peers[i], (uint32_t)i, 1);
+	for (int i = 0; i < np; i++)
+		notify_wait(pl, g, r, peers[i], (uint32_t)i, 1);
 }
 
 static const char *hccl_type_name(int kind)
 {
-    static const char *n[] = {"Notify_Record", "Notify_Wait", "Memcpy", "Reduce_Inline"};
+	static const char *n[] = { "Notify_Record", "Notify_Wait", "Memcpy", "Reduce_Inline" };
 
-    return n[kind];
+	return n[kind];
 }
 
-static void record_op(int op, const struct comm *c, const struct rt_stream *s, struct hplan *pl, uint64_t op_seq,
-                      const char *op_name, uint64_t count, HcclDataType dt, uint64_t start, uint64_t conn)
+static void record_op(int op, const struct comm *c, const struct rt_stream *s, struct hplan *pl,
+		      uint64_t op_seq, const char *op_name, uint64_t count, HcclDataType dt,
+		      uint64_t start, uint64_t conn)
 {
-    const struct group *g = c->g;
-    uint64_t name_id = rtprof_str(op_name), group_id = rtprof_str(g->name);
-    uint64_t type_ids[4];
+	const struct group *g = c->g;
+	uint64_t name_id = rtprof_str(op_name), group_id = rtprof_str(g->name);
+	uint64_t type_ids[4];
 
-    for (int k = 0; k < 4; k++)
-        type_ids[k] = rtprof_str(hccl_type_name(k));
-    for (int i = 0; i < pl->n; i++) {
-        struct npuprof_hrec_hccl_task *r = npuprof_hostrec_reserve(NPUPROF_HREC_HCCL_TASK, sizeof(*r));
+	for (int k = 0; k < 4; k++)
+		type_ids[k] = rtprof_str(hccl_type_name(k));
+	for (int i = 0; i < pl->n; i++) {
+		struct npuprof_hrec_hccl_task *r = npuprof_hostrec_reserve(NPUPROF_HREC_HCCL_TASK,
+									   sizeof(*r));
 
-        if (!r)
-            continue;
-        memset((char *)r + sizeof(r->h), 0, sizeof(*r) - sizeof(r->h));
-        r->tid = npuprof_hostrec_tid();
-        r->device_id = (uint32_t)s->dev;
-        r->time_ns = pl->t[i].time_ns;
-        r->connection_id = conn;
-        r->op_seq = op_seq;
-        r->op_name_id = name_id;
-        r->group_name_id = group_id;
-        r->task_type_id = type_ids[pl->info[i].kind];
-        r->stream_id = s->sid;
-        r->task_id = pl->t[i].task_id;
-        r->is_master = 1;
-        r->batch_id = pl->t[i].batch_id;
-        r->context_id = NPUPROF_NO_ID32;
-        r->plane_id = pl->info[i].plane;
-        r->src_rank = pl->info[i].src;
-        r->dst_rank = pl->info[i].dst;
-        r->transport_type = pl->info[i].transport;
-        r->link_type = pl->info[i].link;
-        r->rdma_type = NPUPROF_ENUM_INVALID;
-        r->data_type = pl->info[i].dtype;
-        r->size = pl->info[i].size;
-        r->notify_id = pl->info[i].notify;
-        npuprof_hostrec_commit(r);
-    }
-    {
-        uint64_t type_id = rtprof_str(g_ops[op].type), alg_id = rtprof_str(g_ops[op].alg);
-        struct npuprof_hrec_hccl_op *r = npuprof_hostrec_reserve(NPUPROF_HREC_HCCL_OP, sizeof(*r));
+		if (!r)
+			continue;
+		memset((char *)r + sizeof(r->h), 0, sizeof(*r) - sizeof(r->h));
+		r->tid = npuprof_hostrec_tid();
+		r->device_id = (uint32_t)s->dev;
+		r->time_ns = pl->t[i].time_ns;
+		r->connection_id = conn;
+		r->op_seq = op_seq;
+		r->op_name_id = name_id;
+		r->group_name_id = group_id;
+		r->task_type_id = type_ids[pl->info[i].kind];
+		r->stream_id = s->sid;
+		r->task_id = pl->t[i].task_id;
+		r->is_master = 1;
+		r->batch_id = pl->t[i].batch_id;
+		r->context_id = NPUPROF_NO_ID32;
+		r->plane_id = pl->info[i].plane;
+		r->src_rank = pl->info[i].src;
+		r->dst_rank = pl->info[i].dst;
+		r->transport_type = pl->info[i].transport;
+		r->link_type = pl->info[i].link;
+		r->rdma_type = NPUPROF_ENUM_INVALID;
+		r->data_type = pl->info[i].dtype;
+		r->size = pl->info[i].size;
+		r->notify_id = pl->info[i].notify;
+		npuprof_hostrec_commit(r);
+	}
+	{
+		uint64_t type_id = rtprof_str(g_ops[op].type), alg_id = rtprof_str(g_ops[op].alg);
+		struct npuprof_hrec_hccl_op *r = npuprof_hostrec_reserve(NPUPROF_HREC_HCCL_OP,
+									 sizeof(*r));
 
-        if (!r)
-            return;
-        memset((char *)r + sizeof(r->h), 0, sizeof(*r) - sizeof(r->h));
-        r->tid = npuprof_hostrec_tid();
-        r->device_id = (uint32_t)s->dev;
-        r->start_ns = start;
-        r->end_ns = npuprof_hostrec_now();
-        r->connection_id = conn;
-        r->op_seq = op_seq;
-        r->op_name_id = name_id;
-        r->op_type_id = type_id;
-        r->group_name_id = group_id;
-        r->alg_type_id = alg_id;
-        r->count = count;
-        r->data_type = (uint32_t)dt;
-        r->rank = c->rank;
-        r->rank_size = g->n;
-        r->stream_id = s->sid;
-        r->task_count = (uint32_t)pl->n;
-        npuprof_hostrec_commit(r);
-    }
+		if (!r)
+			return;
+		memset((char *)r + sizeof(r->h), 0, sizeof(*r) - sizeof(r->h));
+		r->tid = npuprof_hostrec_tid();
+		r->device_id = (uint32_t)s->dev;
+		r->start_ns = start;
+		r->end_ns = npuprof_hostrec_now();
+		r->connection_id = conn;
+		r->op_seq = op_seq;
+		r->op_name_id = name_id;
+		r->op_type_id = type_id;
+		r->group_name_id = group_id;
+		r->alg_type_id = alg_id;
+		r->count = count;
+		r->data_type = (uint32_t)dt;
+		r->rank = c->rank;
+		r->rank_size = g->n;
+		r->stream_id = s->sid;
+		r->task_count = (uint32_t)pl->n;
+		npuprof_hostrec_commit(r);
+	}
 }
 
 /* Runs collective `op` on rank c: peer is the root (broadcast) or the
  * partner (send/recv). */
-static HcclResult run(int op, struct comm *c, uint64_t count, HcclDataType dt, uint32_t peer, int local_copy,
-                      aclrtStream stream)
+static HcclResult run(int op, struct comm *c, uint64_t count, HcclDataType dt, uint32_t peer,
+		      int local_copy, aclrtStream stream)
 {
-    struct group *g;
-    struct rt_stream *s;
-    struct rt_api a, node, comm_api;
-    struct hplan *pl;
-    uint32_t peers[MAX_RANKS];
-    uint64_t bytes, start, op_seq;
-    char op_name[160];
-    int np = 0;
-    aclError ret;
+	struct group *g;
+	struct rt_stream *s;
+	struct rt_api a, node, comm_api;
+	struct hplan *pl;
+	uint32_t peers[MAX_RANKS];
+	uint64_t bytes, start, op_seq;
+	char op_name[160];
+	int np = 0;
+	aclError ret;
 
-    if (!c || dtype_size(dt) == 0)
-        return HCCL_E_PARA;
-    g = c->g;
-    if ((op == OP_BROADCAST || op == OP_SEND || op == OP_RECV) && (peer >= g->n))
-        return HCCL_E_PARA;
-    if ((op == OP_SEND || op == OP_RECV) && peer == c->rank)
-        return HCCL_E_PARA;
-    if (rt_stream_get(stream, &s) || s->dev != g->dev[c->rank])
-        return HCCL_E_PARA;
-    pl = malloc(sizeof(*pl));
-    if (!pl)
-        return HCCL_E_MEMORY;
-    pl->n = 0;
-    bytes = count * dtype_size(dt);
-    if (op == OP_SEND || op == OP_RECV || (op == OP_BROADCAST && c->rank != peer)) {
-        peers[np++] = peer;
-    } else {
-        for (uint32_t k = 1; k < g->n; k++)
-            peers[np++] = (c->rank + k) % g->n;
-    }
-    if (local_copy)
-        add(pl, T_MEMCPY, 0, c->rank, c->rank, op == OP_ALLGATHER ? bytes : bytes, NPUPROF_ENUM_INVALID);
-    switch (op) {
-    case OP_ALLREDUCE:
-        exchange(pl, g, c->rank, peers, np, T_REDUCE, bytes / g->n, (uint16_t)dt);
-        exchange(pl, g, c->rank, peers, np, T_MEMCPY, bytes / g->n, (uint16_t)dt);
-        break;
-    case OP_REDUCESCATTER:
-        exchange(pl, g, c->rank, peers, np, T_REDUCE, bytes, (uint16_t)dt);
-        break;
-    case OP_ALLGATHER:
-        exchange(pl, g, c->rank, peers, np, T_MEMCPY, bytes, (uint16_t)dt);
-        break;
-    case OP_BROADCAST:
-        exchange(pl, g, c->rank, peers, np, c->rank == peer ? -1 : T_MEMCPY, bytes, (uint16_t)dt);
-        break;
-    case OP_SEND:
-        exchange(pl, g, c->rank, peers, np, -1, bytes, (uint16_t)dt);
-        break;
-    case OP_RECV:
-        exchange(pl, g, c->rank, peers, np, T_MEMCPY, bytes, (uint16_t)dt);
-        break;
-    }
-    /* hcom_allReduce__<n>_<seq>_<k> */
-    snprintf(op_name, sizeof(op_name), "%s_%u_%u_1", g_ops[op].type, g->tag, c->seq[op]++);
-    op_seq = atomic_fetch_add(&g_op_seq, 1);
-    start = npuprof_hostrec_now();
-    rt_api_begin(&a, NPUPROF_API_ACL, g_ops[op].type, op_name);
-    rt_api_begin(&node, NPUPROF_API_NODE, "launch", op_name);
-    rt_api_begin(&comm_api, NPUPROF_API_HCCL, g_ops[op].func, op_name);
-    ret = rt_submit(s, pl->t, pl->n);
-    rt_api_end(&comm_api, ret);
-    if (!ret && RT_UNLIKELY(node.on))
-        record_op(op, c, s, pl, op_seq, op_name, count, dt, start, node.conn);
-    rt_api_end(&node, ret);
-    rt_api_end(&a, ret);
-    free(pl);
-    return ret ? HCCL_E_RUNTIME : HCCL_SUCCESS;
+	if (!c || dtype_size(dt) == 0)
+		return HCCL_E_PARA;
+	g = c->g;
+	if ((op == OP_BROADCAST || op == OP_SEND || op == OP_RECV) && (peer >= g->n))
+		return HCCL_E_PARA;
+	if ((op == OP_SEND || op == OP_RECV) && peer == c->rank)
+		return HCCL_E_PARA;
+	if (rt_stream_get(stream, &s) || s->dev != g->dev[c->rank])
+		return HCCL_E_PARA;
+	pl = malloc(sizeof(*pl));
+	if (!pl)
+		return HCCL_E_MEMORY;
+	pl->n = 0;
+	bytes = count * dtype_size(dt);
+	if (op == OP_SEND || op == OP_RECV || (op == OP_BROADCAST && c->rank != peer)) {
+		peers[np++] = peer;
+	} else {
+		for (uint32_t k = 1; k < g->n; k++)
+			peers[np++] = (c->rank + k) % g->n;
+	}
+	if (local_copy)
+		add(pl, T_MEMCPY, 0, c->rank, c->rank, op == OP_ALLGATHER ? bytes : bytes,
+		    NPUPROF_ENUM_INVALID);
+	switch (op) {
+	case OP_ALLREDUCE:
+		exchange(pl, g, c->rank, peers, np, T_REDUCE, bytes / g->n, (uint16_t)dt);
+		exchange(pl, g, c->rank, peers, np, T_MEMCPY, bytes / g->n, (uint16_t)dt);
+		break;
+	case OP_REDUCESCATTER:
+		exchange(pl, g, c->rank, peers, np, T_REDUCE, bytes, (uint16_t)dt);
+		break;
+	case OP_ALLGATHER:
+		exchange(pl, g, c->rank, peers, np, T_MEMCPY, bytes, (uint16_t)dt);
+		break;
+	case OP_BROADCAST:
+		exchange(pl, g, c->rank, peers, np, c->rank == peer ? -1 : T_MEMCPY, bytes,
+			 (uint16_t)dt);
+		break;
+	case OP_SEND: exchange(pl, g, c->rank, peers, np, -1, bytes, (uint16_t)dt); break;
+	case OP_RECV: exchange(pl, g, c->rank, peers, np, T_MEMCPY, bytes, (uint16_t)dt); break;
+	}
+	/* hcom_allReduce__<n>_<seq>_<k> */
+	snprintf(op_name, sizeof(op_name), "%s_%u_%u_1", g_ops[op].type, g->tag, c->seq[op]++);
+	op_seq = atomic_fetch_add(&g_op_seq, 1);
+	start = npuprof_hostrec_now();
+	rt_api_begin(&a, NPUPROF_API_ACL, g_ops[op].type, op_name);
+	rt_api_begin(&node, NPUPROF_API_NODE, "launch", op_name);
+	rt_api_begin(&comm_api, NPUPROF_API_HCCL, g_ops[op].func, op_name);
+	ret = rt_submit(s, pl->t, pl->n);
+	rt_api_end(&comm_api, ret);
+	if (!ret && RT_UNLIKELY(node.on))
+		record_op(op, c, s, pl, op_seq, op_name, count, dt, start, node.conn);
+	rt_api_end(&node, ret);
+	rt_api_end(&a, ret);
+	free(pl);
+	return ret ? HCCL_E_RUNTIME : HCCL_SUCCESS;
 }
 
-HcclResult HcclAllReduce(void *sendBuf, void *recvBuf, uint64_t count, HcclDataType dataType, HcclReduceOp op,
-                         HcclComm comm, aclrtStream stream)
+HcclResult HcclAllReduce(void *sendBuf, void *recvBuf, uint64_t count, HcclDataType dataType,
+			 HcclReduceOp op, HcclComm comm, aclrtStream stream)
 {
-    if (!sendBuf || !recvBuf || (unsigned)op >= HCCL_REDUCE_RESERVED)
-        return HCCL_E_PTR;
-    return run(OP_ALLREDUCE, comm_get(comm), count, dataType, 0, 1, stream);
+	if (!sendBuf || !recvBuf || (unsigned)op >= HCCL_REDUCE_RESERVED)
+		return HCCL_E_PTR;
+	return run(OP_ALLREDUCE, comm_get(comm), count, dataType, 0, 1, stream);
 }
 
-HcclResult HcclBroadcast(void *buf, uint64_t count, HcclDataType dataType, uint32_t root, HcclComm comm,
-                         aclrtStream stream)
+HcclResult HcclBroadcast(void *buf, uint64_t count, HcclDataType dataType, uint32_t root,
+			 HcclComm comm, aclrtStream stream)
 {
-    if (!buf)
-        return HCCL_E_PTR;
-    return run(OP_BROADCAST, comm_get(comm), count, dataType, root, 0, stream);
+	if (!buf)
+		return HCCL_E_PTR;
+	return run(OP_BROADCAST, comm_get(comm), count, dataType, root, 0, stream);
 }
 
-HcclResult HcclAllGather(void *sendBuf, void *recvBuf, uint64_t sendCount, HcclDataType dataType, HcclComm comm,
-                         aclrtStream stream)
+HcclResult HcclAllGather(void *sendBuf, void *recvBuf, uint64_t sendCount, HcclDataType dataType,
+			 HcclComm comm, aclrtStream stream)
 {
-    if (!sendBuf || !recvBuf)
-        return HCCL_E_PTR;
-    return run(OP_ALLGATHER, comm_get(comm), sendCount, dataType, 0, 1, stream);
+	if (!sendBuf || !recvBuf)
+		return HCCL_E_PTR;
+	return run(OP_ALLGATHER, comm_get(comm), sendCount, dataType, 0, 1, stream);
 }
 
-HcclResult HcclReduceScatter(void *sendBuf, void *recvBuf, uint64_t recvCount, HcclDataType dataType,
-                             HcclReduceOp op, HcclComm comm, aclrtStream stream)
+HcclResult HcclReduceScatter(void *sendBuf, void *recvBuf, uint64_t recvCount,
+			     HcclDataType dataType, HcclReduceOp op, HcclComm comm,
+			     aclrtStream stream)
 {
-    if (!sendBuf || !recvBuf || (unsigned)op >= HCCL_REDUCE_RESERVED)
-        return HCCL_E_PTR;
-    return run(OP_REDUCESCATTER, comm_get(comm), recvCount, dataType, 0, 1, stream);
+	if (!sendBuf || !recvBuf || (unsigned)op >= HCCL_REDUCE_RESERVED)
+		return HCCL_E_PTR;
+	return run(OP_REDUCESCATTER, comm_get(comm), recvCount, dataType, 0, 1, stream);
 }
 
-HcclResult HcclSend(void *sendBuf, uint64_t count, HcclDataType dataType, uint32_t destRank, HcclComm comm,
-                    aclrtStream stream)
+HcclResult HcclSend(void *sendBuf, uint64_t count, HcclDataType dataType, uint32_t destRank,
+		    HcclComm comm, aclrtStream stream)
 {
-    if (!sendBuf)
-        return HCCL_E_PTR;
-    return run(OP_SEND, comm_get(comm), count, dataType, destRank, 0, stream);
+	if (!sendBuf)
+		return HCCL_E_PTR;
+	return run(OP_SEND, comm_get(comm), count, dataType, destRank, 0, stream);
 }
 
-HcclResult HcclRecv(void *recvBuf, uint64_t count, HcclDataType dataType, uint32_t srcRank, HcclComm comm,
-                    aclrtStream stream)
+HcclResult HcclRecv(void *recvBuf, uint64_t count, HcclDataType dataType, uint32_t srcRank,
+		    HcclComm comm, aclrtStream stream)
 {
-    if (!recvBuf)
-        return HCCL_E_PTR;
-    return run(OP_RECV, comm_get(comm), count, dataType, srcRank, 0, stream);
+	if (!recvBuf)
+		return HCCL_E_PTR;
+	return run(OP_RECV, comm_get(comm), count, dataType, srcRank, 0, stream);
 }

@@ -20,205 +20,207 @@
 static __thread uint32_t t_ref[NPUSIM_MAX_DEVICES];
 aclError aclsysGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion)
 {
-    if (!majorVersion || !minorVersion || !patchVersion)
-        return ACL_ERROR_INVALID_PARAM;
-    *majorVersion = ACL_MAJOR_VERSION;
-    *minorVersion = ACL_MINOR_VERSION;
-    *patchVersion = ACL_PATCH_VERSION;
-    return ACL_SUCCESS;
+	if (!majorVersion || !minorVersion || !patchVersion)
+		return ACL_ERROR_INVALID_PARAM;
+	*majorVersion = ACL_MAJOR_VERSION;
+	*minorVersion = ACL_MINOR_VERSION;
+	*patchVersion = ACL_PATCH_VERSION;
+	return ACL_SUCCESS;
 }
 
 static int hook_device_count(uint32_t *count)
 {
-    int n = npusim_dev_count();
+	int n = npusim_dev_count();
 
-    *count = n > 0 ? (uint32_t)n : 0;
-    return 0;
+	*count = n > 0 ? (uint32_t)n : 0;
+	return 0;
 }
 
 aclError aclInit(const char *configPath)
 {
-    struct npuprof_runtime_hooks h = {
-        .size = sizeof(h),
-        .launch_trace = rt_hook_launch_trace,
-        .get_device_count = hook_device_count,
-    };
-    struct rt_api a;
-    aclError ret = ACL_SUCCESS;
+	struct npuprof_runtime_hooks h = {
+		.size = sizeof(h),
+		.launch_trace = rt_hook_launch_trace,
+		.get_device_count = hook_device_count,
+	};
+	struct rt_api a;
+	aclError ret = ACL_SUCCESS;
 
-    rt_api_begin(&a, NPUPROF_API_ACL, "aclInit", NULL);
-    if (configPath && configPath[0] && access(configPath, R_OK) != 0) {
-        rt_set_errmsg("aclInit: cannot read config %s: %s", configPath, strerror(errno));
-        return rt_api_end(&a, ACL_ERROR_INVALID_FILE);
-    }
-    pthread_mutex_lock(&rt_g.lock);
-    if (rt_g.initialized) {
-        ret = ACL_ERROR_REPEAT_INITIALIZE;
-    } else {
-        int n = npusim_dev_count();
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclInit", NULL);
+	if (configPath && configPath[0] && access(configPath, R_OK) != 0) {
+		rt_set_errmsg("aclInit: cannot read config %s: %s", configPath, strerror(errno));
+		return rt_api_end(&a, ACL_ERROR_INVALID_FILE);
+	}
+	pthread_mutex_lock(&rt_g.lock);
+	if (rt_g.initialized) {
+		ret = ACL_ERROR_REPEAT_INITIALIZE;
+	} else {
+		int n = npusim_dev_count();
 
-        rt_g.ndev = n > NPUSIM_MAX_DEVICES ? NPUSIM_MAX_DEVICES : (n < 0 ? 0 : n);
-        for (int i = 0; i < NPUSIM_MAX_DEVICES; i++) {
-            rt_g.dev[i].fd = -1;
-            rt_g.dev[i].refs = 0;
-            rt_g.dev[i].streams = NULL;
-            rt_g.dev[i].dflt = NULL;
-        }
-        rt_g.initialized = 1;
-        npuprof_register_runtime_hooks(&h);
-    }
-    pthread_mutex_unlock(&rt_g.lock);
-    return rt_api_end(&a, ret);
+		rt_g.ndev = n > NPUSIM_MAX_DEVICES ? NPUSIM_MAX_DEVICES : (n < 0 ? 0 : n);
+		for (int i = 0; i < NPUSIM_MAX_DEVICES; i++) {
+			rt_g.dev[i].fd = -1;
+			rt_g.dev[i].refs = 0;
+			rt_g.dev[i].streams = NULL;
+			rt_g.dev[i].dflt = NULL;
+		}
+		rt_g.initialized = 1;
+		npuprof_register_runtime_hooks(&h);
+	}
+	pthread_mutex_unlock(&rt_g.lock);
+	return rt_api_end(&a, ret);
 }
 
 /* Drains and destroys every stream of `dev` and closes it. rt_g.lock held. */
 static void device_release_locked(int dev)
 {
-    struct rt_device *d = &rt_g.dev[dev];
+	struct rt_device *d = &rt_g.dev[dev];
 
-    while (d->streams)
-        rt_stream_destroy_locked(d->streams);
-    d->dflt = NULL;
-    d->refs = 0;
-    d->gen++;
-    if (d->fd >= 0)
-        close(d->fd);
-    d->fd = -1;
+	while (d->streams)
+		rt_stream_destroy_locked(d->streams);
+	d->dflt = NULL;
+	d->refs = 0;
+	d->gen++;
+	if (d->fd >= 0)
+		close(d->fd);
+	d->fd = -1;
 }
 
 aclError aclFinalize(void)
 {
-    static int finalized_once;
-    struct rt_api a;
-    aclError ret = ACL_SUCCESS;
+	static int finalized_once;
+	struct rt_api a;
+	aclError ret = ACL_SUCCESS;
 
-    rt_api_begin(&a, NPUPROF_API_ACL, "aclFinalize", NULL);
-    pthread_mutex_lock(&rt_g.lock);
-    if (!rt_g.initialized) {
-        ret = finalized_once ? ACL_ERROR_REPEAT_FINALIZE : ACL_ERROR_UNINITIALIZE;
-    } else {
-        /* Unregister first: aclprofMarkEx must not reach a dying stream. */
-        npuprof_register_runtime_hooks(NULL);
-        for (int i = 0; i < NPUSIM_MAX_DEVICES; i++)
-            device_release_locked(i);
-        rt_g.initialized = 0;
-        finalized_once = 1;
-    }
-    pthread_mutex_unlock(&rt_g.lock);
-    rt_cur_dev = -1;
-    return rt_api_end(&a, ret);
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclFinalize", NULL);
+	pthread_mutex_lock(&rt_g.lock);
+	if (!rt_g.initialized) {
+		ret = finalized_once ? ACL_ERROR_REPEAT_FINALIZE : ACL_ERROR_UNINITIALIZE;
+	} else {
+		/* Unregister first: aclprofMarkEx must not reach a dying stream. */
+		npuprof_register_runtime_hooks(NULL);
+		for (int i = 0; i < NPUSIM_MAX_DEVICES; i++)
+			device_release_locked(i);
+		rt_g.initialized = 0;
+		finalized_once = 1;
+	}
+	pthread_mutex_unlock(&rt_g.lock);
+	rt_cur_dev = -1;
+	return rt_api_end(&a, ret);
 }
 
 aclError aclrtSetDevice(int32_t deviceId)
 {
-    struct rt_api a;
-    aclError ret = ACL_SUCCESS;
+	struct rt_api a;
+	aclError ret = ACL_SUCCESS;
 
-    rt_api_begin(&a, NPUPROF_API_ACL, "aclrtSetDevice", NULL);
-    pthread_mutex_lock(&rt_g.lock);
-    if (!rt_g.initialized) {
-        ret = ACL_ERROR_UNINITIALIZE;
-    } else if (deviceId < 0 || deviceId >= rt_g.ndev) {
-        rt_set_errmsg("aclrtSetDevice: device %d out of range (%d devices)", deviceId, rt_g.ndev);
-        ret = ACL_ERROR_RT_INVALID_DEVICEID;
-    } else {
-        struct rt_device *d = &rt_g.dev[deviceId];
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtSetDevice", NULL);
+	pthread_mutex_lock(&rt_g.lock);
+	if (!rt_g.initialized) {
+		ret = ACL_ERROR_UNINITIALIZE;
+	} else if (deviceId < 0 || deviceId >= rt_g.ndev) {
+		rt_set_errmsg("aclrtSetDevice: device %d out of range (%d devices)", deviceId,
+			      rt_g.ndev);
+		ret = ACL_ERROR_RT_INVALID_DEVICEID;
+	} else {
+		struct rt_device *d = &rt_g.dev[deviceId];
 
-        if (d->fd < 0) {
-            int fd = npusim_dev_open((unsigned)deviceId);
+		if (d->fd < 0) {
+			int fd = npusim_dev_open((unsigned)deviceId);
 
-            if (fd < 0) {
-                rt_set_errmsg("aclrtSetDevice: open /dev/npusim%d: %s", deviceId, strerror(-fd));
-                ret = ACL_ERROR_RT_DEV_SETUP_ERROR;
-            } else {
-                d->fd = fd;
-                ret = rt_stream_create_locked(deviceId, 1, &d->dflt);
-                if (ret) {
-                    close(fd);
-                    d->fd = -1;
-                }
-            }
-        }
-        if (!ret) {
-            /* CANN counts one reference per thread and device; a thread
+			if (fd < 0) {
+				rt_set_errmsg("aclrtSetDevice: open /dev/npusim%d: %s", deviceId,
+					      strerror(-fd));
+				ret = ACL_ERROR_RT_DEV_SETUP_ERROR;
+			} else {
+				d->fd = fd;
+				ret = rt_stream_create_locked(deviceId, 1, &d->dflt);
+				if (ret) {
+					close(fd);
+					d->fd = -1;
+				}
+			}
+		}
+		if (!ret) {
+			/* CANN counts one reference per thread and device; a thread
              * setting the same device again does not add one. */
-            if (t_ref[deviceId] != d->gen + 1) {
-                t_ref[deviceId] = d->gen + 1;
-                d->refs++;
-            }
-            rt_cur_dev = deviceId;
-        }
-    }
-    pthread_mutex_unlock(&rt_g.lock);
-    return rt_api_end(&a, ret);
+			if (t_ref[deviceId] != d->gen + 1) {
+				t_ref[deviceId] = d->gen + 1;
+				d->refs++;
+			}
+			rt_cur_dev = deviceId;
+		}
+	}
+	pthread_mutex_unlock(&rt_g.lock);
+	return rt_api_end(&a, ret);
 }
 
 static aclError reset_device(const char *name, int32_t deviceId, int force)
 {
-    struct rt_api a;
-    aclError ret = ACL_SUCCESS;
+	struct rt_api a;
+	aclError ret = ACL_SUCCESS;
 
-    rt_api_begin(&a, NPUPROF_API_ACL, name, NULL);
-    pthread_mutex_lock(&rt_g.lock);
-    if (!rt_g.initialized) {
-        ret = ACL_ERROR_UNINITIALIZE;
-    } else if (deviceId < 0 || deviceId >= rt_g.ndev) {
-        ret = ACL_ERROR_RT_INVALID_DEVICEID;
-    } else {
-        struct rt_device *d = &rt_g.dev[deviceId];
+	rt_api_begin(&a, NPUPROF_API_ACL, name, NULL);
+	pthread_mutex_lock(&rt_g.lock);
+	if (!rt_g.initialized) {
+		ret = ACL_ERROR_UNINITIALIZE;
+	} else if (deviceId < 0 || deviceId >= rt_g.ndev) {
+		ret = ACL_ERROR_RT_INVALID_DEVICEID;
+	} else {
+		struct rt_device *d = &rt_g.dev[deviceId];
 
-        int held = t_ref[deviceId] == d->gen + 1;
+		int held = t_ref[deviceId] == d->gen + 1;
 
-        if (held) {
-            t_ref[deviceId] = 0;
-            d->refs--;
-        }
-        if (d->fd >= 0 && (force || (held && d->refs <= 0)))
-            device_release_locked(deviceId);
-        if (rt_cur_dev == deviceId)
-            rt_cur_dev = -1;
-    }
-    pthread_mutex_unlock(&rt_g.lock);
-    return rt_api_end(&a, ret);
+		if (held) {
+			t_ref[deviceId] = 0;
+			d->refs--;
+		}
+		if (d->fd >= 0 && (force || (held && d->refs <= 0)))
+			device_release_locked(deviceId);
+		if (rt_cur_dev == deviceId)
+			rt_cur_dev = -1;
+	}
+	pthread_mutex_unlock(&rt_g.lock);
+	return rt_api_end(&a, ret);
 }
 
 aclError aclrtResetDevice(int32_t deviceId)
 {
-    return reset_device("aclrtResetDevice", deviceId, 0);
+	return reset_device("aclrtResetDevice", deviceId, 0);
 }
 
 aclError aclrtResetDeviceForce(int32_t deviceId)
 {
-    return reset_device("aclrtResetDeviceForce", deviceId, 1);
+	return reset_device("aclrtResetDeviceForce", deviceId, 1);
 }
 
 aclError aclrtGetDevice(int32_t *deviceId)
 {
-    int dev;
-    aclError ret;
+	int dev;
+	aclError ret;
 
-    if (!deviceId)
-        return ACL_ERROR_INVALID_PARAM;
-    ret = rt_current_dev(&dev);
-    if (!ret)
-        *deviceId = dev;
-    return ret;
+	if (!deviceId)
+		return ACL_ERROR_INVALID_PARAM;
+	ret = rt_current_dev(&dev);
+	if (!ret)
+		*deviceId = dev;
+	return ret;
 }
 
 aclError aclrtGetDeviceCount(uint32_t *count)
 {
-    if (!count)
-        return ACL_ERROR_INVALID_PARAM;
-    if (!rt_g.initialized)
-        return ACL_ERROR_UNINITIALIZE;
-    *count = (uint32_t)rt_g.ndev;
-    return ACL_SUCCESS;
+	if (!count)
+		return ACL_ERROR_INVALID_PARAM;
+	if (!rt_g.initialized)
+		return ACL_ERROR_UNINITIALIZE;
+	*count = (uint32_t)rt_g.ndev;
+	return ACL_SUCCESS;
 }
 
 aclError aclrtGetRunMode(aclrtRunMode *runMode)
 {
-    if (!runMode)
-        return ACL_ERROR_INVALID_PARAM;
-    *runMode = ACL_HOST;
-    return ACL_SUCCESS;
+	if (!runMode)
+		return ACL_ERROR_INVALID_PARAM;
+	*runMode = ACL_HOST;
+	return ACL_SUCCESS;
 }

@@ -28,44 +28,44 @@
 #define RT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 #define RT_STREAM_MAGIC 0x5354524dU /* "STRM" */
-#define RT_EVENT_MAGIC 0x45564e54U  /* "EVNT" */
+#define RT_EVENT_MAGIC 0x45564e54U /* "EVNT" */
 #define RT_DEAD_MAGIC 0xdeadbeefU
 #define RT_DRAIN_EVERY 128 /* receive CQEs after this many submits */
 
 struct rt_stream {
-    _Atomic uint32_t magic;
-    int dev;
-    uint32_t sid;           /* npusim stream id (the SQE's stream id) */
-    int is_default;
-    pthread_mutex_t lock;   /* orders task ids and SQ writes */
-    uint64_t seq;           /* tasks submitted so far: task_id/batch_id */
-    uint32_t since_drain;
-    struct rt_stream *next; /* the device's stream list */
-    struct rt_stream *free_next;
+	_Atomic uint32_t magic;
+	int dev;
+	uint32_t sid; /* npusim stream id (the SQE's stream id) */
+	int is_default;
+	pthread_mutex_t lock; /* orders task ids and SQ writes */
+	uint64_t seq; /* tasks submitted so far: task_id/batch_id */
+	uint32_t since_drain;
+	struct rt_stream *next; /* the device's stream list */
+	struct rt_stream *free_next;
 };
 
 struct rt_event {
-    _Atomic uint32_t magic;
-    int dev;
-    uint32_t id;                 /* npusim event id */
-    struct rt_stream *rec_stream; /* last record */
-    uint64_t rec_target;          /* rec_stream's completed count once done */
-    struct rt_event *free_next;
+	_Atomic uint32_t magic;
+	int dev;
+	uint32_t id; /* npusim event id */
+	struct rt_stream *rec_stream; /* last record */
+	uint64_t rec_target; /* rec_stream's completed count once done */
+	struct rt_event *free_next;
 };
 
 struct rt_device {
-    int fd;            /* -1: not open */
-    int refs;          /* aclrtSetDevice references (one per thread) */
-    uint32_t gen;      /* bumped on every release */
-    struct rt_stream *streams;
-    struct rt_stream *dflt;
+	int fd; /* -1: not open */
+	int refs; /* aclrtSetDevice references (one per thread) */
+	uint32_t gen; /* bumped on every release */
+	struct rt_stream *streams;
+	struct rt_stream *dflt;
 };
 
 struct rt_global {
-    pthread_mutex_t lock; /* devices, stream/event lists and free lists */
-    int initialized;
-    int ndev;
-    struct rt_device dev[NPUSIM_MAX_DEVICES];
+	pthread_mutex_t lock; /* devices, stream/event lists and free lists */
+	int initialized;
+	int ndev;
+	struct rt_device dev[NPUSIM_MAX_DEVICES];
 };
 extern struct rt_global rt_g;
 
@@ -89,19 +89,19 @@ aclError rt_stream_sync(struct rt_stream *s);
  * type, block_dim and model fields, and type_name; rt_submit fills the
  * header and the out fields. */
 struct rt_task {
-    struct npusim_sqe sqe;
-    const char *type_name; /* runtime task type (TASK.taskType) */
-    uint64_t bytes;        /* copies: bytes moved */
-    uint32_t memcpy_op;    /* ENUM_MEMCPY_OPERATION, NPUPROF_ENUM_INVALID */
-    uint32_t trace_tag;
-    uint64_t index_id;
-    uint64_t conn;         /* connectionId override when has_conn */
-    int has_conn;
-    /* out */
-    uint16_t task_id;
-    uint32_t batch_id;
-    uint64_t time_ns;
-    uint64_t conn_out;     /* the connectionId recorded */
+	struct npusim_sqe sqe;
+	const char *type_name; /* runtime task type (TASK.taskType) */
+	uint64_t bytes; /* copies: bytes moved */
+	uint32_t memcpy_op; /* ENUM_MEMCPY_OPERATION, NPUPROF_ENUM_INVALID */
+	uint32_t trace_tag;
+	uint64_t index_id;
+	uint64_t conn; /* connectionId override when has_conn */
+	int has_conn;
+	/* out */
+	uint16_t task_id;
+	uint32_t batch_id;
+	uint64_t time_ns;
+	uint64_t conn_out; /* the connectionId recorded */
 };
 void rt_task_init(struct rt_task *t, unsigned int sqe_type, const char *type_name);
 aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n);
@@ -109,26 +109,27 @@ aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n);
 /* rt_prof.c: instrumentation. A scope is one API range; rt_api_begin costs
  * one predictable branch while profiling is off. */
 struct rt_api {
-    int on;
-    uint32_t level;
-    const char *name;
-    uint64_t start;
-    uint64_t conn;
-    uint64_t item;
+	int on;
+	uint32_t level;
+	const char *name;
+	uint64_t start;
+	uint64_t conn;
+	uint64_t item;
 };
 void rtprof_begin(struct rt_api *a, uint32_t level, const char *name, const char *item);
 void rtprof_end(struct rt_api *a, aclError ret);
-static inline void rt_api_begin(struct rt_api *a, uint32_t level, const char *name, const char *item)
+static inline void rt_api_begin(struct rt_api *a, uint32_t level, const char *name,
+				const char *item)
 {
-    a->on = 0;
-    if (RT_UNLIKELY(npuprof_hostrec_active()))
-        rtprof_begin(a, level, name, item);
+	a->on = 0;
+	if (RT_UNLIKELY(npuprof_hostrec_active()))
+		rtprof_begin(a, level, name, item);
 }
 static inline aclError rt_api_end(struct rt_api *a, aclError ret)
 {
-    if (RT_UNLIKELY(a->on))
-        rtprof_end(a, ret);
-    return ret;
+	if (RT_UNLIKELY(a->on))
+		rtprof_end(a, ret);
+	return ret;
 }
 /* connectionId a task submitted now inherits (node, else acl, else none). */
 uint64_t rtprof_task_conn(void);

@@ -8,36 +8,36 @@
 
 #include "rt_internal.h"
 
-struct rt_global rt_g = {.lock = PTHREAD_MUTEX_INITIALIZER};
+struct rt_global rt_g = { .lock = PTHREAD_MUTEX_INITIALIZER };
 __thread int rt_cur_dev = -1;
 
 static __thread char t_errmsg[256];
 
 void rt_set_errmsg(const char *fmt, ...)
 {
-    va_list ap;
+	va_list ap;
 
-    va_start(ap, fmt);
-    vsnprintf(t_errmsg, sizeof(t_errmsg), fmt, ap);
-    va_end(ap);
+	va_start(ap, fmt);
+	vsnprintf(t_errmsg, sizeof(t_errmsg), fmt, ap);
+	va_end(ap);
 }
 
 const char *aclGetRecentErrMsg(void)
 {
-    return t_errmsg[0] ? t_errmsg : NULL;
+	return t_errmsg[0] ? t_errmsg : NULL;
 }
 
 int rt_dev_fd(int dev)
 {
-    return rt_g.dev[dev].fd;
+	return rt_g.dev[dev].fd;
 }
 
 aclError rt_current_dev(int *dev)
 {
-    if (RT_UNLIKELY(!rt_g.initialized))
-        return ACL_ERROR_UNINITIALIZE;
-    if (RT_UNLIKELY(rt_cur_dev < 0 || rt_g.dev[rt_cur_dev].fd < 0))
-        return ACL_ERROR_RT_CONTEXT_NULL;
-    *dev = rt_cur_dev;
-    return ACL_SUCCESS;
+	if (RT_UNLIKELY(!rt_g.initialized))
+		return ACL_ERROR_UNINITIALIZE;
+	if (RT_UNLIKELY(rt_cur_dev < 0 || rt_g.dev[rt_cur_dev].fd < 0))
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	*dev = rt_cur_dev;
+	return ACL_SUCCESS;
 }

@@ -25,27 +25,29 @@ static void *g_observer_ctx;
 
 aclError aclnpuSetTaskObserver(aclnpuTaskObserver fn, void *ctx)
 {
-    g_observer_ctx = ctx;
-    g_observer = fn;
-    return ACL_SUCCESS;
+	g_observer_ctx = ctx;
+	g_observer = fn;
+	return ACL_SUCCESS;
 }
 
 static void observe(const struct rt_stream *s, const struct rt_task *t, int n, int prof)
 {
-    for (int i = 0; i < n; i++) {
-        aclnpuTaskRecord r = {
-            .deviceId = s->dev,
-            .streamId = s->sid,
-            .taskId = t[i].task_id,
-            .batchId = t[i].batch_id,
-            .sqeType = t[i].sqe.type & NPUSIM_SQE_TYPE_MASK,
-            .taskTypeName = t[i].type_name,
-            .durationNs = t[i].sqe.duration_ns,
-            .bytes = t[i].sqe.bytes,
-            .connectionId = prof && t[i].conn_out != NPUPROF_NO_CONNECTION ? (int64_t)t[i].conn_out : -1,
-        };
-        g_observer(g_observer_ctx, &r);
-    }
+	for (int i = 0; i < n; i++) {
+		aclnpuTaskRecord r = {
+			.deviceId = s->dev,
+			.streamId = s->sid,
+			.taskId = t[i].task_id,
+			.batchId = t[i].batch_id,
+			.sqeType = t[i].sqe.type & NPUSIM_SQE_TYPE_MASK,
+			.taskTypeName = t[i].type_name,
+			.durationNs = t[i].sqe.duration_ns,
+			.bytes = t[i].sqe.bytes,
+			.connectionId = prof && t[i].conn_out != NPUPROF_NO_CONNECTION ?
+						(int64_t)t[i].conn_out :
+						-1,
+		};
+		g_observer(g_observer_ctx, &r);
+	}
 }
 static struct rt_event *g_free_events;
 
@@ -53,432 +55,435 @@ static struct rt_event *g_free_events;
 
 aclError rt_stream_create_locked(int dev, int is_default, struct rt_stream **out)
 {
-    struct rt_stream *s = g_free_streams;
-    uint32_t sid;
-    int r = npusim_stream_create(rt_g.dev[dev].fd, &sid);
+	struct rt_stream *s = g_free_streams;
+	uint32_t sid;
+	int r = npusim_stream_create(rt_g.dev[dev].fd, &sid);
 
-    if (r < 0) {
-        rt_set_errmsg("stream create on device %d: %s", dev, strerror(-r));
-        return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
-    }
-    if (s) {
-        g_free_streams = s->free_next;
-    } else {
-        s = calloc(1, sizeof(*s));
-        if (!s) {
-            npusim_stream_destroy(rt_g.dev[dev].fd, sid, NPUSIM_DESTROY_CANCEL, 0);
-            return ACL_ERROR_RT_MEMORY_ALLOCATION;
-        }
-        pthread_mutex_init(&s->lock, NULL);
-    }
-    s->dev = dev;
-    s->sid = sid;
-    s->is_default = is_default;
-    s->seq = 0;
-    s->since_drain = 0;
-    s->next = rt_g.dev[dev].streams;
-    rt_g.dev[dev].streams = s;
-    atomic_store(&s->magic, RT_STREAM_MAGIC);
-    *out = s;
-    return ACL_SUCCESS;
+	if (r < 0) {
+		rt_set_errmsg("stream create on device %d: %s", dev, strerror(-r));
+		return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
+	}
+	if (s) {
+		g_free_streams = s->free_next;
+	} else {
+		s = calloc(1, sizeof(*s));
+		if (!s) {
+			npusim_stream_destroy(rt_g.dev[dev].fd, sid, NPUSIM_DESTROY_CANCEL, 0);
+			return ACL_ERROR_RT_MEMORY_ALLOCATION;
+		}
+		pthread_mutex_init(&s->lock, NULL);
+	}
+	s->dev = dev;
+	s->sid = sid;
+	s->is_default = is_default;
+	s->seq = 0;
+	s->since_drain = 0;
+	s->next = rt_g.dev[dev].streams;
+	rt_g.dev[dev].streams = s;
+	atomic_store(&s->magic, RT_STREAM_MAGIC);
+	*out = s;
+	return ACL_SUCCESS;
 }
 
 void rt_stream_destroy_locked(struct rt_stream *s)
 {
-    struct rt_stream **pp = &rt_g.dev[s->dev].streams;
+	struct rt_stream **pp = &rt_g.dev[s->dev].streams;
 
-    atomic_store(&s->magic, RT_DEAD_MAGIC);
-    pthread_mutex_lock(&s->lock);
-    npusim_stream_destroy(rt_g.dev[s->dev].fd, s->sid, 0, -1);
-    pthread_mutex_unlock(&s->lock);
-    while (*pp && *pp != s)
-        pp = &(*pp)->next;
-    if (*pp)
-        *pp = s->next;
-    if (rt_g.dev[s->dev].dflt == s)
-        rt_g.dev[s->dev].dflt = NULL;
-    s->free_next = g_free_streams;
-    g_free_streams = s;
+	atomic_store(&s->magic, RT_DEAD_MAGIC);
+	pthread_mutex_lock(&s->lock);
+	npusim_stream_destroy(rt_g.dev[s->dev].fd, s->sid, 0, -1);
+	pthread_mutex_unlock(&s->lock);
+	while (*pp && *pp != s)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = s->next;
+	if (rt_g.dev[s->dev].dflt == s)
+		rt_g.dev[s->dev].dflt = NULL;
+	s->free_next = g_free_streams;
+	g_free_streams = s;
 }
 
 aclError rt_stream_get(aclrtStream h, struct rt_stream **out)
 {
-    struct rt_stream *s = h;
-    int dev;
-    aclError ret;
+	struct rt_stream *s = h;
+	int dev;
+	aclError ret;
 
-    if (RT_UNLIKELY(!rt_g.initialized))
-        return ACL_ERROR_UNINITIALIZE;
-    if (!s) {
-        ret = rt_current_dev(&dev);
-        if (ret)
-            return ret;
-        s = rt_g.dev[dev].dflt;
-        if (!s)
-            return ACL_ERROR_RT_CONTEXT_NULL;
-    }
-    if (RT_UNLIKELY(atomic_load_explicit(&s->magic, memory_order_acquire) != RT_STREAM_MAGIC)) {
-        rt_set_errmsg("not a live stream handle: %p", h);
-        return ACL_ERROR_RT_PARAM_INVALID;
-    }
-    *out = s;
-    return ACL_SUCCESS;
+	if (RT_UNLIKELY(!rt_g.initialized))
+		return ACL_ERROR_UNINITIALIZE;
+	if (!s) {
+		ret = rt_current_dev(&dev);
+		if (ret)
+			return ret;
+		s = rt_g.dev[dev].dflt;
+		if (!s)
+			return ACL_ERROR_RT_CONTEXT_NULL;
+	}
+	if (RT_UNLIKELY(atomic_load_explicit(&s->magic, memory_order_acquire) != RT_STREAM_MAGIC)) {
+		rt_set_errmsg("not a live stream handle: %p", h);
+		return ACL_ERROR_RT_PARAM_INVALID;
+	}
+	*out = s;
+	return ACL_SUCCESS;
 }
 
 aclError aclrtCreateStream(aclrtStream *stream)
 {
-    struct rt_api a;
-    struct rt_stream *s;
-    aclError ret;
-    int dev;
+	struct rt_api a;
+	struct rt_stream *s;
+	aclError ret;
+	int dev;
 
-    rt_api_begin(&a, NPUPROF_API_ACL, "aclrtCreateStream", NULL);
-    if (!stream)
-        return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
-    ret = rt_current_dev(&dev);
-    if (ret)
-        return rt_api_end(&a, ret);
-    pthread_mutex_lock(&rt_g.lock);
-    ret = rt_stream_create_locked(dev, 0, &s);
-    pthread_mutex_unlock(&rt_g.lock);
-    if (!ret)
-        *stream = s;
-    return rt_api_end(&a, ret);
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtCreateStream", NULL);
+	if (!stream)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	ret = rt_current_dev(&dev);
+	if (ret)
+		return rt_api_end(&a, ret);
+	pthread_mutex_lock(&rt_g.lock);
+	ret = rt_stream_create_locked(dev, 0, &s);
+	pthread_mutex_unlock(&rt_g.lock);
+	if (!ret)
+		*stream = s;
+	return rt_api_end(&a, ret);
 }
 
 aclError aclrtDestroyStream(aclrtStream stream)
 {
-    struct rt_api a;
-    struct rt_stream *s;
-    aclError ret;
+	struct rt_api a;
+	struct rt_stream *s;
+	aclError ret;
 
-    rt_api_begin(&a, NPUPROF_API_ACL, "aclrtDestroyStream", NULL);
-    if (!stream)
-        return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
-    pthread_mutex_lock(&rt_g.lock);
-    ret = rt_stream_get(stream, &s);
-    if (!ret && s->is_default)
-        ret = ACL_ERROR_RT_PARAM_INVALID;
-    if (!ret)
-        rt_stream_destroy_locked(s);
-    pthread_mutex_unlock(&rt_g.lock);
-    return rt_api_end(&a, ret);
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtDestroyStream", NULL);
+	if (!stream)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	pthread_mutex_lock(&rt_g.lock);
+	ret = rt_stream_get(stream, &s);
+	if (!ret && s->is_default)
+		ret = ACL_ERROR_RT_PARAM_INVALID;
+	if (!ret)
+		rt_stream_destroy_locked(s);
+	pthread_mutex_unlock(&rt_g.lock);
+	return rt_api_end(&a, ret);
 }
 
 static void drain_cq(struct rt_stream *s)
 {
-    struct npusim_cqe cq[64];
+	struct npusim_cqe cq[64];
 
-    while (npusim_cq_recv(rt_dev_fd(s->dev), s->sid, cq, 64, 0) == 64)
-        ;
-    s->since_drain = 0;
+	while (npusim_cq_recv(rt_dev_fd(s->dev), s->sid, cq, 64, 0) == 64)
+		;
+	s->since_drain = 0;
 }
 
 aclError rt_stream_sync(struct rt_stream *s)
 {
-    int r = npusim_stream_sync(rt_dev_fd(s->dev), s->sid, -1);
+	int r = npusim_stream_sync(rt_dev_fd(s->dev), s->sid, -1);
 
-    pthread_mutex_lock(&s->lock);
-    drain_cq(s);
-    pthread_mutex_unlock(&s->lock);
-    if (r < 0) {
-        rt_set_errmsg("stream %u sync: %s", s->sid, strerror(-r));
-        return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
-    }
-    return ACL_SUCCESS;
+	pthread_mutex_lock(&s->lock);
+	drain_cq(s);
+	pthread_mutex_unlock(&s->lock);
+	if (r < 0) {
+		rt_set_errmsg("stream %u sync: %s", s->sid, strerror(-r));
+		return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
+	}
+	return ACL_SUCCESS;
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream)
 {
-    struct rt_api a, r;
-    struct rt_stream *s;
-    aclError ret;
+	struct rt_api a, r;
+	struct rt_stream *s;
+	aclError ret;
 
-    rt_api_begin(&a, NPUPROF_API_ACL, "aclrtSynchronizeStream", NULL);
-    ret = rt_stream_get(stream, &s);
-    if (ret)
-        return rt_api_end(&a, ret);
-    rt_api_begin(&r, NPUPROF_API_RUNTIME, "StreamSynchronize", NULL);
-    ret = rt_api_end(&r, rt_stream_sync(s));
-    return rt_api_end(&a, ret);
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtSynchronizeStream", NULL);
+	ret = rt_stream_get(stream, &s);
+	if (ret)
+		return rt_api_end(&a, ret);
+	rt_api_begin(&r, NPUPROF_API_RUNTIME, "StreamSynchronize", NULL);
+	ret = rt_api_end(&r, rt_stream_sync(s));
+	return rt_api_end(&a, ret);
 }
 
 aclError aclrtSynchronizeDevice(void)
 {
-    struct rt_api a, r;
-    struct rt_stream *list[1024];
-    aclError ret;
-    int dev, n = 0;
+	struct rt_api a, r;
+	struct rt_stream *list[1024];
+	aclError ret;
+	int dev, n = 0;
 
-    rt_api_begin(&a, NPUPROF_API_ACL, "aclrtSynchronizeDevice", NULL);
-    ret = rt_current_dev(&dev);
-    if (ret)
-        return rt_api_end(&a, ret);
-    rt_api_begin(&r, NPUPROF_API_RUNTIME, "DeviceSynchronize", NULL);
-    pthread_mutex_lock(&rt_g.lock);
-    for (struct rt_stream *s = rt_g.dev[dev].streams; s && n < 1024; s = s->next)
-        list[n++] = s;
-    /* Streams cannot be destroyed meanwhile only if the application does
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtSynchronizeDevice", NULL);
+	ret = rt_current_dev(&dev);
+	if (ret)
+		return rt_api_end(&a, ret);
+	rt_api_begin(&r, NPUPROF_API_RUNTIME, "DeviceSynchronize", NULL);
+	pthread_mutex_lock(&rt_g.lock);
+	for (struct rt_stream *s = rt_g.dev[dev].streams; s && n < 1024; s = s->next)
+		list[n++] = s;
+	/* Streams cannot be destroyed meanwhile only if the application does
      * not race destroy against synchronize, as with CANN. */
-    pthread_mutex_unlock(&rt_g.lock);
-    for (int i = 0; i < n && !ret; i++)
-        if (atomic_load(&list[i]->magic) == RT_STREAM_MAGIC)
-            ret = rt_stream_sync(list[i]);
-    rt_api_end(&r, ret);
-    return rt_api_end(&a, ret);
+	pthread_mutex_unlock(&rt_g.lock);
+	for (int i = 0; i < n && !ret; i++)
+		if (atomic_load(&list[i]->magic) == RT_STREAM_MAGIC)
+			ret = rt_stream_sync(list[i]);
+	rt_api_end(&r, ret);
+	return rt_api_end(&a, ret);
 }
 
 /* ---- submit -------------------------------------------------------------- */
 
 void rt_task_init(struct rt_task *t, unsigned int sqe_type, const char *type_name)
 {
-    memset(t, 0, sizeof(*t));
-    t->sqe.type = (uint8_t)sqe_type;
-    t->type_name = type_name;
-    t->memcpy_op = NPUPROF_ENUM_INVALID;
+	memset(t, 0, sizeof(*t));
+	t->sqe.type = (uint8_t)sqe_type;
+	t->type_name = type_name;
+	t->memcpy_op = NPUPROF_ENUM_INVALID;
 }
 
 aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 {
-    struct npusim_sqe q[64], *sq = q;
-    int fd = rt_dev_fd(s->dev), r, prof = npuprof_hostrec_active();
-    uint64_t now = prof ? npuprof_hostrec_now() : 0;
+	struct npusim_sqe q[64], *sq = q;
+	int fd = rt_dev_fd(s->dev), r, prof = npuprof_hostrec_active();
+	uint64_t now = prof ? npuprof_hostrec_now() : 0;
 
-    if (n > 64 && !(sq = malloc(sizeof(*sq) * (size_t)n)))
-        return ACL_ERROR_RT_MEMORY_ALLOCATION;
-    pthread_mutex_lock(&s->lock);
-    for (int i = 0; i < n; i++) {
-        uint64_t seq = s->seq + (uint64_t)i;
+	if (n > 64 && !(sq = malloc(sizeof(*sq) * (size_t)n)))
+		return ACL_ERROR_RT_MEMORY_ALLOCATION;
+	pthread_mutex_lock(&s->lock);
+	for (int i = 0; i < n; i++) {
+		uint64_t seq = s->seq + (uint64_t)i;
 
-        sq[i] = t[i].sqe;
-        sq[i].stream_id = (uint16_t)s->sid;
-        sq[i].task_id = (uint16_t)seq;
-        t[i].task_id = (uint16_t)seq;
-        t[i].batch_id = (uint32_t)(seq >> 16);
-        t[i].time_ns = now;
-    }
-    r = npusim_sq_send(fd, s->sid, sq, (uint32_t)n, -1, NULL);
-    if (r >= 0) {
-        s->seq += (uint64_t)n;
-        s->since_drain += (uint32_t)n;
-        if (s->since_drain >= RT_DRAIN_EVERY)
-            drain_cq(s);
-    }
-    pthread_mutex_unlock(&s->lock);
-    if (sq != q)
-        free(sq);
-    if (r < 0) {
-        rt_set_errmsg("submit %d task(s) to stream %u of device %d: %s", n, s->sid, s->dev, strerror(-r));
-        return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
-    }
-    if (RT_UNLIKELY(prof)) {
-        uint64_t conn = rtprof_task_conn();
+		sq[i] = t[i].sqe;
+		sq[i].stream_id = (uint16_t)s->sid;
+		sq[i].task_id = (uint16_t)seq;
+		t[i].task_id = (uint16_t)seq;
+		t[i].batch_id = (uint32_t)(seq >> 16);
+		t[i].time_ns = now;
+	}
+	r = npusim_sq_send(fd, s->sid, sq, (uint32_t)n, -1, NULL);
+	if (r >= 0) {
+		s->seq += (uint64_t)n;
+		s->since_drain += (uint32_t)n;
+		if (s->since_drain >= RT_DRAIN_EVERY)
+			drain_cq(s);
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (sq != q)
+		free(sq);
+	if (r < 0) {
+		rt_set_errmsg("submit %d task(s) to stream %u of device %d: %s", n, s->sid, s->dev,
+			      strerror(-r));
+		return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
+	}
+	if (RT_UNLIKELY(prof)) {
+		uint64_t conn = rtprof_task_conn();
 
-        for (int i = 0; i < n; i++) {
-            t[i].conn_out = t[i].has_conn ? t[i].conn : conn;
-            rtprof_task_track(s->dev, s, &t[i]);
-        }
-    }
-    if (RT_UNLIKELY(g_observer != NULL))
-        observe(s, t, n, prof);
-    return ACL_SUCCESS;
+		for (int i = 0; i < n; i++) {
+			t[i].conn_out = t[i].has_conn ? t[i].conn : conn;
+			rtprof_task_track(s->dev, s, &t[i]);
+		}
+	}
+	if (RT_UNLIKELY(g_observer != NULL))
+		observe(s, t, n, prof);
+	return ACL_SUCCESS;
 }
 
 /* The MarkEx / step-marker device task (rthooks launch_trace). */
 int rt_hook_launch_trace(void *stream, uint64_t index_id, uint32_t model_id, uint32_t tag)
 {
-    struct rt_stream *s;
-    struct rt_task t;
+	struct rt_stream *s;
+	struct rt_task t;
 
-    (void)model_id;
-    if (rt_stream_get(stream, &s))
-        return -1;
-    rt_task_init(&t, NPUSIM_SQE_PLACE_HOLDER, "PROFILER_TRACE_EX");
-    t.sqe.kind = NPUSIM_PH_PROFILER_TRACE;
-    t.sqe.tag = tag;
-    t.sqe.value = index_id;
-    t.trace_tag = tag;
-    t.index_id = index_id;
-    if (tag == NPUSIM_TRACE_TAG_MARK || tag == NPUSIM_TRACE_TAG_RANGE) {
-        t.has_conn = 1;
-        t.conn = NPUPROF_MSTX_CONNECTION_BASE + index_id;
-    }
-    return rt_submit(s, &t, 1) ? -1 : 0;
+	(void)model_id;
+	if (rt_stream_get(stream, &s))
+		return -1;
+	rt_task_init(&t, NPUSIM_SQE_PLACE_HOLDER, "PROFILER_TRACE_EX");
+	t.sqe.kind = NPUSIM_PH_PROFILER_TRACE;
+	t.sqe.tag = tag;
+	t.sqe.value = index_id;
+	t.trace_tag = tag;
+	t.index_id = index_id;
+	if (tag == NPUSIM_TRACE_TAG_MARK || tag == NPUSIM_TRACE_TAG_RANGE) {
+		t.has_conn = 1;
+		t.conn = NPUPROF_MSTX_CONNECTION_BASE + index_id;
+	}
+	return rt_submit(s, &t, 1) ? -1 : 0;
 }
 
 /* ---- events ---------------------------------------------------------------- */
 
 static aclError event_get(aclrtEvent h, struct rt_event **out)
 {
-    struct rt_event *e = h;
+	struct rt_event *e = h;
 
-    if (!rt_g.initialized)
-        return ACL_ERROR_UNINITIALIZE;
-    if (!e)
-        return ACL_ERROR_INVALID_PARAM;
-    if (atomic_load_explicit(&e->magic, memory_order_acquire) != RT_EVENT_MAGIC) {
-        rt_set_errmsg("not a live event handle: %p", h);
-        return ACL_ERROR_RT_PARAM_INVALID;
-    }
-    *out = e;
-    return ACL_SUCCESS;
+	if (!rt_g.initialized)
+		return ACL_ERROR_UNINITIALIZE;
+	if (!e)
+		return ACL_ERROR_INVALID_PARAM;
+	if (atomic_load_explicit(&e->magic, memory_order_acquire) != RT_EVENT_MAGIC) {
+		rt_set_errmsg("not a live event handle: %p", h);
+		return ACL_ERROR_RT_PARAM_INVALID;
+	}
+	*out = e;
+	return ACL_SUCCESS;
 }
 
 aclError aclrtCreateEvent(aclrtEvent *event)
 {
-    struct rt_api a;
-    struct rt_event *e;
-    uint32_t id;
-    aclError ret;
-    int dev, r;
+	struct rt_api a;
+	struct rt_event *e;
+	uint32_t id;
+	aclError ret;
+	int dev, r;
 
-    rt_api_begin(&a, NPUPROF_API_ACL, "aclrtCreateEvent", NULL);
-    if (!event)
-        return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
-    ret = rt_current_dev(&dev);
-    if (ret)
-        return rt_api_end(&a, ret);
-    r = npusim_id_alloc(rt_dev_fd(dev), NPUSIM_ID_EVENT, &id);
-    if (r < 0) {
-        rt_set_errmsg("event id on device %d: %s", dev, strerror(-r));
-        return rt_api_end(&a, r == -ENOSPC ? ACL_ERROR_RT_MEMORY_ALLOCATION : ACL_ERROR_RT_DRV_INTERNAL_ERROR);
-    }
-    pthread_mutex_lock(&rt_g.lock);
-    e = g_free_events;
-    if (e)
-        g_free_events = e->free_next;
-    else
-        e = calloc(1, sizeof(*e));
-    pthread_mutex_unlock(&rt_g.lock);
-    if (!e) {
-        npusim_id_free(rt_dev_fd(dev), NPUSIM_ID_EVENT, id);
-        return rt_api_end(&a, ACL_ERROR_RT_MEMORY_ALLOCATION);
-    }
-    e->dev = dev;
-    e->id = id;
-    e->rec_stream = NULL;
-    e->rec_target = 0;
-    atomic_store(&e->magic, RT_EVENT_MAGIC);
-    *event = e;
-    return rt_api_end(&a, ACL_SUCCESS);
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtCreateEvent", NULL);
+	if (!event)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	ret = rt_current_dev(&dev);
+	if (ret)
+		return rt_api_end(&a, ret);
+	r = npusim_id_alloc(rt_dev_fd(dev), NPUSIM_ID_EVENT, &id);
+	if (r < 0) {
+		rt_set_errmsg("event id on device %d: %s", dev, strerror(-r));
+		return rt_api_end(&a, r == -ENOSPC ? ACL_ERROR_RT_MEMORY_ALLOCATION :
+						     ACL_ERROR_RT_DRV_INTERNAL_ERROR);
+	}
+	pthread_mutex_lock(&rt_g.lock);
+	e = g_free_events;
+	if (e)
+		g_free_events = e->free_next;
+	else
+		e = calloc(1, sizeof(*e));
+	pthread_mutex_unlock(&rt_g.lock);
+	if (!e) {
+		npusim_id_free(rt_dev_fd(dev), NPUSIM_ID_EVENT, id);
+		return rt_api_end(&a, ACL_ERROR_RT_MEMORY_ALLOCATION);
+	}
+	e->dev = dev;
+	e->id = id;
+	e->rec_stream = NULL;
+	e->rec_target = 0;
+	atomic_store(&e->magic, RT_EVENT_MAGIC);
+	*event = e;
+	return rt_api_end(&a, ACL_SUCCESS);
 }
 
 aclError aclrtDestroyEvent(aclrtEvent event)
 {
-    struct rt_api a;
-    struct rt_event *e;
-    aclError ret;
+	struct rt_api a;
+	struct rt_event *e;
+	aclError ret;
 
-    rt_api_begin(&a, NPUPROF_API_ACL, "aclrtDestroyEvent", NULL);
-    pthread_mutex_lock(&rt_g.lock);
-    ret = event_get(event, &e);
-    if (!ret) {
-        atomic_store(&e->magic, RT_DEAD_MAGIC);
-        if (rt_g.dev[e->dev].fd >= 0)
-            npusim_id_free(rt_g.dev[e->dev].fd, NPUSIM_ID_EVENT, e->id);
-        e->free_next = g_free_events;
-        g_free_events = e;
-    }
-    pthread_mutex_unlock(&rt_g.lock);
-    return rt_api_end(&a, ret);
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtDestroyEvent", NULL);
+	pthread_mutex_lock(&rt_g.lock);
+	ret = event_get(event, &e);
+	if (!ret) {
+		atomic_store(&e->magic, RT_DEAD_MAGIC);
+		if (rt_g.dev[e->dev].fd >= 0)
+			npusim_id_free(rt_g.dev[e->dev].fd, NPUSIM_ID_EVENT, e->id);
+		e->free_next = g_free_events;
+		g_free_events = e;
+	}
+	pthread_mutex_unlock(&rt_g.lock);
+	return rt_api_end(&a, ret);
 }
 
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 {
-    struct rt_api a, r;
-    struct rt_event *e;
-    struct rt_stream *s;
-    struct rt_task t;
-    aclError ret;
+	struct rt_api a, r;
+	struct rt_event *e;
+	struct rt_stream *s;
+	struct rt_task t;
+	aclError ret;
 
-    rt_api_begin(&a, NPUPROF_API_ACL, "aclrtRecordEvent", NULL);
-    if ((ret = event_get(event, &e)) || (ret = rt_stream_get(stream, &s)))
-        return rt_api_end(&a, ret);
-    if (s->dev != e->dev)
-        return rt_api_end(&a, ACL_ERROR_RT_STREAM_CONTEXT);
-    rt_api_begin(&r, NPUPROF_API_RUNTIME, "EventRecord", NULL);
-    rt_task_init(&t, NPUSIM_SQE_EVENT_RECORD, "EVENT_RECORD");
-    t.sqe.id = e->id;
-    ret = rt_submit(s, &t, 1);
-    if (!ret) {
-        /* the record is task seq (t.batch_id << 16 | t.task_id) */
-        e->rec_stream = s;
-        e->rec_target = ((uint64_t)t.batch_id << 16 | t.task_id) + 1;
-    }
-    rt_api_end(&r, ret);
-    return rt_api_end(&a, ret);
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtRecordEvent", NULL);
+	if ((ret = event_get(event, &e)) || (ret = rt_stream_get(stream, &s)))
+		return rt_api_end(&a, ret);
+	if (s->dev != e->dev)
+		return rt_api_end(&a, ACL_ERROR_RT_STREAM_CONTEXT);
+	rt_api_begin(&r, NPUPROF_API_RUNTIME, "EventRecord", NULL);
+	rt_task_init(&t, NPUSIM_SQE_EVENT_RECORD, "EVENT_RECORD");
+	t.sqe.id = e->id;
+	ret = rt_submit(s, &t, 1);
+	if (!ret) {
+		/* the record is task seq (t.batch_id << 16 | t.task_id) */
+		e->rec_stream = s;
+		e->rec_target = ((uint64_t)t.batch_id << 16 | t.task_id) + 1;
+	}
+	rt_api_end(&r, ret);
+	return rt_api_end(&a, ret);
 }
 
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 {
-    struct rt_api a, r;
-    struct rt_event *e;
-    struct rt_stream *s;
-    struct rt_task t;
-    aclError ret;
+	struct rt_api a, r;
+	struct rt_event *e;
+	struct rt_stream *s;
+	struct rt_task t;
+	aclError ret;
 
-    rt_api_begin(&a, NPUPROF_API_ACL, "aclrtStreamWaitEvent", NULL);
-    if ((ret = event_get(event, &e)) || (ret = rt_stream_get(stream, &s)))
-        return rt_api_end(&a, ret);
-    if (s->dev != e->dev)
-        return rt_api_end(&a, ACL_ERROR_RT_STREAM_CONTEXT);
-    rt_api_begin(&r, NPUPROF_API_RUNTIME, "StreamWaitEvent", NULL);
-    rt_task_init(&t, NPUSIM_SQE_EVENT_WAIT, "EVENT_WAIT");
-    t.sqe.id = e->id;
-    ret = rt_submit(s, &t, 1);
-    rt_api_end(&r, ret);
-    return rt_api_end(&a, ret);
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtStreamWaitEvent", NULL);
+	if ((ret = event_get(event, &e)) || (ret = rt_stream_get(stream, &s)))
+		return rt_api_end(&a, ret);
+	if (s->dev != e->dev)
+		return rt_api_end(&a, ACL_ERROR_RT_STREAM_CONTEXT);
+	rt_api_begin(&r, NPUPROF_API_RUNTIME, "StreamWaitEvent", NULL);
+	rt_task_init(&t, NPUSIM_SQE_EVENT_WAIT, "EVENT_WAIT");
+	t.sqe.id = e->id;
+	ret = rt_submit(s, &t, 1);
+	rt_api_end(&r, ret);
+	return rt_api_end(&a, ret);
 }
 
 /* 1 if the event's last record has completed (or it was never recorded). */
 static int event_done(struct rt_event *e, aclError *err)
 {
-    struct npusim_stream_status st = {0};
-    struct rt_stream *s = e->rec_stream;
-    int r;
+	struct npusim_stream_status st = { 0 };
+	struct rt_stream *s = e->rec_stream;
+	int r;
 
-    *err = ACL_SUCCESS;
-    if (!s || atomic_load(&s->magic) != RT_STREAM_MAGIC)
-        return 1;
-    r = npusim_stream_status(rt_dev_fd(s->dev), s->sid, &st);
-    if (r < 0) {
-        *err = ACL_ERROR_RT_DRV_INTERNAL_ERROR;
-        return 1;
-    }
-    return st.completed >= e->rec_target;
+	*err = ACL_SUCCESS;
+	if (!s || atomic_load(&s->magic) != RT_STREAM_MAGIC)
+		return 1;
+	r = npusim_stream_status(rt_dev_fd(s->dev), s->sid, &st);
+	if (r < 0) {
+		*err = ACL_ERROR_RT_DRV_INTERNAL_ERROR;
+		return 1;
+	}
+	return st.completed >= e->rec_target;
 }
 
 aclError aclrtSynchronizeEvent(aclrtEvent event)
 {
-    struct rt_api a, r;
-    struct rt_event *e;
-    aclError ret;
-    long wait_ns = 2000;
+	struct rt_api a, r;
+	struct rt_event *e;
+	aclError ret;
+	long wait_ns = 2000;
 
-    rt_api_begin(&a, NPUPROF_API_ACL, "aclrtSynchronizeEvent", NULL);
-    if ((ret = event_get(event, &e)))
-        return rt_api_end(&a, ret);
-    rt_api_begin(&r, NPUPROF_API_RUNTIME, "EventSynchronize", NULL);
-    while (!event_done(e, &ret)) {
-        struct timespec ts = {0, wait_ns};
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtSynchronizeEvent", NULL);
+	if ((ret = event_get(event, &e)))
+		return rt_api_end(&a, ret);
+	rt_api_begin(&r, NPUPROF_API_RUNTIME, "EventSynchronize", NULL);
+	while (!event_done(e, &ret)) {
+		struct timespec ts = { 0, wait_ns };
 
-        nanosleep(&ts, NULL);
-        if (wait_ns < 1000000)
-            wait_ns *= 2;
-    }
-    rt_api_end(&r, ret);
-    return rt_api_end(&a, ret);
+		nanosleep(&ts, NULL);
+		if (wait_ns < 1000000)
+			wait_ns *= 2;
+	}
+	rt_api_end(&r, ret);
+	return rt_api_end(&a, ret);
 }
 
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)
 {
-    struct rt_event *e;
-    aclError ret;
+	struct rt_event *e;
+	aclError ret;
 
-    if (!status)
-        return ACL_ERROR_INVALID_PARAM;
-    if ((ret = event_get(event, &e)))
-        return ret;
-    *status = event_done(e, &ret) ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
-    return ret;
+	if (!status)
+		return ACL_ERROR_INVALID_PARAM;
+	if ((ret = event_get(event, &e)))
+		return ret;
+	*status = event_done(e, &ret) ? ACL_EVENT_RECORDED_STATUS_COMPLETE :
+					ACL_EVENT_RECORDED_STATUS_NOT_READY;
+	return ret;
 }

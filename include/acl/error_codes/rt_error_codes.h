@@ -14,16 +14,16 @@
 #endif
 /* Parameter errors (1070xx). */
 #ifndef ACL_ERROR_RT_PARAM_INVALID
-#define ACL_ERROR_RT_PARAM_INVALID 107000    /* bad handle or argument */
+#define ACL_ERROR_RT_PARAM_INVALID 107000 /* bad handle or argument */
 #endif
 #ifndef ACL_ERROR_RT_INVALID_DEVICEID
 #define ACL_ERROR_RT_INVALID_DEVICEID 107001 /* no such device */
 #endif
 #ifndef ACL_ERROR_RT_CONTEXT_NULL
-#define ACL_ERROR_RT_CONTEXT_NULL 107002     /* no device set on this thread */
+#define ACL_ERROR_RT_CONTEXT_NULL 107002 /* no device set on this thread */
 #endif
 #ifndef ACL_ERROR_RT_STREAM_CONTEXT
-#define ACL_ERROR_RT_STREAM_CONTEXT 107003   /* stream of another device */
+#define ACL_ERROR_RT_STREAM_CONTEXT 107003 /* stream of another device */
 #endif
 /* Resource errors (2070xx). */
 #ifndef ACL_ERROR_RT_MEMORY_ALLOCATION

@@ -117,8 +117,8 @@ static int parse_window(struct capture_args *a, const char *tool, const char *ar
 	uint32_t on_ms, period_ms;
 
 	if (!slash || (size_t)(slash - arg) >= sizeof(on)) {
-		fprintf(stderr, "%s: --window: '%s' is not ON_MS/PERIOD_MS (e.g. 100/1000)\n",
-			tool, arg);
+		fprintf(stderr, "%s: --window: '%s' is not ON_MS/PERIOD_MS (e.g. 100/1000)\n", tool,
+			arg);
 		return -1;
 	}
 	memcpy(on, arg, (size_t)(slash - arg));
@@ -133,19 +133,15 @@ static int parse_window(struct capture_args *a, const char *tool, const char *ar
 
 /* Handle one shared option; 1 if it was one, 0 if not, -1 on a bad value
  * (the message, naming the option and its valid range, is printed). */
-static int capture_parse_opt(struct capture_args *a, const char *tool, int opt,
-			     const char *arg)
+static int capture_parse_opt(struct capture_args *a, const char *tool, int opt, const char *arg)
 {
 	uint32_t ids[32];
 	uint64_t kb;
 	int pid, n;
 
 	switch (opt) {
-	case CAP_OPT_ENGINE:
-		a->engine = arg;
-		return 1;
-	case CAP_OPT_FROM:
-		return set_from(a, tool, arg) < 0 ? -2 : 1;
+	case CAP_OPT_ENGINE: a->engine = arg; return 1;
+	case CAP_OPT_FROM: return set_from(a, tool, arg) < 0 ? -2 : 1;
 	case CAP_OPT_PID:
 		/* 4194304: the kernel's PID_MAX_LIMIT */
 		if (opt_int(tool, "--pid", arg, 1, 4194304, &pid) < 0)
@@ -168,15 +164,14 @@ static int capture_parse_opt(struct capture_args *a, const char *tool, int opt,
 			a->o.dev_mask |= 1u << ids[i];
 		return 1;
 	case CAP_OPT_STREAMS:
-		n = opt_list(tool, "--streams", arg, 0, NPUPROF_MAX_STREAMS - 1,
-				     a->streams, NPUPROF_MAX_STREAMS);
+		n = opt_list(tool, "--streams", arg, 0, NPUPROF_MAX_STREAMS - 1, a->streams,
+			     NPUPROF_MAX_STREAMS);
 		if (n < 0)
 			return -1;
 		a->o.streams = a->streams;
 		a->o.nstreams = (uint32_t)n;
 		return 1;
-	case CAP_OPT_WINDOW:
-		return parse_window(a, tool, arg) < 0 ? -1 : 1;
+	case CAP_OPT_WINDOW: return parse_window(a, tool, arg) < 0 ? -1 : 1;
 	case CAP_OPT_RATE_LIMIT:
 		if (opt_u32(tool, "--rate-limit", arg, 1, UINT32_MAX, &a->rate_limit) < 0)
 			return -1;
@@ -185,10 +180,12 @@ static int capture_parse_opt(struct capture_args *a, const char *tool, int opt,
 		uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 		uint64_t min = NPUPROF_RING_MIN_BYTES > page ? NPUPROF_RING_MIN_BYTES : page;
 
-		if (opt_u64(tool, "--ring-kb", arg, min >> 10, NPUPROF_RING_MAX_BYTES >> 10, &kb) < 0)
+		if (opt_u64(tool, "--ring-kb", arg, min >> 10, NPUPROF_RING_MAX_BYTES >> 10, &kb) <
+		    0)
 			return -1;
 		if (!npuprof_ring_bytes_valid(kb << 10, page)) {
-			fprintf(stderr, "%s: --ring-kb: '%s' is not a power of two (%llu to %llu KiB, per CPU with the kmod engine, in all with bpf)\n",
+			fprintf(stderr,
+				"%s: --ring-kb: '%s' is not a power of two (%llu to %llu KiB, per CPU with the kmod engine, in all with bpf)\n",
 				tool, arg, (unsigned long long)(min >> 10),
 				(unsigned long long)(NPUPROF_RING_MAX_BYTES >> 10));
 			return -1;
@@ -196,14 +193,12 @@ static int capture_parse_opt(struct capture_args *a, const char *tool, int opt,
 		a->o.ring_bytes = kb << 10;
 		return 1;
 	}
-	default:
-		return 0;
+	default: return 0;
 	}
 }
 
-int capture_getopt(struct capture_args *a, const char *tool, int argc,
-		   char **argv, const char *shortopts,
-		   const struct option *longopts)
+int capture_getopt(struct capture_args *a, const char *tool, int argc, char **argv,
+		   const char *shortopts, const struct option *longopts)
 {
 	int opt, r;
 
@@ -222,10 +217,9 @@ static int status_of(int st)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-int capture_run(struct capture_args *a, const char *tool,
-		npuprof_record_fn fn, void *ctx, capture_tick_fn tick,
-		void (*before_start)(void *ctx, pid_t pid,
-				     struct npuprof_engine *e),
+int capture_run(struct capture_args *a, const char *tool, npuprof_record_fn fn, void *ctx,
+		capture_tick_fn tick,
+		void (*before_start)(void *ctx, pid_t pid, struct npuprof_engine *e),
 		struct capture_result *res)
 {
 	struct npuprof_engine *e = NULL;
@@ -276,8 +270,8 @@ int capture_run(struct capture_args *a, const char *tool,
 			for (char *const *v = a->env; v && *v; v++)
 				putenv(*v);
 			execvp(a->cmd[0], a->cmd);
-			fprintf(stderr, "%s: cannot run %s: %s\n", tool,
-				a->cmd[0], strerror(errno));
+			fprintf(stderr, "%s: cannot run %s: %s\n", tool, a->cmd[0],
+				strerror(errno));
 			_exit(127);
 		}
 		close(gate[0]);
@@ -291,8 +285,7 @@ int capture_run(struct capture_args *a, const char *tool,
 			ret = 1;
 			goto out;
 		}
-		throttle_init(thr, a->window_on_ms, a->window_period_ms,
-			      a->rate_limit, fn, ctx);
+		throttle_init(thr, a->window_on_ms, a->window_period_ms, a->rate_limit, fn, ctx);
 		fn = throttle_record;
 		rctx = thr;
 	}
@@ -304,7 +297,8 @@ int capture_run(struct capture_args *a, const char *tool,
 	clock_engine = e;
 	snprintf(res->engine, sizeof(res->engine), "%s", e->ops->name);
 	if (npuprof_engine_switches_failed(e))
-		fprintf(stderr, "%s: warning: %d device trace switch(es) are off and could not be turned on (writing /proc/trs_chan/*/trace_enable needs root); those devices report nothing\n",
+		fprintf(stderr,
+			"%s: warning: %d device trace switch(es) are off and could not be turned on (writing /proc/trs_chan/*/trace_enable needs root); those devices report nothing\n",
 			tool, npuprof_engine_switches_failed(e));
 	if (before_start)
 		before_start(ctx, a->pid, e);

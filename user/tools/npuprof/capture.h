@@ -27,34 +27,39 @@ enum {
 	CAP_OPT_FROM,
 };
 
-#define CAPTURE_LONG_OPTIONS                                          \
-	{ "engine", required_argument, 0, CAP_OPT_ENGINE },           \
-	{ "pid", required_argument, 0, CAP_OPT_PID },                 \
-	{ "duration", required_argument, 0, CAP_OPT_DURATION },       \
-	{ "sample", required_argument, 0, CAP_OPT_SAMPLE },           \
-	{ "devices", required_argument, 0, CAP_OPT_DEVICES },         \
-	{ "streams", required_argument, 0, CAP_OPT_STREAMS },         \
-	{ "ring-kb", required_argument, 0, CAP_OPT_RING_KB },         \
-	{ "window", required_argument, 0, CAP_OPT_WINDOW },           \
-	{ "rate-limit", required_argument, 0, CAP_OPT_RATE_LIMIT }
+#define CAPTURE_LONG_OPTIONS                                            \
+	{ "engine", required_argument, 0, CAP_OPT_ENGINE },             \
+		{ "pid", required_argument, 0, CAP_OPT_PID },           \
+		{ "duration", required_argument, 0, CAP_OPT_DURATION }, \
+		{ "sample", required_argument, 0, CAP_OPT_SAMPLE },     \
+		{ "devices", required_argument, 0, CAP_OPT_DEVICES },   \
+		{ "streams", required_argument, 0, CAP_OPT_STREAMS },   \
+		{ "ring-kb", required_argument, 0, CAP_OPT_RING_KB },   \
+		{ "window", required_argument, 0, CAP_OPT_WINDOW },     \
+	{                                                               \
+		"rate-limit", required_argument, 0, CAP_OPT_RATE_LIMIT  \
+	}
 
-#define CAPTURE_USAGE                                                          \
-	"  --engine kmod|bpf|auto  capture engine (auto: npuprof.ko if loaded)\n" \
+#define CAPTURE_USAGE                                                                \
+	"  --engine kmod|bpf|auto  capture engine (auto: npuprof.ko if loaded)\n"    \
 	"  --pid P                 attach to process P (default: run CMD, or all)\n" \
-	"  --duration S            stop after S seconds\n"                          \
-	"  --sample N              keep 1 task in N (deterministic per task)\n"     \
-	"  --devices LIST          only these devices, e.g. 0,2-3\n"                \
-	"  --streams LIST          only these stream ids\n"                         \
-	"  --ring-kb N             ring size per CPU\n"                            \
-	"  --window ON_MS/PERIOD_MS  capture tasks submitted in the first ON_MS\n"  \
-	"                          of every PERIOD_MS (duty cycle)\n"              \
+	"  --duration S            stop after S seconds\n"                           \
+	"  --sample N              keep 1 task in N (deterministic per task)\n"      \
+	"  --devices LIST          only these devices, e.g. 0,2-3\n"                 \
+	"  --streams LIST          only these stream ids\n"                          \
+	"  --ring-kb N             ring size per CPU\n"                              \
+	"  --window ON_MS/PERIOD_MS  capture tasks submitted in the first ON_MS\n"   \
+	"                          of every PERIOD_MS (duty cycle)\n"                \
 	"  --rate-limit N          at most N tasks/s submitted from each CPU\n"
 
 /* Commands that can replay a recording (live, top, watch) add these. */
-#define REPLAY_LONG_OPTION { "from", required_argument, 0, CAP_OPT_FROM }
-#define REPLAY_USAGE                                                            \
-	"  --from PATH             replay a recording instead of the driver: a\n"   \
-	"                          PROF_* directory of `npuprof record` or its\n"   \
+#define REPLAY_LONG_OPTION                                 \
+	{                                                  \
+		"from", required_argument, 0, CAP_OPT_FROM \
+	}
+#define REPLAY_USAGE                                                                     \
+	"  --from PATH             replay a recording instead of the driver: a\n"        \
+	"                          PROF_* directory of `npuprof record` or its\n"        \
 	"                          kernel/npuprof.kernel.raw (engine \"file\"; stream\n" \
 	"                          time, as fast as it reads; filters apply)\n"
 
@@ -96,9 +101,8 @@ void capture_args_init(struct capture_args *a);
  * the caller's next own option, -1 at the end, or CAP_OPT_INVALID after
  * printing why a shared option's value is bad. */
 #define CAP_OPT_INVALID (-2)
-int capture_getopt(struct capture_args *a, const char *tool, int argc,
-		   char **argv, const char *shortopts,
-		   const struct option *longopts);
+int capture_getopt(struct capture_args *a, const char *tool, int argc, char **argv,
+		   const char *shortopts, const struct option *longopts);
 
 /*
  * Run the capture: start CMD gated (so its first task is seen) with the
@@ -109,10 +113,9 @@ int capture_getopt(struct capture_args *a, const char *tool, int argc,
  * the caller can write session files naming the pid. Returns 0, or 1 on a
  * tracer error (message printed).
  */
-int capture_run(struct capture_args *a, const char *tool,
-		npuprof_record_fn fn, void *ctx, capture_tick_fn tick,
-		void (*before_start)(void *ctx, pid_t pid,
-				     struct npuprof_engine *e),
+int capture_run(struct capture_args *a, const char *tool, npuprof_record_fn fn, void *ctx,
+		capture_tick_fn tick,
+		void (*before_start)(void *ctx, pid_t pid, struct npuprof_engine *e),
 		struct capture_result *res);
 
 /* The capture's clock: CLOCK_MONOTONIC, or a replay's stream time while a

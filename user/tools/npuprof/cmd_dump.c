@@ -48,13 +48,11 @@ static int read_last(const char *path, char *out, size_t len)
 
 int cmd_dump(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "pidfile", required_argument, 0, 'f' },
-		{ "pid", required_argument, 0, 'p' },
-		{ "timeout", required_argument, 0, 't' },
-		{ "help", no_argument, 0, 'h' },
-		{ 0, 0, 0, 0 }
-	};
+	static const struct option lo[] = { { "pidfile", required_argument, 0, 'f' },
+					    { "pid", required_argument, 0, 'p' },
+					    { "timeout", required_argument, 0, 't' },
+					    { "help", no_argument, 0, 'h' },
+					    { 0, 0, 0, 0 } };
 	char pidfile[4096], last[4200], before[4352], now[4352];
 	double timeout = 30;
 	pid_t pid = 0;
@@ -74,7 +72,8 @@ int cmd_dump(int argc, char **argv)
 			pid = (pid_t)ipid;
 			break;
 		case 't':
-			if (opt_double("npuprof dump", "--timeout", optarg, 0.001, 86400, &timeout) < 0)
+			if (opt_double("npuprof dump", "--timeout", optarg, 0.001, 86400,
+				       &timeout) < 0)
 				return 2;
 			break;
 		case 'h': usage(stdout); return 0;
@@ -83,8 +82,8 @@ int cmd_dump(int argc, char **argv)
 	}
 	if (pid > 0) {
 		if (kill(pid, SIGUSR1) < 0) {
-			fprintf(stderr, "npuprof dump: cannot signal %d: %s\n",
-				(int)pid, strerror(errno));
+			fprintf(stderr, "npuprof dump: cannot signal %d: %s\n", (int)pid,
+				strerror(errno));
 			return 1;
 		}
 		return 0;
@@ -93,7 +92,8 @@ int cmd_dump(int argc, char **argv)
 		FILE *f = fopen(pidfile, "r");
 
 		if (!f || fscanf(f, "%d", &pid) != 1 || pid <= 0) {
-			fprintf(stderr, "npuprof dump: no flight recorder: cannot read %s%s%s (is `npuprof flight` running? give --pidfile)\n",
+			fprintf(stderr,
+				"npuprof dump: no flight recorder: cannot read %s%s%s (is `npuprof flight` running? give --pidfile)\n",
 				pidfile, f ? "" : ": ", f ? "" : strerror(errno));
 			if (f)
 				fclose(f);
@@ -106,8 +106,8 @@ int cmd_dump(int argc, char **argv)
 	memset(&st0, 0, sizeof(st0));
 	stat(last, &st0);
 	if (kill(pid, SIGUSR1) < 0) {
-		fprintf(stderr, "npuprof dump: cannot signal the recorder (pid %d): %s\n",
-			(int)pid, strerror(errno));
+		fprintf(stderr, "npuprof dump: cannot signal the recorder (pid %d): %s\n", (int)pid,
+			strerror(errno));
 		return 1;
 	}
 	t0 = capture_now_ns();

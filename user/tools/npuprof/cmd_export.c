@@ -38,7 +38,8 @@ static void usage(FILE *f)
 void export_print_summary(const struct npuprof_export_result *r, FILE *f)
 {
 	fprintf(f, "npuprof export: %s\n", r->db_path);
-	fprintf(f, "  %llu tasks, %llu API calls, %llu compute ops, %llu collectives (%llu tasks), %llu msproftx events\n",
+	fprintf(f,
+		"  %llu tasks, %llu API calls, %llu compute ops, %llu collectives (%llu tasks), %llu msproftx events\n",
 		(unsigned long long)r->tasks, (unsigned long long)r->api,
 		(unsigned long long)r->compute, (unsigned long long)r->comm_ops,
 		(unsigned long long)r->comm_tasks, (unsigned long long)r->mstx);
@@ -46,16 +47,15 @@ void export_print_summary(const struct npuprof_export_result *r, FILE *f)
 		fprintf(f, "  PyTorch database: %s\n", r->pytorch_path);
 	if (r->json_path[0])
 		fprintf(f, "  trace JSON: %s\n", r->json_path);
-	if (r->drops || r->in_flight || r->orphan_completions || r->host_lost ||
-	    r->damaged)
-		fprintf(f, "  warning: %llu records dropped in the rings, %llu tasks in flight at stop, %llu completions without a submit, %llu host records lost%s\n",
-			(unsigned long long)r->drops,
-			(unsigned long long)r->in_flight,
-			(unsigned long long)r->orphan_completions,
-			(unsigned long long)r->host_lost,
+	if (r->drops || r->in_flight || r->orphan_completions || r->host_lost || r->damaged)
+		fprintf(f,
+			"  warning: %llu records dropped in the rings, %llu tasks in flight at stop, %llu completions without a submit, %llu host records lost%s\n",
+			(unsigned long long)r->drops, (unsigned long long)r->in_flight,
+			(unsigned long long)r->orphan_completions, (unsigned long long)r->host_lost,
 			r->damaged ? "; damaged input skipped (see above)" : "");
 	if (r->derived)
-		fprintf(f, "  note: %llu task times derived from submit/complete (no device task time)\n",
+		fprintf(f,
+			"  note: %llu task times derived from submit/complete (no device task time)\n",
 			(unsigned long long)r->derived);
 }
 
@@ -92,7 +92,8 @@ int export_run(const char *tool, const char *dir, struct npuprof_export_opts *o,
 		export_print_summary(res, stdout);
 	if (res->damaged) {
 		fflush(stdout);
-		fprintf(stderr, "%s: %s: the input was not read completely (see the warnings above); %s has what could be read\n",
+		fprintf(stderr,
+			"%s: %s: the input was not read completely (see the warnings above); %s has what could be read\n",
 			tool, dir, res->db_path);
 		return 1;
 	}
@@ -101,15 +102,13 @@ int export_run(const char *tool, const char *dir, struct npuprof_export_opts *o,
 
 int cmd_export(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "schema", required_argument, 0, 's' },
-		{ "pytorch", no_argument, 0, 'p' },
-		{ "json", no_argument, 0, 'j' },
-		{ "quiet", no_argument, 0, 'q' },
-		{ "force", no_argument, 0, 'f' },
-		{ "help", no_argument, 0, 'h' },
-		{ 0, 0, 0, 0 }
-	};
+	static const struct option lo[] = { { "schema", required_argument, 0, 's' },
+					    { "pytorch", no_argument, 0, 'p' },
+					    { "json", no_argument, 0, 'j' },
+					    { "quiet", no_argument, 0, 'q' },
+					    { "force", no_argument, 0, 'f' },
+					    { "help", no_argument, 0, 'h' },
+					    { 0, 0, 0, 0 } };
 	struct npuprof_export_opts o;
 	struct npuprof_export_result res;
 	int opt, quiet = 0;
@@ -124,7 +123,9 @@ int cmd_export(int argc, char **argv)
 			else if (!strcmp(optarg, "1.2.0"))
 				o.schema = NPUPROF_DB_SCHEMA_1_2_0;
 			else {
-				fprintf(stderr, "npuprof export: unknown schema '%s' (1.1.1 or 1.2.0)\n", optarg);
+				fprintf(stderr,
+					"npuprof export: unknown schema '%s' (1.1.1 or 1.2.0)\n",
+					optarg);
 				return 2;
 			}
 			break;

@@ -26,8 +26,7 @@ static void usage(FILE *f)
 		"  --dump-on-exit          dump once more when stopping\n"
 		"  --exit-on-hang          stop after the first hang (exit status 3)\n"
 		"  --pidfile PATH          for `npuprof dump` (default /run/npuprof-flight.pid\n"
-		"                          as root, else /tmp/npuprof-flight-<uid>.pid)\n"
-		CAPTURE_USAGE
+		"                          as root, else /tmp/npuprof-flight-<uid>.pid)\n" CAPTURE_USAGE
 		"\nexamples:\n"
 		"  npuprof flight -o /var/lib/npuprof --seconds 30 --size 256\n"
 		"  npuprof dump                       # from another shell\n");

@@ -24,7 +24,6 @@
 #include "npuprof/rawkern.h"
 #include "npuprof/session.h"
 
-
 struct rec_ctx {
 	struct npuprof_session s;
 	struct npuprof_rawk_writer *raw;
@@ -42,8 +41,7 @@ static void usage(FILE *f)
 		"  capture every task submit and completion, the program's host API\n"
 		"  calls and msproftx stamps, into DIR/PROF_<n>_<time>_<id>/, then export\n"
 		"  its msprof database there.\n\n"
-		"  -o DIR                  parent of the session directory (default .)\n"
-		CAPTURE_USAGE
+		"  -o DIR                  parent of the session directory (default .)\n" CAPTURE_USAGE
 		"  --schema 1.1.1|1.2.0    database column set (default 1.1.1)\n"
 		"  --no-export             only capture; run `npuprof export` later\n"
 		"  --quiet                 no live counts\n\n"
@@ -100,8 +98,8 @@ static void before_start(void *vctx, pid_t pid, struct npuprof_engine *e)
 	c->s.pid = (uint32_t)pid;
 	snprintf(c->s.engine, sizeof(c->s.engine), "%s", e->ops->name);
 	snprintf(path, sizeof(path), "%s/%s", c->s.dir, NPUPROF_KERNEL_RAW);
-	if (npuprof_rawk_create(&c->raw, path, e->ops->name, c->s.sample_n,
-				c->s.capture_flags, c->err, sizeof(c->err)) < 0) {
+	if (npuprof_rawk_create(&c->raw, path, e->ops->name, c->s.sample_n, c->s.capture_flags,
+				c->err, sizeof(c->err)) < 0) {
 		c->failed = 1;
 		return;
 	}
@@ -126,15 +124,13 @@ static int has_host_streams(const char *dir)
 
 int cmd_record(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		CAPTURE_LONG_OPTIONS,
-		{ "output", required_argument, 0, 'o' },
-		{ "schema", required_argument, 0, 's' },
-		{ "no-export", no_argument, 0, 'n' },
-		{ "quiet", no_argument, 0, 'q' },
-		{ "help", no_argument, 0, 'h' },
-		{ 0, 0, 0, 0 }
-	};
+	static const struct option lo[] = { CAPTURE_LONG_OPTIONS,
+					    { "output", required_argument, 0, 'o' },
+					    { "schema", required_argument, 0, 's' },
+					    { "no-export", no_argument, 0, 'n' },
+					    { "quiet", no_argument, 0, 'q' },
+					    { "help", no_argument, 0, 'h' },
+					    { 0, 0, 0, 0 } };
 	struct capture_args a;
 	struct capture_result res;
 	struct rec_ctx *c;
@@ -148,8 +144,7 @@ int cmd_record(int argc, char **argv)
 	optind = 1;
 	while ((opt = capture_getopt(&a, "npuprof record", argc, argv, "+o:s:nqh", lo)) != -1) {
 		switch (opt) {
-		case CAP_OPT_INVALID:
-			return 2;
+		case CAP_OPT_INVALID: return 2;
 		case 'o': parent = optarg; break;
 		case 's':
 			if (!strcmp(optarg, "1.2.0"))
@@ -181,8 +176,8 @@ int cmd_record(int argc, char **argv)
 		size_t n = 0;
 
 		for (char **p = a.cmd; *p && n < sizeof(c->s.cmd) - 2; p++)
-			n += (size_t)snprintf(c->s.cmd + n, sizeof(c->s.cmd) - n,
-					      "%s%s", n ? " " : "", *p);
+			n += (size_t)snprintf(c->s.cmd + n, sizeof(c->s.cmd) - n, "%s%s",
+					      n ? " " : "", *p);
 	}
 	if (npuprof_session_create(&c->s, parent, err, sizeof(err)) < 0) {
 		fprintf(stderr, "npuprof record: %s\n", err);
@@ -196,8 +191,7 @@ int cmd_record(int argc, char **argv)
 	if (!quiet)
 		fprintf(stderr, "npuprof record: session %s\n", c->s.dir);
 
-	status = capture_run(&a, "npuprof record", on_record, c, on_tick,
-			     before_start, &res);
+	status = capture_run(&a, "npuprof record", on_record, c, on_tick, before_start, &res);
 	if (c->failed) {
 		fprintf(stderr, "npuprof record: %s\n", c->err);
 		status = 1;
@@ -211,7 +205,8 @@ int cmd_record(int argc, char **argv)
 		r = npuprof_rawk_close(c->raw);
 		c->raw = NULL;
 		if (r < 0) {
-			fprintf(stderr, "npuprof record: writing the kernel stream %s/%s failed: %s; "
+			fprintf(stderr,
+				"npuprof record: writing the kernel stream %s/%s failed: %s; "
 				"what reached the file can still be exported: npuprof export %s\n",
 				c->s.dir, NPUPROF_KERNEL_RAW, strerror(-r), c->s.dir);
 			status = 1;
@@ -219,10 +214,10 @@ int cmd_record(int argc, char **argv)
 	}
 	/* A record that failed before anything was captured (no driver, a
 	 * command that cannot run) leaves no session directory behind. */
-	if ((status || res.exit_status == 127) && !c->events &&
-	    !has_host_streams(c->s.dir)) {
+	if ((status || res.exit_status == 127) && !c->events && !has_host_streams(c->s.dir)) {
 		if (fs_remove_tree(c->s.dir) == 0)
-			fprintf(stderr, "npuprof record: nothing was captured; %s removed\n", c->s.dir);
+			fprintf(stderr, "npuprof record: nothing was captured; %s removed\n",
+				c->s.dir);
 		if (!status)
 			status = res.exit_status;
 		free(c);
@@ -242,8 +237,8 @@ int cmd_record(int argc, char **argv)
 	}
 	if (!quiet)
 		fprintf(stderr, "npuprof record: %llu events captured, %llu dropped, %.2f s\n",
-			(unsigned long long)c->events,
-			(unsigned long long)res.stats.dropped, res.seconds);
+			(unsigned long long)c->events, (unsigned long long)res.stats.dropped,
+			res.seconds);
 	if (!status && do_export) {
 		struct npuprof_export_opts eo;
 		struct npuprof_export_result er;

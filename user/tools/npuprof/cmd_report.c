@@ -54,18 +54,14 @@ int cmd_report(int argc, char **argv)
 			if (opt_u32("npuprof report", "--top", optarg, 1, 1000000, &opt.top) < 0)
 				return 2;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
 		}
 	}
 	if (optind + 1 != argc) {
 		fprintf(stderr, "npuprof report: %s\n\n",
-			optind == argc ? "which database? give a FILE.db or a directory"
-				       : "one database at a time");
+			optind == argc ? "which database? give a FILE.db or a directory" :
+					 "one database at a time");
 		usage(stderr);
 		return 2;
 	}

@@ -124,9 +124,9 @@ static int on_record(void *ctx, const struct npuprof_record *r)
 	case NPUPROF_REC_SUBMIT:
 		if ((row = row_of(c, r->submit.devid, r->submit.stream_id)))
 			row->submit++;
-		pending_add(c, npuprof_task_key(r->submit.devid,
-						r->submit.stream_id,
-						r->submit.task_id),
+		pending_add(c,
+			    npuprof_task_key(r->submit.devid, r->submit.stream_id,
+					     r->submit.task_id),
 			    r->hdr.ts);
 		break;
 	case NPUPROF_REC_COMPLETE:
@@ -134,26 +134,22 @@ static int on_record(void *ctx, const struct npuprof_record *r)
 			c->cqe_recv++;
 			break;
 		}
-		if ((row = row_of(c, r->complete.devid,
-				  npuprof_stream_id(r->complete.stream_id))))
+		if ((row = row_of(c, r->complete.devid, npuprof_stream_id(r->complete.stream_id))))
 			row->complete++;
-		pending_done(c, npuprof_task_key(r->complete.devid,
-						 r->complete.stream_id,
-						 r->complete.task_id),
+		pending_done(c,
+			     npuprof_task_key(r->complete.devid, r->complete.stream_id,
+					      r->complete.task_id),
 			     r->hdr.ts);
 		break;
 	case NPUPROF_REC_TASK_TIME:
-		if ((row = row_of(c, r->task_time.devid,
-				  r->task_time.stream_id)))
+		if ((row = row_of(c, r->task_time.devid, r->task_time.stream_id)))
 			row->task_time++;
-		pending_done(c, npuprof_task_key(r->task_time.devid,
-						 r->task_time.stream_id,
-						 r->task_time.task_id),
+		pending_done(c,
+			     npuprof_task_key(r->task_time.devid, r->task_time.stream_id,
+					      r->task_time.task_id),
 			     r->hdr.ts);
 		break;
-	case NPUPROF_REC_DROP:
-		c->lost += r->drop.lost;
-		break;
+	case NPUPROF_REC_DROP: c->lost += r->drop.lost; break;
 	}
 	return 0;
 }
@@ -176,28 +172,23 @@ static int cmp_row(const void *a, const void *b)
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: npuprof stat [options] [-- CMD ARGS]\n"
-		"  Count what the NPU driver does while CMD runs (or for --pid P, or for\n"
-		"  every process until Ctrl-C): events by type, tasks per device and\n"
-		"  stream, submit-to-complete latency percentiles, drops.\n\n"
-		CAPTURE_USAGE
-		"  --raw FILE              also write every record to a raw kernel stream\n\n"
-		"examples:\n"
-		"  npuprof stat -- ./train.sh\n"
-		"  npuprof stat --engine bpf --duration 10\n"
-		"  npuprof stat --pid 4242 --devices 0 --sample 100\n");
+	fprintf(f, "usage: npuprof stat [options] [-- CMD ARGS]\n"
+		   "  Count what the NPU driver does while CMD runs (or for --pid P, or for\n"
+		   "  every process until Ctrl-C): events by type, tasks per device and\n"
+		   "  stream, submit-to-complete latency percentiles, drops.\n\n" CAPTURE_USAGE
+		   "  --raw FILE              also write every record to a raw kernel stream\n\n"
+		   "examples:\n"
+		   "  npuprof stat -- ./train.sh\n"
+		   "  npuprof stat --engine bpf --duration 10\n"
+		   "  npuprof stat --pid 4242 --devices 0 --sample 100\n");
 }
 
-static void print_report(struct stat_ctx *c, const struct npuprof_stats *ks,
-			 const char *engine, const char *what, double secs,
-			 uint32_t sample_n)
+static void print_report(struct stat_ctx *c, const struct npuprof_stats *ks, const char *engine,
+			 const char *what, double secs, uint32_t sample_n)
 {
 	static const char *names[NPUPROF_REC_TYPE_MAX] = {
-		[NPUPROF_REC_SUBMIT] = "submit",
-		[NPUPROF_REC_COMPLETE] = "complete",
-		[NPUPROF_REC_RECV] = "recv",
-		[NPUPROF_REC_TASK_TIME] = "task_time",
+		[NPUPROF_REC_SUBMIT] = "submit",    [NPUPROF_REC_COMPLETE] = "complete",
+		[NPUPROF_REC_RECV] = "recv",	    [NPUPROF_REC_TASK_TIME] = "task_time",
 		[NPUPROF_REC_DROP] = "drop-marker",
 	};
 	static const char *src[NPUPROF_REC_TYPE_MAX] = {
@@ -208,25 +199,21 @@ static void print_report(struct stat_ctx *c, const struct npuprof_stats *ks,
 		[NPUPROF_REC_DROP] = "ring overflow markers",
 	};
 
-	printf("\n npuprof stat (engine %s) for %s: %.3f s\n\n", engine, what,
-	       secs);
+	printf("\n npuprof stat (engine %s) for %s: %.3f s\n\n", engine, what, secs);
 	for (int t = 1; t < NPUPROF_REC_TYPE_MAX; t++) {
 		if (t == NPUPROF_REC_CLOCK_SYNC)
 			continue;
-		printf(" %12llu  %-12s (%s)\n", (unsigned long long)c->type[t],
-		       names[t], src[t]);
+		printf(" %12llu  %-12s (%s)\n", (unsigned long long)c->type[t], names[t], src[t]);
 	}
-	printf(" %12llu  %-12s (of the completions: Task Recv)\n",
-	       (unsigned long long)c->cqe_recv, "cqe-recv");
-	printf(" %12llu  %-12s\n", (unsigned long long)(ks->dropped),
-	       "dropped");
+	printf(" %12llu  %-12s (of the completions: Task Recv)\n", (unsigned long long)c->cqe_recv,
+	       "cqe-recv");
+	printf(" %12llu  %-12s\n", (unsigned long long)(ks->dropped), "dropped");
 
 	qsort(c->rows, c->nrows, sizeof(*c->rows), cmp_row);
-	printf("\n %6s %6s %12s %12s %12s\n", "device", "stream", "submitted",
-	       "completed", "task_time");
+	printf("\n %6s %6s %12s %12s %12s\n", "device", "stream", "submitted", "completed",
+	       "task_time");
 	for (size_t i = 0; i < c->nrows; i++)
-		printf(" %6u %6u %12llu %12llu %12llu\n", c->rows[i].dev,
-		       c->rows[i].stream,
+		printf(" %6u %6u %12llu %12llu %12llu\n", c->rows[i].dev, c->rows[i].stream,
 		       (unsigned long long)c->rows[i].submit,
 		       (unsigned long long)c->rows[i].complete,
 		       (unsigned long long)c->rows[i].task_time);
@@ -240,22 +227,19 @@ static void print_report(struct stat_ctx *c, const struct npuprof_stats *ks,
 	}
 	printf("\n records: written %llu, dropped %llu, filtered %llu, sampled out %llu (1 in %u), overwritten %llu\n",
 	       (unsigned long long)ks->written, (unsigned long long)ks->dropped,
-	       (unsigned long long)ks->filtered,
-	       (unsigned long long)ks->sampled_out, sample_n > 1 ? sample_n : 1,
-	       (unsigned long long)ks->overwritten);
+	       (unsigned long long)ks->filtered, (unsigned long long)ks->sampled_out,
+	       sample_n > 1 ? sample_n : 1, (unsigned long long)ks->overwritten);
 	printf(" tasks in flight at stop: %llu; per-CPU order violations: %llu; lost per drop markers: %llu\n",
-	       (unsigned long long)c->inflight,
-	       (unsigned long long)c->disorder, (unsigned long long)c->lost);
+	       (unsigned long long)c->inflight, (unsigned long long)c->disorder,
+	       (unsigned long long)c->lost);
 }
 
 int cmd_stat(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		CAPTURE_LONG_OPTIONS,
-		{ "raw", required_argument, 0, 'w' },
-		{ "help", no_argument, 0, 'h' },
-		{ 0, 0, 0, 0 }
-	};
+	static const struct option lo[] = { CAPTURE_LONG_OPTIONS,
+					    { "raw", required_argument, 0, 'w' },
+					    { "help", no_argument, 0, 'h' },
+					    { 0, 0, 0, 0 } };
 	struct capture_args a;
 	struct capture_result res;
 	struct stat_ctx *c;
@@ -267,8 +251,7 @@ int cmd_stat(int argc, char **argv)
 	optind = 1;
 	while ((opt = capture_getopt(&a, "npuprof stat", argc, argv, "+w:h", lo)) != -1) {
 		switch (opt) {
-		case CAP_OPT_INVALID:
-			return 2;
+		case CAP_OPT_INVALID: return 2;
 		case 'w': rawpath = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -279,8 +262,7 @@ int cmd_stat(int argc, char **argv)
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return 1;
-	if (rawpath && npuprof_rawk_create(&c->raw, rawpath, a.engine,
-					   a.o.sample_n, a.o.flags, err,
+	if (rawpath && npuprof_rawk_create(&c->raw, rawpath, a.engine, a.o.sample_n, a.o.flags, err,
 					   sizeof(err)) < 0) {
 		fprintf(stderr, "npuprof stat: %s\n", err);
 		free(c);
@@ -292,8 +274,7 @@ int cmd_stat(int argc, char **argv)
 	else if (res.pid)
 		snprintf(what, sizeof(what), "pid %d", res.pid);
 	if (!status)
-		print_report(c, &res.stats, res.engine, what, res.seconds,
-			     a.o.sample_n);
+		print_report(c, &res.stats, res.engine, what, res.seconds, a.o.sample_n);
 	if (c->raw && npuprof_rawk_close(c->raw) < 0) {
 		fprintf(stderr, "npuprof stat: writing %s failed\n", rawpath);
 		status = 1;

@@ -55,19 +55,17 @@ static void show(struct top_ctx *c, uint64_t now)
 	qsort(v, n, sizeof(v[0]), by_dev_stream);
 	if (!c->batch)
 		fputs("\033[H\033[2J", stdout);
-	printf("npuprof top — %zu streams, %llu records, %llu lost, every %.1f s\n",
-	       n, (unsigned long long)c->trk.records,
-	       (unsigned long long)c->dropped, c->interval_ns / 1e9);
-	printf("%4s %6s %10s %7s %6s %11s %10s %10s\n", "DEV", "STREAM",
-	       "TASKS/S", "QUEUED", "BUSY%", "OLDEST(ms)", "SUBMITTED",
-	       "COMPLETED");
+	printf("npuprof top — %zu streams, %llu records, %llu lost, every %.1f s\n", n,
+	       (unsigned long long)c->trk.records, (unsigned long long)c->dropped,
+	       c->interval_ns / 1e9);
+	printf("%4s %6s %10s %7s %6s %11s %10s %10s\n", "DEV", "STREAM", "TASKS/S", "QUEUED",
+	       "BUSY%", "OLDEST(ms)", "SUBMITTED", "COMPLETED");
 	for (size_t i = 0; i <= n; i++) {
 		struct trk_stream *s = i < n ? v[i] : NULL;
 
 		if (dev >= 0 && (!s || (int)s->dev != dev)) {
-			printf("%4d %6s %10.0f %7llu %6.1f\n", dev, "all",
-			       dev_rate, (unsigned long long)dev_q,
-			       dev_busy);
+			printf("%4d %6s %10.0f %7llu %6.1f\n", dev, "all", dev_rate,
+			       (unsigned long long)dev_q, dev_busy);
 			dev_rate = dev_busy = 0;
 			dev_q = 0;
 		}
@@ -76,15 +74,14 @@ static void show(struct top_ctx *c, uint64_t now)
 		dev = (int)s->dev;
 		{
 			double rate = dt > 0 ? (s->completes - s->prev_completes) / dt : 0;
-			double busy = dt > 0 ? 100.0 * (s->busy_ns - s->prev_busy_ns) /
-					       1e9 / dt : 0;
+			double busy = dt > 0 ? 100.0 * (s->busy_ns - s->prev_busy_ns) / 1e9 / dt :
+					       0;
 			double oldest = s->len ? (now - s->q[s->first].ts) / 1e6 : 0;
 
 			if (busy > 100)
 				busy = 100;
-			printf("%4u %6u %10.0f %7u %6.1f %11.1f %10llu %10llu\n",
-			       s->dev, s->id, rate, s->len, busy, oldest,
-			       (unsigned long long)s->submits,
+			printf("%4u %6u %10.0f %7u %6.1f %11.1f %10llu %10llu\n", s->dev, s->id,
+			       rate, s->len, busy, oldest, (unsigned long long)s->submits,
 			       (unsigned long long)s->completes);
 			dev_rate += rate;
 			dev_busy += busy;
@@ -131,10 +128,8 @@ static void usage(FILE *f)
 		"  queued (in flight), busy share of the device, oldest task in flight.\n\n"
 		"  -d, --interval S        refresh every S seconds (default 1)\n"
 		"  -n, --iterations N      stop after N refreshes\n"
-		"  -b, --batch             append each refresh instead of redrawing\n"
-		CAPTURE_USAGE
-		REPLAY_USAGE
-		"\nexamples:\n"
+		"  -b, --batch             append each refresh instead of redrawing\n" CAPTURE_USAGE
+			REPLAY_USAGE "\nexamples:\n"
 		"  npuprof top --devices 0,1\n"
 		"  npuprof top -b -n 5 -- ./npuwork --scenario train\n"
 		"  npuprof top -b --interval 0.5 --from PROF_000001_20260609062613089_LCGOJBRHMJCDONRB\n");
@@ -142,15 +137,13 @@ static void usage(FILE *f)
 
 int cmd_top(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		CAPTURE_LONG_OPTIONS,
-		REPLAY_LONG_OPTION,
-		{ "interval", required_argument, 0, 'd' },
-		{ "iterations", required_argument, 0, 'n' },
-		{ "batch", no_argument, 0, 'b' },
-		{ "help", no_argument, 0, 'h' },
-		{ 0, 0, 0, 0 }
-	};
+	static const struct option lo[] = { CAPTURE_LONG_OPTIONS,
+					    REPLAY_LONG_OPTION,
+					    { "interval", required_argument, 0, 'd' },
+					    { "iterations", required_argument, 0, 'n' },
+					    { "batch", no_argument, 0, 'b' },
+					    { "help", no_argument, 0, 'h' },
+					    { 0, 0, 0, 0 } };
 	struct capture_args *a = calloc(1, sizeof(*a));
 	struct capture_result res;
 	struct top_ctx c;
@@ -167,9 +160,7 @@ int cmd_top(int argc, char **argv)
 	optind = 1;
 	while ((opt = capture_getopt(a, "npuprof top", argc, argv, "+d:n:bh", lo)) != -1) {
 		switch (opt) {
-		case CAP_OPT_INVALID:
-			free(a);
-			return 2;
+		case CAP_OPT_INVALID: free(a); return 2;
 		case 'd':
 			if (opt_double("npuprof top", "-d", optarg, 0.1, 86400, &interval) < 0) {
 				free(a);
@@ -184,8 +175,14 @@ int cmd_top(int argc, char **argv)
 			}
 			break;
 		case 'b': c.batch = 1; break;
-		case 'h': usage(stdout); free(a); return 0;
-		default: usage(stderr); free(a); return 2;
+		case 'h':
+			usage(stdout);
+			free(a);
+			return 0;
+		default:
+			usage(stderr);
+			free(a);
+			return 2;
 		}
 	}
 	if (optind < argc)
@@ -199,8 +196,7 @@ int cmd_top(int argc, char **argv)
 	for (int i = 0; i < s.ndev; i++)
 		if (s.dev[i].id < NPUPROF_MAX_DEVICES)
 			c.trk.counter_hz[s.dev[i].id] = s.dev[i].counter_hz;
-	status = capture_run(a, "npuprof top", on_record, &c, on_tick, before_start,
-			     &res);
+	status = capture_run(a, "npuprof top", on_record, &c, on_tick, before_start, &res);
 	if (!status && !c.shown)
 		show(&c, res.end_ns);
 	if (!status && res.exit_status > 0)

@@ -100,17 +100,15 @@ static void copy_host(const char *from_dir, const char *to_dir)
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(from, sizeof(from), "%s/host/data/%s", from_dir,
-			 e->d_name);
+		snprintf(from, sizeof(from), "%s/host/data/%s", from_dir, e->d_name);
 		snprintf(to, sizeof(to), "%s/host/data/%s", to_dir, e->d_name);
 		copy_file(from, to);
 	}
 	closedir(d);
 }
 
-int flight_dump(const struct flightbuf *b, uint64_t now,
-		const struct flight_dump_info *in, struct npuprof_session *s,
-		uint64_t *written, char *err, size_t errlen)
+int flight_dump(const struct flightbuf *b, uint64_t now, const struct flight_dump_info *in,
+		struct npuprof_session *s, uint64_t *written, char *err, size_t errlen)
 {
 	struct npuprof_rawk_writer *w;
 	uint64_t from = now > b->keep_ns ? now - b->keep_ns : 0, n = 0;
@@ -135,8 +133,8 @@ int flight_dump(const struct flightbuf *b, uint64_t now,
 	if ((r = npuprof_session_create(s, in->parent, err, errlen)) < 0)
 		return r;
 	snprintf(path, sizeof(path), "%s/%s", s->dir, NPUPROF_KERNEL_RAW);
-	if ((r = npuprof_rawk_create(&w, path, in->engine, in->sample_n,
-				     in->flags, err, errlen)) < 0)
+	if ((r = npuprof_rawk_create(&w, path, in->engine, in->sample_n, in->flags, err, errlen)) <
+	    0)
 		return r;
 	npuprof_session_clock_sync(s, npuprof_rawk_append, w);
 	for (size_t i = 0; i < b->len; i++) {

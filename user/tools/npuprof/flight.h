@@ -52,8 +52,7 @@ struct flight_dump_info {
  * directory under info->parent. Returns 0 with the directory in s->dir, or
  * -errno with a message in err.
  */
-int flight_dump(const struct flightbuf *b, uint64_t now,
-		const struct flight_dump_info *info, struct npuprof_session *s,
-		uint64_t *written, char *err, size_t errlen);
+int flight_dump(const struct flightbuf *b, uint64_t now, const struct flight_dump_info *info,
+		struct npuprof_session *s, uint64_t *written, char *err, size_t errlen);
 
 #endif

@@ -43,8 +43,7 @@ void flight_default_pidfile(char *out, size_t len)
 	if (geteuid() == 0)
 		snprintf(out, len, "/run/npuprof-flight.pid");
 	else
-		snprintf(out, len, "/tmp/npuprof-flight-%u.pid",
-			 (unsigned)geteuid());
+		snprintf(out, len, "/tmp/npuprof-flight-%u.pid", (unsigned)geteuid());
 }
 
 struct fl_ctx {
@@ -119,11 +118,11 @@ static void do_dump(struct fl_ctx *c, const char *reason, const char *report)
 		return;
 	}
 	c->dumps++;
-	fprintf(stderr, "%s: dump (%s): %llu records of the last %.1f s in %s\n",
-		c->o->tool, reason, (unsigned long long)n,
-		c->buf.keep_ns / 1e9, s->dir);
+	fprintf(stderr, "%s: dump (%s): %llu records of the last %.1f s in %s\n", c->o->tool,
+		reason, (unsigned long long)n, c->buf.keep_ns / 1e9, s->dir);
 	if (c->buf.evicted_full && c->buf.oldest_full_ts > now - c->buf.keep_ns)
-		fprintf(stderr, "%s: note: the %llu MiB buffer held only the last %.1f s (raise --size)\n",
+		fprintf(stderr,
+			"%s: note: the %llu MiB buffer held only the last %.1f s (raise --size)\n",
 			c->o->tool, (unsigned long long)(c->o->size_bytes >> 20),
 			(now - c->buf.oldest_full_ts) / 1e9);
 	if (c->o->export) {
@@ -136,12 +135,12 @@ static void do_dump(struct fl_ctx *c, const char *reason, const char *report)
 
 			memset(&eo, 0, sizeof(eo));
 			if (npuprof_export(s->dir, &eo, &er, err, sizeof(err)) < 0) {
-				fprintf(stderr, "%s: export of %s failed: %s\n",
-					c->o->tool, s->dir, err);
+				fprintf(stderr, "%s: export of %s failed: %s\n", c->o->tool, s->dir,
+					err);
 				_exit(1);
 			}
-			fprintf(stderr, "%s: exported %s%s\n", c->o->tool,
-				er.db_path, er.damaged ? " (input damaged: see the warnings above)" : "");
+			fprintf(stderr, "%s: exported %s%s\n", c->o->tool, er.db_path,
+				er.damaged ? " (input damaged: see the warnings above)" : "");
 			_exit(er.damaged ? 1 : 0);
 		}
 		if (p > 0 && c->nexp < 16)
@@ -179,8 +178,8 @@ static void on_tick(void *vctx, struct npuprof_engine *e)
 	 * ticks has passed. A real hang stops the records, so the tracer
 	 * catches up and the verdict comes one threshold later at most. */
 	if (!c->trk.offline && c->last_tick_ns &&
-	    now - c->last_tick_ns > (c->o->hang_ns / 2 > HW_LATE_TICK_NS ? c->o->hang_ns / 2 :
-									  HW_LATE_TICK_NS))
+	    now - c->last_tick_ns >
+		    (c->o->hang_ns / 2 > HW_LATE_TICK_NS ? c->o->hang_ns / 2 : HW_LATE_TICK_NS))
 		c->judge_after_ns = now + c->o->hang_ns;
 	c->last_tick_ns = now;
 	if (c->o->hang_ns && now >= c->judge_after_ns &&
@@ -191,8 +190,7 @@ static void on_tick(void *vctx, struct npuprof_engine *e)
 
 		c->hangs++;
 		if (f) {
-			tracker_report(&c->trk, &h,
-				       c->host_dir[0] ? c->host_dir : NULL, f);
+			tracker_report(&c->trk, &h, c->host_dir[0] ? c->host_dir : NULL, f);
 			fclose(f);
 			fputs(text, stderr);
 		}
@@ -219,8 +217,7 @@ static void on_tick(void *vctx, struct npuprof_engine *e)
 	if (c->o->verbose && now - c->last_mem_ns > 1000000000ULL) {
 		c->last_mem_ns = now;
 		fprintf(stderr, "%s: %zu records buffered, %llu evicted (full), %llu aged out\n",
-			c->o->tool, c->buf.len,
-			(unsigned long long)c->buf.evicted_full,
+			c->o->tool, c->buf.len, (unsigned long long)c->buf.evicted_full,
 			(unsigned long long)c->buf.evicted_old);
 	}
 }
@@ -247,8 +244,8 @@ int hangwatch_run(const struct hangwatch_opts *o, struct capture_args *a)
 	c->a = a;
 	if (tracker_init(&c->trk) < 0 ||
 	    (o->flight && flightbuf_init(&c->buf, o->size_bytes, o->seconds) < 0)) {
-		fprintf(stderr, "%s: out of memory for a %llu MiB buffer\n",
-			o->tool, (unsigned long long)(o->size_bytes >> 20));
+		fprintf(stderr, "%s: out of memory for a %llu MiB buffer\n", o->tool,
+			(unsigned long long)(o->size_bytes >> 20));
 		free(c);
 		return 1;
 	}
@@ -258,26 +255,24 @@ int hangwatch_run(const struct hangwatch_opts *o, struct capture_args *a)
 		snprintf(c->host_dir, sizeof(c->host_dir), "%s", a->from_session->dir);
 	for (int i = 0; i < c->devs.ndev; i++)
 		if (c->devs.dev[i].id < NPUPROF_MAX_DEVICES)
-			c->trk.counter_hz[c->devs.dev[i].id] =
-				c->devs.dev[i].counter_hz;
+			c->trk.counter_hz[c->devs.dev[i].id] = c->devs.dev[i].counter_hz;
 	if (a->cmd) {
 		size_t n = 0;
 
 		for (char **p = a->cmd; *p && n < sizeof(c->cmd) - 2; p++)
-			n += (size_t)snprintf(c->cmd + n, sizeof(c->cmd) - n,
-					      "%s%s", n ? " " : "", *p);
+			n += (size_t)snprintf(c->cmd + n, sizeof(c->cmd) - n, "%s%s", n ? " " : "",
+					      *p);
 		/* the program's host stream, for the report and the dumps */
 		snprintf(c->host_dir, sizeof(c->host_dir), "%s/.npuprof-host.%d",
 			 o->out ? o->out : "/tmp", (int)getpid());
-		snprintf(envdir, sizeof(envdir), "NPUPROF_OUTPUT_DIR=%s",
-			 c->host_dir);
+		snprintf(envdir, sizeof(envdir), "NPUPROF_OUTPUT_DIR=%s", c->host_dir);
 		env[0] = envdir;
 		a->env = env;
 	}
 	if (o->flight) {
 		if (mkdir(o->out, 0755) < 0 && errno != EEXIST) {
-			fprintf(stderr, "%s: cannot create %s: %s\n", o->tool,
-				o->out, strerror(errno));
+			fprintf(stderr, "%s: cannot create %s: %s\n", o->tool, o->out,
+				strerror(errno));
 			free(c);
 			return 1;
 		}
@@ -298,8 +293,8 @@ int hangwatch_run(const struct hangwatch_opts *o, struct capture_args *a)
 			ok = atomic_file_commit(&af, err, sizeof(err)) == 0;
 		}
 		if (!ok) {
-			fprintf(stderr, "%s: cannot write pid file: %s (use --pidfile)\n",
-				o->tool, err);
+			fprintf(stderr, "%s: cannot write pid file: %s (use --pidfile)\n", o->tool,
+				err);
 			free(c);
 			return 1;
 		}
@@ -309,16 +304,14 @@ int hangwatch_run(const struct hangwatch_opts *o, struct capture_args *a)
 	sigaction(SIGUSR1, &sa, &old);
 	dump_requested = 0;
 	if (o->flight)
-		fprintf(stderr, "%s: keeping the last %.1f s in %llu MiB (plus the engine's rings: %llu KiB per CPU); dumps go to %s (SIGUSR1 or `npuprof dump`)\n",
-			o->tool, o->seconds,
-			(unsigned long long)(o->size_bytes >> 20),
+		fprintf(stderr,
+			"%s: keeping the last %.1f s in %llu MiB (plus the engine's rings: %llu KiB per CPU); dumps go to %s (SIGUSR1 or `npuprof dump`)\n",
+			o->tool, o->seconds, (unsigned long long)(o->size_bytes >> 20),
 			(unsigned long long)(a->o.ring_bytes >> 10), o->out);
 	if (o->hang_ns)
-		fprintf(stderr, "%s: hang threshold %.0f ms\n", o->tool,
-			o->hang_ns / 1e6);
+		fprintf(stderr, "%s: hang threshold %.0f ms\n", o->tool, o->hang_ns / 1e6);
 
-	status = capture_run(a, o->tool, on_record, c, on_tick, before_start,
-			     &res);
+	status = capture_run(a, o->tool, on_record, c, on_tick, before_start, &res);
 	c->st = res.stats;
 	if (!status && o->flight && o->dump_on_exit)
 		do_dump(c, "exit", NULL);
@@ -358,35 +351,32 @@ enum {
 };
 
 /* Parse flight/watch options; returns -1 to continue, else an exit status. */
-static int parse(int argc, char **argv, struct hangwatch_opts *o,
-		 struct capture_args *a, int watch, char *pidbuf, size_t pidlen)
+static int parse(int argc, char **argv, struct hangwatch_opts *o, struct capture_args *a, int watch,
+		 char *pidbuf, size_t pidlen)
 {
-	static const struct option lo[] = {
-		CAPTURE_LONG_OPTIONS,
-		REPLAY_LONG_OPTION,
-		{ "output", required_argument, 0, 'o' },
-		{ "seconds", required_argument, 0, FL_OPT_SECONDS },
-		{ "size", required_argument, 0, FL_OPT_SIZE },
-		{ "hang-ms", required_argument, 0, FL_OPT_HANG },
-		{ "threshold", required_argument, 0, FL_OPT_THRESHOLD },
-		{ "export", no_argument, 0, FL_OPT_EXPORT },
-		{ "dump-on-exit", no_argument, 0, FL_OPT_DUMP_EXIT },
-		{ "exit-on-hang", no_argument, 0, FL_OPT_EXIT_HANG },
-		{ "keep-going", no_argument, 0, 'k' },
-		{ "flight", no_argument, 0, FL_OPT_FLIGHT },
-		{ "pidfile", required_argument, 0, FL_OPT_PIDFILE },
-		{ "verbose", no_argument, 0, FL_OPT_VERBOSE },
-		{ "help", no_argument, 0, 'h' },
-		{ 0, 0, 0, 0 }
-	};
+	static const struct option lo[] = { CAPTURE_LONG_OPTIONS,
+					    REPLAY_LONG_OPTION,
+					    { "output", required_argument, 0, 'o' },
+					    { "seconds", required_argument, 0, FL_OPT_SECONDS },
+					    { "size", required_argument, 0, FL_OPT_SIZE },
+					    { "hang-ms", required_argument, 0, FL_OPT_HANG },
+					    { "threshold", required_argument, 0, FL_OPT_THRESHOLD },
+					    { "export", no_argument, 0, FL_OPT_EXPORT },
+					    { "dump-on-exit", no_argument, 0, FL_OPT_DUMP_EXIT },
+					    { "exit-on-hang", no_argument, 0, FL_OPT_EXIT_HANG },
+					    { "keep-going", no_argument, 0, 'k' },
+					    { "flight", no_argument, 0, FL_OPT_FLIGHT },
+					    { "pidfile", required_argument, 0, FL_OPT_PIDFILE },
+					    { "verbose", no_argument, 0, FL_OPT_VERBOSE },
+					    { "help", no_argument, 0, 'h' },
+					    { 0, 0, 0, 0 } };
 	int opt;
 	double v;
 
 	optind = 1;
 	while ((opt = capture_getopt(a, o->tool, argc, argv, "+o:kh", lo)) != -1) {
 		switch (opt) {
-		case CAP_OPT_INVALID:
-			return 2;
+		case CAP_OPT_INVALID: return 2;
 		case 'o': o->out = optarg; break;
 		case FL_OPT_SECONDS:
 			if (opt_double(o->tool, "--seconds", optarg, 0.001, 86400, &o->seconds) < 0)
@@ -400,7 +390,7 @@ static int parse(int argc, char **argv, struct hangwatch_opts *o,
 		case FL_OPT_HANG:
 		case FL_OPT_THRESHOLD: /* ms, at most a day */
 			if (opt_double(o->tool, opt == FL_OPT_HANG ? "--hang-ms" : "--threshold",
-					       optarg, 0, 86400000, &v) < 0)
+				       optarg, 0, 86400000, &v) < 0)
 				return 2;
 			o->hang_ns = (uint64_t)(v * 1e6);
 			break;
@@ -422,7 +412,8 @@ static int parse(int argc, char **argv, struct hangwatch_opts *o,
 		return 2;
 	}
 	if (a->from && !watch) {
-		fprintf(stderr, "%s: --from is for npuprof watch; flight records the driver\n", o->tool);
+		fprintf(stderr, "%s: --from is for npuprof watch; flight records the driver\n",
+			o->tool);
 		return 2;
 	}
 	if (watch && !o->hang_ns) {

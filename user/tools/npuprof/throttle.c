@@ -9,8 +9,8 @@
 #define SKIP_WINDOW 2
 #define SKIP_RATE 3
 
-void throttle_init(struct throttle *t, uint32_t on_ms, uint32_t period_ms,
-		   uint32_t rate, npuprof_record_fn fn, void *ctx)
+void throttle_init(struct throttle *t, uint32_t on_ms, uint32_t period_ms, uint32_t rate,
+		   npuprof_record_fn fn, void *ctx)
 {
 	memset(t, 0, sizeof(*t));
 	t->on_ns = on_ms * 1000000ULL;
@@ -64,8 +64,7 @@ int throttle_record(void *vt, const struct npuprof_record *r)
 
 	switch (r->hdr.type) {
 	case NPUPROF_REC_SUBMIT:
-		k = npuprof_task_key(r->submit.devid, r->submit.stream_id,
-				     r->submit.task_id);
+		k = npuprof_task_key(r->submit.devid, r->submit.stream_id, r->submit.task_id);
 		if (!in_window(t, r->hdr.ts)) {
 			u64map_put(&t->decided, k, SKIP_WINDOW);
 			t->window_skipped++;
@@ -83,11 +82,9 @@ int throttle_record(void *vt, const struct npuprof_record *r)
 	case NPUPROF_REC_COMPLETE:
 	case NPUPROF_REC_TASK_TIME:
 		k = r->hdr.type == NPUPROF_REC_COMPLETE ?
-			    npuprof_task_key(r->complete.devid,
-					     r->complete.stream_id,
+			    npuprof_task_key(r->complete.devid, r->complete.stream_id,
 					     r->complete.task_id) :
-			    npuprof_task_key(r->task_time.devid,
-					     r->task_time.stream_id,
+			    npuprof_task_key(r->task_time.devid, r->task_time.stream_id,
 					     r->task_time.task_id);
 		u64map_get(&t->decided, k, &v);
 		if (v != KEEP) {

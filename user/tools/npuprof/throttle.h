@@ -36,8 +36,8 @@ struct throttle {
 	void *ctx;
 };
 
-void throttle_init(struct throttle *t, uint32_t on_ms, uint32_t period_ms,
-		   uint32_t rate, npuprof_record_fn fn, void *ctx);
+void throttle_init(struct throttle *t, uint32_t on_ms, uint32_t period_ms, uint32_t rate,
+		   npuprof_record_fn fn, void *ctx);
 void throttle_free(struct throttle *t);
 /* A record_fn: pass r on to t->fn if it is kept. */
 int throttle_record(void *t, const struct npuprof_record *r);

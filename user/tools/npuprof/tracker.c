@@ -37,8 +37,7 @@ const char *tracker_type_name(uint32_t t)
 int tracker_init(struct tracker *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->slot = calloc((size_t)NPUPROF_MAX_DEVICES * NPUPROF_MAX_STREAMS,
-			 sizeof(*t->slot));
+	t->slot = calloc((size_t)NPUPROF_MAX_DEVICES * NPUPROF_MAX_STREAMS, sizeof(*t->slot));
 	return t->slot ? 0 : -ENOMEM;
 }
 
@@ -55,8 +54,7 @@ void tracker_free(struct tracker *t)
 	t->slot = NULL;
 }
 
-static struct trk_stream *stream_get(struct tracker *t, uint32_t dev,
-				     uint32_t id)
+static struct trk_stream *stream_get(struct tracker *t, uint32_t dev, uint32_t id)
 {
 	struct trk_stream **sp, *s;
 
@@ -119,8 +117,7 @@ static void retire(struct trk_stream *s, uint32_t task_id, uint64_t ts)
 	uint32_t i;
 
 	for (i = 0; i < s->len; i++)
-		if ((s->q[(s->first + i) % s->cap].task & 0xffff) ==
-		    (task_id & 0xffff))
+		if ((s->q[(s->first + i) % s->cap].task & 0xffff) == (task_id & 0xffff))
 			break;
 	if (i == s->len)
 		return;
@@ -161,22 +158,18 @@ void tracker_feed(struct tracker *t, const struct npuprof_record *r)
 		s = stream_get(t, r->task_time.devid, r->task_time.stream_id);
 		if (!s)
 			break;
-		if (r->task_time.devid < NPUPROF_MAX_DEVICES &&
-		    t->counter_hz[r->task_time.devid] &&
+		if (r->task_time.devid < NPUPROF_MAX_DEVICES && t->counter_hz[r->task_time.devid] &&
 		    r->task_time.end_cnt > r->task_time.start_cnt)
 			s->busy_ns += (uint64_t)((double)(r->task_time.end_cnt -
-							   r->task_time.start_cnt) *
+							  r->task_time.start_cnt) *
 						 1e9 / (double)t->counter_hz[r->task_time.devid]);
 		retire(s, r->task_time.task_id, r->hdr.ts);
 		note_progress(t, s);
 		break;
-	case NPUPROF_REC_DROP:
-		t->lost += r->drop.lost;
-		break;
+	case NPUPROF_REC_DROP: t->lost += r->drop.lost; break;
 	case NPUPROF_REC_CLOCK_SYNC:
 		/* a recording carries its devices' counter frequencies */
-		if (r->clock.devid < NPUPROF_MAX_DEVICES &&
-		    !t->counter_hz[r->clock.devid])
+		if (r->clock.devid < NPUPROF_MAX_DEVICES && !t->counter_hz[r->clock.devid])
 			t->counter_hz[r->clock.devid] = r->clock.counter_hz;
 		break;
 	}
@@ -194,8 +187,7 @@ static int is_wait(uint32_t type)
 	return type == NPUSIM_SQE_EVENT_WAIT || type == NPUSIM_SQE_NOTIFY_WAIT;
 }
 
-int tracker_find_hang(struct tracker *t, uint64_t now, uint64_t threshold_ns,
-		      struct trk_hang *h)
+int tracker_find_hang(struct tracker *t, uint64_t now, uint64_t threshold_ns, struct trk_hang *h)
 {
 	int found = 0;
 
@@ -223,8 +215,7 @@ int tracker_find_hang(struct tracker *t, uint64_t now, uint64_t threshold_ns,
 			continue;
 		}
 		if (!found || (is_wait(h->task.type) && !is_wait(k->type)) ||
-		    (is_wait(h->task.type) == is_wait(k->type) &&
-		     stuck > h->stuck_ns)) {
+		    (is_wait(h->task.type) == is_wait(k->type) && stuck > h->stuck_ns)) {
 			h->s = s;
 			h->task = *k;
 			h->now = now;
@@ -274,12 +265,12 @@ static void report_host(const struct trk_hang *h, const char *dir, FILE *f)
 	if (quiet)
 		fclose(quiet);
 	if (r < 0 || !hd.files) {
-		fprintf(f, "  host: no host stream of the program (run it under npuprof, or link libnpuprof)\n");
+		fprintf(f,
+			"  host: no host stream of the program (run it under npuprof, or link libnpuprof)\n");
 		hostdata_free(&hd);
 		return;
 	}
-	tr = hostdata_match_track(&hd, h->task.pid, h->s->dev, h->s->id,
-				  h->task.task, t);
+	tr = hostdata_match_track(&hd, h->task.pid, h->s->dev, h->s->id, h->task.task, t);
 	if (tr) {
 		const char *type = hostdata_str(&hd, tr->r.task_type_id);
 
@@ -293,10 +284,9 @@ static void report_host(const struct trk_hang *h, const char *dir, FILE *f)
 		const char *name = hostdata_str(&hd, api->r.name_id);
 		const char *item = hostdata_str(&hd, api->r.item_id);
 
-		fprintf(f, "  host API: %s%s%s (tid %u, %.6f .. %.6f s)\n",
-			name ? name : "?", item && *item ? " " : "",
-			item ? item : "", api->r.tid, api->r.start_ns / 1e9,
-			api->r.end_ns / 1e9);
+		fprintf(f, "  host API: %s%s%s (tid %u, %.6f .. %.6f s)\n", name ? name : "?",
+			item && *item ? " " : "", item ? item : "", api->r.tid,
+			api->r.start_ns / 1e9, api->r.end_ns / 1e9);
 	} else {
 		fprintf(f, "  host API: none recorded around the submission\n");
 	}
@@ -308,8 +298,7 @@ static void report_host(const struct trk_hang *h, const char *dir, FILE *f)
 		    x->r.end_ns == x->r.start_ns)
 			continue;
 		fprintf(f, "  msproftx range: \"%s\" (%.6f .. %.6f s)\n",
-			x->message ? x->message : "", x->r.start_ns / 1e9,
-			x->r.end_ns / 1e9);
+			x->message ? x->message : "", x->r.start_ns / 1e9, x->r.end_ns / 1e9);
 		n++;
 	}
 	if (!n)
@@ -317,25 +306,24 @@ static void report_host(const struct trk_hang *h, const char *dir, FILE *f)
 	hostdata_free(&hd);
 }
 
-void tracker_report(const struct tracker *t, const struct trk_hang *h,
-		    const char *host_dir, FILE *f)
+void tracker_report(const struct tracker *t, const struct trk_hang *h, const char *host_dir,
+		    FILE *f)
 {
 	const struct trk_stream *s = h->s;
 	char comm[64];
 
 	comm_of(t, h->task.pid, comm, sizeof(comm));
-	fprintf(f, "npuprof: HANG on device %u stream %u: task %u (%s) has not completed for %.0f ms\n",
-		s->dev, s->id, h->task.task, tracker_type_name(h->task.type),
-		h->stuck_ns / 1e6);
-	fprintf(f, "  device: %u\n  stream: %u\n  task: %u\n  type: %s\n",
-		s->dev, s->id, h->task.task, tracker_type_name(h->task.type));
-	fprintf(f, "  submitted by: pid %u tid %u (%s) at %.6f s, %.0f ms ago\n",
-		h->task.pid, h->task.tid, comm, h->task.ts / 1e9,
-		(h->now - h->task.ts) / 1e6);
+	fprintf(f,
+		"npuprof: HANG on device %u stream %u: task %u (%s) has not completed for %.0f ms\n",
+		s->dev, s->id, h->task.task, tracker_type_name(h->task.type), h->stuck_ns / 1e6);
+	fprintf(f, "  device: %u\n  stream: %u\n  task: %u\n  type: %s\n", s->dev, s->id,
+		h->task.task, tracker_type_name(h->task.type));
+	fprintf(f, "  submitted by: pid %u tid %u (%s) at %.6f s, %.0f ms ago\n", h->task.pid,
+		h->task.tid, comm, h->task.ts / 1e9, (h->now - h->task.ts) / 1e6);
 	if (s->last_complete)
-		fprintf(f, "  stream: %llu submitted, %llu completed; last completion %.0f ms ago\n",
-			(unsigned long long)s->submits,
-			(unsigned long long)s->completes,
+		fprintf(f,
+			"  stream: %llu submitted, %llu completed; last completion %.0f ms ago\n",
+			(unsigned long long)s->submits, (unsigned long long)s->completes,
 			(h->now - s->last_complete) / 1e6);
 	else
 		fprintf(f, "  stream: %llu submitted, no completion seen\n",
@@ -344,8 +332,7 @@ void tracker_report(const struct tracker *t, const struct trk_hang *h,
 	for (uint32_t i = 1; i < s->len && i <= 8; i++) {
 		const struct trk_task *k = &s->q[(s->first + i) % s->cap];
 
-		fprintf(f, "%s%u %s", i == 1 ? ": " : ", ", k->task,
-			tracker_type_name(k->type));
+		fprintf(f, "%s%u %s", i == 1 ? ": " : ", ", k->task, tracker_type_name(k->type));
 	}
 	fprintf(f, "%s\n", s->len > 9 ? ", ..." : "");
 	for (const struct trk_stream *o = t->all; o; o = o->next) {
@@ -355,12 +342,12 @@ void tracker_report(const struct tracker *t, const struct trk_hang *h,
 		    h->now - o->head_since < h->stuck_ns / 2)
 			continue;
 		k = &o->q[o->first];
-		fprintf(f, "  also stuck: device %u stream %u task %u (%s) for %.0f ms\n",
-			o->dev, o->id, k->task, tracker_type_name(k->type),
-			(h->now - o->head_since) / 1e6);
+		fprintf(f, "  also stuck: device %u stream %u task %u (%s) for %.0f ms\n", o->dev,
+			o->id, k->task, tracker_type_name(k->type), (h->now - o->head_since) / 1e6);
 	}
 	if (t->lost)
-		fprintf(f, "  note: %llu records were lost by the capture; a lost completion looks like a hang\n",
+		fprintf(f,
+			"  note: %llu records were lost by the capture; a lost completion looks like a hang\n",
 			(unsigned long long)t->lost);
 	if (host_dir)
 		report_host(h, host_dir, f);

@@ -73,8 +73,7 @@ struct trk_hang {
  * forgotten (their queued tasks were cancelled without completions).
  * Returns 1 and fills h, or 0.
  */
-int tracker_find_hang(struct tracker *t, uint64_t now, uint64_t threshold_ns,
-		      struct trk_hang *h);
+int tracker_find_hang(struct tracker *t, uint64_t now, uint64_t threshold_ns, struct trk_hang *h);
 
 /*
  * Write the hang report: device, stream, task id and type, submitting
@@ -82,8 +81,8 @@ int tracker_find_hang(struct tracker *t, uint64_t now, uint64_t threshold_ns,
  * host_dir names a session directory the program writes its host stream
  * into — the host API call and msproftx ranges around the submission.
  */
-void tracker_report(const struct tracker *t, const struct trk_hang *h,
-		    const char *host_dir, FILE *f);
+void tracker_report(const struct tracker *t, const struct trk_hang *h, const char *host_dir,
+		    FILE *f);
 
 const char *tracker_type_name(uint32_t sqe_type);
 

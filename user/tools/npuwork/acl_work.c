@@ -18,14 +18,14 @@
 #include "hccl/hccl.h"
 #include "npuwork.h"
 
-#define CHECK(call)                                                                        \
-	do {                                                                               \
-		aclError e_ = (call);                                                      \
-		if (e_ != ACL_SUCCESS) {                                                   \
-			fprintf(stderr, "npuwork: %s failed: %d (%s)\n", #call, e_,        \
-				aclGetRecentErrMsg() ? aclGetRecentErrMsg() : "");         \
-			exit(1);                                                           \
-		}                                                                          \
+#define CHECK(call)                                                                 \
+	do {                                                                        \
+		aclError e_ = (call);                                               \
+		if (e_ != ACL_SUCCESS) {                                            \
+			fprintf(stderr, "npuwork: %s failed: %d (%s)\n", #call, e_, \
+				aclGetRecentErrMsg() ? aclGetRecentErrMsg() : "");  \
+			exit(1);                                                    \
+		}                                                                   \
 	} while (0)
 
 static HcclComm g_comms[8];
@@ -38,8 +38,8 @@ struct worker {
 	long tasks;
 };
 
-static void op(struct worker *w, aclrtStream s, const char *name, const char *type, aclnpuTaskKind kind,
-	       uint64_t base_ns, int64_t m, int64_t n, int64_t k)
+static void op(struct worker *w, aclrtStream s, const char *name, const char *type,
+	       aclnpuTaskKind kind, uint64_t base_ns, int64_t m, int64_t n, int64_t k)
 {
 	aclnpuTensorDesc in[2] = {
 		{ ACL_FLOAT16, ACL_FORMAT_ND, 2, { m, k } },
@@ -112,35 +112,44 @@ static void *train_worker(void *p)
 		tx_range(&st, &id, "forward");
 		for (int l = 0; l < opt.layers; l++) {
 			snprintf(name, sizeof(name), "layer%d/attn/MatMul", l);
-			op(w, comp, name, "MatMul", ACLNPU_TASK_AI_CORE, 60000, 32, hidden * 3, hidden);
+			op(w, comp, name, "MatMul", ACLNPU_TASK_AI_CORE, 60000, 32, hidden * 3,
+			   hidden);
 			snprintf(name, sizeof(name), "layer%d/attn/FlashAttentionScore", l);
-			op(w, comp, name, "FlashAttentionScore", ACLNPU_TASK_MIX_AIC, 90000, 32, hidden, hidden);
+			op(w, comp, name, "FlashAttentionScore", ACLNPU_TASK_MIX_AIC, 90000, 32,
+			   hidden, hidden);
 			snprintf(name, sizeof(name), "layer%d/attn/Add", l);
-			op(w, comp, name, "Add", ACLNPU_TASK_AI_VECTOR_CORE, 8000, 32, hidden, hidden);
+			op(w, comp, name, "Add", ACLNPU_TASK_AI_VECTOR_CORE, 8000, 32, hidden,
+			   hidden);
 			snprintf(name, sizeof(name), "layer%d/mlp/MatMul", l);
-			op(w, comp, name, "MatMul", ACLNPU_TASK_AI_CORE, 80000, 32, hidden * 4, hidden);
+			op(w, comp, name, "MatMul", ACLNPU_TASK_AI_CORE, 80000, 32, hidden * 4,
+			   hidden);
 			snprintf(name, sizeof(name), "layer%d/mlp/Gelu", l);
-			op(w, comp, name, "Gelu", ACLNPU_TASK_AI_VECTOR_CORE, 10000, 32, hidden * 4, hidden);
+			op(w, comp, name, "Gelu", ACLNPU_TASK_AI_VECTOR_CORE, 10000, 32, hidden * 4,
+			   hidden);
 		}
 		tx_end(st, id);
 		tx_range(&st, &id, "backward");
 		for (int l = opt.layers - 1; l >= 0; l--) {
 			snprintf(name, sizeof(name), "layer%d/mlp/GeluGrad", l);
-			op(w, comp, name, "GeluGrad", ACLNPU_TASK_AI_VECTOR_CORE, 12000, 32, hidden * 4, hidden);
+			op(w, comp, name, "GeluGrad", ACLNPU_TASK_AI_VECTOR_CORE, 12000, 32,
+			   hidden * 4, hidden);
 			snprintf(name, sizeof(name), "layer%d/mlp/MatMulGrad", l);
-			op(w, comp, name, "MatMul", ACLNPU_TASK_AI_CORE, 150000, hidden, hidden * 4, 32);
+			op(w, comp, name, "MatMul", ACLNPU_TASK_AI_CORE, 150000, hidden, hidden * 4,
+			   32);
 			snprintf(name, sizeof(name), "layer%d/attn/FlashAttentionScoreGrad", l);
-			op(w, comp, name, "FlashAttentionScoreGrad", ACLNPU_TASK_MIX_AIV, 160000, 32, hidden, hidden);
+			op(w, comp, name, "FlashAttentionScoreGrad", ACLNPU_TASK_MIX_AIV, 160000,
+			   32, hidden, hidden);
 			snprintf(name, sizeof(name), "layer%d/attn/MatMulGrad", l);
-			op(w, comp, name, "MatMul", ACLNPU_TASK_AI_CORE, 120000, hidden, hidden * 3, 32);
+			op(w, comp, name, "MatMul", ACLNPU_TASK_AI_CORE, 120000, hidden, hidden * 3,
+			   32);
 		}
 		tx_end(st, id);
 		/* gradients: compute -> communication stream -> back */
 		CHECK(aclrtRecordEvent(grads_ready, comp));
 		CHECK(aclrtStreamWaitEvent(comm, grads_ready));
 		if (opt.ndev > 1 &&
-		    HcclAllReduce(dev_grad, dev_grad, sz / 4, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, g_comms[w->dev],
-				  comm) != HCCL_SUCCESS) {
+		    HcclAllReduce(dev_grad, dev_grad, sz / 4, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM,
+				  g_comms[w->dev], comm) != HCCL_SUCCESS) {
 			fprintf(stderr, "npuwork: HcclAllReduce failed on device %d\n", w->dev);
 			exit(1);
 		}
@@ -149,10 +158,12 @@ static void *train_worker(void *p)
 		tx_range(&st, &id, "optimizer");
 		for (int l = 0; l < opt.layers; l++) {
 			snprintf(name, sizeof(name), "layer%d/ApplyAdamW", l);
-			op(w, comp, name, "ApplyAdamW", ACLNPU_TASK_AI_VECTOR_CORE, 15000, 1, hidden * hidden / 64, 1);
+			op(w, comp, name, "ApplyAdamW", ACLNPU_TASK_AI_VECTOR_CORE, 15000, 1,
+			   hidden * hidden / 64, 1);
 		}
 		tx_end(st, id);
-		CHECK(aclrtMemcpyAsync(host_buf, sz, dev_act, 4096, ACL_MEMCPY_DEVICE_TO_HOST, comp));
+		CHECK(aclrtMemcpyAsync(host_buf, sz, dev_act, 4096, ACL_MEMCPY_DEVICE_TO_HOST,
+				       comp));
 		CHECK(aclrtSynchronizeStream(comp));
 		CHECK(aclrtSynchronizeStream(comm));
 	}
@@ -210,8 +221,9 @@ static void *stress_worker(void *p)
 	CHECK(aclrtCreateStream(&s));
 	for (long i = 0; i < w->tasks; i++) {
 		snprintf(name, sizeof(name), "t%d/op%ld", w->index, i % 97);
-		op(w, s, name, i % 3 ? "Add" : "MatMul", i % 3 ? ACLNPU_TASK_AI_VECTOR_CORE : ACLNPU_TASK_AI_CORE,
-		   1000 + 500 * (i % 4), 8, 64, 64);
+		op(w, s, name, i % 3 ? "Add" : "MatMul",
+		   i % 3 ? ACLNPU_TASK_AI_VECTOR_CORE : ACLNPU_TASK_AI_CORE, 1000 + 500 * (i % 4),
+		   8, 64, 64);
 		if (i % 256 == 255)
 			CHECK(aclrtSynchronizeStream(s));
 	}

@@ -47,8 +47,8 @@ static void send(struct dev_ctx *d, uint32_t sid, struct npusim_sqe *q, int n)
 	d->submitted += n;
 }
 
-static struct npusim_sqe *next_sqe(struct dev_ctx *d, struct npusim_sqe *q,
-				   int s, unsigned int type)
+static struct npusim_sqe *next_sqe(struct dev_ctx *d, struct npusim_sqe *q, int s,
+				   unsigned int type)
 {
 	uint32_t sid = s ? d->comm : d->compute;
 
@@ -65,8 +65,7 @@ static void train_step(struct dev_ctx *devs, int di, int step)
 	int n = 0;
 
 	for (int k = 0; k < 24; k++) {
-		e = next_sqe(d, &q[n++], 0,
-			     k % 3 == 2 ? NPUSIM_SQE_AIV : NPUSIM_SQE_AI_CORE);
+		e = next_sqe(d, &q[n++], 0, k % 3 == 2 ? NPUSIM_SQE_AIV : NPUSIM_SQE_AI_CORE);
 		e->block_dim = 8 + (k * 7) % 40;
 		e->duration_ns = 20000 + ((k * 37 + step * 11) % 13) * 15000;
 		e->jitter_pm = 50;
@@ -135,8 +134,7 @@ static void run_train(struct dev_ctx *devs)
 		for (int i = 0; i < opt.ndev; i++)
 			train_step(devs, i, s);
 		for (int i = 0; i < opt.ndev; i++) {
-			int r = npusim_stream_sync(devs[i].fd, devs[i].comm,
-						   30000);
+			int r = npusim_stream_sync(devs[i].fd, devs[i].comm, 30000);
 			if (r < 0)
 				die("step synchronize", r);
 			drain(&devs[i], devs[i].compute);

@@ -67,30 +67,58 @@ static void num(uint64_t *v, const char *name, uint64_t min, uint64_t max)
 
 int main(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "scenario", required_argument, 0, 's' }, { "devices", required_argument, 0, 'd' },
-		{ "steps", required_argument, 0, 'n' },    { "tasks", required_argument, 0, 't' },
-		{ "batch", required_argument, 0, 'b' },    { "quiet", no_argument, 0, 'q' },
-		{ "seed", required_argument, 0, 'S' },     { "threads", required_argument, 0, 'T' },
-		{ "layers", required_argument, 0, 'L' },   { "size", required_argument, 0, 'z' },
-		{ "manifest", required_argument, 0, 'm' }, { "db", required_argument, 0, 'D' },
-		{ 0, 0, 0, 0 }
-	};
+	static const struct option lo[] = { { "scenario", required_argument, 0, 's' },
+					    { "devices", required_argument, 0, 'd' },
+					    { "steps", required_argument, 0, 'n' },
+					    { "tasks", required_argument, 0, 't' },
+					    { "batch", required_argument, 0, 'b' },
+					    { "quiet", no_argument, 0, 'q' },
+					    { "seed", required_argument, 0, 'S' },
+					    { "threads", required_argument, 0, 'T' },
+					    { "layers", required_argument, 0, 'L' },
+					    { "size", required_argument, 0, 'z' },
+					    { "manifest", required_argument, 0, 'm' },
+					    { "db", required_argument, 0, 'D' },
+					    { 0, 0, 0, 0 } };
 	uint64_t t0, total = 0, v;
 	int c, avail, acl;
 
 	while ((c = getopt_long(argc, argv, "s:d:n:t:b:qS:T:L:z:m:D:", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': opt.scenario = optarg; break;
-		case 'd': num(&v, "--devices", 1, NPUSIM_MAX_DEVICES); opt.ndev = (int)v; break;
-		case 'n': num(&v, "--steps", 0, 100000000); opt.steps = (int)v; break;
-		case 't': num(&v, "--tasks", 0, 1000000000000ULL); opt.tasks = (long)v; break;
-		case 'b': num(&v, "--batch", 1, 1000000); opt.batch = (int)v; break;
+		case 'd':
+			num(&v, "--devices", 1, NPUSIM_MAX_DEVICES);
+			opt.ndev = (int)v;
+			break;
+		case 'n':
+			num(&v, "--steps", 0, 100000000);
+			opt.steps = (int)v;
+			break;
+		case 't':
+			num(&v, "--tasks", 0, 1000000000000ULL);
+			opt.tasks = (long)v;
+			break;
+		case 'b':
+			num(&v, "--batch", 1, 1000000);
+			opt.batch = (int)v;
+			break;
 		case 'q': opt.quiet = 1; break;
-		case 'S': num(&v, "--seed", 0, UINT64_MAX); opt.seed = v; break;
-		case 'T': num(&v, "--threads", 0, 1024); opt.threads = (int)v; break;
-		case 'L': num(&v, "--layers", 1, 10000); opt.layers = (int)v; break;
-		case 'z': num(&v, "--size", 1, 1ULL << 40); opt.size = (long)v; break;
+		case 'S':
+			num(&v, "--seed", 0, UINT64_MAX);
+			opt.seed = v;
+			break;
+		case 'T':
+			num(&v, "--threads", 0, 1024);
+			opt.threads = (int)v;
+			break;
+		case 'L':
+			num(&v, "--layers", 1, 10000);
+			opt.layers = (int)v;
+			break;
+		case 'z':
+			num(&v, "--size", 1, 1ULL << 40);
+			opt.size = (long)v;
+			break;
 		case 'm': opt.manifest = optarg; break;
 		case 'D': opt.db = optarg; break;
 		default: usage();
@@ -99,17 +127,19 @@ int main(int argc, char **argv)
 	if (optind != argc)
 		usage();
 	avail = npusim_dev_count();
-	if (opt.ndev < 1 || opt.ndev > NPUSIM_MAX_DEVICES || opt.steps < 1 || opt.tasks < 1 || opt.batch < 1 ||
-	    opt.batch > NPUSIM_SEND_MAX || opt.threads < 0 || opt.threads > 64 || opt.layers < 1 ||
-	    opt.layers > 64 || opt.size < 64)
+	if (opt.ndev < 1 || opt.ndev > NPUSIM_MAX_DEVICES || opt.steps < 1 || opt.tasks < 1 ||
+	    opt.batch < 1 || opt.batch > NPUSIM_SEND_MAX || opt.threads < 0 || opt.threads > 64 ||
+	    opt.layers < 1 || opt.layers > 64 || opt.size < 64)
 		usage();
 	if (opt.ndev > avail) {
-		fprintf(stderr, "npuwork: %d devices requested, %d present (load npusim.ko)\n", opt.ndev, avail);
+		fprintf(stderr, "npuwork: %d devices requested, %d present (load npusim.ko)\n",
+			opt.ndev, avail);
 		return 1;
 	}
 	acl = strcmp(opt.scenario, "driver") && strcmp(opt.scenario, "flood");
 	if (!acl && opt.manifest) {
-		fprintf(stderr, "npuwork: --manifest needs an ACL scenario (train, infer, stress, replay)\n");
+		fprintf(stderr,
+			"npuwork: --manifest needs an ACL scenario (train, infer, stress, replay)\n");
 		return 2;
 	}
 	if (strcmp(opt.scenario, "replay") == 0 && !opt.db) {
@@ -123,14 +153,16 @@ int main(int argc, char **argv)
 		total = run_driver_scenario(1);
 	else if (strcmp(opt.scenario, "replay") == 0)
 		total = run_replay(opt.db);
-	else if (!strcmp(opt.scenario, "train") || !strcmp(opt.scenario, "infer") || !strcmp(opt.scenario, "stress"))
+	else if (!strcmp(opt.scenario, "train") || !strcmp(opt.scenario, "infer") ||
+		 !strcmp(opt.scenario, "stress"))
 		total = run_acl_scenario(opt.scenario);
 	else
 		usage();
 	t0 = now_ns() - t0;
 	if (!opt.quiet) {
-		printf("npuwork: %s on %d device(s): %llu tasks in %.3f s (%.0f tasks/s)\n", opt.scenario, opt.ndev,
-		       (unsigned long long)total, t0 / 1e9, total / (t0 / 1e9));
+		printf("npuwork: %s on %d device(s): %llu tasks in %.3f s (%.0f tasks/s)\n",
+		       opt.scenario, opt.ndev, (unsigned long long)total, t0 / 1e9,
+		       total / (t0 / 1e9));
 		if (acl) {
 			printf("tasks by type:\n");
 			manifest_print_counts(-1);

@@ -37,7 +37,8 @@ static void observe(void *ctx, const aclnpuTaskRecord *t)
 	pthread_mutex_lock(&g_lock);
 	g_total++;
 	for (i = 0; i < g_ncounts; i++)
-		if (g_counts[i].dev == t->deviceId && strcmp(g_counts[i].type, t->taskTypeName) == 0)
+		if (g_counts[i].dev == t->deviceId &&
+		    strcmp(g_counts[i].type, t->taskTypeName) == 0)
 			break;
 	if (i == g_ncounts && g_ncounts < 256) {
 		g_counts[i].dev = t->deviceId;
@@ -96,7 +97,7 @@ void manifest_print_counts(int dev)
 			if (strcmp(merged[j].type, g_counts[i].type) == 0)
 				break;
 		if (j == n)
-			merged[n++] = (struct count){0, g_counts[i].type, 0};
+			merged[n++] = (struct count){ 0, g_counts[i].type, 0 };
 		merged[j].n += g_counts[i].n;
 	}
 	qsort(merged, n, sizeof(merged[0]), cmp_count);
@@ -118,14 +119,16 @@ void manifest_finish(const char *path)
 		exit(1);
 	}
 	f = af.f;
-	fprintf(f, "# npuwork manifest: scenario=%s seed=%llu devices=%d tasks=%zu\n", opt.scenario, opt.seed,
-		opt.ndev, g_len);
-	fprintf(f, "# device\tstream\ttask_id\tbatch_id\tsqe_type\ttype\tduration_ns\tbytes\tconnection_id\n");
+	fprintf(f, "# npuwork manifest: scenario=%s seed=%llu devices=%d tasks=%zu\n", opt.scenario,
+		opt.seed, opt.ndev, g_len);
+	fprintf(f,
+		"# device\tstream\ttask_id\tbatch_id\tsqe_type\ttype\tduration_ns\tbytes\tconnection_id\n");
 	for (size_t i = 0; i < g_len; i++) {
 		const aclnpuTaskRecord *t = &g_log[i];
 
-		fprintf(f, "%d\t%u\t%u\t%u\t%u\t%s\t%llu\t%llu\t%lld\n", t->deviceId, t->streamId, t->taskId, t->batchId,
-			t->sqeType, t->taskTypeName, (unsigned long long)t->durationNs, (unsigned long long)t->bytes,
+		fprintf(f, "%d\t%u\t%u\t%u\t%u\t%s\t%llu\t%llu\t%lld\n", t->deviceId, t->streamId,
+			t->taskId, t->batchId, t->sqeType, t->taskTypeName,
+			(unsigned long long)t->durationNs, (unsigned long long)t->bytes,
 			(long long)t->connectionId);
 	}
 	if (atomic_file_commit(&af, err, sizeof(err)) < 0) {

@@ -22,9 +22,9 @@ struct npuwork_opt {
 	unsigned long long seed;
 	int threads;
 	int layers;
-	long size;           /* bytes of activations per copy */
+	long size; /* bytes of activations per copy */
 	const char *manifest;
-	const char *db;      /* replay input */
+	const char *db; /* replay input */
 };
 extern struct npuwork_opt opt;
 

@@ -29,14 +29,14 @@
 #define MAX_STREAMS 64
 #define MAX_EVENTS 4096
 
-#define CHECK(call)                                                                           \
-	do {                                                                                  \
-		aclError e_ = (call);                                                         \
-		if (e_ != ACL_SUCCESS) {                                                      \
-			fprintf(stderr, "npuwork: replay: %s failed: %d (%s)\n", #call, e_,   \
-				aclGetRecentErrMsg() ? aclGetRecentErrMsg() : "");            \
-			exit(1);                                                              \
-		}                                                                             \
+#define CHECK(call)                                                                         \
+	do {                                                                                \
+		aclError e_ = (call);                                                       \
+		if (e_ != ACL_SUCCESS) {                                                    \
+			fprintf(stderr, "npuwork: replay: %s failed: %d (%s)\n", #call, e_, \
+				aclGetRecentErrMsg() ? aclGetRecentErrMsg() : "");          \
+			exit(1);                                                            \
+		}                                                                           \
 	} while (0)
 
 struct smap {
@@ -81,8 +81,9 @@ static aclrtStream stream_for(long long db_dev, long long db_stream, int *dev)
 
 static int is_kernel(const char *t)
 {
-	return !strncmp(t, "KERNEL_", 7) || !strcmp(t, "AI_CORE") || !strcmp(t, "AIC") || !strcmp(t, "AIV") ||
-	       !strcmp(t, "MIX_AIC") || !strcmp(t, "MIX_AIV") || !strcmp(t, "AI_CPU");
+	return !strncmp(t, "KERNEL_", 7) || !strcmp(t, "AI_CORE") || !strcmp(t, "AIC") ||
+	       !strcmp(t, "AIV") || !strcmp(t, "MIX_AIC") || !strcmp(t, "MIX_AIV") ||
+	       !strcmp(t, "AI_CPU");
 }
 
 static aclnpuTaskKind kind_of(const char *ge, const char *t)
@@ -111,15 +112,13 @@ static const char *col(sqlite3_stmt *st, int i)
 uint64_t run_replay(const char *db)
 {
 	static const char *sql_with_compute =
-		"SELECT t.deviceId, t.streamId, t.endNs - t.startNs, " S("t.taskType") ", c.blockDim, c.mixBlockDim, "
-		S("c.name") ", " S("c.opType") ", " S("c.taskType") ", " S("c.inputFormats") ", "
-		S("c.inputDataTypes") ", " S("c.inputShapes") ", " S("c.outputFormats") ", " S("c.outputDataTypes")
-		", " S("c.outputShapes") ", " S("c.attrInfo") ", t.globalTaskId "
-		"FROM TASK t LEFT JOIN COMPUTE_TASK_INFO c ON c.globalTaskId = t.globalTaskId "
-		"ORDER BY t.startNs, t.globalTaskId";
-	static const char *sql_plain = "SELECT t.deviceId, t.streamId, t.endNs - t.startNs, " S("t.taskType")
-				       ", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
-				       "NULL, t.globalTaskId FROM TASK t ORDER BY t.startNs, t.globalTaskId";
+		"SELECT t.deviceId, t.streamId, t.endNs - t.startNs, " S("t.taskType") ", c.blockDim, c.mixBlockDim, " S("c.name") ", " S("c.opType") ", " S("c.taskType") ", " S("c.inputFormats") ", " S(
+			"c.inputDataTypes") ", " S("c.inputShapes") ", " S("c.outputFormats") ", " S("c.outputDataTypes") ", " S("c.outputShapes") ", " S("c.attrInfo") ", t.globalTaskId "
+																					"FROM TASK t LEFT JOIN COMPUTE_TASK_INFO c ON c.globalTaskId = t.globalTaskId "
+																					"ORDER BY t.startNs, t.globalTaskId";
+	static const char *sql_plain = "SELECT t.deviceId, t.streamId, t.endNs - t.startNs, " S(
+		"t.taskType") ", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
+			      "NULL, t.globalTaskId FROM TASK t ORDER BY t.startNs, t.globalTaskId";
 	aclrtEvent *recorded = calloc(MAX_EVENTS, sizeof(*recorded)); /* recorded, not yet waited */
 	int nrec = 0;
 	aclrtEvent all_events[MAX_EVENTS];
@@ -136,13 +135,15 @@ uint64_t run_replay(const char *db)
 	}
 	if (sqlite3_prepare_v2(h, sql_with_compute, -1, &st, NULL) != SQLITE_OK &&
 	    sqlite3_prepare_v2(h, sql_plain, -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "npuwork: replay: %s: not an msprof db (%s)\n", db, sqlite3_errmsg(h));
+		fprintf(stderr, "npuwork: replay: %s: not an msprof db (%s)\n", db,
+			sqlite3_errmsg(h));
 		exit(1);
 	}
 	CHECK(aclInit(NULL));
 	manifest_start();
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		long long db_dev = sqlite3_column_int64(st, 0), db_stream = sqlite3_column_int64(st, 1);
+		long long db_dev = sqlite3_column_int64(st, 0),
+			  db_stream = sqlite3_column_int64(st, 1);
 		long long dur = sqlite3_column_int64(st, 2);
 		const char *type = col(st, 3);
 		aclnpuRawTask rt;
@@ -164,11 +165,14 @@ uint64_t run_replay(const char *db)
 		if (is_kernel(type)) {
 			char opname[64];
 			aclnpuOpDesc d;
-			long long bd = sqlite3_column_type(st, 4) == SQLITE_NULL ? 1 : sqlite3_column_int64(st, 4);
+			long long bd = sqlite3_column_type(st, 4) == SQLITE_NULL ?
+					       1 :
+					       sqlite3_column_int64(st, 4);
 
 			memset(&d, 0, sizeof(d));
 			d.size = sizeof(d);
-			snprintf(opname, sizeof(opname), "replay_%lld", sqlite3_column_int64(st, 16));
+			snprintf(opname, sizeof(opname), "replay_%lld",
+				 sqlite3_column_int64(st, 16));
 			d.opName = col(st, 6) ? col(st, 6) : opname;
 			d.opType = col(st, 7) ? col(st, 7) : type;
 			d.taskKind = kind_of(col(st, 8), type);
@@ -245,9 +249,11 @@ uint64_t run_replay(const char *db)
 		CHECK(aclrtDestroyEvent(all_events[i]));
 	manifest_finish(opt.manifest);
 	if (!opt.quiet) {
-		printf("replay: %s: %llu db tasks on %d stream(s)", db, (unsigned long long)n, g_nstreams);
+		printf("replay: %s: %llu db tasks on %d stream(s)", db, (unsigned long long)n,
+		       g_nstreams);
 		if (placeholders)
-			printf(" (%llu EVENT_WAIT without a record as place holders)", (unsigned long long)placeholders);
+			printf(" (%llu EVENT_WAIT without a record as place holders)",
+			       (unsigned long long)placeholders);
 		printf("\nreplayed tasks by type on device 0:\n");
 		manifest_print_counts(0);
 	}
