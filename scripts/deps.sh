@@ -4,7 +4,7 @@
 # present it only checks and returns.
 set -eu
 
-PKGS="build-essential clang libclang-rt-14-dev llvm libbpf-dev bpftool libelf-dev zlib1g-dev \
+PKGS="build-essential clang clang-format libclang-rt-14-dev llvm libbpf-dev bpftool libelf-dev zlib1g-dev \
 libsqlite3-dev sqlite3 check pkg-config qemu-system-x86 busybox-static cpio \
 linux-headers-amd64 kmod valgrind python3 cmake"
 
