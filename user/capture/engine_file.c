@@ -22,6 +22,7 @@
 #include "errmsg.h"
 #include "npuprof/engine.h"
 #include "npuprof/rawkern.h"
+#include "uapi/npuprof_filter.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -37,7 +38,9 @@ struct file_engine {
 	struct npuprof_capture_opts o;
 	uint32_t *streams; /* copy of o.streams */
 	/* pid filter: which (device, stream) the process submitted to */
-	uint8_t *owner; /* NPUPROF_MAX_DEVICES * NPUPROF_MAX_STREAMS */
+	uint8_t *owner; /* NPUPROF_OWNER_SLOTS */
+	__u64 stream_mask[NPUPROF_MAX_STREAMS / 64];
+	struct npuprof_filter filter; /* the driver engines' decision */
 	struct npuprof_stats st;
 	int load_err;
 };
@@ -111,7 +114,7 @@ static int file_open(struct npuprof_engine *e, const struct npuprof_capture_opts
 		f->o.streams = f->streams;
 	}
 	if (o->pid) {
-		f->owner = calloc((size_t)NPUPROF_MAX_DEVICES * NPUPROF_MAX_STREAMS, 1);
+		f->owner = calloc(NPUPROF_OWNER_SLOTS, 1);
 		if (!f->owner) {
 			free(f->streams);
 			free(f);
@@ -119,6 +122,18 @@ static int file_open(struct npuprof_engine *e, const struct npuprof_capture_opts
 			return -ENOMEM;
 		}
 	}
+	for (uint32_t i = 0; i < f->o.nstreams; i++)
+		if (f->o.streams[i] < NPUPROF_MAX_STREAMS)
+			f->stream_mask[f->o.streams[i] / 64] |= 1ULL << (f->o.streams[i] % 64);
+	f->filter = (struct npuprof_filter){
+		.pid = f->o.pid,
+		.dev_mask = f->o.dev_mask,
+		.sample_n = f->o.sample_n,
+		.flags = (f->o.flags & NPUPROF_CFG_NO_RECV) |
+			 (f->o.nstreams ? NPUPROF_CFG_STREAM_FILTER : 0),
+		.stream_mask = f->stream_mask,
+		.owner = f->owner,
+	};
 	n = npuprof_rawk_read(o->source, collect, f, &info, e->err, sizeof(e->err));
 	if (n >= 0 && f->load_err) {
 		n = f->load_err;
@@ -186,29 +201,19 @@ static int file_wait(struct npuprof_engine *e, int timeout_ms)
 	return ready(f);
 }
 
-static int stream_selected(const struct file_engine *f, uint32_t stream)
-{
-	if (!f->o.nstreams)
-		return 1;
-	for (uint32_t i = 0; i < f->o.nstreams; i++)
-		if (f->o.streams[i] == (stream & 0x7fff))
-			return 1;
-	return 0;
-}
-
-/* The driver engines' selection, on a recorded record: 1 keep, 0 filtered,
- * -1 sampled out. */
+/* The driver engines' decision (npuprof_filter.h) on a recorded record:
+ * 1 keep, 0 filtered, -1 sampled out. */
 static int keep(struct file_engine *f, const struct npuprof_record *r)
 {
-	uint32_t dev, stream, task;
-	int task_rec = 1, submit = 0;
+	uint32_t dev, stream, task = 0;
+	int kind = NPUPROF_KIND_TASK, v;
 
 	switch (r->hdr.type) {
 	case NPUPROF_REC_SUBMIT:
 		dev = r->submit.devid;
 		stream = r->submit.stream_id;
 		task = r->submit.task_id;
-		submit = 1;
+		kind = NPUPROF_KIND_SUBMIT;
 		break;
 	case NPUPROF_REC_COMPLETE:
 		dev = r->complete.devid;
@@ -221,38 +226,16 @@ static int keep(struct file_engine *f, const struct npuprof_record *r)
 		task = r->task_time.task_id;
 		break;
 	case NPUPROF_REC_RECV:
-		if (f->o.flags & NPUPROF_CFG_NO_RECV)
+		if (!npuprof_filter_wants(&f->filter, r->hdr.type))
 			return 0;
 		dev = r->recv.devid;
 		stream = r->recv.chan_id;
-		task = 0;
-		task_rec = 0;
+		kind = NPUPROF_KIND_OTHER;
 		break;
 	default: return 1; /* clock sync, drops: always */
 	}
-	if (f->o.dev_mask && (dev >= 32 || !(f->o.dev_mask & (1u << dev))))
-		return 0;
-	if (task_rec && !stream_selected(f, stream))
-		return 0;
-	if (f->owner) {
-		size_t slot = dev < NPUPROF_MAX_DEVICES ?
-				      (size_t)dev * NPUPROF_MAX_STREAMS +
-					      (stream & 0x7fff) % NPUPROF_MAX_STREAMS :
-				      0;
-		int mine = r->hdr.pid == f->o.pid;
-
-		if (submit && dev < NPUPROF_MAX_DEVICES)
-			f->owner[slot] = (uint8_t)mine;
-		if (submit || !task_rec) {
-			if (!mine)
-				return 0;
-		} else if (dev >= NPUPROF_MAX_DEVICES || !f->owner[slot]) {
-			return 0;
-		}
-	}
-	if (task_rec && !npuprof_sample_keep(f->o.sample_n, dev, stream, task))
-		return -1;
-	return 1;
+	v = npuprof_filter_decide(&f->filter, kind, dev, stream, task, r->hdr.pid, 1);
+	return v == NPUPROF_KEEP ? 1 : v == NPUPROF_SAMPLED_OUT ? -1 : 0;
 }
 
 static long file_read(struct npuprof_engine *e, npuprof_record_fn fn, void *ctx)
