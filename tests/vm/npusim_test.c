@@ -200,13 +200,30 @@ static void case_durations(void)
 		got += r;
 	}
 	uint64_t per_tick = 1000000000ULL / info.counter_hz;
+	/* kernel + PH (1 us) + scheduling latency: never shorter than the
+	 * kernel; a loaded host delays a completion now and then, so the
+	 * typical (median) one must be within half a task of it */
+	uint64_t span[20];
+	int ns = 0;
+
 	for (int i = 2; i < n; i += 2) {
 		uint64_t d = (cq[i].syscnt - cq[i - 2].syscnt) * per_tick;
-		/* kernel + PH (1 us) + scheduling latency */
+
 		CHECK(cq[i].flags & NPUSIM_CQE_PLACE_HOLD, "PH flag missing");
-		CHECK(d >= dur && d < dur + dur / 2, "device time across a 5 ms task: %llu ns",
-		      (unsigned long long)d);
+		CHECK(d >= dur, "device time across a 5 ms task: %llu ns", (unsigned long long)d);
+		if (ns < 20)
+			span[ns++] = d;
 	}
+	for (int i = 1; i < ns; i++)
+		for (int j = i; j > 0 && span[j - 1] > span[j]; j--) {
+			uint64_t t = span[j];
+
+			span[j] = span[j - 1];
+			span[j - 1] = t;
+		}
+	CHECK(ns > 0 && span[ns / 2] < dur + dur / 2,
+	      "median device time across a 5 ms task: %llu ns",
+	      (unsigned long long)(ns ? span[ns / 2] : 0));
 	/* clock sync: counter tracks host time at counter_hz */
 	struct npusim_clock_sample cs[2];
 	MUST(npusim_clock_sync(fd, cs, 1));
