@@ -123,7 +123,15 @@ enum npuprof_tx_event {
 };
 
 /* One msproftx event (CANN's MsprofTxInfo, without its fixed 156-byte
- * message). info_type 0 = stamp APIs, 1 = MarkEx / mstx. */
+ * message). info_type 0 = stamp APIs, 1 = MarkEx / mstx.
+ *
+ * An mstx range (info_type 1, START_STOP) is written in two halves with the
+ * same mark_id: at its start a record with end_ns = 0 (message, domain and
+ * the starting thread), at its end one with start_ns = 0, msg_len 0 and tid
+ * the ending thread. The export joins them (the row is the starting
+ * thread's); a start without an end is a range that never ended and is not
+ * exported, as CANN reports a range only at its end. mstx mark ids are
+ * unique per process but not dense or ordered (threads take blocks). */
 #define NPUPROF_TX_NO_RANGE 0xFFFFFFFFu
 struct npuprof_hrec_tx {
 	struct npuprof_hrec_header h;
