@@ -108,10 +108,43 @@ t_variants() {
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); n=len(d['traceEvents']); print(n, 'trace events'); sys.exit(n == 0)" "$s/npuprof_trace.json"
 }
 
+# stream-anchored mstx ranges (forward/backward/optimizer of the train
+# scenario): msprof-analyze's msproftx summary as SQL through the sqlite3
+# shell. It takes ranges (eventType 2) that are not host-only and subtracts
+# the device start from the device end of the TASK row joined on
+# connectionId: every one must have a MsTx row, spanning its phase's tasks.
+t_mstx_ranges() {
+	mods && newdir || return 1
+	build/bin/npuprof record --quiet -o "$OUTX" -- \
+		build/bin/npuwork --scenario train --devices 2 --steps 2 --quiet || return 1
+	sum=$(sq "SELECT s.value, count(*), sum(t.endNs - t.startNs > 0), count(t.endNs - t.startNs)
+		FROM MSTX_EVENTS m JOIN STRING_IDS s ON s.id = m.message
+		LEFT JOIN TASK t ON t.connectionId = m.connectionId
+		WHERE m.eventType = 2 AND m.connectionId != 4294967295 GROUP BY s.value ORDER BY s.value")
+	echo "$sum"
+	[ "$sum" = "backward|4|4|4
+forward|4|4|4
+optimizer|4|4|4" ] || return 1
+	# each is one MsTx TASK row, its domain is default, its device span holds
+	# the phase's kernels (the first forward MatMul starts inside it)
+	[ "$(sq "SELECT count(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType
+		WHERE s.value = 'MsTx' AND t.connectionId IN (SELECT connectionId FROM MSTX_EVENTS
+		WHERE eventType = 2)")" = 12 ] || return 1
+	[ "$(sq "SELECT count(*) FROM MSTX_EVENTS m JOIN STRING_IDS d ON d.id = m.domainId
+		WHERE m.eventType = 2 AND d.value = 'default'")" = 12 ] || return 1
+	[ "$(sq "SELECT count(*) FROM MSTX_EVENTS m JOIN STRING_IDS s ON s.id = m.message
+		JOIN TASK r ON r.connectionId = m.connectionId
+		WHERE s.value = 'forward' AND EXISTS (SELECT 1 FROM TASK k
+		WHERE k.deviceId = r.deviceId AND k.streamId = r.streamId
+		AND k.startNs >= r.startNs AND k.endNs <= r.endNs AND k.connectionId >= 0
+		AND k.connectionId < 4000000000)")" = 4 ]
+}
+
 MSTX="--mstx 24"
 run export.train_kmod t_manifest kmod train --devices 2 --steps 3
 run export.train_bpf t_manifest bpf train --devices 2 --steps 3
 MSTX=""
+run export.mstx_ranges t_mstx_ranges
 run export.stress_threads t_manifest kmod stress --devices 2 --threads 8 --tasks 4000
 run export.infer_4dev t_manifest kmod infer --devices 2 --steps 5
 run export.wrap t_wrap

@@ -16,6 +16,7 @@
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
 #include "hccl/hccl.h"
+#include "mstx/ms_tools_ext.h"
 #include "npuwork.h"
 
 #define CHECK(call)                                                                 \
@@ -65,22 +66,17 @@ static void op(struct worker *w, aclrtStream s, const char *name, const char *ty
 	CHECK(aclnpuLaunchOp(&d, s));
 }
 
-static void tx_range(void **stamp, uint32_t *id, const char *msg)
+/* The step's phases as stream-anchored mstx ranges: each launches a device
+ * marker on `s` at its start and end, so the range's MSTX_EVENTS row joins
+ * its MsTx TASK row and carries device times. */
+static mstxRangeId tx_range(const char *msg, aclrtStream s)
 {
-	*stamp = aclprofCreateStamp();
-	if (*stamp) {
-		aclprofSetStampTraceMessage(*stamp, msg, (uint32_t)strlen(msg));
-		if (aclprofRangeStart(*stamp, id) != ACL_SUCCESS)
-			*id = UINT32_MAX;
-	}
+	return mstxRangeStartA(msg, s);
 }
 
-static void tx_end(void *stamp, uint32_t id)
+static void tx_end(mstxRangeId id)
 {
-	if (stamp && id != UINT32_MAX)
-		aclprofRangeStop(id);
-	if (stamp)
-		aclprofDestroyStamp(stamp);
+	mstxRangeEnd(id); /* MSTX_INVALID_ID (not profiling): nothing */
 }
 
 static void *train_worker(void *p)
@@ -103,13 +99,12 @@ static void *train_worker(void *p)
 	CHECK(aclrtMallocHost(&host_buf, sz));
 	memset(host_buf, w->dev, sz);
 	for (int step = 0; step < opt.steps; step++) {
-		void *st;
-		uint32_t id;
+		mstxRangeId id;
 
 		snprintf(msg, sizeof(msg), "step %d", step);
 		aclprofMarkEx(msg, strlen(msg), comp);
 		CHECK(aclrtMemcpyAsync(dev_act, sz, host_buf, sz, ACL_MEMCPY_HOST_TO_DEVICE, comp));
-		tx_range(&st, &id, "forward");
+		id = tx_range("forward", comp);
 		for (int l = 0; l < opt.layers; l++) {
 			snprintf(name, sizeof(name), "layer%d/attn/MatMul", l);
 			op(w, comp, name, "MatMul", ACLNPU_TASK_AI_CORE, 60000, 32, hidden * 3,
@@ -127,8 +122,8 @@ static void *train_worker(void *p)
 			op(w, comp, name, "Gelu", ACLNPU_TASK_AI_VECTOR_CORE, 10000, 32, hidden * 4,
 			   hidden);
 		}
-		tx_end(st, id);
-		tx_range(&st, &id, "backward");
+		tx_end(id);
+		id = tx_range("backward", comp);
 		for (int l = opt.layers - 1; l >= 0; l--) {
 			snprintf(name, sizeof(name), "layer%d/mlp/GeluGrad", l);
 			op(w, comp, name, "GeluGrad", ACLNPU_TASK_AI_VECTOR_CORE, 12000, 32,
@@ -143,7 +138,7 @@ static void *train_worker(void *p)
 			op(w, comp, name, "MatMul", ACLNPU_TASK_AI_CORE, 120000, hidden, hidden * 3,
 			   32);
 		}
-		tx_end(st, id);
+		tx_end(id);
 		/* gradients: compute -> communication stream -> back */
 		CHECK(aclrtRecordEvent(grads_ready, comp));
 		CHECK(aclrtStreamWaitEvent(comm, grads_ready));
@@ -155,13 +150,13 @@ static void *train_worker(void *p)
 		}
 		CHECK(aclrtRecordEvent(reduced, comm));
 		CHECK(aclrtStreamWaitEvent(comp, reduced));
-		tx_range(&st, &id, "optimizer");
+		id = tx_range("optimizer", comp);
 		for (int l = 0; l < opt.layers; l++) {
 			snprintf(name, sizeof(name), "layer%d/ApplyAdamW", l);
 			op(w, comp, name, "ApplyAdamW", ACLNPU_TASK_AI_VECTOR_CORE, 15000, 1,
 			   hidden * hidden / 64, 1);
 		}
-		tx_end(st, id);
+		tx_end(id);
 		CHECK(aclrtMemcpyAsync(host_buf, sz, dev_act, 4096, ACL_MEMCPY_DEVICE_TO_HOST,
 				       comp));
 		CHECK(aclrtSynchronizeStream(comp));

@@ -12,7 +12,8 @@
  *           runtime: H2D copies, matmuls on AI cores, elementwise on vector
  *           cores, a MIX attention kernel, events between the compute and
  *           communication streams, an HCCL all-reduce of the gradients,
- *           msproftx ranges and MarkEx around forward/backward/optimizer
+ *           stream-anchored mstx ranges around forward/backward/optimizer and a
+ *           MarkEx per step
  *   infer   an inference loop (copies in, layers, copy out, synchronise)
  *   stress  --tasks tiny kernels from --threads threads
  *   replay  re-issue the tasks of an msprof or PyTorch profiler db (--db)
