@@ -140,11 +140,36 @@ optimizer|4|4|4" ] || return 1
 		AND k.connectionId < 4000000000)")" = 4 ]
 }
 
+# CANN's mstx sample shape, built against `make install-sdk` (tests/sdk/run.sh),
+# under npuprof record: each mark and range of both domains is one
+# MSTX_EVENTS row joined to its MsTx TASK row; the same through libms_tools_ext.so
+t_sdk_mstx() {
+	for t in mstx_sample mstx_sample_ext; do
+		[ -x build/sdk/build/$t ] || { echo "build/sdk/build/$t missing: run tests/sdk/run.sh"; return 1; }
+		mods devices=1 && newdir || return 1
+		LD_LIBRARY_PATH=build/sdk/prefix/lib64 build/bin/npuprof record --quiet -o "$OUTX" -- \
+			build/sdk/build/$t || return 1
+		got=$(sq "SELECT s.value, m.eventType, d.value, count(t.connectionId)
+			FROM MSTX_EVENTS m JOIN STRING_IDS s ON s.id = m.message
+			JOIN STRING_IDS d ON d.id = m.domainId
+			LEFT JOIN TASK t ON t.connectionId = m.connectionId
+			GROUP BY m.connectionId ORDER BY m.startNs")
+		echo "$t: $got"
+		[ "$got" = "TestMstxWithDomain|2|default|1
+DoAclAdd Start|0|default|1
+Create alpha aclScalar|0|DoAclAdd_Inner|1
+After aclnnAdd|2|DoAclAdd_Inner|1" ] || return 1
+		[ "$(sq "SELECT count(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType
+			WHERE s.value = 'MsTx'")" = 4 ] || return 1
+	done
+}
+
 MSTX="--mstx 24"
 run export.train_kmod t_manifest kmod train --devices 2 --steps 3
 run export.train_bpf t_manifest bpf train --devices 2 --steps 3
 MSTX=""
 run export.mstx_ranges t_mstx_ranges
+run export.sdk_mstx t_sdk_mstx
 run export.stress_threads t_manifest kmod stress --devices 2 --threads 8 --tasks 4000
 run export.infer_4dev t_manifest kmod infer --devices 2 --steps 5
 run export.wrap t_wrap
