@@ -335,6 +335,12 @@ $(BUILD)/tests/unit/test_runtime%: $(BUILD)/obj/tests/unit/test_runtime%.o $(UNI
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(UNIT_MAIN) $(RT_LINK) $(CHECK_LIBS) -lpthread
 
+# bench_mstx times the stamp calls as an application meets them: through
+# libmsprofiler.so (its PLT entries and TLS), not the static archive
+$(BUILD)/tests/bench/bench_mstx: $(BUILD)/obj/tests/bench/bench_mstx.o $(RT_LIBS) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< $(LIB_A) $(RT_LINK) $(LDLIBS)
+
 .PHONY: install-sdk
 install-sdk: $(RT_LIBS)
 	@test -n "$(PREFIX)" || { echo "usage: make install-sdk PREFIX=DIR" >&2; exit 2; }

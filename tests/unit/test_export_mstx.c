@@ -7,7 +7,8 @@
  * every range without one (host only, markers lost, stamp API) carries the
  * host-only 4294967295; ranges never ended are not written. The consumer
  * query of msprof-analyze's msproftx summary is run through the sqlite3
- * shell on the result.
+ * shell on the result. aclprofGetStepTimestamp's step records become the
+ * PyTorch database's STEP_TIME rows (msprof databases have no such table).
  */
 #include <check.h>
 #include <stdio.h>
@@ -126,6 +127,19 @@ static void txr(uint16_t info, uint16_t ev, uint64_t start, uint64_t end, uint64
 	npuprof_hostrec_commit(r);
 }
 
+static void step(uint64_t index, uint32_t tag, uint64_t t)
+{
+	struct npuprof_hrec_step *r = npuprof_hostrec_reserve(NPUPROF_HREC_STEP, sizeof(*r));
+
+	ck_assert_ptr_nonnull(r);
+	r->tid = (uint32_t)getpid() + 1;
+	r->tag = tag;
+	r->index_id = index;
+	r->time_ns = t;
+	r->stream = 0x1234;
+	npuprof_hostrec_commit(r);
+}
+
 static void write_host(const struct npuprof_session *s)
 {
 	struct npuprof_hostrec_config cfg;
@@ -153,6 +167,10 @@ static void write_host(const struct npuprof_session *s)
 	/* the stamp API: a range and a mark */
 	txr(0, NPUPROF_TX_START_STOP, T0 + 600, T0 + 700, 0, 0, "stamp range");
 	txr(0, NPUPROF_TX_MARK, T0 + 800, T0 + 800, 0, 0, "stamp mark");
+	/* step 1 started and ended, step 2 only started */
+	step(1, 0, T0 + 10);
+	step(1, 1, T0 + 30000);
+	step(2, 0, T0 + 31000);
 	ck_assert_int_eq(npuprof_hostrec_stop(), 0);
 }
 
@@ -240,6 +258,19 @@ START_TEST(test_mstx_rows)
 		 " t.connectionId IS NULL",
 		 "0");
 	ck_assert_uint_eq(res.mstx, 6);
+	SHELL_EQ(db, "SELECT count(*) FROM sqlite_master WHERE name = 'STEP_TIME'", "0");
+
+	/* the PyTorch database: the same events, and the steps */
+	o.pytorch = 1;
+	o.force = 1;
+	ck_assert_msg(npuprof_export(s.dir, &o, &res, err, sizeof(err)) == 0, "%s", err);
+	snprintf(want, sizeof(want), "1|%llu|%llu", 1700000000000000000ULL + 1000 + 10,
+		 1700000000000000000ULL + 1000 + 30000);
+	SHELL_EQ(res.pytorch_path, "SELECT id, startNs, endNs FROM STEP_TIME", want);
+	SHELL_EQ(
+		res.pytorch_path,
+		"SELECT count(*) FROM MSTX_EVENTS WHERE eventType = 2 AND connectionId != 4294967295",
+		"1");
 	tu_rm_rf(parent);
 }
 END_TEST

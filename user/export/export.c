@@ -538,6 +538,48 @@ static void write_mstx(struct export_ctx *x)
 	u64map_free(&ends);
 }
 
+/* aclprofGetStepTimestamp: STEP_TIME (id, startNs, endNs), the home the
+ * PyTorch database has for step times (§5.7; msprof databases have none,
+ * their step markers are the PROFILER_TRACE_EX tasks in TASK). A step is
+ * its step info's index; its start and end are the host times of its
+ * ACL_STEP_START and ACL_STEP_END calls. A step with one of the two missing
+ * is not written; with several processes, the first one's. */
+static void write_steps(struct export_ctx *x)
+{
+	struct u64map ends; /* index id -> end time */
+	struct u64map seen;
+
+	u64map_init(&ends);
+	u64map_init(&seen);
+	for (size_t i = 0; i < x->hd->nstep && !x->err; i++) {
+		const struct hd_step *st = &x->hd->step[i];
+		uint64_t v;
+
+		if (st->r.tag == 1 && !u64map_get(&ends, st->r.index_id, &v) &&
+		    u64map_put(&ends, st->r.index_id, st->r.time_ns) < 0)
+			x->err = -ENOMEM;
+	}
+	for (size_t i = 0; i < x->hd->nstep && !x->err; i++) {
+		const struct hd_step *st = &x->hd->step[i];
+		struct npuprof_db_step_time row;
+		uint64_t end;
+
+		if (st->r.tag != 0 || !u64map_get(&ends, st->r.index_id, &end) ||
+		    u64map_get(&seen, st->r.index_id, NULL) || st->r.index_id > INT64_MAX)
+			continue;
+		if (u64map_put(&seen, st->r.index_id, 1) < 0) {
+			x->err = -ENOMEM;
+			break;
+		}
+		row.id = (int64_t)st->r.index_id;
+		row.startNs = unix_ns(x, st->r.time_ns);
+		row.endNs = unix_ns(x, end > st->r.time_ns ? end : st->r.time_ns);
+		check(x, npuprof_db_add_step_time(x->w, &row));
+	}
+	u64map_free(&ends);
+	u64map_free(&seen);
+}
+
 static void write_comm_ops(struct export_ctx *x)
 {
 	for (size_t i = 0; i < x->hd->nhop && !x->err; i++) {
@@ -885,6 +927,8 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 
 	write_api(x);
 	write_mstx(x);
+	if (dbo->variant == NPUPROF_DB_PYTORCH)
+		write_steps(x);
 	write_comm_ops(x);
 	write_session_rows(x);
 	if (x->err) {

@@ -137,6 +137,17 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 			PUSH(h->htask, h->nhtask, t, ctx);
 		break;
 	}
+	case NPUPROF_HREC_STEP: {
+		const struct npuprof_hrec_step *r = BODY(struct npuprof_hrec_step);
+		struct hd_step t;
+
+		if (!r)
+			break;
+		t.pid = pid;
+		t.r = *r;
+		PUSH(h->step, h->nstep, t, ctx);
+		break;
+	}
 	case NPUPROF_HREC_TX: {
 		const struct npuprof_hrec_tx *r = BODY(struct npuprof_hrec_tx);
 		struct hd_tx t;
@@ -353,6 +364,7 @@ void hostdata_free(struct hostdata *h)
 	free(h->hop);
 	free(h->htask);
 	free(h->tx);
+	free(h->step);
 	free(h->track_cursor);
 	u64map_free(&h->strings);
 	u64map_free(&h->track_range);

@@ -51,6 +51,11 @@ struct hd_tx {
 	char *message;
 };
 
+struct hd_step {
+	uint32_t pid;
+	struct npuprof_hrec_step r;
+};
+
 struct hostdata {
 	struct hd_api *api;
 	size_t napi;
@@ -64,6 +69,8 @@ struct hostdata {
 	size_t nhtask;
 	struct hd_tx *tx;
 	size_t ntx;
+	struct hd_step *step; /* aclprofGetStepTimestamp, in file order */
+	size_t nstep;
 	struct u64map strings; /* hash id -> index into strv */
 	char **strv;
 	size_t nstr, capstr;

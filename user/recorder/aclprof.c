@@ -291,7 +291,7 @@ static int emit_tx(uint16_t info_type, uint16_t event, uint64_t start, uint64_t 
 	r->info_type = info_type;
 	r->event_type = event;
 	r->msg_len = msg_len;
-	memcpy(r->message, msg, msg_len);
+	hrec_copy(r->message, msg, msg_len);
 	r->message[msg_len] = '\0';
 	hrec_commit(r);
 	return 0;

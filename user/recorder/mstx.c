@@ -136,7 +136,7 @@ static inline void emit(uint16_t event, uint64_t start, uint64_t end, uint32_t t
 	r->info_type = 1;
 	r->event_type = event;
 	r->msg_len = len;
-	memcpy(r->message, msg, len);
+	hrec_copy(r->message, msg, len);
 	r->message[len] = '\0';
 	hrec_commit(r);
 }
