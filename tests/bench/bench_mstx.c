@@ -36,7 +36,7 @@
 #include "mstx/ms_tools_ext.h"
 #include "npuprof/hostread.h"
 
-#define ITERS 10000
+#define MAX_ITERS 10000
 #define ROUNDS 15
 #define MAXT 2
 
@@ -69,6 +69,7 @@ struct worker {
 static struct worker g_w[MAXT];
 static pthread_barrier_t g_start, g_end;
 static int g_round, g_nthreads, g_quit;
+static int ITERS = MAX_ITERS; /* BENCH_ITERS=N (<= MAX_ITERS) for experiments */
 
 static uint64_t now_ns(void)
 {
@@ -191,6 +192,9 @@ int main(void)
 
 	if (!mkdtemp(dir))
 		return 1;
+	if (getenv("BENCH_ITERS") && atoi(getenv("BENCH_ITERS")) > 0 &&
+	    atoi(getenv("BENCH_ITERS")) <= MAX_ITERS)
+		ITERS = atoi(getenv("BENCH_ITERS"));
 	/* BENCH_RING=BYTES: another ring size (the writer then runs during
 	 * the loops once a quarter of it fills) */
 	setenv("NPUPROF_BUFFER_SIZE", getenv("BENCH_RING") ? getenv("BENCH_RING") : "67108864", 1);

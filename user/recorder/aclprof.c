@@ -266,9 +266,12 @@ static int stack_grow(void)
 
 /* Writes one TX record; 0 or -1 if it could not be recorded (no collection,
  * ring full), which CANN reports as a failed report (-1). */
-static int emit_tx(uint16_t info_type, uint16_t event, uint64_t start, uint64_t end, uint32_t tid,
-		   uint32_t start_tid, uint32_t range_id, uint64_t mark_id, uint32_t category,
-		   int32_t payload_type, const char *msg, uint32_t msg_len)
+static inline __attribute__((always_inline)) int emit_tx(uint16_t info_type, uint16_t event,
+							 uint64_t start, uint64_t end, uint32_t tid,
+							 uint32_t start_tid, uint32_t range_id,
+							 uint64_t mark_id, uint32_t category,
+							 int32_t payload_type, const char *msg,
+							 uint32_t msg_len)
 {
 	uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_tx, message),
 					  (size_t)msg_len + 1);
@@ -297,8 +300,9 @@ static int emit_tx(uint16_t info_type, uint16_t event, uint64_t start, uint64_t 
 	return 0;
 }
 
-static int emit_stamp(const struct stamp *s, uint16_t event, uint64_t start, uint64_t end,
-		      uint32_t start_tid, uint32_t range_id)
+static inline __attribute__((always_inline)) int emit_stamp(const struct stamp *s, uint16_t event,
+							    uint64_t start, uint64_t end,
+							    uint32_t start_tid, uint32_t range_id)
 {
 	uint32_t n = s->msg_len;
 

@@ -114,8 +114,9 @@ static uint64_t domain_hash(mstxDomainHandle_t d)
 }
 
 /* One TX record: info_type 1, the message cut at MSTX_MSG_MAX. */
-static inline void emit(uint16_t event, uint64_t start, uint64_t end, uint32_t tid, uint64_t id,
-			uint64_t domain, const char *msg, uint32_t len)
+static inline __attribute__((always_inline)) void emit(uint16_t event, uint64_t start, uint64_t end,
+						       uint32_t tid, uint64_t id, uint64_t domain,
+						       const char *msg, uint32_t len)
 {
 	uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_tx, message),
 					  (size_t)len + 1);
