@@ -443,6 +443,16 @@ static void flush_open_markers(struct export_ctx *x)
 		row->globalTaskId = (int64_t)x->next_gtid++;
 		check(x, npuprof_db_add_task(x->w, row));
 		x->res->tasks++;
+		if (x->json) {
+			char args[128];
+
+			snprintf(args, sizeof(args),
+				 "{\"taskId\":%" PRId64 ",\"globalTaskId\":%" PRId64
+				 ",\"connectionId\":%" PRId64 "}",
+				 (int64_t)row->taskId, row->globalTaskId, row->connectionId);
+			json_event(x, "MsTx", "task", 1000000 + (int64_t)row->deviceId,
+				   (int64_t)row->streamId, row->startNs, row->endNs, args);
+		}
 		if (u64map_put(&x->mstx_dev, key, 1) < 0)
 			x->err = -ENOMEM;
 	}
