@@ -97,7 +97,9 @@ t_unpriv() {
 	st=$?
 	cat "$d.err"
 	[ $st -eq 0 ] || return 1
-	[ ! -s "$d.err" ] || { echo "stderr not empty"; return 1; }
+	# nobody cannot read the driver's switches (0600), so cannot tell they
+	# are on: that warning only
+	! grep -v 'trace switch' "$d.err" | grep -q . || { echo "stderr not empty"; return 1; }
 	p=$(ls -d "$d"/PROF_*)
 	grep -q '^engine=kmod$' "$p/npuprof.session" || return 1
 	[ "$(stat -c %u "$p/kernel/npuprof.kernel.raw")" -eq 65534 ] || return 1

@@ -372,6 +372,22 @@ static int enabled(const struct export_ctx *x, uint64_t sw)
  * track, from its launch to launch + its modelled duration, with the same
  * detail rows a captured task gets (on_done). The times are host-derived;
  * META_DATA says so (npuprof.task_time_source=host). */
+/* npusim's default SDMA bandwidth (its sdma_mbps parameter), for copies
+ * whose duration the runtime left to the device */
+#define HOST_SDMA_MBPS 20000ULL
+
+/* A host-derived task's span: its modelled duration, a copy's bytes at the
+ * default bandwidth, at least 1 ns. */
+static uint64_t host_task_ns(const struct npuprof_hrec_task_track *r)
+{
+	uint64_t d = r->duration_ns;
+
+	if (!d && r->bytes)
+		d = r->bytes > UINT64_MAX / 1000 ? UINT64_MAX / HOST_SDMA_MBPS :
+						   r->bytes * 1000 / HOST_SDMA_MBPS;
+	return d ? d : 1;
+}
+
 static void write_host_tasks(struct export_ctx *x)
 {
 	uint64_t gtid = 0;
@@ -390,7 +406,7 @@ static void write_host_tasks(struct export_ctx *x)
 		t.pid = tr->pid;
 		t.tid = tr->r.tid;
 		t.submit_ns = t.start_ns = tr->r.time_ns;
-		t.end_ns = tr->r.time_ns + tr->r.duration_ns;
+		t.end_ns = tr->r.time_ns + host_task_ns(&tr->r);
 		t.user = tr;
 		on_done(x, &t);
 	}

@@ -541,8 +541,8 @@ static void write_env_note(const char *path)
 	snprintf(note, sizeof(note), "%s/%s", path, NPUPROF_PROFILE_NOTE);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", note);
 	f = fopen(tmp, "w");
-	if (!f || fprintf(f, "npuprof record governs this run: the profile is in %s\n",
-			  g_env_dir) < 0 ||
+	if (!f ||
+	    fprintf(f, "npuprof record governs this run: the profile is in %s\n", g_env_dir) < 0 ||
 	    fclose(f) != 0 || rename(tmp, note) != 0) {
 		fprintf(stderr, "npuprof: cannot write %s: %s\n", note, strerror(errno));
 		unlink(tmp);

@@ -13,7 +13,9 @@
  * MarkEx device marker. On exit it prints what it did, one "key=value" a
  * line, for the test to compare with the exported database:
  *   tasks.MEMCPY_ASYNC=  tasks.EVENT_RECORD=  tasks.MsTx=  stamps=
- *   api.aclrtMemcpyAsync=  api.aclrtRecordEvent=
+ *   api.aclrtMemcpyAsync=  api.aclrtRecordEvent=  api.aclrtSynchronizeStream=
+ * (the calls inside the collection; the runtime adds a runtime-level
+ * CANN_API row under each: MemcpyAsync, EventRecord, StreamSynchronize)
  * --no-prof runs the same work without the profiling calls (a baseline).
  */
 #include <stdio.h>
@@ -45,7 +47,7 @@ int main(int argc, char **argv)
 	aclprofConfig *config = NULL;
 	void *host = NULL, *dev = NULL, *stamp = NULL, *range = NULL;
 	uint32_t range_id = 0;
-	long copies = 0, events = 0, markers = 0, stamps = 0;
+	long copies = 0, events = 0, markers = 0, stamps = 0, syncs = 0;
 
 	if (rounds < 1)
 		rounds = 1;
@@ -92,8 +94,10 @@ int main(int argc, char **argv)
 			CHECK(aclprofPop());
 			stamps++;
 		}
-		if ((i & 255) == 255)
+		if ((i & 255) == 255) {
 			CHECK(aclrtSynchronizeStream(stream));
+			syncs++;
+		}
 	}
 	if (prof) {
 		CHECK(aclprofMarkEx("sample done", 11, stream));
@@ -103,6 +107,7 @@ int main(int argc, char **argv)
 		stamps++;
 	}
 	CHECK(aclrtSynchronizeStream(stream));
+	syncs++;
 	if (prof) {
 		aclprofDestroyStamp(stamp);
 		aclprofDestroyStamp(range);
@@ -116,8 +121,9 @@ int main(int argc, char **argv)
 	CHECK(aclrtDestroyStream(stream));
 	CHECK(aclrtResetDevice(0));
 	CHECK(aclFinalize());
-	printf("tasks.MEMCPY_ASYNC=%ld\ntasks.EVENT_RECORD=%ld\ntasks.MsTx=%ld\nstamps=%ld\n", copies,
-	       events, markers, stamps);
-	printf("api.aclrtMemcpyAsync=%ld\napi.aclrtRecordEvent=%ld\n", copies, events);
+	printf("tasks.MEMCPY_ASYNC=%ld\ntasks.EVENT_RECORD=%ld\ntasks.MsTx=%ld\nstamps=%ld\n",
+	       copies, events, markers, stamps);
+	printf("api.aclrtMemcpyAsync=%ld\napi.aclrtRecordEvent=%ld\napi.aclrtSynchronizeStream=%ld\n",
+	       copies, events, syncs);
 	return 0;
 }

@@ -139,8 +139,9 @@ static int export_dir(const char *dir, struct npuprof_export_opts *o,
 	}
 	globfree(&g);
 	if (!quiet || failed)
-		fprintf(failed ? stderr : stdout, "npuprof export: %zu session%s in %s, %d failed\n", n,
-			n == 1 ? "" : "s", dir, failed);
+		fprintf(failed ? stderr : stdout,
+			"npuprof export: %zu session%s in %s, %d failed\n", n, n == 1 ? "" : "s",
+			dir, failed);
 	return status;
 }
 
