@@ -84,19 +84,15 @@ int apisession_create(const struct apisession_config *cfg, char *dir, size_t dir
 	int keep = 0, r;
 
 	npuprof_session_init(s);
-	/* only the configured devices belong to this session */
+	/* only the configured devices belong to this session (the config's ids
+	 * were checked against the runtime's device count) */
 	g_dev_mask = 0;
-	for (int i = 0; i < s->ndev; i++) {
-		int want = 0;
-
-		for (uint32_t k = 0; k < cfg->dev_count; k++)
-			want |= cfg->dev_ids[k] == s->dev[i].id;
-		if (!want)
-			continue;
-		if (s->dev[i].id < 32)
-			g_dev_mask |= 1u << s->dev[i].id;
-		s->dev[keep++] = s->dev[i];
-	}
+	for (uint32_t k = 0; k < cfg->dev_count; k++)
+		if (cfg->dev_ids[k] < NPUPROF_MAX_DEVICES)
+			g_dev_mask |= 1u << cfg->dev_ids[k];
+	for (int i = 0; i < s->ndev; i++)
+		if (s->dev[i].id < NPUPROF_MAX_DEVICES && (g_dev_mask & (1u << s->dev[i].id)))
+			s->dev[keep++] = s->dev[i];
 	s->ndev = keep;
 	s->pid = (uint32_t)getpid();
 	s->switches = cfg->switches;
