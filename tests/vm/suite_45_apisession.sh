@@ -56,6 +56,8 @@ t_kmod() {
 	grep -q '^engine=kmod$' "$p/npuprof.session" || { cat "$p/npuprof.session"; return 1; }
 	build/bin/npuprof export --quiet "$p" || return 1
 	python3 tests/vm/apisession_check.py "$(as_db "$d")" "$d.out" device || return 1
+	# kept for apisession.record
+	cp "$d.out" "$AS_OUT/kmod.expected" && as_db "$d" > "$AS_OUT/kmod.db" || return 1
 	# a second session into the same result path; export the parent
 	as_sample "$d" 4 > /dev/null || return 1
 	[ "$(ls -d "$d"/PROF_* | wc -l)" -eq 2 ] || return 1
@@ -80,10 +82,10 @@ t_record() {
 		grep -qF "$p" "$d/npuprof_profile_location.txt" || { cat "$d/npuprof_profile_location.txt"; return 1; }
 	# the stdout of record's export precedes the sample's summary lines; keep key=value
 	grep '=' "$d.out" > "$d.kv"
-	[ -f "$AS_OUT/kmod.out" ] || { echo "run apisession.kmod first"; return 1; }
-	cmp "$d.kv" "$AS_OUT/kmod.out" || return 1
-	python3 tests/vm/apisession_check.py "$(ls "$AS_OUT"/kmod/PROF_*/msprof_*.db | head -1)" \
-		"$AS_OUT/kmod.out" device "$(as_db "$d.prof")"
+	[ -f "$AS_OUT/kmod.expected" ] || { echo "run apisession.kmod first"; return 1; }
+	cmp "$d.kv" "$AS_OUT/kmod.expected" || return 1
+	python3 tests/vm/apisession_check.py "$(cat "$AS_OUT/kmod.db")" "$AS_OUT/kmod.expected" device \
+		"$(as_db "$d.prof")"
 }
 
 t_unpriv() {
