@@ -15,6 +15,7 @@
 #include <glob.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,6 +326,47 @@ START_TEST(test_under_record)
 }
 END_TEST
 
+/* a program that exits without aclprofStop still leaves a complete session */
+START_TEST(test_exit_without_stop)
+{
+	char err[1024], pat[4200];
+	struct npuprof_session s;
+	int status;
+	glob_t g;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		uint32_t dev[1] = { 0 };
+		aclprofConfig *c;
+		void *stamp;
+
+		freopen("/dev/null", "w", stderr);
+		if (aclprofInit(g_dir, strlen(g_dir)))
+			_exit(2);
+		c = aclprofCreateConfig(dev, 1, ACL_AICORE_NONE, NULL,
+					ACL_PROF_TASK_TIME | ACL_PROF_MSPROFTX);
+		if (!c || aclprofStart(c))
+			_exit(3);
+		stamp = aclprofCreateStamp();
+		aclprofSetStampTraceMessage(stamp, "bye", 3);
+		if (aclprofMark(stamp))
+			_exit(4);
+		exit(0);
+	}
+	waitpid(pid, &status, 0);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	snprintf(pat, sizeof(pat), "%s/PROF_*", g_dir);
+	ck_assert_int_eq(glob(pat, 0, NULL, &g), 0);
+	ck_assert_uint_eq(g.gl_pathc, 1);
+	ck_assert_int_eq(npuprof_session_load(&s, g.gl_pathv[0], err, sizeof(err)), 0);
+	ck_assert_uint_ne(s.end_realtime_ns, 0);
+	ck_assert_uint_eq(s.pid, (uint32_t)pid);
+	file_exists(g.gl_pathv[0], "host/end_info");
+	globfree(&g);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("apisession");
@@ -334,6 +376,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_host_only_session);
 	tcase_add_test(tc, test_switches_honoured);
 	tcase_add_test(tc, test_under_record);
+	tcase_add_test(tc, test_exit_without_stop);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -112,6 +112,7 @@ static char g_remembered_path[MAX_PATH_LEN]; /* last Init path or ACL_PROF_PATH 
 static int g_running;
 static struct aclprofConfig g_running_cfg;
 static int g_api_session; /* the running collection is an apisession */
+static int g_api_exit_hooked;
 static int g_env_inited; /* the program's own aclprofInit under MODE_ENV */
 static char g_env_dir[MAX_PATH_LEN]; /* MODE_ENV: record's session directory */
 static char *g_options[ACL_PROF_ARGS_MAX];
@@ -476,6 +477,18 @@ static aclError begin_collection(const char *dir, const struct aclprofConfig *c)
 	return ACL_SUCCESS;
 }
 
+static aclError end_collection(void);
+
+/* A program that exits without aclprofStop still leaves a complete
+ * session: the capture drained, the end files written. */
+static void api_session_exit(void)
+{
+	pthread_mutex_lock(&g_lock);
+	if (g_api_session)
+		end_collection();
+	pthread_mutex_unlock(&g_lock);
+}
+
 /* Under g_lock: a new session directory under the result path, the host
  * recorder in it and, for a config with task times on devices, the capture
  * of our own device tasks (apisession.c). */
@@ -501,6 +514,11 @@ static aclError begin_api_collection(const struct aclprofConfig *c)
 		return ret;
 	}
 	g_api_session = 1;
+	if (!g_api_exit_hooked) {
+		/* after the host recorder's: runs before it at exit */
+		atexit(api_session_exit);
+		g_api_exit_hooked = 1;
+	}
 	apisession_capture_start();
 	return ACL_SUCCESS;
 }
