@@ -13,8 +13,9 @@ at 0.
 
 With DB (the msprof database the trace was written from): every TASK row
 appears exactly once as a task slice, named by its COMPUTE_TASK_INFO
-operator name (else its task type), at exactly startNs/1000 µs for
-(endNs-startNs)/1000; every TASK with a CANN_API row of its connectionId
+operator name (else its task type), at exactly (startNs - origin)/1000
+µs for (endNs-startNs)/1000 (origin: otherData.startTimeUnixNs, not after
+SESSION_TIME_INFO.startTimeNs); every TASK with a CANN_API row of its connectionId
 has a flow from that API slice; the CANN_API, COMMUNICATION_OP and
 MSTX_EVENTS rows are all there.
 
@@ -22,6 +23,7 @@ MSTX_EVENTS rows are all there.
 range, counter, process, thread. Prints a summary; exit 1 with the reasons
 on failure.
 """
+import bisect
 import collections
 import decimal
 import json
@@ -40,8 +42,11 @@ def err(msg):
         errors.append("... (more)")
 
 
+ORIGIN = 0  # Unix ns of ts 0 (otherData.startTimeUnixNs)
+
+
 def us(ns):
-    return D(ns) / 1000
+    return D(ns - ORIGIN) / 1000
 
 
 def main(argv):
@@ -61,6 +66,12 @@ def main(argv):
         print("FAIL: not a JSON Object Format trace (no traceEvents list)")
         return 1
     evs = doc["traceEvents"]
+    global ORIGIN
+    try:
+        ORIGIN = int(doc["otherData"]["startTimeUnixNs"])
+    except (KeyError, TypeError, ValueError):
+        print("FAIL: no otherData.startTimeUnixNs")
+        return 1
     count = collections.Counter()
     pnames, tnames = {}, {}
     used = set()
@@ -147,12 +158,23 @@ def main(argv):
                 err(f"thread {key}: {name!r} [{ts}, {end}] overlaps {stack[-1][1]!r} ending {stack[-1][0]}")
             stack.append((end, name))
 
+    # per thread: slice starts, and the latest end among the slices so far
+    # (slices nest, so a time is inside some slice iff the last slice
+    # starting at or before it, or one enclosing it, ends at or after it)
+    reach = {}
+    for key, sl in slices.items():
+        starts, ends, m = [], [], None
+        for ts, end, _ in sorted(sl):
+            m = end if m is None or end > m else m
+            starts.append(ts)
+            ends.append(m)
+        reach[key] = (starts, ends)
+
     def bound(e):
-        """the X slice on e's thread that contains e's ts"""
-        for ts, end, name in slices.get((e["pid"], e["tid"]), []):
-            if ts <= D(e["ts"]) <= end:
-                return True
-        return False
+        """is e's ts inside an X slice of its thread"""
+        starts, ends = reach.get((e["pid"], e["tid"]), ([], []))
+        i = bisect.bisect_right(starts, D(e["ts"])) - 1
+        return i >= 0 and ends[i] >= D(e["ts"])
 
     for fid, p in flows.items():
         if len(p["s"]) != 1 or len(p["f"]) != 1:
@@ -199,6 +221,10 @@ def check_db(db, tasks, flows, count):
     def rows(t):
         return con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] if t in tables else 0
 
+    if "SESSION_TIME_INFO" in tables:
+        st = con.execute("SELECT startTimeNs FROM SESSION_TIME_INFO").fetchone()
+        if st and st[0] is not None and ORIGIN > st[0]:
+            err(f"origin {ORIGIN} after the session's start {st[0]}")
     if "TASK" in tables:
         comp = "COMPUTE_TASK_INFO" in tables
         q = ("SELECT t.globalTaskId, t.startNs, t.endNs, tt.value, "
@@ -219,8 +245,8 @@ def check_db(db, tasks, flows, count):
                 err(f"TASK {gtid}: named {e['name']!r}, not {want!r}")
             if e["args"].get("taskType") != (ttype if ttype and ttype != "N/A" else "task"):
                 err(f"TASK {gtid}: args.taskType {e['args'].get('taskType')!r}, not {ttype!r}")
-            if D(e["ts"]) != us(start) or D(e["dur"]) != us(max(end - start, 0)):
-                err(f"TASK {gtid}: ts/dur {e['ts']}/{e['dur']}, not {us(start)}/{us(end - start)}")
+            if D(e["ts"]) != us(start) or D(e["dur"]) != D(max(end - start, 0)) / 1000:
+                err(f"TASK {gtid}: ts/dur {e['ts']}/{e['dur']}, not {us(start)}/{D(end - start) / 1000}")
         if n != count["task"]:
             err(f"{count['task']} task slices for {n} TASK rows")
         if "CANN_API" in tables:

@@ -29,8 +29,12 @@
  *     end of its launching call (or its start, if earlier or unlaunched)
  *     to its end.
  *
- * Timestamps are the database's Unix ns written as µs with exactly three
- * decimals (integer arithmetic: nothing is lost to floating point). The
+ * Timestamps are µs since the session's start (SESSION_TIME_INFO.startTimeNs,
+ * or the first time in the data if earlier), whose Unix ns the header
+ * gives as otherData.startTimeUnixNs (a string: exact in any reader), with
+ * exactly three decimals (integer arithmetic). Relative, because readers
+ * parse ts as a double: at today's Unix µs (~1.8e15) a double resolves only
+ * 0.25 µs, which makes back-to-back tasks overlap in a viewer. The
  * events are produced by ordered queries and written as they come, so
  * memory does not grow with the number of rows (only with the number of
  * threads, streams and communication groups).

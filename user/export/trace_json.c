@@ -51,6 +51,7 @@ struct tw {
 	char *err;
 	size_t errlen;
 	int rc; /* first error (negative errno) */
+	int64_t origin; /* Unix ns of ts 0 */
 	int first;
 	uint64_t rows;
 	/* which tables the producer wrote */
@@ -146,7 +147,7 @@ static void ev(struct tw *w, char ph, const char *name, const char *cat, int64_t
 		put_str(f, cat);
 	}
 	fprintf(f, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64 ",\"ts\":", pid, tid);
-	put_us(f, ts == NO_TS ? 0 : ts);
+	put_us(f, ts == NO_TS ? 0 : ts - w->origin);
 	w->res->events++;
 }
 
@@ -778,6 +779,36 @@ static void queue_depth(struct tw *w)
 	sqlite3_finalize(st);
 }
 
+/* ts 0: the session's start (SESSION_TIME_INFO), or the first time in the
+ * data if that is earlier or there is no session row. */
+static void find_origin(struct tw *w, int session)
+{
+	static const struct {
+		const char *table, *col;
+	} t[] = { { "SESSION_TIME_INFO", "startTimeNs" },
+		  { "TASK", "startNs" },
+		  { "CANN_API", "startNs" },
+		  { "MSTX_EVENTS", "startNs" },
+		  { "COMMUNICATION_OP", "startNs" } };
+	int have[] = { session, w->task, w->api, w->mstx, w->comm_op };
+	char sql[512];
+	size_t n = 0;
+	sqlite3_stmt *st;
+
+	n += (size_t)snprintf(sql, sizeof(sql), "SELECT MIN(x) FROM (SELECT NULL AS x");
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (have[i])
+			n += (size_t)snprintf(sql + n, sizeof(sql) - n,
+					      " UNION ALL SELECT MIN(%s) FROM %s", t[i].col,
+					      t[i].table);
+	snprintf(sql + n, sizeof(sql) - n, ")");
+	if (prep(w, sql, &st))
+		return;
+	if (step(w, st) == 1)
+		w->origin = col_i64(st, 0, 0);
+	sqlite3_finalize(st);
+}
+
 /* ---- the file ------------------------------------------------------------------ */
 
 int npuprof_trace_json(const char *db, const char *out, const struct npuprof_trace_opts *o,
@@ -826,6 +857,7 @@ int npuprof_trace_json(const char *db, const char *out, const struct npuprof_tra
 	w.comm_op = has_table(&w, "COMMUNICATION_OP");
 	w.mstx = has_table(&w, "MSTX_EVENTS");
 	w.npu_info = has_table(&w, "NPU_INFO");
+	find_origin(&w, has_table(&w, "SESSION_TIME_INFO"));
 	if (w.rc)
 		goto out;
 
@@ -838,7 +870,7 @@ int npuprof_trace_json(const char *db, const char *out, const struct npuprof_tra
 	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"npuprof\",\"database\":",
 	      w.f);
 	put_str(w.f, db);
-	fputs("},\"traceEvents\":[", w.f);
+	fprintf(w.f, ",\"startTimeUnixNs\":\"%" PRId64 "\"},\"traceEvents\":[", w.origin);
 
 	op_devices(&w);
 	host_names(&w);
