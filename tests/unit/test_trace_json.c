@@ -186,6 +186,27 @@ START_TEST(exact_microseconds_from_the_session_start)
 }
 END_TEST
 
+/* Times at the ends of int64 (a damaged or foreign database): written
+ * exactly, never wrapped. */
+START_TEST(extreme_times_do_not_wrap)
+{
+	struct fx x;
+	char err[1024], *s;
+
+	fx_open(&x);
+	task(&x, INT64_MIN + 10, INT64_MAX, 0, 0, -1, "KERNEL_AICORE", NULL);
+	task(&x, INT64_MAX, INT64_MAX, 0, 1, -1, "KERNEL_AICORE", NULL);
+	fx_finish(&x);
+	ck_assert_msg(trace(&x, NULL, NULL, err, sizeof(err)) == 0, "%s", err);
+	s = slurp(x.out);
+	ck_assert_msg(strstr(s, "\"startTimeUnixNs\":\"-9223372036854775798\""), "%s", s);
+	ck_assert_msg(strstr(s, "\"ts\":0.000,\"dur\":18446744073709551.605"), "%s", s);
+	ck_assert_msg(strstr(s, "\"ts\":18446744073709551.605,\"dur\":0.000"), "%s", s);
+	free(s);
+	fx_done(&x);
+}
+END_TEST
+
 START_TEST(empty_session)
 {
 	struct fx x;
@@ -349,6 +370,7 @@ Suite *unit_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, names_are_escaped);
 	tcase_add_test(tc, exact_microseconds_from_the_session_start);
+	tcase_add_test(tc, extreme_times_do_not_wrap);
 	tcase_add_test(tc, empty_session);
 	tcase_add_test(tc, names_flows_marks);
 	tcase_add_test(tc, concurrent_tasks_of_a_stream);

@@ -124,12 +124,19 @@ static void put_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* ns as µs with three decimals, exactly. */
-static void put_us(FILE *f, int64_t ns)
+/* A magnitude of ns as µs with three decimals, exactly. */
+static void put_us_abs(FILE *f, int neg, uint64_t a)
 {
-	uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+	fprintf(f, "%s%" PRIu64 ".%03u", neg ? "-" : "", a / 1000, (unsigned)(a % 1000));
+}
 
-	fprintf(f, "%s%" PRIu64 ".%03u", ns < 0 ? "-" : "", a / 1000, (unsigned)(a % 1000));
+/* ns - origin as µs: the difference of two int64 always fits a uint64
+ * magnitude, so no time of the database wraps. */
+static void put_us(FILE *f, int64_t ns, int64_t origin)
+{
+	__int128 d = (__int128)ns - origin;
+
+	put_us_abs(f, d < 0, (uint64_t)(d < 0 ? -d : d));
 }
 
 /* Opens an event object; the caller adds its fields and the closing '}'. */
@@ -147,7 +154,7 @@ static void ev(struct tw *w, char ph, const char *name, const char *cat, int64_t
 		put_str(f, cat);
 	}
 	fprintf(f, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64 ",\"ts\":", pid, tid);
-	put_us(f, ts == NO_TS ? 0 : ts - w->origin);
+	put_us(f, ts == NO_TS ? 0 : ts, ts == NO_TS ? 0 : w->origin);
 	w->res->events++;
 }
 
@@ -170,7 +177,7 @@ static void slice(struct tw *w, const char *name, const char *cat, int64_t pid, 
 {
 	ev(w, 'X', name, cat, pid, tid, start);
 	fputs(",\"dur\":", w->f);
-	put_us(w->f, end > start ? end - start : 0);
+	put_us_abs(w->f, 0, end > start ? (uint64_t)end - (uint64_t)start : 0);
 }
 
 static void flow(struct tw *w, char ph, uint64_t id, int64_t pid, int64_t tid, int64_t ts)
@@ -299,7 +306,11 @@ static int track_add(struct tw *w, int64_t dev, int kind, int64_t key, const cha
 static int64_t track_tid(struct tw *w, int64_t dev, int kind, int64_t key)
 {
 	struct track k = { dev, kind, key, NULL };
-	const struct track *t = bsearch(&k, w->tr, w->ntr, sizeof(k), track_cmp);
+	const struct track *t;
+
+	if (!w->ntr)
+		return -1;
+	t = bsearch(&k, w->tr, w->ntr, sizeof(k), track_cmp);
 
 	return t ? NPUPROF_TRACE_DEVICE_TID + (int64_t)(t - w->tr) : -1;
 }
@@ -413,7 +424,8 @@ static void device_names(struct tw *w)
 	}
 	if (w->rc)
 		return;
-	qsort(w->tr, w->ntr, sizeof(*w->tr), track_cmp);
+	if (w->ntr)
+		qsort(w->tr, w->ntr, sizeof(*w->tr), track_cmp);
 	for (size_t i = 0; i < w->ntr && !w->rc; i++) {
 		const struct track *t = &w->tr[i];
 		int64_t pid = 0, tid = NPUPROF_TRACE_DEVICE_TID + (int64_t)i;
