@@ -37,7 +37,7 @@ INC_export   := -Iuser/export -Iuser/device $(INC_common)
 INC_runtime  := -Iuser/runtime -Iuser/recorder -Iuser/device $(INC_common)
 INC_npuprof  := -Iuser/tools/npuprof -Iuser/export $(INC_common)
 INC_npuwork  := -Iuser/tools/npuwork -Iuser/device $(INC_common)
-INC_tests    := -Itests/gen $(foreach c,recorder capture device db report export runtime,-Iuser/$(c)) $(INC_common)
+INC_tests    := -Itests/gen $(foreach c,recorder capture device db report export runtime aclnn,-Iuser/$(c)) $(INC_common)
 $(BUILD)/obj/user/common/%.o:      INC = $(INC_common)
 $(BUILD)/obj/user/capture/%.o:     INC = $(INC_capture) $(BPF_INC)
 $(BUILD)/obj/user/device/%.o:      INC = $(INC_device)
@@ -360,6 +360,11 @@ $(NN_OPAPI): $(NN_OP_OBJS) $(NN_BASE)
 		-L$(BUILD)/lib -lnnopbase -lascendcl -Wl,-rpath,'$$ORIGIN'
 $(NN_CSEC): $(BUILD)/obj/user/aclnn/securec.o
 	$(CC) -shared -Wl,-soname,libc_sec.so -Wl,--no-undefined -o $@ $<
+
+# test_aclnn reads the executors' plans (nn_internal.h) through the libraries
+$(BUILD)/tests/unit/test_aclnn: $(BUILD)/obj/tests/unit/test_aclnn.o $(UNIT_MAIN) $(NN_LIBS) $(RT_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< $(UNIT_MAIN) -L$(BUILD)/lib -lopapi -lnnopbase -lc_sec $(RT_LINK) $(CHECK_LIBS) -lpthread
 
 # install-sdk, then a CANN-style CMake sample built against it (tests/sdk)
 .PHONY: sdk-check
