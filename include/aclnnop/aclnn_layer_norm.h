@@ -16,14 +16,10 @@ extern "C" {
  * trailing dims of input (1 .. rank of them); weight/bias (optional): that
  * shape, input's dtype or FLOAT; meanOut/rstdOut (optional): input's
  * shape with the normalised dims 1. */
-ACLNN_API aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor *input,
-						     const aclIntArray *normalizedShape,
-						     const aclTensor *weightOptional,
-						     const aclTensor *biasOptional, double eps,
-						     aclTensor *out, aclTensor *meanOutOptional,
-						     aclTensor *rstdOutOptional,
-						     uint64_t *workspaceSize,
-						     aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnLayerNormGetWorkspaceSize(
+	const aclTensor *input, const aclIntArray *normalizedShape, const aclTensor *weightOptional,
+	const aclTensor *biasOptional, double eps, aclTensor *out, aclTensor *meanOutOptional,
+	aclTensor *rstdOutOptional, uint64_t *workspaceSize, aclOpExecutor **executor);
 ACLNN_API aclnnStatus aclnnLayerNorm(void *workspace, uint64_t workspaceSize,
 				     aclOpExecutor *executor, aclrtStream stream);
 

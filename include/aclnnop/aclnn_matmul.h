@@ -16,9 +16,10 @@ extern "C" {
  * 3 USE_HF32. self, mat2, out: FLOAT, FLOAT16 or BFLOAT16, one dtype. */
 ACLNN_API aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *mat2,
 						  aclTensor *out, int8_t cubeMathType,
-						  uint64_t *workspaceSize, aclOpExecutor **executor);
-ACLNN_API aclnnStatus aclnnMatmul(void *workspace, uint64_t workspaceSize,
-				  aclOpExecutor *executor, aclrtStream stream);
+						  uint64_t *workspaceSize,
+						  aclOpExecutor **executor);
+ACLNN_API aclnnStatus aclnnMatmul(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+				  aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -17,8 +17,8 @@ extern "C" {
 ACLNN_API aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor *self, int64_t dim,
 						   aclTensor *out, uint64_t *workspaceSize,
 						   aclOpExecutor **executor);
-ACLNN_API aclnnStatus aclnnSoftmax(void *workspace, uint64_t workspaceSize,
-				   aclOpExecutor *executor, aclrtStream stream);
+ACLNN_API aclnnStatus aclnnSoftmax(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+				   aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -52,7 +52,7 @@ static void shape_is(const aclnpuTensorDesc *d, aclDataType dt, uint32_t n, cons
 	for (uint32_t i = 0; i < n; i++)
 		ck_assert_int_eq(d->dims[i], dims[i]);
 }
-#define SHAPE(d, dt, ...)                                                                      \
+#define SHAPE(d, dt, ...)                                                         \
 	shape_is((d), (dt), sizeof((int64_t[]){ __VA_ARGS__ }) / sizeof(int64_t), \
 		 (int64_t[]){ __VA_ARGS__ })
 
@@ -271,10 +271,13 @@ START_TEST(add_errors)
 	uint64_t ws;
 	aclOpExecutor *e;
 
-	ck_assert_int_eq(aclnnAddGetWorkspaceSize(NULL, a, al, o, &ws, &e), ACLNN_ERR_PARAM_NULLPTR);
-	ck_assert_int_eq(aclnnAddGetWorkspaceSize(a, NULL, al, o, &ws, &e), ACLNN_ERR_PARAM_NULLPTR);
+	ck_assert_int_eq(aclnnAddGetWorkspaceSize(NULL, a, al, o, &ws, &e),
+			 ACLNN_ERR_PARAM_NULLPTR);
+	ck_assert_int_eq(aclnnAddGetWorkspaceSize(a, NULL, al, o, &ws, &e),
+			 ACLNN_ERR_PARAM_NULLPTR);
 	ck_assert_int_eq(aclnnAddGetWorkspaceSize(a, a, NULL, o, &ws, &e), ACLNN_ERR_PARAM_NULLPTR);
-	ck_assert_int_eq(aclnnAddGetWorkspaceSize(a, a, al, NULL, &ws, &e), ACLNN_ERR_PARAM_NULLPTR);
+	ck_assert_int_eq(aclnnAddGetWorkspaceSize(a, a, al, NULL, &ws, &e),
+			 ACLNN_ERR_PARAM_NULLPTR);
 	ck_assert_int_eq(aclnnAddGetWorkspaceSize(a, a, al, o, NULL, &e), ACLNN_ERR_PARAM_NULLPTR);
 	ck_assert_int_eq(aclnnAddGetWorkspaceSize(a, a, al, o, &ws, NULL), ACLNN_ERR_PARAM_NULLPTR);
 	/* [2,3] and [4] do not broadcast */
@@ -479,12 +482,9 @@ START_TEST(matmul_types_and_model)
 			 ACLNN_ERR_PARAM_NULLPTR);
 	ck_assert_int_eq(aclnnMatmulGetWorkspaceSize(a, a, NULL, 0, &ws, &e),
 			 ACLNN_ERR_PARAM_NULLPTR);
-	ck_assert_int_eq(aclnnMatmulGetWorkspaceSize(a, h, o, 0, &ws, &e),
-			 ACLNN_ERR_PARAM_INVALID);
-	ck_assert_int_eq(aclnnMatmulGetWorkspaceSize(i, i, i, 0, &ws, &e),
-			 ACLNN_ERR_PARAM_INVALID);
-	ck_assert_int_eq(aclnnMatmulGetWorkspaceSize(a, a, o, 4, &ws, &e),
-			 ACLNN_ERR_PARAM_INVALID);
+	ck_assert_int_eq(aclnnMatmulGetWorkspaceSize(a, h, o, 0, &ws, &e), ACLNN_ERR_PARAM_INVALID);
+	ck_assert_int_eq(aclnnMatmulGetWorkspaceSize(i, i, i, 0, &ws, &e), ACLNN_ERR_PARAM_INVALID);
+	ck_assert_int_eq(aclnnMatmulGetWorkspaceSize(a, a, o, 4, &ws, &e), ACLNN_ERR_PARAM_INVALID);
 	ck_assert_int_eq(aclnnMatmulGetWorkspaceSize(a, a, o, -1, &ws, &e),
 			 ACLNN_ERR_PARAM_INVALID);
 	ck_assert_int_eq(aclnnMatmulGetWorkspaceSize(b16, b16, b16, 2, &ws, &e),
@@ -573,14 +573,14 @@ START_TEST(layer_norm)
 	ck_assert_int_eq(aclnnLayerNormGetWorkspaceSize(x, ns0, NULL, NULL, 1e-5, o, NULL, NULL,
 							&ws, &e),
 			 ACLNN_ERR_PARAM_INVALID);
-	ck_assert_int_eq(aclnnLayerNormGetWorkspaceSize(x, ns, wbad, NULL, 1e-5, o, NULL, NULL,
-							&ws, &e),
+	ck_assert_int_eq(aclnnLayerNormGetWorkspaceSize(x, ns, wbad, NULL, 1e-5, o, NULL, NULL, &ws,
+							&e),
 			 ACLNN_ERR_PARAM_INVALID);
 	ck_assert_int_eq(aclnnLayerNormGetWorkspaceSize(x, ns, wi, NULL, 1e-5, o, NULL, NULL, &ws,
 							&e),
 			 ACLNN_ERR_PARAM_INVALID);
-	ck_assert_int_eq(aclnnLayerNormGetWorkspaceSize(x, ns, NULL, NULL, 1e-5, o, mbad, NULL,
-							&ws, &e),
+	ck_assert_int_eq(aclnnLayerNormGetWorkspaceSize(x, ns, NULL, NULL, 1e-5, o, mbad, NULL, &ws,
+							&e),
 			 ACLNN_ERR_PARAM_INVALID);
 	ck_assert_int_eq(aclnnLayerNormGetWorkspaceSize(x, ns, NULL, NULL, 1e-5, mean, NULL, NULL,
 							&ws, &e),

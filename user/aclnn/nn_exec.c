@@ -302,8 +302,8 @@ struct nn_kernel *nnop_kernel_add(aclOpExecutor *e, const char *impl, const char
 	return k;
 }
 
-static void tensor_add(aclnpuTensorDesc *d, uint32_t *n, char *fmts, size_t cap,
-		       aclDataType dt, aclFormat fmt, const int64_t *dims, uint64_t ndim)
+static void tensor_add(aclnpuTensorDesc *d, uint32_t *n, char *fmts, size_t cap, aclDataType dt,
+		       aclFormat fmt, const int64_t *dims, uint64_t ndim)
 {
 	size_t len = strlen(fmts);
 
@@ -328,8 +328,7 @@ void nnop_kernel_in(struct nn_kernel *k, aclDataType dt, aclFormat fmt, const in
 void nnop_kernel_out(struct nn_kernel *k, aclDataType dt, aclFormat fmt, const int64_t *dims,
 		     uint64_t ndim)
 {
-	tensor_add(k->out, &k->nout, k->out_formats, sizeof(k->out_formats), dt, fmt, dims,
-		   ndim);
+	tensor_add(k->out, &k->nout, k->out_formats, sizeof(k->out_formats), dt, fmt, dims, ndim);
 }
 
 /* ---- the duration model ---------------------------------------------------- *
@@ -386,7 +385,7 @@ int nnop_model_cube(struct nn_kernel *k, double batch, double m, double kd, doub
      * as fp16 (USE_FP16) full */
 	peak = 280000.0;
 	if (dt == ACL_FLOAT)
-		peak = cube_math_type == 2 ? 280000.0 :
+		peak = cube_math_type == 2			  ? 280000.0 :
 		       cube_math_type == 1 || cube_math_type == 3 ? 140000.0 :
 								    70000.0;
 	k->block_dim = tiles < 1 ? 1 : tiles > NN_AIC_CORES ? NN_AIC_CORES : (uint32_t)tiles;
@@ -456,8 +455,8 @@ static aclnnStatus run_checked(const char *api, void *workspace, uint64_t worksp
 	return ACLNN_SUCCESS;
 }
 
-aclnnStatus nnop_run(const char *api, void *workspace, uint64_t workspace_size,
-		     aclOpExecutor *e, aclrtStream stream)
+aclnnStatus nnop_run(const char *api, void *workspace, uint64_t workspace_size, aclOpExecutor *e,
+		     aclrtStream stream)
 {
 	aclnpuApiScope scope;
 

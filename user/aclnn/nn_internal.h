@@ -123,8 +123,7 @@ void nnop_kernel_in(struct nn_kernel *k, aclDataType dt, aclFormat fmt, const in
 void nnop_kernel_out(struct nn_kernel *k, aclDataType dt, aclFormat fmt, const int64_t *dims,
 		     uint64_t ndim);
 #define nnop_kernel_in_t(k, t) nnop_kernel_in((k), (t)->dtype, (t)->format, (t)->dims, (t)->ndim)
-#define nnop_kernel_out_t(k, t) \
-	nnop_kernel_out((k), (t)->dtype, (t)->format, (t)->dims, (t)->ndim)
+#define nnop_kernel_out_t(k, t) nnop_kernel_out((k), (t)->dtype, (t)->format, (t)->dims, (t)->ndim)
 
 /* ---- the duration model (Ascend 910B-like: 24 cube, 48 vector cores) ---- */
 /* A vector kernel moving `bytes` through HBM and doing `flops` vector ops:
@@ -144,7 +143,7 @@ aclnnStatus nnop_exec_done(aclOpExecutor *e, uint64_t *workspace_size, aclOpExec
 /* The launch phase of every operator: checks the executor and the
  * workspace, launches the planned kernels on stream inside the acl-level
  * range `api`, consumes the executor. */
-aclnnStatus nnop_run(const char *api, void *workspace, uint64_t workspace_size,
-		     aclOpExecutor *e, aclrtStream stream);
+aclnnStatus nnop_run(const char *api, void *workspace, uint64_t workspace_size, aclOpExecutor *e,
+		     aclrtStream stream);
 
 #endif /* NPUPROF_NN_INTERNAL_H */

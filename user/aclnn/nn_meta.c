@@ -71,7 +71,7 @@ aclScalar *aclCreateScalar(void *value, aclDataType dataType)
 		double p2;
 
 		memcpy(&p2, &bits, sizeof(p2));
-		s->f = e == 0 ? m / (1 << 24) :
+		s->f = e == 0  ? m / (1 << 24) :
 		       e == 31 ? (m ? __builtin_nan("") : __builtin_inf()) :
 				 (1.0 + m / 1024.0) * p2;
 		if (h & 0x8000)
@@ -79,7 +79,7 @@ aclScalar *aclCreateScalar(void *value, aclDataType dataType)
 		break;
 	}
 	case ACL_BF16: {
-		uint32_t w = (uint32_t)*(const uint16_t *)value << 16;
+		uint32_t w = (uint32_t) * (const uint16_t *)value << 16;
 		float f;
 
 		memcpy(&f, &w, sizeof(f));
@@ -93,7 +93,7 @@ aclScalar *aclCreateScalar(void *value, aclDataType dataType)
 	case ACL_INT32: s->i = *(const int32_t *)value; break;
 	case ACL_UINT32: s->i = *(const uint32_t *)value; break;
 	case ACL_INT64: s->i = *(const int64_t *)value; break;
-	case ACL_UINT64: s->i = (int64_t)*(const uint64_t *)value; break;
+	case ACL_UINT64: s->i = (int64_t) * (const uint64_t *)value; break;
 	case ACL_BOOL: s->i = *(const uint8_t *)value != 0; break;
 	default: free(s); return NULL;
 	}
@@ -102,18 +102,18 @@ aclScalar *aclCreateScalar(void *value, aclDataType dataType)
 	return s;
 }
 
-#define ARRAY_CREATE(type, elem, value, size)                                       \
-	do {                                                                        \
-		type *a_;                                                           \
-		if ((size && !value) || size > (1u << 24))                          \
-			return NULL;                                                \
-		a_ = malloc(sizeof(*a_) + (size_t)size * sizeof(elem));            \
-		if (!a_)                                                            \
-			return NULL;                                                \
-		a_->n = size;                                                       \
-		if (size)                                                           \
-			memcpy(a_->v, value, (size_t)size * sizeof(elem));         \
-		return a_;                                                          \
+#define ARRAY_CREATE(type, elem, value, size)                              \
+	do {                                                               \
+		type *a_;                                                  \
+		if ((size && !value) || size > (1u << 24))                 \
+			return NULL;                                       \
+		a_ = malloc(sizeof(*a_) + (size_t)size * sizeof(elem));    \
+		if (!a_)                                                   \
+			return NULL;                                       \
+		a_->n = size;                                              \
+		if (size)                                                  \
+			memcpy(a_->v, value, (size_t)size * sizeof(elem)); \
+		return a_;                                                 \
 	} while (0)
 
 aclIntArray *aclCreateIntArray(const int64_t *value, uint64_t size)
@@ -192,8 +192,7 @@ aclnnStatus aclGetStorageShape(const aclTensor *tensor, int64_t **storageDims,
 	return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclGetViewStrides(const aclTensor *tensor, int64_t **stridesValue,
-			      uint64_t *stridesNum)
+aclnnStatus aclGetViewStrides(const aclTensor *tensor, int64_t **stridesValue, uint64_t *stridesNum)
 {
 	if (!tensor || !stridesValue || !stridesNum)
 		return ACLNN_ERR_PARAM_NULLPTR;
@@ -226,12 +225,12 @@ aclnnStatus aclGetDataType(const aclTensor *tensor, aclDataType *dataType)
 	return ACLNN_SUCCESS;
 }
 
-#define ARRAY_SIZE_GET(a, size)                   \
-	do {                                      \
-		if (!(a) || !(size))              \
+#define ARRAY_SIZE_GET(a, size)                         \
+	do {                                            \
+		if (!(a) || !(size))                    \
 			return ACLNN_ERR_PARAM_NULLPTR; \
-		*(size) = (a)->n;                 \
-		return ACLNN_SUCCESS;             \
+		*(size) = (a)->n;                       \
+		return ACLNN_SUCCESS;                   \
 	} while (0)
 
 aclnnStatus aclGetIntArraySize(const aclIntArray *array, uint64_t *size)

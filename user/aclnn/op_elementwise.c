@@ -17,15 +17,15 @@
 #include "nn_internal.h"
 
 static const aclDataType k_binary_types[] = {
-	ACL_FLOAT, ACL_FLOAT16, ACL_BF16,	ACL_DOUBLE,    ACL_INT8,	 ACL_INT16,
-	ACL_INT32, ACL_INT64,	ACL_UINT8,	ACL_BOOL,      ACL_COMPLEX64, ACL_COMPLEX128,
-	ACL_DT_UNDEFINED,
+	ACL_FLOAT,     ACL_FLOAT16,    ACL_BF16,	 ACL_DOUBLE, ACL_INT8,
+	ACL_INT16,     ACL_INT32,      ACL_INT64,	 ACL_UINT8,  ACL_BOOL,
+	ACL_COMPLEX64, ACL_COMPLEX128, ACL_DT_UNDEFINED,
 };
 
 static const aclDataType k_cast_types[] = {
-	ACL_FLOAT,  ACL_FLOAT16, ACL_BF16,   ACL_DOUBLE,    ACL_INT8,	    ACL_UINT8,
-	ACL_INT16,  ACL_UINT16,	 ACL_INT32,  ACL_UINT32,    ACL_INT64,	    ACL_UINT64,
-	ACL_BOOL,   ACL_COMPLEX64, ACL_COMPLEX128, ACL_DT_UNDEFINED,
+	ACL_FLOAT, ACL_FLOAT16,	  ACL_BF16,	  ACL_DOUBLE,	    ACL_INT8,  ACL_UINT8,
+	ACL_INT16, ACL_UINT16,	  ACL_INT32,	  ACL_UINT32,	    ACL_INT64, ACL_UINT64,
+	ACL_BOOL,  ACL_COMPLEX64, ACL_COMPLEX128, ACL_DT_UNDEFINED,
 };
 
 static double tbytes(const int64_t *dims, uint64_t n, aclDataType dt)
@@ -44,12 +44,10 @@ static double telems(const int64_t *dims, uint64_t n)
 
 /* A Cast kernel from (dims, from) to to; adds its output to the workspace
  * when `intermediate`. */
-static aclnnStatus plan_cast(aclOpExecutor *e, const char *api, const int64_t *dims,
-			     uint64_t n, aclFormat fmt, aclDataType from, aclDataType to,
-			     int intermediate)
+static aclnnStatus plan_cast(aclOpExecutor *e, const char *api, const int64_t *dims, uint64_t n,
+			     aclFormat fmt, aclDataType from, aclDataType to, int intermediate)
 {
-	struct nn_kernel *k = nnop_kernel_add(e, "CastAiCore", "Cast",
-					      ACLNPU_TASK_AI_VECTOR_CORE);
+	struct nn_kernel *k = nnop_kernel_add(e, "CastAiCore", "Cast", ACLNPU_TASK_AI_VECTOR_CORE);
 
 	if (!k)
 		return nnop_err(ACLNN_ERR_INNER, api, "too many kernels");
@@ -117,22 +115,23 @@ static aclnnStatus plan_binary(const char *api, const aclTensor *self, const acl
 		return nnop_err(ACLNN_ERR_INNER_CREATE_EXECUTOR, api, "out of memory");
 	if (nnop_numel(self) == 0 || nnop_numel(other) == 0)
 		return nnop_exec_done(e, workspace_size, executor); /* nothing to run */
-	if ((self->dtype != pt && (st = plan_cast(e, api, self->dims, self->ndim, self->format,
-						   self->dtype, pt, 1))) ||
-	    (other->dtype != pt && (st = plan_cast(e, api, other->dims, other->ndim,
-						    other->format, other->dtype, pt, 1)))) {
+	if ((self->dtype != pt &&
+	     (st = plan_cast(e, api, self->dims, self->ndim, self->format, self->dtype, pt, 1))) ||
+	    (other->dtype != pt && (st = plan_cast(e, api, other->dims, other->ndim, other->format,
+						   other->dtype, pt, 1)))) {
 		nnop_exec_drop(e);
 		return st;
 	}
 	axpy = has_alpha && alpha->f != 1.0;
 	k = !has_alpha ? nnop_kernel_add(e, "MulAiCore", "Mul", ACLNPU_TASK_AI_VECTOR_CORE) :
-	    axpy	   ? nnop_kernel_add(e, "AxpyAiCore", "Axpy", ACLNPU_TASK_AI_VECTOR_CORE) :
-			     nnop_kernel_add(e, "AddAiCore", "Add", ACLNPU_TASK_AI_VECTOR_CORE);
+	    axpy       ? nnop_kernel_add(e, "AxpyAiCore", "Axpy", ACLNPU_TASK_AI_VECTOR_CORE) :
+			 nnop_kernel_add(e, "AddAiCore", "Add", ACLNPU_TASK_AI_VECTOR_CORE);
 	nnop_kernel_in(k, pt, self->format, self->dims, self->ndim);
 	nnop_kernel_in(k, pt, other->format, other->dims, other->ndim);
 	nnop_kernel_out(k, pt, out->format, bc, nbc);
 	in_bytes = tbytes(self->dims, self->ndim, pt) + tbytes(other->dims, other->ndim, pt);
-	if (nnop_model_vector(k, in_bytes + tbytes(bc, nbc, pt), telems(bc, nbc) * (axpy ? 2 : 1))) {
+	if (nnop_model_vector(k, in_bytes + tbytes(bc, nbc, pt),
+			      telems(bc, nbc) * (axpy ? 2 : 1))) {
 		nnop_exec_drop(e);
 		return nnop_err(ACLNN_ERR_PARAM_INVALID, api,
 				"tensor too large for the simulator's task time limit");
@@ -147,11 +146,11 @@ static aclnnStatus plan_binary(const char *api, const aclTensor *self, const acl
 	return nnop_exec_done(e, workspace_size, executor);
 }
 
-#define PHASE1(api, call)                                   \
-	do {                                                \
-		aclnpuApiScope sc_;                         \
+#define PHASE1(api, call)                                     \
+	do {                                                  \
+		aclnpuApiScope sc_;                           \
 		aclnpuApiBegin(&sc_, api "GetWorkspaceSize"); \
-		return aclnpuApiEnd(&sc_, (call));          \
+		return aclnpuApiEnd(&sc_, (call));            \
 	} while (0)
 
 aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor *self, const aclTensor *other,
@@ -172,8 +171,8 @@ aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor *selfRef, const aclT
 					    const aclScalar *alpha, uint64_t *workspaceSize,
 					    aclOpExecutor **executor)
 {
-	PHASE1("aclnnInplaceAdd", plan_binary("aclnnInplaceAdd", selfRef, other, alpha, 1,
-					      selfRef, workspaceSize, executor));
+	PHASE1("aclnnInplaceAdd", plan_binary("aclnnInplaceAdd", selfRef, other, alpha, 1, selfRef,
+					      workspaceSize, executor));
 }
 
 aclnnStatus aclnnInplaceAdd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
@@ -182,9 +181,8 @@ aclnnStatus aclnnInplaceAdd(void *workspace, uint64_t workspaceSize, aclOpExecut
 	return nnop_run("aclnnInplaceAdd", workspace, workspaceSize, executor, stream);
 }
 
-aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor *self, const aclTensor *other,
-				     aclTensor *out, uint64_t *workspaceSize,
-				     aclOpExecutor **executor)
+aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor *self, const aclTensor *other, aclTensor *out,
+				     uint64_t *workspaceSize, aclOpExecutor **executor)
 {
 	PHASE1("aclnnMul",
 	       plan_binary("aclnnMul", self, other, NULL, 0, out, workspaceSize, executor));

@@ -105,8 +105,8 @@ aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor *self, const aclTensor *
 	aclnpuApiScope sc;
 
 	aclnpuApiBegin(&sc, "aclnnMatmulGetWorkspaceSize");
-	return aclnpuApiEnd(&sc, plan_matmul(self, mat2, out, cubeMathType, workspaceSize,
-					     executor));
+	return aclnpuApiEnd(&sc,
+			    plan_matmul(self, mat2, out, cubeMathType, workspaceSize, executor));
 }
 
 aclnnStatus aclnnMatmul(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,

@@ -77,8 +77,8 @@ aclnnStatus aclnnSoftmax(void *workspace, uint64_t workspaceSize, aclOpExecutor 
 }
 
 /* An optional tensor of LayerNorm: dtype one of `a`, `b`; shape dims/n. */
-static aclnnStatus ln_optional(const char *api, const char *name, const aclTensor *t,
-			       aclDataType a, aclDataType b, const int64_t *dims, uint64_t n)
+static aclnnStatus ln_optional(const char *api, const char *name, const aclTensor *t, aclDataType a,
+			       aclDataType b, const int64_t *dims, uint64_t n)
 {
 	char b1[96], b2[96];
 	aclnnStatus st;
@@ -116,8 +116,7 @@ static aclnnStatus plan_layer_norm(const aclTensor *x, const aclIntArray *ns, co
 		return nnop_err(ACLNN_ERR_PARAM_NULLPTR, api,
 				"input, normalizedShape, out, workspaceSize and executor must "
 				"not be NULL");
-	if ((st = nnop_check_tensor(api, "input", x)) ||
-	    (st = nnop_check_tensor(api, "out", out)))
+	if ((st = nnop_check_tensor(api, "input", x)) || (st = nnop_check_tensor(api, "out", out)))
 		return st;
 	if (!nnop_dtype_in(x->dtype, k_ln_types) || out->dtype != x->dtype)
 		return nnop_err(ACLNN_ERR_PARAM_INVALID, api,
@@ -137,7 +136,8 @@ static aclnnStatus plan_layer_norm(const aclTensor *x, const aclIntArray *ns, co
 					nnop_shape_str(ns->v, ns->n, b1, sizeof(b1)),
 					nnop_shape_str(x->dims, x->ndim, b2, sizeof(b2)));
 	if (!nnop_shape_eq(out, x->dims, x->ndim))
-		return nnop_err(ACLNN_ERR_PARAM_INVALID, api, "out shape %s differs from input's %s",
+		return nnop_err(ACLNN_ERR_PARAM_INVALID, api,
+				"out shape %s differs from input's %s",
 				nnop_shape_str(out->dims, out->ndim, b1, sizeof(b1)),
 				nnop_shape_str(x->dims, x->ndim, b2, sizeof(b2)));
 	for (uint64_t i = 0; i < x->ndim; i++)
@@ -182,12 +182,10 @@ static aclnnStatus plan_layer_norm(const aclTensor *x, const aclIntArray *ns, co
 	return nnop_exec_done(e, workspace_size, executor);
 }
 
-aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor *input,
-					   const aclIntArray *normalizedShape,
-					   const aclTensor *weightOptional,
-					   const aclTensor *biasOptional, double eps, aclTensor *out,
-					   aclTensor *meanOutOptional, aclTensor *rstdOutOptional,
-					   uint64_t *workspaceSize, aclOpExecutor **executor)
+aclnnStatus aclnnLayerNormGetWorkspaceSize(
+	const aclTensor *input, const aclIntArray *normalizedShape, const aclTensor *weightOptional,
+	const aclTensor *biasOptional, double eps, aclTensor *out, aclTensor *meanOutOptional,
+	aclTensor *rstdOutOptional, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
 	aclnpuApiScope sc;
 

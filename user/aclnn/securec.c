@@ -110,7 +110,8 @@ errno_t strncpy_s(char *strDest, size_t destMax, const char *strSrc, size_t coun
 		strDest[0] = '\0';
 		return strSrc ? ERANGE_AND_RESET : EINVAL_AND_RESET;
 	}
-	return copy_str(strDest, destMax, strSrc, strnlen(strSrc, count < destMax ? count : destMax));
+	return copy_str(strDest, destMax, strSrc,
+			strnlen(strSrc, count < destMax ? count : destMax));
 }
 
 static errno_t cat_str(char *dest, size_t destMax, const char *src, size_t count)
@@ -155,7 +156,7 @@ errno_t strncat_s(char *strDest, size_t destMax, const char *strSrc, size_t coun
 		if (strDest && destMax && destMax <= SECUREC_STRING_MAX_LEN)
 			strDest[0] = '\0';
 		return destMax && destMax <= SECUREC_STRING_MAX_LEN && strDest ? ERANGE_AND_RESET :
-										   ERANGE;
+										 ERANGE;
 	}
 	return cat_str(strDest, destMax, strSrc, count);
 }
