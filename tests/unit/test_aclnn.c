@@ -8,6 +8,7 @@
  * VM (tests/vm/suite_45_aclnn.sh).
  */
 #include <check.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "acl/acl.h"
@@ -641,6 +642,29 @@ START_TEST(launch_checks)
 }
 END_TEST
 
+/* aclnpuLaunchOp reads `flags` only from callers whose descriptor has it */
+START_TEST(op_desc_sizes)
+{
+	aclnpuOpDesc d;
+
+	memset(&d, 0, sizeof(d));
+	d.opName = "n";
+	d.opType = "Add";
+	d.taskKind = ACLNPU_TASK_AI_VECTOR_CORE;
+	d.blockDim = 1;
+	d.size = offsetof(aclnpuOpDesc, flags); /* a build from before flags */
+	ck_assert_int_ne(aclnpuLaunchOp(&d, NULL), ACL_ERROR_INVALID_PARAM);
+	d.size = sizeof(d);
+	d.flags = ACLNPU_OP_IN_API;
+	ck_assert_int_ne(aclnpuLaunchOp(&d, NULL), ACL_ERROR_INVALID_PARAM);
+	d.size = offsetof(aclnpuOpDesc, flags) - 1;
+	ck_assert_int_eq(aclnpuLaunchOp(&d, NULL), ACL_ERROR_INVALID_PARAM);
+	/* the API scope tolerates NULL */
+	aclnpuApiBegin(NULL, "x");
+	ck_assert_int_eq(aclnpuApiEnd(NULL, 7), 7);
+}
+END_TEST
+
 /* ---- securec ---- */
 
 START_TEST(securec)
@@ -706,6 +730,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, softmax);
 	tcase_add_test(tc, layer_norm);
 	tcase_add_test(tc, launch_checks);
+	tcase_add_test(tc, op_desc_sizes);
 	tcase_add_test(tc, securec);
 	suite_add_tcase(s, tc);
 	return s;
