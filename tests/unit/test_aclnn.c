@@ -5,7 +5,7 @@
  * types, tensors, workspace, modelled durations) read from the executor,
  * and the launch phase's checks (workspace too small, wrong or used
  * executor). Launches on npusim, and what they record, are tested in the
- * VM (tests/vm/suite_45_aclnn.sh).
+ * VM (tests/vm/suite_46_aclnn.sh).
  */
 #include <check.h>
 #include <stddef.h>
