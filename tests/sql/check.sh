@@ -42,6 +42,7 @@ for db in "$@"; do
 	for q in "$here"/[0-9][0-9]_*.sql; do
 		out=$( { echo "$pre"; cat "$q"; } | sqlite3 -readonly -bail "$db" 2>&1)
 		n=$(basename "$q" .sql)
+		case $out in ok | FAIL*) ;; *) out="FAIL $(echo $out)" ;; esac
 		printf '  %-22s %s\n' "$n" "$out"
 		[ "$out" = ok ] || fail=1
 	done

@@ -236,14 +236,16 @@ START_TEST(schema_120_option)
 	 * over the default. */
 	scratch_dir(dir, sizeof(dir));
 	w = open_writer(dir, NPUPROF_DB_SCHEMA_1_1_1, NPUPROF_DB_MSPROF);
-	ck_assert_int_eq(npuprof_db_add_npu_info(w, &(struct npuprof_db_npu_info){ 2, "Ascend910B" }),
+	ck_assert_int_eq(npuprof_db_add_npu_info(w,
+						 &(struct npuprof_db_npu_info){ 2, "Ascend910B" }),
 			 0);
 	ck_assert_int_eq(
 		npuprof_db_add_rank_device_map(w, &(struct npuprof_db_rank_device_map){ 3, 2 }), 0);
 	ck_assert_int_eq(npuprof_db_finish(w), 0);
 	db = open_ro(npuprof_db_path(w));
-	ck_assert_str_eq(q_text(db, "SELECT group_concat(rankId || ':' || deviceId, ' ') FROM "
-				    "RANK_DEVICE_MAP",
+	ck_assert_str_eq(q_text(db,
+				"SELECT group_concat(rankId || ':' || deviceId, ' ') FROM "
+				"RANK_DEVICE_MAP",
 				got, sizeof(got)),
 			 "3:2");
 	sqlite3_close(db);

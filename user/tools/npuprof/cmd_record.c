@@ -258,7 +258,8 @@ int cmd_record(int argc, char **argv)
 		int r = job_split(&c->s, dirs, JOB_MAX_PROCS, &ndirs, err, sizeof(err));
 
 		if (r < 0) {
-			fprintf(stderr, "npuprof record: splitting the job into its processes: %s; kept as one session %s\n",
+			fprintf(stderr,
+				"npuprof record: splitting the job into its processes: %s; kept as one session %s\n",
 				err, c->s.dir);
 			ndirs = 1;
 			snprintf(dirs[0], sizeof(dirs[0]), "%s", c->s.dir);

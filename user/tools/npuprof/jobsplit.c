@@ -57,8 +57,9 @@ static int has_host_stream(const char *dir, pid_t pid)
 {
 	char path[4400];
 
-	snprintf(path, sizeof(path), "%s/host/data/" NPUPROF_HOST_FILE_PREFIX "%d" NPUPROF_HOST_FILE_SUFFIX,
-		 dir, (int)pid);
+	snprintf(path, sizeof(path),
+		 "%s/host/data/" NPUPROF_HOST_FILE_PREFIX "%d" NPUPROF_HOST_FILE_SUFFIX, dir,
+		 (int)pid);
 	return access(path, F_OK) == 0;
 }
 

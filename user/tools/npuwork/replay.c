@@ -118,25 +118,25 @@ uint64_t run_replay(const char *db)
 	/* the db's host call of each task: its connectionId, the acl-level
 	 * name (the API itself, or the acl range around its node `launch` on
 	 * the same thread) and the op name (item) */
-#define API_COLS                                                                                    \
-	", t.connectionId, (SELECT CASE WHEN a.type = 20000 THEN " S("a.name") " ELSE (SELECT " S(  \
+#define API_COLS                                                                                     \
+	", t.connectionId, (SELECT CASE WHEN a.type = 20000 THEN " S("a.name") " ELSE (SELECT " S(   \
 		"b.name") " FROM CANN_API b WHERE b.globalTid = a.globalTid AND b.type = 20000 AND " \
-			  "b.startNs <= a.startNs AND b.endNs >= a.endNs ORDER BY b.startNs DESC "  \
+			  "b.startNs <= a.startNs AND b.endNs >= a.endNs ORDER BY b.startNs DESC "   \
 			  "LIMIT 1) END FROM CANN_API a WHERE a.connectionId = t.connectionId AND "  \
 			  "a.type IN (10000, 20000) LIMIT 1) "
 #define NO_API_COLS ", NULL, NULL "
-#define TASK_COLS(api)                                                                           \
-	"SELECT t.deviceId, t.streamId, t.endNs - t.startNs, " S("t.taskType") ", c.blockDim, "    \
-		"c.mixBlockDim, " S("c.name") ", " S("c.opType") ", " S("c.taskType") ", " S(        \
-			"c.inputFormats") ", " S("c.inputDataTypes") ", " S("c.inputShapes") ", " S( \
-			"c.outputFormats") ", " S("c.outputDataTypes") ", " S("c.outputShapes") ", " \
-			S("c.attrInfo") ", t.globalTaskId" api                                       \
-		"FROM TASK t LEFT JOIN COMPUTE_TASK_INFO c ON c.globalTaskId = t.globalTaskId "      \
-		"ORDER BY t.startNs, t.globalTaskId"
-#define PLAIN_COLS(api)                                                                          \
-	"SELECT t.deviceId, t.streamId, t.endNs - t.startNs, " S("t.taskType") ", NULL, NULL, "    \
-		"NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, t.globalTaskId" api     \
-		"FROM TASK t ORDER BY t.startNs, t.globalTaskId"
+#define TASK_COLS(api)                                                                                                                                                                                                                     \
+	"SELECT t.deviceId, t.streamId, t.endNs - t.startNs, " S(                                                                                                                                                                          \
+		"t.taskType") ", c.blockDim, "                                                                                                                                                                                             \
+			      "c.mixBlockDim, " S("c.name") ", " S("c.opType") ", " S("c.taskType") ", " S("c.inputFormats") ", " S("c.inputDataTypes") ", " S(                                                                            \
+				      "c.inputShapes") ", " S("c.outputFormats") ", " S("c.outputDataTypes") ", " S("c.outputShapes") ", " S("c.attrInfo") ", t.globalTaskId" api                                                          \
+																			   "FROM TASK t LEFT JOIN COMPUTE_TASK_INFO c ON c.globalTaskId = t.globalTaskId " \
+																			   "ORDER BY t.startNs, t.globalTaskId"
+#define PLAIN_COLS(api)                                                                                        \
+	"SELECT t.deviceId, t.streamId, t.endNs - t.startNs, " S(                                              \
+		"t.taskType") ", NULL, NULL, "                                                                 \
+			      "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, t.globalTaskId" api \
+			      "FROM TASK t ORDER BY t.startNs, t.globalTaskId"
 	static const char *const sqls[] = { TASK_COLS(API_COLS), PLAIN_COLS(API_COLS),
 					    TASK_COLS(NO_API_COLS), PLAIN_COLS(NO_API_COLS) };
 	long long scope_conn = -1; /* the db connectionId of the open scope */
