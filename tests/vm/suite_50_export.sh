@@ -19,7 +19,7 @@ t_manifest() {
 		build/bin/npuwork --scenario $scenario --manifest "$OUTX/manifest.tsv" --quiet "$@" || return 1
 	python3 tests/vm/export_check.py "$(dbof)" "$OUTX/manifest.tsv" $MSTX || return 1
 	# the consumer queries of ascend-reference.md §5 on the default export
-	tests/sql/check.sh "$(dbof)"
+	tests/sql/check.sh --counts "$(dbof)"
 }
 
 # a replayed real fixture, recorded: every consumer query holds, and its
@@ -85,7 +85,7 @@ t_ranks() {
 			LEFT JOIN CANN_API a ON a.connectionId = t.connectionId AND a.type = 10000
 			WHERE s.value IN ('NOTIFY_WAIT', 'NOTIFY_RECORD') AND a.connectionId IS NULL")" = 0 ] || return 1
 		[ "$(q "SELECT count(*) FROM COMMUNICATION_TASK_INFO")" -gt 0 ] || return 1
-		tests/sql/check.sh "$db" || return 1
+		tests/sql/check.sh --counts "$db" || return 1
 	done
 	echo "ranks:$seen; ops per rank:$ops; groups: $(echo $groups | tr ' ' '\n' | sort -u | wc -l)"
 	[ "$(echo $seen | tr ' ' '\n' | sort -n | tr '\n' ' ')" = "0 1 2 3 " ] || return 1

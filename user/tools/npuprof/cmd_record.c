@@ -43,13 +43,17 @@ static void usage(FILE *f)
 		"  Profile CMD (or --pid P, or every process until Ctrl-C) on the NPU:\n"
 		"  capture every task submit and completion, the program's host API\n"
 		"  calls and msproftx stamps, into DIR/PROF_<n>_<time>_<id>/, then export\n"
-		"  its msprof database there.\n\n"
+		"  its msprof database there. CMD may be a launcher (torchrun, mpirun,\n"
+		"  npuwork --scenario ranks): every process of its tree is recorded, and\n"
+		"  a job of several processes gets one PROF_* directory per process, each\n"
+		"  with its rank (HCCL communicator, else RANK_ID/RANK) and its devices.\n\n"
 		"  -o DIR                  parent of the session directory (default .)\n" CAPTURE_USAGE
 		"  --schema 1.1.1|1.2.0    database column set (default 1.1.1)\n"
 		"  --no-export             only capture; run `npuprof export` later\n"
 		"  --quiet                 no live counts\n\n"
 		"examples:\n"
 		"  npuprof record -- ./npuwork --scenario train --devices 2\n"
+		"  npuprof record -o /tmp/job -- ./npuwork --scenario ranks --devices 4\n"
 		"  npuprof record -o /tmp/prof --engine bpf --duration 30\n"
 		"  npuprof record --sample 100 --pid 4242\n");
 }
