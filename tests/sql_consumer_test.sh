@@ -11,6 +11,13 @@ for f in tests/fixtures/real/*.db; do
 	$C "$f" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "$f: a consumer query fails on real data"; }
 done
 [ "$(grep -c ' ok$' "$tmp/out")" -ge 12 ] || { cat "$tmp/out"; fail "fewer than 12 queries ran"; }
+# and on what our db writer writes (the synthetic generator), both schemas
+G=${BUILD:-build}/tests/bin/dbgen
+[ -x "$G" ] || fail "no $G (make first)"
+for v in 1.1.1 1.2.0; do
+	"$G" --tasks 3000 --schema $v -o "$tmp/gen_$v.db" >/dev/null || fail "dbgen $v"
+	$C "$tmp/gen_$v.db" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "dbgen $v: a consumer query fails"; }
+done
 # each query can fail: damage a copy, expect that query's FAIL
 damage() { # NAME SQL
 	cp tests/fixtures/real/910b-level2-rank0.db "$tmp/d.db" && chmod u+w "$tmp/d.db"

@@ -157,8 +157,7 @@ START_TEST(test_env_rank_exported)
 	q_text(g_db, "SELECT group_concat(rankId || ':' || deviceId, ' ') FROM RANK_DEVICE_MAP",
 	       got, sizeof(got));
 	ck_assert_str_eq(got, "3:0 3:1");
-	q_text(g_db, "SELECT value FROM META_DATA WHERE name = 'SCHEMA_VERSION'", got,
-	       sizeof(got));
+	q_text(g_db, "SELECT value FROM META_DATA WHERE name = 'SCHEMA_VERSION'", got, sizeof(got));
 	ck_assert_str_eq(got, "1.1.1");
 	ck_assert(file_has(s.dir, "host/info.json", "\"rank_id\": 3}"));
 	ck_assert(file_has(s.dir, "device_1/info.json.1", "\"rank_id\": 3,"));
