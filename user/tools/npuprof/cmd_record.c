@@ -258,7 +258,7 @@ int cmd_record(int argc, char **argv)
 	/* a job of several processes: one session (rank) each */
 	ndirs = 1;
 	snprintf(dirs[0], sizeof(dirs[0]), "%s", c->s.dir);
-	if (!status && c->follow) {
+	if (!status && c->follow && job_tree_maybe_many(&c->tree, c->s.dir)) {
 		int r = job_split(&c->s, dirs, JOB_MAX_PROCS, &ndirs, err, sizeof(err));
 
 		if (r < 0) {

@@ -67,7 +67,7 @@ static int is_member(struct job_tree *t, pid_t pid)
 {
 	uint64_t v;
 	pid_t p = pid;
-	int known = 0, member = 0;
+	int member = 0;
 
 	if (u64map_get(&t->member, (uint64_t)pid, &v))
 		return v == 1;
@@ -76,17 +76,16 @@ static int is_member(struct job_tree *t, pid_t pid)
 			member = 1;
 			break;
 		}
-		if (p <= 1) {
-			known = 1; /* reached init: not ours */
-			break;
-		}
+		if (p <= 1)
+			break; /* reached init: not ours */
 		if (parent_of(p, &p) < 0)
 			break; /* gone: its host stream may still tell */
 	}
 	if (!member && t->session_dir && has_host_stream(t->session_dir, pid))
 		member = 1;
-	if (member || known)
-		u64map_put(&t->member, (uint64_t)pid, member ? 1 : 2);
+	/* remembered either way: a process gone without a host stream is not
+	 * looked up again */
+	u64map_put(&t->member, (uint64_t)pid, member ? 1 : 2);
 	return member;
 }
 
@@ -99,6 +98,9 @@ int job_tree_keep(struct job_tree *t, const struct npuprof_record *r)
 	case NPUPROF_REC_SUBMIT:
 		k = npuprof_stream_key(r->submit.devid, r->submit.stream_id);
 		keep = is_member(t, (pid_t)r->hdr.pid);
+		if (keep && t->nsubmitters < 2 &&
+		    (!t->nsubmitters || t->submitter[0] != (pid_t)r->hdr.pid))
+			t->submitter[t->nsubmitters++] = (pid_t)r->hdr.pid;
 		if (keep)
 			u64map_put(&t->owner, k, r->hdr.pid);
 		else
@@ -116,6 +118,26 @@ int job_tree_keep(struct job_tree *t, const struct npuprof_record *r)
 	}
 	t->filtered += !keep;
 	return keep;
+}
+
+int job_tree_maybe_many(const struct job_tree *t, const char *session_dir)
+{
+	char path[4400];
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	if (t->nsubmitters > 1)
+		return 1;
+	snprintf(path, sizeof(path), "%s/host/data", session_dir);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < 2)
+		n += !strncmp(e->d_name, NPUPROF_HOST_FILE_PREFIX,
+			      strlen(NPUPROF_HOST_FILE_PREFIX));
+	closedir(d);
+	return n > 1;
 }
 
 /* ---- the split ------------------------------------------------------------- */
@@ -305,8 +327,11 @@ int job_split(const struct npuprof_session *s, char (*dirs)[4352], int max, int 
 	int r = 0;
 
 	*n = 1;
-	if (!sp)
+	err[0] = 0;
+	if (!sp) {
+		npuprof_seterr(err, errlen, "out of memory");
 		return -ENOMEM;
+	}
 	snprintf(kpath, sizeof(kpath), "%s/%s", s->dir, NPUPROF_KERNEL_RAW);
 	got = npuprof_rawk_read(kpath, pass1, sp, &ri, err, errlen);
 	if (got < 0 && access(kpath, F_OK) == 0) {

@@ -32,6 +32,8 @@ struct job_tree {
 	struct u64map member; /* pid -> 1 member, 2 not */
 	struct u64map owner; /* npuprof_stream_key -> submitting member pid */
 	uint64_t filtered; /* records of other processes dropped */
+	pid_t submitter[2]; /* the first two member processes that submitted */
+	int nsubmitters; /* 0, 1 or 2 (two or more) */
 };
 
 void job_tree_init(struct job_tree *t, pid_t root, const char *session_dir);
@@ -40,6 +42,10 @@ void job_tree_free(struct job_tree *t);
 int job_tree_keep(struct job_tree *t, const struct npuprof_record *r);
 
 #define JOB_MAX_PROCS 64
+
+/* Whether the job may hold several processes: two submitted tasks, or the
+ * session has more than one host stream. */
+int job_tree_maybe_many(const struct job_tree *t, const char *session_dir);
 
 /* Split the finished job session s (see above). On return *n holds the
  * number of session directories now holding the job (1: s->dir unchanged;
