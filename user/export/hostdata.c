@@ -365,6 +365,7 @@ void hostdata_free(struct hostdata *h)
 	free(h->hop);
 	free(h->htask);
 	free(h->tx);
+	free(h->rank);
 	free(h->track_cursor);
 	u64map_free(&h->strings);
 	u64map_free(&h->track_range);
