@@ -25,6 +25,7 @@
 #include "npuprof/trace.h"
 #include "correlate.h"
 #include "hostdata.h"
+#include "ranks.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -498,6 +499,13 @@ static void write_session_rows(struct export_ctx *x)
 
 		check(x, npuprof_db_add_npu_info(x->w, &ni));
 	}
+	/* one row per NPU_INFO device, with its rank (ranks.c); none: the
+	 * writer's default (-1, -1) */
+	for (int i = 0; i < s->ndev; i++) {
+		struct npuprof_db_rank_device_map m = { s->dev[i].rank, s->dev[i].id };
+
+		check(x, npuprof_db_add_rank_device_map(x->w, &m));
+	}
 	for (int d = 0; d < CORR_MAX_DEV; d++)
 		if (x->corr.clock[d].valid && x->corr.clock[d].residual > resid)
 			resid = x->corr.clock[d].residual;
@@ -847,6 +855,8 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	if (r < 0)
 		return r;
 	r = hostdata_load(&hd, dir, o->warn ? o->warn : stderr, err, errlen);
+	if (r >= 0)
+		r = export_resolve_ranks(&s, &hd, err, errlen);
 	if (r < 0) {
 		hostdata_free(&hd);
 		return r;

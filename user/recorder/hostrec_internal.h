@@ -22,4 +22,7 @@ int npuprof_hostrec_emit(const void *records, size_t len);
  * dictionary and options). One callback; later calls replace it. */
 void npuprof_hostrec_set_start_hook(void (*fn)(void));
 
+/* Writes the process's rank records (rank.c) to the running stream. */
+void npuprof_rank_emit_all(void);
+
 #endif
