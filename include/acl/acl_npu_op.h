@@ -73,11 +73,33 @@ typedef struct aclnpuOpDesc {
 	const char *outputShapes;
 	const char *taskTypeName; /* runtime task type; NULL: from taskKind */
 	const char *geTaskType; /* GE task type; NULL: from taskKind */
+	/* Appended later (read only when `size` covers it): ACLNPU_OP_* bits. */
+	uint32_t flags;
 } aclnpuOpDesc;
+
+/* The caller has opened the acl-level range itself (aclnpuApiBegin, e.g.
+ * libopapi's aclnnAdd around its kernels): no second one, apiName unused. */
+#define ACLNPU_OP_IN_API 1u
 
 /* Launches one kernel task. ACL_ERROR_INVALID_PARAM for a NULL or
  * inconsistent descriptor, else as the other stream APIs. */
 ACL_FUNC_VISIBILITY aclError aclnpuLaunchOp(const aclnpuOpDesc *desc, aclrtStream stream);
+
+/* An acl-level API range (CANN_API type 20000) recorded like the runtime's
+ * own, for libraries over the runtime (libopapi's aclnnXxxGetWorkspaceSize
+ * and aclnnXxx). Kernels launched inside it with ACLNPU_OP_IN_API hang off
+ * their `launch` ranges inside it. `name` must stay valid until
+ * aclnpuApiEnd; ranges nest per thread and end in reverse order. Costs one
+ * branch while profiling is off. */
+typedef struct aclnpuApiScope {
+	uint64_t opaque[6];
+} aclnpuApiScope;
+ACL_FUNC_VISIBILITY void aclnpuApiBegin(aclnpuApiScope *scope, const char *name);
+/* Ends the range; `result` is the API's return value. Returns `result`. */
+ACL_FUNC_VISIBILITY int32_t aclnpuApiEnd(aclnpuApiScope *scope, int32_t result);
+
+/* Sets what aclGetRecentErrMsg returns on the calling thread. */
+ACL_FUNC_VISIBILITY void aclnpuSetRecentErrMsg(const char *msg);
 
 /* One task of any SQE type, reported with the runtime task-type name given:
  * for replaying databases (FFTS+ subtask names such as "Notify Wait") and
@@ -99,6 +121,14 @@ typedef struct aclnpuRawTask {
 	const char *apiName; /* NULL: none */
 } aclnpuRawTask;
 ACL_FUNC_VISIBILITY aclError aclnpuLaunchRawTask(const aclnpuRawTask *task, aclrtStream stream);
+
+/* Opens on the calling thread an acl-level API `aclName` (e.g.
+ * hcom_allReduce_) enclosing a node-level `launch` (item: opName, may be
+ * NULL): every task launched on this thread until aclnpuScopeEnd hangs off
+ * that launch, one connectionId for all of them (replaying a db's HCCL op
+ * or GE node). Scopes do not nest (ACL_ERROR_FAILURE). */
+ACL_FUNC_VISIBILITY aclError aclnpuScopeBegin(const char *aclName, const char *opName);
+ACL_FUNC_VISIBILITY aclError aclnpuScopeEnd(void);
 
 /* Notify ids of a device (what HCCL allocates for its handshakes). */
 ACL_FUNC_VISIBILITY aclError aclnpuNotifyCreate(int32_t deviceId, uint32_t *notifyId);

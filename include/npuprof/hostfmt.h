@@ -102,6 +102,7 @@ enum npuprof_hrec_kind {
 	NPUPROF_HREC_COMPUTE_OP = 10, /* struct npuprof_hrec_compute_op */
 	NPUPROF_HREC_HCCL_OP = 11, /* struct npuprof_hrec_hccl_op */
 	NPUPROF_HREC_HCCL_TASK = 12, /* struct npuprof_hrec_hccl_task */
+	NPUPROF_HREC_RANK = 13, /* struct npuprof_hrec_rank */
 	NPUPROF_HREC_KIND_COUNT /* first unassigned kind */
 };
 
@@ -405,6 +406,20 @@ struct npuprof_hrec_hccl_task {
 	uint64_t duration_estimated_ns; /* the runtime's model; 0: none */
 	uint64_t bandwidth; /* bytes/s of the model; 0: none
                                    (COMMUNICATION_TASK_INFO.bandwidth) */
+};
+
+/* The process's rank in its job (npuprof/rank.h): written by the recorder
+ * at every collection start from the environment (device_id
+ * NPUPROF_RANK_ANY_DEVICE, source ENV; only if a variable is set), and by
+ * the runtime's HCCL for each communicator initialised on a device (source
+ * HCCL), at init and again at every later collection start. */
+struct npuprof_hrec_rank {
+	struct npuprof_hrec_header h;
+	int32_t rank; /* NPUPROF_RANK_NONE: none */
+	uint32_t rank_size; /* ranks in the communicator; 0: unknown */
+	uint32_t device_id; /* NPUPROF_RANK_ANY_DEVICE: the whole process */
+	uint32_t source; /* enum npuprof_rank_source */
+	uint64_t group_name_id; /* communicator name (hash id); NO_STRING */
 };
 
 /* Record sizes round up to this. */

@@ -116,11 +116,24 @@ def main():
         ("CANN_API pids not matching TASK.globalPid",
          "SELECT count(*) FROM (SELECT DISTINCT globalTid >> 32 AS p FROM CANN_API)"
          " WHERE p NOT IN (SELECT globalPid FROM TASK)"),
+        ("NPU_INFO devices without their RANK_DEVICE_MAP row (msprof-analyze CROSS JOIN)",
+         "SELECT count(*) FROM NPU_INFO n LEFT JOIN RANK_DEVICE_MAP r ON r.deviceId = n.id"
+         " WHERE r.deviceId IS NULL"),
+        ("RANK_DEVICE_MAP rows for no NPU_INFO device",
+         "SELECT count(*) FROM RANK_DEVICE_MAP r LEFT JOIN NPU_INFO n ON n.id = r.deviceId"
+         " WHERE n.id IS NULL"),
+        ("COMMUNICATION_OP rows whose TASK rows span devices or models (msprof-analyze drops them)",
+         "SELECT count(*) FROM COMMUNICATION_OP o WHERE (SELECT count(DISTINCT deviceId) FROM TASK t"
+         " WHERE t.connectionId = o.connectionId) != 1 OR (SELECT count(DISTINCT modelId) FROM TASK t"
+         " WHERE t.connectionId = o.connectionId) != 1"),
+        ("COMMUNICATION_OP rows whose connectionId is not a node launch",
+         "SELECT count(*) FROM COMMUNICATION_OP o LEFT JOIN CANN_API a ON a.connectionId = o.connectionId"
+         " AND a.type = 10000 WHERE a.connectionId IS NULL"),
     ]
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     for what, sql in checks:
         need = [t for t in ("COMPUTE_TASK_INFO", "COMMUNICATION_TASK_INFO", "COMMUNICATION_OP",
-                            "MSTX_EVENTS", "CANN_API") if t in sql]
+                            "MSTX_EVENTS", "CANN_API", "TASK") if t in sql]
         if any(t not in tables for t in need):
             continue
         n = one(sql)

@@ -534,6 +534,7 @@ int npuprof_hostrec_start(const struct npuprof_hostrec_config *cfg, char *err, s
 			free(s);
 		}
 	}
+	npuprof_rank_emit_all();
 	if (g_start_hook)
 		g_start_hook();
 

@@ -137,5 +137,7 @@ static inline void hrec_commit(void *rec)
 	if (npuprof_unlikely(end - tb->cached_tail > tb->cap / 4))
 		npuprof_hostrec_commit_check(tb, end);
 }
+/* Writes the process's rank records (rank.c) to the running stream. */
+void npuprof_rank_emit_all(void);
 
 #endif

@@ -142,7 +142,7 @@ static void *train_worker(void *p)
 		/* gradients: compute -> communication stream -> back */
 		CHECK(aclrtRecordEvent(grads_ready, comp));
 		CHECK(aclrtStreamWaitEvent(comm, grads_ready));
-		if (opt.ndev > 1 &&
+		if ((opt.ndev > 1 || opt.world > 1) &&
 		    HcclAllReduce(dev_grad, dev_grad, sz / 4, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM,
 				  g_comms[w->dev], comm) != HCCL_SUCCESS) {
 			fprintf(stderr, "npuwork: HcclAllReduce failed on device %d\n", w->dev);
@@ -231,6 +231,7 @@ uint64_t run_acl_scenario(const char *name)
 {
 	int train = !strcmp(name, "train"), stress = !strcmp(name, "stress");
 	int nw = stress ? (opt.threads ? opt.threads : opt.ndev) : opt.ndev;
+	int first = 0; /* one rank of a job: only device opt.rank */
 	struct worker *w = calloc((size_t)nw, sizeof(*w));
 	void *(*fn)(void *) = train ? train_worker : stress ? stress_worker : infer_worker;
 	int32_t devs[8];
@@ -239,7 +240,20 @@ uint64_t run_acl_scenario(const char *name)
 		exit(1);
 	CHECK(aclInit(NULL));
 	manifest_start();
-	if (train && opt.ndev > 1) {
+	if (opt.rank >= 0) {
+		static HcclRootInfo ri;
+
+		first = opt.rank;
+		nw = 1;
+		load_root_info(opt.root_info, &ri);
+		CHECK(aclrtSetDevice(opt.rank));
+		if (HcclCommInitRootInfo((uint32_t)opt.world, &ri, (uint32_t)opt.rank,
+					 &g_comms[opt.rank]) != HCCL_SUCCESS) {
+			fprintf(stderr, "npuwork: HcclCommInitRootInfo failed (rank %d of %d)\n",
+				opt.rank, opt.world);
+			exit(1);
+		}
+	} else if (train && opt.ndev > 1) {
 		/* every rank's device must be open before the communicator */
 		for (int d = 0; d < opt.ndev; d++) {
 			CHECK(aclrtSetDevice(d));
@@ -251,7 +265,7 @@ uint64_t run_acl_scenario(const char *name)
 		}
 	}
 	for (int i = 0; i < nw; i++) {
-		w[i].dev = i % opt.ndev;
+		w[i].dev = first + i % (opt.ndev - first);
 		w[i].index = i;
 		w[i].rng = opt.seed * 0x100000001B3ULL + (uint64_t)i * 7919 + 1;
 		w[i].tasks = opt.tasks / nw + (i < opt.tasks % nw);
@@ -259,11 +273,13 @@ uint64_t run_acl_scenario(const char *name)
 	}
 	for (int i = 0; i < nw; i++)
 		pthread_join(w[i].th, NULL);
-	if (train && opt.ndev > 1)
+	if (opt.rank >= 0)
+		HcclCommDestroy(g_comms[opt.rank]);
+	else if (train && opt.ndev > 1)
 		for (int d = 0; d < opt.ndev; d++)
 			HcclCommDestroy(g_comms[d]);
 	manifest_finish(opt.manifest);
-	for (int d = 0; d < opt.ndev; d++)
+	for (int d = first; d < opt.ndev; d++)
 		aclrtResetDeviceForce(d);
 	CHECK(aclFinalize());
 	free(w);
