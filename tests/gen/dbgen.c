@@ -19,7 +19,6 @@
 #include <string.h>
 
 #define U32_INVALID NPUPROF_DB_U32_INVALID
-#define MSTX_HOST_ONLY ((int64_t)NPUPROF_MSTX_HOST_CONNECTION)
 #define MSTX_BASE ((int64_t)NPUPROF_MSTX_CONNECTION_BASE)
 
 #define N_OPS 6
@@ -250,9 +249,9 @@ static int gen_mark(struct gen *g)
 		return r;
 	EMIT(g, MSTX_EVENTS, mstx_events, g->now, g->now, 3, U32_INVALID, U32_INVALID, msg,
 	     g->main_tid, g->main_tid, g->s.empty, conn);
-	/* A host-only range around it: connectionId 4000000000, no task. */
+	/* A host-only range around it: no task, so the "no connection" value. */
 	EMIT(g, MSTX_EVENTS, mstx_events, g->now, g->now + 1000, 2, U32_INVALID, 0, msg,
-	     g->main_tid, g->main_tid, g->s.empty, MSTX_HOST_ONLY);
+	     g->main_tid, g->main_tid, g->s.empty, (int64_t)NPUPROF_MSTX_NO_CONNECTION);
 	if (g->dev < g->now)
 		g->dev = g->now;
 	EMIT(g, TASK, task, g->dev, g->dev, 0, conn, gtid, g->p->pid, g->s.t_mstx, U32_INVALID, 2,

@@ -55,6 +55,10 @@ START_TEST(join_rules_hold)
 		 "T.connectionId >= 4000000000 AND S.value <> 'MsTx'");
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM MSTX_EVENTS WHERE eventType=3"),
 			 q_int(db, "SELECT count(*) FROM TASK WHERE connectionId >= 4000000001"));
+	/* a start/end range without a device task says so with 4294967295 */
+	ZERO(db, "SELECT count(*) FROM MSTX_EVENTS WHERE eventType=2 AND connectionId <> "
+		 "4294967295 AND connectionId NOT IN (SELECT connectionId FROM TASK)");
+	ck_assert_int_gt(q_int(db, "SELECT count(*) FROM MSTX_EVENTS WHERE eventType=2"), 0);
 	ZERO(db, "SELECT count(*) FROM MSTX_EVENTS WHERE rangeId <> 4294967295 OR "
 		 "endGlobalTid <> globalTid");
 	/* COMMUNICATION_TASK_INFO joins COMMUNICATION_OP; tasks share the op's link. */
@@ -160,9 +164,11 @@ START_TEST(consumer_queries)
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM MSTX_EVENTS M JOIN TASK T ON "
 				   "M.connectionId=T.connectionId WHERE M.eventType=3"),
 			 5);
+	/* msproftx summary: the ranges it joins to TASK (connectionId not
+	 * 4294967295) all have a device task; these host-only ones have none */
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM MSTX_EVENTS WHERE eventType=2 AND "
 				   "connectionId <> 4294967295"),
-			 5);
+			 0);
 	/* Insight: unified schema, version not 1.0.x, host rows of the task's PID. */
 	ck_assert_str_eq(q_text(db, "SELECT value FROM META_DATA WHERE name='SCHEMA_VERSION'", got,
 				sizeof(got)),
