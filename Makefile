@@ -179,14 +179,14 @@ asan-check: asan-build
 	$(SAN_ENV) BUILD=$(BUILD)/asan ./scripts/run-unit.sh
 check: asan-check
 
-vmtest: all
+vmtest: all sdk-check
 	./scripts/vm.sh tests/vm/run.sh
 
 # every VM suite on the debug kernel (KASAN, lockdep, PROVE_RCU, atomic-sleep
 # checks, kmemleak) that scripts/debug-kernel.sh builds once; the modules are
 # built for it, then rebuilt for the stock kernel whatever the outcome
 DEBUG_KDIR := $(CURDIR)/$(BUILD)/debug-kernel/obj
-check-debug: deps all
+check-debug: deps all sdk-check
 	./scripts/debug-kernel.sh
 	$(MAKE) -C $(DEBUG_KDIR) M=$(CURDIR) clean >/dev/null
 	$(MAKE) -C $(DEBUG_KDIR) M=$(CURDIR) modules
