@@ -93,7 +93,8 @@ static u64 npusim_task_duration(const struct npusim_sqe *sqe)
 {
 	u64 d = sqe->duration_ns;
 
-	if ((sqe->type & NPUSIM_SQE_TYPE_MASK) == NPUSIM_SQE_SDMA && !d)
+	if ((sqe->type & NPUSIM_SQE_TYPE_MASK) == NPUSIM_SQE_SDMA && !d &&
+	    !(sqe->flags & NPUSIM_SQE_F_TIMED))
 		d = NPUSIM_SDMA_BASE_NS +
 		    div_u64(sqe->bytes * 1000ULL, npusim_sdma_mbps);
 	if (sqe->jitter_pm && d) {

@@ -15,7 +15,9 @@
  *           msproftx ranges and MarkEx around forward/backward/optimizer
  *   infer   an inference loop (copies in, layers, copy out, synchronise)
  *   stress  --tasks tiny kernels from --threads threads
- *   replay  re-issue the tasks of an msprof or PyTorch profiler db (--db)
+ *   replay  re-issue the tasks of an msprof or PyTorch profiler db (--db);
+ *           --db A,B,... replays one db per rank, each in its own process
+ *           on its own device (rank i on device i, RANK_ID=i)
  * Runs are reproducible from --seed (durations and shapes); --manifest
  * writes every task the runtime sent (see manifest.c).
  */
@@ -152,7 +154,7 @@ int main(int argc, char **argv)
 	else if (strcmp(opt.scenario, "flood") == 0)
 		total = run_driver_scenario(1);
 	else if (strcmp(opt.scenario, "replay") == 0)
-		total = run_replay(opt.db);
+		total = strchr(opt.db, ',') ? run_replay_ranks(opt.db) : run_replay(opt.db);
 	else if (!strcmp(opt.scenario, "train") || !strcmp(opt.scenario, "infer") ||
 		 !strcmp(opt.scenario, "stress"))
 		total = run_acl_scenario(opt.scenario);

@@ -25,6 +25,7 @@ struct npuwork_opt {
 	long size; /* bytes of activations per copy */
 	const char *manifest;
 	const char *db; /* replay input */
+	int first_dev; /* replay: the device the db's first device maps to */
 };
 extern struct npuwork_opt opt;
 
@@ -32,6 +33,8 @@ uint64_t run_driver_scenario(int flood);
 /* ACL scenarios; return tasks submitted, exit on failure */
 uint64_t run_acl_scenario(const char *name);
 uint64_t run_replay(const char *db);
+/* "A.db,B.db,...": one process per db (rank i, RANK_ID=i, device i) */
+uint64_t run_replay_ranks(const char *dbs);
 
 /* manifest.c: counts (and, with --manifest, logs) every task */
 void manifest_start(void);
