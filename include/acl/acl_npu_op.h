@@ -131,7 +131,7 @@ ACL_FUNC_VISIBILITY aclError aclnpuLaunchRawTask(const aclnpuRawTask *task, aclr
 
 /* While off, the runtime records none of its own API ranges (the replay
  * records the database's through aclnpuRecordApi); tasks, operator and HCCL
- * records still go out. On at aclInit. */
+ * records still go out. On until turned off (also before aclInit). */
 ACL_FUNC_VISIBILITY aclError aclnpuRecordOwnApis(int on);
 
 /* One CANN_API range as recorded: level (5000 runtime, 5500 communication,

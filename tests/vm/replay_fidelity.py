@@ -66,7 +66,9 @@ def measure(path):
     m["linked"] = sum(1 for t in tasks if t[4] in apis)
     m["compute"] = collections.Counter()
     if has(db, "COMPUTE_TASK_INFO"):
-        for name, optype, bd in q(db, "SELECT name, opType, blockDim FROM COMPUTE_TASK_INFO"):
+        cols = [c[1] for c in q(db, "PRAGMA table_info(COMPUTE_TASK_INFO)")]
+        bdcol = "blockNum" if "blockNum" in cols else "blockDim"  # 1.2.0 renamed it
+        for name, optype, bd in q(db, "SELECT name, opType, %s FROM COMPUTE_TASK_INFO" % bdcol):
             m["compute"][(s.get(name), s.get(optype), bd)] += 1
     m["ops"] = {}
     if has(db, "COMMUNICATION_OP"):

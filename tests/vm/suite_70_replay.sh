@@ -72,3 +72,25 @@ t_replay_fixture() {
 run replay_record t_replay_record
 run replay_tools t_replay_tools
 run replay_fixture t_replay_fixture
+
+# Replaying the real 910B fixtures (issue 19): each db replayed by
+# `npuwork --scenario replay` under `npuprof record` gives back what it holds
+# (tests/vm/replay_fidelity.py: task types, device time, links, compute and
+# HCCL rows, streams, CANN_API, contextIds); the level2 pair replays as two
+# ranks, one process and one PROF directory each.
+RF=${NPUPROF_RESULTS:-/tmp}/replay_fidelity
+t_fidelity() {
+	f=$1
+	o=$RF/$(basename "$f" .db)
+	load_sim devices=2 && { loaded npuprof || insmod $NPUPROF_KO; } || return 1
+	rm -rf "$o" && mkdir -p "$o" || return 1
+	build/bin/npuprof record --quiet --schema 1.2.0 -o "$o" -- \
+		build/bin/npuwork --scenario replay --db "$f" --devices 1 --quiet || return 1
+	db=$(ls "$o"/PROF_*/msprof_*.db | head -n 1)
+	[ -f "$db" ] || return 1
+	python3 tests/vm/replay_fidelity.py "$f" "$db" --table
+}
+
+for f in tests/fixtures/real/*.db; do
+	run "replay.fidelity.$(basename "$f" .db)" t_fidelity "$f"
+done

@@ -242,6 +242,10 @@ static void sleep_until(uint64_t t)
 
 /* The db's string for an id column, or NULL. */
 #define S(x) "(SELECT value FROM STRING_IDS WHERE id = " x ")"
+#define CI_REST                                                                                             \
+	S("c.name")                                                                                         \
+	", " S("c.opType") ", " S("c.taskType") ", " S("c.inputFormats") ", " S("c.inputDataTypes") ", " S( \
+		"c.inputShapes") ", " S("c.outputFormats") ", " S("c.outputDataTypes") ", " S("c.outputShapes") ", " S("c.attrInfo")
 
 static struct row *load_tasks(sqlite3 *h, const char *db, size_t *n)
 {
@@ -253,9 +257,10 @@ static struct row *load_tasks(sqlite3 *h, const char *db, size_t *n)
 	size_t cap = 0;
 	int rc;
 
-	static const char ci_cols[] =
-		"c.globalTaskId, c.blockDim, c.mixBlockDim, " S("c.name") ", " S("c.opType") ", " S("c.taskType") ", " S("c.inputFormats") ", " S(
-			"c.inputDataTypes") ", " S("c.inputShapes") ", " S("c.outputFormats") ", " S("c.outputDataTypes") ", " S("c.outputShapes") ", " S("c.attrInfo");
+	/* schema 1.2.0 calls the block counts blockNum, mixBlockNum */
+	int num = ci && has_column(h, "COMPUTE_TASK_INFO", "blockNum");
+	const char *ci_cols = num ? "c.globalTaskId, c.blockNum, c.mixBlockNum, " CI_REST :
+				    "c.globalTaskId, c.blockDim, c.mixBlockDim, " CI_REST;
 	static const char ct_cols[] =
 		"m.globalTaskId, " S("m.name") ", " S("m.taskType") ", m.planeId, " S(
 			"m.groupName") ", m.notifyId, m.rdmaType, m.srcRank, m.dstRank, "
@@ -528,6 +533,9 @@ uint64_t run_replay(const char *db)
 			sqlite3_finalize(st);
 		}
 	}
+	/* the db's API ranges replace the runtime's own (also aclInit's) */
+	if (apis)
+		aclnpuRecordOwnApis(0);
 	CHECK(aclInit(NULL));
 	manifest_start();
 	/* streams, events and subtask structure first, out of the timeline */
@@ -544,8 +552,6 @@ uint64_t run_replay(const char *db)
 			nev++;
 		}
 	}
-	if (apis)
-		aclnpuRecordOwnApis(0);
 	t0 = mono_now() + LEAD_NS;
 	if (apis)
 		cm = replay_apis(h, t0, base, &ncm);
