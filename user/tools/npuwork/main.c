@@ -3,7 +3,8 @@
  *
  *   npuwork [--scenario NAME] [--devices N] [--steps N] [--tasks N]
  *           [--batch N] [--threads N] [--layers N] [--size BYTES]
- *           [--seed N] [--manifest FILE] [--db FILE] [--quiet]
+ *           [--seed N] [--manifest FILE] [--db FILE[,FILE...]]
+ *           [--first-device D] [--quiet]
  *
  * Scenarios:
  *   driver  a training step's task mix straight on /dev/npusim (no ACL)
@@ -17,7 +18,8 @@
  *   stress  --tasks tiny kernels from --threads threads
  *   replay  re-issue the tasks of an msprof or PyTorch profiler db (--db);
  *           --db A,B,... replays one db per rank, each in its own process
- *           on its own device (rank i on device i, RANK_ID=i)
+ *           on its own device (rank i on device i, RANK_ID=i);
+ *           --first-device D: the db's first device replays on device D
  * Runs are reproducible from --seed (durations and shapes); --manifest
  * writes every task the runtime sent (see manifest.c).
  */
@@ -56,7 +58,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: npuwork [--scenario driver|flood|train|infer|stress|replay] [--devices N]\n"
 		"               [--steps N] [--tasks N] [--batch N] [--threads N] [--layers N]\n"
-		"               [--size BYTES] [--seed N] [--manifest FILE] [--db FILE] [--quiet]\n");
+		"               [--size BYTES] [--seed N] [--manifest FILE] [--db FILE[,FILE...]]\n"
+		"               [--first-device D] [--quiet]\n");
 	exit(2);
 }
 
@@ -81,11 +84,12 @@ int main(int argc, char **argv)
 					    { "size", required_argument, 0, 'z' },
 					    { "manifest", required_argument, 0, 'm' },
 					    { "db", required_argument, 0, 'D' },
+					    { "first-device", required_argument, 0, 'F' },
 					    { 0, 0, 0, 0 } };
 	uint64_t t0, total = 0, v;
 	int c, avail, acl;
 
-	while ((c = getopt_long(argc, argv, "s:d:n:t:b:qS:T:L:z:m:D:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:d:n:t:b:qS:T:L:z:m:D:F:", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': opt.scenario = optarg; break;
 		case 'd':
@@ -123,6 +127,10 @@ int main(int argc, char **argv)
 			break;
 		case 'm': opt.manifest = optarg; break;
 		case 'D': opt.db = optarg; break;
+		case 'F':
+			num(&v, "--first-device", 0, NPUSIM_MAX_DEVICES - 1);
+			opt.first_dev = (int)v;
+			break;
 		default: usage();
 		}
 	}

@@ -729,6 +729,9 @@ uint64_t run_replay(const char *db)
 	return manifest_total();
 }
 
+/* Rank i: a fresh npuwork replaying db i on device i, RANK_ID=i (the rank
+ * identity the recorder reads), so each rank is a process of its own, with
+ * its own profiling session. */
 uint64_t run_replay_ranks(const char *dbs)
 {
 	char *list = strdup(dbs), *save = NULL, *db;
@@ -752,18 +755,33 @@ uint64_t run_replay_ranks(const char *dbs)
 			exit(1);
 		}
 		if (pids[n] == 0) {
-			char rank[16], man[4096];
+			char rank[16], ndev[16], man[4096];
+			char *argv[16];
+			int k = 0;
 
 			snprintf(rank, sizeof(rank), "%d", n);
+			snprintf(ndev, sizeof(ndev), "%d", opt.ndev);
 			setenv("RANK_ID", rank, 1);
-			opt.first_dev = n;
+			argv[k++] = "npuwork";
+			argv[k++] = "--scenario";
+			argv[k++] = "replay";
+			argv[k++] = "--db";
+			argv[k++] = db;
+			argv[k++] = "--devices";
+			argv[k++] = ndev;
+			argv[k++] = "--first-device";
+			argv[k++] = rank;
 			if (opt.manifest) {
 				snprintf(man, sizeof(man), "%s.%d", opt.manifest, n);
-				opt.manifest = man;
+				argv[k++] = "--manifest";
+				argv[k++] = man;
 			}
-			run_replay(db);
-			fflush(NULL);
-			_exit(0);
+			if (opt.quiet)
+				argv[k++] = "--quiet";
+			argv[k] = NULL;
+			execv("/proc/self/exe", argv);
+			perror("npuwork: replay: exec");
+			_exit(1);
 		}
 		n++;
 	}
