@@ -18,6 +18,14 @@
 #define STR_CACHE 1024 /* ids this thread registered already (direct-mapped) */
 
 static _Atomic uint64_t g_next_conn;
+int rt_own_apis_off;
+
+/* A replay records the db's API ranges instead (rt_replay.c). */
+aclError aclnpuRecordOwnApis(int on)
+{
+	rt_own_apis_off = !on;
+	return ACL_SUCCESS;
+}
 
 static __thread struct {
 	uint32_t level;

@@ -12,14 +12,7 @@
 
 #include "rt_internal.h"
 
-int rt_own_apis_off;
 static _Atomic uint64_t g_replay_op_seq = 1ULL << 40;
-
-aclError aclnpuRecordOwnApis(int on)
-{
-	rt_own_apis_off = !on;
-	return ACL_SUCCESS;
-}
 
 aclError rt_replay_task(struct rt_task *t, uint32_t flags, uint64_t start_ns, uint64_t conn)
 {
