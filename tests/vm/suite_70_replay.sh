@@ -3,7 +3,7 @@
 # then `npuprof live`, `top` and `watch --from` run on it in the guest. Their
 # outputs and the recording go to $NPUPROF_RESULTS/replay: the host test
 # (tests/replay_test.sh) replays the committed copy, tests/fixtures/replay/,
-# and must print the same.
+# and must print the same. Then the real fixtures replayed (below).
 
 RP=${NPUPROF_RESULTS:-/tmp}/replay
 rp_session() { ls -d "$RP"/rec/PROF_* | tail -n 1; }
