@@ -49,6 +49,7 @@
 #define NO_CTX 4294967295LL
 #define LEAD_NS 100000000ULL /* first timestamp this far after setup */
 #define AHEAD_NS 50000000ULL /* submit a task this far before its start */
+#define JOB_LEAD_NS 3000000000ULL /* ranks of a job: their timeline starts in 3 s */
 
 #define CHECK(call)                                                                         \
 	do {                                                                                \
@@ -499,6 +500,29 @@ static struct hop *replay_hccl_ops(sqlite3 *h, const struct row *r, size_t nr, u
 	return ops;
 }
 
+/* The db's first timestamp: of its tasks or its API ranges. */
+static long long db_first_ns(sqlite3 *h)
+{
+	static const char *const sqls[] = { "SELECT MIN(startNs) FROM TASK",
+					    "SELECT MIN(startNs) FROM CANN_API" };
+	long long first = 0;
+	int have = 0;
+
+	for (int i = 0; i < 2; i++) {
+		sqlite3_stmt *st;
+
+		if (sqlite3_prepare_v2(h, sqls[i], -1, &st, NULL) != SQLITE_OK)
+			continue;
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL &&
+		    (!have || sqlite3_column_int64(st, 0) < first)) {
+			first = sqlite3_column_int64(st, 0);
+			have = 1;
+		}
+		sqlite3_finalize(st);
+	}
+	return first;
+}
+
 uint64_t run_replay(const char *db)
 {
 	sqlite3 *h;
@@ -508,7 +532,9 @@ uint64_t run_replay(const char *db)
 	size_t n, ncm = 0;
 	aclrtStream helper[8] = { 0 };
 	uint64_t t0, placeholders = 0;
-	long long base;
+	unsigned long long t0_shared = 0;
+	long long base, base_shared = 0;
+	const char *epoch;
 	int nops = 0, nev = 0, apis;
 
 	if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
@@ -519,20 +545,14 @@ uint64_t run_replay(const char *db)
 		die_db(h, db);
 	r = load_tasks(h, db, &n);
 	pair_events(r, n);
-	base = n ? r[0].v[C_START] : 0;
 	apis = has_table(h, "CANN_API");
-	if (apis) {
-		sqlite3_stmt *st;
-
-		if (sqlite3_prepare_v2(h, "SELECT MIN(startNs) FROM CANN_API", -1, &st, NULL) ==
-		    SQLITE_OK) {
-			if (sqlite3_step(st) == SQLITE_ROW &&
-			    sqlite3_column_type(st, 0) != SQLITE_NULL &&
-			    (!n || sqlite3_column_int64(st, 0) < base))
-				base = sqlite3_column_int64(st, 0);
-			sqlite3_finalize(st);
-		}
-	}
+	base = db_first_ns(h);
+	epoch = getenv("NPUWORK_REPLAY_EPOCH");
+	if (epoch && sscanf(epoch, "%llu:%lld", &t0_shared, &base_shared) == 2 &&
+	    base_shared <= base)
+		base = base_shared; /* the ranks of a job share one timeline */
+	else
+		t0_shared = 0;
 	/* the db's API ranges replace the runtime's own (also aclInit's) */
 	if (apis)
 		aclnpuRecordOwnApis(0);
@@ -553,6 +573,13 @@ uint64_t run_replay(const char *db)
 		}
 	}
 	t0 = mono_now() + LEAD_NS;
+	if (t0_shared >= t0)
+		t0 = t0_shared;
+	else if (t0_shared)
+		fprintf(stderr,
+			"npuwork: replay: %s: set up %.3f s too late for the job's "
+			"timeline; it runs behind the other ranks\n",
+			db, (t0 - t0_shared) / 1e9);
 	if (apis)
 		cm = replay_apis(h, t0, base, &ncm);
 	ops = replay_hccl_ops(h, r, n, t0, base, cm, ncm, &nops);
@@ -731,17 +758,44 @@ uint64_t run_replay(const char *db)
 
 /* Rank i: a fresh npuwork replaying db i on device i, RANK_ID=i (the rank
  * identity the recorder reads), so each rank is a process of its own, with
- * its own profiling session. */
+ * its own profiling session. All ranks replay on one timeline
+ * (NPUWORK_REPLAY_EPOCH "t0:first": the CLOCK_MONOTONIC time that the
+ * earliest db timestamp of the job maps to), so their collectives line up
+ * as recorded. */
 uint64_t run_replay_ranks(const char *dbs)
 {
 	char *list = strdup(dbs), *save = NULL, *db;
 	pid_t pids[NPUWORK_MAX_RANKS];
-	int n = 0, failed = 0;
+	int n = 0, failed = 0, have = 0;
+	long long first = 0;
+	char epoch[64];
 
 	if (!list) {
 		perror("npuwork: replay");
 		exit(1);
 	}
+	/* one timeline for the job: the earliest timestamp of all its dbs at
+	 * one time, far enough ahead for every rank to set up */
+	for (db = strtok_r(list, ",", &save); db; db = strtok_r(NULL, ",", &save)) {
+		sqlite3 *h;
+		long long f;
+
+		if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+			fprintf(stderr, "npuwork: replay: cannot open %s: %s\n", db,
+				sqlite3_errmsg(h));
+			exit(1);
+		}
+		f = db_first_ns(h);
+		sqlite3_close(h);
+		if (!have || f < first)
+			first = f;
+		have = 1;
+	}
+	snprintf(epoch, sizeof(epoch), "%llu:%lld", (unsigned long long)(mono_now() + JOB_LEAD_NS),
+		 first);
+	setenv("NPUWORK_REPLAY_EPOCH", epoch, 1);
+	strcpy(list, dbs);
+	save = NULL;
 	for (db = strtok_r(list, ",", &save); db; db = strtok_r(NULL, ",", &save)) {
 		if (n == NPUWORK_MAX_RANKS || n >= opt.ndev) {
 			fprintf(stderr, "npuwork: replay: --db: more ranks than --devices (%d)\n",
