@@ -5,7 +5,14 @@
  *
  * Each stream executes one task at a time, in SQ order. A task may start when
  * its dependencies are met (an event or notify has been recorded) and the
- * device has the cores it needs; it then runs for its modelled duration. One
+ * device has the cores it needs; it then runs for its modelled duration. A
+ * wait's task time begins when it reached the head of its stream, so it
+ * lasts until its event is recorded, as on the device. Timed tasks
+ * (NPUSIM_SQE_F_TIMED, for replaying a recorded timeline) start at their
+ * recorded time, after their stream's previous task and their event's
+ * record, computed from those times rather than from when the model got
+ * round to them, run for exactly their duration, take no cores, and may be
+ * FFTS+ subtasks inside their container (NPUSIM_SQE_F_SUBTASK). One
  * hrtimer, armed for the earliest end among running tasks on all devices,
  * completes tasks: it emits the task-time record, writes a CQE (always, or in
  * realistic mode only for tasks that request one and for event-record and
