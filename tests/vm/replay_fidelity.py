@@ -137,6 +137,8 @@ def main():
             ("EVENT_WAIT total ms", ew(fx) / 1e6, ew(rp) / 1e6),
             ("per-stream counts", fx["streams"], rp["streams"]),
             ("busiest stream time ms", big(fx)[1] / 1e6, big(rp)[1] / 1e6),
+            ("stream tasks:ms", " ".join("%d:%.1f" % (c, t / 1e6) for c, t in fx["stream_time"]),
+             " ".join("%d:%.1f" % (c, t / 1e6) for c, t in rp["stream_time"])),
             ("COMMUNICATION_OP / TASK_INFO", "%d / %d" % (len(fx["ops"]), fx["comm_tasks"]),
              "%d / %d" % (len(rp["ops"]), rp["comm_tasks"])),
             ("TASK linked to CANN_API", fx["linked"], rp["linked"]),
