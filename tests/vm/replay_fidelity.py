@@ -16,6 +16,8 @@ Compares the database npuprof exported from `npuwork --scenario replay
   - the multiset of per-stream task counts equal
   - CANN_API equal as a multiset of (level, name)
   - TASK.contextId: the same multiset of values
+  - the average dispatch gap (idle time before a task on its stream) within
+    5% (+ 1 us)
 With --table it prints the issue's measurements as "name<TAB>real<TAB>now"
 lines. Exit status 0 when every check holds.
 """
@@ -76,6 +78,16 @@ def measure(path):
             m["ops"][s.get(name)] = en - st
     m["comm_tasks"] = q(db, "SELECT count(*) FROM COMMUNICATION_TASK_INFO")[0][0] \
         if has(db, "COMMUNICATION_TASK_INFO") else 0
+    # dispatch gaps: idle time before each task (not an FFTS+ subtask) on
+    # its stream
+    gaps, last = [], {}
+    for st, en, typ, sid, conn, ctx, g in sorted(tasks):
+        if ctx != NONE32:
+            continue
+        if sid in last and st > last[sid]:
+            gaps.append(st - last[sid])
+        last[sid] = max(en, last.get(sid, 0))
+    m["gap"] = sum(gaps) / len(gaps) if gaps else 0
     m["span"] = (max(t[1] for t in tasks) - min(t[0] for t in tasks)) if tasks else 0
     m["ranks"] = q(db, "SELECT rankId FROM RANK_DEVICE_MAP") if has(db, "RANK_DEVICE_MAP") else []
     return m
@@ -127,6 +139,8 @@ def main():
             dict(list((rp["apis"] - fx["apis"]).items())[:5]))))
     check(fx["ctx"] == rp["ctx"], "TASK.contextId: %d distinct (%d rows) vs %d (%d)" % (
         len(rp["ctx"]), sum(rp["ctx"].values()), len(fx["ctx"]), sum(fx["ctx"].values())))
+    check(abs(rp["gap"] - fx["gap"]) <= 0.05 * fx["gap"] + 1000,
+          "dispatch gap avg %.1f us vs %.1f us" % (rp["gap"] / 1e3, fx["gap"] / 1e3))
     if "--table" in sys.argv:
         ew = lambda m: m["per_type"].get("EVENT_WAIT", 0)
         big = lambda m: max(m["stream_time"]) if m["stream_time"] else (0, 0)
@@ -151,6 +165,7 @@ def main():
             ("contextId distinct", len(fx["ctx"]), len(rp["ctx"])),
             ("CANN_API rows", sum(fx["apis"].values()), sum(rp["apis"].values())),
             ("session span ms", fx["span"] / 1e6, rp["span"] / 1e6),
+            ("dispatch gap avg us", fx["gap"] / 1e3, rp["gap"] / 1e3),
             ("ranks", fx["ranks"], rp["ranks"]),
         ]
         for name, a, b in rows:
