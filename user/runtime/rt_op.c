@@ -8,6 +8,7 @@
  * record keyed like the task. The tensor strings are built only while
  * profiling is on.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -173,7 +174,10 @@ static void record_compute_op(const aclnpuOpDesc *d, const struct kind_info *ki,
 	r->task_id = t->task_id;
 	r->reserved0 = 0;
 	r->batch_id = t->batch_id;
-	r->context_id = d->replayFlags & ACLNPU_REPLAY_CONTEXT ? d->contextId : NPUPROF_NO_ID32;
+	r->context_id = d->size >= sizeof(aclnpuOpDesc) &&
+					(d->replayFlags & ACLNPU_REPLAY_CONTEXT) ?
+				d->contextId :
+				NPUPROF_NO_ID32;
 	r->name_id = ids[0];
 	r->op_type_id = ids[1];
 	r->task_type_id = ids[2];
@@ -204,15 +208,23 @@ aclError aclnpuLaunchOp(const aclnpuOpDesc *d, aclrtStream stream)
 	char api[128];
 	aclError ret;
 
-	if (!d || d->size < sizeof(aclnpuOpDesc) || !d->opName || !d->opType ||
+	uint32_t flags, replay;
+
+	/* the fields appended later count only when `size` covers them */
+	replay = d && d->size >= sizeof(aclnpuOpDesc) ? d->replayFlags : 0;
+	if (!d || d->size < offsetof(aclnpuOpDesc, flags) || !d->opName || !d->opType ||
 	    !(ki = kind_info(d->taskKind)) ||
-	    (d->blockDim == 0 && !(d->replayFlags & ACLNPU_REPLAY_TIMED)) || d->blockDim > 65535 ||
+	    (d->blockDim == 0 && !(replay & ACLNPU_REPLAY_TIMED)) || d->blockDim > 65535 ||
 	    d->durationNs > NPUSIM_MAX_TASK_NS || d->jitterPerMille > 1000 ||
 	    (d->numInputs && !d->inputs) || (d->numOutputs && !d->outputs))
 		return ACL_ERROR_INVALID_PARAM;
-	if (!d->apiName)
-		snprintf(api, sizeof(api), "aclnn%s", d->opType);
-	rt_api_begin(&a, NPUPROF_API_ACL, d->apiName ? d->apiName : api, NULL);
+	flags = d->size >= offsetof(aclnpuOpDesc, flags) + sizeof(d->flags) ? d->flags : 0;
+	a.on = 0;
+	if (!(flags & ACLNPU_OP_IN_API)) {
+		if (!d->apiName)
+			snprintf(api, sizeof(api), "aclnn%s", d->opType);
+		rt_api_begin(&a, NPUPROF_API_ACL, d->apiName ? d->apiName : api, NULL);
+	}
 	ret = rt_stream_get(stream, &s);
 	if (ret)
 		return rt_api_end(&a, ret);
@@ -223,7 +235,7 @@ aclError aclnpuLaunchOp(const aclnpuOpDesc *d, aclrtStream stream)
 	t.sqe.block_dim = (uint16_t)d->blockDim;
 	t.sqe.duration_ns = d->durationNs;
 	t.sqe.jitter_pm = (uint16_t)d->jitterPerMille;
-	ret = rt_replay_task(&t, d->replayFlags, d->startNs, d->connectionId);
+	ret = replay ? rt_replay_task(&t, replay, d->startNs, d->connectionId) : ACL_SUCCESS;
 	if (!ret)
 		ret = rt_submit(s, &t, 1);
 	rt_api_end(&r, ret);
@@ -232,6 +244,29 @@ aclError aclnpuLaunchOp(const aclnpuOpDesc *d, aclrtStream stream)
 		record_compute_op(d, ki, s->dev, s, &t);
 	rt_api_end(&node, ret);
 	return rt_api_end(&a, ret);
+}
+
+_Static_assert(sizeof(struct rt_api) <= sizeof(aclnpuApiScope), "aclnpuApiScope holds an rt_api");
+
+void aclnpuApiBegin(aclnpuApiScope *scope, const char *name)
+{
+	struct rt_api *a = (struct rt_api *)scope;
+
+	if (!scope)
+		return;
+	a->on = 0;
+	if (name)
+		rt_api_begin(a, NPUPROF_API_ACL, name, NULL);
+}
+
+int32_t aclnpuApiEnd(aclnpuApiScope *scope, int32_t result)
+{
+	return scope ? rt_api_end((struct rt_api *)scope, result) : result;
+}
+
+void aclnpuSetRecentErrMsg(const char *msg)
+{
+	rt_set_errmsg("%s", msg ? msg : "");
 }
 
 aclError aclnpuLaunchRawTask(const aclnpuRawTask *rt, aclrtStream stream)
