@@ -75,6 +75,12 @@ typedef struct aclnpuOpDesc {
 	const char *geTaskType; /* GE task type; NULL: from taskKind */
 	/* Appended later (read only when `size` covers it): ACLNPU_OP_* bits. */
 	uint32_t flags;
+	/* Replay (ACLNPU_REPLAY_*, below; read only when `size` covers them);
+	 * 0 for a live launch. With ACLNPU_REPLAY_TIMED blockDim may be 0. */
+	uint32_t replayFlags;
+	uint32_t contextId; /* ACLNPU_REPLAY_CONTEXT: FFTS+ context id */
+	uint64_t startNs; /* ACLNPU_REPLAY_TIMED / _SUBTASK */
+	uint64_t connectionId; /* ACLNPU_REPLAY_CONN: from aclnpuRecordApi */
 } aclnpuOpDesc;
 
 /* The caller has opened the acl-level range itself (aclnpuApiBegin, e.g.
@@ -119,8 +125,74 @@ typedef struct aclnpuRawTask {
 	uint64_t bytes; /* SDMA */
 	const char *taskTypeName; /* required */
 	const char *apiName; /* NULL: none */
+	/* Replay (ACLNPU_REPLAY_*, below); 0 for a live launch. */
+	uint32_t replayFlags;
+	uint32_t contextId; /* ACLNPU_REPLAY_CONTEXT: FFTS+ context id */
+	uint64_t startNs; /* ACLNPU_REPLAY_TIMED / _SUBTASK */
+	uint64_t connectionId; /* ACLNPU_REPLAY_CONN: from aclnpuRecordApi */
+	aclrtEvent event; /* EVENT_RECORD / EVENT_WAIT: the event (sets id) */
+	const struct aclnpuHcclTaskInfo *hccl; /* its COMMUNICATION_TASK_INFO */
 } aclnpuRawTask;
 ACL_FUNC_VISIBILITY aclError aclnpuLaunchRawTask(const aclnpuRawTask *task, aclrtStream stream);
+
+/*
+ * Replaying a recorded device timeline (npuwork --scenario replay).
+ *   TIMED    startNs is the CLOCK_MONOTONIC time the task starts at the
+ *            earliest (it also waits for its stream and its event); the
+ *            duration is durationNs exactly, however short; no cores taken
+ *            (npusim's NPUSIM_SQE_F_TIMED)
+ *   SUBTASK  (with TIMED) an FFTS+ subtask of the stream's last task that
+ *            was not one: startNs is its start after that task's start
+ *   CONN     the task's connectionId is connectionId (aclnpuRecordApi's)
+ *   CONTEXT  the task's TASK.contextId is contextId
+ */
+#define ACLNPU_REPLAY_TIMED 0x1u
+#define ACLNPU_REPLAY_SUBTASK 0x2u
+#define ACLNPU_REPLAY_CONN 0x4u
+#define ACLNPU_REPLAY_CONTEXT 0x8u
+
+/* While off, the runtime records none of its own API ranges (the replay
+ * records the database's through aclnpuRecordApi); tasks, operator and HCCL
+ * records still go out. On until turned off (also before aclInit). */
+ACL_FUNC_VISIBILITY aclError aclnpuRecordOwnApis(int on);
+
+/* One CANN_API range as recorded: level (5000 runtime, 5500 communication,
+ * 10000 node, 20000 acl ...), name, CLOCK_MONOTONIC start and end. Gives its
+ * connectionId (also while profiling is off, when nothing is recorded). */
+ACL_FUNC_VISIBILITY aclError aclnpuRecordApi(uint32_t level, const char *name, uint64_t startNs,
+					     uint64_t endNs, uint64_t *connectionId);
+
+/* One HCCL collective as recorded (a COMMUNICATION_OP row): its tasks are
+ * raw tasks whose `hccl` names the opSeq this call gives. The device span
+ * is the export's (its tasks'). Strings are copied. */
+typedef struct aclnpuHcclOpDesc {
+	size_t size; /* sizeof(aclnpuHcclOpDesc) */
+	const char *opName; /* hcom_allReduce__<n>_<seq>_<k>; required */
+	const char *opType; /* hcom_allReduce_ ...; required */
+	const char *groupName; /* required */
+	const char *algType; /* NULL: N/A */
+	uint64_t count;
+	uint32_t dataType; /* ENUM_HCCL_DATA_TYPE id */
+	uint32_t rank, rankSize;
+	uint8_t relay, retry;
+	uint64_t startNs, endNs; /* host time of its launch (CLOCK_MONOTONIC) */
+	uint64_t connectionId; /* aclnpuRecordApi's; UINT64_MAX: none */
+	uint32_t taskCount;
+} aclnpuHcclOpDesc;
+ACL_FUNC_VISIBILITY aclError aclnpuRecordHcclOp(const aclnpuHcclOpDesc *op, aclrtStream stream,
+						uint64_t *opSeq);
+
+/* The COMMUNICATION_TASK_INFO of one raw task of such an op. */
+typedef struct aclnpuHcclTaskInfo {
+	uint64_t opSeq; /* aclnpuRecordHcclOp's */
+	const char *opName, *groupName; /* = the op's */
+	const char *taskType; /* Notify_Wait, Memcpy, Reduce_Inline ... */
+	uint32_t planeId, srcRank, dstRank;
+	uint16_t transportType, linkType, rdmaType, dataType;
+	uint64_t size;
+	uint64_t notifyId;
+	uint8_t isMaster;
+} aclnpuHcclTaskInfo;
 
 /* Opens on the calling thread an acl-level API `aclName` (e.g.
  * hcom_allReduce_) enclosing a node-level `launch` (item: opName, may be

@@ -23,7 +23,7 @@
 #include "npusim_tp.h"
 #endif
 
-#define NPUSIM_ABI_VERSION 1
+#define NPUSIM_ABI_VERSION 2
 #define NPUSIM_CHIP_NAME "Ascend910B"
 #define NPUSIM_MAX_DEVICES 8
 #define NPUSIM_SQE_SIZE 64
@@ -87,8 +87,28 @@ struct npusim_sqe {
 	__u8 rsv0;
 	__u32 tag; /* PROFILER_TRACE: tag (11 mark, 12 range) */
 	__u64 value; /* WRITE_VALUE: value; PROFILER_TRACE: index id */
-	__u8 rsv[16]; /* must be zero */
+	__u64 start_ns; /* NPUSIM_SQE_F_TIMED: CLOCK_MONOTONIC time the task
+			   starts at the earliest; with NPUSIM_SQE_F_SUBTASK:
+			   its start after its container's */
+	__u8 flags; /* NPUSIM_SQE_F_* */
+	__u8 rsv[7]; /* must be zero */
 };
+
+/*
+ * npusim_sqe.flags: replaying a recorded device timeline (ABI 2).
+ * TIMED: the task starts at start_ns, or when its stream has finished the
+ *   task before it, or when its event / notify has been recorded (the
+ *   recording task's end), whichever is last, however late the host sent it
+ *   or the model got round to it; its duration is duration_ns exactly (no
+ *   1 us floor, 0 allowed) and it takes no cores (the recording holds the
+ *   contention already).
+ * SUBTASK (with TIMED): an FFTS+ subtask of the stream's last task that was
+ *   not a subtask (its container): it starts start_ns after the container
+ *   started, runs alongside it, and does not hold the stream.
+ */
+#define NPUSIM_SQE_F_TIMED 0x01
+#define NPUSIM_SQE_F_SUBTASK 0x02
+#define NPUSIM_SQE_F_MASK 0x03
 
 /* CQE (STARS v1 hardware CQE, 16 bytes). */
 #define NPUSIM_CQE_PHASE 0x0001

@@ -41,6 +41,10 @@ struct npusim_stream {
 	u32 tail; /* next free slot */
 	bool running;
 	u64 start_ns, end_ns;
+	bool waiting; /* the head is a wait whose event is not recorded */
+	u64 wait_since; /* ... since then (host ns) */
+	u64 last_end_ns; /* end of the last task that was not a subtask */
+	u64 container_start_ns; /* ... and its start (SUBTASK base) */
 	u16 used_aic, used_aiv, used_aicpu;
 	u64 completed;
 
@@ -66,6 +70,8 @@ struct npusim_dev {
 
 	u8 event_set[NPUSIM_MAX_EVENTS]; /* 1 = recorded, not yet waited */
 	u8 notify_set[NPUSIM_MAX_NOTIFIES];
+	u64 event_ns[NPUSIM_MAX_EVENTS]; /* end of the task that set it */
+	u64 notify_ns[NPUSIM_MAX_NOTIFIES];
 	DECLARE_BITMAP(event_used, NPUSIM_MAX_EVENTS);
 	DECLARE_BITMAP(notify_used, NPUSIM_MAX_NOTIFIES);
 

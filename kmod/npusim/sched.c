@@ -5,7 +5,14 @@
  *
  * Each stream executes one task at a time, in SQ order. A task may start when
  * its dependencies are met (an event or notify has been recorded) and the
- * device has the cores it needs; it then runs for its modelled duration. One
+ * device has the cores it needs; it then runs for its modelled duration. A
+ * wait's task time begins when it reached the head of its stream, so it
+ * lasts until its event is recorded, as on the device. Timed tasks
+ * (NPUSIM_SQE_F_TIMED, for replaying a recorded timeline) start at their
+ * recorded time, after their stream's previous task and their event's
+ * record, computed from those times rather than from when the model got
+ * round to them, run for exactly their duration, take no cores, and may be
+ * FFTS+ subtasks inside their container (NPUSIM_SQE_F_SUBTASK). One
  * hrtimer, armed for the earliest end among running tasks on all devices,
  * completes tasks: it emits the task-time record, writes a CQE (always, or in
  * realistic mode only for tasks that request one and for event-record and
@@ -49,6 +56,13 @@ int npusim_sqe_validate(const struct npusim_sqe *sqe, u32 stream_id)
 		return -EINVAL;
 	if (sqe->duration_ns > NPUSIM_MAX_TASK_NS || sqe->jitter_pm > 1000)
 		return -EINVAL;
+	if ((sqe->flags & ~NPUSIM_SQE_F_MASK) ||
+	    ((sqe->flags & NPUSIM_SQE_F_SUBTASK) &&
+	     !(sqe->flags & NPUSIM_SQE_F_TIMED)) ||
+	    (!(sqe->flags & NPUSIM_SQE_F_TIMED) && sqe->start_ns) ||
+	    ((sqe->flags & NPUSIM_SQE_F_SUBTASK) &&
+	     sqe->start_ns > NPUSIM_MAX_TASK_NS))
+		return -EINVAL;
 	for (i = 0; i < sizeof(sqe->rsv); i++)
 		if (sqe->rsv[i])
 			return -EINVAL;
@@ -86,7 +100,8 @@ static u64 npusim_task_duration(const struct npusim_sqe *sqe)
 {
 	u64 d = sqe->duration_ns;
 
-	if ((sqe->type & NPUSIM_SQE_TYPE_MASK) == NPUSIM_SQE_SDMA && !d)
+	if ((sqe->type & NPUSIM_SQE_TYPE_MASK) == NPUSIM_SQE_SDMA && !d &&
+	    !(sqe->flags & NPUSIM_SQE_F_TIMED))
 		d = NPUSIM_SDMA_BASE_NS +
 		    div_u64(sqe->bytes * 1000ULL, npusim_sdma_mbps);
 	if (sqe->jitter_pm && d) {
@@ -95,6 +110,8 @@ static u64 npusim_task_duration(const struct npusim_sqe *sqe)
 
 		d = d - span + r;
 	}
+	if (sqe->flags & NPUSIM_SQE_F_TIMED)
+		return d; /* as recorded, however short */
 	return max_t(u64, d, NPUSIM_MIN_TASK_NS);
 }
 
@@ -128,24 +145,70 @@ static void npusim_task_cores(const struct npusim_sqe *sqe, u32 *aic, u32 *aiv,
 	}
 }
 
+/*
+ * A wait whose event (notify) is not recorded yet does not start; it has
+ * been waiting since it first came up, which is where its task time
+ * begins, so a wait lasts until its event is recorded, as on the device.
+ */
+static bool npusim_dep_ready(struct npusim_stream *s,
+			     const struct npusim_sqe *sqe, u64 now, u64 *dep_ns)
+{
+	struct npusim_dev *dev = s->dev;
+	u8 *set;
+
+	switch (sqe->type & NPUSIM_SQE_TYPE_MASK) {
+	case NPUSIM_SQE_EVENT_WAIT:
+		set = &dev->event_set[sqe->id];
+		*dep_ns = dev->event_ns[sqe->id];
+		break;
+	case NPUSIM_SQE_NOTIFY_WAIT:
+		set = &dev->notify_set[sqe->id];
+		*dep_ns = dev->notify_ns[sqe->id];
+		break;
+	default: *dep_ns = 0; return true;
+	}
+	if (!*set) {
+		if (!s->waiting) {
+			s->waiting = true;
+			s->wait_since = now;
+		}
+		return false;
+	}
+	*set = 0;
+	return true;
+}
+
 static bool npusim_try_start(struct npusim_stream *s, u64 now)
 {
 	struct npusim_dev *dev = s->dev;
 	const struct npusim_sqe *sqe = &s->sq[s->head & (s->depth - 1)];
 	u32 aic, aiv, aicpu;
+	u64 dep_ns, start;
 
-	switch (sqe->type & NPUSIM_SQE_TYPE_MASK) {
-	case NPUSIM_SQE_EVENT_WAIT:
-		if (!dev->event_set[sqe->id])
-			return false;
-		dev->event_set[sqe->id] = 0;
-		break;
-	case NPUSIM_SQE_NOTIFY_WAIT:
-		if (!dev->notify_set[sqe->id])
-			return false;
-		dev->notify_set[sqe->id] = 0;
-		break;
+	if (sqe->flags & NPUSIM_SQE_F_SUBTASK) {
+		/* inside its container: no dependency, no cores */
+		s->running = true;
+		s->used_aic = s->used_aiv = s->used_aicpu = 0;
+		s->start_ns = s->container_start_ns + sqe->start_ns;
+		s->end_ns = s->start_ns + npusim_task_duration(sqe);
+		return true;
 	}
+	if (sqe->flags & NPUSIM_SQE_F_TIMED) {
+		/* the recorded timeline: what the task waited for, never
+		 * when the host or the timer came round to it */
+		start = max(sqe->start_ns, s->last_end_ns);
+		if (!npusim_dep_ready(s, sqe, start, &dep_ns))
+			return false;
+		s->waiting = false;
+		s->running = true;
+		s->used_aic = s->used_aiv = s->used_aicpu = 0;
+		s->start_ns = start;
+		s->end_ns = max(start, dep_ns) + npusim_task_duration(sqe);
+		s->container_start_ns = start;
+		return true;
+	}
+	if (!npusim_dep_ready(s, sqe, now, &dep_ns))
+		return false;
 	npusim_task_cores(sqe, &aic, &aiv, &aicpu);
 	if (aic > dev->aic_free || aiv > dev->aiv_free ||
 	    aicpu > dev->aicpu_free)
@@ -157,8 +220,10 @@ static bool npusim_try_start(struct npusim_stream *s, u64 now)
 	s->used_aiv = aiv;
 	s->used_aicpu = aicpu;
 	s->running = true;
-	s->start_ns = now;
+	s->start_ns = s->waiting ? s->wait_since : now;
+	s->waiting = false;
 	s->end_ns = now + npusim_task_duration(sqe);
+	s->container_start_ns = s->start_ns;
 	return true;
 }
 
@@ -242,10 +307,15 @@ static void npusim_complete(struct npusim_stream *s)
 	dev->aicpu_free += s->used_aicpu;
 	s->running = false;
 
-	if (type == NPUSIM_SQE_EVENT_RECORD)
+	if (type == NPUSIM_SQE_EVENT_RECORD) {
 		dev->event_set[sqe->id] = 1;
-	else if (type == NPUSIM_SQE_NOTIFY_RECORD)
+		dev->event_ns[sqe->id] = s->end_ns;
+	} else if (type == NPUSIM_SQE_NOTIFY_RECORD) {
 		npusim_devs[sqe->target_dev]->notify_set[sqe->id] = 1;
+		npusim_devs[sqe->target_dev]->notify_ns[sqe->id] = s->end_ns;
+	}
+	if (!(sqe->flags & NPUSIM_SQE_F_SUBTASK))
+		s->last_end_ns = s->end_ns;
 
 	/* an injected lost completion: the device finished the task but the
 	 * host hears nothing of it (no task time, no CQE) */
@@ -346,6 +416,7 @@ static u32 npusim_abort_stream(struct npusim_stream *s, u64 now)
 		dev->aicpu_free += s->used_aicpu;
 		s->running = false;
 	}
+	s->waiting = false;
 	while (s->head != s->tail) {
 		const struct npusim_sqe *sqe = &s->sq[s->head & (s->depth - 1)];
 

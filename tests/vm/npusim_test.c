@@ -694,6 +694,124 @@ static void case_cqe_realistic(void)
 	close(fd);
 }
 
+/* The n CQEs of stream sid (cqe_mode=0: one per task): the device
+ * counters of those that carry one (place holders, event records). */
+static int ph_counters(int fd, uint32_t sid, int n, uint64_t *cnt)
+{
+	struct npusim_cqe cq[16];
+	int got = 0, k = 0;
+
+	while (got < n) {
+		int r = npusim_cq_recv(fd, sid, cq, n - got, 2000);
+
+		if (r <= 0) {
+			fail("stream %u: %d of %d CQEs (%d)", sid, got, n, r);
+			return -1;
+		}
+		for (int i = 0; i < r; i++)
+			if (cq[i].flags & (NPUSIM_CQE_EVT | NPUSIM_CQE_PLACE_HOLD))
+				cnt[k++] = cq[i].syscnt;
+		got += r;
+	}
+	return 0;
+}
+
+/*
+ * Timed SQEs (NPUSIM_SQE_F_TIMED / _SUBTASK): a recorded timeline replays
+ * exactly, whenever the host sent it: sub-microsecond durations as given, a
+ * wait lasting until its event's record has run on another stream, an FFTS+
+ * subtask at its offset inside its container. Place holders (every task
+ * here is one, or precedes one) report their end on the device counter.
+ */
+static void case_timed(void)
+{
+	int fd = open_dev(0);
+	struct npusim_dev_info info;
+	struct npusim_sqe q[4];
+	uint64_t a[3], b[2], c[3], t0, tick;
+	uint32_t sa, sb, sc, ev;
+
+	MUST(npusim_dev_info(fd, &info));
+	tick = 1000000000ULL / info.counter_hz + 1;
+	MUST(npusim_stream_create(fd, &sa));
+	MUST(npusim_stream_create(fd, &sb));
+	MUST(npusim_stream_create(fd, &sc));
+	MUST(npusim_id_alloc(fd, NPUSIM_ID_EVENT, &ev));
+
+	/* what the ABI refuses */
+	npusim_sqe_init(&q[0], NPUSIM_SQE_PLACE_HOLDER, sa, 0);
+	q[0].flags = 0x80;
+	CHECK(npusim_sq_send(fd, sa, q, 1, -1, NULL) == -EINVAL, "unknown flag accepted");
+	q[0].flags = NPUSIM_SQE_F_SUBTASK;
+	CHECK(npusim_sq_send(fd, sa, q, 1, -1, NULL) == -EINVAL, "SUBTASK without TIMED");
+	q[0].flags = 0;
+	q[0].start_ns = 1;
+	CHECK(npusim_sq_send(fd, sa, q, 1, -1, NULL) == -EINVAL, "start_ns without TIMED");
+
+	t0 = now_ns() + 50000000; /* the timeline starts in 50 ms */
+	/* b: a wait at t0 for a's record, ending 400 ns after it; a PH */
+	npusim_sqe_init(&q[0], NPUSIM_SQE_EVENT_WAIT, sb, 0);
+	q[0].id = ev;
+	q[0].duration_ns = 400;
+	npusim_sqe_init(&q[1], NPUSIM_SQE_PLACE_HOLDER, sb, 1);
+	for (int i = 0; i < 2; i++) {
+		q[i].flags = NPUSIM_SQE_F_TIMED;
+		q[i].start_ns = t0;
+	}
+	MUST(npusim_sq_send(fd, sb, q, 2, -1, NULL));
+	/* a: PH at t0 (0 ns), PH at t0 + 1 us for 16 ns, 5 ms kernel, the
+	 * record (20 ns), all sent only now (late for nothing) */
+	npusim_sqe_init(&q[0], NPUSIM_SQE_PLACE_HOLDER, sa, 0);
+	npusim_sqe_init(&q[1], NPUSIM_SQE_PLACE_HOLDER, sa, 1);
+	q[1].duration_ns = 16;
+	kernel_sqe(&q[2], sa, 2, 5000000);
+	npusim_sqe_init(&q[3], NPUSIM_SQE_EVENT_RECORD, sa, 3);
+	q[3].id = ev;
+	q[3].duration_ns = 20;
+	for (int i = 0; i < 4; i++) {
+		q[i].flags = NPUSIM_SQE_F_TIMED;
+		q[i].start_ns = i == 1 ? t0 + 1000 : t0;
+	}
+	MUST(npusim_sq_send(fd, sa, q, 4, -1, NULL));
+	/* c: a 1 ms container at t0 + 2 us, a 100 ns subtask 200 ns into it,
+	 * then a PH after the container */
+	kernel_sqe(&q[0], sc, 0, 1000000);
+	q[0].flags = NPUSIM_SQE_F_TIMED;
+	q[0].start_ns = t0 + 2000;
+	npusim_sqe_init(&q[1], NPUSIM_SQE_PLACE_HOLDER, sc, 1);
+	q[1].flags = NPUSIM_SQE_F_TIMED | NPUSIM_SQE_F_SUBTASK;
+	q[1].start_ns = 200;
+	q[1].duration_ns = 100;
+	npusim_sqe_init(&q[2], NPUSIM_SQE_PLACE_HOLDER, sc, 2);
+	q[2].flags = NPUSIM_SQE_F_TIMED;
+	q[2].start_ns = t0;
+	MUST(npusim_sq_send(fd, sc, q, 3, -1, NULL));
+	MUST(npusim_stream_sync(fd, sa, 5000));
+	MUST(npusim_stream_sync(fd, sb, 5000));
+	MUST(npusim_stream_sync(fd, sc, 5000));
+	/* a: PH, PH, record (event records report their counter too) */
+	if (ph_counters(fd, sa, 4, a) || ph_counters(fd, sb, 2, b + 1) ||
+	    ph_counters(fd, sc, 3, c + 1)) {
+		close(fd);
+		return;
+	}
+	/* counters of host ns: d(x) within a tick of want */
+#define NEAR(x, want, what)                                                 \
+	CHECK((x)*1000000000ULL / info.counter_hz + tick >= (want) &&       \
+		      (x)*1000000000ULL / info.counter_hz <= (want) + tick, \
+	      "%s: %llu ns, want %llu", what,                               \
+	      (unsigned long long)((x)*1000000000ULL / info.counter_hz),    \
+	      (unsigned long long)(want))
+	NEAR(a[1] - a[0], 1016ULL, "16 ns task at 1 us");
+	/* the kernel follows the 16 ns task: t0 + 1016, the record 20 ns */
+	NEAR(a[2] - a[0], 5001036ULL, "record after the 5 ms kernel");
+	NEAR(b[1] - a[0], 5001436ULL, "wait until the record, then 400 ns");
+	NEAR(c[1] - a[0], 2300ULL, "subtask 200 ns into its container");
+	NEAR(c[2] - a[0], 1002000ULL, "task after the container");
+#undef NEAR
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -709,6 +827,7 @@ int main(int argc, char **argv)
 		{ "killed", case_killed },
 		{ "known", case_known },
 		{ "cqe_realistic", case_cqe_realistic },
+		{ "timed", case_timed },
 	};
 
 	if (argc != 2) {

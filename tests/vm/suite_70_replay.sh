@@ -3,7 +3,7 @@
 # then `npuprof live`, `top` and `watch --from` run on it in the guest. Their
 # outputs and the recording go to $NPUPROF_RESULTS/replay: the host test
 # (tests/replay_test.sh) replays the committed copy, tests/fixtures/replay/,
-# and must print the same.
+# and must print the same. Then the real fixtures replayed (below).
 
 RP=${NPUPROF_RESULTS:-/tmp}/replay
 rp_session() { ls -d "$RP"/rec/PROF_* | tail -n 1; }
@@ -72,3 +72,53 @@ t_replay_fixture() {
 run replay_record t_replay_record
 run replay_tools t_replay_tools
 run replay_fixture t_replay_fixture
+
+# Replaying the real 910B fixtures (issue 19): each db replayed by
+# `npuwork --scenario replay` under `npuprof record` gives back what it holds
+# (tests/vm/replay_fidelity.py: task types, device time, links, compute and
+# HCCL rows, streams, CANN_API, contextIds); the level2 pair replays as two
+# ranks, one process and one PROF directory each.
+RF=${NPUPROF_RESULTS:-/tmp}/replay_fidelity
+t_fidelity() {
+	f=$1
+	o=$RF/$(basename "$f" .db)
+	load_sim devices=2 && { loaded npuprof || insmod $NPUPROF_KO; } || return 1
+	rm -rf "$o" && mkdir -p "$o" || return 1
+	build/bin/npuprof record --quiet --schema 1.2.0 -o "$o" -- \
+		build/bin/npuwork --scenario replay --db "$f" --devices 1 --quiet || return 1
+	db=$(ls "$o"/PROF_*/msprof_*.db | head -n 1)
+	[ -f "$db" ] || return 1
+	python3 tests/vm/replay_fidelity.py "$f" "$db" --table
+}
+
+for f in tests/fixtures/real/*.db; do
+	run "replay.fidelity.$(basename "$f" .db)" t_fidelity "$f"
+done
+
+# the level2 pair as a job of two ranks: one process per rank, each on its
+# own device, one PROF directory each, ranks 0 and 1, each as faithful to
+# its own fixture as a single replay
+t_fidelity_ranks() {
+	o=$RF/ranks
+	F=tests/fixtures/real
+	load_sim devices=2 && { loaded npuprof || insmod $NPUPROF_KO; } || return 1
+	rm -rf "$o" && mkdir -p "$o" || return 1
+	build/bin/npuprof record --quiet --schema 1.2.0 -o "$o" -- \
+		build/bin/npuwork --scenario replay --devices 2 --quiet \
+		--db $F/910b-level2-rank0.db,$F/910b-level2-rank1.db || return 1
+	set -- "$o"/PROF_*
+	echo "$# PROF directories"
+	[ $# = 2 ] || return 1
+	seen=""
+	for d in "$@"; do
+		db=$(ls "$d"/msprof_*.db) || return 1
+		r=$(sqlite3 "$db" 'SELECT rankId FROM RANK_DEVICE_MAP' </dev/null)
+		dev=$(sqlite3 "$db" 'SELECT DISTINCT deviceId FROM TASK' </dev/null)
+		echo "$d: rank $r, device $dev"
+		[ "$r" = "$dev" ] && [ -f "$F/910b-level2-rank$r.db" ] || return 1
+		python3 tests/vm/replay_fidelity.py "$F/910b-level2-rank$r.db" "$db" || return 1
+		seen="$seen $r"
+	done
+	[ "$(echo $seen | tr ' ' '\n' | sort -n | tr '\n' ' ')" = "0 1 " ]
+}
+run replay.fidelity.ranks t_fidelity_ranks

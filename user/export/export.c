@@ -176,6 +176,18 @@ static int on_done(void *vctx, const struct corr_task *t)
 		if (a)
 			conn = (int64_t)a->r.connection_id;
 	}
+	if (tr) {
+		/* an FFTS+ subtask: its context from its op or HCCL task */
+		const struct hd_compute *cc = hostdata_compute(x->hd, t->pid, t->dev, t->stream,
+							       t->task, tr->r.batch_id);
+		const struct hd_hccl_task *hc = hostdata_hccl_task(x->hd, t->pid, t->dev, t->stream,
+								   t->task, tr->r.batch_id);
+
+		if (cc && cc->r.context_id != NPUPROF_NO_ID32)
+			row.contextId = cc->r.context_id;
+		else if (hc && hc->r.context_id != NPUPROF_NO_ID32)
+			row.contextId = hc->r.context_id;
+	}
 	row.connectionId = conn;
 	row.taskType = intern(x, type && *type ? type : sqe_type_name(t->sqe_type));
 	if (tr && type && !strcmp(type, "MsTx")) {

@@ -105,6 +105,7 @@ struct rt_task {
 };
 void rt_task_init(struct rt_task *t, unsigned int sqe_type, const char *type_name);
 aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n);
+aclError rt_event_id(aclrtEvent event, int dev, uint32_t *id);
 
 /* rt_prof.c: instrumentation. A scope is one API range; rt_api_begin costs
  * one predictable branch while profiling is off. */
@@ -118,11 +119,12 @@ struct rt_api {
 };
 void rtprof_begin(struct rt_api *a, uint32_t level, const char *name, const char *item);
 void rtprof_end(struct rt_api *a, aclError ret);
+extern int rt_own_apis_off; /* aclnpuRecordOwnApis(0): a replay records the db's */
 static inline void rt_api_begin(struct rt_api *a, uint32_t level, const char *name,
 				const char *item)
 {
 	a->on = 0;
-	if (RT_UNLIKELY(npuprof_hostrec_active()))
+	if (RT_UNLIKELY(npuprof_hostrec_active()) && !rt_own_apis_off)
 		rtprof_begin(a, level, name, item);
 }
 static inline aclError rt_api_end(struct rt_api *a, aclError ret)
@@ -136,6 +138,13 @@ uint64_t rtprof_task_conn(void);
 /* The string's id, registered with the Str2Id dictionary. NULL/"": NO_STRING. */
 uint64_t rtprof_str(const char *s);
 void rtprof_task_track(int dev, const struct rt_stream *s, const struct rt_task *t);
+uint64_t rtprof_new_conn(void); /* the next connectionId */
+
+/* rt_replay.c: the replay fields of a task (ACLNPU_REPLAY_*); 0 or an
+ * aclError */
+aclError rt_replay_task(struct rt_task *t, uint32_t flags, uint64_t start_ns, uint64_t conn);
+void rt_replay_hccl_task(const struct rt_stream *s, const struct rt_task *t,
+			 const struct aclnpuHcclTaskInfo *h, uint32_t context_id);
 
 /* rt_mem.c */
 int rt_is_dev_ptr(const void *p);

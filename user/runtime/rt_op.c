@@ -174,7 +174,10 @@ static void record_compute_op(const aclnpuOpDesc *d, const struct kind_info *ki,
 	r->task_id = t->task_id;
 	r->reserved0 = 0;
 	r->batch_id = t->batch_id;
-	r->context_id = NPUPROF_NO_ID32;
+	r->context_id = d->size >= sizeof(aclnpuOpDesc) &&
+					(d->replayFlags & ACLNPU_REPLAY_CONTEXT) ?
+				d->contextId :
+				NPUPROF_NO_ID32;
 	r->name_id = ids[0];
 	r->op_type_id = ids[1];
 	r->task_type_id = ids[2];
@@ -205,10 +208,13 @@ aclError aclnpuLaunchOp(const aclnpuOpDesc *d, aclrtStream stream)
 	char api[128];
 	aclError ret;
 
-	uint32_t flags;
+	uint32_t flags, replay;
 
+	/* the fields appended later count only when `size` covers them */
+	replay = d && d->size >= sizeof(aclnpuOpDesc) ? d->replayFlags : 0;
 	if (!d || d->size < offsetof(aclnpuOpDesc, flags) || !d->opName || !d->opType ||
-	    !(ki = kind_info(d->taskKind)) || d->blockDim == 0 || d->blockDim > 65535 ||
+	    !(ki = kind_info(d->taskKind)) ||
+	    (d->blockDim == 0 && !(replay & ACLNPU_REPLAY_TIMED)) || d->blockDim > 65535 ||
 	    d->durationNs > NPUSIM_MAX_TASK_NS || d->jitterPerMille > 1000 ||
 	    (d->numInputs && !d->inputs) || (d->numOutputs && !d->outputs))
 		return ACL_ERROR_INVALID_PARAM;
@@ -229,9 +235,12 @@ aclError aclnpuLaunchOp(const aclnpuOpDesc *d, aclrtStream stream)
 	t.sqe.block_dim = (uint16_t)d->blockDim;
 	t.sqe.duration_ns = d->durationNs;
 	t.sqe.jitter_pm = (uint16_t)d->jitterPerMille;
-	ret = rt_submit(s, &t, 1);
+	ret = replay ? rt_replay_task(&t, replay, d->startNs, d->connectionId) : ACL_SUCCESS;
+	if (!ret)
+		ret = rt_submit(s, &t, 1);
 	rt_api_end(&r, ret);
-	if (!ret && RT_UNLIKELY(node.on))
+	/* recorded with its task, also while a replay records no API */
+	if (!ret && RT_UNLIKELY(npuprof_hostrec_active()))
 		record_compute_op(d, ki, s->dev, s, &t);
 	rt_api_end(&node, ret);
 	return rt_api_end(&a, ret);
@@ -287,7 +296,19 @@ aclError aclnpuLaunchRawTask(const aclnpuRawTask *rt, aclrtStream stream)
 	t.sqe.duration_ns = rt->durationNs;
 	t.sqe.bytes = rt->bytes;
 	t.bytes = rt->bytes;
-	ret = rt_submit(s, &t, 1);
+	ret = rt_replay_task(&t, rt->replayFlags, rt->startNs, rt->connectionId);
+	if (!ret && rt->event) {
+		ret = rt_event_id(rt->event, s->dev, &t.sqe.id);
+		if (!ret && rt->sqeType != NPUSIM_SQE_EVENT_RECORD &&
+		    rt->sqeType != NPUSIM_SQE_EVENT_WAIT)
+			ret = ACL_ERROR_INVALID_PARAM;
+	}
+	if (!ret)
+		ret = rt_submit(s, &t, 1);
+	if (!ret && rt->hccl && RT_UNLIKELY(npuprof_hostrec_active()))
+		rt_replay_hccl_task(s, &t, rt->hccl,
+				    rt->replayFlags & ACLNPU_REPLAY_CONTEXT ? rt->contextId :
+									      NPUPROF_NO_ID32);
 	return rt_api_end(&a, ret);
 }
 

@@ -18,6 +18,14 @@
 #define STR_CACHE 1024 /* ids this thread registered already (direct-mapped) */
 
 static _Atomic uint64_t g_next_conn;
+int rt_own_apis_off;
+
+/* A replay records the db's API ranges instead (rt_replay.c). */
+aclError aclnpuRecordOwnApis(int on)
+{
+	rt_own_apis_off = !on;
+	return ACL_SUCCESS;
+}
 
 static __thread struct {
 	uint32_t level;
@@ -52,7 +60,7 @@ void rtprof_begin(struct rt_api *a, uint32_t level, const char *name, const char
 	a->level = level;
 	a->name = name;
 	a->item = item ? rtprof_str(item) : NPUPROF_HREC_NO_STRING;
-	a->conn = atomic_fetch_add_explicit(&g_next_conn, 1, memory_order_relaxed);
+	a->conn = rtprof_new_conn();
 	a->start = npuprof_hostrec_now();
 	if (t_depth < STACK_MAX) {
 		t_stack[t_depth].level = level;
@@ -82,6 +90,11 @@ void rtprof_end(struct rt_api *a, aclError ret)
 	r->device_id = rt_cur_dev >= 0 ? (uint32_t)rt_cur_dev : UINT32_MAX;
 	r->result = ret;
 	npuprof_hostrec_commit(r);
+}
+
+uint64_t rtprof_new_conn(void)
+{
+	return atomic_fetch_add_explicit(&g_next_conn, 1, memory_order_relaxed);
 }
 
 uint64_t rtprof_task_conn(void)

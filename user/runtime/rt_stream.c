@@ -387,6 +387,20 @@ aclError aclrtDestroyEvent(aclrtEvent event)
 	return rt_api_end(&a, ret);
 }
 
+/* The npusim id of a live event of device dev (aclnpuRawTask.event). */
+aclError rt_event_id(aclrtEvent event, int dev, uint32_t *id)
+{
+	struct rt_event *e;
+	aclError ret = event_get(event, &e);
+
+	if (ret)
+		return ret;
+	if (e->dev != dev)
+		return ACL_ERROR_RT_STREAM_CONTEXT;
+	*id = e->id;
+	return ACL_SUCCESS;
+}
+
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 {
 	struct rt_api a, r;

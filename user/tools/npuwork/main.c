@@ -3,7 +3,8 @@
  *
  *   npuwork [--scenario NAME] [--devices N] [--steps N] [--tasks N]
  *           [--batch N] [--threads N] [--layers N] [--size BYTES]
- *           [--seed N] [--manifest FILE] [--db FILE] [--quiet]
+ *           [--seed N] [--manifest FILE] [--db FILE[,FILE...]]
+ *           [--first-device D] [--quiet]
  *
  * Scenarios:
  *   driver  a training step's task mix straight on /dev/npusim (no ACL)
@@ -16,7 +17,10 @@
  *           MarkEx per step
  *   infer   an inference loop (copies in, layers, copy out, synchronise)
  *   stress  --tasks tiny kernels from --threads threads
- *   replay  re-issue the tasks of an msprof or PyTorch profiler db (--db)
+ *   replay  re-issue the tasks of an msprof or PyTorch profiler db (--db);
+ *           --db A,B,... replays one db per rank, each in its own process
+ *           on its own device (rank i on device i, RANK_ID=i);
+ *           --first-device D: the db's first device replays on device D
  *   ranks   a multi-process job: --devices processes (ranks), each training
  *           on its own device, all-reduces between processes (ranks.c);
  *           one rank of it is `train --rank R --world N --root-info FILE`
@@ -59,7 +63,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: npuwork [--scenario driver|flood|train|infer|stress|replay|ranks]\n"
 		"               [--devices N] [--steps N] [--tasks N] [--batch N] [--threads N]\n"
-		"               [--layers N] [--size BYTES] [--seed N] [--manifest FILE] [--db FILE]\n"
+		"               [--layers N] [--size BYTES] [--seed N] [--manifest FILE]\n"
+		"               [--db FILE[,FILE...]] [--first-device D]\n"
 		"               [--rank R --world N --root-info FILE] [--quiet]\n");
 	exit(2);
 }
@@ -85,6 +90,7 @@ int main(int argc, char **argv)
 					    { "size", required_argument, 0, 'z' },
 					    { "manifest", required_argument, 0, 'm' },
 					    { "db", required_argument, 0, 'D' },
+					    { "first-device", required_argument, 0, 'F' },
 					    { "rank", required_argument, 0, 'R' },
 					    { "world", required_argument, 0, 'W' },
 					    { "root-info", required_argument, 0, 'I' },
@@ -92,7 +98,7 @@ int main(int argc, char **argv)
 	uint64_t t0, total = 0, v;
 	int c, avail, acl;
 
-	while ((c = getopt_long(argc, argv, "s:d:n:t:b:qS:T:L:z:m:D:R:W:I:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:d:n:t:b:qS:T:L:z:m:D:F:R:W:I:", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': opt.scenario = optarg; break;
 		case 'd':
@@ -130,6 +136,10 @@ int main(int argc, char **argv)
 			break;
 		case 'm': opt.manifest = optarg; break;
 		case 'D': opt.db = optarg; break;
+		case 'F':
+			num(&v, "--first-device", 0, NPUSIM_MAX_DEVICES - 1);
+			opt.first_dev = (int)v;
+			break;
 		case 'R':
 			num(&v, "--rank", 0, NPUSIM_MAX_DEVICES - 1);
 			opt.rank = (int)v;
@@ -184,7 +194,7 @@ int main(int argc, char **argv)
 	else if (strcmp(opt.scenario, "flood") == 0)
 		total = run_driver_scenario(1);
 	else if (strcmp(opt.scenario, "replay") == 0)
-		total = run_replay(opt.db);
+		total = strchr(opt.db, ',') ? run_replay_ranks(opt.db) : run_replay(opt.db);
 	else if (strcmp(opt.scenario, "ranks") == 0)
 		total = run_ranks_launcher();
 	else if (!strcmp(opt.scenario, "train") || !strcmp(opt.scenario, "infer") ||

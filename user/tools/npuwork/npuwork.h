@@ -26,6 +26,7 @@ struct npuwork_opt {
 	long size; /* bytes of activations per copy */
 	const char *manifest;
 	const char *db; /* replay input */
+	int first_dev; /* replay: the device the db's first device maps to */
 	int rank; /* train as one rank of a multi-process job (ranks.c); -1: no */
 	int world; /* ranks of that job */
 	const char *root_info; /* file with the job's HcclRootInfo */
@@ -36,6 +37,8 @@ uint64_t run_driver_scenario(int flood);
 /* ACL scenarios; return tasks submitted, exit on failure */
 uint64_t run_acl_scenario(const char *name);
 uint64_t run_replay(const char *db);
+/* "A.db,B.db,...": one process per db (rank i, RANK_ID=i, device i) */
+uint64_t run_replay_ranks(const char *dbs);
 /* ranks.c: the `ranks` launcher; reading a rank's root info */
 uint64_t run_ranks_launcher(void);
 struct HcclRootInfoDef;

@@ -1,0 +1,152 @@
+/*
+ * rt_replay.c - what a replay of a recorded database needs of the runtime
+ * (acl/acl_npu_op.h, "Replaying a recorded device timeline"): timed SQEs,
+ * the database's API ranges instead of the runtime's own, and HCCL op and
+ * small-task records as the database holds them.
+ *
+ * HCCL ops recorded here take op sequence numbers from 2^40 up, so they
+ * never meet those of live collectives (hccl.c counts from 0) in one
+ * process.
+ */
+#include <string.h>
+
+#include "rt_internal.h"
+
+static _Atomic uint64_t g_replay_op_seq = 1ULL << 40;
+
+aclError rt_replay_task(struct rt_task *t, uint32_t flags, uint64_t start_ns, uint64_t conn)
+{
+	const uint32_t known = ACLNPU_REPLAY_TIMED | ACLNPU_REPLAY_SUBTASK | ACLNPU_REPLAY_CONN |
+			       ACLNPU_REPLAY_CONTEXT;
+
+	if ((flags & ~known) ||
+	    ((flags & ACLNPU_REPLAY_SUBTASK) && !(flags & ACLNPU_REPLAY_TIMED)) ||
+	    ((flags & ACLNPU_REPLAY_SUBTASK) && start_ns > NPUSIM_MAX_TASK_NS) ||
+	    (!(flags & ACLNPU_REPLAY_TIMED) && start_ns))
+		return ACL_ERROR_INVALID_PARAM;
+	if (flags & ACLNPU_REPLAY_TIMED) {
+		t->sqe.flags = NPUSIM_SQE_F_TIMED;
+		if (flags & ACLNPU_REPLAY_SUBTASK)
+			t->sqe.flags |= NPUSIM_SQE_F_SUBTASK;
+		t->sqe.start_ns = start_ns;
+	}
+	if (flags & ACLNPU_REPLAY_CONN) {
+		t->has_conn = 1;
+		t->conn = conn;
+	}
+	return ACL_SUCCESS;
+}
+
+aclError aclnpuRecordApi(uint32_t level, const char *name, uint64_t startNs, uint64_t endNs,
+			 uint64_t *connectionId)
+{
+	struct npuprof_hrec_api *r;
+	uint64_t conn, name_id;
+
+	if (!name || !*name || !connectionId || endNs < startNs)
+		return ACL_ERROR_INVALID_PARAM;
+	conn = rtprof_new_conn();
+	*connectionId = conn;
+	if (!npuprof_hostrec_active())
+		return ACL_SUCCESS;
+	name_id = rtprof_str(name); /* before reserve: it may record */
+	r = npuprof_hostrec_reserve(NPUPROF_HREC_API, sizeof(*r));
+	if (!r)
+		return ACL_SUCCESS; /* counted as lost by the recorder */
+	r->level = level;
+	r->tid = npuprof_hostrec_tid();
+	r->start_ns = startNs;
+	r->end_ns = endNs;
+	r->connection_id = conn;
+	r->name_id = name_id;
+	r->item_id = NPUPROF_HREC_NO_STRING;
+	r->device_id = rt_cur_dev >= 0 ? (uint32_t)rt_cur_dev : UINT32_MAX;
+	r->result = ACL_SUCCESS;
+	npuprof_hostrec_commit(r);
+	return ACL_SUCCESS;
+}
+
+aclError aclnpuRecordHcclOp(const aclnpuHcclOpDesc *d, aclrtStream stream, uint64_t *opSeq)
+{
+	struct npuprof_hrec_hccl_op *r;
+	struct rt_stream *s;
+	uint64_t ids[4];
+	aclError ret;
+
+	if (!d || d->size < sizeof(*d) || !d->opName || !d->opType || !d->groupName || !opSeq ||
+	    d->endNs < d->startNs)
+		return ACL_ERROR_INVALID_PARAM;
+	ret = rt_stream_get(stream, &s);
+	if (ret)
+		return ret;
+	*opSeq = atomic_fetch_add_explicit(&g_replay_op_seq, 1, memory_order_relaxed);
+	if (!npuprof_hostrec_active())
+		return ACL_SUCCESS;
+	ids[0] = rtprof_str(d->opName);
+	ids[1] = rtprof_str(d->opType);
+	ids[2] = rtprof_str(d->groupName);
+	ids[3] = rtprof_str(d->algType ? d->algType : "N/A");
+	r = npuprof_hostrec_reserve(NPUPROF_HREC_HCCL_OP, sizeof(*r));
+	if (!r)
+		return ACL_SUCCESS;
+	memset((char *)r + sizeof(r->h), 0, sizeof(*r) - sizeof(r->h));
+	r->tid = npuprof_hostrec_tid();
+	r->device_id = (uint32_t)s->dev;
+	r->start_ns = d->startNs;
+	r->end_ns = d->endNs;
+	r->connection_id = d->connectionId;
+	r->op_seq = *opSeq;
+	r->op_name_id = ids[0];
+	r->op_type_id = ids[1];
+	r->group_name_id = ids[2];
+	r->alg_type_id = ids[3];
+	r->count = d->count;
+	r->data_type = d->dataType;
+	r->rank = d->rank;
+	r->rank_size = d->rankSize;
+	r->stream_id = s->sid;
+	r->relay = d->relay;
+	r->retry = d->retry;
+	r->task_count = d->taskCount;
+	npuprof_hostrec_commit(r);
+	return ACL_SUCCESS;
+}
+
+void rt_replay_hccl_task(const struct rt_stream *s, const struct rt_task *t,
+			 const aclnpuHcclTaskInfo *h, uint32_t context_id)
+{
+	struct npuprof_hrec_hccl_task *r;
+	uint64_t ids[3] = {
+		rtprof_str(h->opName ? h->opName : "N/A"),
+		rtprof_str(h->groupName ? h->groupName : "N/A"),
+		rtprof_str(h->taskType ? h->taskType : "N/A"),
+	};
+
+	r = npuprof_hostrec_reserve(NPUPROF_HREC_HCCL_TASK, sizeof(*r));
+	if (!r)
+		return;
+	memset((char *)r + sizeof(r->h), 0, sizeof(*r) - sizeof(r->h));
+	r->tid = npuprof_hostrec_tid();
+	r->device_id = (uint32_t)s->dev;
+	r->time_ns = t->time_ns;
+	r->connection_id = t->conn_out;
+	r->op_seq = h->opSeq;
+	r->op_name_id = ids[0];
+	r->group_name_id = ids[1];
+	r->task_type_id = ids[2];
+	r->stream_id = s->sid;
+	r->task_id = t->task_id;
+	r->is_master = h->isMaster;
+	r->batch_id = t->batch_id;
+	r->context_id = context_id;
+	r->plane_id = h->planeId;
+	r->src_rank = h->srcRank;
+	r->dst_rank = h->dstRank;
+	r->transport_type = h->transportType;
+	r->link_type = h->linkType;
+	r->rdma_type = h->rdmaType;
+	r->data_type = h->dataType;
+	r->size = h->size;
+	r->notify_id = h->notifyId;
+	npuprof_hostrec_commit(r);
+}
