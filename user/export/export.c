@@ -724,6 +724,14 @@ static long scan_kernel(struct export_ctx *x, const char *kpath)
 	return n;
 }
 
+static double secs_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) + (t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
 static int export_one(struct export_ctx *x, const char *kpath, const char *outdir,
 		      const struct npuprof_db_options *dbo, char *path_out, size_t path_len,
 		      char *err, size_t errlen)
@@ -763,10 +771,13 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	x->res->correlate_seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	write_api(x);
 	write_mstx(x);
 	write_comm_ops(x);
 	write_session_rows(x);
+	x->res->write_seconds = secs_since(&t0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (x->err) {
 		if (x->err == -EINTR)
 			npuprof_seterr(err, errlen, "interrupted: nothing written, %s unchanged",
@@ -793,6 +804,7 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	}
 	npuprof_db_close(x->w);
 	x->w = NULL;
+	x->res->finish_seconds = secs_since(&t0);
 	return r;
 }
 
@@ -815,7 +827,10 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	r = npuprof_session_load(&s, dir, err, errlen);
 	if (r < 0)
 		return r;
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	r = hostdata_load(&hd, dir, o->warn ? o->warn : stderr, err, errlen);
+	res->load_seconds = secs_since(&t0);
 	if (r < 0) {
 		hostdata_free(&hd);
 		return r;
@@ -851,6 +866,11 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	dbo.schema = o->schema;
 	dbo.variant = NPUPROF_DB_MSPROF;
 	dbo.flags = NPUPROF_DB_REPLACE; /* our own earlier export of this session */
+	/* SQLite's work on a second thread, overlapping decoding and
+	 * correlating; NPUPROF_EXPORT_SYNC=1 writes on this thread (the same
+	 * database: tests compare the two) */
+	if (!getenv("NPUPROF_EXPORT_SYNC") || strcmp(getenv("NPUPROF_EXPORT_SYNC"), "1"))
+		dbo.flags |= NPUPROF_DB_THREADED;
 	r = export_one(&x, kpath, dir, &dbo, res->db_path, sizeof(res->db_path), err, errlen);
 	if (r < 0)
 		goto out;
@@ -882,7 +902,7 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 		}
 		dbo.variant = NPUPROF_DB_PYTORCH;
 		dbo.file_name = "ascend_pytorch_profiler.db";
-		dbo.flags = NPUPROF_DB_REPLACE;
+		dbo.flags = NPUPROF_DB_REPLACE | (dbo.flags & NPUPROF_DB_THREADED);
 		memset(&pres, 0, sizeof(pres));
 		pres.damaged = res->damaged;
 		x.res = &pres;
