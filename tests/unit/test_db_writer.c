@@ -615,7 +615,7 @@ END_TEST
  * by a later call and nothing is published; a full disk too. */
 static char *dump_db(const char *path)
 {
-	char cmd[4400], *buf = NULL;
+	char cmd[8600], *buf = NULL;
 	size_t len = 0;
 	FILE *f, *m = open_memstream(&buf, &len);
 	int c;
