@@ -8,7 +8,10 @@
 # committed recording (kernel + host streams of a 200-task flood), a
 # synthetic session with an API, a task track and a compute op per task
 # (bench_export's), the same exported as 1.2.0 with --pytorch, and a
-# kernel-only copy of it. Run by scripts/run-unit.sh as one test.
+# kernel-only copy of it. OLD_NPUPROF=BINARY compares with another build's
+# `npuprof export` instead (e.g. main's, from before a change to the export:
+# OLD_NPUPROF=/work/main/build/bin/npuprof tests/export_same_test.sh).
+# Run by scripts/run-unit.sh as one test.
 TEST=export_same_test
 . "$(dirname "$0")/testlib.sh"
 B=${BUILD:-build}
@@ -24,7 +27,7 @@ same() {
 	label=$2
 	shift 2
 	rm -rf "$d"/msprof_*.db "$d/ASCEND_PROFILER_OUTPUT"
-	NPUPROF_EXPORT_SYNC=1 $P export --quiet "$@" "$d" > "$tmp/sync.out" 2>&1
+	NPUPROF_EXPORT_SYNC=1 ${OLD_NPUPROF:-$P} export --quiet "$@" "$d" > "$tmp/sync.out" 2>&1
 	rs=$?
 	db=$(ls "$d"/msprof_*.db 2>/dev/null | head -n 1)
 	[ -n "$db" ] || { cat "$tmp/sync.out"; fail "$label: the plain export wrote no database"; }

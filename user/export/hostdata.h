@@ -13,6 +13,8 @@
 #include "npuprof/hostread.h"
 #include "u64map.h"
 
+#define HD_END UINT32_MAX
+
 /* The task key: (pid, device, stream, 16-bit task id). */
 static inline uint64_t hd_task_key(uint32_t pid, uint32_t dev, uint32_t stream, uint32_t task)
 {
@@ -54,21 +56,27 @@ struct hd_tx {
 struct hostdata {
 	struct hd_api *api;
 	size_t napi;
-	struct hd_track *track; /* sorted by (pid, dev, stream, task, time) */
+	struct hd_track *track; /* in file order; chained per task key */
 	size_t ntrack;
-	struct hd_compute *compute; /* sorted by task key + batch */
+	struct hd_compute *compute; /* in file order; chained per (key, batch) */
 	size_t ncompute;
 	struct hd_hccl_op *hop; /* sorted by (pid, op_seq) */
 	size_t nhop;
-	struct hd_hccl_task *htask; /* sorted by task key + batch */
+	struct hd_hccl_task *htask; /* in file order; chained per (key, batch) */
 	size_t nhtask;
 	struct hd_tx *tx;
 	size_t ntx;
 	struct u64map strings; /* hash id -> index into strv */
 	char **strv;
 	size_t nstr, capstr;
-	struct u64map track_range; /* task key -> first index | count << 32 */
-	uint32_t *track_cursor; /* per first index: next unused track */
+	/* a task key's tracks: a chain in time order (file order at equal
+	 * times) from the first, track_next[i] the next, HD_END the end */
+	struct u64map track_range; /* task key -> first index (| last << 32 while loading) */
+	uint32_t *track_next;
+	uint32_t *track_cursor; /* per first index: next unused track (HD_END: none) */
+	/* detail records by hd_detail_hash(key, batch): chains in file order */
+	struct u64map compute_at, htask_at; /* hash -> first index */
+	uint32_t *compute_next, *htask_next;
 	uint32_t pids[256];
 	int npids;
 	uint64_t lost; /* records lost by the recorders */
