@@ -167,7 +167,9 @@ for m in "kmod:npuprof.ko added CPU per task / ftrace:0.2" "bpf:BPF added CPU pe
 	rest=${m#*:}
 	case " $CONFIGS " in *" $c "*) ;; *) continue ;; esac
 	awk -v name="${rest%:*}" -v t="${rest##*:}" -v k="$(median $c)" -v f="$f" -v b="$off" 'BEGIN{
-		printf "RESULT\t%s\t%s\t<=\t%s\n", name, f > b ? sprintf("%.3f", (k-b)/(f-b)) : "unmeasurable", t }'
+		v = "unmeasurable"
+		if (f > b) v = sprintf("%.3f", (k - b) / (f - b))
+		printf "RESULT\t%s\t%s\t<=\t%s\n", name, v, t }'
 done
 echo "Probe run time per hit (the kernel's accounting: bpf_stats / npuprof.ko probe_stats; one flood of $TASKS tasks each):"
 printf '%s' "$probe_times"
