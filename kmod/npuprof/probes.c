@@ -52,7 +52,8 @@ static int np_pstats_set(const char *val, const struct kernel_param *kp)
 		return r;
 	if (on && !READ_ONCE(np_pstats))
 		for_each_possible_cpu(cpu)
-			memset(per_cpu_ptr(&np_ptime, cpu), 0, sizeof(struct np_ptime));
+			memset(per_cpu_ptr(&np_ptime, cpu), 0,
+			       sizeof(struct np_ptime));
 	WRITE_ONCE(np_pstats, on);
 	return 0;
 }
@@ -77,8 +78,8 @@ static int np_ptime_get(char *buf, const struct kernel_param *kp)
 			hits += per_cpu_ptr(&np_ptime, cpu)->hits[i];
 			ns += per_cpu_ptr(&np_ptime, cpu)->ns[i];
 		}
-		n += scnprintf(buf + n, PAGE_SIZE - n, "%s %llu %llu\n", np_tp_names[i],
-			       hits, ns);
+		n += scnprintf(buf + n, PAGE_SIZE - n, "%s %llu %llu\n",
+			       np_tp_names[i], hits, ns);
 	}
 	return n;
 }
@@ -87,7 +88,8 @@ static const struct kernel_param_ops np_ptime_ops = {
 	.get = np_ptime_get,
 };
 module_param_cb(probe_time, &np_ptime_ops, NULL, 0444);
-MODULE_PARM_DESC(probe_time, "per tracepoint: hits and ns in the probe (probe_stats=1)");
+MODULE_PARM_DESC(probe_time,
+		 "per tracepoint: hits and ns in the probe (probe_stats=1)");
 
 /* Time the probe body of tracepoint @i when probe_stats is on. */
 #define NP_TIMED(i, body)                                                  \
@@ -163,8 +165,9 @@ static void np_write(struct np_session **keep, int n, struct npuprof_record *r)
 		np_ring_write(keep[i], r);
 }
 
-static __always_inline void np_probe_sqe_body(void *data, const char *str, struct trs_id_inst *inst,
-			 struct trs_chan_sq_trace *t)
+static __always_inline void np_probe_sqe_body(void *data, const char *str,
+					      struct trs_id_inst *inst,
+					      struct trs_chan_sq_trace *t)
 {
 	struct np_session *keep[NP_MAX_SESSIONS];
 	struct npuprof_record r;
@@ -177,8 +180,9 @@ static __always_inline void np_probe_sqe_body(void *data, const char *str, struc
 	np_write(keep, n, &r);
 }
 
-static __always_inline void np_probe_cqe_body(void *data, const char *str, struct trs_id_inst *inst,
-			 struct trs_chan_cq_trace *t)
+static __always_inline void np_probe_cqe_body(void *data, const char *str,
+					      struct trs_id_inst *inst,
+					      struct trs_chan_cq_trace *t)
 {
 	struct np_session *keep[NP_MAX_SESSIONS];
 	struct npuprof_record r;
@@ -192,8 +196,9 @@ static __always_inline void np_probe_cqe_body(void *data, const char *str, struc
 	np_write(keep, n, &r);
 }
 
-static __always_inline void np_probe_recv_body(void *data, const char *str, struct trs_id_inst *inst,
-			  struct trs_chan_recv_trace *t)
+static __always_inline void np_probe_recv_body(void *data, const char *str,
+					       struct trs_id_inst *inst,
+					       struct trs_chan_recv_trace *t)
 {
 	struct np_session *keep[NP_MAX_SESSIONS];
 	struct npuprof_record r;
@@ -207,8 +212,8 @@ static __always_inline void np_probe_recv_body(void *data, const char *str, stru
 	np_write(keep, n, &r);
 }
 
-static __always_inline void np_probe_task_time_body(void *data, struct trs_id_inst *inst,
-			       struct npusim_task_time_trace *t)
+static __always_inline void np_probe_task_time_body(
+	void *data, struct trs_id_inst *inst, struct npusim_task_time_trace *t)
 {
 	struct np_session *keep[NP_MAX_SESSIONS];
 	struct npuprof_record r;
@@ -234,7 +239,7 @@ static void np_probe_cqe(void *data, const char *str, struct trs_id_inst *inst,
 }
 
 static void np_probe_recv(void *data, const char *str, struct trs_id_inst *inst,
-			 struct trs_chan_recv_trace *t)
+			  struct trs_chan_recv_trace *t)
 {
 	NP_TIMED(2, np_probe_recv_body(data, str, inst, t));
 }
