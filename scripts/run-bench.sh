@@ -22,7 +22,14 @@ for b in build/tests/bench/bench_*; do
 	run "$b"
 done
 if [ -x tests/vm/bench.sh ]; then
-	run ./scripts/vm.sh tests/vm/bench.sh
+	# the guest gets no environment: the VM benchmarks' sizes go on its
+	# command line (BENCH_TASKS, BENCH_REPS, PROD_STEPS, PROD_REPS)
+	set --
+	for v in BENCH_TASKS BENCH_REPS PROD_STEPS PROD_REPS; do
+		eval "val=\${$v:-}"
+		[ -z "$val" ] || set -- "$@" "$v=$val"
+	done
+	run ./scripts/vm.sh env "$@" tests/vm/bench.sh
 fi
 grep -q '^BENCH-FAILED' "$log" && status=1
 rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
