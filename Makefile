@@ -60,7 +60,14 @@ LIB_A    := $(BUILD)/lib/libnpuprof.a
 # The recorder (user/recorder plus the two common files it needs): built a
 # second time, with hidden visibility, into libmsprofiler.so (exports: its
 # version script) and into an internal archive that white-box tests link.
-REC_SRCS := $(wildcard user/recorder/*.c) user/common/hostcrc.c user/common/fsutil.c
+# An aclprofStart session is a complete session directory with the
+# capture of the process's own tasks: the session format (user/export/
+# session.c with the device backends it asks), the raw kernel stream and the
+# kmod engine with the trace switches (user/capture) are compiled in too,
+# one definition each, all libc only.
+REC_SRCS := $(wildcard user/recorder/*.c) user/common/hostcrc.c user/common/fsutil.c \
+            user/common/errmsg.c user/export/session.c $(wildcard user/device/*.c) \
+            user/capture/rawkern.c user/capture/engine_kmod.c user/capture/trace_switch.c
 REC_OBJS := $(REC_SRCS:%.c=$(BUILD)/obj-rec/%.o)
 REC_A    := $(BUILD)/obj-rec/librecorder.a
 REC_MAP  := user/recorder/libmsprofiler.map
@@ -102,7 +109,11 @@ $(BUILD)/obj/%.o: %.c
 
 $(BUILD)/obj-rec/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(INC_recorder) -fvisibility=hidden -c -o $@ $<
+	$(CC) $(CFLAGS) $(INC_recorder) $(REC_INC) -fvisibility=hidden -c -o $@ $<
+$(BUILD)/obj-rec/user/recorder/apisession.o: REC_INC = -Iuser/capture
+$(BUILD)/obj-rec/user/capture/%.o: REC_INC = -Iuser/capture
+$(BUILD)/obj-rec/user/export/%.o:  REC_INC = -Iuser/device
+$(BUILD)/obj-rec/user/device/%.o:  REC_INC = -Iuser/device
 
 $(REC_A): $(REC_OBJS)
 	rm -f $@

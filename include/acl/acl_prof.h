@@ -33,12 +33,38 @@
  *    are not provided: npuprof's runtime has no offline models. Their types
  *    are declared so that headers which mention them still compile.
  *
+ * API-driven sessions. aclprofStart(config) creates a new PROF_* session
+ * directory under the aclprofInit path, laid out as `npuprof record` lays
+ * it out (npuprof/session.h), and, when the config has ACL_PROF_TASK_TIME
+ * and devices, captures the calling process's own device tasks on those
+ * devices through /dev/npuprof (npuprof.ko allows a process to capture
+ * itself without privileges): a reader thread inside this library writes
+ * them to the session. aclprofStop stops the capture (the rings are
+ * drained and the thread joined) and completes the directory; `npuprof
+ * export DIR` (the PROF_* directory, or the aclprofInit path holding
+ * several) writes the msprof database, with only the tables the config's
+ * switches enabled (TASK: ACL_PROF_TASK_TIME, CANN_API: ACL_PROF_ACL_API,
+ * MSTX_EVENTS: ACL_PROF_MSPROFTX). Without npuprof.ko (no /dev/npuprof)
+ * aclprofStart prints one warning on stderr and the session is host-only:
+ * export takes the task times from the runtime's launches (launch time plus
+ * modelled duration) and META_DATA says so (npuprof.task_time_source=host).
+ * CANN's other data types (AI Core metrics, system samples such as
+ * ACL_PROF_SYS_HARDWARE_MEM_FREQ) are accepted and recorded in the session
+ * but not collected.
+ *
  * Session from the environment. When `npuprof record` starts a program it
  * passes the collection through these variables; the library reads them
  * when it is loaded and, if NPUPROF_OUTPUT_DIR is set, starts collecting at
- * once, like a program run under CANN's `msprof` command line. In that mode
- * aclprofInit, aclprofStart, aclprofStop and aclprofFinalize return
- * ACL_ERROR_PROF_ALREADY_RUN, and the stamp APIs record into that session.
+ * once, like a program run under CANN's `msprof` command line, and record's
+ * session governs. Difference from CANN, whose aclprofInit fails with
+ * ACL_ERROR_PROF_ALREADY_RUN under msprof (and programs that check it
+ * exit): here the program's own aclprofInit, aclprofCreateConfig,
+ * aclprofSetConfig, aclprofStart, aclprofStop and aclprofFinalize succeed
+ * (after the usual argument checks) and change nothing: no second session
+ * is made, the stamps record into record's session, and record's collection
+ * runs until the program exits. aclprofInit writes one line into
+ * <its path>/npuprof_profile_location.txt naming record's session
+ * directory, where the profile went.
  *
  *   NPUPROF_OUTPUT_DIR         the PROF_* collection directory. The host
  *                              stream is written to

@@ -13,6 +13,13 @@
  * Every output (the databases, npuprof_trace.json) is built in a hidden
  * temporary and renamed over its final name only when it is complete.
  *
+ * An API-driven session (aclprofStart, npuprof.session switches=...) gets
+ * only the tables its ACL_PROF_* switches enabled: TASK and its detail rows
+ * with ACL_PROF_TASK_TIME, CANN_API with ACL_PROF_ACL_API, MSTX_EVENTS with
+ * ACL_PROF_MSPROFTX. A host-only session (engine=host: no npuprof.ko) has
+ * no kernel stream; its TASK rows come from the host task tracks (launch
+ * time + modelled duration) and META_DATA npuprof.task_time_source=host.
+ *
  * Damaged input costs only the damaged records: a truncated or corrupt raw
  * file, or one that cannot be read at all, is reported (file and offsets)
  * on opts.warn, what is intact is exported, the skipped parts are counted

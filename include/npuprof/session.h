@@ -8,6 +8,9 @@
  *   device_<N>/info.json.<N>, start_info.<N>, end_info.<N>, dev_start.log.<N>
  *   kernel/npuprof.kernel.raw               (the capture engine's records)
  *   npuprof.session                         (our own session info, key=value)
+ *   <aclprofInit dir>/npuprof_profile_location.txt  (a program's own
+ *                                           aclprofInit under `npuprof record`:
+ *                                           one line naming this directory)
  *   msprof_<YYYYmmddHHMMSS>.db              (written by export)
  *
  * npuprof.session is the one file export trusts: one `key=value` per line,
@@ -27,6 +30,13 @@ extern "C" {
 
 #define NPUPROF_SESSION_FILE "npuprof.session"
 #define NPUPROF_KERNEL_RAW "kernel/npuprof.kernel.raw"
+/* engine= of a session without kernel capture (an API-driven session where
+ * /dev/npuprof is missing): export takes task times from the host task
+ * tracks and says so in META_DATA (npuprof.task_time_source=host) */
+#define NPUPROF_ENGINE_HOST "host"
+/* The note a program's aclprofInit directory gets when `npuprof record`
+ * governs the session (acl/acl_prof.h) */
+#define NPUPROF_PROFILE_NOTE "npuprof_profile_location.txt"
 #define NPUPROF_MAX_SESSION_DEVICES 32
 
 struct npuprof_session_device {
@@ -57,6 +67,10 @@ struct npuprof_session {
 	 * rate limit (0: off), and the records each skipped */
 	uint32_t window_on_ms, window_period_ms, rate_limit;
 	uint64_t window_skipped, rate_skipped;
+	/* ACL_PROF_* data-type switches of an API-driven session (aclprofStart's
+	 * config): export writes only the tables they enable. 0: every table
+	 * (`npuprof record`, where the recorder's session governs) */
+	uint64_t switches;
 };
 
 /* Fill s with this host's identity, the devices present (through the device

@@ -1,7 +1,9 @@
 #!/bin/sh
 # make install-sdk into build/sdk/prefix, then build tests/sdk (a CANN-style
 # CMake sample) against it with ASCEND_HOME_PATH, and run it (on the host:
-# no devices; the VM suite 40_runtime runs the same binary on npusim).
+# no devices; the VM suite 40_runtime runs the same binary on npusim), and
+# build tests/sdk/prof_sample (CANN's profiling sample: an aclprofStart
+# session; the VM suite 45_apisession runs it) the same way.
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -16,6 +18,13 @@ for l in libascendcl.so libmsprofiler.so libprofapi.so; do
 done
 ASCEND_HOME_PATH="$root/$out/prefix" cmake -S tests/sdk -B "$out/build" >/dev/null
 cmake --build "$out/build" >/dev/null
+ASCEND_HOME_PATH="$root/$out/prefix" cmake -S tests/sdk/prof_sample -B "$out/prof_sample" >/dev/null
+cmake --build "$out/prof_sample" >/dev/null
+[ -x "$out/prof_sample/prof_sample" ] || { echo "sdk: prof_sample not built"; exit 1; }
+# it links the SDK's libraries, nothing of npuprof's own
+if readelf -d "$out/prof_sample/prof_sample" | grep NEEDED | grep -v -e libascendcl -e libmsprofiler -e 'libc\.so'; then
+	echo "sdk: prof_sample needs more than libascendcl, libmsprofiler and libc"; exit 1
+fi
 . "$out/prefix/bin/setenv.bash"
 "$out/build/acl_sample" "$out/prof"
 echo "sdk: ok"

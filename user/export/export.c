@@ -15,6 +15,7 @@
  * replace (keep_more_complete): an export from damaged or missing input
  * never replaces a more complete database unless forced (export.h).
  */
+#include "acl/acl_prof.h"
 #include "atomicfile.h"
 #include "errmsg.h"
 #include "numparse.h"
@@ -50,6 +51,7 @@ struct export_ctx {
 	const volatile sig_atomic_t *cancel;
 	int force;
 	int kernel_damaged, kernel_warned; /* the kernel stream's state, said once */
+	int host_only; /* no kernel capture: task times from the host task tracks */
 	struct correlator corr;
 	struct npuprof_export_result *res;
 	int err;
@@ -359,6 +361,63 @@ static int on_scan_record(void *vctx, const struct npuprof_record *r)
 	return 0;
 }
 
+/* Does the session collect the data of ACL_PROF_* bit `sw`? An API-driven
+ * session writes only what its config enabled; record's (switches 0) all. */
+static int enabled(const struct export_ctx *x, uint64_t sw)
+{
+	return !x->s->switches || (x->s->switches & sw);
+}
+
+/* A host-only session (no kernel capture): one TASK row per host task
+ * track, from its launch to launch + its modelled duration, with the same
+ * detail rows a captured task gets (on_done). The times are host-derived;
+ * META_DATA says so (npuprof.task_time_source=host). */
+/* npusim's default SDMA bandwidth (its sdma_mbps parameter), for copies
+ * whose duration the runtime left to the device */
+#define HOST_SDMA_MBPS 20000ULL
+
+/* A host-derived task's span: its modelled duration, a copy's bytes at the
+ * default bandwidth, at least 1 ns. */
+static uint64_t host_task_ns(const struct npuprof_hrec_task_track *r)
+{
+	uint64_t d = r->duration_ns;
+
+	if (!d && r->bytes)
+		d = r->bytes > UINT64_MAX / 1000 ? UINT64_MAX / HOST_SDMA_MBPS :
+						   r->bytes * 1000 / HOST_SDMA_MBPS;
+	return d ? d : 1;
+}
+
+static void write_host_tasks(struct export_ctx *x)
+{
+	uint64_t gtid = 0;
+	uint32_t *order = x->hd->ntrack ? hostdata_track_order(x->hd) : NULL;
+
+	if (x->hd->ntrack && !order) {
+		check(x, -ENOMEM);
+		return;
+	}
+	for (size_t i = 0; i < x->hd->ntrack && !x->err; i++) {
+		const struct hd_track *tr = &x->hd->track[order[i]];
+		struct corr_task t;
+
+		memset(&t, 0, sizeof(t));
+		t.gtid = gtid++;
+		t.dev = tr->r.device_id;
+		t.stream = tr->r.stream_id;
+		t.task = tr->r.task_id;
+		t.batch = tr->r.batch_id;
+		t.sqe_type = tr->r.sqe_type;
+		t.pid = tr->pid;
+		t.tid = tr->r.tid;
+		t.submit_ns = t.start_ns = tr->r.time_ns;
+		t.end_ns = tr->r.time_ns + host_task_ns(&tr->r);
+		t.user = tr;
+		on_done(x, &t);
+	}
+	free(order);
+}
+
 /* ---- host-only rows -------------------------------------------------------- */
 
 static void write_api(struct export_ctx *x)
@@ -500,6 +559,7 @@ static void write_session_rows(struct export_ctx *x)
 	meta(x, "npuprof.tasks_in_flight_at_stop", "%llu", (unsigned long long)cs->in_flight);
 	meta(x, "npuprof.completions_without_submit", "%llu", (unsigned long long)cs->orphans);
 	meta(x, "npuprof.task_time_source", "%s",
+	     x->host_only			   ? "host" :
 	     cs->tasks && cs->derived == cs->tasks ? "derived" :
 	     cs->derived			   ? "device+derived" :
 						     "device");
@@ -751,7 +811,7 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	for (size_t i = 0; i < x->hd->nhop; i++)
 		x->hd->hop[i].dev_start = x->hd->hop[i].dev_end = -1;
 
-	n = scan_kernel(x, kpath);
+	n = x->host_only ? 0 : scan_kernel(x, kpath);
 	for (int d = 0; d < CORR_MAX_DEV; d++)
 		corr_clock_fit(&x->corr.clock[d]);
 	x->res->kernel_records = x->total;
@@ -772,8 +832,12 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	x->res->correlate_seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	write_api(x);
-	write_mstx(x);
+	if (x->host_only && enabled(x, ACL_PROF_TASK_TIME))
+		write_host_tasks(x);
+	if (enabled(x, ACL_PROF_ACL_API))
+		write_api(x);
+	if (enabled(x, ACL_PROF_MSPROFTX))
+		write_mstx(x);
 	write_comm_ops(x);
 	write_session_rows(x);
 	x->res->write_seconds = secs_since(&t0);
@@ -843,6 +907,7 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	x.warn = o->warn ? o->warn : stderr;
 	x.cancel = o->cancel;
 	x.force = o->force;
+	x.host_only = !strcmp(s.engine, NPUPROF_ENGINE_HOST);
 	res->damaged = hd.damaged_files > 0;
 	res->unreadable = hd.unreadable_files;
 	x.heap = malloc(REORDER_WINDOW * sizeof(*x.heap));

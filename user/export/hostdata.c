@@ -469,6 +469,42 @@ void hostdata_free(struct hostdata *h)
 	memset(h, 0, sizeof(*h));
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+uint32_t *hostdata_track_order(const struct hostdata *h)
+{
+	const struct u64map *m = &h->track_range;
+	uint64_t *keys = malloc((m->len + 1) * sizeof(*keys));
+	uint32_t *order = malloc((h->ntrack + 1) * sizeof(*order));
+	size_t nk = 0, n = 0;
+
+	if (!keys || !order) {
+		free(keys);
+		free(order);
+		return NULL;
+	}
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->used[i])
+			keys[nk++] = m->keys[i];
+	if (nk > 1)
+		qsort(keys, nk, sizeof(*keys), cmp_u64);
+	for (size_t k = 0; k < nk; k++) {
+		uint64_t first;
+
+		u64map_get(m, keys[k], &first);
+		for (uint32_t i = (uint32_t)first; i != HD_END && n < h->ntrack;
+		     i = h->track_next[i])
+			order[n++] = i;
+	}
+	free(keys);
+	return order;
+}
+
 const char *hostdata_str(const struct hostdata *h, uint64_t id)
 {
 	uint64_t idx;

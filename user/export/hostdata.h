@@ -90,6 +90,10 @@ struct hostdata {
  * offset, and counted in damaged_files; only running out of memory fails. */
 int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err, size_t errlen);
 void hostdata_free(struct hostdata *h);
+/* The tracks in (task key, time) order (equal times: as recorded): a malloc'd
+ * array of h->ntrack indexes into h->track, or NULL (out of memory; also for
+ * none). */
+uint32_t *hostdata_track_order(const struct hostdata *h);
 /* The string of a hash id; "" for NPUPROF_HREC_NO_STRING, NULL if unknown. */
 const char *hostdata_str(const struct hostdata *h, uint64_t id);
 

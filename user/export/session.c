@@ -131,6 +131,8 @@ static int write_session_file(const struct npuprof_session *s, char *err, size_t
 	  s->window_period_ms, s->rate_limit);
 	P("window_skipped=%llu\nrate_skipped=%llu\n", (unsigned long long)s->window_skipped,
 	  (unsigned long long)s->rate_skipped);
+	if (s->switches)
+		P("switches=0x%llx\n", (unsigned long long)s->switches);
 	P("devices=%d\n", s->ndev);
 	for (int i = 0; i < s->ndev && n < sizeof(buf) - 256; i++)
 		P("device.%d=%u,%s,%llu,%u\n", i, s->dev[i].id, s->dev[i].chip,
@@ -314,6 +316,7 @@ int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err, 
 		U(window_skipped);
 		U(rate_skipped);
 		else if (!strcmp(line, "exit_status")) s->exit_status = atoi(v);
+		else if (!strcmp(line, "switches")) s->switches = strtoull(v, NULL, 0);
 		else if (!strncmp(line, "device.", 7) && s->ndev < NPUPROF_MAX_SESSION_DEVICES)
 		{
 			struct npuprof_session_device *d = &s->dev[s->ndev];

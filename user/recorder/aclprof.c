@@ -17,14 +17,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "acl/acl_prof.h"
 #include "aclprof_internal.h"
+#include "apisession.h"
 #include "hostrec_internal.h"
 #include "hostrec.h"
+#include "npuprof/session.h"
 #include "rthooks_internal.h"
 
 /* CANN's -1 (internal PROFILING_FAILED), returned by most msproftx calls. */
@@ -110,7 +111,10 @@ static char g_result_path[MAX_PATH_LEN];
 static char g_remembered_path[MAX_PATH_LEN]; /* last Init path or ACL_PROF_PATH */
 static int g_running;
 static struct aclprofConfig g_running_cfg;
-static unsigned g_session_seq;
+static int g_api_session; /* the running collection is an apisession */
+static int g_api_exit_hooked;
+static int g_env_inited; /* the program's own aclprofInit under MODE_ENV */
+static char g_env_dir[MAX_PATH_LEN]; /* MODE_ENV: record's session directory */
 static char *g_options[ACL_PROF_ARGS_MAX];
 static struct handle_link *g_configs;
 static struct handle_link *g_steps;
@@ -408,37 +412,6 @@ static int usable_dir(const char *path)
 	return npuprof_mkdirs(path, 0750) == 0 && access(path, W_OK | X_OK) == 0;
 }
 
-/* PROF_<6-digit sequence>_<YYYYmmddHHMMSSmmm local>_<16 upper-case letters>,
- * the collection directory name that msprof consumers expect. */
-static int make_prof_dir(char *out, size_t outlen)
-{
-	struct timespec ts;
-	struct tm tm;
-	char stamp[32], letters[17];
-	unsigned char rnd[16];
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	localtime_r(&ts.tv_sec, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
-	if (getrandom(rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd)) {
-		uint64_t x = (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32) ^ g_session_seq;
-
-		for (size_t i = 0; i < sizeof(rnd); i++) {
-			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-			rnd[i] = (unsigned char)(x >> 56);
-		}
-	}
-	for (int i = 0; i < 16; i++)
-		letters[i] = (char)('A' + rnd[i] % 26);
-	letters[16] = '\0';
-	g_session_seq++;
-	if ((size_t)snprintf(out, outlen, "%s/PROF_%06u_%s%03ld_%s", g_result_path,
-			     g_session_seq % 1000000u, stamp, ts.tv_nsec / 1000000L,
-			     letters) >= outlen)
-		return -ENAMETOOLONG;
-	return npuprof_mkdirs(out, 0750);
-}
-
 static int same_config(const struct aclprofConfig *a, const struct aclprofConfig *b)
 {
 	return a->dataTypeConfig == b->dataTypeConfig && a->devNums == b->devNums &&
@@ -504,6 +477,52 @@ static aclError begin_collection(const char *dir, const struct aclprofConfig *c)
 	return ACL_SUCCESS;
 }
 
+static aclError end_collection(void);
+
+/* A program that exits without aclprofStop still leaves a complete
+ * session: the capture drained, the end files written. */
+static void api_session_exit(void)
+{
+	pthread_mutex_lock(&g_lock);
+	if (g_api_session)
+		end_collection();
+	pthread_mutex_unlock(&g_lock);
+}
+
+/* Under g_lock: a new session directory under the result path, the host
+ * recorder in it and, for a config with task times on devices, the capture
+ * of our own device tasks (apisession.c). */
+static aclError begin_api_collection(const struct aclprofConfig *c)
+{
+	struct apisession_config ac = {
+		.parent = g_result_path,
+		.switches = c->dataTypeConfig,
+		.dev_count = c->devNums ? c->devNums - 1 : 0,
+		.dev_ids = c->devIdList,
+	};
+	char dir[PATH_MAX], err[1024];
+	aclError ret;
+
+	if (apisession_create(&ac, dir, sizeof(dir), err, sizeof(err)) < 0) {
+		fprintf(stderr, "npuprof: cannot create the session directory: %s\n", err);
+		apisession_finish(NULL, 0);
+		return ACL_ERROR_INVALID_FILE;
+	}
+	ret = begin_collection(dir, c);
+	if (ret != ACL_SUCCESS) {
+		apisession_finish(NULL, 0);
+		return ret;
+	}
+	g_api_session = 1;
+	if (!g_api_exit_hooked) {
+		/* after the host recorder's: runs before it at exit */
+		atexit(api_session_exit);
+		g_api_exit_hooked = 1;
+	}
+	apisession_capture_start();
+	return ACL_SUCCESS;
+}
+
 /* Under g_lock. */
 static aclError end_collection(void)
 {
@@ -514,12 +533,38 @@ static aclError end_collection(void)
 	atomic_store_explicit(&g_tx_collecting, 0, memory_order_release);
 	r = npuprof_hostrec_stop();
 	g_running = 0;
-	if (r) {
+	if (r)
 		fprintf(stderr, "npuprof: writing %s failed: %s\n", npuprof_hostrec_path(),
 			strerror(-r));
-		return ACL_ERROR_PROFILING_FAILURE;
+	if (g_api_session) {
+		char err[1024];
+		int f = apisession_finish(err, sizeof(err));
+
+		g_api_session = 0;
+		if (f) {
+			fprintf(stderr, "npuprof: finishing the session failed: %s\n", err);
+			r = r ? r : f;
+		}
 	}
-	return ACL_SUCCESS;
+	return r ? ACL_ERROR_PROFILING_FAILURE : ACL_SUCCESS;
+}
+
+/* Under g_lock, MODE_ENV: the one-line note in the program's result path.
+ * Written to a temporary and renamed; a failure to write it is only said. */
+static void write_env_note(const char *path)
+{
+	char note[MAX_PATH_LEN + 64], tmp[MAX_PATH_LEN + 80];
+	FILE *f;
+
+	snprintf(note, sizeof(note), "%s/%s", path, NPUPROF_PROFILE_NOTE);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", note);
+	f = fopen(tmp, "w");
+	if (!f ||
+	    fprintf(f, "npuprof record governs this run: the profile is in %s\n", g_env_dir) < 0 ||
+	    fclose(f) != 0 || rename(tmp, note) != 0) {
+		fprintf(stderr, "npuprof: cannot write %s: %s\n", note, strerror(errno));
+		unlink(tmp);
+	}
 }
 
 aclError aclprofInit(const char *profilerResultPath, size_t length)
@@ -531,12 +576,18 @@ aclError aclprofInit(const char *profilerResultPath, size_t length)
 	if (strnlen(profilerResultPath, length + 1) != length)
 		return ACL_ERROR_INVALID_PARAM;
 	pthread_mutex_lock(&g_lock);
-	if (g_mode == MODE_API)
+	if (g_mode == MODE_API || (g_mode == MODE_ENV && g_env_inited))
 		ret = ACL_ERROR_REPEAT_INITIALIZE;
-	else if (g_mode == MODE_ENV)
-		ret = ACL_ERROR_PROF_ALREADY_RUN;
 	else if (!usable_dir(profilerResultPath))
 		ret = ACL_ERROR_INVALID_FILE;
+	else if (g_mode == MODE_ENV) {
+		/* `npuprof record` governs: the program's calls succeed and its
+		 * result path says where the profile went (acl/acl_prof.h). */
+		write_env_note(profilerResultPath);
+		g_env_inited = 1;
+		pthread_mutex_unlock(&g_lock);
+		return ACL_SUCCESS;
+	}
 	if (ret == ACL_SUCCESS) {
 		memcpy(g_result_path, profilerResultPath, length + 1);
 		memcpy(g_remembered_path, profilerResultPath, length + 1);
@@ -552,8 +603,10 @@ aclError aclprofFinalize(void)
 
 	pthread_mutex_lock(&g_lock);
 	if (g_mode == MODE_ENV) {
+		/* record's session runs on until the program exits */
+		g_env_inited = 0;
 		pthread_mutex_unlock(&g_lock);
-		return ACL_ERROR_PROF_ALREADY_RUN;
+		return ACL_SUCCESS;
 	}
 	if (g_mode == MODE_NONE) {
 		pthread_mutex_unlock(&g_lock);
@@ -569,7 +622,6 @@ aclError aclprofFinalize(void)
 aclError aclprofStart(const aclprofConfig *profilerConfig)
 {
 	struct aclprofConfig eff;
-	char dir[PATH_MAX];
 	aclError ret;
 
 	pthread_mutex_lock(&g_lock);
@@ -588,8 +640,11 @@ aclError aclprofStart(const aclprofConfig *profilerConfig)
 		eff.dataTypeConfig = postprocess_switches(ACL_PROF_ACL_API | ACL_PROF_TASK_TIME);
 	}
 	ret = validate_config(&eff);
-	if (ret == ACL_SUCCESS && g_mode == MODE_ENV)
-		ret = ACL_ERROR_PROF_ALREADY_RUN;
+	if (g_mode == MODE_ENV) {
+		/* record's session is running and governs; nothing to start */
+		pthread_mutex_unlock(&g_lock);
+		return ret;
+	}
 	if (ret == ACL_SUCCESS && g_mode == MODE_NONE) {
 		/* Auto-init with the remembered result path, as CANN does since
          * 2026-06. */
@@ -609,8 +664,7 @@ aclError aclprofStart(const aclprofConfig *profilerConfig)
 		return ret;
 	}
 	if (ret == ACL_SUCCESS)
-		ret = make_prof_dir(dir, sizeof(dir)) ? ACL_ERROR_INVALID_FILE :
-							begin_collection(dir, &eff);
+		ret = begin_api_collection(&eff);
 	pthread_mutex_unlock(&g_lock);
 	return ret;
 }
@@ -620,10 +674,19 @@ aclError aclprofStop(const aclprofConfig *profilerConfig)
 	aclError ret;
 
 	pthread_mutex_lock(&g_lock);
-	if (g_mode != MODE_API) {
-		ret = g_mode == MODE_ENV ? ACL_ERROR_PROF_ALREADY_RUN : ACL_SUCCESS;
+	if (g_mode == MODE_ENV) {
+		/* record's session governs: it stops when the program exits */
+		ret = ACL_SUCCESS;
+		if (profilerConfig && !handle_live(g_configs, &profilerConfig->link))
+			ret = ACL_ERROR_INVALID_PARAM;
+		else if (profilerConfig)
+			ret = validate_config(profilerConfig);
 		pthread_mutex_unlock(&g_lock);
 		return ret;
+	}
+	if (g_mode != MODE_API) {
+		pthread_mutex_unlock(&g_lock);
+		return ACL_SUCCESS;
 	}
 	if (!profilerConfig) {
 		ret = ACL_SUCCESS;
@@ -1110,7 +1173,7 @@ void npuprof_aclprof_reset(void)
 	g_mode = MODE_NONE;
 	g_result_path[0] = g_remembered_path[0] = '\0';
 	memset(&g_running_cfg, 0, sizeof(g_running_cfg));
-	g_session_seq = 0;
+	g_env_inited = 0;
 	for (size_t i = 0; i < ACL_PROF_ARGS_MAX; i++) {
 		free(g_options[i]);
 		g_options[i] = NULL;
@@ -1178,6 +1241,7 @@ int npuprof_session_from_env(char *err, size_t errlen)
 		return -EIO;
 	}
 	g_mode = MODE_ENV;
+	snprintf(g_env_dir, sizeof(g_env_dir), "%s", dir);
 	pthread_mutex_unlock(&g_lock);
 	return 0;
 }

@@ -1,5 +1,7 @@
 /*
- * npuprof export DIR — write the msprof database of a session directory.
+ * npuprof export DIR — write the msprof database of a session directory,
+ * or of every PROF_* session directory in DIR (as msprof accepts the
+ * parent of its collections, e.g. an aclprofInit result path).
  *
  * Exit status: 0 when everything was read and written; 1 when the export
  * failed, was refused (a more complete database is kept, see export.h) or
@@ -8,6 +10,7 @@
  * the export and remove its temporaries; DIR is left as it was.
  */
 #include <getopt.h>
+#include <glob.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,24 +18,29 @@
 
 #include "cmds.h"
 #include "npuprof/export.h"
+#include "npuprof/session.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: npuprof export DIR [--schema 1.1.1|1.2.0] [--pytorch] [--json] [--force] [--quiet]\n"
 		"  Correlate the raw kernel and host data of the session directory DIR\n"
-		"  (a PROF_* directory written by `npuprof record`) and write\n"
-		"  DIR/msprof_<YYYYmmddHHMMSS>.db, the database msprof --type=db writes.\n"
+		"  (a PROF_* directory written by `npuprof record` or by a program's\n"
+		"  aclprofStart) and write DIR/msprof_<YYYYmmddHHMMSS>.db, the database\n"
+		"  msprof --type=db writes. DIR may also be the parent of PROF_*\n"
+		"  directories (an aclprofInit result path): each is exported.\n"
 		"  --schema   column set: 1.1.1 (default, the seed) or 1.2.0\n"
 		"  --pytorch  also DIR/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler.db\n"
 		"  --json     also DIR/npuprof_trace.json (Chrome/Perfetto trace events)\n"
 		"  --force    replace the existing database even if it has more rows\n"
 		"             (by default an export from damaged input keeps a more\n"
 		"             complete earlier database and writes nothing)\n"
-		"  Exit status 1 if any input could not be read completely.\n"
+		"  Exit status 1 if any input could not be read completely (or any\n"
+		"  session of a parent directory failed).\n"
 		"examples:\n"
 		"  npuprof export PROF_000001_20261130120000123_ABCDEFGHIJKLMNOP\n"
-		"  npuprof export --schema 1.2.0 --json ./PROF_*\n");
+		"  npuprof export --schema 1.2.0 --json ./PROF_*\n"
+		"  npuprof export ./output     # every ./output/PROF_*\n");
 }
 
 void export_print_summary(const struct npuprof_export_result *r, FILE *f)
@@ -100,6 +108,43 @@ int export_run(const char *tool, const char *dir, struct npuprof_export_opts *o,
 	return 0;
 }
 
+/* DIR itself if it is a session; else each PROF_* session below it. */
+static int export_dir(const char *dir, struct npuprof_export_opts *o,
+		      struct npuprof_export_result *res, int quiet)
+{
+	char path[4400];
+	glob_t g;
+	int status = 0, failed = 0;
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, NPUPROF_SESSION_FILE);
+	if (access(path, F_OK) == 0)
+		return export_run("npuprof export", dir, o, res, quiet);
+	snprintf(path, sizeof(path), "%s/PROF_*/%s", dir, NPUPROF_SESSION_FILE);
+	if (glob(path, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
+		globfree(&g);
+		/* not a parent of sessions either: say what is wrong with DIR */
+		return export_run("npuprof export", dir, o, res, quiet);
+	}
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		char *p = g.gl_pathv[i];
+
+		p[strlen(p) - strlen(NPUPROF_SESSION_FILE) - 1] = '\0';
+		memset(res, 0, sizeof(*res));
+		if (export_run("npuprof export", p, o, res, quiet)) {
+			status = 1;
+			failed++;
+		}
+		n++;
+	}
+	globfree(&g);
+	if (!quiet || failed)
+		fprintf(failed ? stderr : stdout,
+			"npuprof export: %zu session%s in %s, %d failed\n", n, n == 1 ? "" : "s",
+			dir, failed);
+	return status;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	static const struct option lo[] = { { "schema", required_argument, 0, 's' },
@@ -142,5 +187,5 @@ int cmd_export(int argc, char **argv)
 		return 2;
 	}
 	o.progress = !quiet && isatty(2);
-	return export_run("npuprof export", argv[optind], &o, &res, quiet);
+	return export_dir(argv[optind], &o, &res, quiet);
 }
