@@ -65,6 +65,14 @@ same "$s" "synthetic"
 [ "$n" -gt 90000 ] || fail "synthetic: only $n rows (want tasks, API and compute rows)"
 same "$s" "synthetic 1.2.0 --pytorch" --schema 1.2.0 --pytorch
 [ "$n" -gt 90000 ] || fail "synthetic 1.2.0: only $n rows"
+# host-only: the same session as the host engine records it (no kernel
+# stream; task rows from the host task tracks, in task-key order)
+h="$tmp/hostonly"
+mkdir -p "$h"
+cp -r "$s/host" "$s/device_0" "$h/" 2>/dev/null || cp -r "$s/host" "$h/"
+sed 's/^engine=.*/engine=host/' "$s/npuprof.session" > "$h/npuprof.session"
+same "$h" "host-only"
+[ "$n" -gt 90000 ] || fail "host-only: only $n rows"
 rm -rf "$s/host"
 same "$s" "kernel-only"
 [ "$n" -gt 30000 ] || fail "kernel-only: only $n rows"
