@@ -92,6 +92,10 @@ int npuprof_engine_rearm(struct npuprof_engine *e);
 /* Switches that are off and could not be turned on (no permission): those
  * devices report nothing. */
 int npuprof_engine_switches_failed(const struct npuprof_engine *e);
+/* Say on stderr which switches are off (see trace_switch_warn); captured is
+ * how many records the capture has delivered so far. */
+void npuprof_engine_warn_switches(const struct npuprof_engine *e, const char *tool,
+				  uint64_t captured);
 
 /* The engines: one per engine_<name>.c, listed in engine.c. */
 extern const struct npuprof_engine_ops npuprof_engine_kmod;

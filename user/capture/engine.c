@@ -103,3 +103,9 @@ int npuprof_engine_switches_failed(const struct npuprof_engine *e)
 {
 	return box_of(e)->sw.failed;
 }
+
+void npuprof_engine_warn_switches(const struct npuprof_engine *e, const char *tool,
+				  uint64_t captured)
+{
+	trace_switch_warn(tool, box_of(e)->sw.failed, box_of(e)->sw.unknown, captured);
+}

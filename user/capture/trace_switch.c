@@ -17,6 +17,7 @@ int trace_switch_on(struct trace_switches *e)
 	int on = 0;
 
 	e->failed = 0;
+	e->unknown = 0;
 	if (glob("/proc/trs_chan/dev*-ts*/trace_enable", 0, NULL, &g) != 0)
 		return 0;
 	for (size_t i = 0; i < g.gl_pathc; i++) {
@@ -33,7 +34,7 @@ int trace_switch_on(struct trace_switches *e)
 			if (fd >= 0 && read(fd, cur, 2) == 2 && cur[0] == '0')
 				e->failed++;
 			else if (fd < 0)
-				e->failed++;
+				e->unknown++; /* it may well be on: root can tell */
 			if (fd >= 0)
 				close(fd);
 			continue;
@@ -72,4 +73,16 @@ void trace_switch_restore(struct trace_switches *e)
 		close(fd);
 	}
 	e->n = 0;
+}
+
+void trace_switch_warn(const char *tool, int failed, int unknown, uint64_t captured)
+{
+	if (failed)
+		fprintf(stderr,
+			"%s: warning: %d device trace switch(es) are off and could not be turned on (writing /proc/trs_chan/*/trace_enable needs root); those devices report nothing\n",
+			tool, failed);
+	if (unknown && !captured)
+		fprintf(stderr,
+			"%s: warning: no device task was captured, and %d device trace switch(es) could not be read by this user: have root write 1 to /proc/trs_chan/*/trace_enable\n",
+			tool, unknown);
 }

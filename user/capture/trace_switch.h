@@ -5,6 +5,8 @@
 #ifndef NPUPROF_TRACE_SWITCH_H
 #define NPUPROF_TRACE_SWITCH_H
 
+#include <stdint.h>
+
 #define TRACE_SWITCH_MAX 64
 
 /* trace_enable files switched on, with their values before */
@@ -13,6 +15,7 @@ struct trace_switches {
 	char path[TRACE_SWITCH_MAX][96];
 	char old[TRACE_SWITCH_MAX];
 	int failed; /* switches that are off and could not be set */
+	int unknown; /* switches this user can neither set nor read */
 };
 
 /* Turn every /proc/trs_chan/dev*-ts*\/trace_enable on, remembering each
@@ -22,5 +25,10 @@ struct trace_switches {
  * sw->failed. Restore puts the remembered values back. */
 int trace_switch_on(struct trace_switches *sw);
 void trace_switch_restore(struct trace_switches *sw);
+
+/* The one warning about switches, on stderr, prefixed by tool: the ones
+ * known to be off; and, once a capture is over and delivered no record
+ * (captured == 0), the ones that could not even be read. */
+void trace_switch_warn(const char *tool, int failed, int unknown, uint64_t captured);
 
 #endif

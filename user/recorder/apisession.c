@@ -196,10 +196,7 @@ void apisession_capture_start(void)
 		capture_abort();
 		return;
 	}
-	if (g_sw.failed)
-		fprintf(stderr,
-			"npuprof: warning: %d device trace switch(es) are off and could not be turned on (writing /proc/trs_chan/*/trace_enable needs root); those devices report nothing\n",
-			g_sw.failed);
+	trace_switch_warn("npuprof", g_sw.failed, 0, 1);
 	atomic_store(&g_reader_stop, 0);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -250,6 +247,7 @@ int apisession_finish(char *err, size_t errlen)
 				 NPUPROF_KERNEL_RAW, strerror(-w));
 			r = w;
 		}
+		trace_switch_warn("npuprof", 0, g_sw.unknown, g_s.written);
 		trace_switch_restore(&g_sw);
 		g_e.ops->close(&g_e);
 		memset(&g_e, 0, sizeof(g_e));

@@ -296,10 +296,7 @@ int capture_run(struct capture_args *a, const char *tool, npuprof_record_fn fn, 
 	}
 	clock_engine = e;
 	snprintf(res->engine, sizeof(res->engine), "%s", e->ops->name);
-	if (npuprof_engine_switches_failed(e))
-		fprintf(stderr,
-			"%s: warning: %d device trace switch(es) are off and could not be turned on (writing /proc/trs_chan/*/trace_enable needs root); those devices report nothing\n",
-			tool, npuprof_engine_switches_failed(e));
+	npuprof_engine_warn_switches(e, tool, 1);
 	if (before_start)
 		before_start(ctx, a->pid, e);
 	if (e->ops->start(e) < 0) {
