@@ -37,7 +37,7 @@ INC_export   := -Iuser/export -Iuser/device $(INC_common)
 INC_runtime  := -Iuser/runtime -Iuser/recorder -Iuser/device $(INC_common)
 INC_npuprof  := -Iuser/tools/npuprof -Iuser/export $(INC_common)
 INC_npuwork  := -Iuser/tools/npuwork -Iuser/device $(INC_common)
-INC_tests    := -Itests/gen $(foreach c,recorder capture device db report export runtime,-Iuser/$(c)) $(INC_common)
+INC_tests    := -Itests/gen $(foreach c,recorder capture device db report export runtime aclnn,-Iuser/$(c)) $(INC_common)
 $(BUILD)/obj/user/common/%.o:      INC = $(INC_common)
 $(BUILD)/obj/user/capture/%.o:     INC = $(INC_capture) $(BPF_INC)
 $(BUILD)/obj/user/device/%.o:      INC = $(INC_device)
@@ -334,20 +334,52 @@ $(BUILD)/tests/unit/test_runtime%: $(BUILD)/obj/tests/unit/test_runtime%.o $(UNI
 	$(CC) -o $@ $< $(UNIT_MAIN) $(RT_LINK) $(CHECK_LIBS) -lpthread
 
 .PHONY: install-sdk
-install-sdk: $(RT_LIBS)
+install-sdk: $(RT_LIBS) $(NN_LIBS)
 	@test -n "$(PREFIX)" || { echo "usage: make install-sdk PREFIX=DIR" >&2; exit 2; }
-	install -d $(PREFIX)/include/acl/error_codes $(PREFIX)/include/hccl $(PREFIX)/lib64 $(PREFIX)/bin
+	install -d $(PREFIX)/include/acl/error_codes $(PREFIX)/include/hccl $(PREFIX)/lib64 $(PREFIX)/bin \
+		$(PREFIX)/include/aclnn $(PREFIX)/include/aclnnop
 	install -m 644 include/acl/*.h $(PREFIX)/include/acl/
 	install -m 644 include/acl/error_codes/*.h $(PREFIX)/include/acl/error_codes/
 	install -m 644 include/hccl/*.h $(PREFIX)/include/hccl/
 	install -m 755 $(RT_LIBS) $(PREFIX)/lib64/
+	install -m 644 include/aclnn/*.h $(PREFIX)/include/aclnn/
+	install -m 644 include/aclnnop/*.h $(PREFIX)/include/aclnnop/
+	install -m 644 include/securec/*.h $(PREFIX)/include/
+	install -m 755 $(NN_LIBS) $(PREFIX)/lib64/
 	printf 'export ASCEND_HOME_PATH=%s\nexport LD_LIBRARY_PATH=%s/lib64$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}\n' \
 		"$(abspath $(PREFIX))" "$(abspath $(PREFIX))" > $(PREFIX)/bin/setenv.bash
 	@echo "SDK installed in $(PREFIX)"
 
+# The aclnn operator API (user/aclnn) in CANN's layout: libnnopbase.so
+# (objects, executor, launch), libopapi.so (the operators), libc_sec.so
+# (securec); libc only, over libascendcl.so. install-sdk only.
+NN_BASE_OBJS := $(BUILD)/obj/user/aclnn/nn_meta.o $(BUILD)/obj/user/aclnn/nn_exec.o
+NN_OP_OBJS   := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard user/aclnn/op_*.c))
+NN_BASE  := $(BUILD)/lib/libnnopbase.so
+NN_OPAPI := $(BUILD)/lib/libopapi.so
+NN_CSEC  := $(BUILD)/lib/libc_sec.so
+NN_LIBS  := $(NN_BASE) $(NN_OPAPI) $(NN_CSEC)
+INC_aclnn := -Iuser/aclnn
+$(BUILD)/obj/user/aclnn/%.o: INC = $(INC_aclnn)
+user: $(NN_LIBS)
+
+$(NN_BASE): $(NN_BASE_OBJS) $(RT_ACL)
+	$(CC) -shared -Wl,-soname,libnnopbase.so -Wl,--no-undefined -o $@ $(NN_BASE_OBJS) \
+		-L$(BUILD)/lib -lascendcl -lpthread -Wl,-rpath,'$$ORIGIN'
+$(NN_OPAPI): $(NN_OP_OBJS) $(NN_BASE)
+	$(CC) -shared -Wl,-soname,libopapi.so -Wl,--no-undefined -o $@ $(NN_OP_OBJS) \
+		-L$(BUILD)/lib -lnnopbase -lascendcl -Wl,-rpath,'$$ORIGIN'
+$(NN_CSEC): $(BUILD)/obj/user/aclnn/securec.o
+	$(CC) -shared -Wl,-soname,libc_sec.so -Wl,--no-undefined -o $@ $<
+
+# test_aclnn reads the executors' plans (nn_internal.h) through the libraries
+$(BUILD)/tests/unit/test_aclnn: $(BUILD)/obj/tests/unit/test_aclnn.o $(UNIT_MAIN) $(NN_LIBS) $(RT_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< $(UNIT_MAIN) -L$(BUILD)/lib -lopapi -lnnopbase -lc_sec $(RT_LINK) $(CHECK_LIBS) -lpthread
+
 # install-sdk, then a CANN-style CMake sample built against it (tests/sdk)
 .PHONY: sdk-check
-sdk-check: $(RT_LIBS)
+sdk-check: $(RT_LIBS) $(NN_LIBS)
 	./tests/sdk/run.sh
 check: sdk-check
 # ---- end of the runtime block -----------------------------------------------

@@ -15,11 +15,11 @@ cd "$root"
 build=${BUILD:-build}
 label=unit
 fork=yes
-shell_tests="tests/install_test.sh tests/recorder_lib_test.sh tests/replay_test.sh tests/tools_test.sh tests/layering_test.sh tests/format_test.sh tests/bench_table_test.sh tests/export_same_test.sh"
+shell_tests="tests/install_test.sh tests/recorder_lib_test.sh tests/replay_test.sh tests/tools_test.sh tests/trace_test.sh tests/layering_test.sh tests/format_test.sh tests/bench_table_test.sh tests/export_same_test.sh"
 if [ "$build" != build ]; then
 	label=$(basename "$build")
 	fork=no
-	shell_tests="tests/replay_test.sh tests/tools_test.sh"
+	shell_tests="tests/replay_test.sh tests/tools_test.sh tests/trace_test.sh"
 fi
 # a sanitizer's report, in any output: the test failed
 sanitized() {

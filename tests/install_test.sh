@@ -33,8 +33,8 @@ done
 for l in build/lib/libnpuprof.so build/lib/libnpuprof.a build/lib/libmsprofiler.so; do
 	cmp -s "$l" "$d/usr/lib/${l##*/}" || fail "library ${l##*/} not installed in /usr/lib"
 done
-# The simulated runtime is for `make install-sdk` only.
-for l in libascendcl.so libprofapi.so; do
+# The simulated runtime and the aclnn libraries are for `make install-sdk` only.
+for l in libascendcl.so libprofapi.so libnnopbase.so libopapi.so libc_sec.so; do
 	[ -f "build/lib/$l" ] || fail "build/lib/$l was not built"
 	[ -e "$d/usr/lib/$l" ] && fail "make install installed the simulated runtime's $l"
 done
@@ -42,7 +42,7 @@ for h in $(cd include && find acl npuprof uapi -name '*.h'); do
 	cmp -s "include/$h" "$d/usr/include/$h" || fail "header $h not installed in /usr/include"
 done
 # Internal contracts between our components are not installed.
-for h in rthooks.h hostrec.h npusim_dev.h dbgen.h rec_export.h; do
+for h in rthooks.h hostrec.h npusim_dev.h dbgen.h rec_export.h nn_internal.h acl_meta.h securec.h; do
 	[ -z "$(find "$d" -name "$h")" ] || fail "internal header $h installed: $(find "$d" -name "$h")"
 done
 [ "$(find "$d/usr/include" -name '*.h' | wc -l)" -eq "$(find include/acl include/npuprof include/uapi -name '*.h' | wc -l)" ] ||
@@ -50,9 +50,13 @@ done
 
 # ---- make install-sdk: where the simulated runtime goes ---------------------
 make -s install-sdk PREFIX="$tmp/sdk" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make install-sdk"; }
-for l in libascendcl.so libprofapi.so libmsprofiler.so; do
+for l in libascendcl.so libprofapi.so libmsprofiler.so libnnopbase.so libopapi.so libc_sec.so; do
 	[ -f "$tmp/sdk/lib64/$l" ] || fail "make install-sdk: no lib64/$l"
 done
+for h in aclnn/acl_meta.h aclnnop/aclnn_add.h securec.h; do
+	[ -f "$tmp/sdk/include/$h" ] || fail "make install-sdk: no include/$h"
+done
+[ -z "$(find "$tmp/sdk" -name nn_internal.h)" ] || fail "make install-sdk installed nn_internal.h"
 pc=$d/usr/lib/pkgconfig/npuprof.pc
 [ -f "$pc" ] || fail "no npuprof.pc"
 grep -qx 'prefix=/usr' "$pc" || fail "npuprof.pc: prefix is not /usr"

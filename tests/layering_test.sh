@@ -1,6 +1,7 @@
 #!/bin/sh
 # layering_test: the files of the simulated driver (kmod/npusim), of the
-# runtime (user/runtime) and of the npuprof tool (user/tools/npuprof) call
+# runtime (user/runtime), of the aclnn libraries (user/aclnn) and of the
+# npuprof tool (user/tools/npuprof) call
 # each other in a DAG, never in a circle: for each folder, every object's
 # undefined symbols are matched to the object of the same folder that
 # defines them, and tsort(1) must order the result without a loop.
@@ -39,7 +40,7 @@ check_dir() {
 }
 
 # the user folders' objects as the build made them (make user first)
-for d in user/runtime user/tools/npuprof; do
+for d in user/runtime user/aclnn user/tools/npuprof; do
 	set -- build/obj/$d/*.o
 	if [ ! -f "$1" ]; then
 		echo "layering_test: no objects in build/obj/$d: make first" >&2
@@ -56,5 +57,5 @@ fi
 # shellcheck disable=SC2086
 check_dir kmod/npusim $objs
 
-[ "$status" -eq 0 ] && echo "layering_test: ok (kmod/npusim, user/runtime, user/tools/npuprof call down only)"
+[ "$status" -eq 0 ] && echo "layering_test: ok (kmod/npusim, user/runtime, user/aclnn, user/tools/npuprof call down only)"
 exit "$status"

@@ -73,11 +73,33 @@ typedef struct aclnpuOpDesc {
 	const char *outputShapes;
 	const char *taskTypeName; /* runtime task type; NULL: from taskKind */
 	const char *geTaskType; /* GE task type; NULL: from taskKind */
+	/* Appended later (read only when `size` covers it): ACLNPU_OP_* bits. */
+	uint32_t flags;
 } aclnpuOpDesc;
+
+/* The caller has opened the acl-level range itself (aclnpuApiBegin, e.g.
+ * libopapi's aclnnAdd around its kernels): no second one, apiName unused. */
+#define ACLNPU_OP_IN_API 1u
 
 /* Launches one kernel task. ACL_ERROR_INVALID_PARAM for a NULL or
  * inconsistent descriptor, else as the other stream APIs. */
 ACL_FUNC_VISIBILITY aclError aclnpuLaunchOp(const aclnpuOpDesc *desc, aclrtStream stream);
+
+/* An acl-level API range (CANN_API type 20000) recorded like the runtime's
+ * own, for libraries over the runtime (libopapi's aclnnXxxGetWorkspaceSize
+ * and aclnnXxx). Kernels launched inside it with ACLNPU_OP_IN_API hang off
+ * their `launch` ranges inside it. `name` must stay valid until
+ * aclnpuApiEnd; ranges nest per thread and end in reverse order. Costs one
+ * branch while profiling is off. */
+typedef struct aclnpuApiScope {
+	uint64_t opaque[6];
+} aclnpuApiScope;
+ACL_FUNC_VISIBILITY void aclnpuApiBegin(aclnpuApiScope *scope, const char *name);
+/* Ends the range; `result` is the API's return value. Returns `result`. */
+ACL_FUNC_VISIBILITY int32_t aclnpuApiEnd(aclnpuApiScope *scope, int32_t result);
+
+/* Sets what aclGetRecentErrMsg returns on the calling thread. */
+ACL_FUNC_VISIBILITY void aclnpuSetRecentErrMsg(const char *msg);
 
 /* One task of any SQE type, reported with the runtime task-type name given:
  * for replaying databases (FFTS+ subtask names such as "Notify Wait") and

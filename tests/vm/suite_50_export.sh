@@ -108,6 +108,29 @@ t_variants() {
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); n=len(d['traceEvents']); print(n, 'trace events'); sys.exit(n == 0)" "$s/npuprof_trace.json"
 }
 
+# the trace JSON of the demo workload (make demo's): parsed, names for
+# every pid/tid, flows paired and bound, every TASK row once with its
+# operator name, slices nested per thread (tests/trace_check.py); and the
+# demo's shape: 2 devices, both levels of host API, collectives, msproftx
+t_trace_json() {
+	mods && newdir || return 1
+	build/bin/npuprof record --quiet -o "$OUTX" -- \
+		build/bin/npuwork --scenario train --devices 2 --steps 2 --quiet || return 1
+	s=$(session)
+	build/bin/npuprof export --quiet --json "$s" || return 1
+	python3 tests/trace_check.py "$s/npuprof_trace.json" "$(dbof)" --min task=200 --min flow=200 \
+		--min api=400 --min hccl=4 --min mark=4 --min range=8 --min counter=100 || return 1
+	python3 - "$s/npuprof_trace.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = {e["args"]["name"] for e in d["traceEvents"] if e["ph"] == "M" and e["name"] == "process_name"}
+cats = {e.get("cat") for e in d["traceEvents"] if e["ph"] == "X"}
+print("processes:", sorted(names), "slice categories:", sorted(c for c in cats if c))
+ok = {"npuwork", "NPU 0 (Ascend910B)", "NPU 1 (Ascend910B)"} <= names and {"acl", "node", "runtime", "task", "collective"} <= cats
+sys.exit(0 if ok else 1)
+PY
+}
+
 MSTX="--mstx 24"
 run export.train_kmod t_manifest kmod train --devices 2 --steps 3
 run export.train_bpf t_manifest bpf train --devices 2 --steps 3
@@ -120,4 +143,5 @@ run export.overflow t_overflow
 run export.killed_program t_killed_program
 run export.killed_tracer t_killed_tracer
 run export.variants t_variants
+run export.trace_json t_trace_json
 cleanup_modules

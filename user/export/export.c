@@ -22,6 +22,7 @@
 #include "npuprof/export.h"
 #include "npuprof/rawkern.h"
 #include "npuprof/session.h"
+#include "npuprof/trace.h"
 #include "correlate.h"
 #include "hostdata.h"
 
@@ -45,9 +46,6 @@ struct export_ctx {
 	const struct npuprof_session *s;
 	struct hostdata *hd;
 	struct npuprof_db *w;
-	FILE *json; /* jf.f while the trace is written */
-	struct atomic_file jf;
-	int json_first;
 	const volatile sig_atomic_t *cancel;
 	int force;
 	int kernel_damaged, kernel_warned; /* the kernel stream's state, said once */
@@ -122,29 +120,6 @@ static const char *sqe_type_name(uint32_t t)
 	return t < sizeof(names) / sizeof(names[0]) ? names[t] : "Other";
 }
 
-/* ---- JSON trace (Chrome trace-event format) ------------------------------ */
-
-static void json_event(struct export_ctx *x, const char *name, const char *cat, int64_t pid,
-		       int64_t tid, int64_t start, int64_t end, const char *args)
-{
-	if (!x->json)
-		return;
-	fputs(x->json_first ? "\n" : ",\n", x->json);
-	x->json_first = 0;
-	fputs("{\"name\":\"", x->json);
-	for (const char *p = name; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fputc('\\', x->json);
-		if ((unsigned char)*p >= 0x20)
-			fputc(*p, x->json);
-	}
-	fprintf(x->json,
-		"\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%" PRId64 ",\"tid\":%" PRId64
-		",\"ts\":%.3f,\"dur\":%.3f%s%s}",
-		cat, pid, tid, start / 1000.0, span_ns(start, end) / 1000.0,
-		args ? ",\"args\":" : "", args ? args : "");
-}
-
 /* ---- tasks ------------------------------------------------------------------ */
 
 static void on_submit(void *vctx, struct corr_task *t)
@@ -198,16 +173,6 @@ static int on_done(void *vctx, const struct corr_task *t)
 	if (row.endNs > x->last_task_ns)
 		x->last_task_ns = row.endNs;
 
-	if (x->json) {
-		char args[128];
-
-		snprintf(args, sizeof(args),
-			 "{\"taskId\":%u,\"globalTaskId\":%" PRIu64 ",\"connectionId\":%" PRId64
-			 "}",
-			 t->task, t->gtid, conn);
-		json_event(x, type && *type ? type : sqe_type_name(t->sqe_type), "task",
-			   1000000 + t->dev, t->stream, row.startNs, row.endNs, args);
-	}
 	if (!tr)
 		return x->err;
 
@@ -435,12 +400,6 @@ static void write_api(struct export_ctx *x)
 
 		check(x, npuprof_db_add_cann_api(x->w, &row));
 		x->res->api++;
-		if (x->json)
-			json_event(x,
-				   hostdata_str(x->hd, a->r.name_id) ?
-					   hostdata_str(x->hd, a->r.name_id) :
-					   "api",
-				   "api", a->pid, a->r.tid, row.startNs, row.endNs, NULL);
 	}
 }
 
@@ -475,9 +434,6 @@ static void write_mstx(struct export_ctx *x)
 					(int64_t)NPUPROF_MSTX_HOST_CONNECTION;
 		check(x, npuprof_db_add_mstx_events(x->w, &row));
 		x->res->mstx++;
-		if (x->json)
-			json_event(x, t->message, "mstx", t->pid, t->r.tid, row.startNs, row.endNs,
-				   NULL);
 	}
 }
 
@@ -872,6 +828,23 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	return r;
 }
 
+/* DIR/npuprof_trace.json from the database just written (trace_json.c). */
+static int write_trace(const struct npuprof_session *s, const char *db, const char *dir,
+		       struct npuprof_export_result *res, const volatile sig_atomic_t *cancel,
+		       char *err, size_t errlen)
+{
+	struct npuprof_trace_opts to = { .pid = s->pid, .cancel = cancel };
+	char name[256];
+	size_t n = strcspn(s->cmd, " \t");
+	const char *slash;
+
+	snprintf(name, sizeof(name), "%.*s", (int)n, s->cmd);
+	slash = strrchr(name, '/');
+	to.process_name = name[0] ? (slash ? slash + 1 : name) : NULL;
+	snprintf(res->json_path, sizeof(res->json_path), "%s/npuprof_trace.json", dir);
+	return npuprof_trace_json(db, res->json_path, &to, NULL, err, errlen);
+}
+
 int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 		   struct npuprof_export_result *res, char *err, size_t errlen)
 {
@@ -917,16 +890,6 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 		return -ENOMEM;
 	}
 	snprintf(kpath, sizeof(kpath), "%s/%s", dir, NPUPROF_KERNEL_RAW);
-	if (o->json) {
-		snprintf(res->json_path, sizeof(res->json_path), "%s/npuprof_trace.json", dir);
-		r = atomic_file_open(&x.jf, res->json_path, err, errlen);
-		if (r < 0)
-			goto out;
-		x.json = x.jf.f;
-		fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", x.json);
-		x.json_first = 1;
-	}
-
 	memset(&dbo, 0, sizeof(dbo));
 	dbo.schema = o->schema;
 	dbo.variant = NPUPROF_DB_MSPROF;
@@ -946,10 +909,8 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	res->drops = s.dropped > x.corr.stats.drops_lost ? s.dropped : x.corr.stats.drops_lost;
 	res->late = x.corr.stats.late;
 	res->host_lost = hd.lost;
-	if (x.json) {
-		fputs("\n]}\n", x.json);
-		x.json = NULL;
-		r = atomic_file_commit(&x.jf, err, errlen);
+	if (o->json) {
+		r = write_trace(&s, res->db_path, dir, res, x.cancel, err, errlen);
 		if (r < 0)
 			goto out;
 	}
@@ -979,7 +940,6 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 			goto out;
 	}
 out:
-	atomic_file_abort(&x.jf); /* a no-op once committed */
 	free(x.heap);
 	u64map_free(&x.sid);
 	hostdata_free(&hd);

@@ -8,6 +8,7 @@
  * record keyed like the task. The tensor strings are built only while
  * profiling is on.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -204,14 +205,20 @@ aclError aclnpuLaunchOp(const aclnpuOpDesc *d, aclrtStream stream)
 	char api[128];
 	aclError ret;
 
-	if (!d || d->size < sizeof(aclnpuOpDesc) || !d->opName || !d->opType ||
+	uint32_t flags;
+
+	if (!d || d->size < offsetof(aclnpuOpDesc, flags) || !d->opName || !d->opType ||
 	    !(ki = kind_info(d->taskKind)) || d->blockDim == 0 || d->blockDim > 65535 ||
 	    d->durationNs > NPUSIM_MAX_TASK_NS || d->jitterPerMille > 1000 ||
 	    (d->numInputs && !d->inputs) || (d->numOutputs && !d->outputs))
 		return ACL_ERROR_INVALID_PARAM;
-	if (!d->apiName)
-		snprintf(api, sizeof(api), "aclnn%s", d->opType);
-	rt_api_begin(&a, NPUPROF_API_ACL, d->apiName ? d->apiName : api, NULL);
+	flags = d->size >= offsetof(aclnpuOpDesc, flags) + sizeof(d->flags) ? d->flags : 0;
+	a.on = 0;
+	if (!(flags & ACLNPU_OP_IN_API)) {
+		if (!d->apiName)
+			snprintf(api, sizeof(api), "aclnn%s", d->opType);
+		rt_api_begin(&a, NPUPROF_API_ACL, d->apiName ? d->apiName : api, NULL);
+	}
 	ret = rt_stream_get(stream, &s);
 	if (ret)
 		return rt_api_end(&a, ret);
@@ -228,6 +235,29 @@ aclError aclnpuLaunchOp(const aclnpuOpDesc *d, aclrtStream stream)
 		record_compute_op(d, ki, s->dev, s, &t);
 	rt_api_end(&node, ret);
 	return rt_api_end(&a, ret);
+}
+
+_Static_assert(sizeof(struct rt_api) <= sizeof(aclnpuApiScope), "aclnpuApiScope holds an rt_api");
+
+void aclnpuApiBegin(aclnpuApiScope *scope, const char *name)
+{
+	struct rt_api *a = (struct rt_api *)scope;
+
+	if (!scope)
+		return;
+	a->on = 0;
+	if (name)
+		rt_api_begin(a, NPUPROF_API_ACL, name, NULL);
+}
+
+int32_t aclnpuApiEnd(aclnpuApiScope *scope, int32_t result)
+{
+	return scope ? rt_api_end((struct rt_api *)scope, result) : result;
+}
+
+void aclnpuSetRecentErrMsg(const char *msg)
+{
+	rt_set_errmsg("%s", msg ? msg : "");
 }
 
 aclError aclnpuLaunchRawTask(const aclnpuRawTask *rt, aclrtStream stream)

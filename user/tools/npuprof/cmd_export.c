@@ -2,6 +2,7 @@
  * npuprof export DIR — write the msprof database of a session directory,
  * or of every PROF_* session directory in DIR (as msprof accepts the
  * parent of its collections, e.g. an aclprofInit result path).
+ * npuprof export --json FILE.db [-o OUT] — the trace JSON of a database.
  *
  * Exit status: 0 when everything was read and written; 1 when the export
  * failed, was refused (a more complete database is kept, see export.h) or
@@ -10,20 +11,24 @@
  * the export and remove its temporaries; DIR is left as it was.
  */
 #include <getopt.h>
+#include <libgen.h>
 #include <glob.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmds.h"
 #include "npuprof/export.h"
+#include "npuprof/trace.h"
 #include "npuprof/session.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: npuprof export DIR [--schema 1.1.1|1.2.0] [--pytorch] [--json] [--force] [--quiet]\n"
+		"       npuprof export --json FILE.db [-o OUT.json]\n"
 		"  Correlate the raw kernel and host data of the session directory DIR\n"
 		"  (a PROF_* directory written by `npuprof record` or by a program's\n"
 		"  aclprofStart) and write DIR/msprof_<YYYYmmddHHMMSS>.db, the database\n"
@@ -35,12 +40,15 @@ static void usage(FILE *f)
 		"  --force    replace the existing database even if it has more rows\n"
 		"             (by default an export from damaged input keeps a more\n"
 		"             complete earlier database and writes nothing)\n"
+		"  Given an msprof database (ours or msprof's) instead of DIR, --json writes\n"
+		"  its trace to OUT.json (default: npuprof_trace.json beside FILE.db).\n"
 		"  Exit status 1 if any input could not be read completely (or any\n"
 		"  session of a parent directory failed).\n"
 		"examples:\n"
 		"  npuprof export PROF_000001_20261130120000123_ABCDEFGHIJKLMNOP\n"
 		"  npuprof export --schema 1.2.0 --json ./PROF_*\n"
-		"  npuprof export ./output     # every ./output/PROF_*\n");
+		"  npuprof export ./output     # every ./output/PROF_*\n"
+		"  npuprof export --json msprof_20261130120000.db -o /tmp/trace.json\n");
 }
 
 void export_print_summary(const struct npuprof_export_result *r, FILE *f)
@@ -108,6 +116,44 @@ int export_run(const char *tool, const char *dir, struct npuprof_export_opts *o,
 	return 0;
 }
 
+/* The trace JSON of the database db, to out (NULL: beside db). */
+static int trace_db(const char *db, const char *out, int quiet)
+{
+	struct npuprof_trace_opts to;
+	struct npuprof_trace_result tr;
+	struct sigaction sa, old_int, old_term;
+	char path[4352], dir[4352], err[2048];
+	int r;
+
+	if (!out) {
+		snprintf(dir, sizeof(dir), "%s", db);
+		snprintf(path, sizeof(path), "%s/npuprof_trace.json", dirname(dir));
+		out = path;
+	}
+	memset(&to, 0, sizeof(to));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_cancel;
+	g_cancel = 0;
+	to.cancel = &g_cancel;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	r = npuprof_trace_json(db, out, &to, &tr, err, sizeof(err));
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (r < 0) {
+		fprintf(stderr, "npuprof export: %s\n", err);
+		return 1;
+	}
+	if (!quiet)
+		printf("npuprof export: trace JSON %s\n"
+		       "  %llu events: %llu API calls, %llu tasks, %llu flows, %llu collectives, %llu marks, %llu ranges, %llu counter samples\n",
+		       out, (unsigned long long)tr.events, (unsigned long long)tr.api,
+		       (unsigned long long)tr.tasks, (unsigned long long)tr.flows,
+		       (unsigned long long)tr.comm_ops, (unsigned long long)tr.marks,
+		       (unsigned long long)tr.ranges, (unsigned long long)tr.counters);
+	return 0;
+}
+
 /* DIR itself if it is a session; else each PROF_* session below it. */
 static int export_dir(const char *dir, struct npuprof_export_opts *o,
 		      struct npuprof_export_result *res, int quiet)
@@ -147,20 +193,21 @@ static int export_dir(const char *dir, struct npuprof_export_opts *o,
 
 int cmd_export(int argc, char **argv)
 {
-	static const struct option lo[] = { { "schema", required_argument, 0, 's' },
-					    { "pytorch", no_argument, 0, 'p' },
-					    { "json", no_argument, 0, 'j' },
-					    { "quiet", no_argument, 0, 'q' },
-					    { "force", no_argument, 0, 'f' },
-					    { "help", no_argument, 0, 'h' },
-					    { 0, 0, 0, 0 } };
+	static const struct option lo[] = {
+		{ "schema", required_argument, 0, 's' }, { "pytorch", no_argument, 0, 'p' },
+		{ "json", no_argument, 0, 'j' },	 { "quiet", no_argument, 0, 'q' },
+		{ "force", no_argument, 0, 'f' },	 { "output", required_argument, 0, 'o' },
+		{ "help", no_argument, 0, 'h' },	 { 0, 0, 0, 0 }
+	};
 	struct npuprof_export_opts o;
 	struct npuprof_export_result res;
 	int opt, quiet = 0;
+	const char *out = NULL;
+	struct stat sb;
 
 	memset(&o, 0, sizeof(o));
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "s:pjqfh", lo, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:pjqfo:h", lo, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			if (!strcmp(optarg, "1.1.1"))
@@ -178,12 +225,27 @@ int cmd_export(int argc, char **argv)
 		case 'j': o.json = 1; break;
 		case 'q': quiet = 1; break;
 		case 'f': o.force = 1; break;
+		case 'o': out = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
 	if (optind != argc - 1) {
 		usage(stderr);
+		return 2;
+	}
+	if (stat(argv[optind], &sb) == 0 && S_ISREG(sb.st_mode)) {
+		if (!o.json || o.pytorch || o.schema || o.force) {
+			fprintf(stderr,
+				"npuprof export: %s is a file: only --json [-o OUT] applies to a database\n",
+				argv[optind]);
+			return 2;
+		}
+		return trace_db(argv[optind], out, quiet);
+	}
+	if (out) {
+		fprintf(stderr,
+			"npuprof export: -o applies to the trace of a database file only\n");
 		return 2;
 	}
 	o.progress = !quiet && isatty(2);
