@@ -221,7 +221,7 @@ LIBDIR       ?= $(INST_PREFIX)/lib
 INCLUDEDIR   ?= $(INST_PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DKMSDIR      := /usr/src/npuprof-$(VERSION)
-INSTALL_HDRS  = $(shell find include/acl include/npuprof include/uapi -name '*.h')
+INSTALL_HDRS  = $(shell find include/acl include/mstx include/npuprof include/uapi -name '*.h')
 DKMS_SRCS     = Kbuild VERSION $(wildcard include/uapi/*.h kmod/*/Kbuild) \
                 $(filter-out %.mod.c,$(wildcard kmod/*/*.c kmod/*/*.h))
 
@@ -292,6 +292,10 @@ include bpf/bpf.mk
 # libascendcl.so    the runtime (user/runtime/*.c plus the npusim client,
 #                   user/device/npusim_dev.c), linked to libmsprofiler.so
 # libprofapi.so     a thin name: an empty library that needs libmsprofiler.so
+# libms_tools_ext.so  CANN's mstx library name: an ELF filter (DT_FILTER) over
+#                   libmsprofiler.so, so the mstx* calls of a program that
+#                   links (or ctypes-loads) it run libmsprofiler.so's code and
+#                   state; its own definitions are link-time placeholders
 # Programs that use the runtime (npuwork, tests/vm/rt_*, tests/unit/
 # test_runtime*) link these shared libraries, never libnpuprof.a, so that the
 # process has one recorder; the tool library carries none. `make install-sdk PREFIX=DIR` lays them out as
@@ -301,7 +305,10 @@ RT_OBJS    := $(RT_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/user/device/npusim_de
 RT_MSPROF  := $(BUILD)/lib/libmsprofiler.so
 RT_ACL     := $(BUILD)/lib/libascendcl.so
 RT_PROFAPI := $(BUILD)/lib/libprofapi.so
-RT_LIBS    := $(RT_MSPROF) $(RT_ACL) $(RT_PROFAPI)
+RT_MSTX    := $(BUILD)/lib/libms_tools_ext.so
+MSTX_FUNCS := mstxMarkA mstxRangeStartA mstxRangeEnd mstxDomainCreateA mstxDomainDestroy \
+              mstxDomainMarkA mstxDomainRangeStartA mstxDomainRangeEnd
+RT_LIBS    := $(RT_MSPROF) $(RT_ACL) $(RT_PROFAPI) $(RT_MSTX)
 RT_LINK     = -L$(BUILD)/lib -lascendcl -lmsprofiler -Wl,-rpath,'$$ORIGIN/../lib' -Wl,-rpath,'$$ORIGIN/../../lib'
 NPUWORK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard user/tools/npuwork/*.c) user/common/numparse.c user/common/errmsg.c user/common/atomicfile.c)
 
@@ -320,6 +327,12 @@ $(RT_PROFAPI): $(RT_MSPROF)
 	printf '/* libprofapi: a name only */\n' | $(CC) -shared -Wl,-soname,libprofapi.so -x c -o $@ - \
 		-Wl,--no-as-needed -L$(BUILD)/lib -lmsprofiler -Wl,-rpath,'$$ORIGIN'
 
+$(RT_MSTX): $(RT_MSPROF)
+	printf '%s\n' '/* placeholders: libmsprofiler.so (the filtee) provides these */' \
+		$(foreach f,$(MSTX_FUNCS),'void $(f)(void) {}') | \
+		$(CC) -shared -fPIC -Wl,-soname,libms_tools_ext.so -Wl,--filter=libmsprofiler.so \
+		-x c -o $@ - -Wl,-rpath,'$$ORIGIN'
+
 $(BUILD)/bin/npuwork: $(NPUWORK_OBJS) $(RT_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(NPUWORK_OBJS) $(RT_LINK) -lsqlite3 -lpthread -lm
@@ -333,14 +346,21 @@ $(BUILD)/tests/unit/test_runtime%: $(BUILD)/obj/tests/unit/test_runtime%.o $(UNI
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(UNIT_MAIN) $(RT_LINK) $(CHECK_LIBS) -lpthread
 
+# bench_mstx times the stamp calls as an application meets them: through
+# libmsprofiler.so (its PLT entries and TLS), not the static archive
+$(BUILD)/tests/bench/bench_mstx: $(BUILD)/obj/tests/bench/bench_mstx.o $(RT_LIBS) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< $(LIB_A) $(RT_LINK) $(LDLIBS)
+
 .PHONY: install-sdk
 install-sdk: $(RT_LIBS) $(NN_LIBS)
 	@test -n "$(PREFIX)" || { echo "usage: make install-sdk PREFIX=DIR" >&2; exit 2; }
-	install -d $(PREFIX)/include/acl/error_codes $(PREFIX)/include/hccl $(PREFIX)/lib64 $(PREFIX)/bin \
-		$(PREFIX)/include/aclnn $(PREFIX)/include/aclnnop
+	install -d $(PREFIX)/include/acl/error_codes $(PREFIX)/include/hccl $(PREFIX)/include/mstx \
+		$(PREFIX)/lib64 $(PREFIX)/bin $(PREFIX)/include/aclnn $(PREFIX)/include/aclnnop
 	install -m 644 include/acl/*.h $(PREFIX)/include/acl/
 	install -m 644 include/acl/error_codes/*.h $(PREFIX)/include/acl/error_codes/
 	install -m 644 include/hccl/*.h $(PREFIX)/include/hccl/
+	install -m 644 include/mstx/*.h $(PREFIX)/include/mstx/
 	install -m 755 $(RT_LIBS) $(PREFIX)/lib64/
 	install -m 644 include/aclnn/*.h $(PREFIX)/include/aclnn/
 	install -m 644 include/aclnnop/*.h $(PREFIX)/include/aclnnop/

@@ -38,19 +38,19 @@ for l in libascendcl.so libprofapi.so libnnopbase.so libopapi.so libc_sec.so; do
 	[ -f "build/lib/$l" ] || fail "build/lib/$l was not built"
 	[ -e "$d/usr/lib/$l" ] && fail "make install installed the simulated runtime's $l"
 done
-for h in $(cd include && find acl npuprof uapi -name '*.h'); do
+for h in $(cd include && find acl mstx npuprof uapi -name '*.h'); do
 	cmp -s "include/$h" "$d/usr/include/$h" || fail "header $h not installed in /usr/include"
 done
 # Internal contracts between our components are not installed.
 for h in rthooks.h hostrec.h npusim_dev.h dbgen.h rec_export.h nn_internal.h acl_meta.h securec.h; do
 	[ -z "$(find "$d" -name "$h")" ] || fail "internal header $h installed: $(find "$d" -name "$h")"
 done
-[ "$(find "$d/usr/include" -name '*.h' | wc -l)" -eq "$(find include/acl include/npuprof include/uapi -name '*.h' | wc -l)" ] ||
-	fail "make install installed headers that are not in include/{acl,npuprof,uapi}"
+[ "$(find "$d/usr/include" -name '*.h' | wc -l)" -eq "$(find include/acl include/mstx include/npuprof include/uapi -name '*.h' | wc -l)" ] ||
+	fail "make install installed headers that are not in include/{acl,mstx,npuprof,uapi}"
 
 # ---- make install-sdk: where the simulated runtime goes ---------------------
 make -s install-sdk PREFIX="$tmp/sdk" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make install-sdk"; }
-for l in libascendcl.so libprofapi.so libmsprofiler.so libnnopbase.so libopapi.so libc_sec.so; do
+for l in libascendcl.so libprofapi.so libmsprofiler.so libms_tools_ext.so libnnopbase.so libopapi.so libc_sec.so; do
 	[ -f "$tmp/sdk/lib64/$l" ] || fail "make install-sdk: no lib64/$l"
 done
 for h in aclnn/acl_meta.h aclnnop/aclnn_add.h securec.h; do

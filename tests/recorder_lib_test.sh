@@ -5,7 +5,8 @@
 #       (libc, and the dynamic loader that provides __tls_get_addr;
 #       libpthread where it is separate) and nothing else; `nm -D
 #       --defined-only` shows exactly the documented symbols below (the
-#       aclprof* API of acl/acl_prof.h plus the runtime's hooks, the list of
+#       aclprof* API of acl/acl_prof.h, the mstx* API of
+#       mstx/ms_tools_ext.h, plus the runtime's hooks, the list of
 #       user/recorder/libmsprofiler.map); its size and symbol count are
 #       printed; a program linked to it with NPUPROF_OUTPUT_DIR set records
 #       from its first instruction (the constructor).
@@ -43,10 +44,19 @@ aclprofSetStampTraceMessage
 aclprofStart
 aclprofStop
 aclprofStr2Id
+mstxDomainCreateA
+mstxDomainDestroy
+mstxDomainMarkA
+mstxDomainRangeEnd
+mstxDomainRangeStartA
+mstxMarkA
+mstxRangeEnd
+mstxRangeStartA
 npuprof_hostrec_active
 npuprof_hostrec_commit
 npuprof_hostrec_now
 npuprof_hostrec_reserve
+npuprof_hostrec_set_rank
 npuprof_hostrec_tid
 npuprof_register_runtime_hooks
 npuprof_str2id_hash

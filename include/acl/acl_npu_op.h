@@ -122,6 +122,14 @@ typedef struct aclnpuRawTask {
 } aclnpuRawTask;
 ACL_FUNC_VISIBILITY aclError aclnpuLaunchRawTask(const aclnpuRawTask *task, aclrtStream stream);
 
+/* Opens on the calling thread an acl-level API `aclName` (e.g.
+ * hcom_allReduce_) enclosing a node-level `launch` (item: opName, may be
+ * NULL): every task launched on this thread until aclnpuScopeEnd hangs off
+ * that launch, one connectionId for all of them (replaying a db's HCCL op
+ * or GE node). Scopes do not nest (ACL_ERROR_FAILURE). */
+ACL_FUNC_VISIBILITY aclError aclnpuScopeBegin(const char *aclName, const char *opName);
+ACL_FUNC_VISIBILITY aclError aclnpuScopeEnd(void);
+
 /* Notify ids of a device (what HCCL allocates for its handshakes). */
 ACL_FUNC_VISIBILITY aclError aclnpuNotifyCreate(int32_t deviceId, uint32_t *notifyId);
 ACL_FUNC_VISIBILITY aclError aclnpuNotifyDestroy(int32_t deviceId, uint32_t notifyId);

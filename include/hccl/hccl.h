@@ -31,6 +31,14 @@ extern "C" {
 
 /* One communicator per device in `devices` (rank i on devices[i]). */
 HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *comms);
+/* A communicator across processes of this host, one rank per process on its
+ * current device (aclrtSetDevice first): rank 0 calls HcclGetRootInfo, every
+ * rank calls HcclCommInitRootInfo with it, its own rank and nRanks; the call
+ * returns once all nRanks have joined (HCCL_E_TIMEOUT after
+ * HCCL_CONNECT_TIMEOUT seconds, default 120). */
+HcclResult HcclGetRootInfo(HcclRootInfo *rootInfo);
+HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo *rootInfo, uint32_t rank,
+				HcclComm *comm);
 HcclResult HcclCommDestroy(HcclComm comm);
 HcclResult HcclGetRankSize(HcclComm comm, uint32_t *rankSize);
 HcclResult HcclGetRankId(HcclComm comm, uint32_t *rank);

@@ -38,6 +38,14 @@ typedef enum {
 
 typedef void *HcclComm;
 
+/* What rank 0 gets from HcclGetRootInfo and hands every rank (through the
+ * launcher's own channel: torch.distributed, MPI_Bcast ...) for
+ * HcclCommInitRootInfo. Opaque. */
+#define HCCL_ROOT_INFO_BYTES 4108
+typedef struct HcclRootInfoDef {
+	char internal[HCCL_ROOT_INFO_BYTES];
+} HcclRootInfo;
+
 typedef enum {
 	HCCL_REDUCE_SUM = 0,
 	HCCL_REDUCE_PROD = 1,

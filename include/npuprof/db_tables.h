@@ -365,12 +365,10 @@
  *   ALWAYS   created even without rows (ENUM_*, META_DATA, STRING_IDS)
  *   MANAGED  filled by the writer itself; callers cannot insert
  *   PYTORCH  exists only in the PyTorch DB variant
- *   V120     in the msprof DB only from schema 1.2.0 (always in PyTorch DBs)
  */
 #define NPUPROF_DBT_ALWAYS 0x1u
 #define NPUPROF_DBT_MANAGED 0x2u
 #define NPUPROF_DBT_PYTORCH 0x4u
-#define NPUPROF_DBT_V120 0x8u
 
 /*
  * T(ID, struct_suffix, COLS, FLAGS): every table, in the order of the seed.
@@ -426,7 +424,7 @@
 	T(PYTORCH_CALLCHAINS, pytorch_callchains, PYTORCH_CALLCHAINS, NPUPROF_DBT_PYTORCH) \
 	T(MEMORY_RECORD, memory_record, MEMORY_RECORD, NPUPROF_DBT_PYTORCH)                \
 	T(OP_MEMORY, op_memory, OP_MEMORY, NPUPROF_DBT_PYTORCH)                            \
-	T(RANK_DEVICE_MAP, rank_device_map, RANK_DEVICE_MAP, NPUPROF_DBT_V120)             \
+	T(RANK_DEVICE_MAP, rank_device_map, RANK_DEVICE_MAP, 0)                            \
 	T(STEP_TIME, step_time, STEP_TIME, NPUPROF_DBT_PYTORCH)                            \
 	T(GC_RECORD, gc_record, GC_RECORD, NPUPROF_DBT_PYTORCH)
 

@@ -102,6 +102,7 @@ enum npuprof_hrec_kind {
 	NPUPROF_HREC_COMPUTE_OP = 10, /* struct npuprof_hrec_compute_op */
 	NPUPROF_HREC_HCCL_OP = 11, /* struct npuprof_hrec_hccl_op */
 	NPUPROF_HREC_HCCL_TASK = 12, /* struct npuprof_hrec_hccl_task */
+	NPUPROF_HREC_RANK = 13, /* struct npuprof_hrec_rank */
 	NPUPROF_HREC_KIND_COUNT /* first unassigned kind */
 };
 
@@ -123,7 +124,15 @@ enum npuprof_tx_event {
 };
 
 /* One msproftx event (CANN's MsprofTxInfo, without its fixed 156-byte
- * message). info_type 0 = stamp APIs, 1 = MarkEx / mstx. */
+ * message). info_type 0 = stamp APIs, 1 = MarkEx / mstx.
+ *
+ * An mstx range (info_type 1, START_STOP) is written in two halves with the
+ * same mark_id: at its start a record with end_ns = 0 (message, domain and
+ * the starting thread), at its end one with start_ns = 0, msg_len 0 and tid
+ * the ending thread. The export joins them (the row is the starting
+ * thread's); a start without an end is a range that never ended and is not
+ * exported, as CANN reports a range only at its end. mstx mark ids are
+ * unique per process but not dense or ordered (threads take blocks). */
 #define NPUPROF_TX_NO_RANGE 0xFFFFFFFFu
 struct npuprof_hrec_tx {
 	struct npuprof_hrec_header h;
@@ -397,6 +406,20 @@ struct npuprof_hrec_hccl_task {
 	uint64_t duration_estimated_ns; /* the runtime's model; 0: none */
 	uint64_t bandwidth; /* bytes/s of the model; 0: none
                                    (COMMUNICATION_TASK_INFO.bandwidth) */
+};
+
+/* The process's rank in its job (npuprof/rank.h): written by the recorder
+ * at every collection start from the environment (device_id
+ * NPUPROF_RANK_ANY_DEVICE, source ENV; only if a variable is set), and by
+ * the runtime's HCCL for each communicator initialised on a device (source
+ * HCCL), at init and again at every later collection start. */
+struct npuprof_hrec_rank {
+	struct npuprof_hrec_header h;
+	int32_t rank; /* NPUPROF_RANK_NONE: none */
+	uint32_t rank_size; /* ranks in the communicator; 0: unknown */
+	uint32_t device_id; /* NPUPROF_RANK_ANY_DEVICE: the whole process */
+	uint32_t source; /* enum npuprof_rank_source */
+	uint64_t group_name_id; /* communicator name (hash id); NO_STRING */
 };
 
 /* Record sizes round up to this. */

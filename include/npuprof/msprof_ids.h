@@ -18,9 +18,13 @@ enum npuprof_api_level {
 };
 
 /* A MarkEx / mstx marker's device task and its MSTX_EVENTS row share the
- * connectionId NPUPROF_MSTX_CONNECTION_BASE + markId; a host-only msproftx
- * event (no device task) has NPUPROF_MSTX_HOST_CONNECTION. */
+ * connectionId NPUPROF_MSTX_CONNECTION_BASE + markId. An event without a
+ * device task: NPUPROF_MSTX_NO_CONNECTION (4294967295, the value that
+ * consumers' range queries filter) for every range and every MarkEx / mstx
+ * event, NPUPROF_MSTX_HOST_CONNECTION (msprof's value for stamp APIs) for
+ * host-only stamp marks and push/pop. */
 #define NPUPROF_MSTX_HOST_CONNECTION 4000000000ULL
+#define NPUPROF_MSTX_NO_CONNECTION 4294967295ULL
 #define NPUPROF_MSTX_CONNECTION_BASE 4000000001ULL /* + index id */
 
 #endif /* NPUPROF_MSPROF_IDS_H */

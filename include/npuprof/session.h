@@ -44,6 +44,7 @@ struct npuprof_session_device {
 	char chip[32];
 	uint64_t counter_hz; /* device counter frequency */
 	uint32_t aicore_num;
+	int32_t rank; /* the rank on this device (npuprof/rank.h); -1: none */
 };
 
 struct npuprof_session {
@@ -51,6 +52,7 @@ struct npuprof_session {
 	char hostname[256];
 	char host_uid[32]; /* decimal text */
 	uint32_t pid; /* the profiled process (0: system-wide) */
+	int32_t rank; /* the process's rank (npuprof/rank.h); -1: none */
 	char cmd[1024];
 	char engine[16];
 	char device_backend[16]; /* "npusim", "noclock" (user/device) */
@@ -86,6 +88,10 @@ int npuprof_session_create(struct npuprof_session *s, const char *parent, char *
 /* Take the end clock pair, write end_info files and the final
  * npuprof.session. */
 int npuprof_session_finish(struct npuprof_session *s, char *err, size_t errlen);
+
+/* Rewrite host/info.json and every device_<N>/info.json.<N> with the
+ * session's current ranks (rank_id) and pid, and npuprof.session. */
+int npuprof_session_write_info(const struct npuprof_session *s, char *err, size_t errlen);
 
 /* Read DIR/npuprof.session. Returns 0 or -errno with a message. */
 int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err, size_t errlen);

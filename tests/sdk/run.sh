@@ -12,7 +12,7 @@ cd "$root"
 out=build/sdk
 rm -rf "$out"
 make -s install-sdk PREFIX="$out/prefix" >/dev/null
-for f in acl/acl.h acl/acl_prof.h acl/acl_base.h acl/acl_rt.h acl/error_codes/rt_error_codes.h; do
+for f in mstx/ms_tools_ext.h acl/acl.h acl/acl_prof.h acl/acl_base.h acl/acl_rt.h acl/error_codes/rt_error_codes.h; do
 	[ -f "$out/prefix/include/$f" ] || { echo "sdk: $f not installed"; exit 1; }
 done
 for f in aclnn/acl_meta.h aclnn/aclnn_base.h aclnnop/aclnn_util.h aclnnop/aclnn_add.h \
@@ -20,7 +20,7 @@ for f in aclnn/acl_meta.h aclnn/aclnn_base.h aclnnop/aclnn_util.h aclnnop/aclnn_
 	aclnnop/aclnn_layer_norm.h securec.h securectype.h; do
 	[ -f "$out/prefix/include/$f" ] || { echo "sdk: $f not installed"; exit 1; }
 done
-for l in libascendcl.so libmsprofiler.so libprofapi.so libnnopbase.so libopapi.so libc_sec.so; do
+for l in libascendcl.so libmsprofiler.so libprofapi.so libnnopbase.so libopapi.so libc_sec.so libms_tools_ext.so; do
 	[ -f "$out/prefix/lib64/$l" ] || { echo "sdk: $l not installed"; exit 1; }
 done
 # the aclnn libraries live in the application: libc and the runtime only
@@ -46,5 +46,20 @@ ASCEND_HOME_PATH="$root/$out/prefix" cmake -S tests/sdk/aclnn -B "$out/build-acl
 cmake --build "$out/build-aclnn" >/dev/null
 . "$out/prefix/bin/setenv.bash"
 "$out/build/acl_sample" "$out/prof"
+# both mstx builds record host-only events into a collection started from
+# the environment (as under `npuprof record`): the four messages and the
+# domain's name are in the host stream
+for t in mstx_sample mstx_sample_ext; do
+	NPUPROF_OUTPUT_DIR="$out/$t.prof" "$out/build/$t"
+	raw=$(ls "$out/$t.prof"/host/data/npuprof.host.*.raw)
+	for m in TestMstxWithDomain "DoAclAdd Start" "Create alpha aclScalar" "After aclnnAdd" DoAclAdd_Inner; do
+		grep -q -a "$m" "$raw" || { echo "sdk: $t: \"$m\" not recorded"; exit 1; }
+	done
+done
+# libms_tools_ext.so resolves the mstx calls to libmsprofiler.so's
+readelf -d "$out/build/mstx_sample_ext" | grep -q 'libms_tools_ext.so' ||
+	{ echo "sdk: mstx_sample_ext does not need libms_tools_ext.so"; exit 1; }
+readelf -d "$out/prefix/lib64/libms_tools_ext.so" | grep -q 'Filter library: \[libmsprofiler.so\]' ||
+	{ echo "sdk: libms_tools_ext.so is not a filter of libmsprofiler.so"; exit 1; }
 "$out/build-aclnn/aclnn_sample"
 echo "sdk: ok"

@@ -70,8 +70,10 @@ START_TEST(empty_database_contents)
 	ck_assert_int_eq(q_int(db, "PRAGMA page_size"), 4096);
 	ck_assert_str_eq(q_text(db, "PRAGMA journal_mode", got, sizeof(got)), "delete");
 	ck_assert_str_eq(q_text(db, "PRAGMA encoding", got, sizeof(got)), "UTF-8");
-	/* Always present: 8 ENUM tables, META_DATA, STRING_IDS; nothing else. */
-	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type='table'"), 10);
+	/* Always present: 8 ENUM tables, META_DATA, STRING_IDS and
+	 * RANK_DEVICE_MAP (its default row); nothing else. */
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type='table'"), 11);
+	ck_assert(table_exists(db, "RANK_DEVICE_MAP"));
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM sqlite_master WHERE type='table' AND "
 				   "name LIKE 'ENUM_%'"),
 			 8);
@@ -219,7 +221,7 @@ START_TEST(schema_120_option)
 	npuprof_db_close(w);
 	tu_rm_rf(dir);
 
-	/* No devices: (-1, -1). A 1.1.1 msprof file has no RANK_DEVICE_MAP. */
+	/* No devices: (-1, -1). */
 	scratch_dir(dir, sizeof(dir));
 	w = open_writer(dir, NPUPROF_DB_SCHEMA_1_2_0, NPUPROF_DB_MSPROF);
 	ck_assert_int_eq(npuprof_db_finish(w), 0);
@@ -230,11 +232,33 @@ START_TEST(schema_120_option)
 	sqlite3_close(db);
 	npuprof_db_close(w);
 	tu_rm_rf(dir);
+	/* Every schema has it (the default 1.1.1 too), and a caller's rows win
+	 * over the default. */
 	scratch_dir(dir, sizeof(dir));
 	w = open_writer(dir, NPUPROF_DB_SCHEMA_1_1_1, NPUPROF_DB_MSPROF);
+	ck_assert_int_eq(npuprof_db_add_npu_info(w,
+						 &(struct npuprof_db_npu_info){ 2, "Ascend910B" }),
+			 0);
 	ck_assert_int_eq(
-		npuprof_db_add_rank_device_map(w, &(struct npuprof_db_rank_device_map){ 0, 0 }),
-		-EINVAL);
+		npuprof_db_add_rank_device_map(w, &(struct npuprof_db_rank_device_map){ 3, 2 }), 0);
+	ck_assert_int_eq(npuprof_db_finish(w), 0);
+	db = open_ro(npuprof_db_path(w));
+	ck_assert_str_eq(q_text(db,
+				"SELECT group_concat(rankId || ':' || deviceId, ' ') FROM "
+				"RANK_DEVICE_MAP",
+				got, sizeof(got)),
+			 "3:2");
+	sqlite3_close(db);
+	npuprof_db_close(w);
+	tu_rm_rf(dir);
+	scratch_dir(dir, sizeof(dir));
+	w = open_writer(dir, NPUPROF_DB_SCHEMA_1_1_1, NPUPROF_DB_MSPROF);
+	ck_assert_int_eq(npuprof_db_finish(w), 0);
+	db = open_ro(npuprof_db_path(w));
+	ck_assert_str_eq(q_text(db, "SELECT rankId || ':' || deviceId FROM RANK_DEVICE_MAP", got,
+				sizeof(got)),
+			 "-1:-1");
+	sqlite3_close(db);
 	npuprof_db_close(w);
 	tu_rm_rf(dir);
 }

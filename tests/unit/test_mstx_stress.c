@@ -3,7 +3,10 @@
  * aclprofPush/aclprofPop plus ranges started on one thread and stopped on the
  * next, all decoded back from the raw host stream and checked record by
  * record: messages, thread ids, per-thread order and nesting, start <= end,
- * and nothing lost.
+ * and nothing lost. Every fourth iteration each thread also writes an mstx
+ * mark and two nested host-only mstx ranges (the outer in the default
+ * domain, the inner in a created one), checked the same way: program order,
+ * nesting, domains, and mark ids unique across all threads.
  *
  * STRESS_ITERS overrides the iteration count (for slow runs under valgrind).
  */
@@ -21,7 +24,9 @@
 #include "acl/acl_prof.h"
 #include "hostrec_testutil.h"
 #include "hostrec.h"
+#include "mstx/ms_tools_ext.h"
 #include "npuprof/hostread.h"
+#include "u64map.h"
 
 #define NTHREADS 8
 #define RANGE_SLOTS 8 /* ranges in flight per thread; 8 x (8 + 2) stamps <= 100 */
@@ -39,8 +44,12 @@ struct worker {
 	_Atomic uint32_t mb_head, mb_tail;
 	int mb[RANGE_SLOTS];
 	long ranges_started;
+	long mstx_iters;
+	char mstx_msg[3][32]; /* mark, outer range, inner range */
 	long failures;
 };
+
+static mstxDomainHandle_t g_dom;
 
 static struct worker g_w[NTHREADS];
 static _Atomic long g_inflight;
@@ -87,6 +96,18 @@ static void *worker_main(void *arg)
 			w->ranges_started++;
 		}
 		stop_inbound(w);
+		if ((i & 3) == 0) {
+			mstxRangeId o, in;
+
+			mstxMarkA(w->mstx_msg[0], NULL);
+			o = mstxRangeStartA(w->mstx_msg[1], NULL);
+			in = mstxDomainRangeStartA(g_dom, w->mstx_msg[2], NULL);
+			if (o == MSTX_INVALID_ID || in == MSTX_INVALID_ID || o == in)
+				w->failures++;
+			mstxDomainRangeEnd(g_dom, in);
+			mstxRangeEnd(o);
+			w->mstx_iters++;
+		}
 	}
 	/* Keep stopping until no thread can start another range. */
 	atomic_fetch_add(&g_done, 1);
@@ -100,6 +121,10 @@ static void *worker_main(void *arg)
 /* ---- checking the decoded stream --------------------------------------------- */
 
 struct tcheck {
+	/* mstx: position in mark, outer start, inner start, inner end, outer end */
+	int mstx_state;
+	long mstx_seq;
+	uint64_t outer_id, inner_id, outer_start, inner_start_ns, inner_end_ns;
 	long push_pop;
 	long ranges_stopped;
 	int have_inner;
@@ -111,6 +136,8 @@ struct verify {
 	char outer_msg[NTHREADS][32], inner_msg[NTHREADS][32];
 	char range_msg[100][32];
 	int range_owner[100];
+	uint64_t default_hash, dom_hash;
+	struct u64map ids; /* mstx mark ids seen */
 	long errors;
 	char first_error[256];
 };
@@ -129,6 +156,63 @@ static void note_bad(struct verify *v, const char *what, long a)
 		snprintf(v->first_error, sizeof(v->first_error), "%s (%ld)", what, a);
 }
 
+static void mstx_new_id(struct verify *v, uint64_t id)
+{
+	if (id == 0 || u64map_get(&v->ids, id, NULL))
+		note_bad(v, "mstx mark id reused", (long)id);
+	else if (u64map_put(&v->ids, id, 1) < 0)
+		note_bad(v, "out of memory", 0);
+}
+
+/* One thread's mstx records, in program order (hostfmt.h: range halves). */
+static int verify_mstx(struct verify *v, int i, const struct npuprof_hrec_tx *x)
+{
+	struct tcheck *t = &v->t[i];
+	const struct worker *w = &g_w[i];
+	int start_half = x->event_type == NPUPROF_TX_START_STOP && x->end_ns == 0 && x->start_ns;
+	int end_half = x->event_type == NPUPROF_TX_START_STOP && x->start_ns == 0 && x->end_ns;
+
+	if (x->start_tid != x->tid || x->category != UINT32_MAX)
+		note_bad(v, "mstx record fields", i);
+	switch (t->mstx_state) {
+	case 0:
+		if (x->event_type != NPUPROF_TX_MARK || x->start_ns != x->end_ns ||
+		    strcmp(x->message, w->mstx_msg[0]) || x->domain != v->default_hash)
+			note_bad(v, "mstx mark", t->mstx_seq);
+		mstx_new_id(v, x->mark_id);
+		break;
+	case 1:
+		if (!start_half || strcmp(x->message, w->mstx_msg[1]) ||
+		    x->domain != v->default_hash)
+			note_bad(v, "mstx outer start", t->mstx_seq);
+		mstx_new_id(v, x->mark_id);
+		t->outer_id = x->mark_id;
+		t->outer_start = x->start_ns;
+		break;
+	case 2:
+		if (!start_half || strcmp(x->message, w->mstx_msg[2]) || x->domain != v->dom_hash ||
+		    x->start_ns < t->outer_start)
+			note_bad(v, "mstx inner start", t->mstx_seq);
+		mstx_new_id(v, x->mark_id);
+		t->inner_id = x->mark_id;
+		t->inner_start_ns = x->start_ns;
+		break;
+	case 3:
+		if (!end_half || x->mark_id != t->inner_id || x->msg_len != 0 ||
+		    x->end_ns < t->inner_start_ns)
+			note_bad(v, "mstx inner end", t->mstx_seq);
+		t->inner_end_ns = x->end_ns;
+		break;
+	case 4:
+		if (!end_half || x->mark_id != t->outer_id || x->end_ns < t->inner_end_ns)
+			note_bad(v, "mstx outer end", t->mstx_seq);
+		t->mstx_seq++;
+		break;
+	}
+	t->mstx_state = (t->mstx_state + 1) % 5;
+	return 0;
+}
+
 static int verify_cb(void *ctx, const struct npuprof_host_block_header *b,
 		     const struct npuprof_hrec_header *r)
 {
@@ -145,6 +229,8 @@ static int verify_cb(void *ctx, const struct npuprof_host_block_header *b,
 	}
 	if (b->tid != x->tid)
 		note_bad(v, "record in another thread's block", x->tid);
+	if (x->info_type == 1)
+		return verify_mstx(v, i, x);
 	if (x->start_ns > x->end_ns)
 		note_bad(v, "start after end", i);
 	if (x->event_type == NPUPROF_TX_PUSH_POP) {
@@ -204,7 +290,7 @@ START_TEST(test_stress)
 	/* Rings big enough for a thread's whole output, so that the outcome
      * does not depend on scheduling; a short flush interval keeps the writer
      * draining while the producers run. */
-	setenv("NPUPROF_BUFFER_SIZE", "33554432", 1);
+	setenv("NPUPROF_BUFFER_SIZE", "67108864", 1);
 	setenv("NPUPROF_FLUSH_INTERVAL_MS", "10", 1);
 	snprintf(run_dir, sizeof(run_dir), "%s/run", dir);
 	ck_assert_int_eq(aclprofInit(dir, strlen(dir)), ACL_SUCCESS);
@@ -213,10 +299,19 @@ START_TEST(test_stress)
 
 	for (int i = 0; i < 100; i++)
 		v->range_owner[i] = -1;
+	u64map_init(&v->ids);
+	v->default_hash = npuprof_str2id_hash("default", 7);
+	v->dom_hash = npuprof_str2id_hash("stress_domain", 13);
+	g_dom = mstxDomainCreateA("stress_domain");
+	ck_assert_ptr_nonnull(g_dom);
+	ck_assert_ptr_eq(mstxDomainCreateA("stress_domain"), g_dom);
 	for (int i = 0; i < NTHREADS; i++) {
 		struct worker *w = &g_w[i];
 
 		w->idx = i;
+		snprintf(w->mstx_msg[0], 32, "t%d-mstx-mark", i);
+		snprintf(w->mstx_msg[1], 32, "t%d-mstx-outer", i);
+		snprintf(w->mstx_msg[2], 32, "t%d-mstx-inner", i);
 		snprintf(v->outer_msg[i], 32, "t%d-outer", i);
 		snprintf(v->inner_msg[i], 32, "t%d-inner", i);
 		w->outer = aclprofCreateStamp();
@@ -285,9 +380,18 @@ START_TEST(test_stress)
 		ck_assert_int_eq(v->t[i].push_pop, 2 * g_iters);
 		ck_assert_int_eq(v->t[i].have_inner, 0);
 		ck_assert_int_eq(v->t[i].ranges_stopped, g_w[i].ranges_started);
+		ck_assert_int_eq(v->t[i].mstx_seq, g_w[i].mstx_iters);
+		ck_assert_int_eq(v->t[i].mstx_state, 0);
+		ck_assert_int_eq(g_w[i].mstx_iters, (g_iters + 3) / 4);
 	}
-	fprintf(stderr, "stress: %ld push/pop and %ld cross-thread ranges decoded, %llu blocks\n",
-		2 * g_iters * NTHREADS, total_ranges, (unsigned long long)st.blocks);
+	ck_assert_uint_eq(v->ids.len, (size_t)NTHREADS * 3 * (size_t)((g_iters + 3) / 4));
+	u64map_free(&v->ids);
+	mstxDomainDestroy(g_dom);
+	fprintf(stderr,
+		"stress: %ld push/pop, %ld cross-thread ranges, %ld mstx marks+range pairs "
+		"decoded, %llu blocks\n",
+		2 * g_iters * NTHREADS, total_ranges, NTHREADS * ((g_iters + 3) / 4),
+		(unsigned long long)st.blocks);
 	tu_rm_rf(dir);
 	free(dir);
 	free(v);

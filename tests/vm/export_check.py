@@ -29,11 +29,18 @@ def main():
 
     want = collections.Counter()
     want_detail = collections.defaultdict(list)
+    range_markers = set()  # (dev, connectionId) of an mstx range's first marker
     for line in open(manifest):
         if line.startswith("#") or not line.strip():
             continue
         dev, stream, task, batch, sqe, typ, dur, nbytes, conn = line.rstrip("\n").split("\t")
         key = (int(dev), int(stream), int(task))
+        # an mstx range launches two markers with one connectionId; msprof
+        # (and the export) writes one MsTx TASK row for both, at the first
+        if typ == "PROFILER_TRACE_EX" and int(conn) != NO_CONN:
+            if (int(dev), int(conn)) in range_markers:
+                continue
+            range_markers.add((int(dev), int(conn)))
         want[key] += 1
         conn = int(conn)
         want_detail[key].append((typ, int(dur), -1 if conn == NO_CONN else conn))
@@ -91,6 +98,17 @@ def main():
         ("MarkEx MSTX rows without their MsTx TASK",
          "SELECT count(*) FROM MSTX_EVENTS m LEFT JOIN TASK t ON t.connectionId = m.connectionId"
          " WHERE m.eventType = 3 AND t.connectionId IS NULL"),
+        # msprof-analyze's msproftx summary: ranges not host-only joined to
+        # TASK for their device start/end (NULL there breaks the recipe)
+        ("MSTX ranges whose connectionId is neither host-only nor a TASK row",
+         "SELECT count(*) FROM MSTX_EVENTS m LEFT JOIN TASK t ON t.connectionId = m.connectionId"
+         " WHERE m.eventType = 2 AND m.connectionId != 4294967295 AND t.startNs IS NULL"),
+        ("MSTX rows whose connectionId points at no TASK row",
+         "SELECT count(*) FROM MSTX_EVENTS m LEFT JOIN TASK t ON t.connectionId = m.connectionId"
+         " WHERE m.connectionId NOT IN (4294967295, 4000000000) AND t.connectionId IS NULL"),
+        ("MsTx TASK rows sharing a connectionId",
+         "SELECT count(*) - count(DISTINCT t.connectionId) FROM TASK t JOIN STRING_IDS s"
+         " ON s.id = t.taskType WHERE s.value = 'MsTx'"),
         ("TASK rows with endNs < startNs", "SELECT count(*) FROM TASK WHERE endNs < startNs"),
         ("duplicate globalTaskId", "SELECT count(*) - count(DISTINCT globalTaskId) FROM TASK"),
         ("TASK rows outside SESSION_TIME_INFO",
@@ -98,11 +116,24 @@ def main():
         ("CANN_API pids not matching TASK.globalPid",
          "SELECT count(*) FROM (SELECT DISTINCT globalTid >> 32 AS p FROM CANN_API)"
          " WHERE p NOT IN (SELECT globalPid FROM TASK)"),
+        ("NPU_INFO devices without their RANK_DEVICE_MAP row (msprof-analyze CROSS JOIN)",
+         "SELECT count(*) FROM NPU_INFO n LEFT JOIN RANK_DEVICE_MAP r ON r.deviceId = n.id"
+         " WHERE r.deviceId IS NULL"),
+        ("RANK_DEVICE_MAP rows for no NPU_INFO device",
+         "SELECT count(*) FROM RANK_DEVICE_MAP r LEFT JOIN NPU_INFO n ON n.id = r.deviceId"
+         " WHERE n.id IS NULL"),
+        ("COMMUNICATION_OP rows whose TASK rows span devices or models (msprof-analyze drops them)",
+         "SELECT count(*) FROM COMMUNICATION_OP o WHERE (SELECT count(DISTINCT deviceId) FROM TASK t"
+         " WHERE t.connectionId = o.connectionId) != 1 OR (SELECT count(DISTINCT modelId) FROM TASK t"
+         " WHERE t.connectionId = o.connectionId) != 1"),
+        ("COMMUNICATION_OP rows whose connectionId is not a node launch",
+         "SELECT count(*) FROM COMMUNICATION_OP o LEFT JOIN CANN_API a ON a.connectionId = o.connectionId"
+         " AND a.type = 10000 WHERE a.connectionId IS NULL"),
     ]
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     for what, sql in checks:
         need = [t for t in ("COMPUTE_TASK_INFO", "COMMUNICATION_TASK_INFO", "COMMUNICATION_OP",
-                            "MSTX_EVENTS", "CANN_API") if t in sql]
+                            "MSTX_EVENTS", "CANN_API", "TASK") if t in sql]
         if any(t not in tables for t in need):
             continue
         n = one(sql)

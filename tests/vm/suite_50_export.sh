@@ -17,7 +17,84 @@ t_manifest() {
 	mods && newdir || return 1
 	build/bin/npuprof record --quiet --engine $engine -o "$OUTX" -- \
 		build/bin/npuwork --scenario $scenario --manifest "$OUTX/manifest.tsv" --quiet "$@" || return 1
-	python3 tests/vm/export_check.py "$(dbof)" "$OUTX/manifest.tsv" $MSTX
+	python3 tests/vm/export_check.py "$(dbof)" "$OUTX/manifest.tsv" $MSTX || return 1
+	# the consumer queries of ascend-reference.md §5 on the default export
+	tests/sql/check.sh --counts "$(dbof)"
+}
+
+# a replayed real fixture, recorded: every consumer query holds, and its
+# collective tasks (Notify Wait, SDMA, Write Value ...) join their host call
+# as in the real data (only PROFILING_ENABLE/DISABLE stay unlinked)
+t_replay_consumers() {
+	db=$1
+	mods devices=2 && newdir || return 1
+	build/bin/npuprof record --quiet -o "$OUTX" -- \
+		build/bin/npuwork --scenario replay --db "$db" --devices 2 --quiet || return 1
+	tests/sql/check.sh --counts "$(dbof)" || return 1
+	want=$(sqlite3 "$db" "SELECT count(*) FROM TASK t WHERE NOT EXISTS (SELECT 1 FROM CANN_API a
+		WHERE a.connectionId = t.connectionId)" </dev/null)
+	got=$(sq "SELECT count(*) FROM TASK t WHERE NOT EXISTS (SELECT 1 FROM CANN_API a
+		WHERE a.connectionId = t.connectionId)")
+	echo "TASK rows without a host call: $got (db: $want)"
+	[ "$got" = "$want" ] || return 1
+	# the collectives' small tasks hang off the db's hcom_* call
+	n=$(sq "SELECT count(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType
+		JOIN CANN_API a ON a.connectionId = t.connectionId AND a.type = 10000
+		WHERE s.value IN ('Notify Wait', 'Write Value', 'SDMA')")
+	w=$(sqlite3 "$db" "SELECT count(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType
+		WHERE s.value IN ('Notify Wait', 'Write Value', 'SDMA')" </dev/null)
+	echo "HCCL small tasks joined to a launch: $n of $w"
+	[ "$n" -ge "$w" ]
+}
+
+# a job of 4 processes (one device each, all-reduces between processes)
+# recorded through its launcher: 4 PROF directories, ranks 0-3, each with
+# only its device; equal, linked COMMUNICATION_OP per rank; every task of a
+# collective joined to its host call; the consumer queries hold
+t_ranks() {
+	mods devices=4 && newdir || return 1
+	build/bin/npuprof record --quiet -o "$OUTX" -- \
+		build/bin/npuwork --scenario ranks --devices 4 --steps 2 --layers 1 || return 1
+	set -- "$OUTX"/PROF_*
+	echo "$# PROF directories"
+	[ $# = 4 ] || return 1
+	seen=""
+	ops=""
+	groups=""
+	for d in "$@"; do
+		db=$(ls "$d"/msprof_*.db) || return 1
+		q() { sqlite3 "$db" "$1" </dev/null; }
+		r=$(q 'SELECT rankId FROM RANK_DEVICE_MAP')
+		dev=$(q 'SELECT deviceId FROM RANK_DEVICE_MAP')
+		echo "$d: rank $r device $dev: $(ls -d "$d"/device_* | wc -l) device dir(s)," \
+			"$(q 'SELECT count(*) FROM COMMUNICATION_OP') ops, $(q 'SELECT count(*) FROM TASK') tasks"
+		[ "$r" = "$dev" ] && [ "$(q 'SELECT count(*) FROM RANK_DEVICE_MAP')" = 1 ] || return 1
+		[ "$(q 'SELECT id FROM NPU_INFO')" = "$dev" ] || return 1
+		[ "$(ls -d "$d"/device_*)" = "$d/device_$dev" ] || return 1
+		[ "$(ls "$d/device_$dev" | grep -c '^info\.json')" = 1 ] || return 1
+		grep -q "\"rank_id\": $r," "$d/device_$dev/info.json.$dev" || return 1
+		grep -q "\"rank_id\": $r}" "$d/host/info.json" || return 1
+		[ "$(ls "$d"/host/data | wc -l)" = 1 ] || return 1
+		[ "$(q 'SELECT count(DISTINCT deviceId) FROM TASK')" = 1 ] || return 1
+		[ "$(q 'SELECT DISTINCT deviceId FROM TASK')" = "$dev" ] || return 1
+		seen="$seen $r"
+		ops="$ops $(q 'SELECT count(*) FROM COMMUNICATION_OP')"
+		groups="$groups $(q 'SELECT DISTINCT s.value FROM COMMUNICATION_OP o JOIN STRING_IDS s ON s.id = o.groupName')"
+		# every task of a collective carries its launch's connectionId
+		[ "$(q "SELECT count(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType
+			LEFT JOIN CANN_API a ON a.connectionId = t.connectionId AND a.type = 10000
+			WHERE s.value IN ('NOTIFY_WAIT', 'NOTIFY_RECORD') AND a.connectionId IS NULL")" = 0 ] || return 1
+		[ "$(q "SELECT count(*) FROM COMMUNICATION_TASK_INFO")" -gt 0 ] || return 1
+		tests/sql/check.sh --counts "$db" || return 1
+	done
+	echo "ranks:$seen; ops per rank:$ops; groups: $(echo $groups | tr ' ' '\n' | sort -u | wc -l)"
+	[ "$(echo $seen | tr ' ' '\n' | sort -n | tr '\n' ' ')" = "0 1 2 3 " ] || return 1
+	[ "$(echo $ops | tr ' ' '\n' | sort -u)" = 2 ] || return 1
+	[ "$(echo $groups | tr ' ' '\n' | sort -u | wc -l)" = 1 ] || return 1
+	# rank 2 again in 1.2.0: rankSize and deviceId of its ops
+	d=$(grep -l '"rank_id": 2}' "$OUTX"/PROF_*/host/info.json | sed 's|/host/info.json||')
+	build/bin/npuprof export --quiet --schema 1.2.0 "$d" || return 1
+	[ "$(sqlite3 "$d"/msprof_*.db 'SELECT DISTINCT rankSize || ":" || deviceId FROM COMMUNICATION_OP' </dev/null)" = "4:2" ]
 }
 
 t_wrap() {
@@ -108,6 +185,62 @@ t_variants() {
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); n=len(d['traceEvents']); print(n, 'trace events'); sys.exit(n == 0)" "$s/npuprof_trace.json"
 }
 
+# stream-anchored mstx ranges (forward/backward/optimizer of the train
+# scenario): msprof-analyze's msproftx summary as SQL through the sqlite3
+# shell. It takes ranges (eventType 2) that are not host-only and subtracts
+# the device start from the device end of the TASK row joined on
+# connectionId: every one must have a MsTx row, spanning its phase's tasks.
+t_mstx_ranges() {
+	mods && newdir || return 1
+	build/bin/npuprof record --quiet -o "$OUTX" -- \
+		build/bin/npuwork --scenario train --devices 2 --steps 2 --quiet || return 1
+	sum=$(sq "SELECT s.value, count(*), sum(t.endNs - t.startNs > 0), count(t.endNs - t.startNs)
+		FROM MSTX_EVENTS m JOIN STRING_IDS s ON s.id = m.message
+		LEFT JOIN TASK t ON t.connectionId = m.connectionId
+		WHERE m.eventType = 2 AND m.connectionId != 4294967295 GROUP BY s.value ORDER BY s.value")
+	echo "$sum"
+	[ "$sum" = "backward|4|4|4
+forward|4|4|4
+optimizer|4|4|4" ] || return 1
+	# each is one MsTx TASK row, its domain is default, its device span holds
+	# the phase's kernels (the first forward MatMul starts inside it)
+	[ "$(sq "SELECT count(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType
+		WHERE s.value = 'MsTx' AND t.connectionId IN (SELECT connectionId FROM MSTX_EVENTS
+		WHERE eventType = 2)")" = 12 ] || return 1
+	[ "$(sq "SELECT count(*) FROM MSTX_EVENTS m JOIN STRING_IDS d ON d.id = m.domainId
+		WHERE m.eventType = 2 AND d.value = 'default'")" = 12 ] || return 1
+	[ "$(sq "SELECT count(*) FROM MSTX_EVENTS m JOIN STRING_IDS s ON s.id = m.message
+		JOIN TASK r ON r.connectionId = m.connectionId
+		WHERE s.value = 'forward' AND EXISTS (SELECT 1 FROM TASK k
+		WHERE k.deviceId = r.deviceId AND k.streamId = r.streamId
+		AND k.startNs >= r.startNs AND k.endNs <= r.endNs AND k.connectionId >= 0
+		AND k.connectionId < 4000000000)")" = 4 ]
+}
+
+# CANN's mstx sample shape, built against `make install-sdk` (tests/sdk/run.sh),
+# under npuprof record: each mark and range of both domains is one
+# MSTX_EVENTS row joined to its MsTx TASK row; the same through libms_tools_ext.so
+t_sdk_mstx() {
+	for t in mstx_sample mstx_sample_ext; do
+		[ -x build/sdk/build/$t ] || { echo "build/sdk/build/$t missing: run tests/sdk/run.sh"; return 1; }
+		mods devices=1 && newdir || return 1
+		LD_LIBRARY_PATH=build/sdk/prefix/lib64 build/bin/npuprof record --quiet -o "$OUTX" -- \
+			build/sdk/build/$t || return 1
+		got=$(sq "SELECT s.value, m.eventType, d.value, count(t.connectionId)
+			FROM MSTX_EVENTS m JOIN STRING_IDS s ON s.id = m.message
+			JOIN STRING_IDS d ON d.id = m.domainId
+			LEFT JOIN TASK t ON t.connectionId = m.connectionId
+			GROUP BY m.connectionId ORDER BY m.startNs")
+		echo "$t: $got"
+		[ "$got" = "TestMstxWithDomain|2|default|1
+DoAclAdd Start|0|default|1
+Create alpha aclScalar|0|DoAclAdd_Inner|1
+After aclnnAdd|2|DoAclAdd_Inner|1" ] || return 1
+		[ "$(sq "SELECT count(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType
+			WHERE s.value = 'MsTx'")" = 4 ] || return 1
+	done
+}
+
 # the trace JSON of the demo workload (make demo's): parsed, names for
 # every pid/tid, flows paired and bound, every TASK row once with its
 # operator name, slices nested per thread (tests/trace_check.py); and the
@@ -135,6 +268,8 @@ MSTX="--mstx 24"
 run export.train_kmod t_manifest kmod train --devices 2 --steps 3
 run export.train_bpf t_manifest bpf train --devices 2 --steps 3
 MSTX=""
+run export.mstx_ranges t_mstx_ranges
+run export.sdk_mstx t_sdk_mstx
 run export.stress_threads t_manifest kmod stress --devices 2 --threads 8 --tasks 4000
 run export.infer_4dev t_manifest kmod infer --devices 2 --steps 5
 run export.wrap t_wrap
@@ -144,4 +279,8 @@ run export.killed_program t_killed_program
 run export.killed_tracer t_killed_tracer
 run export.variants t_variants
 run export.trace_json t_trace_json
+for f in tests/fixtures/real/*.db; do
+	run "export.replay_consumers.$(basename "$f" .db)" t_replay_consumers "$f"
+done
+run export.ranks t_ranks
 cleanup_modules

@@ -249,8 +249,6 @@ int npuprof_dbschema_table_exists(const struct npuprof_db_table_def *t, enum npu
 		return 1;
 	if (t->flags & NPUPROF_DBT_PYTORCH)
 		return 0;
-	if ((t->flags & NPUPROF_DBT_V120) && s < NPUPROF_DB_SCHEMA_1_2_0)
-		return 0;
 	return 1;
 }
 

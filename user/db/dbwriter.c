@@ -810,16 +810,17 @@ int npuprof_db_insert(struct npuprof_db *w, enum npuprof_db_table t, const void 
 }
 
 /*
- * 1.2.0 msprof writes RANK_DEVICE_MAP by default: rank -1 (unknown) for each
- * device of NPU_INFO, or (-1, -1) without devices. A caller's rows win.
+ * Every msprof DB has RANK_DEVICE_MAP (1.2.0 msprof writes it by default, the
+ * 1.0.0 files of real jobs carry it, and msprof-analyze's CROSS JOIN needs
+ * it whatever the version): rank -1 (unknown) for each device of NPU_INFO,
+ * or (-1, -1) without devices. A caller's rows win.
  */
 static int write_default_rank_map(struct npuprof_db *w)
 {
 	const struct npuprof_db_table_def *def = &npuprof_db_tables[NPUPROF_DB_RANK_DEVICE_MAP];
 	int r;
 
-	if (w->variant != NPUPROF_DB_MSPROF || w->schema < NPUPROF_DB_SCHEMA_1_2_0 ||
-	    w->t[def->id].rows)
+	if (w->variant != NPUPROF_DB_MSPROF || w->t[def->id].rows)
 		return 0;
 	r = w->t[def->id].ins ? 0 : create_table(w, def);
 	for (size_t i = 0; !r && i < w->n_npu; i++) {

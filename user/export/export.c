@@ -25,6 +25,7 @@
 #include "npuprof/trace.h"
 #include "correlate.h"
 #include "hostdata.h"
+#include "ranks.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -62,7 +63,19 @@ struct export_ctx {
 	int64_t first_task_ns, last_task_ns;
 	FILE *warn;
 	struct u64map sid; /* host string id -> STRING_IDS id */
+	/* MsTx device markers (mstx_key): the ones written as TASK rows, and
+	 * range markers whose closing marker has not come yet (-> mstx_pend) */
+	struct u64map mstx_dev, mstx_open;
+	struct npuprof_db_task *mstx_pend;
+	size_t npend, cappend;
+	uint64_t next_gtid; /* globalTaskId of the next TASK row: dense */
 };
+
+/* A marker's key: the process and its transaction (index) id. */
+static uint64_t mstx_key(uint32_t pid, uint64_t index_id)
+{
+	return ((uint64_t)pid << 40) ^ (index_id & ((1ULL << 40) - 1));
+}
 
 static int64_t unix_ns(const struct export_ctx *x, uint64_t mono)
 {
@@ -141,7 +154,6 @@ static int on_done(void *vctx, const struct corr_task *t)
 	row.startNs = unix_ns(x, t->start_ns);
 	row.endNs = unix_ns(x, t->end_ns);
 	row.deviceId = t->dev;
-	row.globalTaskId = (int64_t)t->gtid;
 	row.globalPid = t->pid;
 	row.contextId = U32_NONE;
 	row.streamId = t->stream;
@@ -166,6 +178,36 @@ static int on_done(void *vctx, const struct corr_task *t)
 	}
 	row.connectionId = conn;
 	row.taskType = intern(x, type && *type ? type : sqe_type_name(t->sqe_type));
+	if (tr && type && !strcmp(type, "MsTx")) {
+		/* One TASK row per marker; a range's two markers (tag 12, the same
+		 * index) become one row from the first to the second (§5.6). */
+		uint64_t key = mstx_key(t->pid, tr->r.index_id), slot;
+
+		if (tr->r.trace_tag == 12 && u64map_get(&x->mstx_open, key, &slot)) {
+			int64_t end = row.endNs;
+
+			row = x->mstx_pend[slot];
+			row.endNs = end > row.startNs ? end : row.startNs;
+			u64map_del(&x->mstx_open, key);
+		} else if (tr->r.trace_tag == 12) {
+			if (x->npend == x->cappend) {
+				size_t nc = x->cappend ? 2 * x->cappend : 64;
+				struct npuprof_db_task *n = realloc(x->mstx_pend, nc * sizeof(*n));
+
+				if (!n)
+					return x->err = -ENOMEM;
+				x->mstx_pend = n;
+				x->cappend = nc;
+			}
+			x->mstx_pend[x->npend] = row;
+			if (u64map_put(&x->mstx_open, key, x->npend++) < 0)
+				return x->err = -ENOMEM;
+			return x->err; /* written with its closing marker */
+		}
+		if (u64map_put(&x->mstx_dev, key, 1) < 0)
+			return x->err = -ENOMEM;
+	}
+	row.globalTaskId = (int64_t)x->next_gtid++;
 	check(x, npuprof_db_add_task(x->w, &row));
 	x->res->tasks++;
 	if (!x->first_task_ns || row.startNs < x->first_task_ns)
@@ -403,16 +445,91 @@ static void write_api(struct export_ctx *x)
 	}
 }
 
+/* Range markers whose closing marker never came (the range was still open
+ * at the end of the capture, or the marker was lost): a TASK row each, from
+ * its one marker. */
+static void flush_open_markers(struct export_ctx *x)
+{
+	for (size_t i = 0; i < x->npend && !x->err; i++) {
+		struct npuprof_db_task *row = &x->mstx_pend[i];
+		uint64_t key = mstx_key((uint32_t)row->globalPid,
+					(uint64_t)(row->connectionId -
+						   (int64_t)NPUPROF_MSTX_CONNECTION_BASE)),
+			 slot;
+
+		if (!u64map_get(&x->mstx_open, key, &slot) || slot != i)
+			continue; /* closed */
+		row->globalTaskId = (int64_t)x->next_gtid++;
+		check(x, npuprof_db_add_task(x->w, row));
+		x->res->tasks++;
+		if (u64map_put(&x->mstx_dev, key, 1) < 0)
+			x->err = -ENOMEM;
+	}
+	u64map_free(&x->mstx_open);
+	x->npend = 0;
+}
+
+/* The connectionId of an MSTX_EVENTS row (§5.6): MarkEx and mstx events
+ * whose device marker is a TASK row link to it (4000000001 + markId); every
+ * other range is host only (4294967295, which the consumers' range queries
+ * filter out), and host-only stamp marks and push/pop keep msprof's
+ * 4000000000. So no connectionId points at a missing TASK row except the
+ * host-only values. */
+static int64_t mstx_connection(const struct export_ctx *x, const struct hd_tx *t)
+{
+	uint64_t v;
+
+	if (t->r.info_type == 1 && u64map_get(&x->mstx_dev, mstx_key(t->pid, t->r.mark_id), &v))
+		return (int64_t)(NPUPROF_MSTX_CONNECTION_BASE + t->r.mark_id);
+	if (t->r.info_type == 1 || t->r.event_type == NPUPROF_TX_START_STOP)
+		return (int64_t)NPUPROF_MSTX_NO_CONNECTION;
+	return (int64_t)NPUPROF_MSTX_HOST_CONNECTION;
+}
+
+/* mstx ranges come in two halves (hostfmt.h): a start (end_ns 0) and an
+ * end (start_ns 0) with the same mark id. */
+static int mstx_start_half(const struct hd_tx *t)
+{
+	return t->r.info_type == 1 && t->r.event_type == NPUPROF_TX_START_STOP && t->r.end_ns == 0;
+}
+
+static int mstx_end_half(const struct hd_tx *t)
+{
+	return t->r.info_type == 1 && t->r.event_type == NPUPROF_TX_START_STOP &&
+	       t->r.start_ns == 0;
+}
+
 static void write_mstx(struct export_ctx *x)
 {
 	int64_t begin = (int64_t)x->s->start_realtime_ns;
+	struct u64map ends; /* mstx_key -> index of the range's end half */
 
+	flush_open_markers(x);
+	u64map_init(&ends);
+	for (size_t i = 0; i < x->hd->ntx && !x->err; i++) {
+		const struct hd_tx *t = &x->hd->tx[i];
+		uint64_t key = mstx_key(t->pid, t->r.mark_id), v;
+
+		if (mstx_end_half(t) && !u64map_get(&ends, key, &v) &&
+		    u64map_put(&ends, key, i) < 0)
+			x->err = -ENOMEM;
+	}
 	for (size_t i = 0; i < x->hd->ntx && !x->err; i++) {
 		const struct hd_tx *t = &x->hd->tx[i];
 		int ex = t->r.info_type == 1;
 		struct npuprof_db_mstx_events row;
 		const char *domain = "";
+		uint64_t end_ns = t->r.end_ns, v;
 
+		if (mstx_end_half(t))
+			continue; /* written with its start */
+		if (mstx_start_half(t)) {
+			if (!u64map_get(&ends, mstx_key(t->pid, t->r.mark_id), &v))
+				continue; /* never ended: CANN reports a range at its end */
+			end_ns = x->hd->tx[v].r.end_ns;
+			if (end_ns < t->r.start_ns)
+				end_ns = t->r.start_ns;
+		}
 		if (ex && t->r.domain && t->r.domain != NPUPROF_HREC_NO_STRING) {
 			domain = hostdata_str(x->hd, t->r.domain);
 			if (!domain)
@@ -420,7 +537,7 @@ static void write_mstx(struct export_ctx *x)
 		}
 		memset(&row, 0, sizeof(row));
 		row.startNs = unix_ns(x, t->r.start_ns);
-		row.endNs = unix_ns(x, t->r.end_ns);
+		row.endNs = unix_ns(x, end_ns);
 		if (row.startNs < begin)
 			continue; /* before the collection, as msprof drops them */
 		row.eventType = t->r.event_type;
@@ -430,11 +547,53 @@ static void write_mstx(struct export_ctx *x)
 		row.globalTid = ((int64_t)t->pid << 32) | t->r.tid;
 		row.endGlobalTid = row.globalTid;
 		row.domainId = intern(x, domain);
-		row.connectionId = ex ? (int64_t)(NPUPROF_MSTX_CONNECTION_BASE + t->r.mark_id) :
-					(int64_t)NPUPROF_MSTX_HOST_CONNECTION;
+		row.connectionId = mstx_connection(x, t);
 		check(x, npuprof_db_add_mstx_events(x->w, &row));
 		x->res->mstx++;
 	}
+	u64map_free(&ends);
+}
+
+/* aclprofGetStepTimestamp: STEP_TIME (id, startNs, endNs), the home the
+ * PyTorch database has for step times (§5.7; msprof databases have none,
+ * their step markers are the PROFILER_TRACE_EX tasks in TASK). A step is
+ * its step info's index; its start and end are the host times of its
+ * ACL_STEP_START and ACL_STEP_END calls. A step with one of the two missing
+ * is not written; with several processes, the first one's. */
+static void write_steps(struct export_ctx *x)
+{
+	struct u64map ends; /* index id -> end time */
+	struct u64map seen;
+
+	u64map_init(&ends);
+	u64map_init(&seen);
+	for (size_t i = 0; i < x->hd->nstep && !x->err; i++) {
+		const struct hd_step *st = &x->hd->step[i];
+		uint64_t v;
+
+		if (st->r.tag == 1 && !u64map_get(&ends, st->r.index_id, &v) &&
+		    u64map_put(&ends, st->r.index_id, st->r.time_ns) < 0)
+			x->err = -ENOMEM;
+	}
+	for (size_t i = 0; i < x->hd->nstep && !x->err; i++) {
+		const struct hd_step *st = &x->hd->step[i];
+		struct npuprof_db_step_time row;
+		uint64_t end;
+
+		if (st->r.tag != 0 || !u64map_get(&ends, st->r.index_id, &end) ||
+		    u64map_get(&seen, st->r.index_id, NULL) || st->r.index_id > INT64_MAX)
+			continue;
+		if (u64map_put(&seen, st->r.index_id, 1) < 0) {
+			x->err = -ENOMEM;
+			break;
+		}
+		row.id = (int64_t)st->r.index_id;
+		row.startNs = unix_ns(x, st->r.time_ns);
+		row.endNs = unix_ns(x, end > st->r.time_ns ? end : st->r.time_ns);
+		check(x, npuprof_db_add_step_time(x->w, &row));
+	}
+	u64map_free(&ends);
+	u64map_free(&seen);
 }
 
 static void write_comm_ops(struct export_ctx *x)
@@ -503,6 +662,13 @@ static void write_session_rows(struct export_ctx *x)
 		struct npuprof_db_npu_info ni = { .id = s->dev[i].id, .name = s->dev[i].chip };
 
 		check(x, npuprof_db_add_npu_info(x->w, &ni));
+	}
+	/* one row per NPU_INFO device, with its rank (ranks.c); none: the
+	 * writer's default (-1, -1) */
+	for (int i = 0; i < s->ndev; i++) {
+		struct npuprof_db_rank_device_map m = { s->dev[i].rank, s->dev[i].id };
+
+		check(x, npuprof_db_add_rank_device_map(x->w, &m));
 	}
 	for (int d = 0; d < CORR_MAX_DEV; d++)
 		if (x->corr.clock[d].valid && x->corr.clock[d].residual > resid)
@@ -760,6 +926,10 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 		return r;
 	corr_init(&x->corr, on_submit, on_done, x);
 	u64map_free(&x->sid); /* ids of a previous writer mean nothing here */
+	u64map_free(&x->mstx_dev);
+	u64map_free(&x->mstx_open);
+	x->npend = 0;
+	x->next_gtid = 0;
 	x->nheap = x->whead = 0;
 	/* reset the cursors of a previous run over the same host data */
 	for (size_t i = 0; i < x->hd->ntrack; i++)
@@ -794,6 +964,10 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 		write_api(x);
 	if (enabled(x, ACL_PROF_MSPROFTX))
 		write_mstx(x);
+	else
+		flush_open_markers(x); /* the range markers' TASK rows all the same */
+	if (dbo->variant == NPUPROF_DB_PYTORCH)
+		write_steps(x);
 	write_comm_ops(x);
 	write_session_rows(x);
 	x->res->write_seconds = secs_since(&t0);
@@ -868,6 +1042,8 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	r = hostdata_load(&hd, dir, o->warn ? o->warn : stderr, err, errlen);
 	res->load_seconds = secs_since(&t0);
+	if (r >= 0)
+		r = export_resolve_ranks(&s, &hd, err, errlen);
 	if (r < 0) {
 		hostdata_free(&hd);
 		return r;
@@ -942,6 +1118,9 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 out:
 	free(x.heap);
 	u64map_free(&x.sid);
+	u64map_free(&x.mstx_dev);
+	u64map_free(&x.mstx_open);
+	free(x.mstx_pend);
 	hostdata_free(&hd);
 	return r;
 }

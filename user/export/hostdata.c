@@ -138,6 +138,29 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 			PUSH(h->htask, h->nhtask, t, ctx);
 		break;
 	}
+	case NPUPROF_HREC_STEP: {
+		const struct npuprof_hrec_step *r = BODY(struct npuprof_hrec_step);
+		struct hd_step t;
+
+		if (!r)
+			break;
+		t.pid = pid;
+		t.r = *r;
+		PUSH(h->step, h->nstep, t, ctx);
+		break;
+	}
+	case NPUPROF_HREC_RANK: {
+		const struct npuprof_hrec_rank *r = BODY(struct npuprof_hrec_rank);
+		struct hd_rank k;
+
+		if (r) {
+			k.pid = pid;
+			k.r = (struct npuprof_rank_info){ r->rank, r->rank_size, r->device_id,
+							  r->source };
+			PUSH(h->rank, h->nrank, k, ctx);
+		}
+		break;
+	}
 	case NPUPROF_HREC_TX: {
 		const struct npuprof_hrec_tx *r = BODY(struct npuprof_hrec_tx);
 		struct hd_tx t;
@@ -458,6 +481,8 @@ void hostdata_free(struct hostdata *h)
 	free(h->hop);
 	free(h->htask);
 	free(h->tx);
+	free(h->step);
+	free(h->rank);
 	free(h->track_cursor);
 	free(h->track_next);
 	free(h->compute_next);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "npuprof/hostread.h"
+#include "npuprof/rank.h"
 #include "u64map.h"
 
 #define HD_END UINT32_MAX
@@ -53,6 +54,16 @@ struct hd_tx {
 	char *message;
 };
 
+struct hd_step {
+	uint32_t pid;
+	struct npuprof_hrec_step r;
+};
+
+struct hd_rank {
+	uint32_t pid;
+	struct npuprof_rank_info r;
+};
+
 struct hostdata {
 	struct hd_api *api;
 	size_t napi;
@@ -66,6 +77,10 @@ struct hostdata {
 	size_t nhtask;
 	struct hd_tx *tx;
 	size_t ntx;
+	struct hd_step *step; /* aclprofGetStepTimestamp, in file order */
+	size_t nstep;
+	struct hd_rank *rank; /* NPUPROF_HREC_RANK records, in file order per pid */
+	size_t nrank;
 	struct u64map strings; /* hash id -> index into strv */
 	char **strv;
 	size_t nstr, capstr;

@@ -108,6 +108,7 @@ static const struct {
 	[NPUPROF_HREC_COMPUTE_OP] = { sizeof(struct npuprof_hrec_compute_op), NULL },
 	[NPUPROF_HREC_HCCL_OP] = { sizeof(struct npuprof_hrec_hccl_op), NULL },
 	[NPUPROF_HREC_HCCL_TASK] = { sizeof(struct npuprof_hrec_hccl_task), NULL },
+	[NPUPROF_HREC_RANK] = { sizeof(struct npuprof_hrec_rank), NULL },
 };
 
 /* ---- decoding ------------------------------------------------------------- */

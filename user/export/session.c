@@ -6,6 +6,7 @@
  */
 #include "errmsg.h"
 #include "fsutil.h"
+#include "npuprof/rank.h"
 #include "npuprof/session.h"
 #include "device.h"
 
@@ -53,6 +54,7 @@ void npuprof_session_init(struct npuprof_session *s)
 	host_uid(s->host_uid, sizeof(s->host_uid), s->hostname);
 	snprintf(s->engine, sizeof(s->engine), "none");
 	s->exit_status = -1;
+	s->rank = NPUPROF_RANK_NONE;
 	s->start_realtime_ns = clock_ns(CLOCK_REALTIME);
 	s->start_monotonic_ns = clock_ns(CLOCK_MONOTONIC);
 
@@ -68,6 +70,7 @@ void npuprof_session_init(struct npuprof_session *s)
 		snprintf(sd->chip, sizeof(sd->chip), "%s", dev[d].chip);
 		sd->counter_hz = dev[d].counter_hz;
 		sd->aicore_num = dev[d].aicore_num;
+		sd->rank = NPUPROF_RANK_NONE;
 	}
 }
 
@@ -118,6 +121,7 @@ static int write_session_file(const struct npuprof_session *s, char *err, size_t
 	P("version=1\nhostname=%s\nhost_uid=%s\npid=%u\ncmd=%s\nengine=%s\n", s->hostname,
 	  s->host_uid, s->pid, s->cmd, s->engine);
 	P("device_backend=%s\n", s->device_backend);
+	P("rank=%d\n", (int)s->rank);
 	P("sample_n=%u\ncapture_flags=%u\n", s->sample_n, s->capture_flags);
 	P("start_realtime_ns=%llu\nstart_monotonic_ns=%llu\n",
 	  (unsigned long long)s->start_realtime_ns, (unsigned long long)s->start_monotonic_ns);
@@ -135,10 +139,51 @@ static int write_session_file(const struct npuprof_session *s, char *err, size_t
 		P("switches=0x%llx\n", (unsigned long long)s->switches);
 	P("devices=%d\n", s->ndev);
 	for (int i = 0; i < s->ndev && n < sizeof(buf) - 256; i++)
-		P("device.%d=%u,%s,%llu,%u\n", i, s->dev[i].id, s->dev[i].chip,
-		  (unsigned long long)s->dev[i].counter_hz, s->dev[i].aicore_num);
+		P("device.%d=%u,%s,%llu,%u,%d\n", i, s->dev[i].id, s->dev[i].chip,
+		  (unsigned long long)s->dev[i].counter_hz, s->dev[i].aicore_num,
+		  (int)s->dev[i].rank);
 #undef P
 	return write_file(s->dir, NPUPROF_SESSION_FILE, buf, err, errlen);
+}
+
+/* host/info.json and device_<N>/info.json.<N>: who, where, which rank. */
+static int write_info_files(const struct npuprof_session *s, char *err, size_t errlen)
+{
+	char dir[4352], text[4096], name[64];
+	int r;
+
+	snprintf(dir, sizeof(dir), "%s/host", s->dir);
+	snprintf(
+		text, sizeof(text),
+		"{\"pid\": \"%u\", \"hostUid\": \"%s\", \"hostname\": \"%s\", \"platform_version\": \"5\", \"CPU\": [{\"Frequency\": \"\"}], \"rank_id\": %d}\n",
+		s->pid, s->host_uid, s->hostname, (int)s->rank);
+	if ((r = write_file(dir, "info.json", text, err, errlen)) < 0)
+		return r;
+	for (int i = 0; i < s->ndev; i++) {
+		const struct npuprof_session_device *d = &s->dev[i];
+
+		snprintf(dir, sizeof(dir), "%s/device_%u", s->dir, d->id);
+		if ((r = npuprof_mkdirs(dir, 0755)) < 0) {
+			npuprof_seterr(err, errlen, "%s: %s", dir, strerror(-r));
+			return r;
+		}
+		snprintf(
+			text, sizeof(text),
+			"{\"pid\": \"%u\", \"hostUid\": \"%s\", \"hostname\": \"%s\", \"platform_version\": \"5\", \"rank_id\": %d, \"DeviceInfo\": [{\"id\": %u, \"hwts_frequency\": \"%llu\", \"aic_frequency\": \"1800\", \"ai_core_num\": %u}]}\n",
+			s->pid, s->host_uid, s->hostname, (int)d->rank, d->id,
+			(unsigned long long)(d->counter_hz / 1000000), d->aicore_num);
+		snprintf(name, sizeof(name), "info.json.%u", d->id);
+		if ((r = write_file(dir, name, text, err, errlen)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+int npuprof_session_write_info(const struct npuprof_session *s, char *err, size_t errlen)
+{
+	int r = write_info_files(s, err, errlen);
+
+	return r < 0 ? r : write_session_file(s, err, errlen);
 }
 
 static int write_start_files(const struct npuprof_session *s, char *err, size_t errlen)
@@ -146,14 +191,10 @@ static int write_start_files(const struct npuprof_session *s, char *err, size_t 
 	char dir[4352], text[4096], date[64];
 	int r;
 
+	if ((r = write_info_files(s, err, errlen)) < 0)
+		return r;
 	snprintf(dir, sizeof(dir), "%s/host", s->dir);
 	local_stamp(s->start_realtime_ns, "%Y-%m-%d %H:%M:%S", date, sizeof(date), 0);
-	snprintf(
-		text, sizeof(text),
-		"{\"pid\": \"%u\", \"hostUid\": \"%s\", \"hostname\": \"%s\", \"platform_version\": \"5\", \"CPU\": [{\"Frequency\": \"\"}], \"rank_id\": -1}\n",
-		s->pid, s->host_uid, s->hostname);
-	if ((r = write_file(dir, "info.json", text, err, errlen)) < 0)
-		return r;
 	snprintf(
 		text, sizeof(text),
 		"{\"collectionDateBegin\": \"%s\", \"collectionTimeBegin\": \"%llu\", \"clockMonotonicRaw\": \"%llu\"}\n",
@@ -172,18 +213,6 @@ static int write_start_files(const struct npuprof_session *s, char *err, size_t 
 		char name[64];
 
 		snprintf(dir, sizeof(dir), "%s/device_%u", s->dir, d->id);
-		if ((r = npuprof_mkdirs(dir, 0755)) < 0) {
-			npuprof_seterr(err, errlen, "%s: %s", dir, strerror(-r));
-			return r;
-		}
-		snprintf(
-			text, sizeof(text),
-			"{\"pid\": \"%u\", \"hostUid\": \"%s\", \"hostname\": \"%s\", \"platform_version\": \"5\", \"rank_id\": -1, \"DeviceInfo\": [{\"id\": %u, \"hwts_frequency\": \"%llu\", \"aic_frequency\": \"1800\", \"ai_core_num\": %u}]}\n",
-			s->pid, s->host_uid, s->hostname, d->id,
-			(unsigned long long)(d->counter_hz / 1000000), d->aicore_num);
-		snprintf(name, sizeof(name), "info.json.%u", d->id);
-		if ((r = write_file(dir, name, text, err, errlen)) < 0)
-			return r;
 		snprintf(
 			text, sizeof(text),
 			"{\"collectionDateBegin\": \"%s\", \"collectionTimeBegin\": \"%llu\", \"clockMonotonicRaw\": \"%llu\"}\n",
@@ -269,6 +298,7 @@ int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err, 
 
 	memset(s, 0, sizeof(*s));
 	s->exit_status = -1;
+	s->rank = NPUPROF_RANK_NONE;
 	snprintf(s->dir, sizeof(s->dir), "%s", dir);
 	snprintf(path, sizeof(path), "%s/%s", dir, NPUPROF_SESSION_FILE);
 	f = fopen(path, "r");
@@ -316,14 +346,16 @@ int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err, 
 		U(window_skipped);
 		U(rate_skipped);
 		else if (!strcmp(line, "exit_status")) s->exit_status = atoi(v);
+		else if (!strcmp(line, "rank")) s->rank = atoi(v);
 		else if (!strcmp(line, "switches")) s->switches = strtoull(v, NULL, 0);
 		else if (!strncmp(line, "device.", 7) && s->ndev < NPUPROF_MAX_SESSION_DEVICES)
 		{
 			struct npuprof_session_device *d = &s->dev[s->ndev];
 			unsigned long long hz = 0;
 
-			if (sscanf(v, "%u,%31[^,],%llu,%u", &d->id, d->chip, &hz, &d->aicore_num) >=
-			    3) {
+			d->rank = NPUPROF_RANK_NONE; /* sessions before ranks: 4 fields */
+			if (sscanf(v, "%u,%31[^,],%llu,%u,%d", &d->id, d->chip, &hz, &d->aicore_num,
+				   &d->rank) >= 3) {
 				d->counter_hz = hz;
 				s->ndev++;
 			}

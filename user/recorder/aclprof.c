@@ -119,12 +119,18 @@ static char *g_options[ACL_PROF_ARGS_MAX];
 static struct handle_link *g_configs;
 static struct handle_link *g_steps;
 static _Atomic uint64_t g_step_index;
-static _Atomic uint64_t g_mark_id;
+/* The transaction counter of MarkEx and mstx (the first id is 1); mstx takes
+ * blocks of ids per thread, MarkEx one id. The generation changes when the
+ * library is reset, so that threads drop the blocks they hold. */
+_Atomic uint64_t npuprof_g_mark_id;
+_Atomic uint32_t npuprof_g_mark_gen;
+#define g_mark_id npuprof_g_mark_id
 
 /* msproftx: inited from a Start with ACL_PROF_MSPROFTX until Finalize;
  * collecting while that collection runs. */
 static _Atomic int g_tx_inited;
-static _Atomic int g_tx_collecting;
+_Atomic int npuprof_g_tx_collecting;
+#define g_tx_collecting npuprof_g_tx_collecting
 
 /* ---- stamp pool -------------------------------------------------------------- */
 
@@ -221,7 +227,7 @@ struct tstate {
 	uint64_t pushex_ns;
 };
 
-static __thread struct tstate t_st;
+static __thread struct tstate t_st NPUPROF_TLS_IE;
 static pthread_once_t g_key_once = PTHREAD_ONCE_INIT;
 static pthread_key_t g_tstate_key;
 
@@ -264,13 +270,16 @@ static int stack_grow(void)
 
 /* Writes one TX record; 0 or -1 if it could not be recorded (no collection,
  * ring full), which CANN reports as a failed report (-1). */
-static int emit_tx(uint16_t info_type, uint16_t event, uint64_t start, uint64_t end, uint32_t tid,
-		   uint32_t start_tid, uint32_t range_id, uint64_t mark_id, uint32_t category,
-		   int32_t payload_type, const char *msg, uint32_t msg_len)
+static inline __attribute__((always_inline)) int emit_tx(uint16_t info_type, uint16_t event,
+							 uint64_t start, uint64_t end, uint32_t tid,
+							 uint32_t start_tid, uint32_t range_id,
+							 uint64_t mark_id, uint32_t category,
+							 int32_t payload_type, const char *msg,
+							 uint32_t msg_len)
 {
 	uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_tx, message),
 					  (size_t)msg_len + 1);
-	struct npuprof_hrec_tx *r = npuprof_hostrec_reserve(NPUPROF_HREC_TX, size);
+	struct npuprof_hrec_tx *r = hrec_reserve(NPUPROF_HREC_TX, size);
 
 	if (!r)
 		return PROF_FAILED;
@@ -289,22 +298,23 @@ static int emit_tx(uint16_t info_type, uint16_t event, uint64_t start, uint64_t 
 	r->info_type = info_type;
 	r->event_type = event;
 	r->msg_len = msg_len;
-	memcpy(r->message, msg, msg_len);
+	hrec_copy(r->message, msg, msg_len);
 	r->message[msg_len] = '\0';
-	npuprof_hostrec_commit(r);
+	hrec_commit(r);
 	return 0;
 }
 
-static int emit_stamp(const struct stamp *s, uint16_t event, uint64_t start, uint64_t end,
-		      uint32_t start_tid, uint32_t range_id)
+static inline __attribute__((always_inline)) int emit_stamp(const struct stamp *s, uint16_t event,
+							    uint64_t start, uint64_t end,
+							    uint32_t start_tid, uint32_t range_id)
 {
 	uint32_t n = s->msg_len;
 
 	/* Bounded even if another thread is changing the message right now. */
 	if (n >= STAMP_MSG_MAX)
 		n = STAMP_MSG_MAX - 1;
-	return emit_tx(0, event, start, end, npuprof_hostrec_tid(), start_tid, range_id, 0,
-		       s->category, s->payload_type, s->message, n);
+	return emit_tx(0, event, start, end, hrec_tid(), start_tid, range_id, 0, s->category,
+		       s->payload_type, s->message, n);
 }
 
 /* ---- collection control ------------------------------------------------------------ */
@@ -944,8 +954,8 @@ aclError aclprofMark(void *stamp)
 	s = stamp ? live_stamp(stamp) : NULL;
 	if (!s)
 		return PROF_FAILED;
-	now = npuprof_hostrec_now();
-	return emit_stamp(s, NPUPROF_TX_MARK, now, now, npuprof_hostrec_tid(), NPUPROF_TX_NO_RANGE);
+	now = hrec_now();
+	return emit_stamp(s, NPUPROF_TX_MARK, now, now, hrec_tid(), NPUPROF_TX_NO_RANGE);
 }
 
 aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream)
@@ -960,8 +970,8 @@ aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream)
 		return PROF_FAILED;
 	if (msgLen < 1 || msgLen > MARKEX_MSG_MAX)
 		return PROF_FAILED;
-	now = npuprof_hostrec_now();
-	tid = npuprof_hostrec_tid();
+	now = hrec_now();
+	tid = hrec_tid();
 	/* Shared with mstx; the first id is 1. */
 	id = atomic_fetch_add(&g_mark_id, 1) + 1;
 	if (!npuprof_rthooks_get(&h) ||
@@ -985,7 +995,7 @@ aclError aclprofPush(void *stamp)
 	if (t_st.depth == t_st.cap && stack_grow())
 		return PROF_FAILED;
 	t_st.stack[t_st.depth].stamp = s;
-	t_st.stack[t_st.depth].start_ns = npuprof_hostrec_now();
+	t_st.stack[t_st.depth].start_ns = hrec_now();
 	t_st.depth++;
 	return 0;
 }
@@ -1001,8 +1011,8 @@ aclError aclprofPop(void)
      * record can no longer be reported. */
 	if (!tx_collecting())
 		return PROF_FAILED;
-	return emit_stamp(f.stamp, NPUPROF_TX_PUSH_POP, f.start_ns, npuprof_hostrec_now(),
-			  npuprof_hostrec_tid(), NPUPROF_TX_NO_RANGE);
+	return emit_stamp(f.stamp, NPUPROF_TX_PUSH_POP, f.start_ns, hrec_now(), hrec_tid(),
+			  NPUPROF_TX_NO_RANGE);
 }
 
 aclError aclprofRangeStart(void *stamp, uint32_t *rangeId)
@@ -1016,8 +1026,8 @@ aclError aclprofRangeStart(void *stamp, uint32_t *rangeId)
 	s = live_stamp(stamp);
 	if (!s)
 		return ACL_ERROR_INVALID_PARAM;
-	atomic_store_explicit(&s->range_start_ns, npuprof_hostrec_now(), memory_order_relaxed);
-	atomic_store_explicit(&s->range_start_tid, npuprof_hostrec_tid(), memory_order_relaxed);
+	atomic_store_explicit(&s->range_start_ns, hrec_now(), memory_order_relaxed);
+	atomic_store_explicit(&s->range_start_tid, hrec_tid(), memory_order_relaxed);
 	atomic_store_explicit(&s->range_armed, 1, memory_order_release);
 	*rangeId = s->index;
 	return 0;
@@ -1037,8 +1047,7 @@ aclError aclprofRangeStop(uint32_t rangeId)
 		return PROF_FAILED;
 	start = atomic_load_explicit(&s->range_start_ns, memory_order_relaxed);
 	start_tid = atomic_load_explicit(&s->range_start_tid, memory_order_relaxed);
-	return emit_stamp(s, NPUPROF_TX_START_STOP, start, npuprof_hostrec_now(), start_tid,
-			  rangeId);
+	return emit_stamp(s, NPUPROF_TX_START_STOP, start, hrec_now(), start_tid, rangeId);
 }
 
 aclError aclprofRangePushEx(aclprofEventAttributes *attr)
@@ -1182,12 +1191,14 @@ void npuprof_aclprof_reset(void)
 	free_handles(&g_steps);
 	atomic_store(&g_step_index, 0);
 	atomic_store(&g_mark_id, 0);
+	atomic_fetch_add(&npuprof_g_mark_gen, 1);
 	pthread_mutex_unlock(&g_lock);
 	pthread_mutex_lock(&g_pool_lock);
 	g_pool_ready = 0;
 	pool_reset();
 	pthread_mutex_unlock(&g_pool_lock);
 	npuprof_str2id_reset();
+	npuprof_mstx_reset();
 	npuprof_register_runtime_hooks(NULL);
 }
 

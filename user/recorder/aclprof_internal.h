@@ -11,6 +11,19 @@ void npuprof_str2id_emit_all(void);
 /* Forgets every remembered string (npuprof_aclprof_reset). */
 void npuprof_str2id_reset(void);
 
+#include <stdatomic.h>
+#include <stdint.h>
+
+/* 1 while a collection with ACL_PROF_MSPROFTX runs (the stamp calls record). */
+extern _Atomic int npuprof_g_tx_collecting;
+/* MarkEx / mstx transaction ids: the last one handed out, and the reset
+ * generation (aclprof.c). */
+extern _Atomic uint64_t npuprof_g_mark_id;
+extern _Atomic uint32_t npuprof_g_mark_gen;
+
+/* mstx.c: forgets every domain and open stream range (npuprof_aclprof_reset). */
+void npuprof_mstx_reset(void);
+
 /*
  * Back to the state of a freshly loaded library, for white-box tests that
  * run many cases in one process (CK_FORK=no, the sanitizer build): stops a

@@ -46,36 +46,20 @@
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
-/* One thread's ring. head is written only by its thread, tail only by the
- * writer; they live on separate cache lines so the two do not bounce. */
-struct tbuf {
-	_Atomic uint64_t head;
-	char pad0[56];
-	_Atomic uint64_t tail;
-	char pad1[56];
-	/* producer-only */
-	uint64_t cached_tail;
-	uint64_t pending; /* position of the reserved, uncommitted record */
-	/* shared, rarely written */
-	_Atomic uint64_t lost; /* dropped since the last block (writer resets) */
-	_Atomic uint64_t committed; /* records ever committed (stats) */
-	_Atomic int kicked; /* the writer has been woken for this ring */
-	_Atomic int exited; /* the thread is gone; free once drained */
-	uint32_t tid;
-	uint32_t cap; /* power of two */
-	uint8_t *data;
-	struct tbuf *next;
-};
-
-static __thread struct tbuf *t_buf;
-static __thread uint32_t t_tid;
+/* struct tbuf (one thread's ring) is in hostrec_internal.h, with the
+ * inline fast path of reserve/commit that the recorder's own stamp calls use. */
+__thread struct tbuf *npuprof_t_buf NPUPROF_TLS_IE;
+__thread uint32_t npuprof_t_tid NPUPROF_TLS_IE;
+#define t_buf npuprof_t_buf
+#define t_tid npuprof_t_tid
 
 static pthread_mutex_t g_ctl_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t g_io_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static pthread_key_t g_key;
 
-static _Atomic int g_active;
+_Atomic int npuprof_g_active;
+#define g_active npuprof_g_active
 static _Atomic uint32_t g_buf_size = DEFAULT_BUFFER_SIZE;
 static _Atomic uint64_t g_lost_unregistered; /* lost before a ring existed */
 
@@ -221,25 +205,27 @@ void *npuprof_hostrec_reserve(uint16_t kind, uint32_t size)
 	return h;
 }
 
+void npuprof_hostrec_commit_check(struct tbuf *tb, uint64_t end)
+{
+	/* Refresh before deciding: a stale tail would wake the writer for every
+     * record once the ring has been a quarter full. A quarter (not half)
+     * leaves the writer time to drain before the ring fills, and keeps the
+     * part being written warm in the cache. */
+	tb->cached_tail = atomic_load_explicit(&tb->tail, memory_order_acquire);
+	if (end - tb->cached_tail > tb->cap / 4 &&
+	    !atomic_exchange_explicit(&tb->kicked, 1, memory_order_relaxed))
+		wake_writer();
+}
+
 void npuprof_hostrec_commit(void *rec)
 {
 	struct tbuf *tb = t_buf;
 	uint64_t end = tb->pending + ((struct npuprof_hrec_header *)rec)->size;
 
 	atomic_store_explicit(&tb->head, end, memory_order_release);
-	atomic_store_explicit(&tb->committed,
-			      atomic_load_explicit(&tb->committed, memory_order_relaxed) + 1,
-			      memory_order_relaxed);
-	if (unlikely(end - tb->cached_tail > tb->cap / 4)) {
-		/* Refresh before deciding: a stale tail would wake the writer for
-         * every record once the ring has been a quarter full. A quarter
-         * (not half) leaves the writer time to drain before the ring fills,
-         * and keeps the part being written warm in the cache. */
-		tb->cached_tail = atomic_load_explicit(&tb->tail, memory_order_acquire);
-		if (end - tb->cached_tail > tb->cap / 4 &&
-		    !atomic_exchange_explicit(&tb->kicked, 1, memory_order_relaxed))
-			wake_writer();
-	}
+	__atomic_store_n(&tb->committed, tb->committed + 1, __ATOMIC_RELAXED);
+	if (unlikely(end - tb->cached_tail > tb->cap / 4))
+		npuprof_hostrec_commit_check(tb, end);
 }
 
 /* Writes one block; under g_io_lock. Without an open stream (records that
@@ -332,8 +318,7 @@ static void drain_all(void)
 		if (exited && atomic_load_explicit(&tb->head, memory_order_relaxed) ==
 				      atomic_load_explicit(&tb->tail, memory_order_relaxed)) {
 			*pp = tb->next;
-			g_retired_committed += atomic_load_explicit(&tb->committed,
-								    memory_order_relaxed);
+			g_retired_committed += __atomic_load_n(&tb->committed, __ATOMIC_RELAXED);
 			munmap(tb->data, tb->cap);
 			free(tb);
 			continue;
@@ -549,6 +534,7 @@ int npuprof_hostrec_start(const struct npuprof_hostrec_config *cfg, char *err, s
 			free(s);
 		}
 	}
+	npuprof_rank_emit_all();
 	if (g_start_hook)
 		g_start_hook();
 
@@ -595,7 +581,7 @@ int npuprof_hostrec_stop(void)
 		uint64_t committed = g_retired_committed, pending = 0;
 
 		for (struct tbuf *tb = g_bufs; tb; tb = tb->next) {
-			committed += atomic_load_explicit(&tb->committed, memory_order_relaxed);
+			committed += __atomic_load_n(&tb->committed, __ATOMIC_RELAXED);
 			pending += atomic_load_explicit(&tb->lost, memory_order_relaxed);
 		}
 		end.records = committed;
@@ -658,7 +644,7 @@ void npuprof_hostrec_get_stats(struct npuprof_hostrec_stats *st)
 	pthread_mutex_lock(&g_io_lock);
 	committed = g_retired_committed;
 	for (struct tbuf *tb = g_bufs; tb; tb = tb->next) {
-		committed += atomic_load_explicit(&tb->committed, memory_order_relaxed);
+		committed += __atomic_load_n(&tb->committed, __ATOMIC_RELAXED);
 		lost_pending += atomic_load_explicit(&tb->lost, memory_order_relaxed);
 	}
 	st->records = committed;

@@ -71,6 +71,12 @@ NPUPROF_REC_EXPORT uint32_t npuprof_hostrec_tid(void);
 /* CLOCK_MONOTONIC in ns: the time base of every host record. */
 NPUPROF_REC_EXPORT uint64_t npuprof_hostrec_now(void);
 
+/* The runtime's HCCL reports the rank of the first communicator it
+ * initialises on a device (npuprof/rank.h); the recorder writes it into
+ * this and every later collection's stream (NPUPROF_HREC_RANK). */
+NPUPROF_REC_EXPORT void npuprof_hostrec_set_rank(uint32_t device_id, int32_t rank,
+						 uint32_t rank_size, uint64_t group_name_id);
+
 /* Starts the collection that `npuprof record` passes through the environment
  * (NPUPROF_OUTPUT_DIR and friends, documented in acl/acl_prof.h).
  * libmsprofiler.so calls this when it is loaded (libnpuprof never does);

@@ -5,8 +5,11 @@
 #ifndef NPUPROF_HOSTREC_INTERNAL_H
 #define NPUPROF_HOSTREC_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "fsutil.h"
 #include "hostrec.h"
@@ -21,5 +24,120 @@ int npuprof_hostrec_emit(const void *records, size_t len);
  * before any producer record, at every start (used to write the hash
  * dictionary and options). One callback; later calls replace it. */
 void npuprof_hostrec_set_start_hook(void (*fn)(void));
+
+/* ---- the producer fast path, inlined into the recorder's stamp calls -----
+ *
+ * The exported npuprof_hostrec_reserve/commit/now/tid are what the runtime
+ * calls (through the PLT). The recorder's own msproftx and mstx calls use
+ * these inline versions instead: no PLT call, and the per-thread state is
+ * reached with the initial-exec TLS model (one %fs-relative load, no
+ * __tls_get_addr call). The library's TLS is a few pointers, well inside the
+ * static TLS surplus that glibc keeps for dlopen'ed libraries. */
+#define NPUPROF_TLS_IE __attribute__((tls_model("initial-exec")))
+#define npuprof_likely(x) __builtin_expect(!!(x), 1)
+#define npuprof_unlikely(x) __builtin_expect(!!(x), 0)
+
+/* One thread's ring. head is written only by its thread, tail only by the
+ * writer; they live on separate cache lines so the two do not bounce. */
+struct tbuf {
+	_Atomic uint64_t head;
+	char pad0[56];
+	_Atomic uint64_t tail;
+	char pad1[56];
+	/* producer-only */
+	uint64_t cached_tail;
+	uint64_t pending; /* position of the reserved, uncommitted record */
+	uint64_t committed; /* records ever committed (stats; relaxed atomics) */
+	/* shared, rarely written */
+	_Atomic uint64_t lost; /* dropped since the last block (writer resets) */
+	_Atomic int kicked; /* the writer has been woken for this ring */
+	_Atomic int exited; /* the thread is gone; free once drained */
+	uint32_t tid;
+	uint32_t cap; /* power of two */
+	uint8_t *data;
+	struct tbuf *next;
+};
+
+extern __thread struct tbuf *npuprof_t_buf NPUPROF_TLS_IE;
+extern __thread uint32_t npuprof_t_tid NPUPROF_TLS_IE;
+extern _Atomic int npuprof_g_active;
+/* commit's rare half: wakes the writer when the ring passed a quarter. */
+void npuprof_hostrec_commit_check(struct tbuf *tb, uint64_t end);
+
+static inline uint64_t hrec_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint32_t hrec_tid(void)
+{
+	uint32_t t = npuprof_t_tid;
+
+	return npuprof_likely(t) ? t : npuprof_hostrec_tid();
+}
+
+/* npuprof_hostrec_reserve, with the common case inline: a registered ring
+ * with room before its end. Everything else takes the exported function. */
+static inline void *hrec_reserve(uint16_t kind, uint32_t size)
+{
+	struct tbuf *tb = npuprof_t_buf;
+	struct npuprof_hrec_header *h;
+	uint64_t pos;
+	uint32_t off;
+
+	if (npuprof_unlikely(!tb) || !atomic_load_explicit(&npuprof_g_active, memory_order_relaxed))
+		return npuprof_hostrec_reserve(kind, size);
+	pos = atomic_load_explicit(&tb->head, memory_order_relaxed);
+	off = (uint32_t)pos & (tb->cap - 1);
+	if (npuprof_unlikely(size > tb->cap - off || pos + size - tb->cached_tail > tb->cap ||
+			     size > tb->cap / 4))
+		return npuprof_hostrec_reserve(kind, size);
+	tb->pending = pos;
+	h = (void *)(tb->data + off);
+	h->size = size;
+	h->kind = kind;
+	h->reserved = 0;
+	return h;
+}
+
+/* memcpy for the short messages of stamps and marks. The compiler's inline
+ * expansion of a variable-length memcpy (rep movs) has a start-up cost of
+ * tens of cycles, more than the rest of a mark; overlapping fixed-size
+ * moves cost a few. */
+static inline void hrec_copy(char *d, const char *s, size_t n)
+{
+	if (n >= 16) {
+		size_t i;
+
+		for (i = 0; i + 16 < n; i += 16)
+			__builtin_memcpy(d + i, s + i, 16);
+		__builtin_memcpy(d + n - 16, s + n - 16, 16);
+	} else if (n >= 8) {
+		__builtin_memcpy(d, s, 8);
+		__builtin_memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4) {
+		__builtin_memcpy(d, s, 4);
+		__builtin_memcpy(d + n - 4, s + n - 4, 4);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	}
+}
+
+static inline void hrec_commit(void *rec)
+{
+	struct tbuf *tb = npuprof_t_buf;
+	uint64_t end = tb->pending + ((const struct npuprof_hrec_header *)rec)->size;
+
+	atomic_store_explicit(&tb->head, end, memory_order_release);
+	__atomic_store_n(&tb->committed, tb->committed + 1, __ATOMIC_RELAXED);
+	if (npuprof_unlikely(end - tb->cached_tail > tb->cap / 4))
+		npuprof_hostrec_commit_check(tb, end);
+}
+/* Writes the process's rank records (rank.c) to the running stream. */
+void npuprof_rank_emit_all(void);
 
 #endif

@@ -18,13 +18,19 @@
  * the op gets the `launch` connectionId; one HCCL_OP and one HCCL_TASK per
  * task on each rank.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "hccl/hccl.h"
+#include "hostrec.h"
 #include "rt_internal.h"
 
 #define COMM_MAGIC 0x48434f4dU /* "HCOM" */
@@ -59,6 +65,7 @@ struct group {
 	int dev[MAX_RANKS];
 	uint32_t notify[MAX_RANKS][MAX_RANKS][2]; /* [owner rank][peer][parity] */
 	uint32_t tag; /* <n> in op names */
+	int self; /* HcclCommInitRootInfo: this process's rank; -1: all ranks here */
 	_Atomic int refs;
 };
 
@@ -99,6 +106,7 @@ HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *comms)
 	if (!g)
 		return HCCL_E_MEMORY;
 	g->n = ndev;
+	g->self = -1;
 	g->tag = atomic_fetch_add(&g_group_tag, 1);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	/* <ip>%<netdev>_<port>_<n>_<16-digit µs timestamp>, as HCCL names it */
@@ -125,7 +133,185 @@ HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *comms)
 		atomic_store(&c->magic, COMM_MAGIC);
 		atomic_fetch_add(&g->refs, 1);
 		comms[r] = c;
+		npuprof_hostrec_set_rank((uint32_t)devices[r], (int32_t)r, ndev,
+					 rtprof_str(g->name));
 	}
+	return HCCL_SUCCESS;
+}
+
+/* ---- communicators across processes (HcclGetRootInfo) ---------------------
+ *
+ * The root info names a rendezvous file (in /dev/shm, else /tmp) that every
+ * rank maps: each rank allocates the notifies it owns on its device, puts
+ * them and its device in its slot and marks the slot ready; once all slots
+ * are ready every rank copies the table. npusim's notify ids are
+ * device-wide (an id belongs to the file that allocated it, but any
+ * process's NOTIFY_RECORD may target it), so a record from another process
+ * wakes the owner's wait. The last rank to read the table removes the file.
+ */
+#define ROOT_MAGIC 0x4f4f5248U /* "HROO" */
+
+struct root_info {
+	uint32_t magic;
+	uint32_t tag;
+	char path[256]; /* the rendezvous file */
+	char name[128]; /* the group name, the same on every rank */
+};
+
+struct rdv_slot {
+	_Atomic uint32_t ready;
+	int32_t dev;
+	uint32_t notify[MAX_RANKS][2]; /* [peer][parity], owned by this slot's rank */
+};
+
+struct rdv {
+	_Atomic uint32_t done;
+	uint32_t n;
+	struct rdv_slot slot[MAX_RANKS];
+};
+
+_Static_assert(sizeof(struct root_info) <= HCCL_ROOT_INFO_BYTES, "root info too large");
+
+HcclResult HcclGetRootInfo(HcclRootInfo *rootInfo)
+{
+	struct root_info ri;
+	struct timespec ts;
+	struct stat st;
+	const char *dir = stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) &&
+					  access("/dev/shm", W_OK) == 0 ?
+				  "/dev/shm" :
+				  "/tmp";
+	uint64_t us;
+
+	if (!rootInfo)
+		return HCCL_E_PTR;
+	memset(&ri, 0, sizeof(ri));
+	ri.magic = ROOT_MAGIC;
+	ri.tag = atomic_fetch_add(&g_group_tag, 1);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	us = (uint64_t)ts.tv_sec * 1000000ULL + (uint64_t)ts.tv_nsec / 1000;
+	snprintf(ri.path, sizeof(ri.path), "%s/npusim-hccl.%u.%d.%u.%llu", dir, (unsigned)getuid(),
+		 (int)getpid(), ri.tag, (unsigned long long)us);
+	snprintf(ri.name, sizeof(ri.name), "127.0.0.1%%lo_60000_%u_%016llu", ri.tag - 100,
+		 (unsigned long long)us);
+	memset(rootInfo, 0, sizeof(*rootInfo));
+	memcpy(rootInfo->internal, &ri, sizeof(ri));
+	return HCCL_SUCCESS;
+}
+
+static uint64_t connect_timeout_ns(void)
+{
+	const char *v = getenv("HCCL_CONNECT_TIMEOUT");
+	char *end;
+	unsigned long s = v ? strtoul(v, &end, 10) : 0;
+
+	if (!v || !*v || *end || s == 0 || s > 86400)
+		s = 120;
+	return (uint64_t)s * 1000000000ULL;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo *rootInfo, uint32_t rank,
+				HcclComm *comm)
+{
+	struct root_info ri;
+	struct group *g;
+	struct comm *c;
+	struct rdv *m;
+	struct rdv_slot *me;
+	HcclResult ret = HCCL_SUCCESS;
+	uint64_t deadline;
+	int fd, dev;
+
+	if (!rootInfo || !comm)
+		return HCCL_E_PTR;
+	memcpy(&ri, rootInfo->internal, sizeof(ri));
+	if (ri.magic != ROOT_MAGIC || !memchr(ri.path, 0, sizeof(ri.path)) ||
+	    !memchr(ri.name, 0, sizeof(ri.name)) || nRanks < 1 || nRanks > MAX_RANKS ||
+	    rank >= nRanks)
+		return HCCL_E_PARA;
+	if (!rt_g.initialized)
+		return HCCL_E_RUNTIME;
+	if (rt_current_dev(&dev) != ACL_SUCCESS || rt_dev_fd(dev) < 0)
+		return HCCL_E_PARA; /* the rank's device must be set (aclrtSetDevice) */
+	g = calloc(1, sizeof(*g));
+	c = calloc(1, sizeof(*c));
+	if (!g || !c) {
+		free(g);
+		free(c);
+		return HCCL_E_MEMORY;
+	}
+	g->n = nRanks;
+	g->self = (int)rank;
+	g->tag = ri.tag;
+	snprintf(g->name, sizeof(g->name), "%s", ri.name);
+	fd = open(ri.path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0 || ftruncate(fd, sizeof(*m)) < 0) {
+		if (fd >= 0)
+			close(fd);
+		free(g);
+		free(c);
+		return HCCL_E_OPEN_FILE_FAILURE;
+	}
+	m = mmap(NULL, sizeof(*m), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED) {
+		free(g);
+		free(c);
+		return HCCL_E_SYSCALL;
+	}
+	me = &m->slot[rank];
+	me->dev = dev;
+	for (uint32_t p = 0; p < nRanks && ret == HCCL_SUCCESS; p++)
+		for (int k = 0; k < 2 && p != rank; k++)
+			if (npusim_id_alloc(rt_dev_fd(dev), NPUSIM_ID_NOTIFY, &me->notify[p][k]) <
+			    0)
+				ret = HCCL_E_DRV; /* ids of a failed init go back at device reset */
+	if (ret == HCCL_SUCCESS && atomic_exchange(&me->ready, 1) != 0)
+		ret = HCCL_E_PARA; /* another process took this rank */
+	deadline = mono_ns() + connect_timeout_ns();
+	for (uint32_t p = 0; p < nRanks && ret == HCCL_SUCCESS; p++) {
+		while (!atomic_load(&m->slot[p].ready)) {
+			struct timespec d = { 0, 1000000 };
+
+			if (mono_ns() > deadline) {
+				ret = HCCL_E_TIMEOUT;
+				break;
+			}
+			nanosleep(&d, NULL);
+		}
+	}
+	if (ret == HCCL_SUCCESS) {
+		for (uint32_t r = 0; r < nRanks; r++) {
+			g->dev[r] = m->slot[r].dev;
+			for (uint32_t p = 0; p < nRanks; p++)
+				for (int k = 0; k < 2 && p != r; k++)
+					g->notify[r][p][k] = m->slot[r].notify[p][k];
+		}
+		if (atomic_fetch_add(&m->done, 1) + 1 == nRanks)
+			unlink(ri.path);
+	} else {
+		unlink(ri.path); /* the others time out instead of waiting forever */
+	}
+	munmap(m, sizeof(*m));
+	if (ret != HCCL_SUCCESS) {
+		free(g);
+		free(c);
+		return ret;
+	}
+	c->rank = rank;
+	c->g = g;
+	atomic_store(&c->magic, COMM_MAGIC);
+	atomic_store(&g->refs, 1);
+	*comm = c;
+	npuprof_hostrec_set_rank((uint32_t)dev, (int32_t)rank, nRanks, rtprof_str(g->name));
 	return HCCL_SUCCESS;
 }
 
@@ -148,7 +334,8 @@ HcclResult HcclCommDestroy(HcclComm comm)
 
 		for (uint32_t r = 0; r < g->n; r++)
 			for (uint32_t p = 0; p < g->n; p++)
-				for (int k = 0; k < 2 && p != r; k++)
+				for (int k = 0;
+				     k < 2 && p != r && (g->self < 0 || (int)r == g->self); k++)
 					if (rt_g.initialized && rt_dev_fd(g->dev[r]) >= 0)
 						npusim_id_free(rt_dev_fd(g->dev[r]),
 							       NPUSIM_ID_NOTIFY,

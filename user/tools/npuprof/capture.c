@@ -278,7 +278,7 @@ int capture_run(struct capture_args *a, const char *tool, npuprof_record_fn fn, 
 		a->pid = child;
 	}
 	res->pid = a->pid;
-	a->o.pid = (uint32_t)a->pid;
+	a->o.pid = a->follow_tree && child ? 0 : (uint32_t)a->pid;
 	if (a->window_period_ms || a->rate_limit) {
 		thr = malloc(sizeof(*thr));
 		if (!thr) {

@@ -78,6 +78,9 @@ struct capture_args {
 	const char *from;
 	char from_raw[4200];
 	struct npuprof_session *from_session; /* its session, if it has one */
+	/* with a command: no kernel pid filter, the caller keeps the
+	 * command's process tree (jobsplit.h) */
+	int follow_tree;
 };
 
 /* Called once per loop turn (about every 100 ms) with the engine. */

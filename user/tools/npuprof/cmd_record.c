@@ -20,6 +20,7 @@
 #include "capture.h"
 #include "cmds.h"
 #include "fsutil.h"
+#include "jobsplit.h"
 #include "npuprof/export.h"
 #include "npuprof/rawkern.h"
 #include "npuprof/session.h"
@@ -31,6 +32,8 @@ struct rec_ctx {
 	int live;
 	char err[1024];
 	int failed;
+	struct job_tree tree; /* with a command: its process tree */
+	int follow;
 };
 
 static void usage(FILE *f)
@@ -40,13 +43,17 @@ static void usage(FILE *f)
 		"  Profile CMD (or --pid P, or every process until Ctrl-C) on the NPU:\n"
 		"  capture every task submit and completion, the program's host API\n"
 		"  calls and msproftx stamps, into DIR/PROF_<n>_<time>_<id>/, then export\n"
-		"  its msprof database there.\n\n"
+		"  its msprof database there. CMD may be a launcher (torchrun, mpirun,\n"
+		"  npuwork --scenario ranks): every process of its tree is recorded, and\n"
+		"  a job of several processes gets one PROF_* directory per process, each\n"
+		"  with its rank (HCCL communicator, else RANK_ID/RANK) and its devices.\n\n"
 		"  -o DIR                  parent of the session directory (default .)\n" CAPTURE_USAGE
 		"  --schema 1.1.1|1.2.0    database column set (default 1.1.1)\n"
 		"  --no-export             only capture; run `npuprof export` later\n"
 		"  --quiet                 no live counts\n\n"
 		"examples:\n"
 		"  npuprof record -- ./npuwork --scenario train --devices 2\n"
+		"  npuprof record -o /tmp/job -- ./npuwork --scenario ranks --devices 4\n"
 		"  npuprof record -o /tmp/prof --engine bpf --duration 30\n"
 		"  npuprof record --sample 100 --pid 4242\n");
 }
@@ -61,6 +68,8 @@ static int on_record(void *vctx, const struct npuprof_record *r)
 {
 	struct rec_ctx *c = vctx;
 
+	if (c->follow && !job_tree_keep(&c->tree, r))
+		return 0;
 	c->events++;
 	return npuprof_rawk_append(c->raw, r);
 }
@@ -96,6 +105,8 @@ static void before_start(void *vctx, pid_t pid, struct npuprof_engine *e)
 	char path[4352];
 
 	c->s.pid = (uint32_t)pid;
+	if (c->follow)
+		job_tree_init(&c->tree, pid, c->s.dir);
 	snprintf(c->s.engine, sizeof(c->s.engine), "%s", e->ops->name);
 	snprintf(path, sizeof(path), "%s/%s", c->s.dir, NPUPROF_KERNEL_RAW);
 	if (npuprof_rawk_create(&c->raw, path, e->ops->name, c->s.sample_n, c->s.capture_flags,
@@ -137,7 +148,8 @@ int cmd_record(int argc, char **argv)
 	const char *parent = ".";
 	char envdir[4400], err[1024];
 	char *env[2];
-	int opt, status, do_export = 1, quiet = 0;
+	static char dirs[JOB_MAX_PROCS][4352];
+	int opt, status, do_export = 1, quiet = 0, ndirs, status_export = 0;
 	enum npuprof_db_schema schema = NPUPROF_DB_SCHEMA_1_1_1;
 
 	capture_args_init(&a);
@@ -188,6 +200,8 @@ int cmd_record(int argc, char **argv)
 	env[0] = envdir;
 	env[1] = NULL;
 	a.env = env;
+	/* a command may be a launcher: follow its process tree */
+	a.follow_tree = c->follow = a.cmd != NULL;
 	if (!quiet)
 		fprintf(stderr, "npuprof record: session %s\n", c->s.dir);
 
@@ -225,7 +239,9 @@ int cmd_record(int argc, char **argv)
 	}
 	c->s.written = res.stats.written;
 	c->s.dropped = res.stats.dropped;
-	c->s.filtered = res.stats.filtered;
+	c->s.filtered = res.stats.filtered + (c->follow ? c->tree.filtered : 0);
+	if (c->follow)
+		job_tree_free(&c->tree);
 	c->s.sampled_out = res.stats.sampled_out;
 	c->s.overwritten = res.stats.overwritten;
 	c->s.window_skipped = res.window_skipped;
@@ -239,19 +255,44 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "npuprof record: %llu events captured, %llu dropped, %.2f s\n",
 			(unsigned long long)c->events, (unsigned long long)res.stats.dropped,
 			res.seconds);
-	if (!status && do_export) {
+	/* a job of several processes: one session (rank) each */
+	ndirs = 1;
+	snprintf(dirs[0], sizeof(dirs[0]), "%s", c->s.dir);
+	if (!status && c->follow && job_tree_maybe_many(&c->tree, c->s.dir)) {
+		int r = job_split(&c->s, dirs, JOB_MAX_PROCS, &ndirs, err, sizeof(err));
+
+		if (r < 0) {
+			fprintf(stderr,
+				"npuprof record: splitting the job into its processes: %s; kept as one session %s\n",
+				err, c->s.dir);
+			ndirs = 1;
+			snprintf(dirs[0], sizeof(dirs[0]), "%s", c->s.dir);
+		} else if (err[0]) {
+			fprintf(stderr, "npuprof record: %s\n", err);
+		}
+		if (ndirs > 1 && !quiet)
+			fprintf(stderr, "npuprof record: %d processes, one session each\n", ndirs);
+	}
+	for (int i = 0; !status && do_export && i < ndirs; i++) {
 		struct npuprof_export_opts eo;
 		struct npuprof_export_result er;
+		int st;
 
 		memset(&eo, 0, sizeof(eo));
 		eo.schema = schema;
 		eo.progress = c->live;
-		status = export_run("npuprof record", c->s.dir, &eo, &er, quiet);
+		if (ndirs > 1 && !quiet)
+			fprintf(stderr, "npuprof record: session %s\n", dirs[i]);
+		st = export_run("npuprof record", dirs[i], &eo, &er, quiet);
 		/* A program that died left a truncated host stream: the export
 		 * said so, and the program's status below says it failed. */
-		if (status && er.db_path[0] && er.damaged && res.exit_status > 0)
-			status = 0;
+		if (st && er.db_path[0] && er.damaged && res.exit_status > 0)
+			st = 0;
+		if (st && !status_export)
+			status_export = st;
 	}
+	if (!status)
+		status = status_export;
 	/* the program's failure is the user's news; ours comes first */
 	if (!status && res.exit_status > 0)
 		status = res.exit_status;

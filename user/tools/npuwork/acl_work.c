@@ -16,6 +16,7 @@
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
 #include "hccl/hccl.h"
+#include "mstx/ms_tools_ext.h"
 #include "npuwork.h"
 
 #define CHECK(call)                                                                 \
@@ -65,22 +66,17 @@ static void op(struct worker *w, aclrtStream s, const char *name, const char *ty
 	CHECK(aclnpuLaunchOp(&d, s));
 }
 
-static void tx_range(void **stamp, uint32_t *id, const char *msg)
+/* The step's phases as stream-anchored mstx ranges: each launches a device
+ * marker on `s` at its start and end, so the range's MSTX_EVENTS row joins
+ * its MsTx TASK row and carries device times. */
+static mstxRangeId tx_range(const char *msg, aclrtStream s)
 {
-	*stamp = aclprofCreateStamp();
-	if (*stamp) {
-		aclprofSetStampTraceMessage(*stamp, msg, (uint32_t)strlen(msg));
-		if (aclprofRangeStart(*stamp, id) != ACL_SUCCESS)
-			*id = UINT32_MAX;
-	}
+	return mstxRangeStartA(msg, s);
 }
 
-static void tx_end(void *stamp, uint32_t id)
+static void tx_end(mstxRangeId id)
 {
-	if (stamp && id != UINT32_MAX)
-		aclprofRangeStop(id);
-	if (stamp)
-		aclprofDestroyStamp(stamp);
+	mstxRangeEnd(id); /* MSTX_INVALID_ID (not profiling): nothing */
 }
 
 static void *train_worker(void *p)
@@ -103,13 +99,12 @@ static void *train_worker(void *p)
 	CHECK(aclrtMallocHost(&host_buf, sz));
 	memset(host_buf, w->dev, sz);
 	for (int step = 0; step < opt.steps; step++) {
-		void *st;
-		uint32_t id;
+		mstxRangeId id;
 
 		snprintf(msg, sizeof(msg), "step %d", step);
 		aclprofMarkEx(msg, strlen(msg), comp);
 		CHECK(aclrtMemcpyAsync(dev_act, sz, host_buf, sz, ACL_MEMCPY_HOST_TO_DEVICE, comp));
-		tx_range(&st, &id, "forward");
+		id = tx_range("forward", comp);
 		for (int l = 0; l < opt.layers; l++) {
 			snprintf(name, sizeof(name), "layer%d/attn/MatMul", l);
 			op(w, comp, name, "MatMul", ACLNPU_TASK_AI_CORE, 60000, 32, hidden * 3,
@@ -127,8 +122,8 @@ static void *train_worker(void *p)
 			op(w, comp, name, "Gelu", ACLNPU_TASK_AI_VECTOR_CORE, 10000, 32, hidden * 4,
 			   hidden);
 		}
-		tx_end(st, id);
-		tx_range(&st, &id, "backward");
+		tx_end(id);
+		id = tx_range("backward", comp);
 		for (int l = opt.layers - 1; l >= 0; l--) {
 			snprintf(name, sizeof(name), "layer%d/mlp/GeluGrad", l);
 			op(w, comp, name, "GeluGrad", ACLNPU_TASK_AI_VECTOR_CORE, 12000, 32,
@@ -143,11 +138,11 @@ static void *train_worker(void *p)
 			op(w, comp, name, "MatMul", ACLNPU_TASK_AI_CORE, 120000, hidden, hidden * 3,
 			   32);
 		}
-		tx_end(st, id);
+		tx_end(id);
 		/* gradients: compute -> communication stream -> back */
 		CHECK(aclrtRecordEvent(grads_ready, comp));
 		CHECK(aclrtStreamWaitEvent(comm, grads_ready));
-		if (opt.ndev > 1 &&
+		if ((opt.ndev > 1 || opt.world > 1) &&
 		    HcclAllReduce(dev_grad, dev_grad, sz / 4, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM,
 				  g_comms[w->dev], comm) != HCCL_SUCCESS) {
 			fprintf(stderr, "npuwork: HcclAllReduce failed on device %d\n", w->dev);
@@ -155,13 +150,13 @@ static void *train_worker(void *p)
 		}
 		CHECK(aclrtRecordEvent(reduced, comm));
 		CHECK(aclrtStreamWaitEvent(comp, reduced));
-		tx_range(&st, &id, "optimizer");
+		id = tx_range("optimizer", comp);
 		for (int l = 0; l < opt.layers; l++) {
 			snprintf(name, sizeof(name), "layer%d/ApplyAdamW", l);
 			op(w, comp, name, "ApplyAdamW", ACLNPU_TASK_AI_VECTOR_CORE, 15000, 1,
 			   hidden * hidden / 64, 1);
 		}
-		tx_end(st, id);
+		tx_end(id);
 		CHECK(aclrtMemcpyAsync(host_buf, sz, dev_act, 4096, ACL_MEMCPY_DEVICE_TO_HOST,
 				       comp));
 		CHECK(aclrtSynchronizeStream(comp));
@@ -236,6 +231,7 @@ uint64_t run_acl_scenario(const char *name)
 {
 	int train = !strcmp(name, "train"), stress = !strcmp(name, "stress");
 	int nw = stress ? (opt.threads ? opt.threads : opt.ndev) : opt.ndev;
+	int first = 0; /* one rank of a job: only device opt.rank */
 	struct worker *w = calloc((size_t)nw, sizeof(*w));
 	void *(*fn)(void *) = train ? train_worker : stress ? stress_worker : infer_worker;
 	int32_t devs[8];
@@ -244,7 +240,20 @@ uint64_t run_acl_scenario(const char *name)
 		exit(1);
 	CHECK(aclInit(NULL));
 	manifest_start();
-	if (train && opt.ndev > 1) {
+	if (opt.rank >= 0) {
+		static HcclRootInfo ri;
+
+		first = opt.rank;
+		nw = 1;
+		load_root_info(opt.root_info, &ri);
+		CHECK(aclrtSetDevice(opt.rank));
+		if (HcclCommInitRootInfo((uint32_t)opt.world, &ri, (uint32_t)opt.rank,
+					 &g_comms[opt.rank]) != HCCL_SUCCESS) {
+			fprintf(stderr, "npuwork: HcclCommInitRootInfo failed (rank %d of %d)\n",
+				opt.rank, opt.world);
+			exit(1);
+		}
+	} else if (train && opt.ndev > 1) {
 		/* every rank's device must be open before the communicator */
 		for (int d = 0; d < opt.ndev; d++) {
 			CHECK(aclrtSetDevice(d));
@@ -256,7 +265,7 @@ uint64_t run_acl_scenario(const char *name)
 		}
 	}
 	for (int i = 0; i < nw; i++) {
-		w[i].dev = i % opt.ndev;
+		w[i].dev = first + i % (opt.ndev - first);
 		w[i].index = i;
 		w[i].rng = opt.seed * 0x100000001B3ULL + (uint64_t)i * 7919 + 1;
 		w[i].tasks = opt.tasks / nw + (i < opt.tasks % nw);
@@ -264,11 +273,13 @@ uint64_t run_acl_scenario(const char *name)
 	}
 	for (int i = 0; i < nw; i++)
 		pthread_join(w[i].th, NULL);
-	if (train && opt.ndev > 1)
+	if (opt.rank >= 0)
+		HcclCommDestroy(g_comms[opt.rank]);
+	else if (train && opt.ndev > 1)
 		for (int d = 0; d < opt.ndev; d++)
 			HcclCommDestroy(g_comms[d]);
 	manifest_finish(opt.manifest);
-	for (int d = 0; d < opt.ndev; d++)
+	for (int d = first; d < opt.ndev; d++)
 		aclrtResetDeviceForce(d);
 	CHECK(aclFinalize());
 	free(w);

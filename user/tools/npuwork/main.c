@@ -12,10 +12,14 @@
  *           runtime: H2D copies, matmuls on AI cores, elementwise on vector
  *           cores, a MIX attention kernel, events between the compute and
  *           communication streams, an HCCL all-reduce of the gradients,
- *           msproftx ranges and MarkEx around forward/backward/optimizer
+ *           stream-anchored mstx ranges around forward/backward/optimizer and a
+ *           MarkEx per step
  *   infer   an inference loop (copies in, layers, copy out, synchronise)
  *   stress  --tasks tiny kernels from --threads threads
  *   replay  re-issue the tasks of an msprof or PyTorch profiler db (--db)
+ *   ranks   a multi-process job: --devices processes (ranks), each training
+ *           on its own device, all-reduces between processes (ranks.c);
+ *           one rank of it is `train --rank R --world N --root-info FILE`
  * Runs are reproducible from --seed (durations and shapes); --manifest
  * writes every task the runtime sent (see manifest.c).
  */
@@ -39,6 +43,7 @@ struct npuwork_opt opt = {
 	.threads = 0,
 	.layers = 4,
 	.size = 1 << 20,
+	.rank = -1,
 };
 
 static uint64_t now_ns(void)
@@ -52,9 +57,10 @@ static uint64_t now_ns(void)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: npuwork [--scenario driver|flood|train|infer|stress|replay] [--devices N]\n"
-		"               [--steps N] [--tasks N] [--batch N] [--threads N] [--layers N]\n"
-		"               [--size BYTES] [--seed N] [--manifest FILE] [--db FILE] [--quiet]\n");
+		"usage: npuwork [--scenario driver|flood|train|infer|stress|replay|ranks]\n"
+		"               [--devices N] [--steps N] [--tasks N] [--batch N] [--threads N]\n"
+		"               [--layers N] [--size BYTES] [--seed N] [--manifest FILE] [--db FILE]\n"
+		"               [--rank R --world N --root-info FILE] [--quiet]\n");
 	exit(2);
 }
 
@@ -79,11 +85,14 @@ int main(int argc, char **argv)
 					    { "size", required_argument, 0, 'z' },
 					    { "manifest", required_argument, 0, 'm' },
 					    { "db", required_argument, 0, 'D' },
+					    { "rank", required_argument, 0, 'R' },
+					    { "world", required_argument, 0, 'W' },
+					    { "root-info", required_argument, 0, 'I' },
 					    { 0, 0, 0, 0 } };
 	uint64_t t0, total = 0, v;
 	int c, avail, acl;
 
-	while ((c = getopt_long(argc, argv, "s:d:n:t:b:qS:T:L:z:m:D:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:d:n:t:b:qS:T:L:z:m:D:R:W:I:", lo, NULL)) != -1) {
 		switch (c) {
 		case 's': opt.scenario = optarg; break;
 		case 'd':
@@ -121,6 +130,15 @@ int main(int argc, char **argv)
 			break;
 		case 'm': opt.manifest = optarg; break;
 		case 'D': opt.db = optarg; break;
+		case 'R':
+			num(&v, "--rank", 0, NPUSIM_MAX_DEVICES - 1);
+			opt.rank = (int)v;
+			break;
+		case 'W':
+			num(&v, "--world", 1, NPUSIM_MAX_DEVICES);
+			opt.world = (int)v;
+			break;
+		case 'I': opt.root_info = optarg; break;
 		default: usage();
 		}
 	}
@@ -131,12 +149,26 @@ int main(int argc, char **argv)
 	    opt.batch < 1 || opt.batch > NPUSIM_SEND_MAX || opt.threads < 0 || opt.threads > 64 ||
 	    opt.layers < 1 || opt.layers > 64 || opt.size < 64)
 		usage();
+	if (opt.rank >= 0) {
+		/* one rank of a job: its device is the rank's */
+		if (!opt.world || !opt.root_info || opt.rank >= opt.world ||
+		    strcmp(opt.scenario, "train")) {
+			fprintf(stderr, "npuwork: --rank needs --scenario train, --world N > R and "
+					"--root-info FILE\n");
+			return 2;
+		}
+		opt.ndev = opt.rank + 1;
+	} else if (opt.world || opt.root_info) {
+		fprintf(stderr, "npuwork: --world and --root-info go with --rank\n");
+		return 2;
+	}
 	if (opt.ndev > avail) {
 		fprintf(stderr, "npuwork: %d devices requested, %d present (load npusim.ko)\n",
 			opt.ndev, avail);
 		return 1;
 	}
-	acl = strcmp(opt.scenario, "driver") && strcmp(opt.scenario, "flood");
+	acl = strcmp(opt.scenario, "driver") && strcmp(opt.scenario, "flood") &&
+	      strcmp(opt.scenario, "ranks");
 	if (!acl && opt.manifest) {
 		fprintf(stderr,
 			"npuwork: --manifest needs an ACL scenario (train, infer, stress, replay)\n");
@@ -153,6 +185,8 @@ int main(int argc, char **argv)
 		total = run_driver_scenario(1);
 	else if (strcmp(opt.scenario, "replay") == 0)
 		total = run_replay(opt.db);
+	else if (strcmp(opt.scenario, "ranks") == 0)
+		total = run_ranks_launcher();
 	else if (!strcmp(opt.scenario, "train") || !strcmp(opt.scenario, "infer") ||
 		 !strcmp(opt.scenario, "stress"))
 		total = run_acl_scenario(opt.scenario);

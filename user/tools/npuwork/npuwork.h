@@ -5,6 +5,7 @@
  *   driver.c    `driver` and `flood`: straight to /dev/npusim (no ACL)
  *   acl_work.c  `train`, `infer`, `stress`: ACL runtime, HCCL, msproftx
  *   replay.c    `replay`: re-issue the tasks of an msprof / PyTorch db
+ *   ranks.c     `ranks`: a job of one process per device (torchrun-like)
  *   manifest.c  the ground-truth manifest (every task the runtime sent)
  */
 #ifndef NPUWORK_H
@@ -25,6 +26,9 @@ struct npuwork_opt {
 	long size; /* bytes of activations per copy */
 	const char *manifest;
 	const char *db; /* replay input */
+	int rank; /* train as one rank of a multi-process job (ranks.c); -1: no */
+	int world; /* ranks of that job */
+	const char *root_info; /* file with the job's HcclRootInfo */
 };
 extern struct npuwork_opt opt;
 
@@ -32,6 +36,10 @@ uint64_t run_driver_scenario(int flood);
 /* ACL scenarios; return tasks submitted, exit on failure */
 uint64_t run_acl_scenario(const char *name);
 uint64_t run_replay(const char *db);
+/* ranks.c: the `ranks` launcher; reading a rank's root info */
+uint64_t run_ranks_launcher(void);
+struct HcclRootInfoDef;
+void load_root_info(const char *path, struct HcclRootInfoDef *ri);
 
 /* manifest.c: counts (and, with --manifest, logs) every task */
 void manifest_start(void);

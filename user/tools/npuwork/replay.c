@@ -16,7 +16,11 @@
  *     one device, a helper stream);
  *   SDMA / MEMCPY_ASYNC: SDMA tasks; Write Value: WRITE_VALUE tasks;
  *   anything else (STARS_COMMON, PROFILING_ENABLE ...): place holders.
- * HCCL ops are replayed as their small tasks (no HCCL_OP records).
+ * HCCL ops are replayed as their small tasks (no HCCL_OP records). Tasks
+ * with no API of their own (the HCCL small tasks, STARS_COMMON ...) are
+ * launched inside a scope (aclnpuScopeBegin) named as the db's acl-level
+ * call of their connectionId, e.g. hcom_allReduce_ > launch, so they join
+ * CANN_API as in the db.
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -111,14 +115,31 @@ static const char *col(sqlite3_stmt *st, int i)
 
 uint64_t run_replay(const char *db)
 {
-	static const char *sql_with_compute =
-		"SELECT t.deviceId, t.streamId, t.endNs - t.startNs, " S("t.taskType") ", c.blockDim, c.mixBlockDim, " S("c.name") ", " S("c.opType") ", " S("c.taskType") ", " S("c.inputFormats") ", " S(
-			"c.inputDataTypes") ", " S("c.inputShapes") ", " S("c.outputFormats") ", " S("c.outputDataTypes") ", " S("c.outputShapes") ", " S("c.attrInfo") ", t.globalTaskId "
-																					"FROM TASK t LEFT JOIN COMPUTE_TASK_INFO c ON c.globalTaskId = t.globalTaskId "
-																					"ORDER BY t.startNs, t.globalTaskId";
-	static const char *sql_plain = "SELECT t.deviceId, t.streamId, t.endNs - t.startNs, " S(
-		"t.taskType") ", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
-			      "NULL, t.globalTaskId FROM TASK t ORDER BY t.startNs, t.globalTaskId";
+	/* the db's host call of each task: its connectionId, the acl-level
+	 * name (the API itself, or the acl range around its node `launch` on
+	 * the same thread) and the op name (item) */
+#define API_COLS                                                                                     \
+	", t.connectionId, (SELECT CASE WHEN a.type = 20000 THEN " S("a.name") " ELSE (SELECT " S(   \
+		"b.name") " FROM CANN_API b WHERE b.globalTid = a.globalTid AND b.type = 20000 AND " \
+			  "b.startNs <= a.startNs AND b.endNs >= a.endNs ORDER BY b.startNs DESC "   \
+			  "LIMIT 1) END FROM CANN_API a WHERE a.connectionId = t.connectionId AND "  \
+			  "a.type IN (10000, 20000) LIMIT 1) "
+#define NO_API_COLS ", NULL, NULL "
+#define TASK_COLS(api)                                                                                                                                                                                                                     \
+	"SELECT t.deviceId, t.streamId, t.endNs - t.startNs, " S(                                                                                                                                                                          \
+		"t.taskType") ", c.blockDim, "                                                                                                                                                                                             \
+			      "c.mixBlockDim, " S("c.name") ", " S("c.opType") ", " S("c.taskType") ", " S("c.inputFormats") ", " S("c.inputDataTypes") ", " S(                                                                            \
+				      "c.inputShapes") ", " S("c.outputFormats") ", " S("c.outputDataTypes") ", " S("c.outputShapes") ", " S("c.attrInfo") ", t.globalTaskId" api                                                          \
+																			   "FROM TASK t LEFT JOIN COMPUTE_TASK_INFO c ON c.globalTaskId = t.globalTaskId " \
+																			   "ORDER BY t.startNs, t.globalTaskId"
+#define PLAIN_COLS(api)                                                                                        \
+	"SELECT t.deviceId, t.streamId, t.endNs - t.startNs, " S(                                              \
+		"t.taskType") ", NULL, NULL, "                                                                 \
+			      "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, t.globalTaskId" api \
+			      "FROM TASK t ORDER BY t.startNs, t.globalTaskId"
+	static const char *const sqls[] = { TASK_COLS(API_COLS), PLAIN_COLS(API_COLS),
+					    TASK_COLS(NO_API_COLS), PLAIN_COLS(NO_API_COLS) };
+	long long scope_conn = -1; /* the db connectionId of the open scope */
 	aclrtEvent *recorded = calloc(MAX_EVENTS, sizeof(*recorded)); /* recorded, not yet waited */
 	int nrec = 0;
 	aclrtEvent all_events[MAX_EVENTS];
@@ -133,8 +154,10 @@ uint64_t run_replay(const char *db)
 		fprintf(stderr, "npuwork: replay: cannot open %s: %s\n", db, sqlite3_errmsg(h));
 		exit(1);
 	}
-	if (sqlite3_prepare_v2(h, sql_with_compute, -1, &st, NULL) != SQLITE_OK &&
-	    sqlite3_prepare_v2(h, sql_plain, -1, &st, NULL) != SQLITE_OK) {
+	rc = SQLITE_ERROR;
+	for (unsigned i = 0; i < sizeof(sqls) / sizeof(sqls[0]) && rc != SQLITE_OK; i++)
+		rc = sqlite3_prepare_v2(h, sqls[i], -1, &st, NULL);
+	if (rc != SQLITE_OK) {
 		fprintf(stderr, "npuwork: replay: %s: not an msprof db (%s)\n", db,
 			sqlite3_errmsg(h));
 		exit(1);
@@ -150,8 +173,27 @@ uint64_t run_replay(const char *db)
 		aclrtStream s;
 		int dev;
 
+		long long conn = sqlite3_column_type(st, 17) == SQLITE_NULL ?
+					 -1 :
+					 sqlite3_column_int64(st, 17);
+		const char *acl_name = col(st, 18);
+		int raw;
+
 		if (!type)
 			type = "Other";
+		/* tasks with no API of their own (HCCL small tasks, STARS_COMMON
+		 * ...) hang off a scope named as the db's host call: one launch
+		 * for each run of tasks with the same db connectionId */
+		raw = !is_kernel(type) && !(!strcmp(type, "EVENT_RECORD") && nall < MAX_EVENTS) &&
+		      !(!strcmp(type, "EVENT_WAIT") && nrec > 0) && strcmp(type, "MEMCPY_ASYNC");
+		if (scope_conn >= 0 && (!raw || conn != scope_conn)) {
+			CHECK(aclnpuScopeEnd());
+			scope_conn = -1;
+		}
+		if (raw && acl_name && conn >= 0 && conn != scope_conn) {
+			CHECK(aclnpuScopeBegin(acl_name, NULL));
+			scope_conn = conn;
+		}
 		if (dur < 0)
 			dur = 0;
 		if ((unsigned long long)dur > 10000000000ULL)
@@ -238,6 +280,8 @@ uint64_t run_replay(const char *db)
 		fprintf(stderr, "npuwork: replay: %s: %s\n", db, sqlite3_errmsg(h));
 		exit(1);
 	}
+	if (scope_conn >= 0)
+		CHECK(aclnpuScopeEnd());
 	sqlite3_finalize(st);
 	sqlite3_close(h);
 	for (int i = 0; i < g_nstreams; i++)

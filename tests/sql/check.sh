@@ -1,0 +1,50 @@
+#!/bin/sh
+# tests/sql/check.sh [--counts] DB... - the consumer queries of
+# ascend-reference.md §5 (tests/sql/NN_*.sql) on msprof databases, through
+# the sqlite3 shell. Each query prints one line: "ok" or "FAIL <what>".
+# Tables a database leaves out (data tables are created only when non-empty)
+# stand in as empty TEMP tables, as MindStudio Insight does.
+# --counts also prints each table's row count. Exit 1 if any query failed.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+counts=0
+[ "${1:-}" = --counts ] && { counts=1; shift; }
+[ $# -ge 1 ] || { echo "usage: $0 [--counts] DB..." >&2; exit 2; }
+stand_ins="TASK(startNs,endNs,deviceId,connectionId,globalTaskId,globalPid,taskType,contextId,streamId,taskId,modelId)
+CANN_API(startNs,endNs,type,globalTid,connectionId,name)
+COMPUTE_TASK_INFO(name,globalTaskId,blockDim,mixBlockDim,taskType,opType)
+COMMUNICATION_OP(opName,startNs,endNs,connectionId,groupName,opId,relay,retry,dataType,algType,count,opType)
+COMMUNICATION_TASK_INFO(name,globalTaskId,taskType,planeId,groupName,notifyId,rdmaType,srcRank,dstRank,transportType,size,dataType,linkType,opId)
+MSTX_EVENTS(startNs,endNs,eventType,rangeId,category,message,globalTid,endGlobalTid,domainId,connectionId)
+NPU_INFO(id,name)
+HOST_INFO(hostUid,hostName)
+SESSION_TIME_INFO(startTimeNs,endTimeNs)"
+fail=0
+for db in "$@"; do
+	if [ ! -r "$db" ]; then
+		echo "$db: cannot read" >&2
+		fail=1
+		continue
+	fi
+	have=$(sqlite3 -readonly "$db" "SELECT name FROM sqlite_master WHERE type='table'") || {
+		echo "$db: not a database" >&2; fail=1; continue; }
+	pre=""
+	for t in $stand_ins; do
+		name=${t%%(*}
+		echo "$have" | grep -qx "$name" || pre="$pre CREATE TEMP TABLE $t;"
+	done
+	echo "== $db"
+	if [ $counts = 1 ]; then
+		for name in $have; do
+			printf '  %-34s %s\n' "$name" "$(sqlite3 -readonly "$db" "SELECT count(*) FROM \"$name\"")"
+		done
+	fi
+	for q in "$here"/[0-9][0-9]_*.sql; do
+		out=$( { echo "$pre"; cat "$q"; } | sqlite3 -readonly -bail "$db" 2>&1)
+		n=$(basename "$q" .sql)
+		case $out in ok | FAIL*) ;; *) out="FAIL $(echo $out)" ;; esac
+		printf '  %-22s %s\n' "$n" "$out"
+		[ "$out" = ok ] || fail=1
+	done
+done
+exit $fail
