@@ -95,6 +95,15 @@ enum npuprof_db_variant {
 
 /* Replace an existing file of the final name (atomically); default: fail. */
 #define NPUPROF_DB_REPLACE 0x1u
+/* Write rows on a second thread: npuprof_db_insert() copies the row into a
+ * queue and returns; SQLite's work overlaps the caller's. The file is the
+ * same as without it. Rows with text columns (TXT, not interned strings),
+ * a table's first row, npuprof_db_row_count() and npuprof_db_finish() wait
+ * for the queue to drain. A SQLite failure on the writer thread is returned
+ * by a later call (insert, finish) and poisons the writer as usual. The
+ * interned-string table is the caller's alone, so every call on one writer
+ * must still come from one thread at a time. */
+#define NPUPROF_DB_THREADED 0x2u
 
 struct npuprof_db_options {
 	enum npuprof_db_schema schema;

@@ -80,6 +80,10 @@ struct npuprof_export_result {
 	uint64_t unreadable; /* input files that could not be read at all */
 	uint64_t kernel_bad_records; /* corrupt kernel records skipped */
 	double correlate_seconds; /* time in the correlation step */
+	/* the rest of the breakdown (bench_export): reading the host streams,
+	 * writing the host-only and session rows, and finishing the database
+	 * (indexes, STRING_IDS, commit, sync, rename) */
+	double load_seconds, write_seconds, finish_seconds;
 	uint64_t kernel_records;
 };
 

@@ -13,10 +13,18 @@
  * (the decision both engines share, include/uapi/npuprof_filter.h); only if
  * one does is the record encoded (the shared encoders of uapi/npuprof.h)
  * and appended to this CPU's ring of each session that keeps it.
+ *
+ * Probe timing (module parameter `probe_stats`, off by default, like the
+ * kernel's bpf_stats_enabled for BPF programs): while it is 1 each probe
+ * hit is timed with local_clock() and counted per CPU; reading the
+ * parameter `probe_time` gives "<tracepoint> <hits> <ns>" per line, and
+ * writing 0 to probe_stats and 1 again starts the counts over. Off, a probe
+ * pays one predictable branch for it.
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/cred.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -27,6 +35,74 @@ module_param_named(drivers, np_drivers, charp, 0444);
 MODULE_PARM_DESC(
 	drivers,
 	"comma-separated modules whose trs_chan tracepoints are probed");
+
+/* ---- probe timing ------------------------------------------------------ */
+struct np_ptime {
+	u64 hits[4], ns[4]; /* by np_wanted[] index */
+};
+static DEFINE_PER_CPU(struct np_ptime, np_ptime);
+static bool np_pstats;
+
+static int np_pstats_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int cpu, r = kstrtobool(val, &on);
+
+	if (r)
+		return r;
+	if (on && !READ_ONCE(np_pstats))
+		for_each_possible_cpu(cpu)
+			memset(per_cpu_ptr(&np_ptime, cpu), 0,
+			       sizeof(struct np_ptime));
+	WRITE_ONCE(np_pstats, on);
+	return 0;
+}
+
+static const struct kernel_param_ops np_pstats_ops = {
+	.set = np_pstats_set,
+	.get = param_get_bool,
+};
+module_param_cb(probe_stats, &np_pstats_ops, &np_pstats, 0644);
+MODULE_PARM_DESC(probe_stats, "1: time every probe hit (see probe_time)");
+
+static const char *const np_tp_names[4] = { "sqe", "cqe", "recv", "task_time" };
+
+static int np_ptime_get(char *buf, const struct kernel_param *kp)
+{
+	int i, cpu, n = 0;
+
+	for (i = 0; i < 4; i++) {
+		u64 hits = 0, ns = 0;
+
+		for_each_possible_cpu(cpu) {
+			hits += per_cpu_ptr(&np_ptime, cpu)->hits[i];
+			ns += per_cpu_ptr(&np_ptime, cpu)->ns[i];
+		}
+		n += scnprintf(buf + n, PAGE_SIZE - n, "%s %llu %llu\n",
+			       np_tp_names[i], hits, ns);
+	}
+	return n;
+}
+
+static const struct kernel_param_ops np_ptime_ops = {
+	.get = np_ptime_get,
+};
+module_param_cb(probe_time, &np_ptime_ops, NULL, 0444);
+MODULE_PARM_DESC(probe_time,
+		 "per tracepoint: hits and ns in the probe (probe_stats=1)");
+
+/* Time the probe body of tracepoint @i when probe_stats is on. */
+#define NP_TIMED(i, body)                                                  \
+	do {                                                               \
+		if (likely(!READ_ONCE(np_pstats))) {                       \
+			body;                                              \
+		} else {                                                   \
+			u64 t0_ = local_clock();                           \
+			body;                                              \
+			this_cpu_add(np_ptime.ns[i], local_clock() - t0_); \
+			this_cpu_inc(np_ptime.hits[i]);                    \
+		}                                                          \
+	} while (0)
 
 static DEFINE_MUTEX(np_tp_mutex);
 static struct module *np_tp_owner; /* the driver module we are attached to */
@@ -89,8 +165,9 @@ static void np_write(struct np_session **keep, int n, struct npuprof_record *r)
 		np_ring_write(keep[i], r);
 }
 
-static void np_probe_sqe(void *data, const char *str, struct trs_id_inst *inst,
-			 struct trs_chan_sq_trace *t)
+static __always_inline void np_probe_sqe_body(void *data, const char *str,
+					      struct trs_id_inst *inst,
+					      struct trs_chan_sq_trace *t)
 {
 	struct np_session *keep[NP_MAX_SESSIONS];
 	struct npuprof_record r;
@@ -103,8 +180,9 @@ static void np_probe_sqe(void *data, const char *str, struct trs_id_inst *inst,
 	np_write(keep, n, &r);
 }
 
-static void np_probe_cqe(void *data, const char *str, struct trs_id_inst *inst,
-			 struct trs_chan_cq_trace *t)
+static __always_inline void np_probe_cqe_body(void *data, const char *str,
+					      struct trs_id_inst *inst,
+					      struct trs_chan_cq_trace *t)
 {
 	struct np_session *keep[NP_MAX_SESSIONS];
 	struct npuprof_record r;
@@ -118,8 +196,9 @@ static void np_probe_cqe(void *data, const char *str, struct trs_id_inst *inst,
 	np_write(keep, n, &r);
 }
 
-static void np_probe_recv(void *data, const char *str, struct trs_id_inst *inst,
-			  struct trs_chan_recv_trace *t)
+static __always_inline void np_probe_recv_body(void *data, const char *str,
+					       struct trs_id_inst *inst,
+					       struct trs_chan_recv_trace *t)
 {
 	struct np_session *keep[NP_MAX_SESSIONS];
 	struct npuprof_record r;
@@ -133,8 +212,8 @@ static void np_probe_recv(void *data, const char *str, struct trs_id_inst *inst,
 	np_write(keep, n, &r);
 }
 
-static void np_probe_task_time(void *data, struct trs_id_inst *inst,
-			       struct npusim_task_time_trace *t)
+static __always_inline void np_probe_task_time_body(
+	void *data, struct trs_id_inst *inst, struct npusim_task_time_trace *t)
 {
 	struct np_session *keep[NP_MAX_SESSIONS];
 	struct npuprof_record r;
@@ -145,6 +224,30 @@ static void np_probe_task_time(void *data, struct trs_id_inst *inst,
 		return;
 	npuprof_encode_task_time(&r, inst, t);
 	np_write(keep, n, &r);
+}
+
+static void np_probe_sqe(void *data, const char *str, struct trs_id_inst *inst,
+			 struct trs_chan_sq_trace *t)
+{
+	NP_TIMED(0, np_probe_sqe_body(data, str, inst, t));
+}
+
+static void np_probe_cqe(void *data, const char *str, struct trs_id_inst *inst,
+			 struct trs_chan_cq_trace *t)
+{
+	NP_TIMED(1, np_probe_cqe_body(data, str, inst, t));
+}
+
+static void np_probe_recv(void *data, const char *str, struct trs_id_inst *inst,
+			  struct trs_chan_recv_trace *t)
+{
+	NP_TIMED(2, np_probe_recv_body(data, str, inst, t));
+}
+
+static void np_probe_task_time(void *data, struct trs_id_inst *inst,
+			       struct npusim_task_time_trace *t)
+{
+	NP_TIMED(3, np_probe_task_time_body(data, inst, t));
 }
 
 static const struct {

@@ -634,6 +634,108 @@ START_TEST(disk_full)
 }
 END_TEST
 
+/* NPUPROF_DB_THREADED: the same file as the plain writer (every table's
+ * rows in order); a SQLite failure on the writer thread reaches the caller
+ * by a later call and nothing is published; a full disk too. */
+static char *dump_db(const char *path)
+{
+	char cmd[8600], *buf = NULL;
+	size_t len = 0;
+	FILE *f, *m = open_memstream(&buf, &len);
+	int c;
+
+	snprintf(cmd, sizeof(cmd), "sqlite3 '%s' .dump", path);
+	f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, m);
+	ck_assert_int_eq(pclose(f), 0);
+	fclose(m);
+	return buf;
+}
+
+START_TEST(threaded_writer)
+{
+	char dir[64], path[2][4200];
+	struct npuprof_dbgen_params p = { .tasks = 20000 };
+	struct npuprof_db_options o = { .timestamp = fixed_time() };
+	struct npuprof_db_cann_api api = { 1, 2, 3, 4, 5, 0 };
+	struct npuprof_db *w;
+	char *d[2];
+	int r = 0;
+
+	for (int k = 0; k < 2; k++) {
+		scratch_dir(dir, sizeof(dir));
+		o.flags = k ? NPUPROF_DB_THREADED : 0;
+		ck_assert_int_eq(npuprof_db_open(&w, dir, &o, NULL, 0), 0);
+		ck_assert_int_eq(npuprof_dbgen_to_db(w, &p), 0);
+		ck_assert_uint_eq(npuprof_db_row_count(w, NPUPROF_DB_TASK), 20000);
+		ck_assert_int_eq(npuprof_db_finish(w), 0);
+		snprintf(path[k], sizeof(path[k]), "%s", npuprof_db_path(w));
+		npuprof_db_close(w);
+		d[k] = dump_db(path[k]);
+	}
+	ck_assert_uint_gt(strlen(d[0]), 100000);
+	ck_assert_str_eq(d[0], d[1]);
+	free(d[0]);
+	free(d[1]);
+
+	/* a duplicate primary key, found on the thread */
+	scratch_dir(dir, sizeof(dir));
+	o.flags = NPUPROF_DB_THREADED;
+	ck_assert_int_eq(npuprof_db_open(&w, dir, &o, NULL, 0), 0);
+	ck_assert_int_eq(npuprof_db_add_cann_api(w, &api), 0);
+	/* a bad string id is still refused at once, and leaves it usable */
+	api.name = 12345;
+	ck_assert_int_eq(npuprof_db_add_cann_api(w, &api), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(npuprof_db_errmsg(w), "CANN_API.name: string id 12345"));
+	api.name = 0;
+	for (int i = 0; i < 10000 && r == 0; i++)
+		r = npuprof_db_add_cann_api(w, &api); /* the same key again */
+	if (r == 0)
+		r = npuprof_db_finish(w);
+	ck_assert_int_eq(r, -EINVAL);
+	ck_assert_ptr_nonnull(strstr(npuprof_db_errmsg(w), "UNIQUE constraint failed: "
+							   "CANN_API.connectionId"));
+	ck_assert_int_eq(npuprof_db_finish(w), -EINVAL);
+	npuprof_db_close(w);
+	ck_assert_int_eq(count_entries(dir, "msprof_"), 0);
+	ck_assert_int_eq(count_entries(dir, ".npuprof-tmp-"), 0);
+	tu_rm_rf(dir);
+
+	/* a full disk on the thread */
+	scratch_dir(dir, sizeof(dir));
+	pid_t pid = fork();
+	int status;
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct rlimit rl = { 512 * 1024, 512 * 1024 };
+		struct npuprof_dbgen_params big = { .tasks = 200000 };
+
+		signal(SIGXFSZ, SIG_IGN);
+		setrlimit(RLIMIT_FSIZE, &rl);
+		if (npuprof_db_open(&w, dir, &o, NULL, 0))
+			_exit(10);
+		r = npuprof_dbgen_to_db(w, &big);
+		if (!r)
+			r = npuprof_db_finish(w);
+		if (r == 0)
+			_exit(11);
+		if (!strstr(npuprof_db_errmsg(w), ".npuprof-tmp-"))
+			_exit(12);
+		npuprof_db_close(w);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	ck_assert_int_eq(count_entries(dir, "msprof_"), 0);
+	ck_assert_int_eq(count_entries(dir, ".npuprof-tmp-"), 0);
+	tu_rm_rf(dir);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("db_writer");
@@ -651,6 +753,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, existing_file_not_clobbered);
 	tcase_add_test(tc, abandoned_writer_cleans_up);
 	tcase_add_test(tc, disk_full);
+	tcase_add_test(tc, threaded_writer);
 	suite_add_tcase(s, tc);
 	return s;
 }

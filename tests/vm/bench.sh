@@ -14,9 +14,18 @@
 # Configurations: off (driver trace switches on, nothing attached); ftrace
 # (trs_chan + npusim events into the ftrace ring buffer, no reader); kmod
 # (npuprof.ko with the minimal reader tests/vm/drain.c); stat (npuprof.ko
-# with `npuprof stat` as the reader, i.e. plus the tool's own work). Extra
+# with `npuprof stat` as the reader, i.e. plus the tool's own work); sample
+# (`npuprof record --sample 100`, system-wide, to a session directory);
+# flight (`npuprof flight`, the in-memory flight recorder). Extra
 # engines add configurations through tests/vm/bench_*.sh, which define
 # bench_config_<name>_start/stop and append <name> to CONFIGS.
+#
+# Then the probes alone: each engine runs one more flood with its probes
+# timed by the kernel (BPF: kernel.bpf_stats_enabled=1 and bpftool's
+# run_time_ns/run_cnt per program; npuprof.ko: its probe_stats parameter,
+# the same local_clock() accounting) and ns per probe hit is printed for
+# each tracepoint. The ratios with a target are printed as RESULT lines
+# (scripts/bench-table.sh).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 . tests/vm/lib.sh
@@ -27,7 +36,7 @@ OUT=${NPUPROF_RESULTS:-/tmp}
 
 busy() { awk '/^cpu[0-9]/{s += $8} END{printf "%.0f\n", s}' /proc/schedstat; }
 
-CONFIGS="off ftrace kmod stat"
+CONFIGS="off ftrace kmod stat sample flight"
 bench_config_off_start() { :; }
 bench_config_off_stop() { :; }
 bench_config_ftrace_start() {
@@ -51,6 +60,20 @@ bench_config_stat_start() {
 	sleep 1
 }
 bench_config_stat_stop() { kill -INT $reader; wait $reader; grep -E ' (submit|dropped) ' $OUT/stat-kmod.out; }
+bench_config_sample_start() {
+	rm -rf /tmp/bench-sample && mkdir -p /tmp/bench-sample
+	build/bin/npuprof record --quiet --no-export --engine kmod --sample 100 -o /tmp/bench-sample > $OUT/sample.out 2>&1 &
+	reader=$!
+	sleep 1
+}
+bench_config_sample_stop() { kill -INT $reader; wait $reader; rm -rf /tmp/bench-sample; }
+bench_config_flight_start() {
+	rm -rf /tmp/bench-flight && mkdir -p /tmp/bench-flight
+	build/bin/npuprof flight --engine kmod -o /tmp/bench-flight --seconds 10 --size 64 > $OUT/flight.out 2>&1 &
+	reader=$!
+	sleep 1
+}
+bench_config_flight_stop() { kill -INT $reader; wait $reader; rm -rf /tmp/bench-flight; }
 
 for f in tests/vm/bench_*.sh; do
 	[ -f "$f" ] && . "./$f"
@@ -81,6 +104,42 @@ bench_config_kmod_start
 build/bin/npuwork --scenario flood --tasks $TASKS --devices 2 --quiet
 bench_config_kmod_stop > /dev/null
 drops=$(sed -n 's/^drain: \([0-9]* records, [0-9]* dropped\).*/\1/p' $OUT/drain-kmod.out)
+
+# the probes alone, timed by the kernel: ns per hit per tracepoint
+P=/sys/module/npuprof/parameters
+probe_times=
+if [ -w $P/probe_stats ]; then
+	echo 1 > $P/probe_stats
+	bench_config_kmod_start
+	build/bin/npuwork --scenario flood --tasks $TASKS --devices 2 --quiet
+	cat $P/probe_time > $OUT/probe-kmod.txt
+	bench_config_kmod_stop > /dev/null
+	echo 0 > $P/probe_stats
+	probe_times="$probe_times$(awk '$2 > 0 { printf "  npuprof.ko %-10s %8.0f ns/hit  (%d hits)\n", $1, $3 / $2, $2 }' $OUT/probe-kmod.txt)
+"
+fi
+case " $CONFIGS " in
+*" bpf "*)
+	if command -v bpftool > /dev/null && sysctl -qw kernel.bpf_stats_enabled=1; then
+		bench_config_bpf_start
+		build/bin/npuwork --scenario flood --tasks $TASKS --devices 2 --quiet
+		bpftool -j prog show > $OUT/probe-bpf.json 2> $OUT/probe-bpf.err
+		bench_config_bpf_stop > /dev/null
+		sysctl -qw kernel.bpf_stats_enabled=0
+		probe_times="$probe_times$(python3 -c '
+import json, sys
+for p in json.load(open(sys.argv[1])):
+    n, c, t = p.get("name", "?"), p.get("run_cnt", 0), p.get("run_time_ns", 0)
+    if c and n.startswith("on_"):
+        print("  BPF        %-10s %8.0f ns/hit  (%d hits)" % (n[3:], t / c, c))
+' $OUT/probe-bpf.json)
+"
+	else
+		probe_times="$probe_times  BPF: no bpftool or kernel.bpf_stats_enabled
+"
+	fi
+	;;
+esac
 cleanup_modules
 
 median() { sort -n "$OUT/bench-$1.ns" | sed -n "$(((REPS + 1) / 2))p"; }
@@ -101,5 +160,18 @@ for c in $CONFIGS; do
 		if (f > b) printf "  ratio %s / ftrace added cost: %.3f\n", c, (k-b)/(f-b);
 		else print "  ftrace added no measurable cost" }'
 done
+# the measures with a target (issue 17), as RESULT lines
+for m in "kmod:npuprof.ko added CPU per task / ftrace:0.2" "bpf:BPF added CPU per task / ftrace:0.6" \
+	"sample:--sample 100 added CPU per task / ftrace:0.1" "flight:flight recorder added CPU per task / ftrace:0.3"; do
+	c=${m%%:*}
+	rest=${m#*:}
+	case " $CONFIGS " in *" $c "*) ;; *) continue ;; esac
+	awk -v name="${rest%:*}" -v t="${rest##*:}" -v k="$(median $c)" -v f="$f" -v b="$off" 'BEGIN{
+		v = "unmeasurable"
+		if (f > b) v = sprintf("%.3f", (k - b) / (f - b))
+		printf "RESULT\t%s\t%s\t<=\t%s\n", name, v, t }'
+done
+echo "Probe run time per hit (the kernel's accounting: bpf_stats / npuprof.ko probe_stats; one flood of $TASKS tasks each):"
+printf '%s' "$probe_times"
 echo "  kmod at the highest submit rate the VM reaches (default ring): ${drops:-no summary from drain (see $OUT/drain-kmod.out)}"
 rm -f $OUT/bench-*.ns

@@ -56,7 +56,27 @@ t_load_orders() {
 	rmmod npuprof && rmmod npusim
 }
 
+# probe_stats/probe_time: with a session running, every submit and task time
+# of a workload is timed (272 each), the times are positive; off, nothing counts
+t_probe_time() {
+	both || return 1
+	P=/sys/module/npuprof/parameters
+	echo 1 > $P/probe_stats || return 1
+	out=$(build/bin/npuprof stat --engine kmod -- build/bin/npuwork --scenario driver --steps 4 --devices 2) || { echo "$out"; return 1; }
+	t=$(cat $P/probe_time)
+	echo "$t"
+	echo "$t" | awk '$1 == "sqe" && $2 == 272 && $3 > 0 { ok = 1 } END { exit !ok }' || return 1
+	echo "$t" | awk '$1 == "task_time" && $2 == 272 && $3 > 0 { ok = 1 } END { exit !ok }' || return 1
+	echo 0 > $P/probe_stats
+	build/bin/npuprof stat --engine kmod -- build/bin/npuwork --scenario driver --steps 4 --devices 2 > /dev/null || return 1
+	[ "$(cat $P/probe_time)" = "$t" ] || { echo "counted while off:"; cat $P/probe_time; return 1; }
+	echo 1 > $P/probe_stats # starts over
+	cat $P/probe_time | awk '$2 != 0 { bad = 1 } END { exit bad }' || { echo "not reset:"; cat $P/probe_time; return 1; }
+	echo 0 > $P/probe_stats
+}
+
 run npuprof.stat t_stat
+run npuprof.probe_time t_probe_time
 run npuprof.known cap_case known
 run npuprof.known_realistic sh -c ". tests/vm/lib.sh; load_sim cqe_mode=1 && { loaded npuprof || insmod $NPUPROF_KO; } && $TB/capture_test -e kmod known_realistic"
 run npuprof.overflow cap_case overflow

@@ -24,6 +24,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -53,6 +54,29 @@ struct tstate {
 	uint64_t rows;
 	unsigned nbind;
 	struct bindcol *bind;
+	int has_txt; /* a TXT column: its pointers are the caller's */
+};
+
+/* NPUPROF_DB_THREADED: rows travel to the writer thread in chunks; a chunk
+ * is the caller's while it fills, then the thread's until written. */
+#define Q_CHUNKS 8
+#define Q_ROWS 1024
+struct qchunk {
+	unsigned n;
+	unsigned char *tab; /* table of each row */
+	unsigned char *rows; /* Q_ROWS slots of rowmax bytes */
+};
+struct wqueue {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct qchunk c[Q_CHUNKS];
+	unsigned head, tail; /* chunks [head, tail) are the thread's, in order */
+	unsigned fill; /* the caller's chunk: index tail, rows so far */
+	size_t rowmax;
+	int stop;
+	int err; /* the thread's first failure */
+	char msg[1024];
 };
 
 struct npuprof_db {
@@ -70,10 +94,13 @@ struct npuprof_db {
 	struct tstate t[NPUPROF_DB_TABLE_COUNT];
 	int64_t *npu_ids; /* NPU_INFO ids, for RANK_DEVICE_MAP */
 	size_t n_npu, cap_npu;
+	struct wqueue *q; /* NPUPROF_DB_THREADED, while the thread runs */
 };
 
 static int set_msg(struct npuprof_db *w, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+static int on_writer_thread(const struct npuprof_db *w);
+static char *msg_buf(struct npuprof_db *w);
 
 /* Record a message for rc (negative errno) without poisoning the writer. */
 static int set_msg(struct npuprof_db *w, int rc, const char *fmt, ...)
@@ -81,7 +108,7 @@ static int set_msg(struct npuprof_db *w, int rc, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
+	vsnprintf(msg_buf(w), sizeof(w->msg), fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -114,7 +141,8 @@ static int fail_sql(struct npuprof_db *w, int rc, const char *what)
 
 	set_msg(w, e, "%s: %s: %s", w->tmp_path ? w->tmp_path : w->final_path, what,
 		w->db ? sqlite3_errmsg(w->db) : sqlite3_errstr(rc));
-	w->err = e;
+	if (!on_writer_thread(w))
+		w->err = e; /* the thread's failure reaches w->err through q_drain */
 	return e;
 }
 
@@ -201,6 +229,7 @@ static int prepare_insert(struct npuprof_db *w, const struct npuprof_db_table_de
 		pos += (size_t)snprintf(sql + pos, sizeof(sql) - pos, "%s%s", n ? ", " : "",
 					c->sql[w->schema]);
 		ts->bind[n++] = (struct bindcol){ c->offset, c->kind, c->sql[w->schema] };
+		ts->has_txt |= c->kind == NPUPROF_DBK_TXT;
 	}
 	pos += (size_t)snprintf(sql + pos, sizeof(sql) - pos, ") VALUES (");
 	for (unsigned i = 0; i < n; i++)
@@ -225,12 +254,12 @@ static int create_table(struct npuprof_db *w, const struct npuprof_db_table_def 
 }
 
 /* Bind and step one row; the caller has validated table and size. */
-static int write_row(struct npuprof_db *w, const struct npuprof_db_table_def *def, const void *row)
+static int write_row_n(struct npuprof_db *w, const struct npuprof_db_table_def *def,
+		       const void *row, uint32_t nstr)
 {
 	struct tstate *ts = &w->t[def->id];
 	sqlite3_stmt *s = ts->ins;
 	const char *base = row;
-	uint32_t nstr = npuprof_strtab_count(w->st);
 	int rc = SQLITE_OK;
 
 	for (unsigned i = 0; i < ts->nbind && rc == SQLITE_OK; i++) {
@@ -295,6 +324,178 @@ static int write_row(struct npuprof_db *w, const struct npuprof_db_table_def *de
 	return 0;
 }
 
+static int write_row(struct npuprof_db *w, const struct npuprof_db_table_def *def, const void *row)
+{
+	return write_row_n(w, def, row, npuprof_strtab_count(w->st));
+}
+
+/* ---- the writer thread (NPUPROF_DB_THREADED) ------------------------------ */
+
+static int on_writer_thread(const struct npuprof_db *w)
+{
+	return w->q && pthread_equal(pthread_self(), w->q->thread);
+}
+
+/* Where a message goes: the thread's own until q_drain hands it over. */
+static char *msg_buf(struct npuprof_db *w)
+{
+	return on_writer_thread(w) ? w->q->msg : w->msg;
+}
+
+static void *writer_main(void *arg)
+{
+	struct npuprof_db *w = arg;
+	struct wqueue *q = w->q;
+
+	pthread_mutex_lock(&q->mu);
+	for (;;) {
+		while (q->head == q->tail && !q->stop)
+			pthread_cond_wait(&q->cv, &q->mu);
+		if (q->head == q->tail)
+			break;
+		struct qchunk *c = &q->c[q->head % Q_CHUNKS];
+		int failed = q->err;
+
+		pthread_mutex_unlock(&q->mu);
+		/* string ids were checked by the caller: no bound here */
+		for (unsigned i = 0; i < c->n && !failed; i++)
+			failed = write_row_n(w, &npuprof_db_tables[c->tab[i]],
+					     c->rows + i * q->rowmax, UINT32_MAX);
+		c->n = 0;
+		pthread_mutex_lock(&q->mu);
+		if (failed && !q->err)
+			__atomic_store_n(&q->err, failed,
+					 __ATOMIC_RELAXED); /* q->msg has its words */
+		q->head++;
+		pthread_cond_broadcast(&q->cv);
+	}
+	pthread_mutex_unlock(&q->mu);
+	return NULL;
+}
+
+/* The caller's chunk to the thread; waits for a free one. */
+static void q_publish(struct wqueue *q)
+{
+	pthread_mutex_lock(&q->mu);
+	if (q->fill) {
+		q->c[q->tail % Q_CHUNKS].n = q->fill;
+		q->tail++;
+		q->fill = 0;
+		pthread_cond_broadcast(&q->cv);
+	}
+	while (q->tail - q->head >= Q_CHUNKS)
+		pthread_cond_wait(&q->cv, &q->mu);
+	pthread_mutex_unlock(&q->mu);
+}
+
+/* Everything queued written (the thread idle); its failure becomes the
+ * writer's. After this the caller may use the connection. */
+static int q_drain(struct npuprof_db *w)
+{
+	struct wqueue *q = w->q;
+
+	if (!q)
+		return w->err;
+	q_publish(q);
+	pthread_mutex_lock(&q->mu);
+	while (q->head != q->tail)
+		pthread_cond_wait(&q->cv, &q->mu);
+	if (q->err && !w->err) {
+		w->err = q->err;
+		memcpy(w->msg, q->msg, sizeof(w->msg));
+	}
+	pthread_mutex_unlock(&q->mu);
+	return w->err;
+}
+
+static void q_stop(struct npuprof_db *w)
+{
+	struct wqueue *q = w->q;
+
+	if (!q)
+		return;
+	q_drain(w);
+	pthread_mutex_lock(&q->mu);
+	q->stop = 1;
+	pthread_cond_broadcast(&q->cv);
+	pthread_mutex_unlock(&q->mu);
+	pthread_join(q->thread, NULL);
+	pthread_mutex_destroy(&q->mu);
+	pthread_cond_destroy(&q->cv);
+	for (unsigned i = 0; i < Q_CHUNKS; i++) {
+		free(q->c[i].tab);
+		free(q->c[i].rows);
+	}
+	free(q);
+	w->q = NULL;
+}
+
+static int q_start(struct npuprof_db *w)
+{
+	struct wqueue *q = calloc(1, sizeof(*q));
+
+	if (!q)
+		return -ENOMEM;
+	for (unsigned i = 0; i < NPUPROF_DB_TABLE_COUNT; i++)
+		if (npuprof_db_tables[i].row_size > q->rowmax)
+			q->rowmax = npuprof_db_tables[i].row_size;
+	q->rowmax = (q->rowmax + 7) & ~(size_t)7;
+	for (unsigned i = 0; i < Q_CHUNKS; i++) {
+		q->c[i].tab = malloc(Q_ROWS);
+		q->c[i].rows = malloc(Q_ROWS * q->rowmax);
+		if (!q->c[i].tab || !q->c[i].rows)
+			goto fail;
+	}
+	pthread_mutex_init(&q->mu, NULL);
+	pthread_cond_init(&q->cv, NULL);
+	w->q = q;
+	if (pthread_create(&q->thread, NULL, writer_main, w) != 0) {
+		pthread_mutex_destroy(&q->mu);
+		pthread_cond_destroy(&q->cv);
+		w->q = NULL;
+		goto fail;
+	}
+	return 0;
+fail:
+	for (unsigned i = 0; i < Q_CHUNKS; i++) {
+		free(q->c[i].tab);
+		free(q->c[i].rows);
+	}
+	free(q);
+	return -ENOMEM;
+}
+
+/* Queue one row (validated, its table created, no TXT column). */
+static int q_row(struct npuprof_db *w, const struct npuprof_db_table_def *def, const void *row)
+{
+	struct wqueue *q = w->q;
+	struct tstate *ts = &w->t[def->id];
+	uint32_t nstr = npuprof_strtab_count(w->st);
+	struct qchunk *c;
+
+	/* the string-id check write_row makes, here where the table lives */
+	for (unsigned i = 0; i < ts->nbind; i++) {
+		int64_t v;
+
+		if (ts->bind[i].kind != NPUPROF_DBK_STR)
+			continue;
+		memcpy(&v, (const char *)row + ts->bind[i].off, sizeof(v));
+		if (v != NPUPROF_DB_NULL && (v < 0 || v >= (int64_t)nstr))
+			return set_msg(w, -EINVAL,
+				       "%s.%s: string id %lld was not returned by "
+				       "npuprof_db_intern (%u strings interned)",
+				       def->name, ts->bind[i].name, (long long)v, nstr);
+	}
+	if (__atomic_load_n(&q->err, __ATOMIC_RELAXED))
+		return q_drain(w);
+	c = &q->c[q->tail % Q_CHUNKS];
+	c->tab[q->fill] = (unsigned char)def->id;
+	memcpy(c->rows + q->fill * q->rowmax, row, def->row_size);
+	if (++q->fill == Q_ROWS)
+		q_publish(q);
+	return 0;
+}
+
 /* Create an ENUM table and fill it with the seed's rows for this variant. */
 static int write_enum(struct npuprof_db *w, const struct npuprof_db_table_def *def)
 {
@@ -338,7 +539,7 @@ static int check_options(const struct npuprof_db_options *o, char *err, size_t e
 		snprintf(err, errlen, "invalid database variant option %d", (int)o->variant);
 		return -EINVAL;
 	}
-	if (o->flags & ~NPUPROF_DB_REPLACE) {
+	if (o->flags & ~(NPUPROF_DB_REPLACE | NPUPROF_DB_THREADED)) {
 		snprintf(err, errlen, "invalid flags 0x%x", o->flags);
 		return -EINVAL;
 	}
@@ -353,6 +554,7 @@ static int check_options(const struct npuprof_db_options *o, char *err, size_t e
 
 static void discard(struct npuprof_db *w)
 {
+	q_stop(w);
 	for (unsigned i = 0; i < NPUPROF_DB_TABLE_COUNT; i++) {
 		sqlite3_finalize(w->t[i].ins);
 		w->t[i].ins = NULL;
@@ -498,6 +700,8 @@ int npuprof_db_open(struct npuprof_db **out, const char *dir, const struct npupr
 	/* "N/A" takes id 0: the producer's absent value, and never `launch`. */
 	if (!r && npuprof_strtab_intern(w->st, "N/A", 3) != NPUPROF_DB_STR_NA)
 		r = set_msg(w, w->err = -ENOMEM, "out of memory");
+	if (!r && (w->flags & NPUPROF_DB_THREADED) && q_start(w) < 0)
+		r = set_msg(w, w->err = -ENOMEM, "cannot start the writer thread");
 	if (r)
 		goto fail;
 	*out = w;
@@ -577,12 +781,19 @@ int npuprof_db_insert(struct npuprof_db *w, enum npuprof_db_table t, const void 
 				       "META_DATA: %s is written by the database writer itself",
 				       m->name ? m->name : "a NULL name");
 	}
+	if (w->q) {
+		if (w->t[t].ins && !w->t[t].has_txt)
+			return q_row(w, def, row);
+		r = q_drain(w); /* the connection is the caller's from here */
+		if (r < 0)
+			return r;
+	}
 	if (!w->t[t].ins) {
 		r = first_row(w, def);
 		if (r < 0)
 			return r;
 	}
-	r = write_row(w, def, row);
+	r = w->q && !w->t[t].has_txt ? q_row(w, def, row) : write_row(w, def, row);
 	if (r == 0 && t == NPUPROF_DB_NPU_INFO) {
 		if (w->n_npu == w->cap_npu) {
 			size_t n = w->cap_npu ? w->cap_npu * 2 : 8;
@@ -703,6 +914,7 @@ int npuprof_db_finish(struct npuprof_db *w)
 		return -EINVAL;
 	if (w->finished)
 		return set_msg(w, -EINVAL, "%s: already finished", w->final_path);
+	q_stop(w);
 	r = w->err;
 	if (!r)
 		r = write_default_rank_map(w);
@@ -771,6 +983,8 @@ uint64_t npuprof_db_row_count(const struct npuprof_db *w, enum npuprof_db_table 
 {
 	if (!w || (unsigned)t >= NPUPROF_DB_TABLE_COUNT)
 		return 0;
+	if (w->q)
+		q_drain((struct npuprof_db *)w); /* counted by the thread */
 	return w->t[t].rows;
 }
 

@@ -410,9 +410,14 @@ static uint64_t host_task_ns(const struct npuprof_hrec_task_track *r)
 static void write_host_tasks(struct export_ctx *x)
 {
 	uint64_t gtid = 0;
+	uint32_t *order = x->hd->ntrack ? hostdata_track_order(x->hd) : NULL;
 
+	if (x->hd->ntrack && !order) {
+		check(x, -ENOMEM);
+		return;
+	}
 	for (size_t i = 0; i < x->hd->ntrack && !x->err; i++) {
-		const struct hd_track *tr = &x->hd->track[i];
+		const struct hd_track *tr = &x->hd->track[order[i]];
 		struct corr_task t;
 
 		memset(&t, 0, sizeof(t));
@@ -429,6 +434,7 @@ static void write_host_tasks(struct export_ctx *x)
 		t.user = tr;
 		on_done(x, &t);
 	}
+	free(order);
 }
 
 /* ---- host-only rows -------------------------------------------------------- */
@@ -912,6 +918,14 @@ static long scan_kernel(struct export_ctx *x, const char *kpath)
 	return n;
 }
 
+static double secs_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) + (t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
 static int export_one(struct export_ctx *x, const char *kpath, const char *outdir,
 		      const struct npuprof_db_options *dbo, char *path_out, size_t path_len,
 		      char *err, size_t errlen)
@@ -955,6 +969,7 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	x->res->correlate_seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (x->host_only && enabled(x, ACL_PROF_TASK_TIME))
 		write_host_tasks(x);
 	if (enabled(x, ACL_PROF_ACL_API))
@@ -967,6 +982,8 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 		write_steps(x);
 	write_comm_ops(x);
 	write_session_rows(x);
+	x->res->write_seconds = secs_since(&t0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (x->err) {
 		if (x->err == -EINTR)
 			npuprof_seterr(err, errlen, "interrupted: nothing written, %s unchanged",
@@ -993,6 +1010,7 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	}
 	npuprof_db_close(x->w);
 	x->w = NULL;
+	x->res->finish_seconds = secs_since(&t0);
 	return r;
 }
 
@@ -1032,7 +1050,10 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	r = npuprof_session_load(&s, dir, err, errlen);
 	if (r < 0)
 		return r;
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	r = hostdata_load(&hd, dir, o->warn ? o->warn : stderr, err, errlen);
+	res->load_seconds = secs_since(&t0);
 	if (r >= 0)
 		r = export_resolve_ranks(&s, &hd, err, errlen);
 	if (r < 0) {
@@ -1061,6 +1082,11 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	dbo.schema = o->schema;
 	dbo.variant = NPUPROF_DB_MSPROF;
 	dbo.flags = NPUPROF_DB_REPLACE; /* our own earlier export of this session */
+	/* SQLite's work on a second thread, overlapping decoding and
+	 * correlating; NPUPROF_EXPORT_SYNC=1 writes on this thread (the same
+	 * database: tests compare the two) */
+	if (!getenv("NPUPROF_EXPORT_SYNC") || strcmp(getenv("NPUPROF_EXPORT_SYNC"), "1"))
+		dbo.flags |= NPUPROF_DB_THREADED;
 	r = export_one(&x, kpath, dir, &dbo, res->db_path, sizeof(res->db_path), err, errlen);
 	if (r < 0)
 		goto out;
@@ -1090,7 +1116,7 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 		}
 		dbo.variant = NPUPROF_DB_PYTORCH;
 		dbo.file_name = "ascend_pytorch_profiler.db";
-		dbo.flags = NPUPROF_DB_REPLACE;
+		dbo.flags = NPUPROF_DB_REPLACE | (dbo.flags & NPUPROF_DB_THREADED);
 		memset(&pres, 0, sizeof(pres));
 		pres.damaged = res->damaged;
 		x.res = &pres;

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <dirent.h>
 #include <glob.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,25 +189,88 @@ static void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, con
 		qsort(base, n, size, cmp);
 }
 
-static int cmp_track(const void *a, const void *b)
+/*
+ * Indexes instead of sorting (the records stay where they were loaded, in
+ * file order): a task key's tracks are chained in time order, equal times in
+ * file order (what a stable sort by (key, time) gave), and detail records
+ * are chained per (key, batch) hash in file order, so a lookup finds the
+ * first one loaded (what a stable sort's lower bound gave).
+ */
+static uint64_t detail_hash(uint64_t key, uint32_t batch)
 {
-	const struct hd_track *x = a, *y = b;
+	uint64_t h = (key ^ ((uint64_t)batch * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
 
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->r.time_ns < y->r.time_ns ? -1 : x->r.time_ns > y->r.time_ns;
+	return h ^ (h >> 29);
 }
 
-#define DETAIL_CMP(name, type)                                                             \
-	static int name(const void *a, const void *b)                                      \
-	{                                                                                  \
-		const type *x = a, *y = b;                                                 \
-		if (x->key != y->key)                                                      \
-			return x->key < y->key ? -1 : 1;                                   \
-		return x->r.batch_id < y->r.batch_id ? -1 : x->r.batch_id > y->r.batch_id; \
+/* Append record i to its chain: map value first | last << 32. */
+static int chain_add(struct u64map *m, uint32_t *next, uint64_t hkey, uint32_t i)
+{
+	uint64_t v;
+
+	next[i] = HD_END;
+	if (!u64map_get(m, hkey, &v))
+		return u64map_put(m, hkey, (uint64_t)i | ((uint64_t)i << 32));
+	next[(uint32_t)(v >> 32)] = i;
+	return u64map_put(m, hkey, (v & 0xffffffffULL) | ((uint64_t)i << 32));
+}
+
+static int build_detail(struct u64map *m, uint32_t **next, size_t n, size_t stride,
+			const void *base, size_t key_off, size_t batch_off)
+{
+	*next = malloc((n + 1) * sizeof(**next));
+	if (!*next)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const char *rec = (const char *)base + i * stride;
+		uint64_t key;
+		uint32_t batch;
+
+		memcpy(&key, rec + key_off, sizeof(key));
+		memcpy(&batch, rec + batch_off, sizeof(batch));
+		if (chain_add(m, *next, detail_hash(key, batch), (uint32_t)i) < 0)
+			return -ENOMEM;
 	}
-DETAIL_CMP(cmp_compute, struct hd_compute)
-DETAIL_CMP(cmp_htask, struct hd_hccl_task)
+	return 0;
+}
+
+/* A chain out of time order (tracks of one key from several threads):
+ * sorted stably by time. */
+static int cmp_u64_idx(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+static int sort_chain(struct hostdata *h, uint64_t key, uint32_t first)
+{
+	size_t n = 0, cap = 0;
+	uint64_t *v = NULL;
+
+	for (uint32_t i = first; i != HD_END; i = h->track_next[i]) {
+		if (n == cap) {
+			uint64_t *p = realloc(v, (cap = cap ? 2 * cap : 64) * 2 * sizeof(*v));
+
+			if (!p) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = p;
+		}
+		v[2 * n] = h->track[i].r.time_ns;
+		v[2 * n + 1] = i;
+		n++;
+	}
+	qsort(v, n, 2 * sizeof(*v), cmp_u64_idx); /* (time, index): stable */
+	for (size_t k = 0; k < n; k++)
+		h->track_next[v[2 * k + 1]] = k + 1 < n ? (uint32_t)v[2 * k + 3] : HD_END;
+	int r = u64map_put(&h->track_range, key, v[1]);
+	free(v);
+	return r;
+}
 
 static int cmp_hop(const void *a, const void *b)
 {
@@ -261,6 +325,8 @@ int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err, si
 	memset(h, 0, sizeof(*h));
 	u64map_init(&h->strings);
 	u64map_init(&h->track_range);
+	u64map_init(&h->compute_at);
+	u64map_init(&h->htask_at);
 	snprintf(pattern, sizeof(pattern), "%s/host/data/%s*%s", dir, NPUPROF_HOST_FILE_PREFIX,
 		 NPUPROF_HOST_FILE_SUFFIX);
 	snprintf(hdir, sizeof(hdir), "%s/host/data", dir);
@@ -324,9 +390,17 @@ int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err, si
 	}
 	globfree(&g);
 
-	sort(h->track, h->ntrack, sizeof(*h->track), cmp_track);
-	sort(h->compute, h->ncompute, sizeof(*h->compute), cmp_compute);
-	sort(h->htask, h->nhtask, sizeof(*h->htask), cmp_htask);
+	if (h->ntrack >= 0x80000000u || h->ncompute >= HD_END || h->nhtask >= HD_END) {
+		snprintf(err, errlen, "more than %u host records of one kind", 0x7fffffffu);
+		return -EOVERFLOW;
+	}
+	if (build_detail(&h->compute_at, &h->compute_next, h->ncompute, sizeof(*h->compute),
+			 h->compute, offsetof(struct hd_compute, key),
+			 offsetof(struct hd_compute, r.batch_id)) < 0 ||
+	    build_detail(&h->htask_at, &h->htask_next, h->nhtask, sizeof(*h->htask), h->htask,
+			 offsetof(struct hd_hccl_task, key),
+			 offsetof(struct hd_hccl_task, r.batch_id)) < 0)
+		return -ENOMEM;
 	sort(h->hop, h->nhop, sizeof(*h->hop), cmp_hop);
 	sort(h->api, h->napi, sizeof(*h->api), cmp_api);
 	sort(h->tx, h->ntx, sizeof(*h->tx), cmp_tx);
@@ -345,20 +419,51 @@ int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err, si
 		free(order);
 	}
 
-	/* track ranges per task key, with a cursor each */
+	/* track chains per task key, in time order, with a cursor each */
 	h->track_cursor = malloc((h->ntrack + 1) * sizeof(*h->track_cursor));
-	if (!h->track_cursor)
+	h->track_next = malloc((h->ntrack + 1) * sizeof(*h->track_next));
+	if (!h->track_cursor || !h->track_next)
 		return -ENOMEM;
-	for (size_t i = 0; i < h->ntrack;) {
-		uint64_t k = h->track[i].key;
-		size_t j = i + 1;
+	for (size_t i = 0; i < h->ntrack; i++) {
+		uint64_t v;
+		uint32_t last;
 
-		while (j < h->ntrack && h->track[j].key == k)
-			j++;
-		if (u64map_put(&h->track_range, k, (uint64_t)i | ((uint64_t)(j - i) << 32)) < 0)
-			return -ENOMEM;
 		h->track_cursor[i] = (uint32_t)i;
-		i = j;
+		if (!u64map_get(&h->track_range, h->track[i].key, &v)) {
+			h->track_next[i] = HD_END;
+			if (u64map_put(&h->track_range, h->track[i].key,
+				       (uint64_t)i | ((uint64_t)i << 32)) < 0)
+				return -ENOMEM;
+			continue;
+		}
+		last = (uint32_t)(v >> 32);
+		if (h->track[last].r.time_ns > h->track[i].r.time_ns)
+			/* out of time order (tracks of one key from several
+			 * threads): bit 31 of the first's cursor asks for a sort */
+			h->track_cursor[(uint32_t)v] |= 0x80000000u;
+		h->track_next[last] = (uint32_t)i;
+		h->track_next[i] = HD_END;
+		if (u64map_put(&h->track_range, h->track[i].key,
+			       (v & 0xffffffffULL) | ((uint64_t)i << 32)) < 0)
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < h->ntrack; i++) {
+		uint64_t v;
+		uint32_t first;
+
+		u64map_get(&h->track_range, h->track[i].key, &v);
+		first = (uint32_t)v;
+		if (first != i)
+			continue; /* once per chain, at its first record */
+		if (h->track_cursor[i] & 0x80000000u) {
+			h->track_cursor[i] = (uint32_t)i;
+			if (sort_chain(h, h->track[i].key, first) < 0)
+				return -ENOMEM;
+			u64map_get(&h->track_range, h->track[i].key, &v);
+			h->track_cursor[(uint32_t)v] = (uint32_t)v;
+		} else if (u64map_put(&h->track_range, h->track[i].key, first) < 0) {
+			return -ENOMEM;
+		}
 	}
 	return 0;
 }
@@ -379,9 +484,50 @@ void hostdata_free(struct hostdata *h)
 	free(h->step);
 	free(h->rank);
 	free(h->track_cursor);
+	free(h->track_next);
+	free(h->compute_next);
+	free(h->htask_next);
 	u64map_free(&h->strings);
 	u64map_free(&h->track_range);
+	u64map_free(&h->compute_at);
+	u64map_free(&h->htask_at);
 	memset(h, 0, sizeof(*h));
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+uint32_t *hostdata_track_order(const struct hostdata *h)
+{
+	const struct u64map *m = &h->track_range;
+	uint64_t *keys = malloc((m->len + 1) * sizeof(*keys));
+	uint32_t *order = malloc((h->ntrack + 1) * sizeof(*order));
+	size_t nk = 0, n = 0;
+
+	if (!keys || !order) {
+		free(keys);
+		free(order);
+		return NULL;
+	}
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->used[i])
+			keys[nk++] = m->keys[i];
+	if (nk > 1)
+		qsort(keys, nk, sizeof(*keys), cmp_u64);
+	for (size_t k = 0; k < nk; k++) {
+		uint64_t first;
+
+		u64map_get(m, keys[k], &first);
+		for (uint32_t i = (uint32_t)first; i != HD_END && n < h->ntrack;
+		     i = h->track_next[i])
+			order[n++] = i;
+	}
+	free(keys);
+	return order;
 }
 
 const char *hostdata_str(const struct hostdata *h, uint64_t id)
@@ -398,45 +544,37 @@ const char *hostdata_str(const struct hostdata *h, uint64_t id)
 const struct hd_track *hostdata_match_track(struct hostdata *h, uint32_t pid, uint32_t dev,
 					    uint32_t stream, uint32_t task, uint64_t t)
 {
-	uint64_t range;
-	uint32_t first, n, cur;
+	uint64_t first;
+	uint32_t cur;
 	const struct hd_track *best = NULL;
 
-	if (!u64map_get(&h->track_range, hd_task_key(pid, dev, stream, task), &range))
+	if (!u64map_get(&h->track_range, hd_task_key(pid, dev, stream, task), &first))
 		return NULL;
-	first = (uint32_t)range;
-	n = (uint32_t)(range >> 32);
 	cur = h->track_cursor[first];
-	while (cur < first + n && h->track[cur].r.time_ns <= t + TRACK_SLACK_NS)
-		best = &h->track[cur++];
+	while (cur != HD_END && h->track[cur].r.time_ns <= t + TRACK_SLACK_NS) {
+		best = &h->track[cur];
+		cur = h->track_next[cur];
+	}
 	h->track_cursor[first] = cur;
 	return best;
 }
 
-#define DETAIL_FIND(fn, type, arr, cnt)                                                       \
+#define DETAIL_FIND(fn, type, arr, at, next)                                                  \
 	const type *fn(const struct hostdata *h, uint32_t pid, uint32_t dev, uint32_t stream, \
 		       uint32_t task, uint32_t batch)                                         \
 	{                                                                                     \
-		uint64_t k = hd_task_key(pid, dev, stream, task);                             \
-		size_t lo = 0, hi = h->cnt;                                                   \
-		while (lo < hi) {                                                             \
-			size_t mid = (lo + hi) / 2;                                           \
-			const type *m = &h->arr[mid];                                         \
-			uint64_t mk = m->key;                                                 \
-			if (mk < k || (mk == k && m->r.batch_id < batch))                     \
-				lo = mid + 1;                                                 \
-			else                                                                  \
-				hi = mid;                                                     \
-		}                                                                             \
-		if (lo < h->cnt) {                                                            \
-			const type *m = &h->arr[lo];                                          \
+		uint64_t k = hd_task_key(pid, dev, stream, task), i;                          \
+		if (!u64map_get(&h->at, detail_hash(k, batch), &i))                           \
+			return NULL;                                                          \
+		for (i &= 0xffffffffULL; i != HD_END; i = h->next[i]) {                       \
+			const type *m = &h->arr[i];                                           \
 			if (m->key == k && m->r.batch_id == batch)                            \
 				return m;                                                     \
 		}                                                                             \
 		return NULL;                                                                  \
 	}
-DETAIL_FIND(hostdata_compute, struct hd_compute, compute, ncompute)
-DETAIL_FIND(hostdata_hccl_task, struct hd_hccl_task, htask, nhtask)
+DETAIL_FIND(hostdata_compute, struct hd_compute, compute, compute_at, compute_next)
+DETAIL_FIND(hostdata_hccl_task, struct hd_hccl_task, htask, htask_at, htask_next)
 
 struct hd_hccl_op *hostdata_hccl_op(struct hostdata *h, uint32_t pid, uint64_t op_seq)
 {

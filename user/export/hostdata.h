@@ -14,6 +14,8 @@
 #include "npuprof/rank.h"
 #include "u64map.h"
 
+#define HD_END UINT32_MAX
+
 /* The task key: (pid, device, stream, 16-bit task id). */
 static inline uint64_t hd_task_key(uint32_t pid, uint32_t dev, uint32_t stream, uint32_t task)
 {
@@ -65,13 +67,13 @@ struct hd_rank {
 struct hostdata {
 	struct hd_api *api;
 	size_t napi;
-	struct hd_track *track; /* sorted by (pid, dev, stream, task, time) */
+	struct hd_track *track; /* in file order; chained per task key */
 	size_t ntrack;
-	struct hd_compute *compute; /* sorted by task key + batch */
+	struct hd_compute *compute; /* in file order; chained per (key, batch) */
 	size_t ncompute;
 	struct hd_hccl_op *hop; /* sorted by (pid, op_seq) */
 	size_t nhop;
-	struct hd_hccl_task *htask; /* sorted by task key + batch */
+	struct hd_hccl_task *htask; /* in file order; chained per (key, batch) */
 	size_t nhtask;
 	struct hd_tx *tx;
 	size_t ntx;
@@ -82,8 +84,14 @@ struct hostdata {
 	struct u64map strings; /* hash id -> index into strv */
 	char **strv;
 	size_t nstr, capstr;
-	struct u64map track_range; /* task key -> first index | count << 32 */
-	uint32_t *track_cursor; /* per first index: next unused track */
+	/* a task key's tracks: a chain in time order (file order at equal
+	 * times) from the first, track_next[i] the next, HD_END the end */
+	struct u64map track_range; /* task key -> first index (| last << 32 while loading) */
+	uint32_t *track_next;
+	uint32_t *track_cursor; /* per first index: next unused track (HD_END: none) */
+	/* detail records by hd_detail_hash(key, batch): chains in file order */
+	struct u64map compute_at, htask_at; /* hash -> first index */
+	uint32_t *compute_next, *htask_next;
 	uint32_t pids[256];
 	int npids;
 	uint64_t lost; /* records lost by the recorders */
@@ -97,6 +105,10 @@ struct hostdata {
  * offset, and counted in damaged_files; only running out of memory fails. */
 int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err, size_t errlen);
 void hostdata_free(struct hostdata *h);
+/* The tracks in (task key, time) order (equal times: as recorded): a malloc'd
+ * array of h->ntrack indexes into h->track, or NULL (out of memory; also for
+ * none). */
+uint32_t *hostdata_track_order(const struct hostdata *h);
 /* The string of a hash id; "" for NPUPROF_HREC_NO_STRING, NULL if unknown. */
 const char *hostdata_str(const struct hostdata *h, uint64_t id);
 

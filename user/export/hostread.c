@@ -351,10 +351,44 @@ out:
 	return ret;
 }
 
+/*
+ * The file is mapped and decoded in place; the pages behind the decoder are
+ * given back as it goes (MADV_DONTNEED on a private read-only file mapping
+ * only drops this process's view: a page read again comes back from the
+ * file), so a stream of any size costs a bounded window of memory.
+ */
+#define DECODE_WINDOW (8u << 20)
+struct window {
+	npuprof_host_record_fn fn;
+	void *ctx;
+	const uint8_t *map, *dropped; /* dropped: pages below are given back */
+	size_t len;
+};
+
+static int windowed(void *vctx, const struct npuprof_host_block_header *block,
+		    const struct npuprof_hrec_header *rec)
+{
+	struct window *w = vctx;
+	const uint8_t *at = (const uint8_t *)rec;
+
+	if (at >= w->map && at < w->map + w->len && at - w->dropped > 2 * DECODE_WINDOW) {
+		const uint8_t *upto = at - DECODE_WINDOW;
+
+		upto = w->map + ((size_t)(upto - w->map) & ~(size_t)(DECODE_WINDOW - 1));
+		if (upto > w->dropped) {
+			madvise((void *)w->dropped, (size_t)(upto - w->dropped), MADV_DONTNEED);
+			w->dropped = upto;
+		}
+	}
+	return w->fn(w->ctx, block, rec);
+}
+
 int npuprof_host_decode(const char *path, npuprof_host_record_fn fn, void *ctx,
 			struct npuprof_host_file_info *info,
 			struct npuprof_host_decode_stats *stats, char *err, size_t errlen)
 {
+	struct window win = { fn, ctx, NULL, NULL, 0 };
+
 	struct stat st;
 	void *map = NULL;
 	int fd, ret;
@@ -389,8 +423,14 @@ int npuprof_host_decode(const char *path, npuprof_host_record_fn fn, void *ctx,
 		}
 	}
 	close(fd);
-	ret = npuprof_host_decode_buffer(map ? map : "", (size_t)st.st_size, path, fn, ctx, info,
-					 stats, err, errlen);
+	if (map) {
+		madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
+		win.map = win.dropped = map;
+		win.len = (size_t)st.st_size;
+	}
+	ret = npuprof_host_decode_buffer(map ? map : "", (size_t)st.st_size, path,
+					 map ? windowed : fn, map ? (void *)&win : ctx, info, stats,
+					 err, errlen);
 	if (map)
 		munmap(map, (size_t)st.st_size);
 	return ret;

@@ -1,0 +1,80 @@
+#!/bin/sh
+# tests/export_same_test.sh - the export's fast paths write the same
+# database as the plain one, row for row: every session below is exported
+# twice, once with NPUPROF_EXPORT_SYNC=1 (every row written on the
+# exporting thread, the export as it was before the writer thread) and once
+# as `npuprof export` runs by default, and the two files' full `.dump`s
+# (schema and every row in rowid order) must be identical. Sessions: the
+# committed recording (kernel + host streams of a 200-task flood), a
+# synthetic session with an API, a task track and a compute op per task
+# (bench_export's), the same exported as 1.2.0 with --pytorch, and a
+# kernel-only copy of it. OLD_NPUPROF=BINARY compares with another build's
+# `npuprof export` instead (e.g. main's, from before a change to the export:
+# OLD_NPUPROF=/work/main/build/bin/npuprof tests/export_same_test.sh).
+# Run by scripts/run-unit.sh as one test.
+TEST=export_same_test
+. "$(dirname "$0")/testlib.sh"
+B=${BUILD:-build}
+P=$B/bin/npuprof
+[ -x $P ] || fail "no $P (make first)"
+[ -x $B/tests/bench/bench_export ] || fail "no $B/tests/bench/bench_export (make first)"
+command -v sqlite3 > /dev/null || fail "no sqlite3 (scripts/deps.sh)"
+
+dump() { sqlite3 "$1" .dump; }
+# same SESSION_DIR LABEL [export options]
+same() {
+	d=$1
+	label=$2
+	shift 2
+	rm -rf "$d"/msprof_*.db "$d/ASCEND_PROFILER_OUTPUT"
+	NPUPROF_EXPORT_SYNC=1 ${OLD_NPUPROF:-$P} export --quiet "$@" "$d" > "$tmp/sync.out" 2>&1
+	rs=$?
+	db=$(ls "$d"/msprof_*.db 2>/dev/null | head -n 1)
+	[ -n "$db" ] || { cat "$tmp/sync.out"; fail "$label: the plain export wrote no database"; }
+	dump "$db" > "$tmp/sync.sql"
+	[ ! -f "$d/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler.db" ] ||
+		dump "$d/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler.db" > "$tmp/sync-pt.sql"
+	rm -rf "$d"/msprof_*.db "$d/ASCEND_PROFILER_OUTPUT"
+	$P export --quiet "$@" "$d" > "$tmp/fast.out" 2>&1
+	rf=$?
+	[ $rs = $rf ] || fail "$label: exit status $rf, the plain export's $rs"
+	db=$(ls "$d"/msprof_*.db 2>/dev/null | head -n 1)
+	[ -n "$db" ] || { cat "$tmp/fast.out"; fail "$label: the default export wrote no database"; }
+	dump "$db" > "$tmp/fast.sql"
+	cmp -s "$tmp/sync.sql" "$tmp/fast.sql" ||
+		{ diff "$tmp/sync.sql" "$tmp/fast.sql" | head; fail "$label: databases differ"; }
+	if [ -f "$tmp/sync-pt.sql" ]; then
+		dump "$d/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler.db" > "$tmp/fast-pt.sql"
+		cmp -s "$tmp/sync-pt.sql" "$tmp/fast-pt.sql" ||
+			{ diff "$tmp/sync-pt.sql" "$tmp/fast-pt.sql" | head; fail "$label: PyTorch databases differ"; }
+		rm -f "$tmp/sync-pt.sql"
+	fi
+	rows=$(grep -c '^INSERT INTO' "$tmp/fast.sql")
+	note "$label: $rows rows identical"
+	n=$rows
+}
+
+cp -r tests/fixtures/replay/flood_stall "$tmp/replay"
+same "$tmp/replay" "recording"
+[ "$n" -gt 300 ] || fail "recording: only $n rows"
+
+out=$(BENCH_EXPORT_TASKS=30000 BENCH_EXPORT_KEEP=1 TMPDIR="$tmp" $B/tests/bench/bench_export 2>&1)
+s=$(printf '%s\n' "$out" | sed -n 's/^session kept: //p')
+[ -n "$s" ] && [ -d "$s" ] || { printf '%s\n' "$out"; fail "no synthetic session"; }
+same "$s" "synthetic"
+[ "$n" -gt 90000 ] || fail "synthetic: only $n rows (want tasks, API and compute rows)"
+same "$s" "synthetic 1.2.0 --pytorch" --schema 1.2.0 --pytorch
+[ "$n" -gt 90000 ] || fail "synthetic 1.2.0: only $n rows"
+# host-only: the same session as the host engine records it (no kernel
+# stream; task rows from the host task tracks, in task-key order)
+h="$tmp/hostonly"
+mkdir -p "$h"
+cp -r "$s/host" "$s/device_0" "$h/" 2>/dev/null || cp -r "$s/host" "$h/"
+sed 's/^engine=.*/engine=host/' "$s/npuprof.session" > "$h/npuprof.session"
+same "$h" "host-only"
+[ "$n" -gt 90000 ] || fail "host-only: only $n rows"
+rm -rf "$s/host"
+same "$s" "kernel-only"
+[ "$n" -gt 30000 ] || fail "kernel-only: only $n rows"
+rm -rf "$(dirname "$s")"
+note ok
