@@ -386,6 +386,8 @@ int main(void)
 	if (bigh && mh1 > 0 && mhb > 0)
 		printf("RESULT\texport peak memory 10M/1M tasks, with host records\t%.3f\t<=\t1.1\n",
 		       (double)mhb / (double)mh1);
-	snprintf(err, sizeof(err), "rm -rf '%s'", parent);
-	return system(err) == 0 ? 0 : 1;
+	char rm[sizeof(parent) + 16];
+
+	snprintf(rm, sizeof(rm), "rm -rf '%s'", parent);
+	return system(rm) == 0 ? 0 : 1;
 }
