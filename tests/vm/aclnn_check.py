@@ -42,6 +42,44 @@ OPS = {
 SLACK_NS = 40
 
 
+def check_mstx(db, s, tasks, fails):
+    """The sample's stream-anchored mstx stamps: each MSTX_EVENTS row joins
+    its own MsTx TASK row, whose device times enclose the operators'."""
+    ev = {}
+    for msg, etype, conn, dom in db.execute(
+            "SELECT message, eventType, connectionId, domainId FROM MSTX_EVENTS"):
+        ev[s.get(msg)] = (etype, conn, s.get(dom))
+    print("mstx events: %s" % sorted(ev))
+    want = {"all operators": "default", "add done": "default", "matmul": "aclnn_sample"}
+    dev = {}
+    for name, domain in want.items():
+        if name not in ev:
+            fails.append("mstx: no MSTX_EVENTS row %r (have %s)" % (name, sorted(ev)))
+            continue
+        etype, conn, dom = ev[name]
+        if dom != domain:
+            fails.append("mstx %r: domain %r, expected %r" % (name, dom, domain))
+        rows = db.execute("SELECT t.startNs, t.endNs, s.value FROM TASK t JOIN STRING_IDS s "
+                          "ON s.id = t.taskType WHERE t.connectionId = ?", (conn,)).fetchall()
+        if len(rows) != 1 or rows[0][2] != "MsTx":
+            fails.append("mstx %r: connectionId %d joins %s, expected one MsTx task"
+                         % (name, conn, rows))
+            continue
+        dev[name] = rows[0][:2]
+    ops = [v[:2] for v in tasks.values()]
+    if "all operators" in dev and ops:
+        st, en = dev["all operators"]
+        if not (st <= min(o[0] for o in ops) and en >= max(o[1] for o in ops)):
+            fails.append("mstx 'all operators' %s does not enclose the operators %s"
+                         % (dev["all operators"], ops))
+    mm = tasks.get("aclnnMatmul_MatMulCommon_MatMulV2")
+    if "matmul" in dev and mm:
+        st, en = dev["matmul"]
+        if not (st <= mm[0] and en >= mm[1]):
+            fails.append("mstx 'matmul' %s does not enclose the Matmul task %s"
+                         % (dev["matmul"], mm[:2]))
+
+
 def main():
     db = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
     s = dict(db.execute("SELECT id, value FROM STRING_IDS"))
@@ -100,6 +138,7 @@ def main():
     if spans.get("aclnnMatmul", 0) <= max(v for k, v in spans.items() if k != "aclnnMatmul"):
         fails.append("the matmul is not the longest task: %s" % spans)
     print("aclnn spans (ns): %s" % " ".join("%s=%d" % kv for kv in sorted(spans.items())))
+    check_mstx(db, s, tasks, fails)
     for f in fails:
         print("FAIL: " + f)
     return 1 if fails else 0

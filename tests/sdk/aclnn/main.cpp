@@ -3,7 +3,9 @@
  * installed SDK only: device and stream, aclTensor objects over device
  * memory, then for each of Add, Mul, Cast, Matmul, Softmax and LayerNorm
  * the two phases (aclnnXxxGetWorkspaceSize, a workspace, aclnnXxx),
- * aclrtSynchronizeStream, teardown.
+ * aclrtSynchronizeStream, teardown; with mstx ranges and marks on the
+ * stream around them, as CANN's mstx samples put them (a range around all
+ * operators, a mark after Add, a range of its own domain around Matmul).
  *
  *   aclnn_sample
  * Without devices (no npusim) it runs every first phase, checks the
@@ -20,6 +22,7 @@
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_softmax.h"
+#include "mstx/ms_tools_ext.h"
 #include "securec.h"
 
 #define CHECK_RET(cond, return_expr) \
@@ -158,20 +161,27 @@ int main()
     aclOpExecutor *executor = nullptr;
     int failed = 0;
     aclnnStatus st;
+    mstxDomainHandle_t domain = mstxDomainCreateA("aclnn_sample");
+    mstxRangeId all = mstxRangeStartA("all operators", stream);
     st = aclnnAddGetWorkspaceSize(self.tensor, other.tensor, alpha, out.tensor, &workspaceSize,
                                   &executor);
     failed |= Run("aclnnAdd", st, workspaceSize, executor, stream, aclnnAdd);
+    mstxMarkA("add done", stream);
     st = aclnnMulGetWorkspaceSize(self.tensor, vec.tensor, out.tensor, &workspaceSize, &executor);
     failed |= Run("aclnnMul", st, workspaceSize, executor, stream, aclnnMul);
     st = aclnnCastGetWorkspaceSize(out.tensor, ACL_FLOAT16, out16.tensor, &workspaceSize, &executor);
     failed |= Run("aclnnCast", st, workspaceSize, executor, stream, aclnnCast);
+    mstxRangeId mm = mstxDomainRangeStartA(domain, "matmul", stream);
     st = aclnnMatmulGetWorkspaceSize(mA.tensor, mB.tensor, mOut.tensor, 1, &workspaceSize, &executor);
     failed |= Run("aclnnMatmul", st, workspaceSize, executor, stream, aclnnMatmul);
+    mstxDomainRangeEnd(domain, mm);
     st = aclnnSoftmaxGetWorkspaceSize(x.tensor, -1, y.tensor, &workspaceSize, &executor);
     failed |= Run("aclnnSoftmax", st, workspaceSize, executor, stream, aclnnSoftmax);
     st = aclnnLayerNormGetWorkspaceSize(x.tensor, normalizedShape, w.tensor, b.tensor, 1e-5, y.tensor,
                                         mean.tensor, rstd.tensor, &workspaceSize, &executor);
     failed |= Run("aclnnLayerNorm", st, workspaceSize, executor, stream, aclnnLayerNorm);
+    mstxRangeEnd(all);
+    mstxDomainDestroy(domain);
 
     if (g_device) {
         std::vector<float> result(8);
