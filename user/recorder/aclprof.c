@@ -268,42 +268,6 @@ static int stack_grow(void)
 
 /* ---- records ------------------------------------------------------------------ */
 
-/* Writes one TX record; 0 or -1 if it could not be recorded (no collection,
- * ring full), which CANN reports as a failed report (-1). */
-static inline __attribute__((always_inline)) int emit_tx(uint16_t info_type, uint16_t event,
-							 uint64_t start, uint64_t end, uint32_t tid,
-							 uint32_t start_tid, uint32_t range_id,
-							 uint64_t mark_id, uint32_t category,
-							 int32_t payload_type, const char *msg,
-							 uint32_t msg_len)
-{
-	uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_tx, message),
-					  (size_t)msg_len + 1);
-	struct npuprof_hrec_tx *r = hrec_reserve(NPUPROF_HREC_TX, size);
-
-	if (!r)
-		return PROF_FAILED;
-	/* Zero the padding first; the fixed fields or the message may then
-     * overwrite part of it. */
-	memset((char *)r + size - NPUPROF_HREC_ALIGN, 0, NPUPROF_HREC_ALIGN);
-	r->tid = tid;
-	r->start_tid = start_tid;
-	r->start_ns = start;
-	r->end_ns = end;
-	r->mark_id = mark_id;
-	r->domain = 0;
-	r->category = category;
-	r->payload_type = payload_type;
-	r->range_id = range_id;
-	r->info_type = info_type;
-	r->event_type = event;
-	r->msg_len = msg_len;
-	hrec_copy(r->message, msg, msg_len);
-	r->message[msg_len] = '\0';
-	hrec_commit(r);
-	return 0;
-}
-
 static inline __attribute__((always_inline)) int emit_stamp(const struct stamp *s, uint16_t event,
 							    uint64_t start, uint64_t end,
 							    uint32_t start_tid, uint32_t range_id)
@@ -313,8 +277,8 @@ static inline __attribute__((always_inline)) int emit_stamp(const struct stamp *
 	/* Bounded even if another thread is changing the message right now. */
 	if (n >= STAMP_MSG_MAX)
 		n = STAMP_MSG_MAX - 1;
-	return emit_tx(0, event, start, end, hrec_tid(), start_tid, range_id, 0, s->category,
-		       s->payload_type, s->message, n);
+	return hrec_emit_tx(0, event, start, end, hrec_tid(), start_tid, range_id, 0, 0,
+			    s->category, s->payload_type, s->message, n);
 }
 
 /* ---- collection control ------------------------------------------------------------ */
@@ -977,8 +941,8 @@ aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream)
 	if (!npuprof_rthooks_get(&h) ||
 	    h.launch_trace(stream, id, NPUPROF_TRACE_MODEL_ID, NPUPROF_TRACE_TAG_MARK) != 0)
 		return PROF_FAILED;
-	return emit_tx(1, NPUPROF_TX_MARK_EX, now, now, tid, tid, NPUPROF_TX_NO_RANGE, id,
-		       UINT32_MAX, 0, msg, (uint32_t)msgLen);
+	return hrec_emit_tx(1, NPUPROF_TX_MARK_EX, now, now, tid, tid, NPUPROF_TX_NO_RANGE, id, 0,
+			    UINT32_MAX, 0, msg, (uint32_t)msgLen);
 }
 
 aclError aclprofPush(void *stamp)

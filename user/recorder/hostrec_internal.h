@@ -137,6 +137,42 @@ static inline void hrec_commit(void *rec)
 	if (npuprof_unlikely(end - tb->cached_tail > tb->cap / 4))
 		npuprof_hostrec_commit_check(tb, end);
 }
+
+/* Writes one TX record (msproftx and mstx alike; domain 0: the default);
+ * 0, or -1 (CANN's PROF_FAILED) if it could not be recorded (no collection, ring
+ * full), which CANN reports as a failed report. */
+static inline __attribute__((always_inline)) int hrec_emit_tx(
+	uint16_t info_type, uint16_t event, uint64_t start, uint64_t end, uint32_t tid,
+	uint32_t start_tid, uint32_t range_id, uint64_t mark_id, uint64_t domain, uint32_t category,
+	int32_t payload_type, const char *msg, uint32_t msg_len)
+{
+	uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_tx, message),
+					  (size_t)msg_len + 1);
+	struct npuprof_hrec_tx *r = hrec_reserve(NPUPROF_HREC_TX, size);
+
+	if (!r)
+		return -1;
+	/* Zero the padding first; the fixed fields or the message may then
+	 * overwrite part of it. */
+	memset((char *)r + size - NPUPROF_HREC_ALIGN, 0, NPUPROF_HREC_ALIGN);
+	r->tid = tid;
+	r->start_tid = start_tid;
+	r->start_ns = start;
+	r->end_ns = end;
+	r->mark_id = mark_id;
+	r->domain = domain;
+	r->category = category;
+	r->payload_type = payload_type;
+	r->range_id = range_id;
+	r->info_type = info_type;
+	r->event_type = event;
+	r->msg_len = msg_len;
+	hrec_copy(r->message, msg, msg_len);
+	r->message[msg_len] = '\0';
+	hrec_commit(r);
+	return 0;
+}
+
 /* Writes the process's rank records (rank.c) to the running stream. */
 void npuprof_rank_emit_all(void);
 

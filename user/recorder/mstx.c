@@ -113,33 +113,15 @@ static uint64_t domain_hash(mstxDomainHandle_t d)
 	return d->hash;
 }
 
-/* One TX record: info_type 1, the message cut at MSTX_MSG_MAX. */
+/* One TX record: info_type 1 (the message is cut at MSTX_MSG_MAX by the
+ * callers); no room or no collection records nothing, as mstx returns no
+ * status. */
 static inline __attribute__((always_inline)) void emit(uint16_t event, uint64_t start, uint64_t end,
 						       uint32_t tid, uint64_t id, uint64_t domain,
 						       const char *msg, uint32_t len)
 {
-	uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_tx, message),
-					  (size_t)len + 1);
-	struct npuprof_hrec_tx *r = hrec_reserve(NPUPROF_HREC_TX, size);
-
-	if (!r)
-		return;
-	memset((char *)r + size - NPUPROF_HREC_ALIGN, 0, NPUPROF_HREC_ALIGN);
-	r->tid = tid;
-	r->start_tid = tid;
-	r->start_ns = start;
-	r->end_ns = end;
-	r->mark_id = id;
-	r->domain = domain;
-	r->category = UINT32_MAX;
-	r->payload_type = 0;
-	r->range_id = NPUPROF_TX_NO_RANGE;
-	r->info_type = 1;
-	r->event_type = event;
-	r->msg_len = len;
-	hrec_copy(r->message, msg, len);
-	r->message[len] = '\0';
-	hrec_commit(r);
+	(void)hrec_emit_tx(1, event, start, end, tid, tid, NPUPROF_TX_NO_RANGE, id, domain,
+			   UINT32_MAX, 0, msg, len);
 }
 
 static int launch(void *stream, uint64_t id, uint32_t tag)
