@@ -241,24 +241,25 @@ static int on_done(void *vctx, const struct corr_task *t)
 	const struct hd_compute *c = hostdata_compute(x->hd, t->pid, t->dev, t->stream, t->task,
 						      tr->r.batch_id);
 	if (c) {
+		const struct hd_op_strings *os = hostdata_op_strings(x->hd, c);
 		struct npuprof_db_compute_task_info ci;
 
 		memset(&ci, 0, sizeof(ci));
-		ci.name = hstr(x, c->r.name_id);
+		ci.name = hstr(x, os->name_id);
 		ci.globalTaskId = row.globalTaskId;
 		ci.blockDim = c->r.block_dim;
 		ci.mixBlockDim = c->r.mix_block_dim;
-		ci.taskType = hstr(x, c->r.task_type_id);
-		ci.opType = hstr(x, c->r.op_type_id);
-		ci.inputFormats = hstr(x, c->r.input_formats_id);
-		ci.inputDataTypes = hstr(x, c->r.input_dtypes_id);
-		ci.inputShapes = hstr(x, c->r.input_shapes_id);
-		ci.outputFormats = hstr(x, c->r.output_formats_id);
-		ci.outputDataTypes = hstr(x, c->r.output_dtypes_id);
-		ci.outputShapes = hstr(x, c->r.output_shapes_id);
-		ci.attrInfo = hstr(x, c->r.attr_id);
-		ci.opState = hstr(x, c->r.op_state_id);
-		ci.hf32Eligible = hstr(x, c->r.hf32_id);
+		ci.taskType = hstr(x, os->task_type_id);
+		ci.opType = hstr(x, os->op_type_id);
+		ci.inputFormats = hstr(x, os->input_formats_id);
+		ci.inputDataTypes = hstr(x, os->input_dtypes_id);
+		ci.inputShapes = hstr(x, os->input_shapes_id);
+		ci.outputFormats = hstr(x, os->output_formats_id);
+		ci.outputDataTypes = hstr(x, os->output_dtypes_id);
+		ci.outputShapes = hstr(x, os->output_shapes_id);
+		ci.attrInfo = hstr(x, os->attr_id);
+		ci.opState = hstr(x, os->op_state_id);
+		ci.hf32Eligible = hstr(x, os->hf32_id);
 		ci.gridDim = NPUPROF_DB_STR_NA;
 		ci.blockDimStr = NPUPROF_DB_STR_NA;
 		check(x, npuprof_db_add_compute_task_info(x->w, &ci));
@@ -397,13 +398,13 @@ static int enabled(const struct export_ctx *x, uint64_t sw)
 
 /* A host-derived task's span: its modelled duration, a copy's bytes at the
  * default bandwidth, at least 1 ns. */
-static uint64_t host_task_ns(const struct npuprof_hrec_task_track *r)
+static uint64_t host_task_ns(const struct hd_track *tr)
 {
-	uint64_t d = r->duration_ns;
+	uint64_t d = tr->r.duration_ns, bytes = tr->r.bytes;
 
-	if (!d && r->bytes)
-		d = r->bytes > UINT64_MAX / 1000 ? UINT64_MAX / HOST_SDMA_MBPS :
-						   r->bytes * 1000 / HOST_SDMA_MBPS;
+	if (!d && bytes)
+		d = bytes > UINT64_MAX / 1000 ? UINT64_MAX / HOST_SDMA_MBPS :
+						bytes * 1000 / HOST_SDMA_MBPS;
 	return d ? d : 1;
 }
 
@@ -430,7 +431,7 @@ static void write_host_tasks(struct export_ctx *x)
 		t.pid = tr->pid;
 		t.tid = tr->r.tid;
 		t.submit_ns = t.start_ns = tr->r.time_ns;
-		t.end_ns = tr->r.time_ns + host_task_ns(&tr->r);
+		t.end_ns = tr->r.time_ns + host_task_ns(tr);
 		t.user = tr;
 		on_done(x, &t);
 	}

@@ -56,6 +56,41 @@ static int add_string(struct hostdata *h, uint64_t id, const char *s, uint32_t l
 	return u64map_put(&h->strings, id, h->nstr++);
 }
 
+/* The index of an op's string set in h->opstr, added if new: the sets are
+ * few (one per distinct operator signature), the compute ops many. A hash
+ * collision only costs a duplicate set. */
+static int64_t add_op_strings(struct hostdata *h, const struct hd_op_strings *os)
+{
+	const uint64_t *w = (const uint64_t *)os;
+	uint64_t hash = 0x9e3779b97f4a7c15ULL, v;
+
+	for (size_t i = 0; i < sizeof(*os) / sizeof(*w); i++) {
+		hash = (hash ^ w[i]) * 0xff51afd7ed558ccdULL;
+		hash ^= hash >> 31;
+	}
+	if (u64map_get(&h->opstr_at, hash, &v) && !memcmp(&h->opstr[v], os, sizeof(*os)))
+		return (int64_t)v;
+	if (h->nopstr >= HD_END)
+		return -EOVERFLOW;
+	if ((h->nopstr & (h->nopstr - 1)) == 0) {
+		void *p = realloc(h->opstr, (h->nopstr ? 2 * h->nopstr : 16) * sizeof(*h->opstr));
+
+		if (!p)
+			return -ENOMEM;
+		h->opstr = p;
+	}
+	h->opstr[h->nopstr] = *os;
+	if (u64map_put(&h->opstr_at, hash, h->nopstr) < 0)
+		return -ENOMEM;
+	return (int64_t)h->nopstr++;
+}
+
+/* A track's task key. */
+static uint64_t track_key(const struct hd_track *t)
+{
+	return hd_task_key(t->pid, t->r.device_id, t->r.stream_id, t->r.task_id);
+}
+
 static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		  const struct npuprof_hrec_header *rec)
 {
@@ -80,8 +115,15 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		struct hd_api a;
 
 		if (r) {
+			memset(&a, 0, sizeof(a));
 			a.pid = pid;
-			a.r = *r;
+			a.r.level = r->level;
+			a.r.tid = r->tid;
+			a.r.start_ns = r->start_ns;
+			a.r.end_ns = r->end_ns;
+			a.r.connection_id = r->connection_id;
+			a.r.name_id = r->name_id;
+			a.r.item_id = r->item_id;
 			PUSH(h->api, h->napi, a, ctx);
 		}
 		break;
@@ -91,13 +133,25 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		struct hd_track t;
 
 		if (r) {
+			memset(&t, 0, sizeof(t));
 			t.pid = pid;
-			t.r = *r;
-			t.key = hd_task_key(pid, r->device_id, r->stream_id, r->task_id);
-		}
-
-		if (r)
+			t.r.tid = r->tid;
+			t.r.device_id = r->device_id;
+			t.r.stream_id = r->stream_id;
+			t.r.batch_id = r->batch_id;
+			t.r.model_id = r->model_id;
+			t.r.memcpy_op = r->memcpy_op;
+			t.r.trace_tag = r->trace_tag;
+			t.r.task_id = r->task_id;
+			t.r.sqe_type = r->sqe_type;
+			t.r.time_ns = r->time_ns;
+			t.r.connection_id = r->connection_id;
+			t.r.task_type_id = r->task_type_id;
+			t.r.duration_ns = r->duration_ns;
+			t.r.bytes = r->bytes;
+			t.r.index_id = r->index_id;
 			PUSH(h->track, h->ntrack, t, ctx);
+		}
 		break;
 	}
 	case NPUPROF_HREC_COMPUTE_OP: {
@@ -105,13 +159,27 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		struct hd_compute c;
 
 		if (r) {
-			c.pid = pid;
-			c.r = *r;
-			c.key = hd_task_key(pid, r->device_id, r->stream_id, r->task_id);
-		}
+			struct hd_op_strings os = {
+				r->name_id,	      r->op_type_id,	   r->task_type_id,
+				r->input_formats_id,  r->input_dtypes_id,  r->input_shapes_id,
+				r->output_formats_id, r->output_dtypes_id, r->output_shapes_id,
+				r->attr_id,	      r->op_state_id,	   r->hf32_id,
+			};
+			int64_t si = add_op_strings(h, &os);
 
-		if (r)
+			if (si < 0) {
+				ctx->oom = 1;
+				return (int)si;
+			}
+			memset(&c, 0, sizeof(c));
+			c.key = hd_task_key(pid, r->device_id, r->stream_id, r->task_id);
+			c.r.batch_id = r->batch_id;
+			c.r.context_id = r->context_id;
+			c.r.block_dim = r->block_dim;
+			c.r.mix_block_dim = r->mix_block_dim;
+			c.strings = (uint32_t)si;
 			PUSH(h->compute, h->ncompute, c, ctx);
+		}
 		break;
 	}
 	case NPUPROF_HREC_HCCL_OP: {
@@ -327,6 +395,7 @@ int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err, si
 	u64map_init(&h->track_range);
 	u64map_init(&h->compute_at);
 	u64map_init(&h->htask_at);
+	u64map_init(&h->opstr_at);
 	snprintf(pattern, sizeof(pattern), "%s/host/data/%s*%s", dir, NPUPROF_HOST_FILE_PREFIX,
 		 NPUPROF_HOST_FILE_SUFFIX);
 	snprintf(hdir, sizeof(hdir), "%s/host/data", dir);
@@ -429,9 +498,9 @@ int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err, si
 		uint32_t last;
 
 		h->track_cursor[i] = (uint32_t)i;
-		if (!u64map_get(&h->track_range, h->track[i].key, &v)) {
+		if (!u64map_get(&h->track_range, track_key(&h->track[i]), &v)) {
 			h->track_next[i] = HD_END;
-			if (u64map_put(&h->track_range, h->track[i].key,
+			if (u64map_put(&h->track_range, track_key(&h->track[i]),
 				       (uint64_t)i | ((uint64_t)i << 32)) < 0)
 				return -ENOMEM;
 			continue;
@@ -443,7 +512,7 @@ int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err, si
 			h->track_cursor[(uint32_t)v] |= 0x80000000u;
 		h->track_next[last] = (uint32_t)i;
 		h->track_next[i] = HD_END;
-		if (u64map_put(&h->track_range, h->track[i].key,
+		if (u64map_put(&h->track_range, track_key(&h->track[i]),
 			       (v & 0xffffffffULL) | ((uint64_t)i << 32)) < 0)
 			return -ENOMEM;
 	}
@@ -451,17 +520,17 @@ int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err, si
 		uint64_t v;
 		uint32_t first;
 
-		u64map_get(&h->track_range, h->track[i].key, &v);
+		u64map_get(&h->track_range, track_key(&h->track[i]), &v);
 		first = (uint32_t)v;
 		if (first != i)
 			continue; /* once per chain, at its first record */
 		if (h->track_cursor[i] & 0x80000000u) {
 			h->track_cursor[i] = (uint32_t)i;
-			if (sort_chain(h, h->track[i].key, first) < 0)
+			if (sort_chain(h, track_key(&h->track[i]), first) < 0)
 				return -ENOMEM;
-			u64map_get(&h->track_range, h->track[i].key, &v);
+			u64map_get(&h->track_range, track_key(&h->track[i]), &v);
 			h->track_cursor[(uint32_t)v] = (uint32_t)v;
-		} else if (u64map_put(&h->track_range, h->track[i].key, first) < 0) {
+		} else if (u64map_put(&h->track_range, track_key(&h->track[i]), first) < 0) {
 			return -ENOMEM;
 		}
 	}
@@ -478,6 +547,7 @@ void hostdata_free(struct hostdata *h)
 	free(h->api);
 	free(h->track);
 	free(h->compute);
+	free(h->opstr);
 	free(h->hop);
 	free(h->htask);
 	free(h->tx);
@@ -491,6 +561,7 @@ void hostdata_free(struct hostdata *h)
 	u64map_free(&h->track_range);
 	u64map_free(&h->compute_at);
 	u64map_free(&h->htask_at);
+	u64map_free(&h->opstr_at);
 	memset(h, 0, sizeof(*h));
 }
 

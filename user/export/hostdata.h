@@ -23,19 +23,42 @@ static inline uint64_t hd_task_key(uint32_t pid, uint32_t dev, uint32_t stream, 
 	       ((uint64_t)(stream & 0xffff) << 16) | (task & 0xffff);
 }
 
+/*
+ * The records every task has (API, task track, compute op) are held in
+ * compact forms: only the fields the export and the tracker read, under
+ * the names of the hostfmt.h records they come from (r.X is the record's
+ * X), no record headers, and an op's twelve string ids once per distinct
+ * set (hd_op_strings) instead of once per task.
+ */
 struct hd_api {
 	uint32_t pid;
-	struct npuprof_hrec_api r;
+	struct {
+		uint32_t level; /* enum npuprof_api_level */
+		uint32_t tid;
+		uint64_t start_ns, end_ns, connection_id, name_id, item_id;
+	} r; /* of struct npuprof_hrec_api */
 };
 struct hd_track {
 	uint32_t pid;
-	uint64_t key; /* hd_task_key() */
-	struct npuprof_hrec_task_track r;
+	struct {
+		uint32_t tid, device_id, stream_id, batch_id, model_id, memcpy_op, trace_tag;
+		uint16_t task_id;
+		uint8_t sqe_type;
+		uint64_t time_ns, connection_id, task_type_id, duration_ns, bytes, index_id;
+	} r; /* of struct npuprof_hrec_task_track */
+};
+/* The string ids of a compute op (struct npuprof_hrec_compute_op's). */
+struct hd_op_strings {
+	uint64_t name_id, op_type_id, task_type_id, input_formats_id, input_dtypes_id,
+		input_shapes_id, output_formats_id, output_dtypes_id, output_shapes_id, attr_id,
+		op_state_id, hf32_id;
 };
 struct hd_compute {
-	uint32_t pid;
 	uint64_t key; /* hd_task_key() */
-	struct npuprof_hrec_compute_op r;
+	struct {
+		uint32_t batch_id, context_id, block_dim, mix_block_dim;
+	} r; /* of struct npuprof_hrec_compute_op */
+	uint32_t strings; /* index into hostdata.opstr */
 };
 struct hd_hccl_op {
 	uint32_t pid;
@@ -71,6 +94,9 @@ struct hostdata {
 	size_t ntrack;
 	struct hd_compute *compute; /* in file order; chained per (key, batch) */
 	size_t ncompute;
+	struct hd_op_strings *opstr; /* the distinct string sets of compute */
+	size_t nopstr;
+	struct u64map opstr_at; /* hash of a set -> its index */
 	struct hd_hccl_op *hop; /* sorted by (pid, op_seq) */
 	size_t nhop;
 	struct hd_hccl_task *htask; /* in file order; chained per (key, batch) */
@@ -120,6 +146,12 @@ const struct hd_compute *hostdata_compute(const struct hostdata *h, uint32_t pid
 					  uint32_t stream, uint32_t task, uint32_t batch);
 const struct hd_hccl_task *hostdata_hccl_task(const struct hostdata *h, uint32_t pid, uint32_t dev,
 					      uint32_t stream, uint32_t task, uint32_t batch);
+/* A compute op's string ids. */
+static inline const struct hd_op_strings *hostdata_op_strings(const struct hostdata *h,
+							      const struct hd_compute *c)
+{
+	return &h->opstr[c->strings];
+}
 struct hd_hccl_op *hostdata_hccl_op(struct hostdata *h, uint32_t pid, uint64_t op_seq);
 /* Innermost node- or acl-level API on (pid, tid) open at time t. */
 const struct hd_api *hostdata_enclosing_api(const struct hostdata *h, uint32_t pid, uint32_t tid,
