@@ -79,6 +79,7 @@ START_TEST(test_track_order_and_details)
 	compute(1, 5, 1, 22);
 	compute(1, 5, 0, 23); /* a second (key, batch 0): the first wins */
 	compute(2, 5, 0, 24);
+	compute(3, 5, 0, 21); /* the strings of the first: one set for both */
 	ck_assert_int_eq(npuprof_hostrec_stop(), 0);
 
 	ck_assert_int_eq(hostdata_load(&h, dir, stderr, err, sizeof(err)), 0);
@@ -114,6 +115,11 @@ START_TEST(test_track_order_and_details)
 	c = hostdata_compute(&h, pid, 0, 2, 5, 0);
 	ck_assert_ptr_nonnull(c);
 	ck_assert_uint_eq(hostdata_op_strings(&h, c)->name_id, 24);
+	c = hostdata_compute(&h, pid, 0, 3, 5, 0);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_uint_eq(hostdata_op_strings(&h, c)->name_id, 21);
+	ck_assert_uint_eq(c->strings, hostdata_compute(&h, pid, 0, 1, 5, 0)->strings);
+	ck_assert_uint_eq(h.nopstr, 4); /* 21, 22, 23, 24 */
 	ck_assert_ptr_null(hostdata_compute(&h, pid, 0, 1, 5, 2));
 	ck_assert_ptr_null(hostdata_compute(&h, pid, 0, 1, 6, 0));
 	ck_assert_ptr_null(hostdata_hccl_task(&h, pid, 0, 1, 5, 0));

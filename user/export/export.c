@@ -450,7 +450,7 @@ static void write_api(struct export_ctx *x)
 			.type = a->r.level,
 			.globalTid = ((int64_t)a->pid << 32) | a->r.tid,
 			.connectionId = (int64_t)a->r.connection_id,
-			.name = hstr(x, a->r.name_id),
+			.name = hstr(x, hostdata_api_strings(x->hd, a)->name_id),
 		};
 
 		check(x, npuprof_db_add_cann_api(x->w, &row));

@@ -56,33 +56,34 @@ static int add_string(struct hostdata *h, uint64_t id, const char *s, uint32_t l
 	return u64map_put(&h->strings, id, h->nstr++);
 }
 
-/* The index of an op's string set in h->opstr, added if new: the sets are
- * few (one per distinct operator signature), the compute ops many. A hash
- * collision only costs a duplicate set. */
-static int64_t add_op_strings(struct hostdata *h, const struct hd_op_strings *os)
+/* The index of a set of string ids (size bytes of uint64_t ids) in *sets,
+ * added if new: the sets are few (one per distinct operator signature or
+ * API name and item), the records many. A hash collision only costs a
+ * duplicate set. */
+static int64_t add_set(void **sets, size_t *n, struct u64map *at, const void *set, size_t size)
 {
-	const uint64_t *w = (const uint64_t *)os;
+	const uint64_t *w = set;
 	uint64_t hash = 0x9e3779b97f4a7c15ULL, v;
 
-	for (size_t i = 0; i < sizeof(*os) / sizeof(*w); i++) {
+	for (size_t i = 0; i < size / sizeof(*w); i++) {
 		hash = (hash ^ w[i]) * 0xff51afd7ed558ccdULL;
 		hash ^= hash >> 31;
 	}
-	if (u64map_get(&h->opstr_at, hash, &v) && !memcmp(&h->opstr[v], os, sizeof(*os)))
+	if (u64map_get(at, hash, &v) && !memcmp((char *)*sets + v * size, set, size))
 		return (int64_t)v;
-	if (h->nopstr >= HD_END)
+	if (*n >= HD_END)
 		return -EOVERFLOW;
-	if ((h->nopstr & (h->nopstr - 1)) == 0) {
-		void *p = realloc(h->opstr, (h->nopstr ? 2 * h->nopstr : 16) * sizeof(*h->opstr));
+	if ((*n & (*n - 1)) == 0) {
+		void *p = realloc(*sets, (*n ? 2 * *n : 16) * size);
 
 		if (!p)
 			return -ENOMEM;
-		h->opstr = p;
+		*sets = p;
 	}
-	h->opstr[h->nopstr] = *os;
-	if (u64map_put(&h->opstr_at, hash, h->nopstr) < 0)
+	memcpy((char *)*sets + *n * size, set, size);
+	if (u64map_put(at, hash, *n) < 0)
 		return -ENOMEM;
-	return (int64_t)h->nopstr++;
+	return (int64_t)(*n)++;
 }
 
 /* A track's task key. */
@@ -115,15 +116,23 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		struct hd_api a;
 
 		if (r) {
+			struct hd_api_strings as = { r->name_id, r->item_id };
+			void *sets = h->apistr;
+			int64_t si = add_set(&sets, &h->napistr, &h->apistr_at, &as, sizeof(as));
+
+			h->apistr = sets;
+			if (si < 0) {
+				ctx->oom = 1;
+				return (int)si;
+			}
 			memset(&a, 0, sizeof(a));
 			a.pid = pid;
+			a.strings = (uint32_t)si;
 			a.r.level = r->level;
 			a.r.tid = r->tid;
 			a.r.start_ns = r->start_ns;
 			a.r.end_ns = r->end_ns;
 			a.r.connection_id = r->connection_id;
-			a.r.name_id = r->name_id;
-			a.r.item_id = r->item_id;
 			PUSH(h->api, h->napi, a, ctx);
 		}
 		break;
@@ -165,8 +174,10 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 				r->output_formats_id, r->output_dtypes_id, r->output_shapes_id,
 				r->attr_id,	      r->op_state_id,	   r->hf32_id,
 			};
-			int64_t si = add_op_strings(h, &os);
+			void *sets = h->opstr;
+			int64_t si = add_set(&sets, &h->nopstr, &h->opstr_at, &os, sizeof(os));
 
+			h->opstr = sets;
 			if (si < 0) {
 				ctx->oom = 1;
 				return (int)si;
@@ -396,6 +407,7 @@ int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err, si
 	u64map_init(&h->compute_at);
 	u64map_init(&h->htask_at);
 	u64map_init(&h->opstr_at);
+	u64map_init(&h->apistr_at);
 	snprintf(pattern, sizeof(pattern), "%s/host/data/%s*%s", dir, NPUPROF_HOST_FILE_PREFIX,
 		 NPUPROF_HOST_FILE_SUFFIX);
 	snprintf(hdir, sizeof(hdir), "%s/host/data", dir);
@@ -548,6 +560,7 @@ void hostdata_free(struct hostdata *h)
 	free(h->track);
 	free(h->compute);
 	free(h->opstr);
+	free(h->apistr);
 	free(h->hop);
 	free(h->htask);
 	free(h->tx);
@@ -562,6 +575,7 @@ void hostdata_free(struct hostdata *h)
 	u64map_free(&h->compute_at);
 	u64map_free(&h->htask_at);
 	u64map_free(&h->opstr_at);
+	u64map_free(&h->apistr_at);
 	memset(h, 0, sizeof(*h));
 }
 

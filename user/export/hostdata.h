@@ -30,12 +30,17 @@ static inline uint64_t hd_task_key(uint32_t pid, uint32_t dev, uint32_t stream, 
  * X), no record headers, and an op's twelve string ids once per distinct
  * set (hd_op_strings) instead of once per task.
  */
+/* The string ids of an API call (struct npuprof_hrec_api's). */
+struct hd_api_strings {
+	uint64_t name_id, item_id;
+};
 struct hd_api {
 	uint32_t pid;
+	uint32_t strings; /* index into hostdata.apistr */
 	struct {
 		uint32_t level; /* enum npuprof_api_level */
 		uint32_t tid;
-		uint64_t start_ns, end_ns, connection_id, name_id, item_id;
+		uint64_t start_ns, end_ns, connection_id;
 	} r; /* of struct npuprof_hrec_api */
 };
 struct hd_track {
@@ -97,6 +102,9 @@ struct hostdata {
 	struct hd_op_strings *opstr; /* the distinct string sets of compute */
 	size_t nopstr;
 	struct u64map opstr_at; /* hash of a set -> its index */
+	struct hd_api_strings *apistr; /* the distinct string pairs of api */
+	size_t napistr;
+	struct u64map apistr_at;
 	struct hd_hccl_op *hop; /* sorted by (pid, op_seq) */
 	size_t nhop;
 	struct hd_hccl_task *htask; /* in file order; chained per (key, batch) */
@@ -151,6 +159,12 @@ static inline const struct hd_op_strings *hostdata_op_strings(const struct hostd
 							      const struct hd_compute *c)
 {
 	return &h->opstr[c->strings];
+}
+/* An API call's string ids. */
+static inline const struct hd_api_strings *hostdata_api_strings(const struct hostdata *h,
+								const struct hd_api *a)
+{
+	return &h->apistr[a->strings];
 }
 struct hd_hccl_op *hostdata_hccl_op(struct hostdata *h, uint32_t pid, uint64_t op_seq);
 /* Innermost node- or acl-level API on (pid, tid) open at time t. */

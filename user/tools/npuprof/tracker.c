@@ -281,8 +281,8 @@ static void report_host(const struct trk_hang *h, const char *dir, FILE *f)
 	}
 	api = hostdata_enclosing_api(&hd, h->task.pid, tid, t);
 	if (api) {
-		const char *name = hostdata_str(&hd, api->r.name_id);
-		const char *item = hostdata_str(&hd, api->r.item_id);
+		const char *name = hostdata_str(&hd, hostdata_api_strings(&hd, api)->name_id);
+		const char *item = hostdata_str(&hd, hostdata_api_strings(&hd, api)->item_id);
 
 		fprintf(f, "  host API: %s%s%s (tid %u, %.6f .. %.6f s)\n", name ? name : "?",
 			item && *item ? " " : "", item ? item : "", api->r.tid,
