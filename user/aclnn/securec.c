@@ -29,7 +29,9 @@ errno_t memset_s(void *dest, size_t destMax, int c, size_t count)
 	return EOK;
 }
 
-errno_t memcpy_s(void *dest, size_t destMax, const void *src, size_t count)
+/* The argument checks memcpy_s and memmove_s share; a failure after dest is
+ * known good clears dest, as securec does. */
+static errno_t mem_args(void *dest, size_t destMax, const void *src, size_t count)
 {
 	if (destMax == 0 || destMax > SECUREC_MEM_MAX_LEN)
 		return ERANGE;
@@ -43,6 +45,15 @@ errno_t memcpy_s(void *dest, size_t destMax, const void *src, size_t count)
 		memset(dest, 0, destMax);
 		return ERANGE_AND_RESET;
 	}
+	return EOK;
+}
+
+errno_t memcpy_s(void *dest, size_t destMax, const void *src, size_t count)
+{
+	errno_t e = mem_args(dest, destMax, src, count);
+
+	if (e != EOK)
+		return e;
 	if (count && dest != src && overlap(dest, count, src, count)) {
 		memset(dest, 0, destMax);
 		return EOVERLAP_AND_RESET;
@@ -54,18 +65,10 @@ errno_t memcpy_s(void *dest, size_t destMax, const void *src, size_t count)
 
 errno_t memmove_s(void *dest, size_t destMax, const void *src, size_t count)
 {
-	if (destMax == 0 || destMax > SECUREC_MEM_MAX_LEN)
-		return ERANGE;
-	if (!dest)
-		return EINVAL;
-	if (!src) {
-		memset(dest, 0, destMax);
-		return EINVAL_AND_RESET;
-	}
-	if (count > destMax) {
-		memset(dest, 0, destMax);
-		return ERANGE_AND_RESET;
-	}
+	errno_t e = mem_args(dest, destMax, src, count);
+
+	if (e != EOK)
+		return e;
 	if (count)
 		memmove(dest, src, count);
 	return EOK;
