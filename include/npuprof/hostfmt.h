@@ -103,6 +103,10 @@ enum npuprof_hrec_kind {
 	NPUPROF_HREC_HCCL_OP = 11, /* struct npuprof_hrec_hccl_op */
 	NPUPROF_HREC_HCCL_TASK = 12, /* struct npuprof_hrec_hccl_task */
 	NPUPROF_HREC_RANK = 13, /* struct npuprof_hrec_rank */
+	/* Written by the framework layer (npuprof.torch, python/npuprof): */
+	NPUPROF_HREC_FWK_OP = 14, /* struct npuprof_hrec_fwk_op: PYTORCH_API row */
+	NPUPROF_HREC_FWK_MEM = 15, /* struct npuprof_hrec_fwk_mem: allocator event */
+	NPUPROF_HREC_FWK_GC = 16, /* struct npuprof_hrec_fwk_gc: GC_RECORD row */
 	NPUPROF_HREC_KIND_COUNT /* first unassigned kind */
 };
 
@@ -420,6 +424,78 @@ struct npuprof_hrec_rank {
 	uint32_t device_id; /* NPUPROF_RANK_ANY_DEVICE: the whole process */
 	uint32_t source; /* enum npuprof_rank_source */
 	uint64_t group_name_id; /* communicator name (hash id); NO_STRING */
+};
+
+/* ---- Framework records ------------------------------------------------
+ * Written by the framework layer (the npuprof.torch extension) through
+ * npuprof_hostrec_reserve/commit, on the thread the event happened on;
+ * strings are aclprofStr2Id hash ids (HASH records). The export turns them
+ * into the PyTorch database's framework tables (PYTORCH_API,
+ * CONNECTION_IDS, PYTORCH_CALLCHAINS, STEP_TIME, MEMORY_RECORD, OP_MEMORY,
+ * GC_RECORD): what links them to CANN (an op's launches, the op that made
+ * an allocation) is derived from time containment on the same thread, so
+ * nothing below the framework changes. */
+
+/* PYTORCH_API.type: ENUM_API_TYPE ids torch_npu inserts. */
+enum npuprof_fwk_api_type {
+	NPUPROF_FWK_API_OP = 50001, /* a torch op (RecordFunction) */
+	NPUPROF_FWK_API_QUEUE = 50002, /* Enqueue / Dequeue of the task queue */
+	NPUPROF_FWK_API_TRACE = 50003, /* a Python frame (python trace) */
+	NPUPROF_FWK_API_MSTX = 50004, /* an mstx range from Python */
+};
+
+/* Separator of the entries of inputDtypes / inputShapes and of the frames
+ * of a stack, as torch_npu writes them. */
+#define NPUPROF_FWK_SEP ";\r\n"
+
+/* One framework API range: a PYTORCH_API row. Written when it ends, so a
+ * thread's nested ops appear innermost first. */
+struct npuprof_hrec_fwk_op {
+	struct npuprof_hrec_header h;
+	uint32_t tid; /* thread it ran on */
+	uint32_t fwd_tid; /* backward op: the forward op's thread (torch's
+                               fwdThreadId); 0: none */
+	uint64_t start_ns;
+	uint64_t end_ns;
+	int64_t seq; /* autograd sequence number; -1: none */
+	uint64_t name_id; /* aten::addmm, ProfilerStep#3, Optimizer.step ... */
+	uint64_t dtypes_id; /* input dtypes joined by NPUPROF_FWK_SEP (torch's
+                               names: float, long int, Scalar, ...);
+                               NO_STRING: not recorded */
+	uint64_t shapes_id; /* input shapes, one "[d0, d1]" per input ("[]"
+                               for a scalar or non-tensor), same joining */
+	uint64_t stack_id; /* Python stack, frames "file(line): func",
+                               innermost first, joined by NPUPROF_FWK_SEP;
+                               NO_STRING: with_stack off */
+	uint32_t type; /* enum npuprof_fwk_api_type */
+	uint32_t reserved; /* 0 */
+};
+
+/* One allocator event (profile_memory): a MEMORY_RECORD row; the export
+ * pairs an allocation with the release of the same address into an
+ * OP_MEMORY row named after the innermost op running on the allocating
+ * thread. */
+struct npuprof_hrec_fwk_mem {
+	struct npuprof_hrec_header h;
+	uint32_t tid;
+	uint32_t device_id; /* MEMORY_RECORD.deviceId */
+	uint64_t time_ns;
+	uint64_t ptr; /* block address */
+	int64_t size; /* bytes: > 0 allocated, < 0 released */
+	uint64_t total_allocated; /* after the event, bytes */
+	uint64_t total_reserved;
+	uint64_t total_active;
+	uint64_t stream; /* ACL stream handle value; 0: none */
+	uint64_t component_id; /* "PTA", "GE" or "PTA+GE" */
+};
+
+/* One Python garbage collection: a GC_RECORD row. */
+struct npuprof_hrec_fwk_gc {
+	struct npuprof_hrec_header h;
+	uint32_t tid;
+	uint32_t generation; /* the collected generation (0-2) */
+	uint64_t start_ns;
+	uint64_t end_ns;
 };
 
 /* Record sizes round up to this. */

@@ -109,6 +109,9 @@ static const struct {
 	[NPUPROF_HREC_HCCL_OP] = { sizeof(struct npuprof_hrec_hccl_op), NULL },
 	[NPUPROF_HREC_HCCL_TASK] = { sizeof(struct npuprof_hrec_hccl_task), NULL },
 	[NPUPROF_HREC_RANK] = { sizeof(struct npuprof_hrec_rank), NULL },
+	[NPUPROF_HREC_FWK_OP] = { sizeof(struct npuprof_hrec_fwk_op), NULL },
+	[NPUPROF_HREC_FWK_MEM] = { sizeof(struct npuprof_hrec_fwk_mem), NULL },
+	[NPUPROF_HREC_FWK_GC] = { sizeof(struct npuprof_hrec_fwk_gc), NULL },
 };
 
 /* ---- decoding ------------------------------------------------------------- */
