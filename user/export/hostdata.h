@@ -78,8 +78,10 @@ struct hd_hccl_task {
 };
 struct hd_tx {
 	uint32_t pid;
-	struct npuprof_hrec_tx r; /* message below */
+	struct npuprof_hrec_tx r; /* message below; from a TX record or a
+                                     compact one (npuprof_host_tx_event) */
 	char *message;
+	uint64_t msg_id; /* the message's HASH id, or NO_STRING: inline */
 };
 
 struct hd_step {

@@ -64,11 +64,18 @@ extern _Atomic int npuprof_g_active;
 /* commit's rare half: wakes the writer when the ring passed a quarter. */
 void npuprof_hostrec_commit_check(struct tbuf *tb, uint64_t end);
 
+/* The clock read of every host record: the vDSO's clock_gettime called
+ * directly (found when the recorder first starts), else libc's. The same
+ * CLOCK_MONOTONIC; it only skips libc's wrapper (a PLT jump, two loads and
+ * a call), which is a tenth of what a stamp call adds to its clock read. */
+typedef int (*npuprof_clock_fn)(clockid_t, struct timespec *);
+extern npuprof_clock_fn _Atomic npuprof_g_clock;
+
 static inline uint64_t hrec_now(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	atomic_load_explicit(&npuprof_g_clock, memory_order_relaxed)(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -169,6 +176,89 @@ static inline __attribute__((always_inline)) int hrec_emit_tx(
 	r->msg_len = msg_len;
 	hrec_copy(r->message, msg, msg_len);
 	r->message[msg_len] = '\0';
+	hrec_commit(r);
+	return 0;
+}
+
+/* The compact msproftx / mstx records (hostfmt.h, kinds 17-22), one
+ * writer each; 0, or -1 if nothing could be recorded (no collection, ring
+ * full). The thread is the ring's. */
+static inline __attribute__((always_inline)) int hrec_emit_stamp_mark(uint64_t time,
+								       uint64_t msg_id,
+								       uint32_t category,
+								       int32_t payload_type)
+{
+	struct npuprof_hrec_stamp_mark *r =
+		hrec_reserve(NPUPROF_HREC_STAMP_MARK, sizeof(struct npuprof_hrec_stamp_mark));
+
+	if (!r)
+		return -1;
+	r->time_ns = time;
+	r->msg_id = msg_id;
+	r->category = category;
+	r->payload_type = payload_type;
+	hrec_commit(r);
+	return 0;
+}
+
+/* STAMP_POP, or STAMP_STOP when range_id is not NPUPROF_TX_NO_RANGE. */
+static inline __attribute__((always_inline)) int
+hrec_emit_stamp_range(uint64_t start, uint64_t end, uint64_t msg_id, uint32_t category,
+		      int32_t payload_type, uint32_t start_tid, uint32_t range_id)
+{
+	int stop = range_id != NPUPROF_TX_NO_RANGE;
+	struct npuprof_hrec_stamp_stop *r =
+		hrec_reserve(stop ? NPUPROF_HREC_STAMP_STOP : NPUPROF_HREC_STAMP_POP,
+			     stop ? sizeof(struct npuprof_hrec_stamp_stop) :
+				    sizeof(struct npuprof_hrec_stamp_pop));
+
+	if (!r)
+		return -1;
+	r->start_ns = start;
+	r->end_ns = end;
+	r->msg_id = msg_id;
+	r->category = category;
+	r->payload_type = payload_type;
+	if (stop) {
+		r->start_tid = start_tid;
+		r->range_id = range_id;
+	}
+	hrec_commit(r);
+	return 0;
+}
+
+/* MSTX_MARK or MSTX_START (kind) with its message. */
+static inline __attribute__((always_inline)) int hrec_emit_mstx(uint16_t kind, uint64_t time,
+								 uint64_t mark_id, uint64_t domain,
+								 const char *msg, uint32_t msg_len)
+{
+	uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_mstx, message),
+					  (size_t)msg_len + 1);
+	struct npuprof_hrec_mstx *r = hrec_reserve(kind, size);
+
+	if (!r)
+		return -1;
+	memset((char *)r + size - NPUPROF_HREC_ALIGN, 0, NPUPROF_HREC_ALIGN);
+	r->time_ns = time;
+	r->mark_id = mark_id;
+	r->domain = domain;
+	r->msg_len = msg_len;
+	hrec_copy(r->message, msg, msg_len);
+	r->message[msg_len] = '\0';
+	hrec_commit(r);
+	return 0;
+}
+
+static inline __attribute__((always_inline)) int hrec_emit_mstx_end(uint64_t time,
+								     uint64_t mark_id)
+{
+	struct npuprof_hrec_mstx_end *r =
+		hrec_reserve(NPUPROF_HREC_MSTX_END, sizeof(struct npuprof_hrec_mstx_end));
+
+	if (!r)
+		return -1;
+	r->time_ns = time;
+	r->mark_id = mark_id;
 	hrec_commit(r);
 	return 0;
 }
