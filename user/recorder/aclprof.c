@@ -255,7 +255,7 @@ static void make_key(void)
 
 /* Grows the calling thread's stack (the only allocation of Push, and only
  * when it nests deeper than ever before on this thread). */
-static int stack_grow(void)
+static __attribute__((noinline)) int stack_grow(void)
 {
 	uint32_t ncap = t_st.cap ? t_st.cap * 2 : 64;
 	struct frame *n;
@@ -1005,16 +1005,22 @@ aclError aclprofPush(void *stamp)
 aclError aclprofPop(void)
 {
 	struct frame f;
+	uint64_t now = 0;
+	int collecting;
 
-	if (!tx_inited() || t_st.depth == 0)
+	if (!tx_inited())
+		return PROF_FAILED;
+	collecting = tx_collecting();
+	if (npuprof_likely(collecting))
+		now = hrec_now(); /* first, as in the other stamp calls */
+	if (t_st.depth == 0)
 		return PROF_FAILED;
 	f = t_st.stack[--t_st.depth];
 	/* A range pushed before aclprofStop still leaves the stack, but its
      * record can no longer be reported. */
-	if (!tx_collecting())
+	if (!collecting)
 		return PROF_FAILED;
-	return emit_stamp(f.stamp, NPUPROF_TX_PUSH_POP, f.start_ns, hrec_now(), 0,
-			  NPUPROF_TX_NO_RANGE);
+	return emit_stamp(f.stamp, NPUPROF_TX_PUSH_POP, f.start_ns, now, 0, NPUPROF_TX_NO_RANGE);
 }
 
 aclError aclprofRangeStart(void *stamp, uint32_t *rangeId)
