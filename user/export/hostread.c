@@ -141,6 +141,9 @@ int npuprof_host_tx_event(const struct npuprof_host_block_header *block,
 {
 	struct npuprof_hrec_tx *t = &ev->r;
 
+	if (rec->kind != NPUPROF_HREC_TX &&
+	    (rec->kind < NPUPROF_HREC_STAMP_MARK || rec->kind > NPUPROF_HREC_MSTX_END))
+		return 0;
 	memset(ev, 0, sizeof(*ev));
 	t->h = *rec;
 	t->tid = t->start_tid = block->tid;
