@@ -279,8 +279,8 @@ static __attribute__((noinline)) int stack_grow(void)
 /* A TX record with the message inline: for a stamp whose message is not in
  * the dictionary (msg_id 0), off the fast path. */
 static __attribute__((noinline)) int emit_stamp_tx(const struct stamp *s, uint16_t event,
-						   uint64_t start, uint64_t end,
-						   uint32_t start_tid, uint32_t range_id)
+						   uint64_t start, uint64_t end, uint32_t start_tid,
+						   uint32_t range_id)
 {
 	uint32_t n = s->msg_len;
 

@@ -97,8 +97,8 @@ static void clock_setup(void)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		npuprof_clock_fn fn = (npuprof_clock_fn)dlsym(h, names[i]);
 
-		if (fn && clock_gettime(CLOCK_MONOTONIC, &a) == 0 &&
-		    fn(CLOCK_MONOTONIC, &b) == 0 && clock_gettime(CLOCK_MONOTONIC, &c) == 0 &&
+		if (fn && clock_gettime(CLOCK_MONOTONIC, &a) == 0 && fn(CLOCK_MONOTONIC, &b) == 0 &&
+		    clock_gettime(CLOCK_MONOTONIC, &c) == 0 &&
 		    (b.tv_sec > a.tv_sec || (b.tv_sec == a.tv_sec && b.tv_nsec >= a.tv_nsec)) &&
 		    (c.tv_sec > b.tv_sec || (c.tv_sec == b.tv_sec && c.tv_nsec >= b.tv_nsec))) {
 			atomic_store_explicit(&npuprof_g_clock, fn, memory_order_relaxed);

@@ -184,12 +184,12 @@ static inline __attribute__((always_inline)) int hrec_emit_tx(
  * writer each; 0, or -1 if nothing could be recorded (no collection, ring
  * full). The thread is the ring's. */
 static inline __attribute__((always_inline)) int hrec_emit_stamp_mark(uint64_t time,
-								       uint64_t msg_id,
-								       uint32_t category,
-								       int32_t payload_type)
+								      uint64_t msg_id,
+								      uint32_t category,
+								      int32_t payload_type)
 {
-	struct npuprof_hrec_stamp_mark *r =
-		hrec_reserve(NPUPROF_HREC_STAMP_MARK, sizeof(struct npuprof_hrec_stamp_mark));
+	struct npuprof_hrec_stamp_mark *r = hrec_reserve(NPUPROF_HREC_STAMP_MARK,
+							 sizeof(struct npuprof_hrec_stamp_mark));
 
 	if (!r)
 		return -1;
@@ -202,9 +202,9 @@ static inline __attribute__((always_inline)) int hrec_emit_stamp_mark(uint64_t t
 }
 
 /* STAMP_POP, or STAMP_STOP when range_id is not NPUPROF_TX_NO_RANGE. */
-static inline __attribute__((always_inline)) int
-hrec_emit_stamp_range(uint64_t start, uint64_t end, uint64_t msg_id, uint32_t category,
-		      int32_t payload_type, uint32_t start_tid, uint32_t range_id)
+static inline __attribute__((always_inline)) int hrec_emit_stamp_range(
+	uint64_t start, uint64_t end, uint64_t msg_id, uint32_t category, int32_t payload_type,
+	uint32_t start_tid, uint32_t range_id)
 {
 	int stop = range_id != NPUPROF_TX_NO_RANGE;
 	struct npuprof_hrec_stamp_stop *r =
@@ -229,8 +229,8 @@ hrec_emit_stamp_range(uint64_t start, uint64_t end, uint64_t msg_id, uint32_t ca
 
 /* MSTX_MARK or MSTX_START (kind) with its message. */
 static inline __attribute__((always_inline)) int hrec_emit_mstx(uint16_t kind, uint64_t time,
-								 uint64_t mark_id, uint64_t domain,
-								 const char *msg, uint32_t msg_len)
+								uint64_t mark_id, uint64_t domain,
+								const char *msg, uint32_t msg_len)
 {
 	uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_mstx, message),
 					  (size_t)msg_len + 1);
@@ -249,11 +249,10 @@ static inline __attribute__((always_inline)) int hrec_emit_mstx(uint16_t kind, u
 	return 0;
 }
 
-static inline __attribute__((always_inline)) int hrec_emit_mstx_end(uint64_t time,
-								     uint64_t mark_id)
+static inline __attribute__((always_inline)) int hrec_emit_mstx_end(uint64_t time, uint64_t mark_id)
 {
-	struct npuprof_hrec_mstx_end *r =
-		hrec_reserve(NPUPROF_HREC_MSTX_END, sizeof(struct npuprof_hrec_mstx_end));
+	struct npuprof_hrec_mstx_end *r = hrec_reserve(NPUPROF_HREC_MSTX_END,
+						       sizeof(struct npuprof_hrec_mstx_end));
 
 	if (!r)
 		return -1;

@@ -129,7 +129,7 @@ static int launch(void *stream, uint64_t id, uint32_t tag)
  * front of its serialising TSC read. domain 0: the default domain. Inlined
  * into each API function (no further call). */
 static inline __attribute__((always_inline)) void mark(uint64_t domain, const char *msg,
-							aclrtStream stream)
+						       aclrtStream stream)
 {
 	uint64_t id, now;
 	size_t len;
@@ -187,8 +187,8 @@ static void *sr_take(uint64_t id)
 }
 
 static inline __attribute__((always_inline)) mstxRangeId range_start(uint64_t domain,
-								      const char *msg,
-								      aclrtStream stream)
+								     const char *msg,
+								     aclrtStream stream)
 {
 	uint64_t id, now;
 	size_t len;
