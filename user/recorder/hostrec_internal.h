@@ -110,6 +110,52 @@ static inline void *hrec_reserve(uint16_t kind, uint32_t size)
 	return h;
 }
 
+/* reserve/commit of the compact records' writers: the reserved record's
+ * ring and end travel from reserve to commit in registers, so that commit
+ * loads nothing that reserve just stored (the record's size, tb->pending)
+ * and the thread's ring is looked up once. */
+struct hrec_slot {
+	struct tbuf *tb;
+	uint64_t end;
+};
+
+static inline void *hrec_reserve_slot(uint16_t kind, uint32_t size, struct hrec_slot *s)
+{
+	struct tbuf *tb = npuprof_t_buf;
+	struct npuprof_hrec_header *h;
+
+	if (npuprof_likely(tb) && atomic_load_explicit(&npuprof_g_active, memory_order_relaxed)) {
+		uint64_t pos = atomic_load_explicit(&tb->head, memory_order_relaxed);
+		uint32_t off = (uint32_t)pos & (tb->cap - 1);
+
+		if (npuprof_likely(size <= tb->cap - off &&
+				   pos + size - tb->cached_tail <= tb->cap &&
+				   size <= tb->cap / 4)) {
+			s->tb = tb;
+			s->end = pos + size;
+			h = (void *)(tb->data + off);
+			*h = (struct npuprof_hrec_header){ .size = size, .kind = kind };
+			return h;
+		}
+	}
+	h = npuprof_hostrec_reserve(kind, size);
+	if (h) {
+		s->tb = npuprof_t_buf;
+		s->end = s->tb->pending + size;
+	}
+	return h;
+}
+
+static inline void hrec_commit_slot(const struct hrec_slot *s)
+{
+	struct tbuf *tb = s->tb;
+
+	atomic_store_explicit(&tb->head, s->end, memory_order_release);
+	__atomic_store_n(&tb->committed, tb->committed + 1, __ATOMIC_RELAXED);
+	if (npuprof_unlikely(s->end - tb->cached_tail > tb->cap / 4))
+		npuprof_hostrec_commit_check(tb, s->end);
+}
+
 /* memcpy for the short messages of stamps and marks. The compiler's inline
  * expansion of a variable-length memcpy (rep movs) has a start-up cost of
  * tens of cycles, more than the rest of a mark; overlapping fixed-size
@@ -188,8 +234,9 @@ static inline __attribute__((always_inline)) int hrec_emit_stamp_mark(uint64_t t
 								      uint32_t category,
 								      int32_t payload_type)
 {
-	struct npuprof_hrec_stamp_mark *r = hrec_reserve(NPUPROF_HREC_STAMP_MARK,
-							 sizeof(struct npuprof_hrec_stamp_mark));
+	struct hrec_slot sl;
+	struct npuprof_hrec_stamp_mark *r = hrec_reserve_slot(
+		NPUPROF_HREC_STAMP_MARK, sizeof(struct npuprof_hrec_stamp_mark), &sl);
 
 	if (!r)
 		return -1;
@@ -197,7 +244,7 @@ static inline __attribute__((always_inline)) int hrec_emit_stamp_mark(uint64_t t
 	r->msg_id = msg_id;
 	r->category = category;
 	r->payload_type = payload_type;
-	hrec_commit(r);
+	hrec_commit_slot(&sl);
 	return 0;
 }
 
@@ -207,10 +254,12 @@ static inline __attribute__((always_inline)) int hrec_emit_stamp_range(
 	uint32_t start_tid, uint32_t range_id)
 {
 	int stop = range_id != NPUPROF_TX_NO_RANGE;
+	struct hrec_slot sl;
 	struct npuprof_hrec_stamp_stop *r =
-		hrec_reserve(stop ? NPUPROF_HREC_STAMP_STOP : NPUPROF_HREC_STAMP_POP,
-			     stop ? sizeof(struct npuprof_hrec_stamp_stop) :
-				    sizeof(struct npuprof_hrec_stamp_pop));
+		hrec_reserve_slot(stop ? NPUPROF_HREC_STAMP_STOP : NPUPROF_HREC_STAMP_POP,
+				  stop ? sizeof(struct npuprof_hrec_stamp_stop) :
+					 sizeof(struct npuprof_hrec_stamp_pop),
+				  &sl);
 
 	if (!r)
 		return -1;
@@ -223,7 +272,7 @@ static inline __attribute__((always_inline)) int hrec_emit_stamp_range(
 		r->start_tid = start_tid;
 		r->range_id = range_id;
 	}
-	hrec_commit(r);
+	hrec_commit_slot(&sl);
 	return 0;
 }
 
