@@ -199,7 +199,8 @@ static inline void tu_tx_events(struct decoded *d)
 		ck_assert_msg(m, "no HASH record for message id %llx",
 			      (unsigned long long)ev.msg_id);
 		len = strlen(m);
-		t = calloc(1, offsetof(struct npuprof_hrec_tx, message) + len + 1);
+		/* sizeof(*t) too: the struct's tail padding covers message[0..3] */
+		t = calloc(1, offsetof(struct npuprof_hrec_tx, message) + len + 1 + sizeof(*t));
 		ck_assert_ptr_nonnull(t);
 		*t = ev.r;
 		t->msg_len = (uint32_t)len;
