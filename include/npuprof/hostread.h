@@ -59,8 +59,9 @@ int npuprof_host_decode_buffer(const void *data, size_t len, const char *name,
 struct npuprof_host_tx {
 	struct npuprof_hrec_tx r; /* r.h is the record's header; r.msg_len
                                      counts message's bytes */
-	const char *message; /* NUL-terminated, inside the record; NULL if
-                                msg_id names the message instead */
+	const char *message; /* NUL-terminated, inside the record (or a
+                                constant "" for an mstx range end); NULL
+                                if msg_id names the message instead */
 	uint64_t msg_id; /* HASH id of the message when message is NULL */
 };
 

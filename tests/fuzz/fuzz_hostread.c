@@ -19,14 +19,15 @@ static int on_rec(void *ctx, const struct npuprof_host_block_header *b,
 	*sum += b->seq;
 	if (rec->size < sizeof(*rec) || rec->size % NPUPROF_HREC_ALIGN)
 		abort();
-	/* a msproftx / mstx event's inline message lies inside its record */
+	/* a msproftx / mstx event's message is NUL-terminated and, unless it
+	 * is empty, lies inside its record */
 	{
 		struct npuprof_host_tx ev;
 
 		if (npuprof_host_tx_event(b, rec, &ev) && ev.message &&
-		    (ev.message < (const char *)p ||
-		     ev.message + ev.r.msg_len >= (const char *)p + rec->size ||
-		     ev.message[ev.r.msg_len]))
+		    (ev.message[ev.r.msg_len] ||
+		     (ev.r.msg_len && (ev.message < (const char *)p ||
+				       ev.message + ev.r.msg_len >= (const char *)p + rec->size))))
 			abort();
 	}
 	return 0;
