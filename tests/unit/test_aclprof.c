@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -617,6 +618,41 @@ START_TEST(test_stamp_message_collision)
 }
 END_TEST
 
+/* A process names at most 4096 distinct stamp messages by id (one HASH
+ * record each); a message per call beyond that stays inline (TX records),
+ * while the messages already named keep their ids. */
+START_TEST(test_stamp_message_budget)
+{
+	aclprofConfig *c = start_tx(MSPROFTX_ONLY);
+	void *s = aclprofCreateStamp(), *first = stamp_with("msg 0");
+	char m[32];
+	struct decoded *d;
+
+	for (int i = 1; i <= 4100; i++) {
+		snprintf(m, sizeof(m), "msg %d", i);
+		ck_assert_int_eq(aclprofSetStampTraceMessage(s, m, (uint32_t)strlen(m)), 0);
+		if (i == 4095 || i == 4096)
+			ck_assert_int_eq(aclprofMark(s), 0);
+	}
+	ck_assert_int_eq(aclprofMark(s), 0);
+	ck_assert_int_eq(aclprofMark(first), 0);
+	aclprofDestroyStamp(s);
+	aclprofDestroyStamp(first);
+	d = stop_and_decode(c);
+	ck_assert_uint_eq(tu_count_tx(d), 4);
+	/* "msg 0" .. "msg 4095" by id; "msg 4096" and later inline */
+	ck_assert_uint_eq(tu_nth_tx(d, 0)->h.kind, NPUPROF_HREC_STAMP_MARK);
+	ck_assert_str_eq(tu_nth_tx(d, 0)->message, "msg 4095");
+	ck_assert_uint_eq(tu_nth_tx(d, 1)->h.kind, NPUPROF_HREC_TX);
+	ck_assert_str_eq(tu_nth_tx(d, 1)->message, "msg 4096");
+	ck_assert_uint_eq(tu_nth_tx(d, 2)->h.kind, NPUPROF_HREC_TX);
+	ck_assert_str_eq(tu_nth_tx(d, 2)->message, "msg 4100");
+	ck_assert_uint_eq(tu_nth_tx(d, 3)->h.kind, NPUPROF_HREC_STAMP_MARK);
+	ck_assert_str_eq(tu_nth_tx(d, 3)->message, "msg 0");
+	tu_free(d);
+}
+END_TEST
+
 static void *pop_on_other_thread(void *arg)
 {
 	int *ret = arg;
@@ -1049,6 +1085,7 @@ static Suite *aclprof_suite(void)
 	tcase_add_test(tc, test_messages);
 	tcase_add_test(tc, test_mark_push_pop_range_records);
 	tcase_add_test(tc, test_stamp_message_collision);
+	tcase_add_test(tc, test_stamp_message_budget);
 	tcase_add_test(tc, test_push_pop_is_per_thread);
 	tcase_add_test(tc, test_calls_after_stop);
 	tcase_add_test(tc, test_mark_ex);

@@ -40,6 +40,7 @@
 #define MAX_CONFIG_LEN 256
 #define STAMP_POOL_SIZE 100
 #define STAMP_MSG_MAX 128 /* msgLen must be below this */
+#define STAMP_MSG_IDS 4096 /* distinct stamp messages named by id */
 #define MARKEX_MSG_MAX 155
 
 /* CANN's frozen public layouts (LP64). */
@@ -157,6 +158,7 @@ _Static_assert(sizeof(struct stamp) == 256, "struct stamp is 256 bytes");
 
 static pthread_mutex_t g_pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct stamp g_pool[STAMP_POOL_SIZE];
+static _Atomic unsigned g_stamp_msg_ids; /* messages interned by stamps */
 static struct stamp *g_free_stamps;
 static unsigned g_stamps_used;
 static int g_pool_ready;
@@ -915,8 +917,19 @@ aclError aclprofSetStampTraceMessage(void *stamp, const char *msg, uint32_t msgL
 	memcpy(s->message, msg, n);
 	s->message[n] = '\0';
 	s->msg_len = (uint32_t)n;
-	/* The records name the message by its id from now on (0: inline). */
-	s->msg_id = npuprof_str2id_intern(s->message, n, &id) == 0 && id ? id : 0;
+	/* The records name the message by its id from now on (0: inline). At
+	 * most STAMP_MSG_IDS distinct messages a process: a new message per
+	 * call ("step 1", "step 2" ...) would otherwise grow the dictionary and
+	 * write a HASH record per call; later new ones stay inline. */
+	s->msg_id = 0;
+	if (atomic_load_explicit(&g_stamp_msg_ids, memory_order_relaxed) < STAMP_MSG_IDS) {
+		int r = npuprof_str2id_intern(s->message, n, &id);
+
+		if (r == 1)
+			atomic_fetch_add_explicit(&g_stamp_msg_ids, 1, memory_order_relaxed);
+		if (r >= 0 && id)
+			s->msg_id = id;
+	}
 	return 0;
 }
 
@@ -1208,6 +1221,7 @@ void npuprof_aclprof_reset(void)
 	pool_reset();
 	pthread_mutex_unlock(&g_pool_lock);
 	npuprof_str2id_reset();
+	atomic_store(&g_stamp_msg_ids, 0);
 	npuprof_mstx_reset();
 	npuprof_register_runtime_hooks(NULL);
 }

@@ -128,9 +128,9 @@ static int remember(uint64_t id, const char *s, size_t len)
 	return 1;
 }
 
-/* Remembers s (len bytes) under *id; 0 if the dictionary holds exactly s
- * under *id and, if it is new while a collection runs, its HASH record was
- * written; -1 otherwise. */
+/* Remembers s (len bytes) under *id; 1 if s is new (and, while a
+ * collection runs, its HASH record was written), 0 if the dictionary held
+ * exactly s under *id already, -1 otherwise. */
 static int intern(const char *s, size_t len, uint64_t *id)
 {
 	int r;
@@ -153,7 +153,7 @@ static int intern(const char *s, size_t len, uint64_t *id)
 		if (w < 0 && w != -ENOTCONN)
 			return -1;
 	}
-	return r < 0 ? -1 : 0;
+	return r;
 }
 
 uint64_t aclprofStr2Id(const char *message)
