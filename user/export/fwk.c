@@ -885,13 +885,15 @@ int fwk_write_metadata(struct npuprof_db *w, const char *path, FILE *warn, struc
 	}
 	r = 0;
 	for (size_t i = 0; i < t.n && !r; i++) {
-		char *v = strndup(t.m[i].value, t.m[i].value_len);
+		char *v = malloc(t.m[i].value_len + 1);
 		struct npuprof_db_meta_data row = { t.m[i].key, v };
 
 		if (!v) {
 			r = -ENOMEM;
 			break;
 		}
+		memcpy(v, t.m[i].value, t.m[i].value_len);
+		v[t.m[i].value_len] = 0;
 		if (strlen(t.m[i].key) != t.m[i].key_len) {
 			/* a key with \u0000 cannot be a TEXT name: say so */
 			fprintf(warn,
