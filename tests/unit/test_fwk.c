@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "acl/acl_prof.h"
@@ -507,6 +508,18 @@ START_TEST(test_damaged_records)
 	ck_assert_msg(strstr(buf, "generation above 2"), "%s", buf);
 	ck_assert_msg(strstr(buf, "npuprof.host."), "%s", buf);
 	free(buf);
+	/* and `npuprof export` says so in its status (the database is written) */
+	{
+		char cmd[1024];
+		int st;
+
+		snprintf(cmd, sizeof(cmd),
+			 "%s/bin/npuprof export --pytorch --quiet '%s' 2>/dev/null",
+			 getenv("BUILD") ? getenv("BUILD") : "build", g_pt);
+		st = system(cmd);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d", st);
+		ROWS_EQ(db, "SELECT count(*) FROM PYTORCH_API", "2");
+	}
 	tu_rm_rf(g_top);
 }
 END_TEST
