@@ -28,7 +28,7 @@
  * exits 1): the database is usable but not complete.
  *
  * Never less complete: the row counts of TASK, CANN_API, COMPUTE_TASK_INFO,
- * COMMUNICATION_OP and MSTX_EVENTS measure completeness. If a database this
+ * COMMUNICATION_OP, MSTX_EVENTS and PYTORCH_API measure completeness. If a database this
  * export would replace (an msprof_*.db of DIR; the PyTorch file) has more
  * rows in any of them than the new one, or cannot be read to tell, the new
  * one is discarded, nothing in DIR changes and npuprof_export returns

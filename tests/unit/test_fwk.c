@@ -429,6 +429,21 @@ START_TEST(test_tables)
 		 db, g_top, g_top);
 	ck_assert_msg(system(cmd) == 0, "tests/sql/check.sh fails on %s", db);
 
+	/* never less complete: a PyTorch database with more framework ops is
+	 * kept (unless forced) */
+	{
+		sqlite3 *h;
+
+		ck_assert_int_eq(sqlite3_open(db, &h), SQLITE_OK);
+		ck_assert_int_eq(sqlite3_exec(h,
+					      "INSERT INTO PYTORCH_API SELECT * FROM PYTORCH_API",
+					      NULL, NULL, NULL),
+				 SQLITE_OK);
+		sqlite3_close(h);
+		ck_assert_int_eq(npuprof_export(s.dir, &o, &res, err, sizeof(err)), -EEXIST);
+		ck_assert_msg(strstr(err, "PYTORCH_API 18 rows, now 9"), "%s", err);
+		ROWS_EQ(db, "SELECT count(*) FROM PYTORCH_API", "18");
+	}
 	/* the _ascend_pt directory as `npuprof export`'s argument: its PROF_*
 	 * directory, the same database */
 	ck_assert_int_eq(unlink(db), 0);

@@ -731,6 +731,7 @@ static const enum npuprof_db_table complete_tables[] = {
 	NPUPROF_DB_COMPUTE_TASK_INFO,
 	NPUPROF_DB_COMMUNICATION_OP,
 	NPUPROF_DB_MSTX_EVENTS,
+	NPUPROF_DB_PYTORCH_API, /* the PyTorch database's framework ops */
 };
 #define N_COMPLETE (sizeof(complete_tables) / sizeof(complete_tables[0]))
 
