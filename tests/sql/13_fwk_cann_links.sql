@@ -8,6 +8,17 @@
 -- rows, and every node `launch` inside an op (50001) or queue (50002) range
 -- of its own thread is linked.
 -- (PYTORCH_API.startNs/endNs are TEXT in torch_npu's files: cast.)
+-- fr: the op and queue ranges of each thread, with the latest end of any
+-- range starting at or before each one (a running max), so "some range of
+-- the thread contains [s, e]" is one index probe: the last range starting
+-- at or before s has a running max >= e.
+CREATE TEMP TABLE fr AS
+  SELECT globalTid g, CAST(startNs AS INTEGER) s, CAST(endNs AS INTEGER) e,
+         max(CAST(endNs AS INTEGER)) OVER (PARTITION BY globalTid
+           ORDER BY CAST(startNs AS INTEGER), CAST(endNs AS INTEGER)
+           ROWS UNBOUNDED PRECEDING) m
+  FROM PYTORCH_API WHERE type IN (50001, 50002);
+CREATE INDEX temp.fr_gse ON fr(g, s, e);
 WITH l AS (SELECT CAST(p.startNs AS INTEGER) ps, a.startNs s, a.type ty, a.connectionId c,
                   p.connectionId id
            FROM PYTORCH_API p JOIN CONNECTION_IDS c ON c.id = p.connectionId
@@ -15,10 +26,7 @@ WITH l AS (SELECT CAST(p.startNs AS INTEGER) ps, a.startNs s, a.type ty, a.conne
      lost AS (SELECT a.connectionId c FROM CANN_API a
               WHERE a.type = 10000
                 AND a.connectionId NOT IN (SELECT connectionId FROM CONNECTION_IDS)
-                AND EXISTS (SELECT 1 FROM PYTORCH_API p WHERE p.type IN (50001, 50002)
-                              AND p.globalTid = a.globalTid
-                              AND CAST(p.startNs AS INTEGER) <= a.startNs
-                              AND a.endNs <= CAST(p.endNs AS INTEGER)))
+                AND (SELECT fr.m FROM fr WHERE fr.g = a.globalTid AND fr.s <= a.startNs ORDER BY fr.s DESC, fr.e DESC LIMIT 1) >= a.endNs)
 SELECT CASE
   WHEN (SELECT count(*) FROM l WHERE s < ps OR ty NOT IN (10000, 20000)) > 0
     THEN 'FAIL ' || (SELECT count(*) FROM l WHERE s < ps OR ty NOT IN (10000, 20000)) ||

@@ -4,6 +4,17 @@
 -- compute task whose CANN call lies inside a torch op or queue range of its
 -- thread is reached from a framework row, and with such tasks the join has
 -- rows at all.
+-- fr: the op and queue ranges of each thread, with the latest end of any
+-- range starting at or before each one (a running max), so "some range of
+-- the thread contains [s, e]" is one index probe: the last range starting
+-- at or before s has a running max >= e.
+CREATE TEMP TABLE fr AS
+  SELECT globalTid g, CAST(startNs AS INTEGER) s, CAST(endNs AS INTEGER) e,
+         max(CAST(endNs AS INTEGER)) OVER (PARTITION BY globalTid
+           ORDER BY CAST(startNs AS INTEGER), CAST(endNs AS INTEGER)
+           ROWS UNBOUNDED PRECEDING) m
+  FROM PYTORCH_API WHERE type IN (50001, 50002);
+CREATE INDEX temp.fr_gse ON fr(g, s, e);
 WITH reach AS (SELECT DISTINCT ci.globalTaskId g FROM PYTORCH_API p
                JOIN CONNECTION_IDS c ON c.id = p.connectionId
                JOIN CANN_API a ON a.connectionId = c.connectionId
@@ -12,10 +23,7 @@ WITH reach AS (SELECT DISTINCT ci.globalTaskId g FROM PYTORCH_API p
      inside AS (SELECT DISTINCT ci.globalTaskId g FROM COMPUTE_TASK_INFO ci
                 JOIN TASK t ON t.globalTaskId = ci.globalTaskId
                 JOIN CANN_API a ON a.connectionId = t.connectionId
-                WHERE EXISTS (SELECT 1 FROM PYTORCH_API p WHERE p.type IN (50001, 50002)
-                                AND p.globalTid = a.globalTid
-                                AND CAST(p.startNs AS INTEGER) <= a.startNs
-                                AND a.endNs <= CAST(p.endNs AS INTEGER)))
+                WHERE (SELECT fr.m FROM fr WHERE fr.g = a.globalTid AND fr.s <= a.startNs ORDER BY fr.s DESC, fr.e DESC LIMIT 1) >= a.endNs)
 SELECT CASE
   WHEN (SELECT count(*) FROM inside WHERE g NOT IN (SELECT g FROM reach)) > 0
     THEN 'FAIL ' || (SELECT count(*) FROM inside WHERE g NOT IN (SELECT g FROM reach)) ||
