@@ -248,12 +248,14 @@ static void fill_step(void)
 	task(102, 230, 7, 6, "aclnnMul_MulAiv_0");
 	mem(102, 250, 0x3000, 2048, 2560, 4096, "PTA");
 
-	op(103, 1400, 1600, "AddmmBackward0", 5, 101, NULL, NULL, "engine.py(5): run_backward", L);
+	/* empty entries are no frames; a stack of none is no callchain */
+	op(103, 1400, 1600, "AddmmBackward0", 5, 101, NULL, NULL,
+	   SEP "engine.py(5): run_backward" SEP, L);
 	api(NPUPROF_API_ACL, 103, 1405, 1595, 10, "aclnnMm");
 	api(NPUPROF_API_NODE, 103, 1410, 1590, 9, "launch");
 	task(103, 1420, 9, 7, "aclnnMm_MatMulAiv_0");
 	mem(103, 1500, 0x2000, -1024, 2048, 4096, "PTA+GE");
-	op(103, 1650, 1700, "ReluBackward0", 6, 101, NULL, NULL, NULL, L);
+	op(103, 1650, 1700, "ReluBackward0", 6, 101, NULL, NULL, SEP SEP, L);
 }
 
 /* Rows of a query: columns joined by '|', rows by '\n', NULL as NULL. */

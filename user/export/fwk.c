@@ -435,6 +435,23 @@ static int fwd_bwd_links(struct fctx *x, const uint32_t *ord, size_t nord, const
 
 /* ---- the tables ------------------------------------------------------------ */
 
+/* The stack of an op, if it has a frame (a non-empty entry); else NULL. */
+static const char *op_stack(const struct hostdata *hd, const struct hd_fwk_op *o)
+{
+	const char *s = o->r.stack_id == NPUPROF_HREC_NO_STRING ? NULL :
+								  hostdata_str(hd, o->r.stack_id);
+	size_t sep = strlen(NPUPROF_FWK_SEP);
+
+	for (const char *p = s; p && *p;) {
+		const char *e = strstr(p, NPUPROF_FWK_SEP);
+
+		if (e != p)
+			return s;
+		p = e + sep;
+	}
+	return NULL;
+}
+
 static void write_callchain(struct fctx *x, int64_t id, const char *stack)
 {
 	const char *p = stack;
@@ -501,9 +518,7 @@ static int write_ops(struct fctx *x, const uint32_t *ord, size_t nord, const uin
 	for (size_t i = 0; i < nord && !x->err; i++) {
 		const struct hd_fwk_op *o = &hd->fop[ord[i]];
 		int op = o->r.type == NPUPROF_FWK_API_OP;
-		const char *stack = o->r.stack_id == NPUPROF_HREC_NO_STRING ?
-					    NULL :
-					    hostdata_str(hd, o->r.stack_id);
+		const char *stack = op_stack(hd, o);
 		struct npuprof_db_pytorch_api row;
 
 		memset(&row, 0, sizeof(row));
@@ -518,7 +533,7 @@ static int write_ops(struct fctx *x, const uint32_t *ord, size_t nord, const uin
 		row.fwdThreadId = op ? (int64_t)o->r.fwd_tid : NPUPROF_DB_NULL;
 		row.inputDtypes = fstr(x, o->r.dtypes_id);
 		row.inputShapes = fstr(x, o->r.shapes_id);
-		row.callchainId = stack && *stack ? next_chain++ : NPUPROF_DB_NULL;
+		row.callchainId = stack ? next_chain++ : NPUPROF_DB_NULL;
 		row.type = o->r.type;
 		check(x, npuprof_db_add_pytorch_api(x->w, &row));
 		x->res->ops++;
@@ -532,11 +547,9 @@ static int write_ops(struct fctx *x, const uint32_t *ord, size_t nord, const uin
 	next_chain = 0;
 	for (size_t i = 0; i < nord && !x->err; i++) {
 		const struct hd_fwk_op *o = &hd->fop[ord[i]];
-		const char *stack = o->r.stack_id == NPUPROF_HREC_NO_STRING ?
-					    NULL :
-					    hostdata_str(hd, o->r.stack_id);
+		const char *stack = op_stack(hd, o);
 
-		if (stack && *stack)
+		if (stack)
 			write_callchain(x, next_chain++, stack);
 	}
 	free(l.v);
