@@ -41,6 +41,8 @@ def main():
                             plan=f[8] if len(f) > 8 else ""))
         elif f[0] == "task":
             tasks.setdefault(int(f[1]), []).append(int(f[4]))
+        elif f[0] == "bench":
+            print("mirror cost: %s: %s ns per op (%s calls, recorded)" % (f[1], f[3], f[2]))
     fwk, api = [], []
     for line in open(dump):
         f = line.rstrip("\n").split("\t")

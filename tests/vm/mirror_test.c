@@ -8,6 +8,7 @@
  *   op <TAB> index <TAB> name <TAB> result <TAB> tid <TAB> start_mono_ns <TAB>
  *      end_mono_ns <TAB> tasks <TAB> plan (npuprof_mirror_describe)
  *   task <TAB> op index <TAB> stream <TAB> task id <TAB> modelled ns
+ *   bench <TAB> op <TAB> repetitions <TAB> ns per npuprof_mirror_op call
  * Exits non-zero if the mirror fails.
  *
  * usage: mirror_test [DEVICE]
@@ -36,6 +37,7 @@
 	}
 #define F ACL_FLOAT
 #define MAX_IN 8
+#define BENCH_OPS 200
 
 struct op {
 	const char *name;
@@ -165,6 +167,17 @@ int main(int argc, char **argv)
 				npuprof_mirror_strerror(), want, plan);
 			status = 1;
 		}
+	}
+	/* the mirror's cost per op, recorded: a device op and a view */
+	for (int b = 0; b < 2; b++) {
+		const struct op *o = &g_ops[b ? 1 : 10]; /* aten::relu, then aten::view */
+		uint64_t t0 = npuprof_hostrec_now(), t1;
+
+		for (int k = 0; k < BENCH_OPS; k++)
+			npuprof_mirror_op(o->name, o->in, o->n);
+		t1 = npuprof_hostrec_now();
+		printf("bench\t%s\t%d\t%llu\n", o->name, BENCH_OPS,
+		       (unsigned long long)((t1 - t0) / BENCH_OPS));
 	}
 	if (npuprof_mirror_sync()) {
 		fprintf(stderr, "mirror_test: sync: %s\n", npuprof_mirror_strerror());
