@@ -6,6 +6,8 @@
 # ($ORIGIN/../../.. = <prefix>/lib, $ORIGIN/../../../../lib64 = the SDK's).
 # Also installs the package's torch.distributed module (_dist.py) into the
 # build tree, and the unit test that links the library.
+# Included from the Makefile and from python/python.mk: once.
+ifndef MIRROR_SO
 MIRROR_DIR  := $(BUILD)/python/npuprof
 MIRROR_SO   := $(MIRROR_DIR)/libnpuprof_mirror.so
 MIRROR_OBJ  := $(BUILD)/obj/python/npuprof/csrc/mirror.o
@@ -40,3 +42,4 @@ $(BUILD)/tests/vm/mirror_test: $(BUILD)/obj/tests/vm/mirror_test.o $(MIRROR_SO)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< -L$(MIRROR_DIR) -lnpuprof_mirror $(RT_LINK) \
 		-Wl,-rpath,'$$ORIGIN/../../python/npuprof' -lpthread
+endif

@@ -3,7 +3,7 @@
 collective of torch.distributed is a framework op linked to its
 COMMUNICATION_OP.
 
-usage: dist_check.py MANIFEST0 FWK_DUMP0 DB0 MANIFEST1 FWK_DUMP1 DB1
+usage: dist_check.py MANIFEST0 HOST_DUMP0 DB0 MANIFEST1 HOST_DUMP1 DB1
 
 Per rank: its RANK_DEVICE_MAP row (rank r on device r); one framework op
 record per collective of the manifest (named HcclAllreduce ..., on the

@@ -2,11 +2,11 @@
 """Check what the device mirror launched (tests/vm/mirror_test under
 `npuprof record`) against the exported database.
 
-usage: mirror_check.py MANIFEST FWK_DUMP DB
+usage: mirror_check.py MANIFEST HOST_DUMP DB
 
 MANIFEST is mirror_test's stdout: per op its result, tid, host range and
-plan (npuprof_mirror_describe), per task its modelled duration. FWK_DUMP is
-tests/vm/fwk_dump's output for the session's host streams: the framework op
+plan (npuprof_mirror_describe), per task its modelled duration. HOST_DUMP is
+tests/vm/mirror_dump's output for the session's host streams: the framework op
 records and the CANN API records with their host times and connectionIds.
 
 Checked for every op, in order:

@@ -39,7 +39,7 @@ t_torch_dist() {
 	for r in 0 1; do
 		p=$(ls -d "$TD_OUT"/rank$r/PROF_* | tail -n 1)
 		[ -d "$p" ] || { echo "rank $r: no session"; return 1; }
-		$TB/fwk_dump "$p"/host/data/npuprof.host.*.raw > "$TD_OUT/fwk$r" || return 1
+		$TB/mirror_dump "$p"/host/data/npuprof.host.*.raw > "$TD_OUT/fwk$r" || return 1
 		build/bin/npuprof export --quiet --pytorch "$p" || return 1
 		db=$(find "$TD_OUT/rank$r" -name 'ascend_pytorch_profiler*.db' | head -n 1)
 		[ -n "$db" ] || { echo "rank $r: no PyTorch database"; return 1; }

@@ -1,5 +1,5 @@
 /*
- * fwk_dump.c - prints the framework op records (NPUPROF_HREC_FWK_OP) and
+ * mirror_dump.c - prints the framework op records (NPUPROF_HREC_FWK_OP) and
  * the CANN API records of raw host streams, for the mirror's VM tests:
  * they derive from them which launches each framework op contains (the
  * rule of the export's CONNECTION_IDS: launches inside the op's range on
@@ -9,7 +9,7 @@
  * Names are resolved through the streams' HASH records ("?<id>" if none).
  * Exits non-zero on damage or if a stream cannot be read.
  *
- * usage: fwk_dump HOST_STREAM...
+ * usage: mirror_dump HOST_STREAM...
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 	char buf[32];
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: fwk_dump HOST_STREAM...\n");
+		fprintf(stderr, "usage: mirror_dump HOST_STREAM...\n");
 		return 2;
 	}
 	for (int i = 1; i < argc; i++) {
@@ -121,7 +121,7 @@ int main(int argc, char **argv)
 		int r = npuprof_host_decode(argv[i], on_rec, NULL, &info, &st, err, sizeof(err));
 
 		if (r) {
-			fprintf(stderr, "fwk_dump: %s: %d %s\n", argv[i], r, err);
+			fprintf(stderr, "mirror_dump: %s: %d %s\n", argv[i], r, err);
 			status = 1;
 		}
 	}
