@@ -7,8 +7,8 @@ usage: torch_dist_job.py OUT RANK WORLD INIT_FILE STEPS
 Each rank profiles itself into OUT/rank<RANK> as npuprof.torch.profile does
 (aclprofInit on its own directory, aclprofStart with its device), trains a
 small MLP by hand-written data parallelism (parameters broadcast from rank
-0, gradients all-reduced every step), gathers the losses and meets at a
-barrier. It prints its manifest on stdout, one line per collective:
+0, gradients all-reduced every step), gathers the losses, meets at a
+barrier and runs the mirror of a reduce_scatter (which gloo lacks). It prints its manifest on stdout, one line per collective:
     coll <TAB> record name <TAB> tid <TAB> monotonic ns before <TAB> after <TAB> elements
 and checks that the real collectives computed what they should (the
 mirror must not change them).
@@ -89,6 +89,9 @@ def main():
     gathered = [torch.empty_like(mine) for _ in range(world)]
     coll("HcclAllgather", dist.all_gather, gathered, mine, n=mine.numel())
     coll("HcclBarrier", dist.barrier, n=1)
+    # gloo has no reduce_scatter: its mirror alone, as the wrapper runs it
+    part = torch.zeros(6)
+    coll("HcclReduceScatter", _dist._mirror, _dist.REDUCE_SCATTER, part, n=part.numel())
     if mirror.npuprof_mirror_sync() < 0:
         sys.exit("rank %d: sync: %s" % (rank, mirror.npuprof_mirror_strerror().decode()))
     if prof.aclprofStop(cfg) != 0:
