@@ -994,8 +994,8 @@ static int run_step(const struct step *s)
 		launch = aclnnCast;
 		break;
 	case S_MATMUL:
-		st = aclnnMatmulGetWorkspaceSize(a, b, out, 1 /* ALLOW_FP32_DOWN_PRECISION */, &wsz,
-						 &ex);
+		/* KEEP_DTYPE: torch_npu's default (torch.npu.matmul.allow_hf32 off) */
+		st = aclnnMatmulGetWorkspaceSize(a, b, out, 0, &wsz, &ex);
 		launch = aclnnMatmul;
 		break;
 	case S_SOFTMAX:
