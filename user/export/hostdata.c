@@ -240,6 +240,39 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		}
 		break;
 	}
+	case NPUPROF_HREC_FWK_OP: {
+		const struct npuprof_hrec_fwk_op *r = BODY(struct npuprof_hrec_fwk_op);
+		struct hd_fwk_op o;
+
+		if (r) {
+			o.pid = pid;
+			o.r = *r;
+			PUSH(h->fop, h->nfop, o, ctx);
+		}
+		break;
+	}
+	case NPUPROF_HREC_FWK_MEM: {
+		const struct npuprof_hrec_fwk_mem *r = BODY(struct npuprof_hrec_fwk_mem);
+		struct hd_fwk_mem m;
+
+		if (r) {
+			m.pid = pid;
+			m.r = *r;
+			PUSH(h->fmem, h->nfmem, m, ctx);
+		}
+		break;
+	}
+	case NPUPROF_HREC_FWK_GC: {
+		const struct npuprof_hrec_fwk_gc *r = BODY(struct npuprof_hrec_fwk_gc);
+		struct hd_fwk_gc g;
+
+		if (r) {
+			g.pid = pid;
+			g.r = *r;
+			PUSH(h->fgc, h->nfgc, g, ctx);
+		}
+		break;
+	}
 	case NPUPROF_HREC_TX: {
 		const struct npuprof_hrec_tx *r = BODY(struct npuprof_hrec_tx);
 		struct hd_tx t;
@@ -566,6 +599,9 @@ void hostdata_free(struct hostdata *h)
 	free(h->tx);
 	free(h->step);
 	free(h->rank);
+	free(h->fop);
+	free(h->fmem);
+	free(h->fgc);
 	free(h->track_cursor);
 	free(h->track_next);
 	free(h->compute_next);

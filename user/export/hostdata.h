@@ -87,6 +87,20 @@ struct hd_step {
 	struct npuprof_hrec_step r;
 };
 
+/* Framework records (npuprof.torch), whole, with their process. */
+struct hd_fwk_op {
+	uint32_t pid;
+	struct npuprof_hrec_fwk_op r;
+};
+struct hd_fwk_mem {
+	uint32_t pid;
+	struct npuprof_hrec_fwk_mem r;
+};
+struct hd_fwk_gc {
+	uint32_t pid;
+	struct npuprof_hrec_fwk_gc r;
+};
+
 struct hd_rank {
 	uint32_t pid;
 	struct npuprof_rank_info r;
@@ -113,6 +127,12 @@ struct hostdata {
 	size_t ntx;
 	struct hd_step *step; /* aclprofGetStepTimestamp, in file order */
 	size_t nstep;
+	struct hd_fwk_op *fop; /* framework records, in file order */
+	size_t nfop;
+	struct hd_fwk_mem *fmem;
+	size_t nfmem;
+	struct hd_fwk_gc *fgc;
+	size_t nfgc;
 	struct hd_rank *rank; /* NPUPROF_HREC_RANK records, in file order per pid */
 	size_t nrank;
 	struct u64map strings; /* hash id -> index into strv */
