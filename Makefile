@@ -410,3 +410,7 @@ sdk-check: $(RT_LIBS) $(NN_LIBS)
 	./tests/sdk/run.sh
 check: sdk-check
 # ---- end of the runtime block -----------------------------------------------
+
+# The device mirror of npuprof.torch (python/mirror.mk; python/python.mk
+# includes it once the package's build is in)
+include python/mirror.mk

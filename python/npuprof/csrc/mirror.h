@@ -41,6 +41,58 @@ int npuprof_mirror_is_open(void);
 int npuprof_mirror_op(const char *name, const struct npuprof_mirror_tensor *in, size_t n_in);
 /* Waits for the mirror stream (e.g. at a step's end). */
 int npuprof_mirror_sync(void);
+/* The calling thread's message for its last failed call ("" if none). */
+const char *npuprof_mirror_strerror(void);
+/* What npuprof_mirror_op would launch for `name` with these inputs, without
+ * a device: "aclnnMatmul(FLOAT[4,8];FLOAT[8,16]->FLOAT[4,16])+aclnnAdd(...)"
+ * into buf ("" for none). Returns the number of aclnn operators (0: no
+ * device work), negative errno for bad arguments. For tests and tools. */
+int npuprof_mirror_describe(const char *name, const struct npuprof_mirror_tensor *in, size_t n_in,
+			    char *buf, size_t len);
+
+/* ---- collectives: torch.distributed mirrored onto HCCL on npusim ----------
+ * One communicator per process across the ranks of a job, set up like
+ * torch_npu's ProcessGroupHCCL: rank 0 takes the root info
+ * (HcclGetRootInfo), the job shares its bytes (torch.distributed's store),
+ * every rank joins with it (HcclCommInitRootInfo) on the mirror's device.
+ * Needs the mirror open. */
+#define NPUPROF_MIRROR_ROOT_INFO_BYTES 4108 /* HCCL_ROOT_INFO_BYTES */
+/* Root info into buf (len >= NPUPROF_MIRROR_ROOT_INFO_BYTES): its size, or
+ * a negative errno with a message in err. */
+int npuprof_mirror_comm_root_info(void *buf, size_t len, char *err, size_t errlen);
+/* Joins the communicator of rank_size ranks as `rank`; waits for the
+ * others (HCCL_CONNECT_TIMEOUT, 120 s by default). 0, or negative errno
+ * with a message in err (-EBUSY: one is set up already). */
+int npuprof_mirror_comm_init(uint32_t rank_size, uint32_t rank, const void *root_info, size_t len,
+			     char *err, size_t errlen);
+/* Synchronises the stream and destroys the communicator (close() does too). */
+void npuprof_mirror_comm_destroy(void);
+/* This process's rank in the communicator, -1 without one. */
+int npuprof_mirror_comm_rank(void);
+
+enum npuprof_mirror_coll {
+	NPUPROF_MIRROR_ALL_REDUCE, /* t: the tensor reduced in place */
+	NPUPROF_MIRROR_BROADCAST, /* t: the tensor; root: the source rank */
+	NPUPROF_MIRROR_ALL_GATHER, /* t: one rank's input */
+	NPUPROF_MIRROR_REDUCE_SCATTER, /* t: one rank's output */
+	NPUPROF_MIRROR_BARRIER, /* t: NULL (a one-element all-reduce, as HCCL's) */
+	NPUPROF_MIRROR_COLL_COUNT
+};
+/* torch.distributed.ReduceOp values: SUM 0, PRODUCT 1, MIN 2, MAX 3. */
+enum npuprof_mirror_reduce {
+	NPUPROF_MIRROR_SUM = 0,
+	NPUPROF_MIRROR_PRODUCT = 1,
+	NPUPROF_MIRROR_MIN = 2,
+	NPUPROF_MIRROR_MAX = 3,
+};
+/* Launches the collective on the mirror stream from the calling thread,
+ * inside a framework op record (a PYTORCH_API row of type 50001) named
+ * `record_name` (NULL: torch_npu's name, "HcclAllreduce" ...) that spans
+ * the HCCL launch, so that the op links to its COMMUNICATION_OP through
+ * CANN_API. Every rank must issue the same collectives in the same order.
+ * 1 if launched, negative errno on failure (-ENOTCONN: no communicator). */
+int npuprof_mirror_collective(int coll, const char *record_name,
+			      const struct npuprof_mirror_tensor *t, uint32_t root, int reduce_op);
 
 #ifdef __cplusplus
 }

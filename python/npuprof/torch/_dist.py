@@ -1,0 +1,289 @@
+"""torch.distributed collectives mirrored onto HCCL on npusim.
+
+Real torch.distributed on a CPU host (gloo) moves data between processes
+and launches nothing on an NPU. With the device mirror on, this module sets
+up one HCCL communicator across the job's processes, as torch_npu's
+ProcessGroupHCCL does: rank 0 takes the root info (HcclGetRootInfo), the
+job's torch.distributed store carries its bytes, every rank joins with it
+(HcclCommInitRootInfo) on its mirror device. It then wraps
+torch.distributed's collectives so that each, after running for real, also
+runs its HCCL collective on npusim inside a framework op record named as
+torch_npu names the HCCL op (HcclAllreduce, HcclBroadcast, HcclAllgather,
+HcclReduceScatter; barrier: HcclBarrier, a one-element all-reduce like
+HCCL's): that record's PYTORCH_API row links to the COMMUNICATION_OP
+through the CANN_API launch it contains.
+
+Mirrored: all_reduce, broadcast, all_gather, reduce_scatter, barrier of the
+default (world) group; other groups, point-to-point and DDP's internal
+bucket all-reduces (the C++ reducer calls the process group directly) are
+not. Every rank of the job must enable the mirror: the set-up is itself a
+collective (rank 0 publishes the root info, the others wait for it), and
+every rank issues the mirrored collectives in the same order.
+
+    from npuprof.torch import _dist
+    _dist.enable()      # after dist.init_process_group("gloo", ...)
+    ...
+    _dist.disable()
+
+The mirror's C library is libnpuprof_mirror.so next to this package
+(python/npuprof/csrc/mirror.h).
+"""
+import atexit
+import ctypes
+import functools
+import os
+import threading
+
+__all__ = ["enable", "disable", "enabled", "device_count", "acl_dtype", "RECORD_NAMES"]
+
+# enum npuprof_mirror_coll
+ALL_REDUCE, BROADCAST, ALL_GATHER, REDUCE_SCATTER, BARRIER = range(5)
+
+# the framework op record of each collective (torch_npu's names)
+RECORD_NAMES = {
+    ALL_REDUCE: "HcclAllreduce",
+    BROADCAST: "HcclBroadcast",
+    ALL_GATHER: "HcclAllgather",
+    REDUCE_SCATTER: "HcclReduceScatter",
+    BARRIER: "HcclBarrier",
+}
+
+ROOT_INFO_BYTES = 4108  # NPUPROF_MIRROR_ROOT_INFO_BYTES
+_STORE_KEY = "npuprof_mirror/hccl_root_info/%d"
+
+
+class _Tensor(ctypes.Structure):
+    _fields_ = [("dtype", ctypes.c_int32), ("ndim", ctypes.c_int32),
+                ("dims", ctypes.POINTER(ctypes.c_int64))]
+
+
+_lock = threading.Lock()
+_lib = None
+_state = {"opened": False, "comm": False, "originals": {}, "setups": 0}
+
+
+def _library():
+    global _lib
+    if _lib is None:
+        path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                            "libnpuprof_mirror.so")
+        lib = ctypes.CDLL(path)
+        err = (ctypes.c_char_p, ctypes.c_size_t)
+        lib.npuprof_mirror_open.argtypes = (ctypes.c_int32,) + err
+        lib.npuprof_mirror_is_open.restype = ctypes.c_int
+        lib.npuprof_mirror_strerror.restype = ctypes.c_char_p
+        lib.npuprof_mirror_comm_root_info.argtypes = (ctypes.c_char_p, ctypes.c_size_t) + err
+        lib.npuprof_mirror_comm_init.argtypes = (ctypes.c_uint32, ctypes.c_uint32,
+                                                 ctypes.c_char_p, ctypes.c_size_t) + err
+        lib.npuprof_mirror_comm_rank.restype = ctypes.c_int
+        lib.npuprof_mirror_collective.argtypes = (ctypes.c_int, ctypes.c_char_p,
+                                                  ctypes.POINTER(_Tensor), ctypes.c_uint32,
+                                                  ctypes.c_int)
+        lib.npuprof_mirror_sync.restype = ctypes.c_int
+        _lib = lib
+    return _lib
+
+
+def device_count():
+    """The simulated devices of this host (/dev/npusim<N>, from 0 up)."""
+    n = 0
+    while os.path.exists("/dev/npusim%d" % n):
+        n += 1
+    return n
+
+
+def _torch_dtypes():
+    import torch
+    return {torch.float32: 0, torch.float16: 1, torch.int8: 2, torch.int32: 3,
+            torch.uint8: 4, torch.int16: 6, torch.int64: 9, torch.float64: 11,
+            torch.bool: 12, torch.complex64: 16, torch.complex128: 17, torch.bfloat16: 27}
+
+
+_ACL = {}
+
+
+def acl_dtype(dtype):
+    """The aclDataType of a torch dtype (ACL_DT_UNDEFINED, -1, if none)."""
+    if not _ACL:
+        _ACL.update(_torch_dtypes())
+    return _ACL.get(dtype, -1)
+
+
+def _tensor(t):
+    dims = (ctypes.c_int64 * max(t.dim(), 1))(*t.shape)
+    return _Tensor(acl_dtype(t.dtype), t.dim(), dims), dims
+
+
+def _check(ret, what):
+    if ret < 0:
+        raise RuntimeError("npuprof mirror: %s: %s (%d)"
+                           % (what, _library().npuprof_mirror_strerror().decode(), ret))
+    return ret
+
+
+def _world(group):
+    import torch.distributed as dist
+    return group is None or group is dist.GroupMember.WORLD
+
+
+def _mirror(coll, tensor, root=0, op=None):
+    """Runs the mirror of one collective (the real one has returned)."""
+    if not _state["comm"]:
+        return
+    import torch.distributed as dist
+    reduce = {dist.ReduceOp.SUM: 0, dist.ReduceOp.PRODUCT: 1, dist.ReduceOp.MIN: 2,
+              dist.ReduceOp.MAX: 3}.get(op if op is not None else dist.ReduceOp.SUM)
+    if reduce is None:
+        return  # BAND, BOR ...: HCCL has no such reduction
+    if tensor is None:
+        ptr = None
+    else:
+        t, _dims = _tensor(tensor)
+        ptr = ctypes.byref(t)
+    _check(_library().npuprof_mirror_collective(coll, RECORD_NAMES[coll].encode(), ptr,
+                                                root, reduce), RECORD_NAMES[coll])
+
+
+def _wrap(dist, name, make):
+    orig = getattr(dist, name)
+    _state["originals"][name] = orig
+    wrapper = functools.wraps(orig)(make(orig))
+    setattr(dist, name, wrapper)
+    import torch.distributed.distributed_c10d as c10d
+    if getattr(c10d, name, None) is orig:
+        setattr(c10d, name, wrapper)
+
+
+def _install():
+    import torch.distributed as dist
+
+    def all_reduce(orig):
+        def f(tensor, op=dist.ReduceOp.SUM, group=None, async_op=False):
+            work = orig(tensor, op=op, group=group, async_op=async_op)
+            if _world(group):
+                _mirror(ALL_REDUCE, tensor, op=op)
+            return work
+        return f
+
+    def broadcast(orig):
+        def f(tensor, src, group=None, async_op=False):
+            work = orig(tensor, src, group=group, async_op=async_op)
+            if _world(group):
+                _mirror(BROADCAST, tensor, root=src)
+            return work
+        return f
+
+    def all_gather(orig):
+        def f(tensor_list, tensor, group=None, async_op=False):
+            work = orig(tensor_list, tensor, group=group, async_op=async_op)
+            if _world(group):
+                _mirror(ALL_GATHER, tensor)
+            return work
+        return f
+
+    def reduce_scatter(orig):
+        def f(output, input_list, op=dist.ReduceOp.SUM, group=None, async_op=False):
+            work = orig(output, input_list, op=op, group=group, async_op=async_op)
+            if _world(group):
+                _mirror(REDUCE_SCATTER, output, op=op)
+            return work
+        return f
+
+    def barrier(orig):
+        def f(group=None, async_op=False, device_ids=None):
+            work = orig(group=group, async_op=async_op, device_ids=device_ids)
+            if _world(group):
+                _mirror(BARRIER, None)
+            return work
+        return f
+
+    for name, make in (("all_reduce", all_reduce), ("broadcast", broadcast),
+                       ("all_gather", all_gather), ("reduce_scatter", reduce_scatter),
+                       ("barrier", barrier)):
+        _wrap(dist, name, make)
+
+
+def _uninstall():
+    import torch.distributed as dist
+    import torch.distributed.distributed_c10d as c10d
+    for name, orig in _state["originals"].items():
+        wrapper = getattr(dist, name)
+        setattr(dist, name, orig)
+        if getattr(c10d, name, None) is wrapper:
+            setattr(c10d, name, orig)
+    _state["originals"].clear()
+
+
+def enabled():
+    """True while the collectives are mirrored."""
+    return _state["comm"]
+
+
+def enable(device=None, timeout_s=None):
+    """Sets up the communicator and wraps the collectives; all ranks call it.
+
+    Needs torch.distributed initialised. Opens the mirror on `device`
+    (default: LOCAL_RANK, else the rank, modulo the simulated devices) if
+    it is not open yet; closes it again at disable() then. timeout_s bounds
+    the wait for the other ranks (HCCL_CONNECT_TIMEOUT, default 120 s).
+    Returns False, doing nothing, if torch.distributed is not initialised
+    or this host has no simulated device."""
+    import torch.distributed as dist
+    if not (dist.is_available() and dist.is_initialized()):
+        return False
+    with _lock:
+        if _state["comm"]:
+            return True
+        lib = _library()
+        rank, world = dist.get_rank(), dist.get_world_size()
+        err = ctypes.create_string_buffer(512)
+        if not lib.npuprof_mirror_is_open():
+            n = device_count()
+            if n == 0:
+                return False
+            if device is None:
+                device = int(os.environ.get("LOCAL_RANK", rank)) % n
+            ret = lib.npuprof_mirror_open(device, err, len(err))
+            if ret < 0:
+                raise RuntimeError("npuprof mirror: open device %d: %s"
+                                   % (device, err.value.decode()))
+            _state["opened"] = True
+        store = dist.distributed_c10d._get_default_store()
+        key = _STORE_KEY % _state["setups"]
+        _state["setups"] += 1
+        if rank == 0:
+            info = ctypes.create_string_buffer(ROOT_INFO_BYTES)
+            ret = lib.npuprof_mirror_comm_root_info(info, len(info), err, len(err))
+            if ret < 0:
+                raise RuntimeError("npuprof mirror: %s" % err.value.decode())
+            store.set(key, info.raw)
+            root = info.raw
+        else:
+            root = store.get(key)
+        if timeout_s is not None:
+            os.environ["HCCL_CONNECT_TIMEOUT"] = str(int(timeout_s))
+        ret = lib.npuprof_mirror_comm_init(world, rank, root, len(root), err, len(err))
+        if ret < 0:
+            raise RuntimeError("npuprof mirror: rank %d of %d: %s"
+                               % (rank, world, err.value.decode()))
+        _state["comm"] = True
+        _install()
+        return True
+
+
+def disable():
+    """Restores torch.distributed, waits for the mirrored collectives and
+    destroys the communicator (and closes the mirror if enable() opened it)."""
+    with _lock:
+        if not _state["comm"]:
+            return
+        _uninstall()
+        lib = _library()
+        lib.npuprof_mirror_comm_destroy()
+        _state["comm"] = False
+        if _state["opened"]:
+            lib.npuprof_mirror_close()
+            _state["opened"] = False
+
+
+atexit.register(disable)

@@ -1,0 +1,53 @@
+# A 2-process torch.distributed (gloo) job with the device mirror on
+# (sourced by tests/vm/run.sh): tests/vm/torch_dist_job.py, two ranks on
+# npusim devices 0 and 1, each profiling itself into its own session
+# directory (aclprofInit/Start, as npuprof.torch.profile does); its
+# broadcasts, all-reduces, all-gather and barrier run for real over gloo
+# and, through npuprof.torch._dist, on HCCL on npusim. dist_check.py: per
+# rank its RANK_DEVICE_MAP row, every collective a framework op record
+# containing the launch of its COMMUNICATION_OP (and, once the export writes
+# the framework tables, PYTORCH_API -> CONNECTION_IDS -> CANN_API ->
+# COMMUNICATION_OP), both ranks on one communicator.
+
+TD_OUT=${NPUPROF_RESULTS:-/tmp}/torch_dist
+
+t_torch_dist() {
+	/usr/bin/python3 -c 'import torch.distributed' 2>/dev/null ||
+		{ echo "python3-torch missing (scripts/deps.sh)"; return 1; }
+	load_sim devices=2 || return 1
+	loaded npuprof || insmod $NPUPROF_KO || return 1
+	rm -rf "$TD_OUT" && mkdir -p "$TD_OUT" || return 1
+	# gloo's TCP transport needs the loopback interface, down in the guest
+	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up || return 1
+	init=$TD_OUT/init.store
+	for r in 0 1; do
+		GLOO_SOCKET_IFNAME=lo timeout 900 /usr/bin/python3 tests/vm/torch_dist_job.py "$TD_OUT" $r 2 "$init" 3 \
+			> "$TD_OUT/manifest$r" 2> "$TD_OUT/stderr$r" &
+		eval pid$r=$!
+	done
+	st=0
+	wait $pid0 || st=1
+	wait $pid1 || st=1
+	# (glog's "WARNING: Logging before InitGoogleLogging" is no kernel warning)
+	[ $st -eq 0 ] || {
+		echo "a rank failed"
+		sed 's/WARNING/warning/' "$TD_OUT/stderr0" "$TD_OUT/stderr1"
+		return 1
+	}
+	grep -h '^done' "$TD_OUT/manifest0" "$TD_OUT/manifest1"
+	args=""
+	for r in 0 1; do
+		p=$(ls -d "$TD_OUT"/rank$r/PROF_* | tail -n 1)
+		[ -d "$p" ] || { echo "rank $r: no session"; return 1; }
+		$TB/mirror_dump "$p"/host/data/npuprof.host.*.raw > "$TD_OUT/fwk$r" || return 1
+		build/bin/npuprof export --quiet --pytorch "$p" || return 1
+		db=$(find "$TD_OUT/rank$r" -name 'ascend_pytorch_profiler*.db' | head -n 1)
+		[ -n "$db" ] || { echo "rank $r: no PyTorch database"; return 1; }
+		args="$args $TD_OUT/manifest$r $TD_OUT/fwk$r $db"
+	done
+	# shellcheck disable=SC2086
+	python3 tests/vm/dist_check.py $args
+}
+
+run torch_dist.two_ranks t_torch_dist
+unload_sim
