@@ -403,3 +403,6 @@ sdk-check: $(RT_LIBS) $(NN_LIBS)
 	./tests/sdk/run.sh
 check: sdk-check
 # ---- end of the runtime block -----------------------------------------------
+
+# The Python package npuprof (npuprof.torch): its rules are one block, kept in python/python.mk
+include python/python.mk
