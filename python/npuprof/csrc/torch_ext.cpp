@@ -14,12 +14,15 @@
  * stack of frames: no allocation on the hot path; strings become
  * aclprofStr2Id ids registered once per thread (a small cache of ids seen).
  *
- * With profile_memory, a c10::MemoryReportingInfoBase pushed as the
+ * With profile_memory, a torch ProfilerStateBase pushed as the enabling
  * thread's PROFILER_STATE debug info (the mechanism through which torch's
  * CPU allocator reports every allocation and release when memory
- * profiling is on: c10::reportMemoryUsageToProfiler) writes
- * NPUPROF_HREC_FWK_MEM records; it forwards to the debug info it shadows,
- * so torch's own profiler running underneath still sees the events.
+ * profiling is on: c10::reportMemoryUsageToProfiler asks that debug info;
+ * it propagates to autograd's backward on the same graph task) writes
+ * NPUPROF_HREC_FWK_MEM records with the allocator's running totals. It
+ * tells torch that no profiler of its own is enabled, so torch's profiler
+ * can still start above it (the events then go to torch's while it runs);
+ * if torch's profiler is already running, memory is not recorded.
  *
  * The device mirror (mirror.h, libnpuprof_mirror.so) is called at the end
  * of each top-level aten op, before the op's end time is taken, with the
@@ -39,6 +42,7 @@
 #include <ATen/ATen.h>
 #include <c10/core/Allocator.h>
 #include <c10/util/ThreadLocalDebugInfo.h>
+#include <torch/csrc/profiler/orchestration/observer.h>
 
 #include <atomic>
 #include <chrono>
@@ -62,7 +66,8 @@ int npuprof_mirror_op(const char *name, const struct npuprof_mirror_tensor *in, 
 int npuprof_mirror_sync(void) __attribute__((weak));
 }
 
-namespace {
+namespace
+{
 
 constexpr int kMaxDepth = 128; /* nesting recorded per thread */
 constexpr int kStrCache = 512; /* per-thread ids already registered */
@@ -162,7 +167,10 @@ struct Buf {
 		n += len;
 		b[n] = '\0';
 	}
-	void put(const char *s) { put(s, strlen(s)); }
+	void put(const char *s)
+	{
+		put(s, strlen(s));
+	}
 	void put_i64(int64_t v)
 	{
 		char tmp[24];
@@ -394,32 +402,41 @@ void on_end(const at::RecordFunction &fn, at::ObserverContext *)
 /* ---- memory ---- */
 std::atomic<bool> g_mem_on{ false };
 
-struct MemReporter : public c10::MemoryReportingInfoBase {
-	c10::MemoryReportingInfoBase *below = nullptr; /* the info we shadow */
+/* A thread's PROFILER_STATE debug info must be a torch ProfilerStateBase:
+ * torch's profilers cast it to theirs and ask it whether a profiler is
+ * enabled. Ours says no (config Disabled, type NONE), so torch's own
+ * profiler may still start above it (and then gets the memory events while
+ * it runs), while c10's allocator sees memory profiling on. */
+struct MemReporter : public torch::profiler::impl::ProfilerStateBase {
 	uint64_t component_id = NPUPROF_HREC_NO_STRING;
 
+	MemReporter()
+	    : torch::profiler::impl::ProfilerStateBase(torch::profiler::impl::ProfilerConfig(
+		      torch::profiler::impl::ProfilerState::Disabled))
+	{
+	}
 	void reportMemoryUsage(void *ptr, int64_t size, int64_t total_allocated,
 			       int64_t total_reserved, c10::Device device) override
 	{
 		if (g_mem_on.load(std::memory_order_relaxed))
 			write(ptr, size, total_allocated, total_reserved, device);
-		if (below && below->memoryProfilingEnabled())
-			below->reportMemoryUsage(ptr, size, total_allocated, total_reserved, device);
 	}
-	void reportOutOfMemory(int64_t size, int64_t total_allocated, int64_t total_reserved,
-			       c10::Device device) override
+	bool memoryProfilingEnabled() const override
 	{
-		if (below && below->memoryProfilingEnabled())
-			below->reportOutOfMemory(size, total_allocated, total_reserved, device);
+		return true;
 	}
-	bool memoryProfilingEnabled() const override { return true; }
+	torch::profiler::impl::ActiveProfilerType profilerType() override
+	{
+		return torch::profiler::impl::ActiveProfilerType::NONE;
+	}
 
 	void write(void *ptr, int64_t size, int64_t total_allocated, int64_t total_reserved,
 		   c10::Device device)
 	{
 		TState &t = ts();
-		auto *r = static_cast<struct npuprof_hrec_fwk_mem *>(npuprof_hostrec_reserve(
-			NPUPROF_HREC_FWK_MEM, sizeof(struct npuprof_hrec_fwk_mem)));
+		auto *r = static_cast<struct npuprof_hrec_fwk_mem *>(
+			npuprof_hostrec_reserve(NPUPROF_HREC_FWK_MEM,
+						sizeof(struct npuprof_hrec_fwk_mem)));
 		if (!r) {
 			g_lost.fetch_add(1, std::memory_order_relaxed);
 			return;
@@ -455,26 +472,33 @@ PyObject *py_enable(PyObject *, PyObject *args)
 	}
 	g_shapes = shapes;
 	g_stack = stack;
-	g_mirror = mirror && npuprof_mirror_op && npuprof_mirror_is_open && npuprof_mirror_is_open();
+	int memory_ok = memory;
+	g_mirror = mirror && npuprof_mirror_op && npuprof_mirror_is_open &&
+		   npuprof_mirror_is_open();
 	ts(); /* the enabling thread's torch id -> tid, for fwdThreadId */
 	try {
 		g_cb = at::addGlobalCallback(at::RecordFunctionCallback(on_start, on_end)
 						     .needsInputs(g_shapes || g_mirror));
 		if (memory) {
-			auto rep = std::make_shared<MemReporter>();
-			rep->component_id = aclprofStr2Id("PTA");
-			rep->below = dynamic_cast<c10::MemoryReportingInfoBase *>(
-				c10::ThreadLocalDebugInfo::get(c10::DebugInfoKind::PROFILER_STATE));
-			c10::ThreadLocalDebugInfo::_push(c10::DebugInfoKind::PROFILER_STATE, rep);
-			g_mem_rep = rep;
-			g_mem_on.store(true);
+			/* under another profiler's state we would be asked in
+			 * its place: then memory is not recorded */
+			if (c10::ThreadLocalDebugInfo::get(c10::DebugInfoKind::PROFILER_STATE)) {
+				memory_ok = 0;
+			} else {
+				auto rep = std::make_shared<MemReporter>();
+				rep->component_id = aclprofStr2Id("PTA");
+				c10::ThreadLocalDebugInfo::_push(c10::DebugInfoKind::PROFILER_STATE,
+								 rep);
+				g_mem_rep = rep;
+				g_mem_on.store(true);
+			}
 		}
 	} catch (const std::exception &e) {
 		PyErr_SetString(PyExc_RuntimeError, e.what());
 		return nullptr;
 	}
 	g_on.store(true);
-	Py_RETURN_NONE;
+	return PyBool_FromLong(memory_ok);
 }
 
 PyObject *py_disable(PyObject *, PyObject *)
@@ -563,9 +587,8 @@ PyObject *py_active(PyObject *, PyObject *)
 
 PyObject *py_stats(PyObject *, PyObject *)
 {
-	return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K}", "ops",
-			     (unsigned long long)g_ops.load(), "lost",
-			     (unsigned long long)g_lost.load(), "mem",
+	return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K}", "ops", (unsigned long long)g_ops.load(),
+			     "lost", (unsigned long long)g_lost.load(), "mem",
 			     (unsigned long long)g_mem.load(), "mirror_ops",
 			     (unsigned long long)g_mirror_ops.load(), "mirror_errors",
 			     (unsigned long long)g_mirror_err.load(), "too_deep",
@@ -659,8 +682,9 @@ PyObject *py_mirror_open(PyObject *, PyObject *args)
 	if (!PyArg_ParseTuple(args, "i", &dev))
 		return nullptr;
 	if (!npuprof_mirror_open) {
-		PyErr_SetString(PyExc_RuntimeError,
-				"npuprof.torch: built without the device mirror (libnpuprof_mirror.so)");
+		PyErr_SetString(
+			PyExc_RuntimeError,
+			"npuprof.torch: built without the device mirror (libnpuprof_mirror.so)");
 		return nullptr;
 	}
 	char err[512] = "";
@@ -702,7 +726,9 @@ std::unique_ptr<at::ObserverContext> empty_start(const at::RecordFunction &)
 {
 	return nullptr;
 }
-void empty_end(const at::RecordFunction &, at::ObserverContext *) {}
+void empty_end(const at::RecordFunction &, at::ObserverContext *)
+{
+}
 
 /* bench_ops(n, mode): ns per at::add of two 1-element tensors, n times,
  * on the calling thread (GIL released). mode 0: as configured now (no
@@ -723,7 +749,8 @@ PyObject *py_bench_ops(PyObject *, PyObject *args)
 		at::Tensor a = at::ones({ 1 }), b = at::ones({ 1 }), out = at::empty({ 1 });
 		if (mode == 1)
 			g_empty_cb = at::addGlobalCallback(
-				at::RecordFunctionCallback(empty_start, empty_end).needsInputs(inputs));
+				at::RecordFunctionCallback(empty_start, empty_end)
+					.needsInputs(inputs));
 		Py_BEGIN_ALLOW_THREADS;
 		for (int w = 0; w < 1000; w++)
 			at::add_out(out, a, b);
@@ -746,7 +773,8 @@ PyObject *py_bench_ops(PyObject *, PyObject *args)
 
 PyMethodDef methods[] = {
 	{ "enable", py_enable, METH_VARARGS,
-	  "enable(record_shapes, with_stack, profile_memory, mirror): start recording torch ops" },
+	  "enable(record_shapes, with_stack, profile_memory, mirror): start recording torch ops; "
+	  "False if memory cannot be recorded (another profiler's state is on the thread)" },
 	{ "disable", py_disable, METH_NOARGS, "stop recording torch ops" },
 	{ "now", py_now, METH_NOARGS, "the recorder's clock (CLOCK_MONOTONIC ns)" },
 	{ "range", py_range, METH_VARARGS, "range(name, start_ns, end_ns, type): one FWK_OP" },

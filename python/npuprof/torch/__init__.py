@@ -388,7 +388,11 @@ class profile:
             self.ascend_pt_dir = d
             self.ascend_pt_dirs.append(d)
         if ProfilerActivity.CPU in self.activities:
-            _C.enable(self.record_shapes, self.with_stack, self.profile_memory, self.mirror)
+            mem_ok = _C.enable(self.record_shapes, self.with_stack, self.profile_memory,
+                               self.mirror)
+            if self.profile_memory and not mem_ok:
+                sys.stderr.write("npuprof.torch: profile_memory: another profiler (torch's) is "
+                                 "active on this thread; memory is not recorded\n")
         _gc.callbacks.append(self._gc_callback)
         self._cycle = cycle
         self._recording = True
