@@ -174,8 +174,15 @@ struct Buf {
 	void put_i64(int64_t v)
 	{
 		char tmp[24];
-		int k = snprintf(tmp, sizeof(tmp), "%lld", (long long)v);
-		put(tmp, (size_t)k);
+		int k = sizeof(tmp);
+		uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+		do {
+			tmp[--k] = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		if (v < 0)
+			tmp[--k] = '-';
+		put(tmp + k, sizeof(tmp) - (size_t)k);
 	}
 };
 
@@ -217,7 +224,11 @@ void record_inputs(TState &t, const at::RecordFunction &fn, Frame &f)
 			dt.put("None");
 			sh.put("[]");
 		} else {
-			dt.put(v.tagKind().c_str());
+			/* IValue::tagKind's names, without its std::string */
+			dt.put(v.isList()   ? "GenericList" :
+			       v.isString() ? "String" :
+			       v.isDevice() ? "Device" :
+					      v.tagKind().c_str());
 			sh.put("[]");
 		}
 	}
