@@ -15,8 +15,11 @@ CXX         ?= g++
 PY_INC      := $(shell $(PY) -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null)
 PY_SITEDIR  ?= $(shell $(PY) -c 'import site; print(site.getsitepackages()[0])' 2>/dev/null)
 PY_BUILD    := $(BUILD)/python
+# the device mirror (owner: torch-mirror) defines MIRROR_SO, its rule, and
+# the rules of its own Python files (MIRROR_PY)
+-include python/mirror.mk
 PY_SRCS     := $(shell find python/npuprof -name '*.py')
-PY_OUT      := $(PY_SRCS:python/%=$(PY_BUILD)/%)
+PY_OUT      := $(filter-out $(MIRROR_PY),$(PY_SRCS:python/%=$(PY_BUILD)/%))
 TORCH_EXT   := $(PY_BUILD)/npuprof/_C.so
 TORCH_SRCS  := $(wildcard python/npuprof/csrc/*.cpp)
 # NDEBUG as libtorch was built: RecordFunction has debug-only members
@@ -26,8 +29,6 @@ TORCH_CXXFLAGS := -O2 -g -std=gnu++17 -fPIC -Wall -Wextra -Wno-unused-parameter 
 TORCH_LIBS  := -L$(BUILD)/lib -lmsprofiler -ltorch_cpu -lc10 \
                -Wl,-rpath,'$$ORIGIN' -Wl,-rpath,'$$ORIGIN/../../lib'
 
-# the device mirror (owner: torch-mirror) defines MIRROR_SO and its rule
--include python/mirror.mk
 TORCH_MIRROR_LINK := $(if $(MIRROR_SO),-L$(dir $(MIRROR_SO)) -lnpuprof_mirror)
 
 # the benchmark of `make bench` (scripts/run-bench.sh runs build/tests/bench/bench_*)

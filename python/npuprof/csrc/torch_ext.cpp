@@ -687,6 +687,11 @@ PyObject *py_mirror_available(PyObject *, PyObject *)
 			       npuprof_mirror_is_open);
 }
 
+PyObject *py_mirror_is_open(PyObject *, PyObject *)
+{
+	return PyBool_FromLong(npuprof_mirror_is_open && npuprof_mirror_is_open());
+}
+
 PyObject *py_mirror_open(PyObject *, PyObject *args)
 {
 	int dev;
@@ -798,6 +803,7 @@ PyMethodDef methods[] = {
 	{ "mirror_available", py_mirror_available, METH_NOARGS,
 	  "True if the device mirror is linked" },
 	{ "mirror_open", py_mirror_open, METH_VARARGS, "mirror_open(device)" },
+	{ "mirror_is_open", py_mirror_is_open, METH_NOARGS, "True while the mirror is open" },
 	{ "mirror_close", py_mirror_close, METH_NOARGS, "close the device mirror" },
 	{ "mirror_sync", py_mirror_sync, METH_NOARGS, "wait for the mirror's stream" },
 	{ "bench_ops", py_bench_ops, METH_VARARGS, "bench_ops(n, mode, inputs): ns per op" },

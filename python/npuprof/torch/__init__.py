@@ -253,6 +253,7 @@ class profile:
         self.ascend_pt_dir = None  # the collection being (or last) written
         self.ascend_pt_dirs = []  # every collection of this profile
         self.mirror = False
+        self._mirror_opened = False
         self._metadata = {}
         self._recording = False
         self._started = False
@@ -299,9 +300,10 @@ class profile:
             self._transit(self.current_action, None)
         finally:
             self._started = False
-            if self.mirror:
+            if self._mirror_opened:
                 _C.mirror_close()
-                self.mirror = False
+                self._mirror_opened = False
+            self.mirror = False
 
     def step(self):
         if not self._started:
@@ -335,8 +337,13 @@ class profile:
             sys.stderr.write("npuprof.torch: npusim found but the device mirror is not built; "
                              "recording without it\n")
             return
+        if _C.mirror_is_open():
+            # opened by someone else (npuprof.torch._dist): use it, leave it open
+            self.mirror = True
+            return
         _C.mirror_open(_device_id())
         self.mirror = True
+        self._mirror_opened = True
 
     def _transit(self, prev, cur):
         was = prev in _RECORDING and self._recording
