@@ -252,7 +252,7 @@ class profile:
         self.current_action = self.schedule(self.step_num)
         self.ascend_pt_dir = None  # the collection being (or last) written
         self.ascend_pt_dirs = []  # every collection of this profile
-        self.mirror = False
+        self.mirror = False  # the device mirror was on (stays set after stop())
         self._mirror_opened = False
         self._metadata = {}
         self._recording = False
@@ -303,7 +303,6 @@ class profile:
             if self._mirror_opened:
                 _C.mirror_close()
                 self._mirror_opened = False
-            self.mirror = False
 
     def step(self):
         if not self._started:
@@ -317,6 +316,7 @@ class profile:
 
     # ---- internals ----
     def _open_mirror(self):
+        self.mirror = False
         env = os.environ.get("NPUPROF_TORCH_MIRROR")
         if env not in (None, "", "0", "1"):
             raise ValueError("NPUPROF_TORCH_MIRROR=%r: use 0 or 1" % env)
