@@ -29,7 +29,9 @@ TORCH_CXXFLAGS := -O2 -g -std=gnu++17 -fPIC -Wall -Wextra -Wno-unused-parameter 
 TORCH_LIBS  := -L$(BUILD)/lib -lmsprofiler -ltorch_cpu -lc10 \
                -Wl,-rpath,'$$ORIGIN' -Wl,-rpath,'$$ORIGIN/../../lib'
 
-TORCH_MIRROR_LINK := $(if $(MIRROR_SO),-L$(dir $(MIRROR_SO)) -lnpuprof_mirror)
+# no-as-needed: the extension refers to the mirror only by weak symbols
+TORCH_MIRROR_FLAGS := -L$(dir $(MIRROR_SO)) -Wl,--no-as-needed -lnpuprof_mirror -Wl,--as-needed
+TORCH_MIRROR_LINK := $(if $(MIRROR_SO),$(TORCH_MIRROR_FLAGS))
 
 # the benchmark of `make bench` (scripts/run-bench.sh runs build/tests/bench/bench_*)
 TORCH_BENCH := $(BUILD)/tests/bench/bench_torch

@@ -185,8 +185,11 @@ def check_db(path, loops, recs, exp, mirror):
     print("-- database %s" % path)
     db = sqlite3.connect(path)
     have = tables(db)
-    need = {"PYTORCH_API", "CONNECTION_IDS", "STEP_TIME", "GC_RECORD", "ENUM_API_TYPE",
-            "RANK_DEVICE_MAP", "STRING_IDS", "META_DATA"}
+    need = {"PYTORCH_API", "STEP_TIME", "GC_RECORD", "ENUM_API_TYPE", "STRING_IDS", "META_DATA"}
+    if mirror or any(l["loop"].startswith("train") for l in loops):
+        need |= {"CONNECTION_IDS"}  # fwd_bwd links, launches
+    if mirror:
+        need |= {"RANK_DEVICE_MAP"}  # one row per device
     if any(l["memory"] for l in loops):
         need |= {"MEMORY_RECORD", "OP_MEMORY"}
     if any(l["loop"] in ("train", "infer") for l in loops):
@@ -220,10 +223,11 @@ def check_db(path, loops, recs, exp, mirror):
     enum = dict(q(db, "SELECT id, name FROM ENUM_API_TYPE"))
     check(all(i in enum for i in (50001, 50002, 50003, 50004)), "%s: ENUM_API_TYPE 50001-50004"
           % label)
-    check(counts["RANK_DEVICE_MAP"] >= 1, "%s: RANK_DEVICE_MAP has a row" % label)
+    if mirror:
+        check(counts["RANK_DEVICE_MAP"] >= 1, "%s: RANK_DEVICE_MAP has a row" % label)
     # fwd/bwd links
     links = collections.defaultdict(set)
-    for i, c in q(db, "SELECT id, connectionId FROM CONNECTION_IDS"):
+    for i, c in q(db, "SELECT id, connectionId FROM CONNECTION_IDS") if "CONNECTION_IDS" in have else []:
         links[i].add(c)
     main_tid = exp["main_tid"]
     fw = {}
