@@ -7,13 +7,16 @@
 #                     libmsprofiler.so (build/lib, rpath $ORIGIN/../../lib)
 #                     and, when python/mirror.mk defines it, the device
 #                     mirror libnpuprof_mirror.so (next to it, rpath $ORIGIN)
-# `make install` copies the package into Debian python3's site directory
-# (PY_SITEDIR, default the first of site.getsitepackages(), i.e.
-# /usr/local/lib/python3.11/dist-packages).
+# `make install [PREFIX=] [DESTDIR=]` copies the package into Debian
+# python3's site directory of the prefix (PY_SITEDIR): /usr/lib/python3/
+# dist-packages for PREFIX=/usr, else PREFIX/lib/python3.<minor>/
+# dist-packages (/usr/local/lib/python3.11/dist-packages by default), three
+# levels below PREFIX/lib, where the extension's rpath finds libmsprofiler.so.
 PY          ?= /usr/bin/python3
 CXX         ?= g++
 PY_INC      := $(shell $(PY) -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null)
-PY_SITEDIR  ?= $(shell $(PY) -c 'import site; print(site.getsitepackages()[0])' 2>/dev/null)
+PY_VER      := $(shell $(PY) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+PY_SITEDIR  ?= $(if $(filter /usr,$(INST_PREFIX)),/usr/lib/python3/dist-packages,$(INST_PREFIX)/lib/python$(PY_VER)/dist-packages)
 PY_BUILD    := $(BUILD)/python
 # the device mirror (owner: torch-mirror) defines MIRROR_SO, its rule, and
 # the rules of its own Python files (MIRROR_PY)
@@ -27,7 +30,7 @@ TORCH_CXXFLAGS := -O2 -g -std=gnu++17 -fPIC -Wall -Wextra -Wno-unused-parameter 
                -DNDEBUG \
                -Iinclude -Iuser/recorder -Ipython/npuprof/csrc -I$(PY_INC) -MMD -MP
 TORCH_LIBS  := -L$(BUILD)/lib -lmsprofiler -ltorch_cpu -lc10 \
-               -Wl,-rpath,'$$ORIGIN' -Wl,-rpath,'$$ORIGIN/../../lib'
+               -Wl,-rpath,'$$ORIGIN' -Wl,-rpath,'$$ORIGIN/../../lib' -Wl,-rpath,'$$ORIGIN/../../..'
 
 # no-as-needed: the extension refers to the mirror only by weak symbols
 TORCH_MIRROR_FLAGS := -L$(dir $(MIRROR_SO)) -Wl,--no-as-needed -lnpuprof_mirror -Wl,--as-needed
@@ -60,8 +63,10 @@ $(TORCH_EXT): $(TORCH_SRCS:%.cpp=$(BUILD)/obj/%.o) $(RT_MSPROF) $(MIRROR_SO)
 .PHONY: install-python
 install-python: python
 	@test -n "$(PY_SITEDIR)" || { echo "no site directory from $(PY)" >&2; exit 1; }
-	cd $(PY_BUILD) && find npuprof -type f \( -name '*.py' -o -name '*.so' \) | while read -r f; do \
+	cd $(PY_BUILD) && find npuprof -type f -name '*.py' | while read -r f; do \
 		install -D -m 644 "$$f" "$(DESTDIR)$(PY_SITEDIR)/$$f" || exit 1; done
+	cd $(PY_BUILD) && find npuprof -type f -name '*.so' | while read -r f; do \
+		install -D -m 755 "$$f" "$(DESTDIR)$(PY_SITEDIR)/$$f" || exit 1; done
 install: install-python
 
 -include $(shell find $(BUILD)/obj/python -name '*.d' 2>/dev/null)

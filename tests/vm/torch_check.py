@@ -309,7 +309,7 @@ def check_db(path, loops, recs, exp, mirror):
             JOIN COMPUTE_TASK_INFO ct ON ct.globalTaskId = t.globalTaskId
             JOIN STRING_IDS ps ON ps.id = p.name JOIN STRING_IDS cs ON cs.id = c.name
             LEFT JOIN STRING_IDS ts ON ts.id = ct.opType
-            WHERE ps.value = 'aten::addmm' OR ps.value LIKE 'aten::%' ORDER BY ps.value = 'aten::addmm' DESC
+            WHERE ps.value LIKE 'aten::%' ORDER BY ps.value = 'aten::linear' DESC, p.startNs
             LIMIT 1""") if "COMPUTE_TASK_INFO" in have else []
         if check(bool(j), "%s: a torch op joins to CANN API, device task and compute info" % label):
             print("   join: torch op %s -> CANN API %s -> task %s -> compute op type %s, "

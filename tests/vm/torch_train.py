@@ -62,7 +62,7 @@ def recording(sched, step):
     return sched(step) in (nprof.ProfilerAction.RECORD, nprof.ProfilerAction.RECORD_AND_SAVE)
 
 
-def run_loop(name, sched, nsteps, body, out, with_stack, memory, use_ref):
+def run_loop(name, sched, nsteps, body, out, with_stack, memory, use_ref, skip_first=0):
     """One profiled loop. With use_ref, torch's legacy profiler records the
     same active steps (ops, shapes and memory); ours then records no memory
     (c10's allocator reports to one profiler state, the innermost), so
@@ -81,7 +81,8 @@ def run_loop(name, sched, nsteps, body, out, with_stack, memory, use_ref):
         ref.start()
     prof.start()
     for s in range(nsteps):
-        body(s)
+        if s >= skip_first:  # steps the schedule skips do nothing here
+            body(s)
         # torch's profiler brackets ours: on before our first active step
         # begins, off after our last one ended
         nxt = s + 1
@@ -137,9 +138,12 @@ def main():
         res["loops"].append(run_loop("train", sched, a.train_steps, train_step, a.out,
                                      not a.no_stack, False, True))
         # the same steps again, memory recorded by ours (compared with what
-        # torch's profiler reported for the steps above)
-        res["loops"].append(run_loop("train_mem", sched, a.train_steps, train_step, a.out,
-                                     False, True, False))
+        # torch's profiler reported for the steps above). Step numbers
+        # differ from every other loop's (skip_first), so that the loops'
+        # STEP_TIME ids stay apart in one `npuprof record` session.
+        sched = nprof.schedule(wait=1, warmup=1, active=3, repeat=1, skip_first=10)
+        res["loops"].append(run_loop("train_mem", sched, 10 + a.train_steps, train_step, a.out,
+                                     False, True, False, 10))
 
     if "infer" in loops:
         enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(d_model=32, nhead=2,
@@ -153,8 +157,9 @@ def main():
                 enc(src)
             gc.collect()
 
-        res["loops"].append(run_loop("infer", nprof.schedule(wait=0, warmup=1, active=2, repeat=1),
-                                     a.infer_steps, infer_step, a.out, not a.no_stack, False, True))
+        sched = nprof.schedule(wait=0, warmup=1, active=2, repeat=1, skip_first=20)
+        res["loops"].append(run_loop("infer", sched, 20 + a.infer_steps, infer_step, a.out,
+                                     not a.no_stack, False, True, 20))
     res["stats"] = nprof.stats()
     with open(a.expect + ".tmp", "w") as f:
         json.dump(res, f)
