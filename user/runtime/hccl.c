@@ -479,61 +479,53 @@ static void record_op(int op, const struct comm *c, const struct rt_stream *s, s
 	for (int k = 0; k < 4; k++)
 		type_ids[k] = rtprof_str(hccl_type_name(k));
 	for (int i = 0; i < pl->n; i++) {
-		struct npuprof_hrec_hccl_task *r = npuprof_hostrec_reserve(NPUPROF_HREC_HCCL_TASK,
-									   sizeof(*r));
+		struct npuprof_hrec_hccl_task r = {
+			.device_id = (uint32_t)s->dev,
+			.time_ns = pl->t[i].time_ns,
+			.connection_id = conn,
+			.op_seq = op_seq,
+			.op_name_id = name_id,
+			.group_name_id = group_id,
+			.task_type_id = type_ids[pl->info[i].kind],
+			.stream_id = s->sid,
+			.task_id = pl->t[i].task_id,
+			.is_master = 1,
+			.batch_id = pl->t[i].batch_id,
+			.context_id = NPUPROF_NO_ID32,
+			.plane_id = pl->info[i].plane,
+			.src_rank = pl->info[i].src,
+			.dst_rank = pl->info[i].dst,
+			.transport_type = pl->info[i].transport,
+			.link_type = pl->info[i].link,
+			.rdma_type = NPUPROF_ENUM_INVALID,
+			.data_type = pl->info[i].dtype,
+			.size = pl->info[i].size,
+			.notify_id = pl->info[i].notify,
+		};
 
-		if (!r)
-			continue;
-		memset((char *)r + sizeof(r->h), 0, sizeof(*r) - sizeof(r->h));
-		r->tid = npuprof_hostrec_tid();
-		r->device_id = (uint32_t)s->dev;
-		r->time_ns = pl->t[i].time_ns;
-		r->connection_id = conn;
-		r->op_seq = op_seq;
-		r->op_name_id = name_id;
-		r->group_name_id = group_id;
-		r->task_type_id = type_ids[pl->info[i].kind];
-		r->stream_id = s->sid;
-		r->task_id = pl->t[i].task_id;
-		r->is_master = 1;
-		r->batch_id = pl->t[i].batch_id;
-		r->context_id = NPUPROF_NO_ID32;
-		r->plane_id = pl->info[i].plane;
-		r->src_rank = pl->info[i].src;
-		r->dst_rank = pl->info[i].dst;
-		r->transport_type = pl->info[i].transport;
-		r->link_type = pl->info[i].link;
-		r->rdma_type = NPUPROF_ENUM_INVALID;
-		r->data_type = pl->info[i].dtype;
-		r->size = pl->info[i].size;
-		r->notify_id = pl->info[i].notify;
-		npuprof_hostrec_commit(r);
+		rtprof_hccl_task(&r);
 	}
 	{
 		uint64_t type_id = rtprof_str(g_ops[op].type), alg_id = rtprof_str(g_ops[op].alg);
-		struct npuprof_hrec_hccl_op *r = npuprof_hostrec_reserve(NPUPROF_HREC_HCCL_OP,
-									 sizeof(*r));
+		struct npuprof_hrec_hccl_op r = {
+			.device_id = (uint32_t)s->dev,
+			.start_ns = start,
+			.end_ns = npuprof_hostrec_now(),
+			.connection_id = conn,
+			.op_seq = op_seq,
+			.op_name_id = name_id,
+			.op_type_id = type_id,
+			.group_name_id = group_id,
+			.alg_type_id = alg_id,
+			.count = count,
+			.data_type = (uint32_t)dt,
+			.rank = c->rank,
+			.rank_size = g->n,
+			.stream_id = s->sid,
+			.task_count = (uint32_t)pl->n,
+		};
 
-		if (!r)
-			return;
-		memset((char *)r + sizeof(r->h), 0, sizeof(*r) - sizeof(r->h));
-		r->tid = npuprof_hostrec_tid();
-		r->device_id = (uint32_t)s->dev;
-		r->start_ns = start;
-		r->end_ns = npuprof_hostrec_now();
-		r->connection_id = conn;
-		r->op_seq = op_seq;
-		r->op_name_id = name_id;
-		r->op_type_id = type_id;
-		r->group_name_id = group_id;
-		r->alg_type_id = alg_id;
-		r->count = count;
-		r->data_type = (uint32_t)dt;
-		r->rank = c->rank;
-		r->rank_size = g->n;
-		r->stream_id = s->sid;
-		r->task_count = (uint32_t)pl->n;
-		npuprof_hostrec_commit(r);
+		rtprof_hccl_op(&r);
 	}
 }
 

@@ -139,6 +139,10 @@ uint64_t rtprof_task_conn(void);
 uint64_t rtprof_str(const char *s);
 void rtprof_task_track(int dev, const struct rt_stream *s, const struct rt_task *t);
 uint64_t rtprof_new_conn(void); /* the next connectionId */
+/* The HCCL op and task records (hccl.c, rt_replay.c): body holds every
+ * field but the header and tid. */
+void rtprof_hccl_op(const struct npuprof_hrec_hccl_op *body);
+void rtprof_hccl_task(const struct npuprof_hrec_hccl_task *body);
 
 /* rt_replay.c: the replay fields of a task (ACLNPU_REPLAY_*); 0 or an
  * aclError */

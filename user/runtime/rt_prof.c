@@ -110,6 +110,37 @@ uint64_t rtprof_task_conn(void)
 	return NPUPROF_NO_CONNECTION;
 }
 
+/* The one writer of each HCCL record: `body` holds every field after the
+ * header but tid; the record gets the calling thread's tid. */
+static void *copy_body(uint16_t kind, const void *body, uint32_t size)
+{
+	struct npuprof_hrec_header *r = npuprof_hostrec_reserve(kind, size);
+
+	if (r)
+		memcpy(r + 1, (const struct npuprof_hrec_header *)body + 1, size - sizeof(*r));
+	return r;
+}
+
+void rtprof_hccl_op(const struct npuprof_hrec_hccl_op *body)
+{
+	struct npuprof_hrec_hccl_op *r = copy_body(NPUPROF_HREC_HCCL_OP, body, sizeof(*r));
+
+	if (r) {
+		r->tid = npuprof_hostrec_tid();
+		npuprof_hostrec_commit(r);
+	}
+}
+
+void rtprof_hccl_task(const struct npuprof_hrec_hccl_task *body)
+{
+	struct npuprof_hrec_hccl_task *r = copy_body(NPUPROF_HREC_HCCL_TASK, body, sizeof(*r));
+
+	if (r) {
+		r->tid = npuprof_hostrec_tid();
+		npuprof_hostrec_commit(r);
+	}
+}
+
 void rtprof_task_track(int dev, const struct rt_stream *s, const struct rt_task *t)
 {
 	uint64_t type_id = rtprof_str(t->type_name);

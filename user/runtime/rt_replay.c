@@ -68,7 +68,6 @@ aclError aclnpuRecordApi(uint32_t level, const char *name, uint64_t startNs, uin
 
 aclError aclnpuRecordHcclOp(const aclnpuHcclOpDesc *d, aclrtStream stream, uint64_t *opSeq)
 {
-	struct npuprof_hrec_hccl_op *r;
 	struct rt_stream *s;
 	uint64_t ids[4];
 	aclError ret;
@@ -86,67 +85,64 @@ aclError aclnpuRecordHcclOp(const aclnpuHcclOpDesc *d, aclrtStream stream, uint6
 	ids[1] = rtprof_str(d->opType);
 	ids[2] = rtprof_str(d->groupName);
 	ids[3] = rtprof_str(d->algType ? d->algType : "N/A");
-	r = npuprof_hostrec_reserve(NPUPROF_HREC_HCCL_OP, sizeof(*r));
-	if (!r)
-		return ACL_SUCCESS;
-	memset((char *)r + sizeof(r->h), 0, sizeof(*r) - sizeof(r->h));
-	r->tid = npuprof_hostrec_tid();
-	r->device_id = (uint32_t)s->dev;
-	r->start_ns = d->startNs;
-	r->end_ns = d->endNs;
-	r->connection_id = d->connectionId;
-	r->op_seq = *opSeq;
-	r->op_name_id = ids[0];
-	r->op_type_id = ids[1];
-	r->group_name_id = ids[2];
-	r->alg_type_id = ids[3];
-	r->count = d->count;
-	r->data_type = d->dataType;
-	r->rank = d->rank;
-	r->rank_size = d->rankSize;
-	r->stream_id = s->sid;
-	r->relay = d->relay;
-	r->retry = d->retry;
-	r->task_count = d->taskCount;
-	npuprof_hostrec_commit(r);
+	{
+		struct npuprof_hrec_hccl_op r = {
+			.device_id = (uint32_t)s->dev,
+			.start_ns = d->startNs,
+			.end_ns = d->endNs,
+			.connection_id = d->connectionId,
+			.op_seq = *opSeq,
+			.op_name_id = ids[0],
+			.op_type_id = ids[1],
+			.group_name_id = ids[2],
+			.alg_type_id = ids[3],
+			.count = d->count,
+			.data_type = d->dataType,
+			.rank = d->rank,
+			.rank_size = d->rankSize,
+			.stream_id = s->sid,
+			.relay = d->relay,
+			.retry = d->retry,
+			.task_count = d->taskCount,
+		};
+
+		rtprof_hccl_op(&r);
+	}
 	return ACL_SUCCESS;
 }
 
 void rt_replay_hccl_task(const struct rt_stream *s, const struct rt_task *t,
 			 const aclnpuHcclTaskInfo *h, uint32_t context_id)
 {
-	struct npuprof_hrec_hccl_task *r;
 	uint64_t ids[3] = {
 		rtprof_str(h->opName ? h->opName : "N/A"),
 		rtprof_str(h->groupName ? h->groupName : "N/A"),
 		rtprof_str(h->taskType ? h->taskType : "N/A"),
 	};
 
-	r = npuprof_hostrec_reserve(NPUPROF_HREC_HCCL_TASK, sizeof(*r));
-	if (!r)
-		return;
-	memset((char *)r + sizeof(r->h), 0, sizeof(*r) - sizeof(r->h));
-	r->tid = npuprof_hostrec_tid();
-	r->device_id = (uint32_t)s->dev;
-	r->time_ns = t->time_ns;
-	r->connection_id = t->conn_out;
-	r->op_seq = h->opSeq;
-	r->op_name_id = ids[0];
-	r->group_name_id = ids[1];
-	r->task_type_id = ids[2];
-	r->stream_id = s->sid;
-	r->task_id = t->task_id;
-	r->is_master = h->isMaster;
-	r->batch_id = t->batch_id;
-	r->context_id = context_id;
-	r->plane_id = h->planeId;
-	r->src_rank = h->srcRank;
-	r->dst_rank = h->dstRank;
-	r->transport_type = h->transportType;
-	r->link_type = h->linkType;
-	r->rdma_type = h->rdmaType;
-	r->data_type = h->dataType;
-	r->size = h->size;
-	r->notify_id = h->notifyId;
-	npuprof_hostrec_commit(r);
+	struct npuprof_hrec_hccl_task r = {
+		.device_id = (uint32_t)s->dev,
+		.time_ns = t->time_ns,
+		.connection_id = t->conn_out,
+		.op_seq = h->opSeq,
+		.op_name_id = ids[0],
+		.group_name_id = ids[1],
+		.task_type_id = ids[2],
+		.stream_id = s->sid,
+		.task_id = t->task_id,
+		.is_master = h->isMaster,
+		.batch_id = t->batch_id,
+		.context_id = context_id,
+		.plane_id = h->planeId,
+		.src_rank = h->srcRank,
+		.dst_rank = h->dstRank,
+		.transport_type = h->transportType,
+		.link_type = h->linkType,
+		.rdma_type = h->rdmaType,
+		.data_type = h->dataType,
+		.size = h->size,
+		.notify_id = h->notifyId,
+	};
+
+	rtprof_hccl_task(&r);
 }
