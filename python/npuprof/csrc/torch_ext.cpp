@@ -93,11 +93,24 @@ struct MirrorInputs {
 	int64_t dims[kMirrorIn][kMirrorDims];
 };
 
+/* The dtypes/shapes ids of an input list seen before, keyed by the list's
+ * exact descriptor (per input: kind and dtype, rank, sizes), so that a
+ * repeated signature costs no formatting or hashing of strings. */
+constexpr int kDescMax = 24; /* int64 words of a cached descriptor */
+constexpr int kInCache = 128;
+struct InEntry {
+	uint64_t h;
+	uint32_t len; /* words; 0: empty slot */
+	int64_t desc[kDescMax];
+	uint64_t dtypes_id, shapes_id;
+};
+
 struct TState {
 	uint32_t tid = 0;
 	int depth = 0; /* may exceed kMaxDepth: those frames are not recorded */
 	int aten_depth = 0;
 	uint64_t seen[kStrCache] = {};
+	InEntry incache[kInCache] = {};
 	Frame frames[kMaxDepth];
 	MirrorInputs mirror;
 };
@@ -191,7 +204,74 @@ const char kSep[] = NPUPROF_FWK_SEP;
 /* dtypes and shapes as torch's profiler reports them: a tensor's dtype
  * name (float, long int ...) and sizes "[5, 8]"; a scalar "Scalar" and
  * "[]"; None "None" and "[]"; anything else its IValue kind and "[]". */
+/* The descriptor of fn's inputs into d (at most kDescMax words): its
+ * length, or -1 if it does not fit or has an input the formatter names by
+ * its IValue tag (not cached). */
+int input_desc(const at::RecordFunction &fn, int64_t *d)
+{
+	int n = 0;
+	for (const c10::IValue &v : fn.inputs()) {
+		if (n >= kDescMax)
+			return -1;
+		if (v.isTensor()) {
+			const at::Tensor &x = v.toTensor();
+			if (!x.defined()) {
+				d[n++] = 2;
+				continue;
+			}
+			auto sizes = x.sizes();
+			if (n + 2 + (int)sizes.size() > kDescMax)
+				return -1;
+			d[n++] = 0x100 + (int64_t)x.scalar_type();
+			d[n++] = (int64_t)sizes.size();
+			for (int64_t z : sizes)
+				d[n++] = z;
+		} else if (v.isScalar()) {
+			d[n++] = 3;
+		} else if (v.isNone()) {
+			d[n++] = 2;
+		} else if (v.isList()) {
+			d[n++] = 4;
+		} else if (v.isString()) {
+			d[n++] = 5;
+		} else if (v.isDevice()) {
+			d[n++] = 6;
+		} else {
+			return -1;
+		}
+	}
+	return n;
+}
+
+void format_inputs(TState &t, const at::RecordFunction &fn, Frame &f);
+
 void record_inputs(TState &t, const at::RecordFunction &fn, Frame &f)
+{
+	int64_t d[kDescMax];
+	int n = input_desc(fn, d);
+	if (n <= 0) {
+		format_inputs(t, fn, f);
+		return;
+	}
+	uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
+	for (int i = 0; i < n; i++)
+		h = (h ^ (uint64_t)d[i]) * 0x100000001B3ULL;
+	h ^= h >> 29;
+	InEntry &e = t.incache[h & (kInCache - 1)];
+	if (e.len == (uint32_t)n && e.h == h && !memcmp(e.desc, d, (size_t)n * sizeof(d[0]))) {
+		f.dtypes_id = e.dtypes_id;
+		f.shapes_id = e.shapes_id;
+		return;
+	}
+	format_inputs(t, fn, f);
+	e.h = h;
+	e.len = (uint32_t)n;
+	memcpy(e.desc, d, (size_t)n * sizeof(d[0]));
+	e.dtypes_id = f.dtypes_id;
+	e.shapes_id = f.shapes_id;
+}
+
+void format_inputs(TState &t, const at::RecordFunction &fn, Frame &f)
 {
 	Buf dt, sh;
 	size_t i = 0;
