@@ -141,6 +141,13 @@ $(BUILD)/tests/unit/test_%: $(BUILD)/obj/tests/unit/test_%.o $(UNIT_MAIN) $(REC_
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(UNIT_MAIN) $(TEST_LINK) $(CHECK_LIBS) $(LDLIBS)
 
+# test_jobsplit drives the npuprof tool's job split (user/tools/npuprof/jobsplit.c)
+JOBSPLIT_O := $(BUILD)/obj/user/tools/npuprof/jobsplit.o
+$(BUILD)/obj/tests/unit/test_jobsplit.o: INC = $(INC_tests) -Iuser/tools/npuprof $(BPF_INC)
+$(BUILD)/tests/unit/test_jobsplit: $(BUILD)/obj/tests/unit/test_jobsplit.o $(JOBSPLIT_O) $(UNIT_MAIN) $(REC_A) $(GEN_OBJS) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< $(JOBSPLIT_O) $(UNIT_MAIN) $(TEST_LINK) $(CHECK_LIBS) $(LDLIBS)
+
 $(BUILD)/tests/bin/dbgen: $(BUILD)/obj/tests/gen/dbgen_main.o $(GEN_OBJS) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDLIBS)

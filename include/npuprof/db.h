@@ -134,6 +134,28 @@ npuprof_db_str npuprof_db_intern(struct npuprof_db *w, const char *s);
 npuprof_db_str npuprof_db_intern_n(struct npuprof_db *w, const char *s, size_t len);
 
 /*
+ * String spaces. The CANN part of STRING_IDS is dense from 0 (the ids
+ * above); torch_npu numbers its own strings from fixed bases (§4.2):
+ * framework API strings (names, dtypes, shapes, stack frames) from 1 << 28,
+ * memory strings (components, OP_MEMORY names) from 2 << 28. Each space
+ * is dense from its base in first-use order, holds at most 2^28 strings,
+ * and a string interned in two spaces has two ids. STRING_IDS holds them
+ * all.
+ */
+enum npuprof_db_space {
+	NPUPROF_DB_SPACE_CANN = 0, /* npuprof_db_intern's */
+	NPUPROF_DB_SPACE_FWK = 1, /* from 268435456 */
+	NPUPROF_DB_SPACE_MEMORY = 2, /* from 536870912 */
+	NPUPROF_DB_SPACE_COUNT
+};
+#define NPUPROF_DB_SPACE_BASE(sp) ((int64_t)(sp) << 28)
+
+/* The id of the len bytes at s in space sp (>= NPUPROF_DB_SPACE_BASE(sp)),
+ * or a negative errno. */
+npuprof_db_str npuprof_db_intern_space(struct npuprof_db *w, enum npuprof_db_space sp,
+				       const char *s, size_t len);
+
+/*
  * Insert one row into table t. row points to the table's struct and
  * row_size must be its size (it catches a struct of the wrong table).
  * Columns absent from the chosen schema version are ignored. Prefer the

@@ -28,7 +28,7 @@
  * exits 1): the database is usable but not complete.
  *
  * Never less complete: the row counts of TASK, CANN_API, COMPUTE_TASK_INFO,
- * COMMUNICATION_OP and MSTX_EVENTS measure completeness. If a database this
+ * COMMUNICATION_OP, MSTX_EVENTS and PYTORCH_API measure completeness. If a database this
  * export would replace (an msprof_*.db of DIR; the PyTorch file) has more
  * rows in any of them than the new one, or cannot be read to tell, the new
  * one is discarded, nothing in DIR changes and npuprof_export returns
@@ -49,7 +49,16 @@ extern "C" {
 
 struct npuprof_export_opts {
 	enum npuprof_db_schema schema;
-	int pytorch; /* also ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler.db */
+	/* Also the PyTorch database, with the framework tables of the host
+	 * streams' framework records (PYTORCH_API, CONNECTION_IDS, ...: see
+	 * user/export/fwk.h): DIR/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler.db,
+	 * or, when DIR's parent is a torch_npu <worker>_ascend_pt directory,
+	 * <parent>/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_<rank>.db
+	 * (no _<rank> without a rank) with the top-level keys of
+	 * <parent>/profiler_metadata.json as META_DATA rows. A damaged framework
+	 * record or a profiler_metadata.json that is not JSON sets
+	 * result.damaged. */
+	int pytorch;
 	int json; /* also npuprof_trace.json (Chrome/Perfetto trace events) */
 	int progress; /* progress bar on stderr */
 	FILE *warn; /* warnings (damaged files ...); NULL: stderr */
@@ -85,6 +94,9 @@ struct npuprof_export_result {
 	 * (indexes, STRING_IDS, commit, sync, rename) */
 	double load_seconds, write_seconds, finish_seconds;
 	uint64_t kernel_records;
+	/* --pytorch: PYTORCH_API rows, and framework records skipped as
+	 * damaged (they make `damaged` set) */
+	uint64_t fwk_ops, fwk_skipped;
 };
 
 /* Returns 0 or -errno with a message in err. */

@@ -107,6 +107,14 @@ enum npuprof_hrec_kind {
 	NPUPROF_HREC_FWK_OP = 14, /* struct npuprof_hrec_fwk_op: PYTORCH_API row */
 	NPUPROF_HREC_FWK_MEM = 15, /* struct npuprof_hrec_fwk_mem: allocator event */
 	NPUPROF_HREC_FWK_GC = 16, /* struct npuprof_hrec_fwk_gc: GC_RECORD row */
+	/* Compact msproftx / mstx events (the stamp calls' fast path; TX
+	 * records stay valid and MarkEx still writes them): */
+	NPUPROF_HREC_STAMP_MARK = 17, /* struct npuprof_hrec_stamp_mark */
+	NPUPROF_HREC_STAMP_POP = 18, /* struct npuprof_hrec_stamp_pop */
+	NPUPROF_HREC_STAMP_STOP = 19, /* struct npuprof_hrec_stamp_stop */
+	NPUPROF_HREC_MSTX_MARK = 20, /* struct npuprof_hrec_mstx */
+	NPUPROF_HREC_MSTX_START = 21, /* struct npuprof_hrec_mstx */
+	NPUPROF_HREC_MSTX_END = 22, /* struct npuprof_hrec_mstx_end */
 	NPUPROF_HREC_KIND_COUNT /* first unassigned kind */
 };
 
@@ -154,6 +162,80 @@ struct npuprof_hrec_tx {
 	uint16_t event_type; /* enum npuprof_tx_event */
 	uint32_t msg_len; /* bytes of message, without the NUL */
 	char message[]; /* msg_len bytes, NUL, padding to 8 */
+};
+
+/* ---- Compact msproftx / mstx records (kinds 17-22) ------------------------
+ *
+ * What the stamp calls (aclprofMark, Push/Pop, RangeStart/Stop) and the
+ * mstx calls write: the events of NPUPROF_HREC_TX in a third to a half of
+ * its bytes, since what a stamp call costs beyond its clock read is mostly
+ * the bytes it stores. Each stands for exactly one TX record, whose fields
+ * a reader takes as follows (npuprof_host_tx_event in npuprof/hostread.h
+ * does it, for TX records too):
+ *  - tid: the thread of the record's block (block_header.tid: the ring's
+ *    thread, the one that made the call); start_tid the same except in
+ *    STAMP_STOP;
+ *  - stamp records: info_type 0, mark_id 0, domain 0, range_id NO_RANGE
+ *    except in STAMP_STOP; the message is named by msg_id, the hash id of a
+ *    HASH record in the same stream (resolved like every other string id;
+ *    NPUPROF_HREC_NO_STRING: ""). The recorder uses them only for a message
+ *    the Str2Id dictionary holds exactly; another message (a hash collision)
+ *    goes into TX records;
+ *  - mstx records: info_type 1, category UINT32_MAX, payload_type 0,
+ *    range_id NO_RANGE; MSTX_START is a range's start half (end_ns 0) and
+ *    MSTX_END its end half (start_ns 0, domain 0, message "").
+ */
+
+/* aclprofMark: event MARK, start_ns = end_ns = time_ns. */
+struct npuprof_hrec_stamp_mark {
+	struct npuprof_hrec_header h;
+	uint64_t time_ns;
+	uint64_t msg_id; /* the stamp's message (HASH id) */
+	uint32_t category;
+	int32_t payload_type;
+};
+
+/* aclprofPush .. aclprofPop: event PUSH_POP, written by Pop. */
+struct npuprof_hrec_stamp_pop {
+	struct npuprof_hrec_header h;
+	uint64_t start_ns;
+	uint64_t end_ns;
+	uint64_t msg_id;
+	uint32_t category;
+	int32_t payload_type;
+};
+
+/* aclprofRangeStart .. aclprofRangeStop: event START_STOP, written by Stop
+ * (on the stopping thread). */
+struct npuprof_hrec_stamp_stop {
+	struct npuprof_hrec_header h;
+	uint64_t start_ns;
+	uint64_t end_ns;
+	uint64_t msg_id;
+	uint32_t category;
+	int32_t payload_type;
+	uint32_t start_tid; /* thread that started it */
+	uint32_t range_id;
+};
+
+/* mstxMarkA (MSTX_MARK: event MARK, start_ns = end_ns = time_ns) and the
+ * start half of an mstx range (MSTX_START: event START_STOP, start_ns =
+ * time_ns, end_ns 0), host-only or with a stream. */
+struct npuprof_hrec_mstx {
+	struct npuprof_hrec_header h;
+	uint64_t time_ns;
+	uint64_t mark_id;
+	uint64_t domain; /* hash id of the domain ("default" included) */
+	uint32_t msg_len; /* bytes of message, without the NUL */
+	char message[]; /* msg_len bytes, NUL, padding to 8 */
+};
+
+/* The end half of an mstx range: event START_STOP, start_ns 0, end_ns =
+ * time_ns, the ending thread. */
+struct npuprof_hrec_mstx_end {
+	struct npuprof_hrec_header h;
+	uint64_t time_ns;
+	uint64_t mark_id;
 };
 
 /* An aclprofStr2Id (or domain) hash id and its string, written once per

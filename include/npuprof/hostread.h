@@ -54,6 +54,22 @@ int npuprof_host_decode_buffer(const void *data, size_t len, const char *name,
 			       struct npuprof_host_file_info *info,
 			       struct npuprof_host_decode_stats *stats, char *err, size_t errlen);
 
+/* One msproftx / mstx event in the fields of a TX record, from a TX record
+ * or from a compact one (kinds 17-22, hostfmt.h). */
+struct npuprof_host_tx {
+	struct npuprof_hrec_tx r; /* r.h is the record's header; r.msg_len
+                                     counts message's bytes */
+	const char *message; /* NUL-terminated, inside the record (or a
+                                constant "" for an mstx range end); NULL
+                                if msg_id names the message instead */
+	uint64_t msg_id; /* HASH id of the message when message is NULL */
+};
+
+/* Fills *ev from `rec` (a record of a valid block, as the decoder passes
+ * it) if it is a msproftx / mstx event: returns 1, else 0. */
+int npuprof_host_tx_event(const struct npuprof_host_block_header *block,
+			  const struct npuprof_hrec_header *rec, struct npuprof_host_tx *ev);
+
 #ifdef __cplusplus
 }
 #endif

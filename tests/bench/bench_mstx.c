@@ -175,9 +175,10 @@ static int count_cb(void *ctx, const struct npuprof_host_block_header *b,
 		    const struct npuprof_hrec_header *r)
 {
 	struct count *c = ctx;
+	struct npuprof_host_tx ev;
 
-	(void)b;
-	c->tx += r->kind == NPUPROF_HREC_TX;
+	/* TX records and their compact forms alike */
+	c->tx += npuprof_host_tx_event(b, r, &ev);
 	return 0;
 }
 

@@ -3,7 +3,8 @@
  * npuprof.session, the kernel raw stream and one host raw stream, separated
  * by FUZZ_SPLIT (a missing part is a missing file). The export must finish
  * without memory errors or undefined behaviour, leave no temporary behind,
- * and call any damage by name. Every fourth input also writes the trace JSON.
+ * and call any damage by name. Every fourth input also writes the trace JSON,
+ * every other one the PyTorch database with the framework tables.
  */
 #include "fuzz_util.h"
 #include "npuprof/export.h"
@@ -77,9 +78,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.warn = g_null;
 	o.force = 1; /* each input on its own, not against the last one's db */
 	o.json = size && (data[size - 1] & 3) == 0;
+	o.pytorch = size && (data[size - 1] & 4) == 0; /* the framework tables too */
 	r = npuprof_export(dir, &o, &res, err, sizeof(err));
 	if (r < 0 && !err[0])
 		abort(); /* a failure always says why */
 	clean_outputs(dir);
+	{
+		char out[512];
+
+		snprintf(out, sizeof(out), "%s/ASCEND_PROFILER_OUTPUT", dir);
+		if (access(out, F_OK) == 0) {
+			clean_outputs(out);
+			snprintf(out, sizeof(out),
+				 "%s/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler.db", dir);
+			unlink(out);
+		}
+	}
 	return 0;
 }

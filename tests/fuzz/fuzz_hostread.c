@@ -1,7 +1,8 @@
 /*
  * fuzz_hostread.c - the host stream decoder (user/export/hostread.c) on any
  * bytes: it must never read outside the input, and every record it hands
- * out must be framed and sized as its kind requires.
+ * out must be framed and sized as its kind requires, and the msproftx / mstx
+ * view of a record (npuprof_host_tx_event) must stay inside it.
  */
 #include "fuzz_util.h"
 #include "npuprof/hostread.h"
@@ -18,6 +19,17 @@ static int on_rec(void *ctx, const struct npuprof_host_block_header *b,
 	*sum += b->seq;
 	if (rec->size < sizeof(*rec) || rec->size % NPUPROF_HREC_ALIGN)
 		abort();
+	/* a msproftx / mstx event's message is NUL-terminated and, unless it
+	 * is empty, lies inside its record */
+	{
+		struct npuprof_host_tx ev;
+
+		if (npuprof_host_tx_event(b, rec, &ev) && ev.message &&
+		    (ev.message[ev.r.msg_len] ||
+		     (ev.r.msg_len && (ev.message < (const char *)p ||
+				       ev.message + ev.r.msg_len >= (const char *)p + rec->size))))
+			abort();
+	}
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/sql/check.sh [--counts] DB... - the consumer queries of
-# ascend-reference.md §5 (tests/sql/NN_*.sql) on msprof databases, through
+# ascend-reference.md §4-§5 (tests/sql/NN_*.sql) on msprof and PyTorch
+# databases (13-16: the framework tables; trivially ok without them), through
 # the sqlite3 shell. Each query prints one line: "ok" or "FAIL <what>".
 # Tables a database leaves out (data tables are created only when non-empty)
 # stand in as empty TEMP tables, as MindStudio Insight does.
@@ -18,7 +19,13 @@ COMMUNICATION_TASK_INFO(name,globalTaskId,taskType,planeId,groupName,notifyId,rd
 MSTX_EVENTS(startNs,endNs,eventType,rangeId,category,message,globalTid,endGlobalTid,domainId,connectionId)
 NPU_INFO(id,name)
 HOST_INFO(hostUid,hostName)
-SESSION_TIME_INFO(startTimeNs,endTimeNs)"
+SESSION_TIME_INFO(startTimeNs,endTimeNs)
+PYTORCH_API(startNs,endNs,globalTid,connectionId,name,sequenceNumber,fwdThreadId,inputDtypes,inputShapes,callchainId,type)
+CONNECTION_IDS(id,connectionId)
+PYTORCH_CALLCHAINS(id,stack,stackDepth)
+STEP_TIME(id,startNs,endNs)
+MEMORY_RECORD(component,timestamp,totalAllocated,totalReserved,totalActive,streamPtr,deviceId)
+OP_MEMORY(name,size,allocationTime,releaseTime,activeReleaseTime,duration,activeDuration,allocationTotalAllocated,allocationTotalReserved,allocationTotalActive,releaseTotalAllocated,releaseTotalReserved,releaseTotalActive,streamPtr,deviceId)"
 fail=0
 for db in "$@"; do
 	if [ ! -r "$db" ]; then

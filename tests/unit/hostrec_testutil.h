@@ -11,6 +11,7 @@
 #endif
 #include <check.h>
 #include <ftw.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,10 @@ struct decoded {
 	struct npuprof_host_file_info info;
 	char err[512];
 	int ret;
+	/* tu_nth_tx: the msproftx / mstx events as TX records */
+	struct npuprof_hrec_tx **tx;
+	size_t ntx;
+	int tx_done;
 };
 
 static inline char *tu_tmpdir(void)
@@ -128,6 +133,9 @@ static inline void tu_free(struct decoded *d)
 		}
 	for (size_t i = 0; i < d->n; i++)
 		free(d->rec[i]);
+	for (size_t i = 0; i < d->ntx; i++)
+		free(d->tx[i]);
+	free(d->tx);
 	free(d->rec);
 	free(d->block_tid);
 	free(d);
@@ -155,6 +163,69 @@ static inline const void *tu_nth_kind(const struct decoded *d, uint16_t kind, si
 		if (d->rec[i]->kind == kind && nth-- == 0)
 			return d->rec[i];
 	return NULL;
+}
+
+/* The string of a HASH record of the stream, or NULL. */
+static inline const char *tu_hash_str(const struct decoded *d, uint64_t id)
+{
+	if (id == NPUPROF_HREC_NO_STRING)
+		return "";
+	for (size_t i = 0; i < d->n; i++)
+		if (d->rec[i]->kind == NPUPROF_HREC_HASH &&
+		    ((const struct npuprof_hrec_hash *)d->rec[i])->id == id)
+			return ((const struct npuprof_hrec_hash *)d->rec[i])->str;
+	return NULL;
+}
+
+/* The msproftx / mstx events, whatever record holds them (TX or a compact
+ * kind, npuprof_host_tx_event), in file order, each as a TX record with its
+ * message inline (a message named by id is resolved through the stream's
+ * HASH records; the test fails if one is not). h.kind is the source's. */
+static inline void tu_tx_events(struct decoded *d)
+{
+	if (d->tx_done)
+		return;
+	d->tx_done = 1;
+	for (size_t i = 0; i < d->n; i++) {
+		struct npuprof_host_block_header b = { .tid = d->block_tid[i] };
+		struct npuprof_host_tx ev;
+		struct npuprof_hrec_tx *t;
+		const char *m;
+		size_t len;
+
+		if (!npuprof_host_tx_event(&b, d->rec[i], &ev))
+			continue;
+		m = ev.message ? ev.message : tu_hash_str(d, ev.msg_id);
+		ck_assert_msg(m, "no HASH record for message id %llx",
+			      (unsigned long long)ev.msg_id);
+		len = strlen(m);
+		/* sizeof(*t) too: the struct's tail padding covers message[0..3] */
+		t = calloc(1, offsetof(struct npuprof_hrec_tx, message) + len + 1 + sizeof(*t));
+		ck_assert_ptr_nonnull(t);
+		*t = ev.r;
+		t->msg_len = (uint32_t)len;
+		memcpy(t->message, m, len);
+		if ((d->ntx & (d->ntx - 1)) == 0) {
+			void *p = realloc(d->tx, (d->ntx ? 2 * d->ntx : 16) * sizeof(*d->tx));
+
+			ck_assert_ptr_nonnull(p);
+			d->tx = p;
+		}
+		d->tx[d->ntx++] = t;
+	}
+}
+
+static inline size_t tu_count_tx(struct decoded *d)
+{
+	tu_tx_events(d);
+	return d->ntx;
+}
+
+/* The nth event (see tu_tx_events), or NULL. */
+static inline const struct npuprof_hrec_tx *tu_nth_tx(struct decoded *d, size_t nth)
+{
+	tu_tx_events(d);
+	return nth < d->ntx ? d->tx[nth] : NULL;
 }
 
 #endif

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -457,18 +458,13 @@ START_TEST(test_messages)
 	ck_assert_int_eq(aclprofMark(s), 0);
 	aclprofDestroyStamp(s);
 	d = stop_and_decode(c);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_TX), 4);
-	t = tu_nth_kind(d, NPUPROF_HREC_TX, 0);
+	ck_assert_uint_eq(tu_count_tx(d), 4);
+	t = tu_nth_tx(d, 0);
 	ck_assert_uint_eq(t->msg_len, 127);
 	ck_assert_str_eq(t->message, m127);
-	ck_assert_str_eq(
-		((const struct npuprof_hrec_tx *)tu_nth_kind(d, NPUPROF_HREC_TX, 1))->message,
-		"trunc");
-	ck_assert_str_eq(
-		((const struct npuprof_hrec_tx *)tu_nth_kind(d, NPUPROF_HREC_TX, 2))->message,
-		"ab");
-	ck_assert_str_eq(
-		((const struct npuprof_hrec_tx *)tu_nth_kind(d, NPUPROF_HREC_TX, 3))->message, "");
+	ck_assert_str_eq(((const struct npuprof_hrec_tx *)tu_nth_tx(d, 1))->message, "trunc");
+	ck_assert_str_eq(((const struct npuprof_hrec_tx *)tu_nth_tx(d, 2))->message, "ab");
+	ck_assert_str_eq(((const struct npuprof_hrec_tx *)tu_nth_tx(d, 3))->message, "");
 	tu_free(d);
 }
 END_TEST
@@ -502,9 +498,30 @@ START_TEST(test_mark_push_pop_range_records)
 	never = (rid + 1) % 100; /* a pool slot no range was started on */
 	ck_assert_int_eq(aclprofRangeStop(never), -1);
 	d = stop_and_decode(c);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_TX), 5);
+	ck_assert_uint_eq(tu_count_tx(d), 5);
+	/* in the compact records (hostfmt.h), the messages by id */
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_TX), 0);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_STAMP_MARK), 1);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_STAMP_POP), 2);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_STAMP_STOP), 2);
+	ck_assert_uint_eq(
+		((const struct npuprof_hrec_header *)tu_nth_kind(d, NPUPROF_HREC_STAMP_MARK, 0))
+			->size,
+		32);
+	ck_assert_uint_eq(
+		((const struct npuprof_hrec_header *)tu_nth_kind(d, NPUPROF_HREC_STAMP_POP, 0))
+			->size,
+		40);
+	ck_assert_uint_eq(
+		((const struct npuprof_hrec_header *)tu_nth_kind(d, NPUPROF_HREC_STAMP_STOP, 0))
+			->size,
+		48);
+	ck_assert_uint_eq(
+		((const struct npuprof_hrec_stamp_mark *)tu_nth_kind(d, NPUPROF_HREC_STAMP_MARK, 0))
+			->msg_id,
+		npuprof_str2id_hash("mark", 4));
 
-	t = tu_nth_kind(d, NPUPROF_HREC_TX, 0);
+	t = tu_nth_tx(d, 0);
 	ck_assert_uint_eq(t->event_type, NPUPROF_TX_MARK);
 	ck_assert_uint_eq(t->info_type, 0);
 	ck_assert_str_eq(t->message, "mark");
@@ -516,8 +533,8 @@ START_TEST(test_mark_push_pop_range_records)
 	ck_assert_uint_eq(t->mark_id, 0);
 
 	{
-		const struct npuprof_hrec_tx *in = tu_nth_kind(d, NPUPROF_HREC_TX, 1);
-		const struct npuprof_hrec_tx *out = tu_nth_kind(d, NPUPROF_HREC_TX, 2);
+		const struct npuprof_hrec_tx *in = tu_nth_tx(d, 1);
+		const struct npuprof_hrec_tx *out = tu_nth_tx(d, 2);
 
 		ck_assert_str_eq(in->message, "inner");
 		ck_assert_str_eq(out->message, "outer");
@@ -530,15 +547,108 @@ START_TEST(test_mark_push_pop_range_records)
 		ck_assert_uint_eq(in->start_tid, tid);
 	}
 	for (int i = 3; i < 5; i++) {
-		t = tu_nth_kind(d, NPUPROF_HREC_TX, i);
+		t = tu_nth_tx(d, i);
 		ck_assert_uint_eq(t->event_type, NPUPROF_TX_START_STOP);
 		ck_assert_uint_eq(t->range_id, rid);
 		ck_assert_str_eq(t->message, "range");
 		ck_assert_uint_le(t->start_ns, t->end_ns);
 	}
-	ck_assert_uint_eq(
-		((const struct npuprof_hrec_tx *)tu_nth_kind(d, NPUPROF_HREC_TX, 3))->start_ns,
-		((const struct npuprof_hrec_tx *)tu_nth_kind(d, NPUPROF_HREC_TX, 4))->start_ns);
+	ck_assert_uint_eq(((const struct npuprof_hrec_tx *)tu_nth_tx(d, 3))->start_ns,
+			  ((const struct npuprof_hrec_tx *)tu_nth_tx(d, 4))->start_ns);
+	tu_free(d);
+}
+END_TEST
+
+/* Two 64-byte Thue-Morse strings over '!' and 'a' (which differ by 64):
+ * both of aclprofStr2Id's 32-bit polynomial hashes (x29, x131) collide. */
+static void thue_morse(char *a, char *b)
+{
+	for (int i = 0; i < 64; i++) {
+		int bit = __builtin_popcount((unsigned)i) & 1;
+
+		a[i] = bit ? 'a' : '!';
+		b[i] = bit ? '!' : 'a';
+	}
+	a[64] = b[64] = '\0';
+}
+
+/* A stamp message whose id the dictionary holds for another string cannot
+ * be named by id: its events are TX records with the message inline. */
+START_TEST(test_stamp_message_collision)
+{
+	aclprofConfig *c = start_tx(MSPROFTX_ONLY);
+	char a[65], b[65];
+	void *sa, *sb;
+	uint32_t rid;
+	struct decoded *d;
+
+	thue_morse(a, b);
+	ck_assert_str_ne(a, b);
+	ck_assert_uint_eq(npuprof_str2id_hash(a, 64), npuprof_str2id_hash(b, 64));
+	sa = stamp_with(a); /* a is in the dictionary first */
+	sb = stamp_with(b);
+	ck_assert_int_eq(aclprofMark(sa), 0);
+	ck_assert_int_eq(aclprofMark(sb), 0);
+	ck_assert_int_eq(aclprofPush(sb), 0);
+	ck_assert_int_eq(aclprofPop(), 0);
+	ck_assert_int_eq(aclprofRangeStart(sb, &rid), 0);
+	ck_assert_int_eq(aclprofRangeStop(rid), 0);
+	/* a message without collision: by id again */
+	ck_assert_int_eq(aclprofSetStampTraceMessage(sb, "plain", 5), 0);
+	ck_assert_int_eq(aclprofMark(sb), 0);
+	aclprofDestroyStamp(sa);
+	aclprofDestroyStamp(sb);
+	d = stop_and_decode(c);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_STAMP_MARK), 2);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_TX), 3);
+	ck_assert_uint_eq(tu_count_tx(d), 5);
+	ck_assert_str_eq(tu_nth_tx(d, 0)->message, a);
+	ck_assert_uint_eq(tu_nth_tx(d, 0)->h.kind, NPUPROF_HREC_STAMP_MARK);
+	for (int i = 1; i < 4; i++) {
+		ck_assert_str_eq(tu_nth_tx(d, (size_t)i)->message, b);
+		ck_assert_uint_eq(tu_nth_tx(d, (size_t)i)->h.kind, NPUPROF_HREC_TX);
+	}
+	ck_assert_uint_eq(tu_nth_tx(d, 1)->event_type, NPUPROF_TX_MARK);
+	ck_assert_uint_eq(tu_nth_tx(d, 2)->event_type, NPUPROF_TX_PUSH_POP);
+	ck_assert_uint_eq(tu_nth_tx(d, 3)->event_type, NPUPROF_TX_START_STOP);
+	ck_assert_uint_eq(tu_nth_tx(d, 3)->range_id, rid);
+	ck_assert_str_eq(tu_nth_tx(d, 4)->message, "plain");
+	ck_assert_uint_eq(tu_nth_tx(d, 4)->h.kind, NPUPROF_HREC_STAMP_MARK);
+	tu_free(d);
+}
+END_TEST
+
+/* A process names at most 4096 distinct stamp messages by id (one HASH
+ * record each); a message per call beyond that stays inline (TX records),
+ * while the messages already named keep their ids. */
+START_TEST(test_stamp_message_budget)
+{
+	aclprofConfig *c = start_tx(MSPROFTX_ONLY);
+	void *s = aclprofCreateStamp(), *first = stamp_with("msg 0");
+	char m[32];
+	struct decoded *d;
+
+	for (int i = 1; i <= 4100; i++) {
+		snprintf(m, sizeof(m), "msg %d", i);
+		ck_assert_int_eq(aclprofSetStampTraceMessage(s, m, (uint32_t)strlen(m)), 0);
+		if (i == 4095 || i == 4096)
+			ck_assert_int_eq(aclprofMark(s), 0);
+	}
+	ck_assert_int_eq(aclprofMark(s), 0);
+	ck_assert_int_eq(aclprofMark(first), 0);
+	aclprofDestroyStamp(s);
+	aclprofDestroyStamp(first);
+	d = stop_and_decode(c);
+	ck_assert_uint_eq(tu_count_tx(d), 4);
+	/* "msg 0" .. "msg 4095" by id; "msg 4096" and later inline */
+	ck_assert_uint_eq(tu_nth_tx(d, 0)->h.kind, NPUPROF_HREC_STAMP_MARK);
+	ck_assert_str_eq(tu_nth_tx(d, 0)->message, "msg 4095");
+	ck_assert_uint_eq(tu_nth_tx(d, 1)->h.kind, NPUPROF_HREC_TX);
+	ck_assert_str_eq(tu_nth_tx(d, 1)->message, "msg 4096");
+	ck_assert_uint_eq(tu_nth_tx(d, 2)->h.kind, NPUPROF_HREC_TX);
+	ck_assert_str_eq(tu_nth_tx(d, 2)->message, "msg 4100");
+	ck_assert_uint_eq(tu_nth_tx(d, 3)->h.kind, NPUPROF_HREC_STAMP_MARK);
+	ck_assert_str_eq(tu_nth_tx(d, 3)->message, "msg 0");
 	tu_free(d);
 }
 END_TEST
@@ -565,7 +675,7 @@ START_TEST(test_push_pop_is_per_thread)
 	ck_assert_int_eq(other, -1); /* the other thread's stack is empty */
 	ck_assert_int_eq(aclprofPop(), 0);
 	d = stop_and_decode(c);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_TX), 1);
+	ck_assert_uint_eq(tu_count_tx(d), 1);
 	tu_free(d);
 }
 END_TEST
@@ -599,7 +709,7 @@ START_TEST(test_calls_after_stop)
 	ck_assert_ptr_null(aclprofCreateStamp());
 	d = tu_decode(tu_find_stream(g_dir));
 	ck_assert_int_eq(d->ret, 0);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_TX), 0);
+	ck_assert_uint_eq(tu_count_tx(d), 0);
 	tu_free(d);
 }
 END_TEST
@@ -648,9 +758,9 @@ START_TEST(test_mark_ex)
 	ck_assert_int_eq(aclprofMarkEx("m", 1, stream), -1);
 
 	d = stop_and_decode(c);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_TX), 3);
+	ck_assert_uint_eq(tu_count_tx(d), 3);
 	for (int i = 0; i < 3; i++) {
-		t = tu_nth_kind(d, NPUPROF_HREC_TX, i);
+		t = tu_nth_tx(d, i);
 		ck_assert_uint_eq(t->info_type, 1);
 		ck_assert_uint_eq(t->event_type, NPUPROF_TX_MARK_EX);
 		ck_assert_uint_eq(t->category, UINT32_MAX);
@@ -661,9 +771,7 @@ START_TEST(test_mark_ex)
 	ck_assert_uint_eq(g_launch[0].index, 2);
 	ck_assert_uint_eq(g_launch[1].index, 3);
 	ck_assert_uint_eq(g_launch[2].index, 5);
-	ck_assert_str_eq(
-		((const struct npuprof_hrec_tx *)tu_nth_kind(d, NPUPROF_HREC_TX, 1))->message,
-		m155);
+	ck_assert_str_eq(((const struct npuprof_hrec_tx *)tu_nth_tx(d, 1))->message, m155);
 	tu_free(d);
 }
 END_TEST
@@ -838,7 +946,7 @@ START_TEST(test_env_session)
 	ck_assert_int_eq(npuprof_hostrec_stop(), 0);
 	d = tu_decode(tu_find_stream(g_dir));
 	ck_assert_int_eq(d->ret, 0);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_TX), 1);
+	ck_assert_uint_eq(tu_count_tx(d), 1);
 	{
 		const struct npuprof_hrec_session *ss = tu_nth_kind(d, NPUPROF_HREC_SESSION, 0);
 
@@ -876,7 +984,7 @@ START_TEST(test_env_session_flushed_at_exit)
 	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	d = tu_decode(tu_find_stream(g_dir));
 	ck_assert_msg(d->ret == 0, "%s", d->err);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_TX), 10);
+	ck_assert_uint_eq(tu_count_tx(d), 10);
 	ck_assert_uint_eq(d->info.header.pid, (uint32_t)pid);
 	tu_free(d);
 }
@@ -976,6 +1084,8 @@ static Suite *aclprof_suite(void)
 	tcase_add_test(tc, test_stamp_pool);
 	tcase_add_test(tc, test_messages);
 	tcase_add_test(tc, test_mark_push_pop_range_records);
+	tcase_add_test(tc, test_stamp_message_collision);
+	tcase_add_test(tc, test_stamp_message_budget);
 	tcase_add_test(tc, test_push_pop_is_per_thread);
 	tcase_add_test(tc, test_calls_after_stop);
 	tcase_add_test(tc, test_mark_ex);

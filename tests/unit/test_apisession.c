@@ -320,7 +320,7 @@ START_TEST(test_under_record)
 		struct decoded *d = tu_decode(tu_find_stream(recdir));
 
 		ck_assert_int_eq(d->ret, 0);
-		ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_TX), 1);
+		ck_assert_uint_eq(tu_count_tx(d), 1);
 		tu_free(d);
 	}
 }

@@ -736,6 +736,71 @@ START_TEST(threaded_writer)
 }
 END_TEST
 
+/* torch_npu's string bases (§4.2): each space dense from its base, apart
+ * from the CANN ids; an id not handed out in its space is refused, in the
+ * threaded writer too; STRING_IDS holds every space. */
+START_TEST(string_spaces)
+{
+	for (int threaded = 0; threaded < 2; threaded++) {
+		char dir[64], err[1024];
+		struct npuprof_db_options o = { .variant = NPUPROF_DB_PYTORCH,
+						.file_name = "ascend_pytorch_profiler.db",
+						.flags = threaded ? NPUPROF_DB_THREADED : 0 };
+		struct npuprof_db *w;
+		struct npuprof_db_pytorch_api row = { .startNs = 1,
+						      .endNs = 2,
+						      .connectionId = NPUPROF_DB_NULL,
+						      .sequenceNumber = -1,
+						      .inputDtypes = NPUPROF_DB_NULL,
+						      .inputShapes = NPUPROF_DB_NULL,
+						      .callchainId = NPUPROF_DB_NULL,
+						      .type = 50001 };
+		sqlite3 *db;
+
+		scratch_dir(dir, sizeof(dir));
+		ck_assert_int_eq(npuprof_db_open(&w, dir, &o, err, sizeof(err)), 0);
+		ck_assert_int_eq(npuprof_db_intern_space(w, NPUPROF_DB_SPACE_FWK, "a", 1),
+				 268435456);
+		ck_assert_int_eq(npuprof_db_intern_space(w, NPUPROF_DB_SPACE_FWK, "b\0c", 3),
+				 268435457);
+		ck_assert_int_eq(npuprof_db_intern_space(w, NPUPROF_DB_SPACE_FWK, "a", 1),
+				 268435456);
+		ck_assert_int_eq(npuprof_db_intern_space(w, NPUPROF_DB_SPACE_MEMORY, "a", 1),
+				 536870912);
+		ck_assert_int_eq(npuprof_db_intern_space(w, NPUPROF_DB_SPACE_CANN, "a", 1), 1);
+		ck_assert_int_eq(npuprof_db_intern(w, "a"), 1);
+		ck_assert_int_eq(npuprof_db_intern_space(w, (enum npuprof_db_space)3, "a", 1),
+				 -EINVAL);
+		ck_assert_int_eq(npuprof_db_intern_space(w, NPUPROF_DB_SPACE_FWK, NULL, 0),
+				 -EINVAL);
+		row.name = 268435458; /* not handed out */
+		ck_assert_int_eq(npuprof_db_add_pytorch_api(w, &row), -EINVAL);
+		ck_assert_ptr_nonnull(strstr(npuprof_db_errmsg(w), "string id 268435458"));
+		row.name = 536870913;
+		ck_assert_int_eq(npuprof_db_add_pytorch_api(w, &row), -EINVAL);
+		row.name = 2; /* past the CANN ids */
+		ck_assert_int_eq(npuprof_db_add_pytorch_api(w, &row), -EINVAL);
+		row.name = 268435457;
+		ck_assert_int_eq(npuprof_db_add_pytorch_api(w, &row), 0);
+		row.name = 536870912;
+		ck_assert_int_eq(npuprof_db_add_pytorch_api(w, &row), 0);
+		ck_assert_int_eq(npuprof_db_finish(w), 0);
+		db = open_ro(npuprof_db_path(w));
+		ck_assert_int_eq(q_int(db, "SELECT count(*) FROM STRING_IDS"), 5);
+		ck_assert_int_eq(q_int(db, "SELECT count(*) FROM STRING_IDS WHERE id = 268435457"
+					   " AND value = CAST(X'620063' AS TEXT)"),
+				 1);
+		ck_assert_int_eq(q_int(db, "SELECT count(*) FROM PYTORCH_API p JOIN STRING_IDS s"
+					   " ON s.id = p.name WHERE s.value = 'a'"),
+				 1);
+		ck_assert_uint_eq(npuprof_db_row_count(w, NPUPROF_DB_STRING_IDS), 5);
+		sqlite3_close(db);
+		npuprof_db_close(w);
+		tu_rm_rf(dir);
+	}
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("db_writer");
@@ -744,6 +809,7 @@ Suite *unit_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, empty_database_contents);
 	tcase_add_test(tc, pytorch_variant);
+	tcase_add_test(tc, string_spaces);
 	tcase_add_test(tc, schema_120_option);
 	tcase_add_test(tc, launch_never_id_zero);
 	tcase_add_test(tc, awkward_values_round_trip);

@@ -9,6 +9,8 @@
  * query of msprof-analyze's msproftx summary is run through the sqlite3
  * shell on the result. aclprofGetStepTimestamp's step records become the
  * PyTorch database's STEP_TIME rows (msprof databases have no such table).
+ * The events are written once as TX records and once as the compact records
+ * the recorder writes now (hostfmt.h, kinds 17-22): the rows are the same.
  */
 #include <check.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include "acl/acl_prof.h"
+#include "aclprof_internal.h"
 #include "hostrec.h"
 #include "npuprof/export.h"
 #include "npuprof/rawkern.h"
@@ -104,16 +107,80 @@ static void track(uint32_t task, uint64_t type, uint32_t tag, uint64_t index, ui
 	npuprof_hostrec_commit(t);
 }
 
+/* 1: txr writes the compact records the recorder writes now (hostfmt.h,
+ * kinds 17-22) instead of TX records; the export must not tell them apart. */
+static int g_compact;
+
+static void compact_txr(uint16_t info, uint16_t ev, uint64_t start, uint64_t end, uint64_t id,
+			uint64_t domain, const char *msg)
+{
+	uint32_t len = (uint32_t)strlen(msg);
+
+	if (info == 0 && ev == NPUPROF_TX_MARK) {
+		struct npuprof_hrec_stamp_mark *r = npuprof_hostrec_reserve(NPUPROF_HREC_STAMP_MARK,
+									    sizeof(*r));
+
+		ck_assert_ptr_nonnull(r);
+		r->time_ns = start;
+		r->msg_id = aclprofStr2Id(msg);
+		r->category = 0;
+		r->payload_type = 0;
+		npuprof_hostrec_commit(r);
+	} else if (info == 0) {
+		struct npuprof_hrec_stamp_stop *r = npuprof_hostrec_reserve(NPUPROF_HREC_STAMP_STOP,
+									    sizeof(*r));
+
+		ck_assert_ptr_nonnull(r);
+		r->start_ns = start;
+		r->end_ns = end;
+		r->msg_id = aclprofStr2Id(msg);
+		r->category = 0;
+		r->payload_type = 0;
+		r->start_tid = npuprof_hostrec_tid();
+		r->range_id = 3;
+		npuprof_hostrec_commit(r);
+	} else if (ev == NPUPROF_TX_START_STOP && start == 0) {
+		struct npuprof_hrec_mstx_end *r = npuprof_hostrec_reserve(NPUPROF_HREC_MSTX_END,
+									  sizeof(*r));
+
+		ck_assert_ptr_nonnull(r);
+		r->time_ns = end;
+		r->mark_id = id;
+		npuprof_hostrec_commit(r);
+	} else {
+		uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_mstx, message),
+						  len + 1);
+		struct npuprof_hrec_mstx *r = npuprof_hostrec_reserve(
+			ev == NPUPROF_TX_MARK ? NPUPROF_HREC_MSTX_MARK : NPUPROF_HREC_MSTX_START,
+			size);
+
+		ck_assert_ptr_nonnull(r);
+		memset((char *)r + sizeof(r->h), 0, size - sizeof(r->h));
+		r->time_ns = start;
+		r->mark_id = id;
+		r->domain = domain;
+		r->msg_len = len;
+		memcpy(r->message, msg, len);
+		npuprof_hostrec_commit(r);
+	}
+}
+
 static void txr(uint16_t info, uint16_t ev, uint64_t start, uint64_t end, uint64_t id,
 		uint64_t domain, const char *msg)
 {
 	uint32_t len = (uint32_t)strlen(msg);
 	uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_tx, message), len + 1);
-	struct npuprof_hrec_tx *r = npuprof_hostrec_reserve(NPUPROF_HREC_TX, size);
+	struct npuprof_hrec_tx *r;
 
+	if (g_compact) {
+		compact_txr(info, ev, start, end, id, domain, msg);
+		return;
+	}
+	r = npuprof_hostrec_reserve(NPUPROF_HREC_TX, size);
 	ck_assert_ptr_nonnull(r);
 	memset((char *)r + sizeof(r->h), 0, size - sizeof(r->h));
-	r->tid = r->start_tid = (uint32_t)getpid() + 1;
+	/* the writing thread, which is what the compact records imply */
+	r->tid = r->start_tid = npuprof_hostrec_tid();
 	r->start_ns = start;
 	r->end_ns = end;
 	r->mark_id = id;
@@ -147,6 +214,9 @@ static void write_host(const struct npuprof_session *s)
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.dir = s->dir;
+	/* an empty Str2Id dictionary, so that this stream gets every HASH
+	 * record (a dictionary is written at a start only by aclprofStart) */
+	npuprof_aclprof_reset();
 	ck_assert_int_eq(npuprof_hostrec_start(&cfg, err, sizeof(err)), 0);
 	uint64_t trace = aclprofStr2Id("PROFILER_TRACE_EX");
 	uint64_t def = aclprofStr2Id("default");
@@ -198,6 +268,27 @@ static void shell(const char *db, const char *sql, char *out, size_t outlen)
 		ck_assert_msg(!strcmp(got_, want), "%s\n got: %s\nwant: %s", sql, got_, want); \
 	} while (0)
 
+/* A session with the kernel stream and the host stream of write_host. */
+static void make_session(struct npuprof_session *s)
+{
+	char err[1024];
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->hostname, sizeof(s->hostname), "testhost");
+	snprintf(s->host_uid, sizeof(s->host_uid), "12345");
+	snprintf(s->engine, sizeof(s->engine), "kmod");
+	s->start_realtime_ns = 1700000000000000000ULL;
+	s->start_monotonic_ns = T0 - 1000;
+	s->pid = (uint32_t)getpid();
+	s->ndev = 1;
+	snprintf(s->dev[0].chip, sizeof(s->dev[0].chip), "Ascend910B");
+	s->dev[0].counter_hz = HZ;
+	ck_assert_int_eq(npuprof_session_create(s, parent, err, sizeof(err)), 0);
+	write_kernel(s);
+	write_host(s);
+	s->end_realtime_ns = s->start_realtime_ns + 2000000000ULL;
+}
+
 START_TEST(test_mstx_rows)
 {
 	struct npuprof_session s;
@@ -207,20 +298,8 @@ START_TEST(test_mstx_rows)
 
 	snprintf(parent, sizeof(parent), "/tmp/npuprof-test-mstx-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(parent));
-	memset(&s, 0, sizeof(s));
-	snprintf(s.hostname, sizeof(s.hostname), "testhost");
-	snprintf(s.host_uid, sizeof(s.host_uid), "12345");
-	snprintf(s.engine, sizeof(s.engine), "kmod");
-	s.start_realtime_ns = 1700000000000000000ULL;
-	s.start_monotonic_ns = T0 - 1000;
-	s.pid = (uint32_t)getpid();
-	s.ndev = 1;
-	snprintf(s.dev[0].chip, sizeof(s.dev[0].chip), "Ascend910B");
-	s.dev[0].counter_hz = HZ;
-	ck_assert_int_eq(npuprof_session_create(&s, parent, err, sizeof(err)), 0);
-	write_kernel(&s);
-	write_host(&s);
-	s.end_realtime_ns = s.start_realtime_ns + 2000000000ULL;
+	g_compact = _i; /* 0: TX records, 1: the compact ones */
+	make_session(&s);
 	memset(&o, 0, sizeof(o));
 	ck_assert_msg(npuprof_export(s.dir, &o, &res, err, sizeof(err)) == 0, "%s", err);
 	const char *db = res.db_path;
@@ -275,12 +354,52 @@ START_TEST(test_mstx_rows)
 }
 END_TEST
 
+/* The same events as TX records and as compact records: the same rows in
+ * every table an event reaches, column for column. */
+START_TEST(test_compact_same_rows)
+{
+	static const char *const queries[] = {
+		"SELECT m.startNs, m.endNs, m.eventType, m.rangeId, m.category, s.value,"
+		" m.globalTid, m.endGlobalTid, d.value, m.connectionId FROM MSTX_EVENTS m"
+		" JOIN STRING_IDS s ON s.id = m.message JOIN STRING_IDS d ON d.id = m.domainId"
+		" ORDER BY m.startNs, m.connectionId",
+		"SELECT t.startNs, t.endNs, t.connectionId, t.globalTaskId, s.value FROM TASK t"
+		" JOIN STRING_IDS s ON s.id = t.taskType ORDER BY t.startNs",
+	};
+	char out[2][2][4096];
+
+	for (int k = 0; k < 2; k++) {
+		struct npuprof_session s;
+		struct npuprof_export_result res;
+		struct npuprof_export_opts o;
+		char err[1024];
+
+		snprintf(parent, sizeof(parent), "/tmp/npuprof-test-mstx-XXXXXX");
+		ck_assert_ptr_nonnull(mkdtemp(parent));
+		g_compact = k;
+		make_session(&s);
+		memset(&o, 0, sizeof(o));
+		ck_assert_msg(npuprof_export(s.dir, &o, &res, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_uint_eq(res.mstx, 6);
+		for (int q = 0; q < 2; q++)
+			shell(res.db_path, queries[q], out[k][q], sizeof(out[k][q]));
+		tu_rm_rf(parent);
+	}
+	for (int q = 0; q < 2; q++) {
+		ck_assert_uint_gt(strlen(out[0][q]), 0);
+		ck_assert_msg(!strcmp(out[0][q], out[1][q]), "TX:\n%s\ncompact:\n%s", out[0][q],
+			      out[1][q]);
+	}
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("export_mstx");
 	TCase *tc = tcase_create("rows");
 
-	tcase_add_test(tc, test_mstx_rows);
+	tcase_add_loop_test(tc, test_mstx_rows, 0, 2);
+	tcase_add_test(tc, test_compact_same_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }

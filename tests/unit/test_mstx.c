@@ -76,25 +76,18 @@ static void finish(struct decoded *d)
 	npuprof_aclprof_reset();
 }
 
-/* The i-th TX record of d. */
-static const struct npuprof_hrec_tx *tx(const struct decoded *d, size_t i)
+/* The i-th msproftx / mstx event of d, as a TX record (tu_nth_tx). */
+static const struct npuprof_hrec_tx *tx(struct decoded *d, size_t i)
 {
-	size_t n = 0;
+	const struct npuprof_hrec_tx *t = tu_nth_tx(d, i);
 
-	for (size_t k = 0; k < d->n; k++)
-		if (d->rec[k]->kind == NPUPROF_HREC_TX && n++ == i)
-			return (const void *)d->rec[k];
-	ck_abort_msg("no TX record %zu", i);
-	return NULL;
+	ck_assert_msg(t != NULL, "no TX event %zu", i);
+	return t;
 }
 
-static size_t ntx(const struct decoded *d)
+static size_t ntx(struct decoded *d)
 {
-	size_t n = 0;
-
-	for (size_t k = 0; k < d->n; k++)
-		n += d->rec[k]->kind == NPUPROF_HREC_TX;
-	return n;
+	return tu_count_tx(d);
 }
 
 START_TEST(test_host_marks_and_ranges)
@@ -123,6 +116,18 @@ START_TEST(test_host_marks_and_ranges)
 	d = stop();
 
 	ck_assert_uint_eq(ntx(d), 5);
+	/* the compact records (hostfmt.h): a mark, two starts, two ends */
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_TX), 0);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_MSTX_MARK), 1);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_MSTX_START), 2);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_MSTX_END), 2);
+	ck_assert_uint_eq(
+		((const struct npuprof_hrec_header *)tu_nth_kind(d, NPUPROF_HREC_MSTX_MARK, 0))
+			->size,
+		48); /* 36 + "a mark" + NUL, rounded to 8 */
+	ck_assert_uint_eq(
+		((const struct npuprof_hrec_header *)tu_nth_kind(d, NPUPROF_HREC_MSTX_END, 0))->size,
+		24);
 	const struct npuprof_hrec_tx *m = tx(d, 0), *os = tx(d, 1), *is = tx(d, 2), *ie = tx(d, 3),
 				     *oe = tx(d, 4);
 	ck_assert_uint_eq(m->info_type, 1);

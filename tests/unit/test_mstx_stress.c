@@ -138,6 +138,7 @@ struct verify {
 	int range_owner[100];
 	uint64_t default_hash, dom_hash;
 	struct u64map ids; /* mstx mark ids seen */
+	struct u64map hashes, used; /* HASH record ids; message ids the records used */
 	long errors;
 	char first_error[256];
 };
@@ -164,6 +165,21 @@ static void mstx_new_id(struct verify *v, uint64_t id)
 		note_bad(v, "out of memory", 0);
 }
 
+/* The event's message is `want`: inline, or named by its id (which a HASH
+ * record of the stream must resolve: checked at the end). */
+static const struct npuprof_host_tx *g_ev;
+static int msg_differs(struct verify *v, const char *want)
+{
+	uint64_t id;
+
+	if (g_ev->message)
+		return strcmp(g_ev->message, want) != 0;
+	id = npuprof_str2id_hash(want, strlen(want));
+	if (u64map_put(&v->used, g_ev->msg_id, 1) < 0)
+		note_bad(v, "out of memory", 0);
+	return g_ev->msg_id != id;
+}
+
 /* One thread's mstx records, in program order (hostfmt.h: range halves). */
 static int verify_mstx(struct verify *v, int i, const struct npuprof_hrec_tx *x)
 {
@@ -177,20 +193,19 @@ static int verify_mstx(struct verify *v, int i, const struct npuprof_hrec_tx *x)
 	switch (t->mstx_state) {
 	case 0:
 		if (x->event_type != NPUPROF_TX_MARK || x->start_ns != x->end_ns ||
-		    strcmp(x->message, w->mstx_msg[0]) || x->domain != v->default_hash)
+		    msg_differs(v, w->mstx_msg[0]) || x->domain != v->default_hash)
 			note_bad(v, "mstx mark", t->mstx_seq);
 		mstx_new_id(v, x->mark_id);
 		break;
 	case 1:
-		if (!start_half || strcmp(x->message, w->mstx_msg[1]) ||
-		    x->domain != v->default_hash)
+		if (!start_half || msg_differs(v, w->mstx_msg[1]) || x->domain != v->default_hash)
 			note_bad(v, "mstx outer start", t->mstx_seq);
 		mstx_new_id(v, x->mark_id);
 		t->outer_id = x->mark_id;
 		t->outer_start = x->start_ns;
 		break;
 	case 2:
-		if (!start_half || strcmp(x->message, w->mstx_msg[2]) || x->domain != v->dom_hash ||
+		if (!start_half || msg_differs(v, w->mstx_msg[2]) || x->domain != v->dom_hash ||
 		    x->start_ns < t->outer_start)
 			note_bad(v, "mstx inner start", t->mstx_seq);
 		mstx_new_id(v, x->mark_id);
@@ -217,11 +232,17 @@ static int verify_cb(void *ctx, const struct npuprof_host_block_header *b,
 		     const struct npuprof_hrec_header *r)
 {
 	struct verify *v = ctx;
-	const struct npuprof_hrec_tx *x = (const void *)r;
+	struct npuprof_host_tx ev;
+	const struct npuprof_hrec_tx *x = &ev.r;
 	int i;
 
-	if (r->kind != NPUPROF_HREC_TX)
+	if (r->kind == NPUPROF_HREC_HASH &&
+	    u64map_put(&v->hashes, ((const struct npuprof_hrec_hash *)r)->id, 1) < 0)
+		note_bad(v, "out of memory", 0);
+	/* TX records and their compact forms (hostfmt.h) */
+	if (!npuprof_host_tx_event(b, r, &ev))
 		return 0;
+	g_ev = &ev;
 	i = tidx(x->tid);
 	if (i < 0) {
 		note_bad(v, "unknown thread id", x->tid);
@@ -239,13 +260,13 @@ static int verify_cb(void *ctx, const struct npuprof_host_block_header *b,
 		if (x->start_tid != x->tid)
 			note_bad(v, "push/pop across threads", i);
 		if (!t->have_inner) {
-			if (strcmp(x->message, v->inner_msg[i]) || x->start_ns < t->last_outer_end)
+			if (msg_differs(v, v->inner_msg[i]) || x->start_ns < t->last_outer_end)
 				note_bad(v, "inner pop out of order", t->push_pop);
 			t->inner_start = x->start_ns;
 			t->inner_end = x->end_ns;
 			t->have_inner = 1;
 		} else {
-			if (strcmp(x->message, v->outer_msg[i]) || x->start_ns > t->inner_start ||
+			if (msg_differs(v, v->outer_msg[i]) || x->start_ns > t->inner_start ||
 			    x->end_ns < t->inner_end)
 				note_bad(v, "outer pop does not enclose inner", t->push_pop);
 			t->last_outer_end = x->end_ns;
@@ -261,7 +282,7 @@ static int verify_cb(void *ctx, const struct npuprof_host_block_header *b,
 		}
 		if (starter != (i + NTHREADS - 1) % NTHREADS)
 			note_bad(v, "range stopped by the wrong thread", i);
-		if (strcmp(x->message, v->range_msg[x->range_id]))
+		if (msg_differs(v, v->range_msg[x->range_id]))
 			note_bad(v, "range message", (long)x->range_id);
 		v->t[starter].ranges_stopped++;
 	} else {
@@ -300,6 +321,8 @@ START_TEST(test_stress)
 	for (int i = 0; i < 100; i++)
 		v->range_owner[i] = -1;
 	u64map_init(&v->ids);
+	u64map_init(&v->used);
+	u64map_init(&v->hashes);
 	v->default_hash = npuprof_str2id_hash("default", 7);
 	v->dom_hash = npuprof_str2id_hash("stress_domain", 13);
 	g_dom = mstxDomainCreateA("stress_domain");
@@ -385,7 +408,17 @@ START_TEST(test_stress)
 		ck_assert_int_eq(g_w[i].mstx_iters, (g_iters + 3) / 4);
 	}
 	ck_assert_uint_eq(v->ids.len, (size_t)NTHREADS * 3 * (size_t)((g_iters + 3) / 4));
+	/* the stamps name their messages by id, and the second collection's
+	 * stream holds them all (its start re-writes the dictionary) */
+	ck_assert_uint_gt(v->used.len, 0);
+	for (size_t k = 0; k < v->used.cap; k++)
+		if (v->used.used[k])
+			ck_assert_msg(u64map_get(&v->hashes, v->used.keys[k], NULL),
+				      "message id %llx has no HASH record",
+				      (unsigned long long)v->used.keys[k]);
 	u64map_free(&v->ids);
+	u64map_free(&v->used);
+	u64map_free(&v->hashes);
 	mstxDomainDestroy(g_dom);
 	fprintf(stderr,
 		"stress: %ld push/pop, %ld cross-thread ranges, %ld mstx marks+range pairs "

@@ -42,6 +42,13 @@ static int check_cb(void *ctx, const struct npuprof_host_block_header *b,
 		    t->message[t->msg_len])
 			ck_abort_msg("delivered malformed TX record");
 	}
+	if (r->kind == NPUPROF_HREC_MSTX_MARK || r->kind == NPUPROF_HREC_MSTX_START) {
+		const struct npuprof_hrec_mstx *t = (const void *)r;
+
+		if (offsetof(struct npuprof_hrec_mstx, message) + t->msg_len >= r->size ||
+		    t->message[t->msg_len])
+			ck_abort_msg("delivered malformed MSTX record");
+	}
 	(*n)++;
 	return 0;
 }
@@ -126,16 +133,18 @@ START_TEST(test_clean_stream)
 	ck_assert_int_eq(g_clean->st.closed, 1);
 	ck_assert_uint_eq(g_clean->st.problems, 0);
 	ck_assert_uint_ge(g_clean->st.blocks, 6);
-	/* session, hash, 80 marks, 100 push/pop, end */
-	ck_assert_uint_eq(tu_count_kind(g_clean, NPUPROF_HREC_TX), 180);
+	/* session, 2 hashes (the op and the stamp's message), 80 marks, 100
+	 * push/pop, end */
+	ck_assert_uint_eq(tu_count_tx(g_clean), 180);
+	ck_assert_uint_eq(tu_count_kind(g_clean, NPUPROF_HREC_STAMP_MARK), 80);
+	ck_assert_uint_eq(tu_count_kind(g_clean, NPUPROF_HREC_STAMP_POP), 100);
 	ck_assert_uint_eq(tu_count_kind(g_clean, NPUPROF_HREC_SESSION), 1);
-	ck_assert_uint_eq(tu_count_kind(g_clean, NPUPROF_HREC_HASH), 1);
+	ck_assert_uint_eq(tu_count_kind(g_clean, NPUPROF_HREC_HASH), 2);
 	ck_assert_uint_eq(tu_count_kind(g_clean, NPUPROF_HREC_END), 1);
 	ck_assert_str_eq(g_clean->info.header.magic, NPUPROF_HOST_MAGIC);
 	ck_assert_uint_eq(g_clean->info.file_size, g_len);
 	ck_assert_uint_le(g_clean->info.header.monotonic_ns,
-			  ((const struct npuprof_hrec_tx *)tu_nth_kind(g_clean, NPUPROF_HREC_TX, 0))
-				  ->start_ns);
+			  ((const struct npuprof_hrec_tx *)tu_nth_tx(g_clean, 0))->start_ns);
 }
 END_TEST
 

@@ -81,7 +81,9 @@ struct wqueue {
 
 struct npuprof_db {
 	sqlite3 *db;
-	struct npuprof_strtab *st;
+	struct npuprof_strtab *st; /* NPUPROF_DB_SPACE_CANN, ids from 0 */
+	/* the framework spaces (npuprof_db_intern_space), made on first use */
+	struct npuprof_strtab *space[NPUPROF_DB_SPACE_COUNT];
 	enum npuprof_db_schema schema;
 	enum npuprof_db_variant variant;
 	unsigned flags;
@@ -253,6 +255,23 @@ static int create_table(struct npuprof_db *w, const struct npuprof_db_table_def 
 	return r < 0 ? r : prepare_insert(w, def);
 }
 
+/* Is v an interned string id? nstr is the CANN space's count (UINT32_MAX:
+ * checked by the caller already). */
+static int str_id_ok(const struct npuprof_db *w, int64_t v, uint32_t nstr)
+{
+	if (v < 0)
+		return 0;
+	if (nstr == UINT32_MAX)
+		return 1;
+	if (v < (int64_t)nstr && v < NPUPROF_DB_SPACE_BASE(1))
+		return 1;
+	for (unsigned i = 1; i < NPUPROF_DB_SPACE_COUNT; i++)
+		if (w->space[i] && v >= NPUPROF_DB_SPACE_BASE(i) &&
+		    v < NPUPROF_DB_SPACE_BASE(i) + (int64_t)npuprof_strtab_count(w->space[i]))
+			return 1;
+	return 0;
+}
+
 /* Bind and step one row; the caller has validated table and size. */
 static int write_row_n(struct npuprof_db *w, const struct npuprof_db_table_def *def,
 		       const void *row, uint32_t nstr)
@@ -274,7 +293,7 @@ static int write_row_n(struct npuprof_db *w, const struct npuprof_db_table_def *
 			memcpy(&v, f, sizeof(v));
 			if (v == NPUPROF_DB_NULL) {
 				rc = sqlite3_bind_null(s, col);
-			} else if (v < 0 || v >= (int64_t)nstr) {
+			} else if (!str_id_ok(w, v, nstr)) {
 				sqlite3_reset(s);
 				return set_msg(w, -EINVAL,
 					       "%s.%s: string id %lld was not returned by "
@@ -480,7 +499,7 @@ static int q_row(struct npuprof_db *w, const struct npuprof_db_table_def *def, c
 		if (ts->bind[i].kind != NPUPROF_DBK_STR)
 			continue;
 		memcpy(&v, (const char *)row + ts->bind[i].off, sizeof(v));
-		if (v != NPUPROF_DB_NULL && (v < 0 || v >= (int64_t)nstr))
+		if (v != NPUPROF_DB_NULL && !str_id_ok(w, v, nstr))
 			return set_msg(w, -EINVAL,
 				       "%s.%s: string id %lld was not returned by "
 				       "npuprof_db_intern (%u strings interned)",
@@ -580,6 +599,8 @@ static void destroy(struct npuprof_db *w)
 	for (unsigned i = 0; i < NPUPROF_DB_TABLE_COUNT; i++)
 		free(w->t[i].bind);
 	npuprof_strtab_free(w->st);
+	for (unsigned i = 1; i < NPUPROF_DB_SPACE_COUNT; i++)
+		npuprof_strtab_free(w->space[i]);
 	free(w->npu_ids);
 	free(w->final_path);
 	free(w->dir);
@@ -731,6 +752,34 @@ npuprof_db_str npuprof_db_intern_n(struct npuprof_db *w, const char *s, size_t l
 	return id;
 }
 
+npuprof_db_str npuprof_db_intern_space(struct npuprof_db *w, enum npuprof_db_space sp,
+				       const char *s, size_t len)
+{
+	int64_t id;
+
+	if (!w)
+		return -EINVAL;
+	if ((unsigned)sp >= NPUPROF_DB_SPACE_COUNT)
+		return set_msg(w, -EINVAL, "npuprof_db_intern_space: no string space %u",
+			       (unsigned)sp);
+	if (sp == NPUPROF_DB_SPACE_CANN)
+		return npuprof_db_intern_n(w, s, len);
+	if (w->err)
+		return w->err;
+	if (!s)
+		return set_msg(w, -EINVAL, "npuprof_db_intern_space: NULL string");
+	if (w->finished)
+		return set_msg(w, -EINVAL, "%s: already finished", w->final_path);
+	if (!w->space[sp] && !(w->space[sp] = npuprof_strtab_new()))
+		return set_msg(w, -ENOMEM, "out of memory");
+	id = npuprof_strtab_intern(w->space[sp], s, len);
+	if (id < 0)
+		return set_msg(w, (int)id, "STRING_IDS: cannot intern a %zu-byte string: %s", len,
+			       id == -ENOSPC ? "more than 2^28 distinct strings in one space" :
+					       strerror((int)-id));
+	return NPUPROF_DB_SPACE_BASE(sp) + id;
+}
+
 npuprof_db_str npuprof_db_intern(struct npuprof_db *w, const char *s)
 {
 	if (!s)
@@ -860,6 +909,24 @@ static int write_strings(struct npuprof_db *w)
 		sqlite3_reset(s);
 		if (rc != SQLITE_DONE)
 			return fail_sql(w, rc, "writing STRING_IDS");
+	}
+	for (unsigned sp = 1; sp < NPUPROF_DB_SPACE_COUNT; sp++) {
+		uint32_t m = w->space[sp] ? npuprof_strtab_count(w->space[sp]) : 0;
+
+		for (uint32_t i = 0; i < m; i++) {
+			size_t len;
+			const char *v = npuprof_strtab_get(w->space[sp], i, &len);
+			int rc = sqlite3_bind_int64(s, 1, NPUPROF_DB_SPACE_BASE(sp) + i);
+
+			if (rc == SQLITE_OK)
+				rc = sqlite3_bind_text64(s, 2, v, len, SQLITE_STATIC, SQLITE_UTF8);
+			if (rc == SQLITE_OK)
+				rc = sqlite3_step(s);
+			sqlite3_reset(s);
+			if (rc != SQLITE_DONE)
+				return fail_sql(w, rc, "writing STRING_IDS");
+		}
+		n += m;
 	}
 	w->t[def->id].rows = n;
 	return 0;

@@ -24,6 +24,7 @@
 #include "npuprof/session.h"
 #include "npuprof/trace.h"
 #include "correlate.h"
+#include "fwk.h"
 #include "hostdata.h"
 #include "ranks.h"
 
@@ -69,6 +70,9 @@ struct export_ctx {
 	struct npuprof_db_task *mstx_pend;
 	size_t npend, cappend;
 	uint64_t next_gtid; /* globalTaskId of the next TASK row: dense */
+	const char *metadata_path; /* profiler_metadata.json (PyTorch db), or NULL */
+	char metadata_buf[4400];
+	struct fwk_result fwk; /* the framework tables of the PyTorch db */
 };
 
 /* A marker's key: the process and its transaction (index) id. */
@@ -727,6 +731,7 @@ static const enum npuprof_db_table complete_tables[] = {
 	NPUPROF_DB_COMPUTE_TASK_INFO,
 	NPUPROF_DB_COMMUNICATION_OP,
 	NPUPROF_DB_MSTX_EVENTS,
+	NPUPROF_DB_PYTORCH_API, /* the PyTorch database's framework ops */
 };
 #define N_COMPLETE (sizeof(complete_tables) / sizeof(complete_tables[0]))
 
@@ -979,10 +984,22 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 		write_mstx(x);
 	else
 		flush_open_markers(x); /* the range markers' TASK rows all the same */
-	if (dbo->variant == NPUPROF_DB_PYTORCH)
+	/* STEP_TIME from the framework's ProfilerStep ops if there are any,
+	 * else from aclprofGetStepTimestamp */
+	if (dbo->variant == NPUPROF_DB_PYTORCH && !fwk_has_steps(x->s, x->hd))
 		write_steps(x);
 	write_comm_ops(x);
 	write_session_rows(x);
+	if (dbo->variant == NPUPROF_DB_PYTORCH && !x->err) {
+		memset(&x->fwk, 0, sizeof(x->fwk));
+		check(x, fwk_write(x->w, x->s, x->hd, x->s->dir, x->warn, &x->fwk));
+		if (x->metadata_path && !x->err)
+			check(x, fwk_write_metadata(x->w, x->metadata_path, x->warn, &x->fwk));
+		meta(x, "npuprof.framework_records_skipped", "%llu",
+		     (unsigned long long)x->fwk.bad);
+		if (x->fwk.bad || x->fwk.metadata_bad)
+			x->res->damaged = 1;
+	}
 	x->res->write_seconds = secs_since(&t0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (x->err) {
@@ -1013,6 +1030,29 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	x->w = NULL;
 	x->res->finish_seconds = secs_since(&t0);
 	return r;
+}
+
+/* Is dir's parent a torch_npu <worker>_ascend_pt directory? Its path to
+ * parent then. */
+static int ascend_pt_parent(const char *dir, char *parent, size_t len)
+{
+	static const char sfx[] = "_ascend_pt";
+	char *real = realpath(dir, NULL), *slash;
+	size_t n;
+	int yes = 0;
+
+	if (!real)
+		return 0;
+	slash = strrchr(real, '/');
+	if (slash && slash != real) {
+		*slash = '\0';
+		n = strlen(real);
+		yes = n >= sizeof(sfx) - 1 && !strcmp(real + n - (sizeof(sfx) - 1), sfx) && n < len;
+		if (yes)
+			snprintf(parent, len, "%s", real);
+	}
+	free(real);
+	return yes;
 }
 
 /* DIR/npuprof_trace.json from the database just written (trace_json.c). */
@@ -1107,8 +1147,24 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	if (o->pytorch) {
 		struct npuprof_export_result pres;
 		uint64_t keep_tasks = res->tasks;
+		char parent[4096], name[64];
 
-		snprintf(tmpdir, sizeof(tmpdir), "%s/ASCEND_PROFILER_OUTPUT", dir);
+		/* torch_npu's layout (ascend-reference.md §2.2) when the session
+		 * is the PROF_* directory of a <worker>_ascend_pt directory */
+		if (ascend_pt_parent(dir, parent, sizeof(parent))) {
+			snprintf(tmpdir, sizeof(tmpdir), "%s/ASCEND_PROFILER_OUTPUT", parent);
+			if (s.rank >= 0)
+				snprintf(name, sizeof(name), "ascend_pytorch_profiler_%d.db",
+					 (int)s.rank);
+			else
+				snprintf(name, sizeof(name), "ascend_pytorch_profiler.db");
+			snprintf(x.metadata_buf, sizeof(x.metadata_buf),
+				 "%s/profiler_metadata.json", parent);
+			x.metadata_path = x.metadata_buf;
+		} else {
+			snprintf(tmpdir, sizeof(tmpdir), "%s/ASCEND_PROFILER_OUTPUT", dir);
+			snprintf(name, sizeof(name), "ascend_pytorch_profiler.db");
+		}
 		if (mkdir(tmpdir, 0755) < 0 && errno != EEXIST) {
 			r = -errno;
 			npuprof_seterr(err, errlen, "%s: cannot create: %s", tmpdir,
@@ -1116,7 +1172,7 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 			goto out;
 		}
 		dbo.variant = NPUPROF_DB_PYTORCH;
-		dbo.file_name = "ascend_pytorch_profiler.db";
+		dbo.file_name = name;
 		dbo.flags = NPUPROF_DB_REPLACE | (dbo.flags & NPUPROF_DB_THREADED);
 		memset(&pres, 0, sizeof(pres));
 		pres.damaged = res->damaged;
@@ -1125,6 +1181,9 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 			       sizeof(res->pytorch_path), err, errlen);
 		x.res = res;
 		res->tasks = keep_tasks;
+		res->damaged |= pres.damaged;
+		res->fwk_ops = x.fwk.ops;
+		res->fwk_skipped = x.fwk.bad;
 		if (r < 0)
 			goto out;
 	}

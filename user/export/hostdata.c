@@ -99,7 +99,6 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 	struct hostdata *h = ctx->h;
 	uint32_t pid = ctx->pid;
 
-	(void)b;
 #define BODY(type) (rec->size >= sizeof(type) ? (const type *)rec : NULL)
 	switch (rec->kind) {
 	case NPUPROF_HREC_HASH: {
@@ -240,18 +239,56 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		}
 		break;
 	}
-	case NPUPROF_HREC_TX: {
-		const struct npuprof_hrec_tx *r = BODY(struct npuprof_hrec_tx);
+	case NPUPROF_HREC_FWK_OP: {
+		const struct npuprof_hrec_fwk_op *r = BODY(struct npuprof_hrec_fwk_op);
+		struct hd_fwk_op o;
+
+		if (r) {
+			o.pid = pid;
+			o.r = *r;
+			PUSH(h->fop, h->nfop, o, ctx);
+		}
+		break;
+	}
+	case NPUPROF_HREC_FWK_MEM: {
+		const struct npuprof_hrec_fwk_mem *r = BODY(struct npuprof_hrec_fwk_mem);
+		struct hd_fwk_mem m;
+
+		if (r) {
+			m.pid = pid;
+			m.r = *r;
+			PUSH(h->fmem, h->nfmem, m, ctx);
+		}
+		break;
+	}
+	case NPUPROF_HREC_FWK_GC: {
+		const struct npuprof_hrec_fwk_gc *r = BODY(struct npuprof_hrec_fwk_gc);
+		struct hd_fwk_gc g;
+
+		if (r) {
+			g.pid = pid;
+			g.r = *r;
+			PUSH(h->fgc, h->nfgc, g, ctx);
+		}
+		break;
+	}
+	default: {
+		struct npuprof_host_tx ev;
 		struct hd_tx t;
 
-		if (!r)
+		/* TX records and their compact forms (hostfmt.h, kinds 17-22) */
+		if (!npuprof_host_tx_event(b, rec, &ev))
 			break;
 		t.pid = pid;
-		t.r = *r;
-		t.message = strndup(r->message, r->msg_len);
-		if (!t.message) {
-			ctx->oom = 1;
-			return -ENOMEM;
+		t.r = ev.r;
+		t.msg_id = ev.msg_id;
+		t.message = NULL; /* by id: resolved once every string is loaded */
+		if (ev.message) {
+			t.message = strndup(ev.message, ev.r.msg_len);
+			if (!t.message) {
+				ctx->oom = 1;
+				return -ENOMEM;
+			}
 		}
 		PUSH(h->tx, h->ntx, t, ctx);
 		break;
@@ -484,6 +521,17 @@ int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err, si
 		return -ENOMEM;
 	sort(h->hop, h->nhop, sizeof(*h->hop), cmp_hop);
 	sort(h->api, h->napi, sizeof(*h->api), cmp_api);
+	/* Stamp messages named by id (a HASH record may follow its first use):
+	 * one that no HASH record resolves (it was in a damaged block) is
+	 * exported as "". */
+	for (size_t i = 0; i < h->ntx; i++)
+		if (!h->tx[i].message) {
+			const char *m = hostdata_str(h, h->tx[i].msg_id);
+
+			h->tx[i].message = strdup(m ? m : "");
+			if (!h->tx[i].message)
+				return -ENOMEM;
+		}
 	sort(h->tx, h->ntx, sizeof(*h->tx), cmp_tx);
 
 	/* opIds: dense from 1 in the order the ops were launched */
@@ -566,6 +614,9 @@ void hostdata_free(struct hostdata *h)
 	free(h->tx);
 	free(h->step);
 	free(h->rank);
+	free(h->fop);
+	free(h->fmem);
+	free(h->fgc);
 	free(h->track_cursor);
 	free(h->track_next);
 	free(h->compute_next);

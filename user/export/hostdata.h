@@ -78,13 +78,29 @@ struct hd_hccl_task {
 };
 struct hd_tx {
 	uint32_t pid;
-	struct npuprof_hrec_tx r; /* message below */
+	struct npuprof_hrec_tx r; /* message below; from a TX record or a
+                                     compact one (npuprof_host_tx_event) */
 	char *message;
+	uint64_t msg_id; /* the message's HASH id, or NO_STRING: inline */
 };
 
 struct hd_step {
 	uint32_t pid;
 	struct npuprof_hrec_step r;
+};
+
+/* Framework records (npuprof.torch), whole, with their process. */
+struct hd_fwk_op {
+	uint32_t pid;
+	struct npuprof_hrec_fwk_op r;
+};
+struct hd_fwk_mem {
+	uint32_t pid;
+	struct npuprof_hrec_fwk_mem r;
+};
+struct hd_fwk_gc {
+	uint32_t pid;
+	struct npuprof_hrec_fwk_gc r;
 };
 
 struct hd_rank {
@@ -113,6 +129,12 @@ struct hostdata {
 	size_t ntx;
 	struct hd_step *step; /* aclprofGetStepTimestamp, in file order */
 	size_t nstep;
+	struct hd_fwk_op *fop; /* framework records, in file order */
+	size_t nfop;
+	struct hd_fwk_mem *fmem;
+	size_t nfmem;
+	struct hd_fwk_gc *fgc;
+	size_t nfgc;
 	struct hd_rank *rank; /* NPUPROF_HREC_RANK records, in file order per pid */
 	size_t nrank;
 	struct u64map strings; /* hash id -> index into strv */

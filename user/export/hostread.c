@@ -28,6 +28,12 @@ _Static_assert(sizeof(struct npuprof_host_file_header) == 128, "file header layo
 _Static_assert(sizeof(struct npuprof_host_block_header) == 32, "block header layout");
 _Static_assert(sizeof(struct npuprof_hrec_header) == 8, "record header layout");
 _Static_assert(offsetof(struct npuprof_hrec_tx, message) == 68, "tx record layout");
+_Static_assert(sizeof(struct npuprof_hrec_stamp_mark) == 32 &&
+		       sizeof(struct npuprof_hrec_stamp_pop) == 40 &&
+		       sizeof(struct npuprof_hrec_stamp_stop) == 48 &&
+		       offsetof(struct npuprof_hrec_mstx, message) == 36 &&
+		       sizeof(struct npuprof_hrec_mstx_end) == 24,
+	       "compact tx record layouts");
 _Static_assert(offsetof(struct npuprof_hrec_tensor_info, tensors) == 72, "tensor record layout");
 _Static_assert(sizeof(struct npuprof_hrec_tensor) == 48, "tensor layout");
 _Static_assert(sizeof(struct npuprof_hrec_step) == 40, "step record layout");
@@ -63,6 +69,14 @@ static const char *v_tx(const struct npuprof_hrec_header *rec)
 
 	return check_string(t->message, t->msg_len,
 			    rec->size - offsetof(struct npuprof_hrec_tx, message));
+}
+
+static const char *v_mstx(const struct npuprof_hrec_header *rec)
+{
+	const struct npuprof_hrec_mstx *t = (const void *)rec;
+
+	return check_string(t->message, t->msg_len,
+			    rec->size - offsetof(struct npuprof_hrec_mstx, message));
 }
 
 static const char *v_hash(const struct npuprof_hrec_header *rec)
@@ -112,7 +126,100 @@ static const struct {
 	[NPUPROF_HREC_FWK_OP] = { sizeof(struct npuprof_hrec_fwk_op), NULL },
 	[NPUPROF_HREC_FWK_MEM] = { sizeof(struct npuprof_hrec_fwk_mem), NULL },
 	[NPUPROF_HREC_FWK_GC] = { sizeof(struct npuprof_hrec_fwk_gc), NULL },
+	[NPUPROF_HREC_STAMP_MARK] = { sizeof(struct npuprof_hrec_stamp_mark), NULL },
+	[NPUPROF_HREC_STAMP_POP] = { sizeof(struct npuprof_hrec_stamp_pop), NULL },
+	[NPUPROF_HREC_STAMP_STOP] = { sizeof(struct npuprof_hrec_stamp_stop), NULL },
+	[NPUPROF_HREC_MSTX_MARK] = { offsetof(struct npuprof_hrec_mstx, message) + 1, v_mstx },
+	[NPUPROF_HREC_MSTX_START] = { offsetof(struct npuprof_hrec_mstx, message) + 1, v_mstx },
+	[NPUPROF_HREC_MSTX_END] = { sizeof(struct npuprof_hrec_mstx_end), NULL },
 };
+
+/* ---- msproftx / mstx events, whatever their record ----------------------- */
+
+int npuprof_host_tx_event(const struct npuprof_host_block_header *block,
+			  const struct npuprof_hrec_header *rec, struct npuprof_host_tx *ev)
+{
+	struct npuprof_hrec_tx *t = &ev->r;
+
+	if (rec->kind != NPUPROF_HREC_TX &&
+	    (rec->kind < NPUPROF_HREC_STAMP_MARK || rec->kind > NPUPROF_HREC_MSTX_END))
+		return 0;
+	memset(ev, 0, sizeof(*ev));
+	t->h = *rec;
+	t->tid = t->start_tid = block->tid;
+	t->range_id = NPUPROF_TX_NO_RANGE;
+	ev->msg_id = NPUPROF_HREC_NO_STRING;
+	switch (rec->kind) {
+	case NPUPROF_HREC_TX: {
+		const struct npuprof_hrec_tx *r = (const void *)rec;
+
+		*t = *r;
+		ev->message = r->message;
+		return 1;
+	}
+	case NPUPROF_HREC_STAMP_MARK: {
+		const struct npuprof_hrec_stamp_mark *r = (const void *)rec;
+
+		t->event_type = NPUPROF_TX_MARK;
+		t->start_ns = t->end_ns = r->time_ns;
+		t->category = r->category;
+		t->payload_type = r->payload_type;
+		ev->msg_id = r->msg_id;
+		return 1;
+	}
+	case NPUPROF_HREC_STAMP_POP:
+	case NPUPROF_HREC_STAMP_STOP: {
+		const struct npuprof_hrec_stamp_stop *r = (const void *)rec;
+
+		_Static_assert(offsetof(struct npuprof_hrec_stamp_stop, payload_type) ==
+				       offsetof(struct npuprof_hrec_stamp_pop, payload_type),
+			       "STAMP_STOP extends STAMP_POP");
+		t->event_type = NPUPROF_TX_PUSH_POP;
+		t->start_ns = r->start_ns;
+		t->end_ns = r->end_ns;
+		t->category = r->category;
+		t->payload_type = r->payload_type;
+		ev->msg_id = r->msg_id;
+		if (rec->kind == NPUPROF_HREC_STAMP_STOP) {
+			t->event_type = NPUPROF_TX_START_STOP;
+			t->start_tid = r->start_tid;
+			t->range_id = r->range_id;
+		}
+		return 1;
+	}
+	case NPUPROF_HREC_MSTX_MARK:
+	case NPUPROF_HREC_MSTX_START: {
+		const struct npuprof_hrec_mstx *r = (const void *)rec;
+
+		t->info_type = 1;
+		t->category = UINT32_MAX;
+		t->start_ns = r->time_ns;
+		if (rec->kind == NPUPROF_HREC_MSTX_MARK) {
+			t->event_type = NPUPROF_TX_MARK;
+			t->end_ns = r->time_ns;
+		} else {
+			t->event_type = NPUPROF_TX_START_STOP;
+		}
+		t->mark_id = r->mark_id;
+		t->domain = r->domain;
+		t->msg_len = r->msg_len;
+		ev->message = r->message;
+		return 1;
+	}
+	case NPUPROF_HREC_MSTX_END: {
+		const struct npuprof_hrec_mstx_end *r = (const void *)rec;
+
+		t->info_type = 1;
+		t->category = UINT32_MAX;
+		t->event_type = NPUPROF_TX_START_STOP;
+		t->end_ns = r->time_ns;
+		t->mark_id = r->mark_id;
+		ev->message = "";
+		return 1;
+	}
+	}
+	return 0;
+}
 
 /* ---- decoding ------------------------------------------------------------- */
 

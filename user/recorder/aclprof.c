@@ -40,6 +40,7 @@
 #define MAX_CONFIG_LEN 256
 #define STAMP_POOL_SIZE 100
 #define STAMP_MSG_MAX 128 /* msgLen must be below this */
+#define STAMP_MSG_IDS 4096 /* distinct stamp messages named by id */
 #define MARKEX_MSG_MAX 155
 
 /* CANN's frozen public layouts (LP64). */
@@ -134,22 +135,30 @@ _Atomic int npuprof_g_tx_collecting;
 
 /* ---- stamp pool -------------------------------------------------------------- */
 
+/* What the stamp calls read comes first (one cache line); a power-of-two
+ * size, so that checking a handle costs no division. */
 struct stamp {
-	uint32_t index;
 	_Atomic int in_use;
+	uint32_t index;
+	/* The message's Str2Id id (NPUPROF_HREC_NO_STRING: ""), which the
+	 * compact records carry; 0: the dictionary does not hold the message
+	 * exactly (a hash collision), so its events go into TX records. */
+	uint64_t msg_id;
 	uint32_t category;
 	int32_t payload_type;
-	uint32_t msg_len;
-	char message[STAMP_MSG_MAX];
 	/* aclprofRangeStart state; read by the (any) thread that stops it. */
 	_Atomic uint64_t range_start_ns;
 	_Atomic uint32_t range_start_tid;
 	_Atomic int range_armed;
+	uint32_t msg_len;
 	struct stamp *next_free;
-};
+	char message[STAMP_MSG_MAX];
+} __attribute__((aligned(256)));
+_Static_assert(sizeof(struct stamp) == 256, "struct stamp is 256 bytes");
 
 static pthread_mutex_t g_pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct stamp g_pool[STAMP_POOL_SIZE];
+static _Atomic unsigned g_stamp_msg_ids; /* messages interned by stamps */
 static struct stamp *g_free_stamps;
 static unsigned g_stamps_used;
 static int g_pool_ready;
@@ -161,6 +170,7 @@ static void pool_reset(void)
 	g_free_stamps = NULL;
 	for (int i = STAMP_POOL_SIZE - 1; i >= 0; i--) {
 		g_pool[i].index = (uint32_t)i;
+		g_pool[i].msg_id = NPUPROF_HREC_NO_STRING; /* "" */
 		g_pool[i].next_free = g_free_stamps;
 		g_free_stamps = &g_pool[i];
 	}
@@ -172,8 +182,8 @@ static struct stamp *pool_slot(const void *p)
 {
 	uintptr_t a = (uintptr_t)p, base = (uintptr_t)g_pool;
 
-	if (a < base || a >= base + sizeof(g_pool) || (a - base) % sizeof(struct stamp))
-		return NULL;
+	if (a - base >= sizeof(g_pool) || ((a - base) & (sizeof(struct stamp) - 1)))
+		return NULL; /* (below the pool, a - base wraps to a large value) */
 	return (struct stamp *)p;
 }
 
@@ -247,7 +257,7 @@ static void make_key(void)
 
 /* Grows the calling thread's stack (the only allocation of Push, and only
  * when it nests deeper than ever before on this thread). */
-static int stack_grow(void)
+static __attribute__((noinline)) int stack_grow(void)
 {
 	uint32_t ncap = t_st.cap ? t_st.cap * 2 : 64;
 	struct frame *n;
@@ -268,9 +278,11 @@ static int stack_grow(void)
 
 /* ---- records ------------------------------------------------------------------ */
 
-static inline __attribute__((always_inline)) int emit_stamp(const struct stamp *s, uint16_t event,
-							    uint64_t start, uint64_t end,
-							    uint32_t start_tid, uint32_t range_id)
+/* A TX record with the message inline: for a stamp whose message is not in
+ * the dictionary (msg_id 0), off the fast path. */
+static __attribute__((noinline)) int emit_stamp_tx(const struct stamp *s, uint16_t event,
+						   uint64_t start, uint64_t end, uint32_t start_tid,
+						   uint32_t range_id)
 {
 	uint32_t n = s->msg_len;
 
@@ -279,6 +291,25 @@ static inline __attribute__((always_inline)) int emit_stamp(const struct stamp *
 		n = STAMP_MSG_MAX - 1;
 	return hrec_emit_tx(0, event, start, end, hrec_tid(), start_tid, range_id, 0, 0,
 			    s->category, s->payload_type, s->message, n);
+}
+
+/* One stamp event: a compact record (hostfmt.h) naming the message by id,
+ * or the TX record. start_tid and range_id only for START_STOP. */
+static inline __attribute__((always_inline)) int emit_stamp(const struct stamp *s, uint16_t event,
+							    uint64_t start, uint64_t end,
+							    uint32_t start_tid, uint32_t range_id)
+{
+	uint64_t id = s->msg_id;
+
+	if (npuprof_unlikely(!id))
+		return emit_stamp_tx(s, event, start, end,
+				     event == NPUPROF_TX_START_STOP ? start_tid : hrec_tid(),
+				     range_id);
+	if (event == NPUPROF_TX_MARK)
+		return hrec_emit_stamp_mark(start, id, s->category, s->payload_type);
+	return hrec_emit_stamp_range(start, end, id, s->category, s->payload_type, start_tid,
+				     event == NPUPROF_TX_START_STOP ? range_id :
+								      NPUPROF_TX_NO_RANGE);
 }
 
 /* ---- collection control ------------------------------------------------------------ */
@@ -874,6 +905,7 @@ void aclprofDestroyStamp(void *stamp)
 aclError aclprofSetStampTraceMessage(void *stamp, const char *msg, uint32_t msgLen)
 {
 	struct stamp *s;
+	uint64_t id;
 	size_t n;
 
 	if (!stamp || msgLen >= STAMP_MSG_MAX || !msg)
@@ -885,6 +917,19 @@ aclError aclprofSetStampTraceMessage(void *stamp, const char *msg, uint32_t msgL
 	memcpy(s->message, msg, n);
 	s->message[n] = '\0';
 	s->msg_len = (uint32_t)n;
+	/* The records name the message by its id from now on (0: inline). At
+	 * most STAMP_MSG_IDS distinct messages a process: a new message per
+	 * call ("step 1", "step 2" ...) would otherwise grow the dictionary and
+	 * write a HASH record per call; later new ones stay inline. */
+	s->msg_id = 0;
+	if (atomic_load_explicit(&g_stamp_msg_ids, memory_order_relaxed) < STAMP_MSG_IDS) {
+		int r = npuprof_str2id_intern(s->message, n, &id);
+
+		if (r == 1)
+			atomic_fetch_add_explicit(&g_stamp_msg_ids, 1, memory_order_relaxed);
+		if (r >= 0 && id)
+			s->msg_id = id;
+	}
 	return 0;
 }
 
@@ -908,6 +953,10 @@ aclError aclprofSetStampPayload(void *stamp, const int32_t type, void *value)
 	return 0;
 }
 
+/* The stamp calls read the clock as soon as they know that they record
+ * and check their stamp afterwards: that work then overlaps the clock
+ * read's conversion instead of waiting in front of its serialising TSC
+ * read, and fewer values live across the call. */
 aclError aclprofMark(void *stamp)
 {
 	struct stamp *s;
@@ -915,11 +964,11 @@ aclError aclprofMark(void *stamp)
 
 	if (!tx_collecting())
 		return PROF_FAILED;
-	s = stamp ? live_stamp(stamp) : NULL;
+	now = hrec_now();
+	s = live_stamp(stamp);
 	if (!s)
 		return PROF_FAILED;
-	now = hrec_now();
-	return emit_stamp(s, NPUPROF_TX_MARK, now, now, hrec_tid(), NPUPROF_TX_NO_RANGE);
+	return emit_stamp(s, NPUPROF_TX_MARK, now, now, 0, NPUPROF_TX_NO_RANGE);
 }
 
 aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream)
@@ -948,18 +997,20 @@ aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream)
 aclError aclprofPush(void *stamp)
 {
 	struct stamp *s;
+	uint64_t now;
 
 	if (!stamp)
 		return ACL_ERROR_INVALID_PARAM;
 	if (!tx_collecting())
 		return PROF_FAILED;
+	now = hrec_now();
 	s = live_stamp(stamp);
 	if (!s)
 		return ACL_ERROR_INVALID_PARAM;
-	if (t_st.depth == t_st.cap && stack_grow())
+	if (npuprof_unlikely(t_st.depth == t_st.cap) && stack_grow())
 		return PROF_FAILED;
 	t_st.stack[t_st.depth].stamp = s;
-	t_st.stack[t_st.depth].start_ns = hrec_now();
+	t_st.stack[t_st.depth].start_ns = now;
 	t_st.depth++;
 	return 0;
 }
@@ -967,30 +1018,38 @@ aclError aclprofPush(void *stamp)
 aclError aclprofPop(void)
 {
 	struct frame f;
+	uint64_t now = 0;
+	int collecting;
 
-	if (!tx_inited() || t_st.depth == 0)
+	if (!tx_inited())
+		return PROF_FAILED;
+	collecting = tx_collecting();
+	if (npuprof_likely(collecting))
+		now = hrec_now(); /* first, as in the other stamp calls */
+	if (t_st.depth == 0)
 		return PROF_FAILED;
 	f = t_st.stack[--t_st.depth];
 	/* A range pushed before aclprofStop still leaves the stack, but its
      * record can no longer be reported. */
-	if (!tx_collecting())
+	if (!collecting)
 		return PROF_FAILED;
-	return emit_stamp(f.stamp, NPUPROF_TX_PUSH_POP, f.start_ns, hrec_now(), hrec_tid(),
-			  NPUPROF_TX_NO_RANGE);
+	return emit_stamp(f.stamp, NPUPROF_TX_PUSH_POP, f.start_ns, now, 0, NPUPROF_TX_NO_RANGE);
 }
 
 aclError aclprofRangeStart(void *stamp, uint32_t *rangeId)
 {
 	struct stamp *s;
+	uint64_t now;
 
 	if (!stamp || !rangeId)
 		return ACL_ERROR_INVALID_PARAM;
 	if (!tx_collecting())
 		return PROF_FAILED;
+	now = hrec_now();
 	s = live_stamp(stamp);
 	if (!s)
 		return ACL_ERROR_INVALID_PARAM;
-	atomic_store_explicit(&s->range_start_ns, hrec_now(), memory_order_relaxed);
+	atomic_store_explicit(&s->range_start_ns, now, memory_order_relaxed);
 	atomic_store_explicit(&s->range_start_tid, hrec_tid(), memory_order_relaxed);
 	atomic_store_explicit(&s->range_armed, 1, memory_order_release);
 	*rangeId = s->index;
@@ -1162,6 +1221,7 @@ void npuprof_aclprof_reset(void)
 	pool_reset();
 	pthread_mutex_unlock(&g_pool_lock);
 	npuprof_str2id_reset();
+	atomic_store(&g_stamp_msg_ids, 0);
 	npuprof_mstx_reset();
 	npuprof_register_runtime_hooks(NULL);
 }

@@ -10,8 +10,16 @@
 void npuprof_str2id_emit_all(void);
 /* Forgets every remembered string (npuprof_aclprof_reset). */
 void npuprof_str2id_reset(void);
+/* aclprofStr2Id of s (len bytes, no NUL needed) into *id; 1 if s is new,
+ * 0 if the dictionary held it already: either way it holds exactly s under
+ * *id (so a record may name s by *id: its HASH record is in the running
+ * stream, or in the next one's dictionary); -1 if not (another string has
+ * the same id, or no memory, or the HASH record could not be written). The
+ * empty string (returns 0) is NPUPROF_HREC_NO_STRING. */
+int npuprof_str2id_intern(const char *s, size_t len, uint64_t *id);
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* 1 while a collection with ACL_PROF_MSPROFTX runs (the stamp calls record). */

@@ -18,6 +18,7 @@
  * process exit drain every ring, so a crash loses at most what was recorded
  * since the last drain.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -80,12 +81,36 @@ static int g_atexit_done;
 static _Atomic int g_writer_stop;
 static _Atomic uint32_t g_wake;
 
+npuprof_clock_fn _Atomic npuprof_g_clock = clock_gettime;
+
+/* The vDSO's clock_gettime (glibc lists the vDSO as a loaded object; its
+ * symbol is __vdso_clock_gettime on x86-64, __kernel_clock_gettime on
+ * AArch64). Kept only if it reads the clock as libc does. */
+static void clock_setup(void)
+{
+	static const char *const names[] = { "__vdso_clock_gettime", "__kernel_clock_gettime" };
+	void *h = dlopen("linux-vdso.so.1", RTLD_LAZY | RTLD_NOLOAD);
+	struct timespec a, b, c;
+
+	if (!h)
+		return;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		npuprof_clock_fn fn = (npuprof_clock_fn)dlsym(h, names[i]);
+
+		if (fn && clock_gettime(CLOCK_MONOTONIC, &a) == 0 && fn(CLOCK_MONOTONIC, &b) == 0 &&
+		    clock_gettime(CLOCK_MONOTONIC, &c) == 0 &&
+		    (b.tv_sec > a.tv_sec || (b.tv_sec == a.tv_sec && b.tv_nsec >= a.tv_nsec)) &&
+		    (c.tv_sec > b.tv_sec || (c.tv_sec == b.tv_sec && c.tv_nsec >= b.tv_nsec))) {
+			atomic_store_explicit(&npuprof_g_clock, fn, memory_order_relaxed);
+			break;
+		}
+	}
+	/* h stays open: the vDSO is never unloaded and fn must stay valid */
+}
+
 uint64_t npuprof_hostrec_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return hrec_now();
 }
 
 uint32_t npuprof_hostrec_tid(void)
@@ -121,6 +146,7 @@ static void hostrec_atfork_child(void);
 
 static void once_init(void)
 {
+	clock_setup();
 	pthread_key_create(&g_key, tbuf_thread_exit);
 	pthread_atfork(hostrec_atfork_prepare, hostrec_atfork_parent, hostrec_atfork_child);
 }

@@ -64,11 +64,18 @@ extern _Atomic int npuprof_g_active;
 /* commit's rare half: wakes the writer when the ring passed a quarter. */
 void npuprof_hostrec_commit_check(struct tbuf *tb, uint64_t end);
 
+/* The clock read of every host record: the vDSO's clock_gettime called
+ * directly (found when the recorder first starts), else libc's. The same
+ * CLOCK_MONOTONIC; it only skips libc's wrapper (a PLT jump, two loads and
+ * a call), which is a tenth of what a stamp call adds to its clock read. */
+typedef int (*npuprof_clock_fn)(clockid_t, struct timespec *);
+extern npuprof_clock_fn _Atomic npuprof_g_clock;
+
 static inline uint64_t hrec_now(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	atomic_load_explicit(&npuprof_g_clock, memory_order_relaxed)(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -101,6 +108,52 @@ static inline void *hrec_reserve(uint16_t kind, uint32_t size)
 	h->kind = kind;
 	h->reserved = 0;
 	return h;
+}
+
+/* reserve/commit of the compact records' writers: the reserved record's
+ * ring and end travel from reserve to commit in registers, so that commit
+ * loads nothing that reserve just stored (the record's size, tb->pending)
+ * and the thread's ring is looked up once. */
+struct hrec_slot {
+	struct tbuf *tb;
+	uint64_t end;
+};
+
+static inline void *hrec_reserve_slot(uint16_t kind, uint32_t size, struct hrec_slot *s)
+{
+	struct tbuf *tb = npuprof_t_buf;
+	struct npuprof_hrec_header *h;
+
+	if (npuprof_likely(tb) && atomic_load_explicit(&npuprof_g_active, memory_order_relaxed)) {
+		uint64_t pos = atomic_load_explicit(&tb->head, memory_order_relaxed);
+		uint32_t off = (uint32_t)pos & (tb->cap - 1);
+
+		if (npuprof_likely(size <= tb->cap - off &&
+				   pos + size - tb->cached_tail <= tb->cap &&
+				   size <= tb->cap / 4)) {
+			s->tb = tb;
+			s->end = pos + size;
+			h = (void *)(tb->data + off);
+			*h = (struct npuprof_hrec_header){ .size = size, .kind = kind };
+			return h;
+		}
+	}
+	h = npuprof_hostrec_reserve(kind, size);
+	if (h) {
+		s->tb = npuprof_t_buf;
+		s->end = s->tb->pending + size;
+	}
+	return h;
+}
+
+static inline void hrec_commit_slot(const struct hrec_slot *s)
+{
+	struct tbuf *tb = s->tb;
+
+	atomic_store_explicit(&tb->head, s->end, memory_order_release);
+	__atomic_store_n(&tb->committed, tb->committed + 1, __ATOMIC_RELAXED);
+	if (npuprof_unlikely(s->end - tb->cached_tail > tb->cap / 4))
+		npuprof_hostrec_commit_check(tb, s->end);
 }
 
 /* memcpy for the short messages of stamps and marks. The compiler's inline
@@ -169,6 +222,91 @@ static inline __attribute__((always_inline)) int hrec_emit_tx(
 	r->msg_len = msg_len;
 	hrec_copy(r->message, msg, msg_len);
 	r->message[msg_len] = '\0';
+	hrec_commit(r);
+	return 0;
+}
+
+/* The compact msproftx / mstx records (hostfmt.h, kinds 17-22), one
+ * writer each; 0, or -1 if nothing could be recorded (no collection, ring
+ * full). The thread is the ring's. */
+static inline __attribute__((always_inline)) int hrec_emit_stamp_mark(uint64_t time,
+								      uint64_t msg_id,
+								      uint32_t category,
+								      int32_t payload_type)
+{
+	struct hrec_slot sl;
+	struct npuprof_hrec_stamp_mark *r = hrec_reserve_slot(
+		NPUPROF_HREC_STAMP_MARK, sizeof(struct npuprof_hrec_stamp_mark), &sl);
+
+	if (!r)
+		return -1;
+	r->time_ns = time;
+	r->msg_id = msg_id;
+	r->category = category;
+	r->payload_type = payload_type;
+	hrec_commit_slot(&sl);
+	return 0;
+}
+
+/* STAMP_POP, or STAMP_STOP when range_id is not NPUPROF_TX_NO_RANGE. */
+static inline __attribute__((always_inline)) int hrec_emit_stamp_range(
+	uint64_t start, uint64_t end, uint64_t msg_id, uint32_t category, int32_t payload_type,
+	uint32_t start_tid, uint32_t range_id)
+{
+	int stop = range_id != NPUPROF_TX_NO_RANGE;
+	struct hrec_slot sl;
+	struct npuprof_hrec_stamp_stop *r =
+		hrec_reserve_slot(stop ? NPUPROF_HREC_STAMP_STOP : NPUPROF_HREC_STAMP_POP,
+				  stop ? sizeof(struct npuprof_hrec_stamp_stop) :
+					 sizeof(struct npuprof_hrec_stamp_pop),
+				  &sl);
+
+	if (!r)
+		return -1;
+	r->start_ns = start;
+	r->end_ns = end;
+	r->msg_id = msg_id;
+	r->category = category;
+	r->payload_type = payload_type;
+	if (stop) {
+		r->start_tid = start_tid;
+		r->range_id = range_id;
+	}
+	hrec_commit_slot(&sl);
+	return 0;
+}
+
+/* MSTX_MARK or MSTX_START (kind) with its message. */
+static inline __attribute__((always_inline)) int hrec_emit_mstx(uint16_t kind, uint64_t time,
+								uint64_t mark_id, uint64_t domain,
+								const char *msg, uint32_t msg_len)
+{
+	uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_mstx, message),
+					  (size_t)msg_len + 1);
+	struct npuprof_hrec_mstx *r = hrec_reserve(kind, size);
+
+	if (!r)
+		return -1;
+	memset((char *)r + size - NPUPROF_HREC_ALIGN, 0, NPUPROF_HREC_ALIGN);
+	r->time_ns = time;
+	r->mark_id = mark_id;
+	r->domain = domain;
+	r->msg_len = msg_len;
+	hrec_copy(r->message, msg, msg_len);
+	r->message[msg_len] = '\0';
+	hrec_commit(r);
+	return 0;
+}
+
+static inline __attribute__((always_inline)) int hrec_emit_mstx_end(uint64_t time, uint64_t mark_id)
+{
+	struct npuprof_hrec_mstx_end *r = hrec_reserve(NPUPROF_HREC_MSTX_END,
+						       sizeof(struct npuprof_hrec_mstx_end));
+
+	if (!r)
+		return -1;
+	r->time_ns = time;
+	r->mark_id = mark_id;
 	hrec_commit(r);
 	return 0;
 }

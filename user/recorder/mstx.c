@@ -2,10 +2,10 @@
  * mstx.c - the mstx marker API (mstx/ms_tools_ext.h): marks, ranges and
  * domains, host only or anchored to a stream by device marker tasks.
  *
- * Records (npuprof/hostfmt.h, NPUPROF_HREC_TX with info_type 1): a mark is
- * one record; a range is two halves, written when it starts (message,
- * domain, starting thread; end_ns 0) and when it ends (start_ns 0, no
- * message), which the export joins by mark id. So neither call keeps state
+ * Records (npuprof/hostfmt.h, the compact MSTX_* kinds; the export reads
+ * them as NPUPROF_HREC_TX with info_type 1): a mark is one record; a range
+ * is two halves, written when it starts (message, domain, starting thread)
+ * and when it ends (id and time only), which the export joins by mark id. So neither call keeps state
  * that another thread must find, and a range may end anywhere.
  *
  * Hot path (host only): one flag load, a mark id from the thread's block of
@@ -113,17 +113,6 @@ static uint64_t domain_hash(mstxDomainHandle_t d)
 	return d->hash;
 }
 
-/* One TX record: info_type 1 (the message is cut at MSTX_MSG_MAX by the
- * callers); no room or no collection records nothing, as mstx returns no
- * status. */
-static inline __attribute__((always_inline)) void emit(uint16_t event, uint64_t start, uint64_t end,
-						       uint32_t tid, uint64_t id, uint64_t domain,
-						       const char *msg, uint32_t len)
-{
-	(void)hrec_emit_tx(1, event, start, end, tid, tid, NPUPROF_TX_NO_RANGE, id, domain,
-			   UINT32_MAX, 0, msg, len);
-}
-
 static int launch(void *stream, uint64_t id, uint32_t tag)
 {
 	struct npuprof_runtime_hooks h;
@@ -134,19 +123,28 @@ static int launch(void *stream, uint64_t id, uint32_t tag)
 		       -1;
 }
 
-static void mark(uint64_t domain, const char *msg, aclrtStream stream)
+/* mark, range_start and range_end read the clock as soon as they know that
+ * they record: what they do afterwards (the message's length, the id, the
+ * record) then overlaps the clock read's conversion instead of waiting in
+ * front of its serialising TSC read. domain 0: the default domain. Inlined
+ * into each API function (no further call). */
+static inline __attribute__((always_inline)) void mark(uint64_t domain, const char *msg,
+						       aclrtStream stream)
 {
 	uint64_t id, now;
 	size_t len;
 
 	if (!collecting() || !msg || !*msg)
 		return;
+	now = hrec_now();
 	len = strnlen(msg, MSTX_MSG_MAX);
 	id = next_id();
-	now = hrec_now();
+	if (!domain)
+		domain = default_domain();
 	if (stream && launch(stream, id, NPUPROF_TRACE_TAG_MARK))
 		return; /* as CANN: no device marker, no report */
-	emit(NPUPROF_TX_MARK, now, now, hrec_tid(), id, domain, msg, (uint32_t)len);
+	/* no room or no collection records nothing, as mstx returns no status */
+	(void)hrec_emit_mstx(NPUPROF_HREC_MSTX_MARK, now, id, domain, msg, (uint32_t)len);
 }
 
 static int sr_insert(uint64_t id, void *stream)
@@ -188,16 +186,20 @@ static void *sr_take(uint64_t id)
 	return NULL;
 }
 
-static mstxRangeId range_start(uint64_t domain, const char *msg, aclrtStream stream)
+static inline __attribute__((always_inline)) mstxRangeId range_start(uint64_t domain,
+								     const char *msg,
+								     aclrtStream stream)
 {
 	uint64_t id, now;
 	size_t len;
 
 	if (!collecting() || !msg || !*msg)
 		return MSTX_INVALID_ID;
+	now = hrec_now();
 	len = strnlen(msg, MSTX_MSG_MAX);
 	id = next_id();
-	now = hrec_now();
+	if (!domain)
+		domain = default_domain();
 	if (stream) {
 		if (sr_insert(id, stream))
 			return MSTX_INVALID_ID;
@@ -206,12 +208,12 @@ static mstxRangeId range_start(uint64_t domain, const char *msg, aclrtStream str
 			return MSTX_INVALID_ID;
 		}
 	}
-	/* The start half: end_ns 0 (hostfmt.h). */
-	emit(NPUPROF_TX_START_STOP, now, 0, hrec_tid(), id, domain, msg, (uint32_t)len);
+	/* The start half (hostfmt.h). */
+	(void)hrec_emit_mstx(NPUPROF_HREC_MSTX_START, now, id, domain, msg, (uint32_t)len);
 	return id;
 }
 
-static void range_end(mstxRangeId id)
+static inline __attribute__((always_inline)) void range_end(mstxRangeId id)
 {
 	uint64_t now;
 	void *stream;
@@ -224,20 +226,20 @@ static void range_end(mstxRangeId id)
 		return;
 	if (stream)
 		launch(stream, id, NPUPROF_TRACE_TAG_RANGE);
-	/* The end half: start_ns 0, no message. */
-	emit(NPUPROF_TX_START_STOP, 0, now, hrec_tid(), id, 0, "", 0);
+	/* The end half. */
+	(void)hrec_emit_mstx_end(now, id);
 }
 
 /* ---- the API ------------------------------------------------------------------ */
 
 void mstxMarkA(const char *message, aclrtStream stream)
 {
-	mark(default_domain(), message, stream);
+	mark(0, message, stream);
 }
 
 mstxRangeId mstxRangeStartA(const char *message, aclrtStream stream)
 {
-	return range_start(default_domain(), message, stream);
+	return range_start(0, message, stream);
 }
 
 void mstxRangeEnd(mstxRangeId id)

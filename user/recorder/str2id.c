@@ -13,6 +13,7 @@
  * stream as a HASH record: once when it is first seen during a collection,
  * and all of them when a collection starts.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -89,29 +90,33 @@ static void fill_hash_rec(struct npuprof_hrec_hash *r, uint64_t id, const char *
 	memcpy(r->str, s, len);
 }
 
-/* Remembers (id, s); returns 1 if it is new. A different string with the
- * same id keeps the first string (CANN only logs such a collision). */
+/* Remembers (id, s); returns 1 if it is new, 0 if the dictionary already
+ * holds s under id, -1 if it holds another string under id or s could not
+ * be remembered. A different string with the same id keeps the first
+ * string (CANN only logs such a collision). */
 static int remember(uint64_t id, const char *s, size_t len)
 {
 	struct entry *e;
 	char *copy;
 
 	if (len > UINT32_MAX - 64)
-		return 0;
+		return -1;
 	pthread_mutex_lock(&g_dict_lock);
 	if ((g_count + 1) * 2 > g_cap && grow()) {
 		pthread_mutex_unlock(&g_dict_lock);
-		return 0;
+		return -1;
 	}
 	e = slot_for(g_tab, g_cap, id);
 	if (e->str) {
+		int same = e->len == len && !memcmp(e->str, s, len);
+
 		pthread_mutex_unlock(&g_dict_lock);
-		return 0;
+		return same ? 0 : -1;
 	}
 	copy = malloc(len + 1);
 	if (!copy) {
 		pthread_mutex_unlock(&g_dict_lock);
-		return 0;
+		return -1;
 	}
 	memcpy(copy, s, len);
 	copy[len] = '\0';
@@ -123,28 +128,47 @@ static int remember(uint64_t id, const char *s, size_t len)
 	return 1;
 }
 
+/* Remembers s (len bytes) under *id; 1 if s is new (and, while a
+ * collection runs, its HASH record was written), 0 if the dictionary held
+ * exactly s under *id already, -1 otherwise. */
+static int intern(const char *s, size_t len, uint64_t *id)
+{
+	int r;
+
+	*id = npuprof_str2id_hash(s, len);
+	if (*id == UINT64_MAX)
+		return 0;
+	r = remember(*id, s, len);
+	if (r == 1 && npuprof_hostrec_active()) {
+		size_t sz = hash_rec_size((uint32_t)len);
+		struct npuprof_hrec_hash *rec = malloc(sz);
+		int w;
+
+		if (!rec)
+			return -1;
+		fill_hash_rec(rec, *id, s, (uint32_t)len);
+		w = npuprof_hostrec_emit(rec, sz);
+		free(rec);
+		/* not running any more: the next start writes the dictionary */
+		if (w < 0 && w != -ENOTCONN)
+			return -1;
+	}
+	return r;
+}
+
 uint64_t aclprofStr2Id(const char *message)
 {
-	size_t len;
 	uint64_t id;
 
 	if (!message)
 		return UINT64_MAX;
-	len = strlen(message);
-	id = npuprof_str2id_hash(message, len);
-	if (id == UINT64_MAX)
-		return id;
-	if (remember(id, message, len) && npuprof_hostrec_active()) {
-		size_t sz = hash_rec_size((uint32_t)len);
-		struct npuprof_hrec_hash *r = malloc(sz);
-
-		if (r) {
-			fill_hash_rec(r, id, message, (uint32_t)len);
-			npuprof_hostrec_emit(r, sz);
-			free(r);
-		}
-	}
+	intern(message, strlen(message), &id);
 	return id;
+}
+
+int npuprof_str2id_intern(const char *s, size_t len, uint64_t *id)
+{
+	return intern(s, len, id);
 }
 
 void npuprof_str2id_reset(void)

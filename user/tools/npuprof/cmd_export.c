@@ -35,7 +35,13 @@ static void usage(FILE *f)
 		"  msprof --type=db writes. DIR may also be the parent of PROF_*\n"
 		"  directories (an aclprofInit result path): each is exported.\n"
 		"  --schema   column set: 1.1.1 (default, the seed) or 1.2.0\n"
-		"  --pytorch  also DIR/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler.db\n"
+		"  --pytorch  also the PyTorch database, with the framework tables of the\n"
+		"             session's npuprof.torch records (PYTORCH_API, CONNECTION_IDS,\n"
+		"             PYTORCH_CALLCHAINS, STEP_TIME, MEMORY_RECORD, OP_MEMORY, GC_RECORD):\n"
+		"             DIR/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler.db, or, in a\n"
+		"             torch_npu <worker>_ascend_pt directory (which may itself be DIR),\n"
+		"             <worker>_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_<rank>.db\n"
+		"             with profiler_metadata.json in META_DATA\n"
 		"  --json     also DIR/npuprof_trace.json (Chrome/Perfetto trace events)\n"
 		"  --force    replace the existing database even if it has more rows\n"
 		"             (by default an export from damaged input keeps a more\n"
@@ -48,6 +54,7 @@ static void usage(FILE *f)
 		"  npuprof export PROF_000001_20261130120000123_ABCDEFGHIJKLMNOP\n"
 		"  npuprof export --schema 1.2.0 --json ./PROF_*\n"
 		"  npuprof export ./output     # every ./output/PROF_*\n"
+		"  npuprof export --pytorch ./w_42_20261201120000123_ascend_pt\n"
 		"  npuprof export --json msprof_20261130120000.db -o /tmp/trace.json\n");
 }
 

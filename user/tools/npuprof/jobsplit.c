@@ -250,7 +250,10 @@ static int pass2(void *ctx, const struct npuprof_record *r)
 	return 0;
 }
 
-/* A host stream with anything but the collection's bookkeeping in it. */
+/* A host stream with anything but the collection's bookkeeping in it: API
+ * calls, tasks, msproftx, the framework's records (FWK_OP, FWK_MEM, FWK_GC)
+ * ... A process's stream moves whole to its own directory, so every record
+ * stays with the process and the thread (its tid field) that wrote it. */
 static int content_rec(void *ctx, const struct npuprof_host_block_header *b,
 		       const struct npuprof_hrec_header *rec)
 {
@@ -261,6 +264,9 @@ static int content_rec(void *ctx, const struct npuprof_host_block_header *b,
 	case NPUPROF_HREC_OPTION:
 	case NPUPROF_HREC_END:
 	case NPUPROF_HREC_RANK: return 0;
+	case NPUPROF_HREC_FWK_OP:
+	case NPUPROF_HREC_FWK_MEM:
+	case NPUPROF_HREC_FWK_GC: break; /* a framework-only process (torch on CPU) */
 	}
 	*(int *)ctx = 1;
 	return 1;

@@ -1,0 +1,194 @@
+/*
+ * test_jobsplit.c - `npuprof record -- LAUNCHER` splits a job by process
+ * (user/tools/npuprof/jobsplit.c): a process whose host stream holds only
+ * framework records (npuprof.torch on CPU: no API call, no task) still gets
+ * its own PROF_* directory, and its records keep their threads: the
+ * --pytorch export of each directory has its own process's PYTORCH_API,
+ * MEMORY_RECORD and GC_RECORD rows, thread by thread.
+ */
+#include <check.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "acl/acl_prof.h"
+#include "hostrec.h"
+#include "jobsplit.h"
+#include "npuprof/export.h"
+#include "npuprof/msprof_ids.h"
+#include "npuprof/rank.h"
+#include "npuprof/session.h"
+#include "testutil.h"
+
+#define U 1000ULL
+
+static void fwk_op(uint32_t tid, uint64_t t0, uint64_t t1, const char *name)
+{
+	struct npuprof_hrec_fwk_op *r = npuprof_hostrec_reserve(NPUPROF_HREC_FWK_OP, sizeof(*r));
+
+	ck_assert_ptr_nonnull(r);
+	memset((char *)r + sizeof(r->h), 0, sizeof(*r) - sizeof(r->h));
+	r->tid = tid;
+	r->start_ns = t0 * U;
+	r->end_ns = t1 * U;
+	r->seq = -1;
+	r->name_id = aclprofStr2Id(name);
+	r->dtypes_id = r->shapes_id = r->stack_id = NPUPROF_HREC_NO_STRING;
+	r->type = NPUPROF_FWK_API_OP;
+	npuprof_hostrec_commit(r);
+}
+
+/* One process's collection into the job's directory. */
+static int record(const char *dir, int child)
+{
+	struct npuprof_hostrec_config cfg;
+	char err[512];
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.dir = dir;
+	if (npuprof_hostrec_start(&cfg, err, sizeof(err)) != 0)
+		return 1;
+	if (child) {
+		/* framework records only, on two threads */
+		struct npuprof_hrec_fwk_mem *m;
+		struct npuprof_hrec_fwk_gc *g;
+
+		fwk_op(21, 100, 200, "aten::add");
+		fwk_op(22, 150, 300, "aten::mul");
+		m = npuprof_hostrec_reserve(NPUPROF_HREC_FWK_MEM, sizeof(*m));
+		if (!m)
+			return 1;
+		memset((char *)m + sizeof(m->h), 0, sizeof(*m) - sizeof(m->h));
+		m->tid = 22;
+		m->time_ns = 160 * U;
+		m->ptr = 0x100;
+		m->size = 64;
+		m->total_allocated = m->total_reserved = m->total_active = 64;
+		m->component_id = aclprofStr2Id("PTA");
+		npuprof_hostrec_commit(m);
+		g = npuprof_hostrec_reserve(NPUPROF_HREC_FWK_GC, sizeof(*g));
+		if (!g)
+			return 1;
+		g->tid = 21;
+		g->generation = 0;
+		g->start_ns = 250 * U;
+		g->end_ns = 260 * U;
+		npuprof_hostrec_commit(g);
+	} else {
+		struct npuprof_hrec_api *a = npuprof_hostrec_reserve(NPUPROF_HREC_API, sizeof(*a));
+
+		if (!a)
+			return 1;
+		memset((char *)a + sizeof(a->h), 0, sizeof(*a) - sizeof(a->h));
+		a->level = NPUPROF_API_ACL;
+		a->tid = 11;
+		a->start_ns = 110 * U;
+		a->end_ns = 120 * U;
+		a->name_id = aclprofStr2Id("aclrtSynchronizeDevice");
+		a->item_id = NPUPROF_HREC_NO_STRING;
+		npuprof_hostrec_commit(a);
+		fwk_op(11, 100, 130, "aten::item");
+	}
+	return npuprof_hostrec_stop() != 0;
+}
+
+static void rows(const char *db, const char *sql, char *out, size_t len)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	size_t n = 0;
+
+	out[0] = 0;
+	ck_assert_int_eq(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	ck_assert_msg(sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK, "%s", sql);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		for (int c = 0; c < sqlite3_column_count(st); c++) {
+			const char *v = (const char *)sqlite3_column_text(st, c);
+
+			n += (size_t)snprintf(out + n, len - n, "%s%s", c ? "|" : (n ? "\n" : ""),
+					      v ? v : "NULL");
+		}
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+}
+
+START_TEST(test_framework_only_process)
+{
+	char top[] = "/tmp/npuprof-test-jobsplit-XXXXXX", err[1024], got[1024], want[256];
+	char dirs[4][4352];
+	struct npuprof_session s;
+	struct npuprof_export_result res;
+	struct npuprof_export_opts o;
+	pid_t child;
+	int st, n = 0;
+
+	ck_assert_ptr_nonnull(mkdtemp(top));
+	memset(&s, 0, sizeof(s));
+	snprintf(s.hostname, sizeof(s.hostname), "testhost");
+	snprintf(s.host_uid, sizeof(s.host_uid), "12345");
+	snprintf(s.engine, sizeof(s.engine), NPUPROF_ENGINE_HOST);
+	s.start_realtime_ns = 1700000000000000000ULL;
+	s.start_monotonic_ns = 1000;
+	s.end_realtime_ns = 1700000000000000000ULL + 1000 * U;
+	s.pid = (uint32_t)getpid();
+	s.rank = NPUPROF_RANK_NONE;
+	ck_assert_int_eq(npuprof_session_create(&s, top, err, sizeof(err)), 0);
+	/* the child first: nothing of the parent's recorder in it */
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0)
+		_exit(record(s.dir, 1));
+	ck_assert_int_eq(waitpid(child, &st, 0), child);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child's recording failed");
+	ck_assert_int_eq(record(s.dir, 0), 0);
+	ck_assert_int_eq(npuprof_session_finish(&s, err, sizeof(err)), 0);
+
+	ck_assert_msg(job_split(&s, dirs, 4, &n, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(n, 2);
+	memset(&o, 0, sizeof(o));
+	o.pytorch = 1;
+	for (int i = 0; i < 2; i++) {
+		struct npuprof_session ps;
+		pid_t pid;
+
+		ck_assert_int_eq(npuprof_session_load(&ps, dirs[i], err, sizeof(err)), 0);
+		pid = (pid_t)ps.pid;
+		ck_assert_msg(npuprof_export(dirs[i], &o, &res, err, sizeof(err)) == 0, "%s", err);
+		ck_assert_int_eq(res.damaged, 0);
+		rows(res.pytorch_path,
+		     "SELECT p.globalTid >> 32, p.globalTid & 4294967295, s.value FROM PYTORCH_API p"
+		     " JOIN STRING_IDS s ON s.id = p.name ORDER BY p.rowid",
+		     got, sizeof(got));
+		if (pid == child) {
+			snprintf(want, sizeof(want), "%d|21|aten::add\n%d|22|aten::mul", (int)pid,
+				 (int)pid);
+			ck_assert_str_eq(got, want);
+			rows(res.pytorch_path,
+			     "SELECT (SELECT group_concat(globalTid & 4294967295) FROM GC_RECORD),"
+			     " (SELECT count(*) FROM MEMORY_RECORD),"
+			     " (SELECT s.value FROM OP_MEMORY o JOIN STRING_IDS s ON s.id = o.name)",
+			     got, sizeof(got));
+			ck_assert_str_eq(got, "21|1|aten::mul");
+		} else {
+			ck_assert_int_eq(pid, getpid());
+			snprintf(want, sizeof(want), "%d|11|aten::item", (int)pid);
+			ck_assert_str_eq(got, want);
+		}
+	}
+	tu_rm_rf(top);
+}
+END_TEST
+
+Suite *unit_suite(void)
+{
+	Suite *s = suite_create("jobsplit");
+	TCase *tc = tcase_create("framework");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_framework_only_process);
+	suite_add_tcase(s, tc);
+	return s;
+}
