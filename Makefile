@@ -411,6 +411,5 @@ sdk-check: $(RT_LIBS) $(NN_LIBS)
 check: sdk-check
 # ---- end of the runtime block -----------------------------------------------
 
-# The device mirror of npuprof.torch (python/mirror.mk; python/python.mk
-# includes it once the package's build is in)
-include python/mirror.mk
+# The Python package npuprof (npuprof.torch): its rules are one block, kept in python/python.mk
+include python/python.mk

@@ -6,7 +6,8 @@ set -eu
 
 PKGS="build-essential clang clang-format libclang-rt-14-dev llvm libbpf-dev bpftool libelf-dev zlib1g-dev \
 libsqlite3-dev sqlite3 check pkg-config qemu-system-x86 busybox-static cpio \
-linux-headers-amd64 kmod valgrind python3 cmake"
+linux-headers-amd64 kmod valgrind python3 cmake \
+python3-torch libtorch-dev python3-dev"
 
 . "$(dirname "$0")/pkgs.sh"
 pkgs_install deps $PKGS

@@ -48,6 +48,14 @@ done
 [ "$(find "$d/usr/include" -name '*.h' | wc -l)" -eq "$(find include/acl include/mstx include/npuprof include/uapi -name '*.h' | wc -l)" ] ||
 	fail "make install installed headers that are not in include/{acl,mstx,npuprof,uapi}"
 
+# The Python package (npuprof.torch) in Debian python3's site directory.
+for f in npuprof/__init__.py npuprof/torch/__init__.py npuprof/torch/mstx.py npuprof/_C.so; do
+	cmp -s "build/python/$f" "$d/usr/lib/python3/dist-packages/$f" ||
+		fail "python package file $f not installed in /usr/lib/python3/dist-packages"
+done
+readelf -d "$d/usr/lib/python3/dist-packages/npuprof/_C.so" | grep -q 'RUNPATH.*\$ORIGIN/\.\./\.\./\.\.' ||
+	fail "npuprof/_C.so does not find libmsprofiler.so from the site directory (\$ORIGIN/../../..)"
+
 # ---- make install-sdk: where the simulated runtime goes ---------------------
 make -s install-sdk PREFIX="$tmp/sdk" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make install-sdk"; }
 for l in libascendcl.so libprofapi.so libmsprofiler.so libms_tools_ext.so libnnopbase.so libopapi.so libc_sec.so; do
