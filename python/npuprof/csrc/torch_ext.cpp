@@ -350,9 +350,15 @@ void mirror_inputs(TState &t, const at::RecordFunction &fn)
 			const at::Tensor &x = v.toTensor();
 			auto sizes = x.sizes();
 			o.dtype = acl_dtype(x.scalar_type());
-			o.ndim = (int32_t)(sizes.size() < kMirrorDims ? sizes.size() : kMirrorDims);
+			/* More dims than the mirror takes: the leading ones fold
+			 * into the first, so the element count stays exact. */
+			size_t extra = sizes.size() > (size_t)kMirrorDims ?
+					       sizes.size() - kMirrorDims : 0;
+			o.ndim = (int32_t)(sizes.size() - extra);
 			for (int d = 0; d < o.ndim; d++)
-				m.dims[m.n][d] = sizes[d];
+				m.dims[m.n][d] = sizes[extra + d];
+			for (size_t d = 0; d < extra; d++)
+				m.dims[m.n][0] *= sizes[d];
 		}
 		m.n++;
 	}

@@ -254,6 +254,7 @@ class profile:
         self.ascend_pt_dirs = []  # every collection of this profile
         self.mirror = False  # the device mirror was on (stays set after stop())
         self._mirror_opened = False
+        self._dist_enabled = False  # this profile set up npuprof.torch._dist
         self._metadata = {}
         self._recording = False
         self._started = False
@@ -300,6 +301,10 @@ class profile:
             self._transit(self.current_action, None)
         finally:
             self._started = False
+            if self._dist_enabled:
+                from npuprof.torch import _dist
+                _dist.disable()
+                self._dist_enabled = False
             if self._mirror_opened:
                 _C.mirror_close()
                 self._mirror_opened = False
@@ -340,10 +345,25 @@ class profile:
         if _C.mirror_is_open():
             # opened by someone else (npuprof.torch._dist): use it, leave it open
             self.mirror = True
+        else:
+            _C.mirror_open(_device_id())
+            self.mirror = True
+            self._mirror_opened = True
+        self._enable_dist()
+
+    def _enable_dist(self):
+        # A torch.distributed job: its collectives mirror onto HCCL too. The
+        # set-up is itself a collective, so every rank starts its profile at
+        # the same step (as a schedule shared by the ranks does).
+        try:
+            import torch.distributed as dist
+        except ImportError:
             return
-        _C.mirror_open(_device_id())
-        self.mirror = True
-        self._mirror_opened = True
+        if not (dist.is_available() and dist.is_initialized()):
+            return
+        from npuprof.torch import _dist
+        if not _dist.enabled():
+            self._dist_enabled = bool(_dist.enable())
 
     def _transit(self, prev, cur):
         was = prev in _RECORDING and self._recording
