@@ -102,6 +102,9 @@ typedef enum {
 	ACL_BF16 = 27,
 } aclDataType;
 
+/* Bytes of one element of dataType; 0 for ACL_DT_UNDEFINED and unknown types. */
+ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
+
 typedef enum {
 	ACL_FORMAT_UNDEFINED = -1,
 	ACL_FORMAT_NCHW = 0,

@@ -14,6 +14,18 @@
 # every mirrored task must join back to its torch op.
 
 TORCH_OUT=${NPUPROF_RESULTS:-/tmp}/torch
+
+# The consumer queries of tests/sql (framework-to-device join included) on
+# every PyTorch database under $1.
+torch_sql() {
+	n=0
+	for db in $(find "$1" -name 'ascend_pytorch_profiler*.db' | sort); do
+		echo "-- consumer queries: $db"
+		tests/sql/check.sh --counts "$db" || return 1
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] || { echo "no ascend_pytorch_profiler*.db under $1"; return 1; }
+}
 TORCH_PY="env HOME=/tmp PYTHONPATH=build/python /usr/bin/python3"
 mkdir -p "$TORCH_OUT"
 
@@ -36,7 +48,8 @@ t_torch_package() {
 	$TORCH_PY tests/vm/torch_train.py --out "$d" --expect "$d.json" > "$d.log" 2>&1 ||
 		{ grep -v '^W[0-9]' "$d.log" | tail -n 30; return 1; }
 	grep -v '^W[0-9]' "$d.log" | tail -n 5
-	/usr/bin/python3 tests/vm/torch_check.py "$d.json"
+	/usr/bin/python3 tests/vm/torch_check.py "$d.json" || return 1
+	torch_sql "$d"
 }
 
 t_torch_record() {
@@ -52,7 +65,8 @@ t_torch_record() {
 	p=$(ls -d "$d.prof"/PROF_* | head -n 1)
 	[ -n "$p" ] && [ "$(ls -d "$d.prof"/PROF_* | wc -l)" -eq 1 ] || { echo "PROF_* dirs: $(ls "$d.prof")"; return 1; }
 	build/bin/npuprof export --pytorch --quiet "$p" || return 1
-	/usr/bin/python3 tests/vm/torch_check.py "$d.json" --record "$p"
+	/usr/bin/python3 tests/vm/torch_check.py "$d.json" --record "$p" || return 1
+	torch_sql "$p"
 }
 
 run torch.package t_torch_package

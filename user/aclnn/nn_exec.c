@@ -36,28 +36,6 @@ aclnnStatus nnop_err(aclnnStatus st, const char *api, const char *fmt, ...)
 
 /* ---- dtypes ---------------------------------------------------------------- */
 
-uint32_t nnop_dtype_size(aclDataType dt)
-{
-	switch (dt) {
-	case ACL_BOOL:
-	case ACL_INT8:
-	case ACL_UINT8: return 1;
-	case ACL_FLOAT16:
-	case ACL_BF16:
-	case ACL_INT16:
-	case ACL_UINT16: return 2;
-	case ACL_FLOAT:
-	case ACL_INT32:
-	case ACL_UINT32: return 4;
-	case ACL_DOUBLE:
-	case ACL_INT64:
-	case ACL_UINT64:
-	case ACL_COMPLEX64: return 8;
-	case ACL_COMPLEX128: return 16;
-	default: return 0;
-	}
-}
-
 int nnop_dtype_is_float(aclDataType dt)
 {
 	return dt == ACL_FLOAT16 || dt == ACL_BF16 || dt == ACL_FLOAT || dt == ACL_DOUBLE;
@@ -116,14 +94,15 @@ aclDataType nnop_promote(aclDataType a, aclDataType b)
 	}
 	switch (ca) {
 	case 1: {
-		uint32_t sa = nnop_dtype_size(a), sb = nnop_dtype_size(b);
+		uint32_t sa = (uint32_t)aclDataTypeSize(a), sb = (uint32_t)aclDataTypeSize(b);
 
 		if (is_unsigned(a) == is_unsigned(b))
 			return sa >= sb ? a : b;
 		/* mixed signedness: a signed type wide enough for both */
 		{
 			aclDataType u = is_unsigned(a) ? a : b, s = is_unsigned(a) ? b : a;
-			uint32_t su = nnop_dtype_size(u), ss = nnop_dtype_size(s);
+			uint32_t su = (uint32_t)aclDataTypeSize(u),
+				 ss = (uint32_t)aclDataTypeSize(s);
 
 			if (ss > su)
 				return s;
@@ -133,7 +112,7 @@ aclDataType nnop_promote(aclDataType a, aclDataType b)
 	case 2:
 		if ((a == ACL_FLOAT16 && b == ACL_BF16) || (a == ACL_BF16 && b == ACL_FLOAT16))
 			return ACL_FLOAT;
-		return nnop_dtype_size(a) >= nnop_dtype_size(b) ? a : b;
+		return (uint32_t)aclDataTypeSize(a) >= (uint32_t)aclDataTypeSize(b) ? a : b;
 	case 3: return ACL_COMPLEX128;
 	}
 	return ACL_DT_UNDEFINED;
@@ -378,7 +357,7 @@ int nnop_model_cube(struct nn_kernel *k, double batch, double m, double kd, doub
 {
 	double tiles = batch * dceil(m / 128) * dceil(n / 256);
 	double peak, flops, bytes, mem, cmp;
-	uint32_t es = nnop_dtype_size(dt);
+	uint32_t es = (uint32_t)aclDataTypeSize(dt);
 
 	/* FLOP/ns of all cube cores: fp16/bf16 full rate, fp32 a quarter,
      * fp32 computed as HF32 (ALLOW_FP32_DOWN_PRECISION, USE_HF32) half,

@@ -85,7 +85,6 @@ aclnnStatus nnop_err(aclnnStatus st, const char *api, const char *fmt, ...)
 
 /* ---- dtypes and shapes ---- */
 /* Bytes of one element; 0 for types the operators do not take. */
-uint32_t nnop_dtype_size(aclDataType dt);
 int nnop_dtype_is_float(aclDataType dt); /* FLOAT16, BF16, FLOAT, DOUBLE */
 int nnop_dtype_is_complex(aclDataType dt);
 int nnop_dtype_is_int(aclDataType dt); /* signed/unsigned integers, not BOOL */

@@ -34,7 +34,7 @@ static double tbytes(const int64_t *dims, uint64_t n, aclDataType dt)
 
 	for (uint64_t i = 0; i < n; i++)
 		e *= (double)dims[i];
-	return e * nnop_dtype_size(dt);
+	return e * (uint32_t)aclDataTypeSize(dt);
 }
 
 static double telems(const int64_t *dims, uint64_t n)

@@ -13,7 +13,7 @@ static const aclDataType k_ln_types[] = { ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_
 
 static double tensor_bytes(const aclTensor *t)
 {
-	return (double)nnop_numel(t) * nnop_dtype_size(t->dtype);
+	return (double)nnop_numel(t) * (uint32_t)aclDataTypeSize(t->dtype);
 }
 
 static aclnnStatus plan_softmax(const aclTensor *self, int64_t dim, const aclTensor *out,

@@ -36,6 +36,30 @@ static int hook_device_count(uint32_t *count)
 	return 0;
 }
 
+/* acl_base.h: the element size of a data type (libnnopbase and the
+ * device mirror use it too). */
+size_t aclDataTypeSize(aclDataType dt)
+{
+	switch (dt) {
+	case ACL_BOOL:
+	case ACL_INT8:
+	case ACL_UINT8: return 1;
+	case ACL_FLOAT16:
+	case ACL_BF16:
+	case ACL_INT16:
+	case ACL_UINT16: return 2;
+	case ACL_FLOAT:
+	case ACL_INT32:
+	case ACL_UINT32: return 4;
+	case ACL_DOUBLE:
+	case ACL_INT64:
+	case ACL_UINT64:
+	case ACL_COMPLEX64: return 8;
+	case ACL_COMPLEX128: return 16;
+	default: return 0;
+	}
+}
+
 aclError aclInit(const char *configPath)
 {
 	struct npuprof_runtime_hooks h = {
