@@ -18,8 +18,9 @@ collective's PYTORCH_API row reaches its COMMUNICATION_OP through
 CONNECTION_IDS -> CANN_API.connectionId = COMMUNICATION_OP.connectionId.
 Prints one line per failed check; exits non-zero if any failed.
 """
-import sqlite3
 import sys
+
+from mirror_dumpread import open_db, read_dump
 
 OP_TYPES = {"HcclAllreduce": "hcom_allReduce_", "HcclBroadcast": "hcom_broadcast_",
             "HcclAllgather": "hcom_allGather_", "HcclBarrier": "hcom_allReduce_",
@@ -33,16 +34,8 @@ def check_rank(rank, manifest, dump, dbpath, fails):
         if f[0] == "coll":
             colls.append(dict(name=f[1], tid=int(f[2]), t0=int(f[3]), t1=int(f[4]),
                               n=int(f[5])))
-    fwk, api = [], []
-    for line in open(dump):
-        f = line.rstrip("\n").split("\t")
-        if f[0] == "fwk":
-            fwk.append((int(f[1]), int(f[2]), int(f[3]), int(f[4]), f[5]))
-        elif f[0] == "api":
-            api.append((int(f[1]), int(f[2]), int(f[3]), int(f[4]), int(f[5]), f[6]))
-    db = sqlite3.connect("file:%s?mode=ro" % dbpath, uri=True)
-    s = dict(db.execute("SELECT id, value FROM STRING_IDS"))
-    tables = {t for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    fwk, api = read_dump(dump)
+    db, s, tables = open_db(dbpath)
     pfx = "rank %d: " % rank
     if not colls:
         fails.append(pfx + "no collectives in the manifest")

@@ -24,8 +24,9 @@ Checked for every op, in order:
 Prints one line per failed check and exits non-zero if any failed.
 """
 import re
-import sqlite3
 import sys
+
+from mirror_dumpread import open_db, read_dump
 
 SLACK_NS = 40  # the device counter ticks at 50 MHz: two ticks
 
@@ -43,16 +44,8 @@ def main():
             tasks.setdefault(int(f[1]), []).append(int(f[4]))
         elif f[0] == "bench":
             print("mirror cost: %s: %s ns per op (%s calls, recorded)" % (f[1], f[3], f[2]))
-    fwk, api = [], []
-    for line in open(dump):
-        f = line.rstrip("\n").split("\t")
-        if f[0] == "fwk":
-            fwk.append((int(f[1]), int(f[2]), int(f[3]), int(f[4]), f[5]))
-        elif f[0] == "api":
-            api.append((int(f[1]), int(f[2]), int(f[3]), int(f[4]), int(f[5]), f[6]))
-    db = sqlite3.connect("file:%s?mode=ro" % dbpath, uri=True)
-    s = dict(db.execute("SELECT id, value FROM STRING_IDS"))
-    tables = {t for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    fwk, api = read_dump(dump)
+    db, s, tables = open_db(dbpath)
     cann = {}
     for st, en, typ, conn, name in db.execute(
             "SELECT startNs, endNs, type, connectionId, name FROM CANN_API"):

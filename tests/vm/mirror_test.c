@@ -113,23 +113,9 @@ static void observe(void *ctx, const aclnpuTaskRecord *t)
 
 static void fwk_op(const char *name, uint64_t start, uint64_t end)
 {
-	struct npuprof_hrec_fwk_op *r;
-	uint64_t id = aclprofStr2Id(name);
-
-	r = npuprof_hostrec_reserve(NPUPROF_HREC_FWK_OP, sizeof(*r));
-	if (!r)
-		return;
-	memset((char *)r + sizeof(r->h), 0, sizeof(*r) - sizeof(r->h));
-	r->tid = npuprof_hostrec_tid();
-	r->start_ns = start;
-	r->end_ns = end;
-	r->seq = -1;
-	r->name_id = id;
-	r->dtypes_id = NPUPROF_HREC_NO_STRING;
-	r->shapes_id = NPUPROF_HREC_NO_STRING;
-	r->stack_id = NPUPROF_HREC_NO_STRING;
-	r->type = NPUPROF_FWK_API_OP;
-	npuprof_hostrec_commit(r);
+	npuprof_hostrec_fwk_op(npuprof_hostrec_tid(), 0, start, end, -1, aclprofStr2Id(name),
+			       NPUPROF_HREC_NO_STRING, NPUPROF_HREC_NO_STRING,
+			       NPUPROF_HREC_NO_STRING, NPUPROF_FWK_API_OP);
 }
 
 int main(int argc, char **argv)

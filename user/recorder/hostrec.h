@@ -77,6 +77,35 @@ NPUPROF_REC_EXPORT uint64_t npuprof_hostrec_now(void);
 NPUPROF_REC_EXPORT void npuprof_hostrec_set_rank(uint32_t device_id, int32_t rank,
 						 uint32_t rank_size, uint64_t group_name_id);
 
+/* The one writer of a framework op record (hostfmt.h, a PYTORCH_API row)
+ * for every framework producer (the torch extension, the device mirror,
+ * their tests): on the calling thread, tid = `tid` (npuprof_hostrec_tid()
+ * unless cached). 0, or -1 if no collection runs or the ring is full. */
+static inline int npuprof_hostrec_fwk_op(uint32_t tid, uint32_t fwd_tid, uint64_t start_ns,
+					 uint64_t end_ns, int64_t seq, uint64_t name_id,
+					 uint64_t dtypes_id, uint64_t shapes_id, uint64_t stack_id,
+					 uint32_t type)
+{
+	struct npuprof_hrec_fwk_op *r = (struct npuprof_hrec_fwk_op *)
+		npuprof_hostrec_reserve(NPUPROF_HREC_FWK_OP, sizeof(struct npuprof_hrec_fwk_op));
+
+	if (!r)
+		return -1;
+	r->tid = tid;
+	r->fwd_tid = fwd_tid;
+	r->start_ns = start_ns;
+	r->end_ns = end_ns;
+	r->seq = seq;
+	r->name_id = name_id;
+	r->dtypes_id = dtypes_id;
+	r->shapes_id = shapes_id;
+	r->stack_id = stack_id;
+	r->type = type;
+	r->reserved = 0;
+	npuprof_hostrec_commit(r);
+	return 0;
+}
+
 /* Starts the collection that `npuprof record` passes through the environment
  * (NPUPROF_OUTPUT_DIR and friends, documented in acl/acl_prof.h).
  * libmsprofiler.so calls this when it is loaded (libnpuprof never does);

@@ -1186,7 +1186,6 @@ static uint64_t str_id(const char *s)
 
 static void write_fwk_op(const char *name, uint64_t start, const struct npuprof_mirror_tensor *t)
 {
-	struct npuprof_hrec_fwk_op *r;
 	char shapes[512];
 	uint64_t name_id, dt_id = NPUPROF_HREC_NO_STRING, sh_id = NPUPROF_HREC_NO_STRING;
 
@@ -1204,20 +1203,8 @@ static void write_fwk_op(const char *name, uint64_t start, const struct npuprof_
 		dt_id = str_id(torch_dtype_name(t->dtype));
 		sh_id = str_id(shapes);
 	}
-	r = npuprof_hostrec_reserve(NPUPROF_HREC_FWK_OP, sizeof(*r));
-	if (!r)
-		return;
-	memset((char *)r + sizeof(r->h), 0, sizeof(*r) - sizeof(r->h));
-	r->tid = npuprof_hostrec_tid();
-	r->start_ns = start;
-	r->end_ns = npuprof_hostrec_now();
-	r->seq = -1;
-	r->name_id = name_id;
-	r->dtypes_id = dt_id;
-	r->shapes_id = sh_id;
-	r->stack_id = NPUPROF_HREC_NO_STRING;
-	r->type = NPUPROF_FWK_API_OP;
-	npuprof_hostrec_commit(r);
+	npuprof_hostrec_fwk_op(npuprof_hostrec_tid(), 0, start, npuprof_hostrec_now(), -1, name_id,
+			       dt_id, sh_id, NPUPROF_HREC_NO_STRING, NPUPROF_FWK_API_OP);
 }
 
 MIRROR_API int npuprof_mirror_collective(int coll, const char *record_name,

@@ -353,7 +353,8 @@ void mirror_inputs(TState &t, const at::RecordFunction &fn)
 			/* More dims than the mirror takes: the leading ones fold
 			 * into the first, so the element count stays exact. */
 			size_t extra = sizes.size() > (size_t)kMirrorDims ?
-					       sizes.size() - kMirrorDims : 0;
+					       sizes.size() - kMirrorDims :
+					       0;
 			o.ndim = (int32_t)(sizes.size() - extra);
 			for (int d = 0; d < o.ndim; d++)
 				m.dims[m.n][d] = sizes[extra + d];
@@ -475,24 +476,11 @@ void on_end(const at::RecordFunction &fn, at::ObserverContext *)
 		if (!fwd)
 			fwd = (uint32_t)ftid; /* never seen: torch's own id */
 	}
-	auto *r = static_cast<struct npuprof_hrec_fwk_op *>(
-		npuprof_hostrec_reserve(NPUPROF_HREC_FWK_OP, sizeof(struct npuprof_hrec_fwk_op)));
-	if (!r) {
+	if (npuprof_hostrec_fwk_op(t.tid, fwd, f.start, end, fn.seqNr(), name_id, f.dtypes_id,
+				   f.shapes_id, f.stack_id, NPUPROF_FWK_API_OP)) {
 		g_lost.fetch_add(1, std::memory_order_relaxed);
 		return;
 	}
-	r->tid = t.tid;
-	r->fwd_tid = fwd;
-	r->start_ns = f.start;
-	r->end_ns = end;
-	r->seq = fn.seqNr();
-	r->name_id = name_id;
-	r->dtypes_id = f.dtypes_id;
-	r->shapes_id = f.shapes_id;
-	r->stack_id = f.stack_id;
-	r->type = NPUPROF_FWK_API_OP;
-	r->reserved = 0;
-	npuprof_hostrec_commit(r);
 	g_ops.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -637,22 +625,11 @@ PyObject *py_range(PyObject *, PyObject *args)
 		return nullptr;
 	TState &t = ts();
 	uint64_t id = str_id(t, name, strlen(name));
-	auto *r = static_cast<struct npuprof_hrec_fwk_op *>(
-		npuprof_hostrec_reserve(NPUPROF_HREC_FWK_OP, sizeof(struct npuprof_hrec_fwk_op)));
-	if (!r) {
+	if (npuprof_hostrec_fwk_op(t.tid, 0, start, end, -1, id, NPUPROF_HREC_NO_STRING,
+				   NPUPROF_HREC_NO_STRING, NPUPROF_HREC_NO_STRING, type)) {
 		g_lost.fetch_add(1, std::memory_order_relaxed);
 		Py_RETURN_FALSE;
 	}
-	r->tid = t.tid;
-	r->fwd_tid = 0;
-	r->start_ns = start;
-	r->end_ns = end;
-	r->seq = -1;
-	r->name_id = id;
-	r->dtypes_id = r->shapes_id = r->stack_id = NPUPROF_HREC_NO_STRING;
-	r->type = type;
-	r->reserved = 0;
-	npuprof_hostrec_commit(r);
 	Py_RETURN_TRUE;
 }
 
