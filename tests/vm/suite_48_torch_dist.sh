@@ -49,5 +49,29 @@ t_torch_dist() {
 	python3 tests/vm/dist_check.py $args
 }
 
+# The same job as a user writes it (launched as torchrun would: RANK,
+# LOCAL_RANK, WORLD_SIZE): npuprof.torch.profile with
+# tensorboard_trace_handler on each rank and nothing else (the profile sets
+# up the device and collective mirrors and exports ascend_pytorch_profiler_<rank>.db).
+t_torch_dist_profile() {
+	load_sim devices=2 || return 1
+	loaded npuprof || insmod $NPUPROF_KO || return 1
+	d=$TD_OUT/profile
+	rm -rf "$d" && mkdir -p "$d" || return 1
+	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up || return 1
+	for r in 0 1; do
+		PATH=$PWD/build/bin:$PATH RANK=$r LOCAL_RANK=$r WORLD_SIZE=2 GLOO_SOCKET_IFNAME=lo timeout 900 \
+			/usr/bin/python3 tests/vm/torch_dist_profile.py "$d" $r 2 "$d/init.store" 3 \
+			> "$d/out$r" 2> "$d/err$r" &
+		eval pid$r=$!
+	done
+	st=0
+	wait $pid0 || st=1
+	wait $pid1 || st=1
+	cat "$d/out0" "$d/out1"
+	[ $st -eq 0 ] || { sed 's/WARNING/warning/' "$d/err0" "$d/err1" | tail -n 40; return 1; }
+}
+
 run torch_dist.two_ranks t_torch_dist
+run torch_dist.profile t_torch_dist_profile
 unload_sim
