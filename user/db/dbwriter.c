@@ -889,35 +889,25 @@ static int write_default_rank_map(struct npuprof_db *w)
 static int write_strings(struct npuprof_db *w)
 {
 	const struct npuprof_db_table_def *def = &npuprof_db_tables[NPUPROF_DB_STRING_IDS];
-	uint32_t n = npuprof_strtab_count(w->st);
+	uint32_t n;
 	sqlite3_stmt *s;
 	int r = create_table(w, def);
 
 	if (r)
 		return r;
 	s = w->t[def->id].ins;
-	for (uint32_t id = 0; id < n; id++) {
-		size_t len;
-		const char *v = npuprof_strtab_get(w->st, id, &len);
-		int rc = sqlite3_bind_int64(s, 1, id);
-
-		/* Bound with its length: any bytes, NUL included, round-trip. */
-		if (rc == SQLITE_OK)
-			rc = sqlite3_bind_text64(s, 2, v, len, SQLITE_STATIC, SQLITE_UTF8);
-		if (rc == SQLITE_OK)
-			rc = sqlite3_step(s);
-		sqlite3_reset(s);
-		if (rc != SQLITE_DONE)
-			return fail_sql(w, rc, "writing STRING_IDS");
-	}
-	for (unsigned sp = 1; sp < NPUPROF_DB_SPACE_COUNT; sp++) {
-		uint32_t m = w->space[sp] ? npuprof_strtab_count(w->space[sp]) : 0;
+	n = 0;
+	/* the CANN strings (space 0, ids from 0), then each framework space */
+	for (unsigned sp = 0; sp < NPUPROF_DB_SPACE_COUNT; sp++) {
+		const struct npuprof_strtab *tab = sp ? w->space[sp] : w->st;
+		uint32_t m = tab ? npuprof_strtab_count(tab) : 0;
 
 		for (uint32_t i = 0; i < m; i++) {
 			size_t len;
-			const char *v = npuprof_strtab_get(w->space[sp], i, &len);
+			const char *v = npuprof_strtab_get(tab, i, &len);
 			int rc = sqlite3_bind_int64(s, 1, NPUPROF_DB_SPACE_BASE(sp) + i);
 
+			/* Bound with its length: any bytes, NUL included, round-trip. */
 			if (rc == SQLITE_OK)
 				rc = sqlite3_bind_text64(s, 2, v, len, SQLITE_STATIC, SQLITE_UTF8);
 			if (rc == SQLITE_OK)
