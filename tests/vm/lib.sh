@@ -5,6 +5,10 @@ TB=build/tests/vm
 NPUSIM_KO=kmod/npusim/npusim.ko
 NPUPROF_KO=kmod/npuprof/npuprof.ko
 TRACEFS=/sys/kernel/tracing
+# A debug kernel (KASAN, lockdep, kmemleak: `make check-debug`) runs the
+# guest several times slower; the time limits of timing tests scale by SLOW
+# (their thresholds, what they test, do not).
+if [ -e /sys/kernel/debug/kmemleak ]; then SLOW=4; else SLOW=1; fi
 
 # run NAME CMD...: one test; PASS if CMD exits 0.
 run() {

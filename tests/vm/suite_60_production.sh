@@ -165,6 +165,21 @@ t_flight_dump() {
 }
 
 # an injected stall is caught within the threshold and names the held task
+# The task a stall fault holds, as the fault file says once the stall has
+# taken hold of the stream (up to 10 s: a slow guest takes its time); "" if
+# it never does.
+held_task() {
+	ht=""
+	hi=0
+	while [ $hi -lt $((100 * SLOW)) ]; do
+		sleep 0.1
+		ht=$(sed -n 's/.* task \([0-9]*\) queued.*/\1/p' "$1")
+		[ -n "$ht" ] && break
+		hi=$((hi + 1))
+	done
+	echo "$ht"
+}
+
 t_hang_stall() {
 	prod_up || return 1
 	f=/proc/trs_chan/dev0-ts0/fault
@@ -173,10 +188,9 @@ t_hang_stall() {
 	sleep 2
 	echo "stall 0 0" > $f
 	pt0=$(date +%s%N)
-	sleep 0.3
-	held=$(sed -n 's/.* task \([0-9]*\) queued.*/\1/p' $f)
+	held=$(held_task $f)
 	i=0
-	while [ $i -lt 50 ] && kill -0 $w 2>/dev/null && ! grep -q HANG $PR/h.out; do sleep 0.1; i=$((i + 1)); done
+	while [ $i -lt $((50 * SLOW)) ] && kill -0 $w 2>/dev/null && ! grep -q HANG $PR/h.out; do sleep 0.1; i=$((i + 1)); done
 	ms=$((($(date +%s%N) - pt0) / 1000000))
 	kill_children $w
 	wait $w
@@ -186,7 +200,7 @@ t_hang_stall() {
 	echo "watch exit $rc after $ms ms; npusim holds task $held"
 	cp $PR/h.out "${NPUPROF_RESULTS:-/tmp}/hang_report.txt" 2>/dev/null
 	# caught: the 1 s threshold plus the reader's lag on a loaded host
-	[ $rc = 3 ] && [ -n "$held" ] && [ $ms -lt 5000 ] &&
+	[ $rc = 3 ] && [ -n "$held" ] && [ $ms -lt $((5000 * SLOW)) ] &&
 		grep -q "HANG on device 0 stream 0: task $held " $PR/h.out &&
 		grep -q 'submitted by: pid [0-9]* tid [0-9]* (npuwork)' $PR/h.out &&
 		grep -q 'queued behind it: ' $PR/h.out
@@ -197,12 +211,11 @@ t_hang_stall() {
 t_hang_acl() {
 	prod_up || return 1
 	f=/proc/trs_chan/dev0-ts0/fault
-	timeout 60 $P watch --engine kmod --threshold 1000 -- $W --scenario train --steps 100000 --devices 2 --quiet > $PR/ha.out 2>&1 &
+	timeout $((60 * SLOW)) $P watch --engine kmod --threshold 1000 -- $W --scenario train --steps 100000 --devices 2 --quiet > $PR/ha.out 2>&1 &
 	w=$!
 	sleep 3
 	echo "stall 1 0" > $f
-	sleep 0.3
-	held=$(sed -n 's/.* task \([0-9]*\) queued.*/\1/p' $f)
+	held=$(held_task $f)
 	wait $w
 	rc=$?
 	echo clear > $f
@@ -219,9 +232,9 @@ t_hang_acl() {
 t_no_false_alarm() {
 	prod_up || return 1
 	pt0=$(date +%s)
-	timeout 120 $P watch --engine kmod --threshold 500 -- $W --scenario train --steps 600 --devices 2 --quiet > $PR/nf.out 2>&1
+	timeout $((120 * SLOW)) $P watch --engine kmod --threshold 500 -- $W --scenario train --steps 600 --devices 2 --quiet > $PR/nf.out 2>&1
 	rc=$?
-	timeout 120 $P watch --engine kmod --threshold 500 -- $W --scenario flood --tasks 1000000 --devices 2 --quiet >> $PR/nf.out 2>&1
+	timeout $((120 * SLOW)) $P watch --engine kmod --threshold 500 -- $W --scenario flood --tasks 1000000 --devices 2 --quiet >> $PR/nf.out 2>&1
 	rc2=$?
 	cat $PR/nf.out
 	echo "exit $rc, $rc2 after $(($(date +%s) - pt0)) s"
