@@ -197,7 +197,7 @@ check-debug: deps all sdk-check
 	./scripts/debug-kernel.sh
 	$(MAKE) -C $(DEBUG_KDIR) M=$(CURDIR) clean >/dev/null
 	$(MAKE) -C $(DEBUG_KDIR) M=$(CURDIR) modules
-	VM_KERNEL=$(BUILD)/debug-kernel VM_TIMEOUT=5400 ./scripts/vm.sh tests/vm/run.sh; st=$$?; \
+	VM_KERNEL=$(BUILD)/debug-kernel VM_TIMEOUT=$${VM_TIMEOUT:-9000} ./scripts/vm.sh tests/vm/run.sh; st=$$?; \
 	$(MAKE) -C $(DEBUG_KDIR) M=$(CURDIR) clean >/dev/null; $(MAKE) kmod >/dev/null; exit $$st
 
 demo: deps all
