@@ -108,6 +108,25 @@ static inline int64_t npuprof_session_unix_ns(const struct npuprof_session *s, u
 	return (int64_t)(mono_ns + (s->start_realtime_ns - s->start_monotonic_ns));
 }
 
+/* The same, checked: 1 with the Unix ns in *out if it fits a (non-negative)
+ * INT64 column, else 0. */
+static inline int npuprof_session_unix_ns_fits(const struct npuprof_session *s, uint64_t mono_ns,
+					       int64_t *out)
+{
+	int64_t off = (int64_t)(s->start_realtime_ns - s->start_monotonic_ns);
+
+	if (mono_ns > (uint64_t)INT64_MAX || __builtin_add_overflow((int64_t)mono_ns, off, out) ||
+	    *out < 0)
+		return 0;
+	return 1;
+}
+
+/* A row's globalTid: (pid << 32) | tid (ascend-reference.md, value conventions). */
+static inline int64_t npuprof_global_tid(uint32_t pid, uint32_t tid)
+{
+	return ((int64_t)pid << 32) | tid;
+}
+
 #ifdef __cplusplus
 }
 #endif

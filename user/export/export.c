@@ -452,7 +452,7 @@ static void write_api(struct export_ctx *x)
 			.startNs = unix_ns(x, a->r.start_ns),
 			.endNs = unix_ns(x, a->r.end_ns),
 			.type = a->r.level,
-			.globalTid = ((int64_t)a->pid << 32) | a->r.tid,
+			.globalTid = npuprof_global_tid(a->pid, a->r.tid),
 			.connectionId = (int64_t)a->r.connection_id,
 			.name = hstr(x, hostdata_api_strings(x->hd, a)->name_id),
 		};
@@ -561,7 +561,7 @@ static void write_mstx(struct export_ctx *x)
 		row.rangeId = U32_NONE;
 		row.category = ex ? U32_NONE : t->r.category;
 		row.message = intern(x, t->message);
-		row.globalTid = ((int64_t)t->pid << 32) | t->r.tid;
+		row.globalTid = npuprof_global_tid(t->pid, t->r.tid);
 		row.endGlobalTid = row.globalTid;
 		row.domainId = intern(x, domain);
 		row.connectionId = mstx_connection(x, t);

@@ -35,17 +35,6 @@ static void check(struct fctx *x, int r)
 		x->err = r;
 }
 
-/* The Unix ns of a host time, if it fits an INT64 column. */
-static int unix_time(const struct npuprof_session *s, uint64_t mono, int64_t *out)
-{
-	int64_t off = (int64_t)(s->start_realtime_ns - s->start_monotonic_ns);
-
-	if (mono > (uint64_t)INT64_MAX || __builtin_add_overflow((int64_t)mono, off, out) ||
-	    *out < 0)
-		return 0;
-	return 1;
-}
-
 static npuprof_db_str space_str(struct fctx *x, struct u64map *cache, enum npuprof_db_space sp,
 				uint64_t id, npuprof_db_str na)
 {
@@ -81,11 +70,6 @@ static npuprof_db_str mstr(struct fctx *x, uint64_t id)
 	if (id == NPUPROF_HREC_NO_STRING)
 		return x->mem_na;
 	return space_str(x, &x->mstr, NPUPROF_DB_SPACE_MEMORY, id, x->mem_na);
-}
-
-static int64_t gtid(uint32_t pid, uint32_t tid)
-{
-	return ((int64_t)pid << 32) | tid;
 }
 
 static void bad_record(struct fctx *x, uint32_t pid, const char *kind, uint32_t tid, uint64_t t,
@@ -124,7 +108,8 @@ static const char *op_problem(const struct npuprof_session *s, const struct hd_f
 		return "unknown type";
 	if (o->r.end_ns < o->r.start_ns)
 		return "ends before it starts";
-	if (!unix_time(s, o->r.start_ns, &a) || !unix_time(s, o->r.end_ns, &b))
+	if (!npuprof_session_unix_ns_fits(s, o->r.start_ns, &a) ||
+	    !npuprof_session_unix_ns_fits(s, o->r.end_ns, &b))
 		return "time out of range";
 	if (o->r.seq < -1)
 		return "sequence number below -1";
@@ -137,7 +122,7 @@ static const char *mem_problem(const struct npuprof_session *s, const struct hd_
 {
 	int64_t t;
 
-	if (!unix_time(s, m->r.time_ns, &t))
+	if (!npuprof_session_unix_ns_fits(s, m->r.time_ns, &t))
 		return "time out of range";
 	if (m->r.size == 0 || m->r.size == INT64_MIN)
 		return "size 0 or out of range";
@@ -154,7 +139,8 @@ static const char *gc_problem(const struct npuprof_session *s, const struct hd_f
 
 	if (g->r.end_ns < g->r.start_ns)
 		return "ends before it starts";
-	if (!unix_time(s, g->r.start_ns, &a) || !unix_time(s, g->r.end_ns, &b))
+	if (!npuprof_session_unix_ns_fits(s, g->r.start_ns, &a) ||
+	    !npuprof_session_unix_ns_fits(s, g->r.end_ns, &b))
 		return "time out of range";
 	if (g->r.generation > 2)
 		return "generation above 2";
@@ -408,7 +394,8 @@ static int fwd_bwd_links(struct fctx *x, const uint32_t *ord, size_t nord, const
 
 		if (o->r.type != NPUPROF_FWK_API_OP || o->r.seq < 0)
 			continue;
-		v[n++] = (struct fb){ gtid(o->pid, o->r.fwd_tid ? o->r.fwd_tid : o->r.tid),
+		v[n++] = (struct fb){ npuprof_global_tid(o->pid,
+							 o->r.fwd_tid ? o->r.fwd_tid : o->r.tid),
 				      o->r.seq, o->r.fwd_tid != 0, o->r.start_ns, ord[i] };
 	}
 	if (n > 1)
@@ -522,9 +509,9 @@ static int write_ops(struct fctx *x, const uint32_t *ord, size_t nord, const uin
 		struct npuprof_db_pytorch_api row;
 
 		memset(&row, 0, sizeof(row));
-		unix_time(x->s, o->r.start_ns, &row.startNs);
-		unix_time(x->s, o->r.end_ns, &row.endNs);
-		row.globalTid = gtid(o->pid, o->r.tid);
+		npuprof_session_unix_ns_fits(x->s, o->r.start_ns, &row.startNs);
+		npuprof_session_unix_ns_fits(x->s, o->r.end_ns, &row.endNs);
+		row.globalTid = npuprof_global_tid(o->pid, o->r.tid);
 		row.connectionId = conn[i];
 		row.name = fstr(x, o->r.name_id);
 		if (row.name == NPUPROF_DB_NULL)
@@ -578,8 +565,8 @@ static void write_steps(struct fctx *x, const uint32_t *ord, size_t nord)
 			break;
 		}
 		row.id = id;
-		unix_time(x->s, o->r.start_ns, &row.startNs);
-		unix_time(x->s, o->r.end_ns, &row.endNs);
+		npuprof_session_unix_ns_fits(x->s, o->r.start_ns, &row.startNs);
+		npuprof_session_unix_ns_fits(x->s, o->r.end_ns, &row.endNs);
 		check(x, npuprof_db_add_step_time(x->w, &row));
 		x->res->steps++;
 	}
@@ -649,7 +636,7 @@ static void write_memory(struct fctx *x, const uint32_t *tord, size_t ntord)
 			.deviceId = e->r.device_id,
 		};
 
-		unix_time(x->s, e->r.time_ns, &row.timestamp);
+		npuprof_session_unix_ns_fits(x->s, e->r.time_ns, &row.timestamp);
 		check(x, npuprof_db_add_memory_record(x->w, &row));
 		x->res->mem++;
 	}
@@ -701,12 +688,12 @@ static void write_memory(struct fctx *x, const uint32_t *tord, size_t ntord)
 			row.name = opof[m[i]] >= 0 ? mstr(x, hd->fop[opof[m[i]]].r.name_id) :
 						     x->mem_na;
 			row.size = e->r.size;
-			unix_time(x->s, e->r.time_ns, &row.allocationTime);
+			npuprof_session_unix_ns_fits(x->s, e->r.time_ns, &row.allocationTime);
 			row.allocationTotalAllocated = (int64_t)e->r.total_allocated;
 			row.allocationTotalReserved = (int64_t)e->r.total_reserved;
 			row.allocationTotalActive = (int64_t)e->r.total_active;
 			if (f) {
-				unix_time(x->s, f->r.time_ns, &row.releaseTime);
+				npuprof_session_unix_ns_fits(x->s, f->r.time_ns, &row.releaseTime);
 				row.activeReleaseTime = row.releaseTime;
 				row.duration = row.releaseTime - row.allocationTime;
 				row.activeDuration = row.duration;
@@ -769,10 +756,10 @@ static void write_gc(struct fctx *x)
 		qsort(g, n, sizeof(*g), cmp_gc);
 	for (size_t i = 0; i < n && !x->err; i++) {
 		const struct hd_fwk_gc *e = &hd->fgc[g[i]];
-		struct npuprof_db_gc_record row = { 0, 0, gtid(e->pid, e->r.tid) };
+		struct npuprof_db_gc_record row = { 0, 0, npuprof_global_tid(e->pid, e->r.tid) };
 
-		unix_time(x->s, e->r.start_ns, &row.startNs);
-		unix_time(x->s, e->r.end_ns, &row.endNs);
+		npuprof_session_unix_ns_fits(x->s, e->r.start_ns, &row.startNs);
+		npuprof_session_unix_ns_fits(x->s, e->r.end_ns, &row.endNs);
 		check(x, npuprof_db_add_gc_record(x->w, &row));
 		x->res->gc++;
 	}
