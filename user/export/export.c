@@ -70,6 +70,7 @@ struct export_ctx {
 	struct npuprof_db_task *mstx_pend;
 	size_t npend, cappend;
 	uint64_t next_gtid; /* globalTaskId of the next TASK row: dense */
+	uint64_t host_gtid; /* corr_task.gtid of host-only tasks */
 	const char *metadata_path; /* profiler_metadata.json (PyTorch db), or NULL */
 	char metadata_buf[4400];
 	struct fwk_result fwk; /* the framework tables of the PyTorch db */
@@ -143,13 +144,17 @@ static void on_submit(void *vctx, struct corr_task *t)
 {
 	struct export_ctx *x = vctx;
 
-	t->user = hostdata_match_track(x->hd, t->pid, t->dev, t->stream, t->task, t->submit_ns);
+	/* the host merge advances to the submit (plus the tracks' slack) */
+	t->user = hostdata_launch(x->hd, t->pid, t->dev, t->stream, t->task, t->tid, t->submit_ns);
+	if (!t->user)
+		check(x, -ENOMEM);
 }
 
-static int on_done(void *vctx, const struct corr_task *t)
+/* A task's rows; t->user is its launch (hostdata_launch). */
+static int write_task(struct export_ctx *x, const struct corr_task *t)
 {
-	struct export_ctx *x = vctx;
-	const struct hd_track *tr = t->user;
+	const struct hd_launch *l = t->user;
+	const struct hd_track *tr = l && l->tracked ? &l->tr : NULL;
 	struct npuprof_db_task row;
 	const char *type = NULL;
 	int64_t conn = -1;
@@ -172,13 +177,9 @@ static int on_done(void *vctx, const struct corr_task *t)
 		if (type && !strcmp(type, "PROFILER_TRACE_EX") &&
 		    (tr->r.trace_tag == 11 || tr->r.trace_tag == 12))
 			type = "MsTx"; /* the MarkEx / mstx device marker */
-	} else if (t->pid) {
+	} else if (l && l->has_api) {
 		/* an uninstrumented launch: the API open on its thread */
-		const struct hd_api *a = hostdata_enclosing_api(x->hd, t->pid, t->tid,
-								t->submit_ns);
-
-		if (a)
-			conn = (int64_t)a->r.connection_id;
+		conn = (int64_t)l->api_conn;
 	}
 	if (tr) {
 		/* an FFTS+ subtask: its context from its op or HCCL task */
@@ -304,6 +305,15 @@ static int on_done(void *vctx, const struct corr_task *t)
 	return x->err;
 }
 
+static int on_done(void *vctx, const struct corr_task *t)
+{
+	struct export_ctx *x = vctx;
+	int r = write_task(x, t);
+
+	hostdata_release(x->hd, t->user);
+	return r;
+}
+
 /* ---- the reorder window -------------------------------------------------
  * A circular buffer kept sorted by time: a capture is nearly in order, so
  * an insertion moves back past at most a few records, and the oldest record
@@ -412,54 +422,52 @@ static uint64_t host_task_ns(const struct hd_track *tr)
 	return d ? d : 1;
 }
 
-static void write_host_tasks(struct export_ctx *x)
+static void on_host_task(void *vctx, const struct hd_track *tr)
 {
-	uint64_t gtid = 0;
-	uint32_t *order = x->hd->ntrack ? hostdata_track_order(x->hd) : NULL;
+	struct export_ctx *x = vctx;
+	struct hd_launch l;
+	struct corr_task t;
 
-	if (x->hd->ntrack && !order) {
-		check(x, -ENOMEM);
+	if (x->err)
 		return;
-	}
-	for (size_t i = 0; i < x->hd->ntrack && !x->err; i++) {
-		const struct hd_track *tr = &x->hd->track[order[i]];
-		struct corr_task t;
-
-		memset(&t, 0, sizeof(t));
-		t.gtid = gtid++;
-		t.dev = tr->r.device_id;
-		t.stream = tr->r.stream_id;
-		t.task = tr->r.task_id;
-		t.batch = tr->r.batch_id;
-		t.sqe_type = tr->r.sqe_type;
-		t.pid = tr->pid;
-		t.tid = tr->r.tid;
-		t.submit_ns = t.start_ns = tr->r.time_ns;
-		t.end_ns = tr->r.time_ns + host_task_ns(tr);
-		t.user = tr;
-		on_done(x, &t);
-	}
-	free(order);
+	memset(&l, 0, sizeof(l));
+	l.tr = *tr;
+	l.tracked = 1;
+	l.self = HD_END;
+	memset(&t, 0, sizeof(t));
+	t.gtid = x->host_gtid++;
+	t.dev = tr->r.device_id;
+	t.stream = tr->r.stream_id;
+	t.task = tr->r.task_id;
+	t.batch = tr->r.batch_id;
+	t.sqe_type = tr->r.sqe_type;
+	t.pid = tr->pid;
+	t.tid = tr->r.tid;
+	t.submit_ns = t.start_ns = tr->r.time_ns;
+	t.end_ns = tr->r.time_ns + host_task_ns(tr);
+	t.user = &l;
+	write_task(x, &t);
 }
 
 /* ---- host-only rows -------------------------------------------------------- */
 
-static void write_api(struct export_ctx *x)
+/* A CANN_API row, as the host merge reaches the call. */
+static void on_api(void *vctx, const struct hd_api *a)
 {
-	for (size_t i = 0; i < x->hd->napi && !x->err; i++) {
-		const struct hd_api *a = &x->hd->api[i];
-		struct npuprof_db_cann_api row = {
-			.startNs = unix_ns(x, a->r.start_ns),
-			.endNs = unix_ns(x, a->r.end_ns),
-			.type = a->r.level,
-			.globalTid = npuprof_global_tid(a->pid, a->r.tid),
-			.connectionId = (int64_t)a->r.connection_id,
-			.name = hstr(x, hostdata_api_strings(x->hd, a)->name_id),
-		};
+	struct export_ctx *x = vctx;
+	struct npuprof_db_cann_api row = {
+		.startNs = unix_ns(x, a->r.start_ns),
+		.endNs = unix_ns(x, a->r.end_ns),
+		.type = a->r.level,
+		.globalTid = npuprof_global_tid(a->pid, a->r.tid),
+		.connectionId = (int64_t)a->r.connection_id,
+		.name = hstr(x, hostdata_api_strings(x->hd, a)->name_id),
+	};
 
-		check(x, npuprof_db_add_cann_api(x->w, &row));
-		x->res->api++;
-	}
+	if (x->err)
+		return;
+	check(x, npuprof_db_add_cann_api(x->w, &row));
+	x->res->api++;
 }
 
 /* Range markers whose closing marker never came (the range was still open
@@ -949,9 +957,12 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	x->npend = 0;
 	x->next_gtid = 0;
 	x->nheap = x->whead = 0;
-	/* reset the cursors of a previous run over the same host data */
-	for (size_t i = 0; i < x->hd->ntrack; i++)
-		x->hd->track_cursor[i] = (uint32_t)i;
+	x->host_gtid = 0;
+	/* the host merge from the start (a previous run went over it) */
+	check(x, hostdata_rewind(x->hd, enabled(x, ACL_PROF_ACL_API) ? on_api : NULL,
+				 x->host_only && enabled(x, ACL_PROF_TASK_TIME) ? on_host_task :
+										  NULL,
+				 x));
 	for (size_t i = 0; i < x->hd->nhop; i++)
 		x->hd->hop[i].dev_start = x->hd->hop[i].dev_end = -1;
 
@@ -976,10 +987,9 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	x->res->correlate_seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (x->host_only && enabled(x, ACL_PROF_TASK_TIME))
-		write_host_tasks(x);
-	if (enabled(x, ACL_PROF_ACL_API))
-		write_api(x);
+	/* the host records the kernel stream did not take the merge past: the
+	 * rest of the API calls, and a host-only session's tasks */
+	check(x, hostdata_drain(x->hd));
 	if (enabled(x, ACL_PROF_MSPROFTX))
 		write_mstx(x);
 	else
@@ -1093,7 +1103,9 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 		return r;
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	r = hostdata_load(&hd, dir, o->warn ? o->warn : stderr, err, errlen);
+	/* the host side streams; --pytorch's framework links need every API */
+	r = hostdata_open(&hd, dir, o->pytorch ? HD_KEEP_API : 0, o->warn ? o->warn : stderr, err,
+			  errlen);
 	res->load_seconds = secs_since(&t0);
 	if (r >= 0)
 		r = export_resolve_ranks(&s, &hd, err, errlen);

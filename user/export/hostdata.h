@@ -108,8 +108,12 @@ struct hd_rank {
 	struct npuprof_rank_info r;
 };
 
+struct hd_stream; /* hostdata_open's merge state (hostdata.c) */
+
 struct hostdata {
-	struct hd_api *api;
+	struct hd_stream *stream; /* hostdata_open: the per-task records stream */
+	FILE *warn;
+	struct hd_api *api; /* hostdata_load, or hostdata_open with HD_KEEP_API */
 	size_t napi;
 	struct hd_track *track; /* in file order; chained per task key */
 	size_t ntrack;
@@ -161,6 +165,44 @@ struct hostdata {
  * offset, and counted in damaged_files; only running out of memory fails. */
 int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err, size_t errlen);
 void hostdata_free(struct hostdata *h);
+
+/*
+ * Streaming (export): hostdata_open decodes the streams as hostdata_load
+ * does (same damage reports) but loads only the records that are not per
+ * task (strings, HCCL ops, steps, ranks, msproftx, framework records); the
+ * per-task ones (API, TASK_TRACK, COMPUTE_OP, HCCL_TASK) are indexed by
+ * block and merged later, per thread in time order, by hostdata_advance.
+ * Then hostdata_match_track, hostdata_compute, hostdata_hccl_task and
+ * hostdata_enclosing_api answer from what is merged so far (a match
+ * advances the merge first), and h->api/track/compute/htask stay empty.
+ */
+#define HD_STREAM 1u /* (internal: hostdata_open) */
+#define HD_KEEP_API 2u /* also load every API call into h->api (fwk.c) */
+int hostdata_open(struct hostdata *h, const char *dir, unsigned flags, FILE *warn, char *err,
+		  size_t errlen);
+/* Called for every API call as it is merged (CANN_API rows). */
+typedef void (*hd_api_fn)(void *ctx, const struct hd_api *a);
+/* Host-only sessions: every task track, in merge order, once the merge is
+ * past its details. */
+typedef void (*hd_task_fn)(void *ctx, const struct hd_track *t);
+/* Starts the merge (again) from the beginning. */
+int hostdata_rewind(struct hostdata *h, hd_api_fn on_api, hd_task_fn on_task, void *ctx);
+/* Merges every per-task record up to time t; 0 or a negative errno. */
+int hostdata_advance(struct hostdata *h, uint64_t t);
+/* Merges the rest (no more matches to come). */
+int hostdata_drain(struct hostdata *h);
+/* A kernel submit's host side, held until its task is written: the track
+ * that launched it (hostdata_match_track's), else the connection id of the
+ * API open on its thread (hostdata_enclosing_api's). NULL: out of memory. */
+struct hd_launch {
+	struct hd_track tr;
+	uint64_t api_conn;
+	uint8_t tracked, has_api;
+	uint32_t next_free, self;
+};
+const struct hd_launch *hostdata_launch(struct hostdata *h, uint32_t pid, uint32_t dev,
+					uint32_t stream, uint32_t task, uint32_t tid, uint64_t t);
+void hostdata_release(struct hostdata *h, const struct hd_launch *l);
 /* The tracks in (task key, time) order (equal times: as recorded): a malloc'd
  * array of h->ntrack indexes into h->track, or NULL (out of memory; also for
  * none). */
