@@ -3,7 +3,9 @@
  * key's tracks are matched in time order whatever order the streams hold
  * them in (equal times: the one recorded first first), each used once; a
  * detail record is found by (key, batch), the first one recorded when there
- * are several.
+ * are several. The streaming reader (hostdata_open, export's) answers the
+ * same from its merge, but a detail record is the latest one of its (key,
+ * batch) merged so far: task ids wrap every 65536 tasks of a stream.
  */
 #include <check.h>
 #include <stdio.h>
@@ -52,6 +54,30 @@ static void compute(uint32_t stream, uint32_t task, uint32_t batch, uint64_t con
 	c->reserved0 = 0;
 	c->batch_id = batch;
 	npuprof_hostrec_commit(c);
+}
+
+static void api(uint32_t level, uint64_t start, uint64_t end, uint64_t conn)
+{
+	struct npuprof_hrec_api *a = npuprof_hostrec_reserve(NPUPROF_HREC_API, sizeof(*a));
+
+	ck_assert_ptr_nonnull(a);
+	memset((char *)a + sizeof(a->h), 0, sizeof(*a) - sizeof(a->h));
+	a->level = level;
+	a->tid = 7;
+	a->start_ns = start;
+	a->end_ns = end;
+	a->connection_id = conn;
+	a->name_id = NPUPROF_HREC_NO_STRING;
+	a->item_id = NPUPROF_HREC_NO_STRING;
+	npuprof_hostrec_commit(a);
+}
+
+static void rm_dir(const char *dir)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
 }
 
 START_TEST(test_track_order_and_details)
@@ -124,9 +150,162 @@ START_TEST(test_track_order_and_details)
 	ck_assert_ptr_null(hostdata_compute(&h, pid, 0, 1, 6, 0));
 	ck_assert_ptr_null(hostdata_hccl_task(&h, pid, 0, 1, 5, 0));
 	hostdata_free(&h);
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+
+	/* the same from the streaming reader */
+	ck_assert_int_eq(hostdata_open(&h, dir, 0, stderr, err, sizeof(err)), 0);
+	ck_assert_uint_eq(h.ntrack, 0); /* nothing per task loaded */
+	ck_assert_ptr_null(hostdata_match_track(&h, pid, 0, 1, 5, 7 * MS));
+	t = hostdata_match_track(&h, pid, 0, 1, 5, 17 * MS);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_uint_eq(t->r.connection_id, 1);
+	t = hostdata_match_track(&h, pid, 0, 1, 5, 19 * MS);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_uint_eq(t->r.connection_id, 4);
+	ck_assert_ptr_null(hostdata_match_track(&h, pid, 0, 1, 5, 25 * MS));
+	t = hostdata_match_track(&h, pid, 0, 1, 5, 40 * MS);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_uint_eq(t->r.connection_id, 2);
+	ck_assert_ptr_null(hostdata_match_track(&h, pid, 0, 1, 5, 100 * MS));
+	t = hostdata_match_track(&h, pid, 0, 2, 5, 100 * MS);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_uint_eq(t->r.connection_id, 12);
+	ck_assert_ptr_null(hostdata_match_track(&h, pid, 0, 3, 5, 100 * MS));
+	ck_assert_int_eq(hostdata_drain(&h), 0);
+	c = hostdata_compute(&h, pid, 0, 1, 5, 0);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_uint_eq(hostdata_op_strings(&h, c)->name_id, 23); /* the latest */
+	c = hostdata_compute(&h, pid, 0, 1, 5, 1);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_uint_eq(hostdata_op_strings(&h, c)->name_id, 22);
+	c = hostdata_compute(&h, pid, 0, 2, 5, 0);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_uint_eq(hostdata_op_strings(&h, c)->name_id, 24);
+	ck_assert_ptr_null(hostdata_compute(&h, pid, 0, 1, 5, 2));
+	ck_assert_ptr_null(hostdata_compute(&h, pid, 0, 1, 6, 0));
+	/* a second pass over it (export --pytorch) starts from the beginning */
+	ck_assert_int_eq(hostdata_rewind(&h, NULL, NULL, NULL), 0);
+	ck_assert_ptr_null(hostdata_compute(&h, pid, 0, 1, 5, 0));
+	t = hostdata_match_track(&h, pid, 0, 1, 5, 17 * MS);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_uint_eq(t->r.connection_id, 1);
+	hostdata_free(&h);
+	rm_dir(dir);
+}
+END_TEST
+
+/* More than 65536 tasks on one stream: the task ids wrap, and each task
+ * gets its own track and compute op, not those of the task 65536 earlier
+ * (hostdata_load's lookups return the first record of a (key, batch)). */
+START_TEST(test_stream_wrap)
+{
+	char dir[] = "/tmp/npuprof-test-hostdata-XXXXXX", err[512];
+	struct npuprof_hostrec_config cfg;
+	struct hostdata h;
+	uint32_t pid = (uint32_t)getpid();
+	const uint64_t n = 70000;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.dir = dir;
+	cfg.buffer_size = 16u << 20;
+	ck_assert_int_eq(npuprof_hostrec_start(&cfg, err, sizeof(err)), 0);
+	for (uint64_t i = 0; i < n; i++) {
+		track(1, (uint32_t)(i & 0xffff), MS + i * 1000, i);
+		compute(1, (uint32_t)(i & 0xffff), 0, 1000 + i);
+	}
+	ck_assert_int_eq(npuprof_hostrec_stop(), 0);
+
+	ck_assert_int_eq(hostdata_open(&h, dir, 0, stderr, err, sizeof(err)), 0);
+	for (uint64_t i = 0; i < n; i++) {
+		const struct hd_launch *l = hostdata_launch(&h, pid, 0, 1, (uint32_t)(i & 0xffff),
+							    7, MS + i * 1000 + 50);
+		const struct hd_compute *c;
+
+		ck_assert_ptr_nonnull(l);
+		ck_assert(l->tracked);
+		ck_assert_uint_eq(l->tr.r.connection_id, i);
+		c = hostdata_compute(&h, pid, 0, 1, (uint32_t)(i & 0xffff), 0);
+		ck_assert_ptr_nonnull(c);
+		ck_assert_uint_eq(hostdata_op_strings(&h, c)->name_id, 1000 + i);
+		hostdata_release(&h, l);
+	}
+	hostdata_free(&h);
+
+	/* what hostdata_load gives after the wrap: the first ones */
+	ck_assert_int_eq(hostdata_load(&h, dir, stderr, err, sizeof(err)), 0);
+	ck_assert_uint_eq(hostdata_op_strings(&h, hostdata_compute(&h, pid, 0, 1, 5, 0))->name_id,
+			  1005);
+	hostdata_free(&h);
+	rm_dir(dir);
+}
+END_TEST
+
+static uint64_t g_api_calls, g_api_conn_sum;
+
+static void count_api(void *ctx, const struct hd_api *a)
+{
+	(void)ctx;
+	g_api_calls++;
+	g_api_conn_sum += a->r.connection_id;
+}
+
+/* An uninstrumented launch (no track): the innermost node/acl-level call
+ * open on its thread, whether the merge has reached its end or not; every
+ * API call reaches the callback once. */
+START_TEST(test_stream_enclosing)
+{
+	char dir[] = "/tmp/npuprof-test-hostdata-XXXXXX", err[512];
+	struct npuprof_hostrec_config cfg;
+	struct hostdata h;
+	const struct hd_launch *l;
+	uint32_t pid = (uint32_t)getpid();
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.dir = dir;
+	ck_assert_int_eq(npuprof_hostrec_start(&cfg, err, sizeof(err)), 0);
+	/* written at their ends: inner ones first */
+	api(NPUPROF_API_NODE, 10 * MS, 11 * MS, 1);
+	api(NPUPROF_API_RUNTIME, 12 * MS, 13 * MS, 2); /* not node/acl */
+	api(NPUPROF_API_NODE, 12 * MS, 14 * MS, 3);
+	api(NPUPROF_API_ACL, 9 * MS, 15 * MS, 4);
+	/* a long one: ends far beyond what a match merges */
+	for (uint64_t i = 0; i < 1000; i++)
+		track(2, (uint32_t)i, 100 * MS + i * MS, 100 + i);
+	api(NPUPROF_API_ACL, 90 * MS, 5000 * MS, 5);
+	ck_assert_int_eq(npuprof_hostrec_stop(), 0);
+
+	g_api_calls = g_api_conn_sum = 0;
+	ck_assert_int_eq(hostdata_open(&h, dir, 0, stderr, err, sizeof(err)), 0);
+	ck_assert_int_eq(hostdata_rewind(&h, count_api, NULL, NULL), 0);
+	l = hostdata_launch(&h, pid, 0, 1, 1, 7, 10 * MS + 500000);
+	ck_assert(!l->tracked && l->has_api);
+	ck_assert_uint_eq(l->api_conn, 1);
+	hostdata_release(&h, l);
+	l = hostdata_launch(&h, pid, 0, 1, 2, 7, 12 * MS + 500000);
+	ck_assert(!l->tracked && l->has_api);
+	ck_assert_uint_eq(l->api_conn, 3);
+	hostdata_release(&h, l);
+	l = hostdata_launch(&h, pid, 0, 1, 3, 7, 14 * MS + 500000);
+	ck_assert(!l->tracked && l->has_api);
+	ck_assert_uint_eq(l->api_conn, 4);
+	hostdata_release(&h, l);
+	l = hostdata_launch(&h, pid, 0, 1, 4, 8, 14 * MS + 500000); /* another thread */
+	ck_assert(!l->tracked && !l->has_api);
+	hostdata_release(&h, l);
+	l = hostdata_launch(&h, pid, 0, 1, 5, 7, 95 * MS); /* read ahead */
+	ck_assert(!l->tracked && l->has_api);
+	ck_assert_uint_eq(l->api_conn, 5);
+	hostdata_release(&h, l);
+	l = hostdata_launch(&h, pid, 0, 2, 3, 7, 103 * MS);
+	ck_assert(l->tracked);
+	ck_assert_uint_eq(l->tr.r.connection_id, 103);
+	hostdata_release(&h, l);
+	ck_assert_int_eq(hostdata_drain(&h), 0);
+	ck_assert_uint_eq(g_api_calls, 5);
+	ck_assert_uint_eq(g_api_conn_sum, 15);
+	hostdata_free(&h);
+	rm_dir(dir);
 }
 END_TEST
 
@@ -136,6 +315,8 @@ Suite *unit_suite(void)
 	TCase *tc = tcase_create("indexes");
 
 	tcase_add_test(tc, test_track_order_and_details);
+	tcase_add_test(tc, test_stream_wrap);
+	tcase_add_test(tc, test_stream_enclosing);
 	suite_add_tcase(s, tc);
 	return s;
 }

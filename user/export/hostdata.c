@@ -162,10 +162,9 @@ static int decode_compute(struct hostdata *h, uint32_t pid, const struct npuprof
 {
 	const struct npuprof_hrec_compute_op *r = (const void *)rec;
 	struct hd_op_strings os = {
-		r->name_id,	      r->op_type_id,	   r->task_type_id,
-		r->input_formats_id,  r->input_dtypes_id,  r->input_shapes_id,
-		r->output_formats_id, r->output_dtypes_id, r->output_shapes_id,
-		r->attr_id,	      r->op_state_id,	   r->hf32_id,
+		r->name_id,	     r->op_type_id,	 r->task_type_id,      r->input_formats_id,
+		r->input_dtypes_id,  r->input_shapes_id, r->output_formats_id, r->output_dtypes_id,
+		r->output_shapes_id, r->attr_id,	 r->op_state_id,       r->hf32_id,
 	};
 	void *sets = h->opstr;
 	int64_t si = add_set(&sets, &h->nopstr, &h->opstr_at, &os, sizeof(os));
@@ -500,8 +499,10 @@ static int cmp_tx(const void *a, const void *b)
  * yet (per task key), the latest detail records per task key, and a short
  * window of node/acl-level API calls for uninstrumented launches.
  */
-#define HS_AHEAD_NS TRACK_SLACK_NS /* merged beyond what a match needs */
-#define HS_LATE_NS 10000000ULL /* how late a submit may come (the kernel
+#define HS_AHEAD_NS \
+	20000000ULL /* merged beyond what a match needs: a thread's records may be this much out of time order */
+#define HS_LATE_NS \
+	10000000ULL /* how late a submit may come (the kernel
 				  stream's reorder window covers the rest) */
 #define HS_OPEN_NS 60000000000ULL /* no API call open longer than this */
 #define HS_BATCHES 4 /* detail records kept per task key (distinct batches) */
@@ -657,8 +658,7 @@ static int index_record(struct load_ctx *ctx, const struct npuprof_host_block_he
 						   ~(size_t)((8u << 20) - 1));
 
 		if (upto > ctx->dropped) {
-			madvise((void *)ctx->dropped, (size_t)(upto - ctx->dropped),
-				MADV_DONTNEED);
+			madvise((void *)ctx->dropped, (size_t)(upto - ctx->dropped), MADV_DONTNEED);
 			ctx->dropped = upto;
 		}
 	}
@@ -844,7 +844,8 @@ static int pend_add(struct hd_stream *st, const struct hd_track *t)
 		st->pend[i].next = st->pend[p].next;
 		st->pend[p].next = i;
 	}
-	while (st->pend[head].next != HD_END && st->pend[st->pend[head].next].t.r.time_ns <= st->w) {
+	while (st->pend[head].next != HD_END &&
+	       st->pend[st->pend[head].next].t.r.time_ns <= st->w) {
 		uint32_t n = st->pend[head].next;
 
 		st->pend[head].next = st->pend_free;
@@ -855,37 +856,37 @@ static int pend_add(struct hd_stream *st, const struct hd_track *t)
 }
 
 #define DET_PUT(fn, dtype, rtype, arr, n, cap, at, field)                          \
-	static int fn(struct hd_stream *st, const rtype *d)                         \
-	{                                                                           \
-		uint64_t v;                                                         \
-		dtype *e;                                                           \
-		if (!u64map_get(&st->at, d->key, &v)) {                             \
-			if (st->n == st->cap) {                                     \
-				size_t nc = st->cap ? 2 * st->cap : 1024;           \
-				void *p = realloc(st->arr, nc * sizeof(*st->arr));  \
-				if (!p)                                             \
-					return -ENOMEM;                             \
-				st->arr = p;                                        \
-				st->cap = nc;                                       \
-			}                                                           \
-			v = st->n++;                                                \
-			memset(&st->arr[v], 0, sizeof(st->arr[v]));                 \
-			if (u64map_put(&st->at, d->key, v) < 0)                     \
-				return -ENOMEM;                                     \
-		}                                                                   \
-		e = &st->arr[v];                                                    \
-		for (unsigned k = 0; k < e->used; k++)                              \
-			if (e->field[k].r.batch_id == d->r.batch_id) {              \
-				e->field[k] = *d; /* the latest of (key, batch) */  \
-				return 0;                                           \
-			}                                                           \
-		if (e->used < HS_BATCHES) {                                         \
-			e->field[e->used++] = *d;                                   \
-			return 0;                                                   \
-		}                                                                   \
-		e->field[e->next] = *d; /* the oldest batch of the key goes */      \
-		e->next = (uint8_t)((e->next + 1) % HS_BATCHES);                    \
-		return 0;                                                           \
+	static int fn(struct hd_stream *st, const rtype *d)                        \
+	{                                                                          \
+		uint64_t v;                                                        \
+		dtype *e;                                                          \
+		if (!u64map_get(&st->at, d->key, &v)) {                            \
+			if (st->n == st->cap) {                                    \
+				size_t nc = st->cap ? 2 * st->cap : 1024;          \
+				void *p = realloc(st->arr, nc * sizeof(*st->arr)); \
+				if (!p)                                            \
+					return -ENOMEM;                            \
+				st->arr = p;                                       \
+				st->cap = nc;                                      \
+			}                                                          \
+			v = st->n++;                                               \
+			memset(&st->arr[v], 0, sizeof(st->arr[v]));                \
+			if (u64map_put(&st->at, d->key, v) < 0)                    \
+				return -ENOMEM;                                    \
+		}                                                                  \
+		e = &st->arr[v];                                                   \
+		for (unsigned k = 0; k < e->used; k++)                             \
+			if (e->field[k].r.batch_id == d->r.batch_id) {             \
+				e->field[k] = *d; /* the latest of (key, batch) */ \
+				return 0;                                          \
+			}                                                          \
+		if (e->used < HS_BATCHES) {                                        \
+			e->field[e->used++] = *d;                                  \
+			return 0;                                                  \
+		}                                                                  \
+		e->field[e->next] = *d; /* the oldest batch of the key goes */     \
+		e->next = (uint8_t)((e->next + 1) % HS_BATCHES);                   \
+		return 0;                                                          \
 	}
 DET_PUT(cdet_put, struct hs_cdet, struct hd_compute, cdet, ncdet, capcdet, cdet_at, c)
 DET_PUT(hdet_put, struct hs_hdet, struct hd_hccl_task, hdet, nhdet, caphdet, hdet_at, t)
@@ -1118,14 +1119,19 @@ static const struct hd_track *stream_match(struct hostdata *h, uint64_t key, uin
 static const struct hd_api *read_ahead(struct hostdata *h, uint32_t pid, uint32_t tid, uint64_t t)
 {
 	struct hd_stream *st = h->stream;
+	int own = 0;
 
+	/* the thread's own cursor; if it has none (its calls were recorded
+	 * under another thread's blocks), every cursor of the process */
+	for (size_t ci = 0; ci < st->ncur && !own; ci++)
+		own = st->cur[ci].pid == pid && st->cur[ci].tid == tid;
 	for (size_t ci = 0; ci < st->ncur; ci++) {
 		struct hs_cursor *c = &st->cur[ci];
 		const uint8_t *buf = c->buf;
 		uint32_t pos = c->pos, n = c->live ? c->n : 0;
 		size_t ib = c->ib;
 
-		if (c->pid != pid || c->tid != tid)
+		if (c->pid != pid || (own && c->tid != tid))
 			continue;
 		for (;;) {
 			while (pos + sizeof(struct npuprof_hrec_header) <= n) {
@@ -1138,7 +1144,7 @@ static const struct hd_api *read_ahead(struct hostdata *h, uint32_t pid, uint32_
 				if (!rec_time(r, &rt))
 					continue;
 				if (rt > t + HS_OPEN_NS)
-					return NULL;
+					goto next; /* nothing open that long */
 				if (r->kind != NPUPROF_HREC_API)
 					continue;
 				const struct npuprof_hrec_api *a = (const void *)r;
@@ -1160,6 +1166,7 @@ static const struct hd_api *read_ahead(struct hostdata *h, uint32_t pid, uint32_
 			pos = 0;
 			n = (uint32_t)len;
 		}
+next:;
 	}
 	return NULL;
 }
@@ -1418,8 +1425,10 @@ static int load(struct hostdata *h, const char *dir, unsigned flags, FILE *warn,
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		struct npuprof_host_file_info info;
 		struct npuprof_host_decode_stats st;
-		struct load_ctx ctx = { .h = h, .stream = (flags & HD_STREAM) != 0,
-					.keep_api = (flags & HD_KEEP_API) != 0, .cur = -1 };
+		struct load_ctx ctx = { .h = h,
+					.stream = (flags & HD_STREAM) != 0,
+					.keep_api = (flags & HD_KEEP_API) != 0,
+					.cur = -1 };
 		char derr[512] = "";
 		const char *p = strrchr(g.gl_pathv[i], '.');
 
