@@ -27,15 +27,47 @@ P=$B/bin/npuprof
 [ -x $B/tests/bench/bench_export ] || fail "no $B/tests/bench/bench_export (make first)"
 command -v sqlite3 > /dev/null || fail "no sqlite3 (scripts/deps.sh)"
 
-# The schema, then every table's rows ordered by all its columns.
+# The columns that hold STRING_IDS ids (kind STR in db_tables.h): compared
+# as their strings under OLD_NPUPROF (ids follow the order of interning,
+# which the streamed host side changed).
+# (a name that some schema version gives a column of another kind in the
+# same table is left out: 1.2.0's blockDim is 1.1.1's blockNum)
+strcols=" $(awk '
+	/#define NPUPROF_DB_COLS_/ { t = $2; sub(/NPUPROF_DB_COLS_/, "", t); sub(/\(.*/, "", t) }
+	/^[[:space:]]*[CV]\(S, / {
+		line = $0; sub(/^[[:space:]]*/, "", line); split(line, f, /, */)
+		str = line ~ /, STR, /
+		if (f[1] == "C(S") names = f[2]; else names = f[3] " " f[4]
+		gsub(/"/, "", names)
+		m = split(names, nm, " ")
+		for (k = 1; k <= m; k++) if (nm[k] != "NULL") { if (str) s[t "." nm[k]] = 1; else o[t "." nm[k]] = 1 }
+	}
+	END { for (c in s) if (!(c in o)) print c }' include/npuprof/db_tables.h | tr '\n' ' ') "
+[ "$strcols" != "  " ] || fail "no STR columns found in include/npuprof/db_tables.h"
+# The schema (sorted: tables are created as their first rows come), then
+# every table's rows ordered by all its columns.
 dump() {
-	sqlite3 "$1" .schema
+	sqlite3 "$1" .schema | sort
 	for t in $(sqlite3 "$1" "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"); do
-		cols=$(sqlite3 "$1" "SELECT group_concat(CASE WHEN name = 'globalTaskId' AND '${OLD_NPUPROF:-}' != '' THEN
-			'(SELECT startNs || '':'' || deviceId || '':'' || streamId || '':'' || taskId FROM TASK k WHERE k.globalTaskId = x.globalTaskId)'
-			ELSE '\"' || name || '\"' END, ', ') FROM pragma_table_info('$t')")
+		# OLD_NPUPROF: a globalTaskId as its task (start:device:stream:task)
+		join=
+		if [ -n "${OLD_NPUPROF:-}" ] && sqlite3 "$1" "SELECT 1 FROM pragma_table_info('$t') WHERE name = 'globalTaskId'" | grep -q 1; then
+			join="LEFT JOIN TASK k ON k.globalTaskId = x.globalTaskId"
+		fi
+		cols=
+		for c in $(sqlite3 "$1" "SELECT name FROM pragma_table_info('$t') ORDER BY cid"); do
+			e="x.\"$c\""
+			if [ -n "$join" ] && [ "$c" = globalTaskId ]; then
+				e="k.startNs || ':' || k.deviceId || ':' || k.streamId || ':' || k.taskId"
+			elif [ -n "${OLD_NPUPROF:-}" ] && [ "$t" = STRING_IDS ] && [ "$c" = id ]; then
+				e="0"
+			elif [ -n "${OLD_NPUPROF:-}" ] && [ "$t" != STRING_IDS ] && case "$strcols" in *" $t.$c "*) true ;; *) false ;; esac; then
+				e="(SELECT value FROM STRING_IDS s WHERE s.id = x.\"$c\")"
+			fi
+			cols="${cols:+$cols, }$e"
+		done
 		n=$(sqlite3 "$1" "SELECT count(*) FROM pragma_table_info('$t')")
-		sqlite3 -cmd '.mode quote' "$1" "SELECT $cols FROM \"$t\" x ORDER BY $(seq -s, 1 "$n")" |
+		sqlite3 -cmd '.mode quote' "$1" "SELECT $cols FROM \"$t\" x $join ORDER BY $(seq -s, 1 "$n")" |
 			sed "s/^/INSERT INTO $t VALUES(/; s/\$/);/"
 	done
 	if sqlite3 "$1" "SELECT 1 FROM sqlite_master WHERE name = 'TASK'" | grep -q 1; then

@@ -71,6 +71,8 @@ struct export_ctx {
 	size_t npend, cappend;
 	uint64_t next_gtid; /* globalTaskId of the next TASK row: dense */
 	uint64_t host_gtid; /* corr_task.gtid of host-only tasks */
+	npuprof_db_str (*opids)[12]; /* op_strings() */
+	size_t nopids;
 	const char *metadata_path; /* profiler_metadata.json (PyTorch db), or NULL */
 	char metadata_buf[4400];
 	struct fwk_result fwk; /* the framework tables of the PyTorch db */
@@ -138,6 +140,51 @@ static const char *sqe_type_name(uint32_t t)
 	return t < sizeof(names) / sizeof(names[0]) ? names[t] : "Other";
 }
 
+/* The database ids of an op's twelve strings, in hd_op_strings' order:
+ * interned once per distinct set (x->opids[c->strings]), not per task. */
+enum {
+	OS_NAME,
+	OS_OP_TYPE,
+	OS_TASK_TYPE,
+	OS_INPUT_FORMATS,
+	OS_INPUT_DTYPES,
+	OS_INPUT_SHAPES,
+	OS_OUTPUT_FORMATS,
+	OS_OUTPUT_DTYPES,
+	OS_OUTPUT_SHAPES,
+	OS_ATTR,
+	OS_OP_STATE,
+	OS_HF32,
+	OS_N
+};
+_Static_assert(sizeof(struct hd_op_strings) == OS_N * sizeof(uint64_t), "hd_op_strings");
+
+static const npuprof_db_str *op_strings(struct export_ctx *x, const struct hd_compute *c)
+{
+	static const npuprof_db_str none[OS_N];
+
+	if (c->strings >= x->nopids) {
+		size_t n = x->hd->nopstr > c->strings ? x->hd->nopstr : (size_t)c->strings + 1;
+		npuprof_db_str(*p)[OS_N] = realloc(x->opids, n * sizeof(*p));
+
+		if (!p) {
+			check(x, -ENOMEM);
+			return none;
+		}
+		memset(p + x->nopids, 0xff, (n - x->nopids) * sizeof(*p)); /* -1: not yet */
+		x->opids = p;
+		x->nopids = n;
+	}
+	npuprof_db_str *ids = x->opids[c->strings];
+	if (ids[0] == (npuprof_db_str)-1) {
+		const uint64_t *sid = (const uint64_t *)hostdata_op_strings(x->hd, c);
+
+		for (int k = 0; k < OS_N; k++)
+			ids[k] = hstr(x, sid[k]);
+	}
+	return ids;
+}
+
 /* ---- tasks ------------------------------------------------------------------ */
 
 static void on_submit(void *vctx, struct corr_task *t)
@@ -181,13 +228,13 @@ static int write_task(struct export_ctx *x, const struct corr_task *t)
 		/* an uninstrumented launch: the API open on its thread */
 		conn = (int64_t)l->api_conn;
 	}
+	/* the task's detail records, looked up once */
+	const struct hd_compute *cc = NULL;
+	const struct hd_hccl_task *hc = NULL;
 	if (tr) {
 		/* an FFTS+ subtask: its context from its op or HCCL task */
-		const struct hd_compute *cc = hostdata_compute(x->hd, t->pid, t->dev, t->stream,
-							       t->task, tr->r.batch_id);
-		const struct hd_hccl_task *hc = hostdata_hccl_task(x->hd, t->pid, t->dev, t->stream,
-								   t->task, tr->r.batch_id);
-
+		cc = hostdata_compute(x->hd, t->pid, t->dev, t->stream, t->task, tr->r.batch_id);
+		hc = hostdata_hccl_task(x->hd, t->pid, t->dev, t->stream, t->task, tr->r.batch_id);
 		if (cc && cc->r.context_id != NPUPROF_NO_ID32)
 			row.contextId = cc->r.context_id;
 		else if (hc && hc->r.context_id != NPUPROF_NO_ID32)
@@ -243,35 +290,33 @@ static int write_task(struct export_ctx *x, const struct corr_task *t)
 		};
 		check(x, npuprof_db_add_memcpy_info(x->w, &m));
 	}
-	const struct hd_compute *c = hostdata_compute(x->hd, t->pid, t->dev, t->stream, t->task,
-						      tr->r.batch_id);
+	const struct hd_compute *c = cc;
 	if (c) {
-		const struct hd_op_strings *os = hostdata_op_strings(x->hd, c);
+		const npuprof_db_str *os = op_strings(x, c);
 		struct npuprof_db_compute_task_info ci;
 
 		memset(&ci, 0, sizeof(ci));
-		ci.name = hstr(x, os->name_id);
+		ci.name = os[OS_NAME];
 		ci.globalTaskId = row.globalTaskId;
 		ci.blockDim = c->r.block_dim;
 		ci.mixBlockDim = c->r.mix_block_dim;
-		ci.taskType = hstr(x, os->task_type_id);
-		ci.opType = hstr(x, os->op_type_id);
-		ci.inputFormats = hstr(x, os->input_formats_id);
-		ci.inputDataTypes = hstr(x, os->input_dtypes_id);
-		ci.inputShapes = hstr(x, os->input_shapes_id);
-		ci.outputFormats = hstr(x, os->output_formats_id);
-		ci.outputDataTypes = hstr(x, os->output_dtypes_id);
-		ci.outputShapes = hstr(x, os->output_shapes_id);
-		ci.attrInfo = hstr(x, os->attr_id);
-		ci.opState = hstr(x, os->op_state_id);
-		ci.hf32Eligible = hstr(x, os->hf32_id);
+		ci.taskType = os[OS_TASK_TYPE];
+		ci.opType = os[OS_OP_TYPE];
+		ci.inputFormats = os[OS_INPUT_FORMATS];
+		ci.inputDataTypes = os[OS_INPUT_DTYPES];
+		ci.inputShapes = os[OS_INPUT_SHAPES];
+		ci.outputFormats = os[OS_OUTPUT_FORMATS];
+		ci.outputDataTypes = os[OS_OUTPUT_DTYPES];
+		ci.outputShapes = os[OS_OUTPUT_SHAPES];
+		ci.attrInfo = os[OS_ATTR];
+		ci.opState = os[OS_OP_STATE];
+		ci.hf32Eligible = os[OS_HF32];
 		ci.gridDim = NPUPROF_DB_STR_NA;
 		ci.blockDimStr = NPUPROF_DB_STR_NA;
 		check(x, npuprof_db_add_compute_task_info(x->w, &ci));
 		x->res->compute++;
 	}
-	const struct hd_hccl_task *h = hostdata_hccl_task(x->hd, t->pid, t->dev, t->stream, t->task,
-							  tr->r.batch_id);
+	const struct hd_hccl_task *h = hc;
 	if (h) {
 		struct hd_hccl_op *op = hostdata_hccl_op(x->hd, t->pid, h->r.op_seq);
 		struct npuprof_db_communication_task_info ct;
@@ -952,6 +997,9 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 		return r;
 	corr_init(&x->corr, on_submit, on_done, x);
 	u64map_free(&x->sid); /* ids of a previous writer mean nothing here */
+	free(x->opids);
+	x->opids = NULL;
+	x->nopids = 0;
 	u64map_free(&x->mstx_dev);
 	u64map_free(&x->mstx_open);
 	x->npend = 0;
@@ -1202,6 +1250,7 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 out:
 	free(x.heap);
 	u64map_free(&x.sid);
+	free(x.opids);
 	u64map_free(&x.mstx_dev);
 	u64map_free(&x.mstx_open);
 	free(x.mstx_pend);
