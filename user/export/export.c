@@ -1038,6 +1038,8 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	/* the host records the kernel stream did not take the merge past: the
 	 * rest of the API calls, and a host-only session's tasks */
 	check(x, hostdata_drain(x->hd));
+	if (x->hd->damaged_files)
+		x->res->damaged = 1; /* also a stream that changed since it was indexed */
 	if (enabled(x, ACL_PROF_MSPROFTX))
 		write_mstx(x);
 	else
