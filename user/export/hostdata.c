@@ -564,7 +564,7 @@ struct hd_stream {
 	struct u64map hdet_at;
 	/* node/acl-level API calls merged lately, in merge order (ring) */
 	struct hd_api *win;
-	size_t winhead, nwin, capwin;
+	size_t winhead, nwin, capwin, winlive; /* winlive: after the last compaction */
 	struct hd_api ahead; /* found by reading ahead */
 	struct hd_track matched;
 	/* host-only sessions: tracks merged, written in merge order once the
@@ -755,6 +755,11 @@ static int cursor_peek(struct hostdata *h, struct hs_cursor *c)
 				break;
 			}
 			if (rec_time(r, &t)) {
+				/* an API call neither holds its thread back nor moves
+				 * it on: it is written at its end, or, replayed, ahead
+				 * of its time (aclnpuRecordApi); merged when reached */
+				if (r->kind == NPUPROF_HREC_API)
+					t = c->last;
 				c->key = t > c->last ? t : c->last;
 				return 1;
 			}
@@ -1026,6 +1031,20 @@ int hostdata_advance(struct hostdata *h, uint64_t t)
 		st->winhead = (st->winhead + 1) % st->capwin;
 		st->nwin--;
 	}
+	/* a call recorded ahead of its end (replayed) at the head holds the
+	 * ones behind it: compact then, now and again */
+	if (st->nwin > 4096 && st->nwin > 2 * st->winlive) {
+		size_t k = 0;
+
+		for (size_t j = 0; j < st->nwin; j++) {
+			const struct hd_api *a = &st->win[(st->winhead + j) % st->capwin];
+
+			if (a->r.end_ns >= low)
+				st->win[(st->winhead + k++) % st->capwin] = *a;
+		}
+		st->nwin = k;
+		st->winlive = k;
+	}
 	return st->err;
 }
 
@@ -1048,7 +1067,7 @@ int hostdata_rewind(struct hostdata *h, hd_api_fn on_api, hd_task_fn on_task, vo
 	st->ncdet = st->nhdet = 0;
 	u64map_free(&st->cdet_at);
 	u64map_free(&st->hdet_at);
-	st->nwin = st->winhead = 0;
+	st->nwin = st->winhead = st->winlive = 0;
 	st->nfifo = st->fhead = 0;
 	/* every launch is free again */
 	st->launch_free = HD_END;
@@ -1176,13 +1195,19 @@ static const struct hd_api *stream_enclosing(struct hostdata *h, uint32_t pid, u
 {
 	struct hd_stream *st = h->stream;
 
+	const struct hd_api *best = NULL;
+
+	/* the innermost: the latest start, the shorter at equal starts (calls
+	 * nest on a thread), whatever order they were recorded in */
 	for (size_t k = 0; k < st->nwin; k++) {
 		const struct hd_api *a = &st->win[(st->winhead + k) % st->capwin];
 
-		if (a->pid == pid && a->r.tid == tid && a->r.end_ns >= t && a->r.start_ns <= t)
-			return a;
+		if (a->pid == pid && a->r.tid == tid && a->r.end_ns >= t && a->r.start_ns <= t &&
+		    (!best || a->r.start_ns > best->r.start_ns ||
+		     (a->r.start_ns == best->r.start_ns && a->r.end_ns < best->r.end_ns)))
+			best = a;
 	}
-	return read_ahead(h, pid, tid, t);
+	return best ? best : read_ahead(h, pid, tid, t);
 }
 
 const struct hd_launch *hostdata_launch(struct hostdata *h, uint32_t pid, uint32_t dev,
