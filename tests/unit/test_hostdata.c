@@ -309,6 +309,60 @@ START_TEST(test_stream_enclosing)
 }
 END_TEST
 
+/* Records out of time order on one thread: a launch's compute op written
+ * after its (long) runtime-level API ended, and API calls recorded ahead of
+ * their time (npuwork's replay): neither holds the track, the compute op
+ * or the thread's other records back. */
+START_TEST(test_stream_api_out_of_order)
+{
+	char dir[] = "/tmp/npuprof-test-hostdata-XXXXXX", err[512];
+	struct npuprof_hostrec_config cfg;
+	struct hostdata h;
+	const struct hd_launch *l;
+	const struct hd_compute *c;
+	uint32_t pid = (uint32_t)getpid();
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.dir = dir;
+	ck_assert_int_eq(npuprof_hostrec_start(&cfg, err, sizeof(err)), 0);
+	/* replayed: the calls first, with their (future) times */
+	api(NPUPROF_API_ACL, 10 * MS, 900 * MS, 1);
+	api(NPUPROF_API_NODE, 20 * MS, 30 * MS, 2);
+	api(NPUPROF_API_NODE, 40 * MS, 800 * MS, 3);
+	/* launch at 25 ms: track, its runtime call ending 500 ms later, then
+	 * its compute op */
+	track(1, 1, 25 * MS, 11);
+	api(NPUPROF_API_RUNTIME, 24 * MS, 525 * MS, 4);
+	compute(1, 1, 0, 21);
+	ck_assert_int_eq(npuprof_hostrec_stop(), 0);
+
+	ck_assert_int_eq(hostdata_open(&h, dir, 0, stderr, err, sizeof(err)), 0);
+	l = hostdata_launch(&h, pid, 0, 1, 1, 7, 25 * MS + 100000);
+	ck_assert(l->tracked);
+	ck_assert_uint_eq(l->tr.r.connection_id, 11);
+	c = hostdata_compute(&h, pid, 0, 1, 1, 0);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_uint_eq(hostdata_op_strings(&h, c)->name_id, 21);
+	hostdata_release(&h, l);
+	/* uninstrumented: the innermost call open, in whatever order recorded */
+	l = hostdata_launch(&h, pid, 0, 2, 1, 7, 26 * MS);
+	ck_assert(!l->tracked && l->has_api);
+	ck_assert_uint_eq(l->api_conn, 2);
+	hostdata_release(&h, l);
+	l = hostdata_launch(&h, pid, 0, 2, 2, 7, 35 * MS);
+	ck_assert(!l->tracked && l->has_api);
+	ck_assert_uint_eq(l->api_conn, 1);
+	hostdata_release(&h, l);
+	l = hostdata_launch(&h, pid, 0, 2, 3, 7, 45 * MS);
+	ck_assert(!l->tracked && l->has_api);
+	ck_assert_uint_eq(l->api_conn, 3);
+	hostdata_release(&h, l);
+	hostdata_free(&h);
+	rm_dir(dir);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("hostdata");
@@ -317,6 +371,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_track_order_and_details);
 	tcase_add_test(tc, test_stream_wrap);
 	tcase_add_test(tc, test_stream_enclosing);
+	tcase_add_test(tc, test_stream_api_out_of_order);
 	suite_add_tcase(s, tc);
 	return s;
 }
