@@ -7,14 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t slot_of(uint64_t k, size_t cap)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	return (size_t)k & (cap - 1);
-}
-
 void u64map_init(struct u64map *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -28,7 +20,7 @@ void u64map_free(struct u64map *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static int grow(struct u64map *m)
+int u64map_grow(struct u64map *m)
 {
 	struct u64map n;
 	size_t cap = m->cap ? m->cap * 2 : 64;
@@ -54,30 +46,16 @@ static int grow(struct u64map *m)
 
 int u64map_put(struct u64map *m, uint64_t key, uint64_t val)
 {
-	size_t i;
+	int r = u64map_swap(m, key, val, NULL);
 
-	if ((m->len + 1) * 4 > m->cap * 3 && grow(m) < 0)
-		return -ENOMEM;
-	for (i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
-		if (!m->used[i]) {
-			m->used[i] = 1;
-			m->keys[i] = key;
-			m->vals[i] = val;
-			m->len++;
-			return 0;
-		}
-		if (m->keys[i] == key) {
-			m->vals[i] = val;
-			return 0;
-		}
-	}
+	return r < 0 ? r : 0;
 }
 
 int u64map_get(const struct u64map *m, uint64_t key, uint64_t *val)
 {
 	if (!m->cap)
 		return 0;
-	for (size_t i = slot_of(key, m->cap); m->used[i]; i = (i + 1) & (m->cap - 1)) {
+	for (size_t i = u64map_slot(key, m->cap); m->used[i]; i = (i + 1) & (m->cap - 1)) {
 		if (m->keys[i] == key) {
 			if (val)
 				*val = m->vals[i];
@@ -93,14 +71,14 @@ int u64map_del(struct u64map *m, uint64_t key)
 
 	if (!m->cap)
 		return 0;
-	for (i = slot_of(key, m->cap); m->used[i]; i = (i + 1) & (m->cap - 1))
+	for (i = u64map_slot(key, m->cap); m->used[i]; i = (i + 1) & (m->cap - 1))
 		if (m->keys[i] == key)
 			break;
 	if (!m->used[i])
 		return 0;
 	/* backward-shift: pull later members of the cluster into the hole */
 	for (j = (i + 1) & (m->cap - 1); m->used[j]; j = (j + 1) & (m->cap - 1)) {
-		size_t home = slot_of(m->keys[j], m->cap);
+		size_t home = u64map_slot(m->keys[j], m->cap);
 
 		if (((j - home) & (m->cap - 1)) >= ((j - i) & (m->cap - 1))) {
 			m->keys[i] = m->keys[j];

@@ -14,6 +14,8 @@ struct corr_entry {
 	struct corr_task t;
 	uint32_t next; /* in the stream's FIFO, or the free list */
 	uint32_t stream_idx;
+	int in_map; /* inflight maps its key to this entry (a resubmit of the
+                       key while in flight takes the mapping away) */
 };
 
 struct corr_stream {
@@ -74,7 +76,10 @@ uint64_t corr_clock_mono(const struct corr_clock *c, uint64_t cnt)
 {
 	double x = (double)(int64_t)(cnt - c->c0);
 
-	return c->h0 + (uint64_t)(int64_t)llround(c->intercept + c->slope * x);
+	double y = c->intercept + c->slope * x;
+
+	/* llround's rounding (half away from zero), without its call */
+	return c->h0 + (uint64_t)(int64_t)(y >= 0 ? y + 0.5 : y - 0.5);
 }
 
 /* ---- tasks -------------------------------------------------------------- */
@@ -99,15 +104,26 @@ int corr_init(struct correlator *c, corr_submit_fn on_submit, corr_done_fn on_do
 	c->freelist = NIL;
 	c->st = NULL;
 	c->nst = c->capst = 0;
+	memset(c->st_cache, 0, sizeof(c->st_cache));
 	return 0;
 }
 
-static struct corr_stream *stream_of(struct correlator *c, uint32_t dev, uint32_t stream,
-				     uint32_t *idx)
+/* The stream cache's slot of (dev, stream). */
+static inline unsigned stream_slot(uint32_t dev, uint32_t stream)
+{
+	return (dev * 7 + stream) & (CORR_STREAM_CACHE - 1);
+}
+
+/* stream_of's miss: the map, and a new stream if there is none. */
+__attribute__((noinline)) static struct corr_stream *stream_find(struct correlator *c, uint32_t dev,
+								 uint32_t stream, uint32_t *idx)
 {
 	uint64_t k = npuprof_stream_key(dev, stream), v;
+	unsigned slot = stream_slot(dev, stream);
 
 	if (u64map_get(&c->streams, k, &v)) {
+		c->st_cache[slot].key = k;
+		c->st_cache[slot].idx1 = (uint32_t)v + 1;
 		*idx = (uint32_t)v;
 		return &c->st[v];
 	}
@@ -126,6 +142,20 @@ static struct corr_stream *stream_of(struct correlator *c, uint32_t dev, uint32_
 		return NULL;
 	*idx = c->nst;
 	return &c->st[c->nst++];
+}
+
+/* A device has a few streams in use: those found lately are found without
+ * a lookup (the miss path is out of line, so the hit needs no frame). */
+static inline struct corr_stream *stream_of(struct correlator *c, uint32_t dev, uint32_t stream,
+					    uint32_t *idx)
+{
+	unsigned slot = stream_slot(dev, stream);
+
+	if (c->st_cache[slot].idx1 && c->st_cache[slot].key == npuprof_stream_key(dev, stream)) {
+		*idx = c->st_cache[slot].idx1 - 1;
+		return &c->st[*idx];
+	}
+	return stream_find(c, dev, stream, idx);
 }
 
 static uint32_t entry_alloc(struct correlator *c)
@@ -177,17 +207,12 @@ static int on_submit(struct correlator *c, const struct npuprof_record *r)
 	uint64_t k = task_key(s->devid, s->stream_id, s->task_id), old;
 	struct corr_stream *st;
 	uint32_t si, i;
+	int ret;
 
 	c->stats.submits++;
 	st = stream_of(c, s->devid, s->stream_id, &si);
 	if (!st)
 		return -ENOMEM;
-	if (u64map_get(&c->inflight, k, &old)) {
-		/* the same key again while in flight: 65536 tasks queued, or
-		 * the completion was lost; the old one is counted in flight */
-		c->stats.dup_submits++;
-		u64map_del(&c->inflight, k);
-	}
 	if (st->seen && (s->task_id & 0xffff) <= st->last_task)
 		st->batch++; /* the 16-bit id wrapped */
 	st->seen = 1;
@@ -210,6 +235,7 @@ static int on_submit(struct correlator *c, const struct npuprof_record *r)
 	e->t.submit_ns = r->hdr.ts;
 	e->next = NIL;
 	e->stream_idx = si;
+	e->in_map = 1;
 	if (c->on_submit)
 		c->on_submit(c->ctx, &e->t);
 	if (st->tail != NIL)
@@ -217,7 +243,15 @@ static int on_submit(struct correlator *c, const struct npuprof_record *r)
 	else
 		st->head = i;
 	st->tail = i;
-	return u64map_put(&c->inflight, k, i);
+	ret = u64map_swap(&c->inflight, k, i, &old);
+	if (ret == 1) {
+		/* the same key again while in flight: 65536 tasks queued, or
+		 * the completion was lost; the old one is counted in flight */
+		c->stats.dup_submits++;
+		c->ent[old].in_map = 0;
+		ret = 0;
+	}
+	return ret;
 }
 
 /* A task finished with device times: retire it (earlier tasks of the
@@ -237,10 +271,15 @@ static int on_task_time(struct correlator *c, const struct npuprof_record *r)
 		if (end < start)
 			end = start;
 	}
-	if (!u64map_get(&c->inflight, k, &v)) {
+	uint32_t si;
+	struct corr_stream *st = stream_of(c, tt->devid, tt->stream_id, &si);
+
+	/* in order, the task is its stream's oldest: no lookup */
+	if (st && st->head != NIL && c->ent[st->head].in_map &&
+	    c->ent[st->head].t.task == (tt->task_id & NPUPROF_TASK_ID_MASK))
+		v = st->head;
+	else if (!u64map_get(&c->inflight, k, &v)) {
 		struct corr_task t;
-		uint32_t si;
-		struct corr_stream *st = stream_of(c, tt->devid, tt->stream_id, &si);
 
 		memset(&t, 0, sizeof(t));
 		t.gtid = c->next_gtid++;
@@ -258,8 +297,8 @@ static int on_task_time(struct correlator *c, const struct npuprof_record *r)
 		return done(c, &t);
 	}
 	struct corr_entry *e = &c->ent[v];
-	struct corr_stream *st = &c->st[e->stream_idx];
 
+	st = &c->st[e->stream_idx];
 	while (st->head != NIL && st->head != (uint32_t)v) {
 		struct corr_entry *h = &c->ent[st->head];
 
@@ -292,20 +331,20 @@ static int on_complete(struct correlator *c, const struct npuprof_record *r)
 {
 	const struct npuprof_complete *cq = &r->complete;
 	uint64_t k = task_key(cq->devid, cq->stream_id, cq->task_id), v;
-	int ret;
+	int ret, found;
 
 	if (r->hdr.flags & NPUPROF_F_CQE_RECV)
 		return 0; /* the same CQE again, as the receiver took it */
 	c->stats.completions++;
-	if (cq->devid < CORR_MAX_DEV && c->task_time[cq->devid] &&
-	    !u64map_get(&c->inflight, k, &v)) {
+	found = u64map_get(&c->inflight, k, &v);
+	if (cq->devid < CORR_MAX_DEV && c->task_time[cq->devid] && !found) {
 		uint64_t sk = npuprof_stream_key(cq->devid, cq->stream_id), si;
 
 		if (u64map_get(&c->streams, sk, &si) &&
 		    c->st[si].last_retired == (cq->task_id & 0xffff) + 1)
 			return 0;
 	}
-	if (!u64map_get(&c->inflight, k, &v)) {
+	if (!found) {
 		struct corr_task t;
 
 		memset(&t, 0, sizeof(t));

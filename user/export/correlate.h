@@ -22,6 +22,7 @@
 #include "u64map.h"
 
 #define CORR_MAX_DEV 64
+#define CORR_STREAM_CACHE 64 /* a power of two */
 
 struct corr_clock {
 	int valid;
@@ -72,6 +73,12 @@ struct correlator {
 	uint32_t nent, capent, freelist;
 	struct corr_stream *st;
 	uint32_t nst, capst;
+	/* streams found lately, direct-mapped by stream id: slot i holds
+	 * stream index + 1 (0: empty) and its stream key */
+	struct {
+		uint64_t key;
+		uint32_t idx1;
+	} st_cache[CORR_STREAM_CACHE];
 	struct corr_stats stats;
 };
 

@@ -1,0 +1,278 @@
+/*
+ * test_correlate.c - the correlator (user/export/correlate.h) on its own:
+ * the paths the export takes without a lookup (a task-time record of its
+ * stream's oldest task, streams found in the stream cache) give the same
+ * tasks as the lookups they replace, in the cases that leave the fast path:
+ * completions out of order, lost task-time records, a key submitted again
+ * while in flight, orphans, 16-bit id wraps, and more streams than the
+ * cache has slots, colliding in it.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "correlate.h"
+
+#define MAXT 4096
+
+struct got {
+	struct corr_task t[MAXT];
+	int n;
+};
+
+static int on_done(void *ctx, const struct corr_task *t)
+{
+	struct got *g = ctx;
+
+	ck_assert_int_lt(g->n, MAXT);
+	g->t[g->n++] = *t;
+	return 0;
+}
+
+static void start(struct correlator *c, struct got *g, int task_time)
+{
+	memset(c, 0, sizeof(*c));
+	memset(g, 0, sizeof(*g));
+	/* device 0 counts 1 tick per ns from host 1000 */
+	corr_clock_add(&c->clock[0], 1000, 0, 1000000000ULL);
+	corr_clock_add(&c->clock[0], 1001000, 1000000, 1000000000ULL);
+	corr_clock_fit(&c->clock[0]);
+	c->task_time[0] = task_time;
+	corr_init(c, NULL, on_done, g);
+}
+
+static void submit(struct correlator *c, uint32_t stream, uint32_t task, uint64_t ts)
+{
+	struct npuprof_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.hdr.type = NPUPROF_REC_SUBMIT;
+	r.hdr.ts = ts;
+	r.hdr.pid = 7;
+	r.hdr.tid = 8;
+	r.submit.stream_id = stream;
+	r.submit.task_id = task;
+	ck_assert_int_eq(corr_feed(c, &r), 0);
+}
+
+/* device times start..end in ticks (host ns - 1000) */
+static void task_time(struct correlator *c, uint32_t stream, uint32_t task, uint64_t start,
+		      uint64_t end)
+{
+	struct npuprof_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.hdr.type = NPUPROF_REC_TASK_TIME;
+	r.hdr.ts = end + 1000;
+	r.task_time.stream_id = stream;
+	r.task_time.task_id = task;
+	r.task_time.start_cnt = start;
+	r.task_time.end_cnt = end;
+	ck_assert_int_eq(corr_feed(c, &r), 0);
+}
+
+static void complete(struct correlator *c, uint32_t stream, uint32_t task, uint64_t ts)
+{
+	struct npuprof_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.hdr.type = NPUPROF_REC_COMPLETE;
+	r.hdr.ts = ts;
+	r.complete.stream_id = stream;
+	r.complete.task_id = task;
+	ck_assert_int_eq(corr_feed(c, &r), 0);
+}
+
+START_TEST(test_in_order_times)
+{
+	struct correlator c;
+	static struct got g;
+
+	start(&c, &g, 1);
+	for (uint32_t i = 0; i < 100; i++) {
+		submit(&c, i % 3, i, 2000 + 10 * i);
+		task_time(&c, i % 3, i, 5000 + 10 * i, 5005 + 10 * i);
+	}
+	ck_assert_int_eq(g.n, 100);
+	for (int i = 0; i < 100; i++) {
+		ck_assert_uint_eq(g.t[i].task, i);
+		ck_assert_uint_eq(g.t[i].stream, i % 3);
+		ck_assert_uint_eq(g.t[i].gtid, i);
+		ck_assert_uint_eq(g.t[i].submit_ns, 2000 + 10 * i);
+		ck_assert_uint_eq(g.t[i].start_ns, 6000 + 10 * i);
+		ck_assert_uint_eq(g.t[i].end_ns, 6005 + 10 * i);
+		ck_assert_int_eq(g.t[i].derived, 0);
+		ck_assert_int_eq(g.t[i].orphan, 0);
+		ck_assert_uint_eq(g.t[i].pid, 7);
+	}
+	corr_finish(&c);
+	ck_assert_uint_eq(c.stats.in_flight, 0);
+}
+END_TEST
+
+/* A task-time record of a task that is not its stream's oldest: the
+ * older ones lost theirs and are derived, in order, before it. */
+START_TEST(test_lost_task_time_derives_older)
+{
+	struct correlator c;
+	static struct got g;
+
+	start(&c, &g, 1);
+	submit(&c, 1, 10, 2000);
+	submit(&c, 1, 11, 2100);
+	submit(&c, 1, 12, 2200);
+	task_time(&c, 1, 12, 4000, 4500);
+	ck_assert_int_eq(g.n, 3);
+	ck_assert_uint_eq(g.t[0].task, 10);
+	ck_assert_int_eq(g.t[0].derived, 1);
+	ck_assert_uint_eq(g.t[1].task, 11);
+	ck_assert_int_eq(g.t[1].derived, 1);
+	ck_assert_uint_eq(g.t[2].task, 12);
+	ck_assert_int_eq(g.t[2].derived, 0);
+	ck_assert_uint_eq(g.t[2].start_ns, 5000);
+	/* the derived ones end where the known one starts */
+	ck_assert_uint_eq(g.t[1].end_ns, 5000);
+	corr_finish(&c);
+	ck_assert_uint_eq(c.stats.in_flight, 0);
+}
+END_TEST
+
+/* The same key submitted again while in flight: the first submit's entry
+ * is still its stream's oldest but no longer the key's, so the task-time
+ * record is the second one's (the first is derived before it). */
+START_TEST(test_resubmitted_key)
+{
+	struct correlator c;
+	static struct got g;
+
+	start(&c, &g, 1);
+	submit(&c, 2, 5, 2000);
+	submit(&c, 2, 5, 3000); /* the id again: the first's record was lost */
+	ck_assert_uint_eq(c.stats.dup_submits, 1);
+	task_time(&c, 2, 5, 4000, 4100);
+	ck_assert_int_eq(g.n, 2);
+	ck_assert_uint_eq(g.t[0].submit_ns, 2000);
+	ck_assert_int_eq(g.t[0].derived, 1);
+	ck_assert_uint_eq(g.t[1].submit_ns, 3000);
+	ck_assert_int_eq(g.t[1].derived, 0);
+	ck_assert_uint_eq(g.t[1].start_ns, 5000);
+	ck_assert_uint_eq(g.t[1].end_ns, 5100);
+	corr_finish(&c);
+}
+END_TEST
+
+START_TEST(test_orphans_and_cqe)
+{
+	struct correlator c;
+	static struct got g;
+
+	start(&c, &g, 1);
+	task_time(&c, 3, 9, 100, 200); /* no submit captured */
+	ck_assert_int_eq(g.n, 1);
+	ck_assert_int_eq(g.t[0].orphan, 1);
+	complete(&c, 3, 9, 1300); /* its CQE: no second orphan */
+	ck_assert_int_eq(g.n, 1);
+	submit(&c, 3, 10, 2000);
+	task_time(&c, 3, 10, 3000, 3100);
+	complete(&c, 3, 10, 4200); /* the CQE of a retired task */
+	ck_assert_int_eq(g.n, 2);
+	complete(&c, 4, 1, 5000); /* neither: an orphan completion */
+	ck_assert_int_eq(g.n, 3);
+	ck_assert_int_eq(g.t[2].orphan, 1);
+	corr_finish(&c);
+}
+END_TEST
+
+/* Without task times, a CQE retires its task and every older one. */
+START_TEST(test_cqe_only)
+{
+	struct correlator c;
+	static struct got g;
+
+	start(&c, &g, 0);
+	submit(&c, 0, 1, 2000);
+	submit(&c, 0, 2, 2100);
+	submit(&c, 1, 1, 2200);
+	complete(&c, 0, 2, 3000);
+	ck_assert_int_eq(g.n, 2);
+	ck_assert_uint_eq(g.t[0].task, 1);
+	ck_assert_uint_eq(g.t[1].task, 2);
+	ck_assert_int_eq(g.t[1].derived, 1);
+	ck_assert_uint_eq(g.t[1].end_ns, 3000);
+	corr_finish(&c);
+	ck_assert_uint_eq(c.stats.in_flight, 1);
+}
+END_TEST
+
+/* 16-bit ids wrap: each wrap is a new batch of the stream. */
+START_TEST(test_wrap_batches)
+{
+	struct correlator c;
+	static struct got g;
+
+	start(&c, &g, 1);
+	for (uint32_t i = 0; i < 3; i++) {
+		uint32_t id = (65534 + i) & 0xffff; /* 65534 65535 0 */
+
+		submit(&c, 0, id, 2000 + i);
+		task_time(&c, 0, id, 3000 + i, 3000 + i);
+	}
+	ck_assert_int_eq(g.n, 3);
+	ck_assert_uint_eq(g.t[0].batch, 0);
+	ck_assert_uint_eq(g.t[1].batch, 0);
+	ck_assert_uint_eq(g.t[2].batch, 1);
+	corr_finish(&c);
+}
+END_TEST
+
+/* More streams than the stream cache has slots, many of them sharing a
+ * slot, interleaved: every task still finds its own stream. */
+START_TEST(test_many_streams)
+{
+	struct correlator c;
+	static struct got g;
+	const uint32_t ns = 3 * CORR_STREAM_CACHE + 5;
+	int k = 0;
+
+	start(&c, &g, 1);
+	for (uint32_t round = 0; round < 4; round++) {
+		for (uint32_t s = 0; s < ns; s++)
+			submit(&c, s * CORR_STREAM_CACHE % 4000 + s, round,
+			       2000 + round * 1000 + s);
+		/* the same task id on every stream: only the stream tells them
+		 * apart */
+		for (uint32_t s = ns; s-- > 0;)
+			task_time(&c, s * CORR_STREAM_CACHE % 4000 + s, round,
+				  5000 + round * 1000 + s, 5001 + round * 1000 + s);
+		for (uint32_t s = ns; s-- > 0; k++) {
+			ck_assert_int_lt(k, g.n);
+			ck_assert_uint_eq(g.t[k].stream, s * CORR_STREAM_CACHE % 4000 + s);
+			ck_assert_uint_eq(g.t[k].task, round);
+			ck_assert_uint_eq(g.t[k].submit_ns, 2000 + round * 1000 + s);
+			ck_assert_uint_eq(g.t[k].start_ns, 6000 + round * 1000 + s);
+			ck_assert_int_eq(g.t[k].derived, 0);
+			ck_assert_int_eq(g.t[k].orphan, 0);
+		}
+	}
+	ck_assert_int_eq(g.n, 4 * (int)ns);
+	ck_assert_uint_eq(c.nst, ns);
+	corr_finish(&c);
+	ck_assert_uint_eq(c.stats.in_flight, 0);
+}
+END_TEST
+
+Suite *unit_suite(void)
+{
+	Suite *s = suite_create("correlate");
+	TCase *tc = tcase_create("correlate");
+
+	tcase_add_test(tc, test_in_order_times);
+	tcase_add_test(tc, test_lost_task_time_derives_older);
+	tcase_add_test(tc, test_resubmitted_key);
+	tcase_add_test(tc, test_orphans_and_cqe);
+	tcase_add_test(tc, test_cqe_only);
+	tcase_add_test(tc, test_wrap_batches);
+	tcase_add_test(tc, test_many_streams);
+	suite_add_tcase(s, tc);
+	return s;
+}
