@@ -25,6 +25,7 @@
 #endif
 
 #include "acl/acl_prof.h"
+#include "hostrec.h"
 #include "hostrec_testutil.h"
 #include "mstx/ms_tools_ext.h"
 #include "npuprof/hostread.h"
@@ -519,6 +520,46 @@ START_TEST(test_recorder_monotonic)
 }
 END_TEST
 
+/* An idle collection does not grow: the writer's cycles add a pair only
+ * after they wrote blocks (20 ms cycles for 400 ms: start, the first
+ * cycle after the session blocks, stop). */
+START_TEST(test_recorder_idle)
+{
+	char *dir = tu_tmpdir();
+	struct decoded *d;
+	size_t nclock = 0;
+	int status;
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct npuprof_hostrec_config cfg = { .dir = dir, .flush_interval_ms = 20 };
+		char err[256];
+
+		setenv("NPUPROF_HOST_CLOCK", "tsc", 1);
+		if (npuprof_hostrec_start(&cfg, err, sizeof(err)))
+			_exit(10);
+		usleep(400 * 1000);
+		_exit(npuprof_hostrec_stop() ? 11 : 0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+	d = tu_decode(tu_find_stream(dir));
+	ck_assert_msg(d->ret == 0, "%d %s", d->ret, d->err);
+	for (size_t i = 0; i < d->n; i++)
+		nclock += d->rec[i]->kind == NPUPROF_HREC_CLOCK;
+	if (tsc_possible()) {
+		ck_assert_uint_ge(nclock, 2);
+		ck_assert_uint_le(nclock, 4);
+	} else {
+		ck_assert_uint_eq(nclock, 0);
+	}
+	tu_free(d);
+	tu_rm_rf(dir);
+	free(dir);
+}
+END_TEST
+
 /* A value the recorder does not know fails the start, naming the variable. */
 START_TEST(test_recorder_bad_env)
 {
@@ -558,6 +599,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_tx_record);
 	tcase_add_test(tc, test_recorder_tsc);
 	tcase_add_test(tc, test_recorder_monotonic);
+	tcase_add_test(tc, test_recorder_idle);
 	tcase_add_test(tc, test_recorder_bad_env);
 	suite_add_tcase(s, tc);
 	return s;

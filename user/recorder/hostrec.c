@@ -211,17 +211,22 @@ static int clock_choose(char *err, size_t errlen)
 	return 0;
 }
 
-/* A CLOCK record for the running stream; under g_io_lock. */
+/* A CLOCK record for the running stream; under g_io_lock. The writer's
+ * cycles (always 0) add one only after blocks were written since the last
+ * one: stamps are then bracketed by pairs, and an idle collection does
+ * not grow its file. */
 static void write_block(uint32_t tid, const void *payload, uint32_t len, uint64_t lost);
-static void clock_emit_locked(void)
+static uint64_t g_blocks_at_pair; /* under g_io_lock */
+static void clock_emit_locked(int always)
 {
 	struct npuprof_hrec_clock c = g_clock_ref;
 
-	if (!npuprof_g_stamp_flags)
+	if (!npuprof_g_stamp_flags || g_fd < 0 || (!always && g_blocks == g_blocks_at_pair))
 		return;
 	c.h = (struct npuprof_hrec_header){ .size = sizeof(c), .kind = NPUPROF_HREC_CLOCK };
 	clock_pair(&c.tsc, &c.monotonic_ns);
 	write_block(0, &c, sizeof(c), 0);
+	g_blocks_at_pair = g_blocks;
 }
 
 uint64_t npuprof_hostrec_now(void)
@@ -492,7 +497,7 @@ static void *writer_main(void *arg)
 
 		pthread_mutex_lock(&g_io_lock);
 		drain_all();
-		clock_emit_locked();
+		clock_emit_locked(0);
 		pthread_mutex_unlock(&g_io_lock);
 		if (atomic_load_explicit(&g_writer_stop, memory_order_acquire))
 			break;
@@ -684,7 +689,7 @@ int npuprof_hostrec_start(const struct npuprof_hostrec_config *cfg, char *err, s
 		}
 	}
 	pthread_mutex_lock(&g_io_lock);
-	clock_emit_locked(); /* the first pair, before any stamp */
+	clock_emit_locked(1); /* the first pair, before any stamp */
 	pthread_mutex_unlock(&g_io_lock);
 	npuprof_rank_emit_all();
 	if (g_start_hook)
@@ -726,7 +731,7 @@ int npuprof_hostrec_stop(void)
 	pthread_join(g_writer, NULL);
 	pthread_mutex_lock(&g_io_lock);
 	drain_all();
-	clock_emit_locked();
+	clock_emit_locked(1);
 	{
 		struct npuprof_hrec_end end = { .h = { .size = sizeof(end),
 						       .kind = NPUPROF_HREC_END },
