@@ -204,7 +204,8 @@ struct npuprof_hrec_tx {
  *    goes into TX records;
  *  - mstx records: info_type 1, category UINT32_MAX, payload_type 0,
  *    range_id NO_RANGE; MSTX_START is a range's start half (end_ns 0) and
- *    MSTX_END its end half (start_ns 0, domain 0, message ""). *  - times: raw TSC ticks when the header has NPUPROF_HREC_F_TSC (the
+ *    MSTX_END its end half (start_ns 0, domain 0, message "").
+ *  - times: raw TSC ticks when the header has NPUPROF_HREC_F_TSC (the
  *    recorder's choice, once per process), which the decoder converts to
  *    CLOCK_MONOTONIC ns before any consumer sees the record.
  */
