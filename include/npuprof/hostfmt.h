@@ -67,8 +67,14 @@ struct npuprof_host_file_header {
 	uint64_t monotonic_ns; /* ... and CLOCK_MONOTONIC, sampled back to back */
 	uint64_t switches; /* ACL_PROF_* bits of the collection */
 	char hostname[64]; /* NUL-terminated */
-	uint64_t reserved[2]; /* written as 0 */
+	uint64_t flags; /* NPUPROF_HOST_F_*; older writers wrote 0 */
+	uint64_t reserved; /* written as 0 */
 };
+
+/* file_header.flags: the stream's stamp records may carry raw TSC ticks
+ * (NPUPROF_HREC_F_TSC), converted by the reader through the stream's CLOCK
+ * records (so a reader collects those first). */
+#define NPUPROF_HOST_F_TSC 0x1u
 
 struct npuprof_host_block_header {
 	uint32_t magic; /* NPUPROF_HOST_BLOCK_MAGIC */
@@ -84,8 +90,22 @@ struct npuprof_host_block_header {
 struct npuprof_hrec_header {
 	uint32_t size; /* whole record, header included; multiple of 8 */
 	uint16_t kind; /* enum npuprof_hrec_kind */
-	uint16_t reserved; /* written as 0 */
+	uint16_t reserved; /* NPUPROF_HREC_F_* flags, else 0 */
 };
+
+/* npuprof_hrec_header.reserved: the record's times (every *_ns field of a
+ * TX record that is not 0, and of a compact record, kinds 17-22) are raw
+ * TSC ticks read with a plain rdtsc, not CLOCK_MONOTONIC ns. Only in a
+ * stream with NPUPROF_HOST_F_TSC; only on x86-64 with an invariant TSC and
+ * the kernel's clocksource `tsc`. The decoder (npuprof/hostread.h) converts
+ * such a record to ns through the stream's CLOCK records (linear
+ * interpolation between the pairs around it, extrapolation from the
+ * nearest span of at least NPUPROF_HOST_CLOCK_MIN_SPAN_NS beyond them) and
+ * hands it on with the flag cleared, so that no consumer ever sees ticks;
+ * a record whose times cannot be converted exactly (no pairs, a result
+ * outside 0..UINT64_MAX) is damage. */
+#define NPUPROF_HREC_F_TSC 0x1u
+#define NPUPROF_HOST_CLOCK_MIN_SPAN_NS 1000000u
 
 enum npuprof_hrec_kind {
 	NPUPROF_HREC_PAD = 0, /* filler at a buffer's wrap point; skip */
@@ -115,6 +135,7 @@ enum npuprof_hrec_kind {
 	NPUPROF_HREC_MSTX_MARK = 20, /* struct npuprof_hrec_mstx */
 	NPUPROF_HREC_MSTX_START = 21, /* struct npuprof_hrec_mstx */
 	NPUPROF_HREC_MSTX_END = 22, /* struct npuprof_hrec_mstx_end */
+	NPUPROF_HREC_CLOCK = 23, /* struct npuprof_hrec_clock: TSC time base */
 	NPUPROF_HREC_KIND_COUNT /* first unassigned kind */
 };
 
@@ -184,6 +205,9 @@ struct npuprof_hrec_tx {
  *  - mstx records: info_type 1, category UINT32_MAX, payload_type 0,
  *    range_id NO_RANGE; MSTX_START is a range's start half (end_ns 0) and
  *    MSTX_END its end half (start_ns 0, domain 0, message "").
+ *  - times: raw TSC ticks when the header has NPUPROF_HREC_F_TSC (the
+ *    recorder's choice, once per process), which the decoder converts to
+ *    CLOCK_MONOTONIC ns before any consumer sees the record.
  */
 
 /* aclprofMark: event MARK, start_ns = end_ns = time_ns. */
@@ -236,6 +260,22 @@ struct npuprof_hrec_mstx_end {
 	struct npuprof_hrec_header h;
 	uint64_t time_ns;
 	uint64_t mark_id;
+};
+
+/* A (TSC, CLOCK_MONOTONIC) pair of a stream whose stamps carry TSC ticks
+ * (NPUPROF_HOST_F_TSC): written by the recorder in session blocks (tid 0)
+ * when a collection starts, at every cycle of the background writer and
+ * when it stops. ref_* is an earlier pair, the recorder's calibration
+ * reference (taken when it chose the TSC, at least
+ * NPUPROF_HOST_CLOCK_MIN_SPAN_NS before any pair), so that even a stream
+ * with a single CLOCK record has a rate; 0, 0: none. Each pair is read as
+ * monotonic, rdtsc, monotonic (lfence-ordered) with the TSC read halfway. */
+struct npuprof_hrec_clock {
+	struct npuprof_hrec_header h;
+	uint64_t tsc;
+	uint64_t monotonic_ns;
+	uint64_t ref_tsc;
+	uint64_t ref_ns;
 };
 
 /* An aclprofStr2Id (or domain) hash id and its string, written once per

@@ -28,10 +28,16 @@ struct npuprof_host_decode_stats {
 	uint64_t skipped_bytes; /* bytes not decoded because of damage */
 	uint64_t problems; /* every problem found, truncation included */
 	int closed; /* an END record was found */
+	uint64_t bad_records; /* records of valid blocks refused: TSC times
+                                 that do not convert (hostfmt.h
+                                 NPUPROF_HREC_F_TSC) */
+	uint64_t clock_pairs; /* distinct (TSC, monotonic) pairs used */
 };
 
-/* Called for every valid record but PAD, in file order. `block` is the header
- * of the record's block. Returning non-zero stops decoding; that value is
+/* Called for every valid record but PAD, in file order. `block` is the
+ * header of the record's block. A record whose times are TSC ticks
+ * (NPUPROF_HREC_F_TSC) arrives converted to CLOCK_MONOTONIC ns with the
+ * flag cleared, in a copy valid only during the call. Returning non-zero stops decoding; that value is
  * returned by npuprof_host_decode. */
 typedef int (*npuprof_host_record_fn)(void *ctx, const struct npuprof_host_block_header *block,
 				      const struct npuprof_hrec_header *rec);

@@ -8,6 +8,7 @@
  * cache has slots, colliding in it.
  */
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -261,6 +262,29 @@ START_TEST(test_many_streams)
 }
 END_TEST
 
+/* A device time so far from the clock fit that it does not fit int64
+ * (a damaged counter): llround's result, as before the inline rounding,
+ * and no undefined cast (fuzz_export found it under UBSan). */
+START_TEST(test_clock_out_of_range)
+{
+	struct corr_clock k;
+
+	memset(&k, 0, sizeof(k));
+	corr_clock_add(&k, 1000, 0, 1000000000ULL);
+	corr_clock_add(&k, 2000, 1000, 1000000000ULL);
+	corr_clock_fit(&k);
+	ck_assert_uint_eq(corr_clock_mono(&k, 500), 1500);
+	/* volatile: llround at run time, as the correlator calls it (the
+	 * compiler folds a constant one its own way) */
+	volatile double big = 1e30 * (1 << 20);
+
+	k.slope = 1e30;
+	ck_assert_uint_eq(corr_clock_mono(&k, 1u << 20), 1000 + (uint64_t)llround(big));
+	k.slope = -1e30;
+	ck_assert_uint_eq(corr_clock_mono(&k, 1u << 20), 1000 + (uint64_t)llround(-big));
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("correlate");
@@ -273,6 +297,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_cqe_only);
 	tcase_add_test(tc, test_wrap_batches);
 	tcase_add_test(tc, test_many_streams);
+	tcase_add_test(tc, test_clock_out_of_range);
 	suite_add_tcase(s, tc);
 	return s;
 }

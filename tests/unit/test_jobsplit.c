@@ -4,7 +4,8 @@
  * framework records (npuprof.torch on CPU: no API call, no task) still gets
  * its own PROF_* directory, and its records keep their threads: the
  * --pytorch export of each directory has its own process's PYTORCH_API,
- * MEMORY_RECORD and GC_RECORD rows, thread by thread.
+ * MEMORY_RECORD and GC_RECORD rows, thread by thread; a process that
+ * recorded nothing but the collection's bookkeeping gets none.
  */
 #include <check.h>
 #include <sqlite3.h>
@@ -51,7 +52,10 @@ static int record(const char *dir, int child)
 	cfg.dir = dir;
 	if (npuprof_hostrec_start(&cfg, err, sizeof(err)) != 0)
 		return 1;
-	if (child) {
+	if (child == 2) {
+		/* nothing but the collection's bookkeeping (CLOCK records too,
+		 * where the stamps take the TSC) */
+	} else if (child) {
 		/* framework records only, on two threads */
 		struct npuprof_hrec_fwk_mem *m;
 		struct npuprof_hrec_fwk_gc *g;
@@ -143,6 +147,16 @@ START_TEST(test_framework_only_process)
 		_exit(record(s.dir, 1));
 	ck_assert_int_eq(waitpid(child, &st, 0), child);
 	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child's recording failed");
+	{
+		/* a process that recorded nothing gets no directory */
+		pid_t empty = fork();
+
+		ck_assert_int_ge(empty, 0);
+		if (empty == 0)
+			_exit(record(s.dir, 2));
+		ck_assert_int_eq(waitpid(empty, &st, 0), empty);
+		ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the empty recording failed");
+	}
 	ck_assert_int_eq(record(s.dir, 0), 0);
 	ck_assert_int_eq(npuprof_session_finish(&s, err, sizeof(err)), 0);
 

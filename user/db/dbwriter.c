@@ -90,6 +90,7 @@ struct npuprof_db {
 	char *final_path, *tmp_path;
 	char *dir;
 	int lock_fd;
+	unsigned rows_unflushed; /* rows since the last flush_behind */
 	int err; /* sticky: the writer is poisoned */
 	int finished;
 	char msg[1024];
@@ -272,6 +273,20 @@ static int str_id_ok(const struct npuprof_db *w, int64_t v, uint32_t nstr)
 	return 0;
 }
 
+/* Every FLUSH_ROWS rows, the file's dirty pages start going to the disk
+ * (SYNC_FILE_RANGE_WRITE waits for nothing), so that the one fsync before
+ * the rename (publish) finds little left to write instead of the whole
+ * file: at 1M tasks it was half of finishing. */
+#define FLUSH_ROWS 32768
+static void flush_behind(struct npuprof_db *w)
+{
+	if (++w->rows_unflushed < FLUSH_ROWS)
+		return;
+	w->rows_unflushed = 0;
+	if (w->lock_fd >= 0)
+		(void)sync_file_range(w->lock_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+}
+
 /* Bind and step one row; the caller has validated table and size. */
 static int write_row_n(struct npuprof_db *w, const struct npuprof_db_table_def *def,
 		       const void *row, uint32_t nstr)
@@ -340,6 +355,7 @@ static int write_row_n(struct npuprof_db *w, const struct npuprof_db_table_def *
 		return fail_sql(w, rc, what);
 	}
 	ts->rows++;
+	flush_behind(w);
 	return 0;
 }
 

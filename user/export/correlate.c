@@ -75,11 +75,14 @@ void corr_clock_fit(struct corr_clock *c)
 uint64_t corr_clock_mono(const struct corr_clock *c, uint64_t cnt)
 {
 	double x = (double)(int64_t)(cnt - c->c0);
-
 	double y = c->intercept + c->slope * x;
 
-	/* llround's rounding (half away from zero), without its call */
-	return c->h0 + (uint64_t)(int64_t)(y >= 0 ? y + 0.5 : y - 0.5);
+	/* llround's rounding (half away from zero) without its call where
+	 * the result fits; llround itself (its own result for what does not
+	 * fit, NaN included) elsewhere: a cast would be undefined there */
+	if (y > -9.2e18 && y < 9.2e18)
+		return c->h0 + (uint64_t)(int64_t)(y >= 0 ? y + 0.5 : y - 0.5);
+	return c->h0 + (uint64_t)(int64_t)llround(y);
 }
 
 /* ---- tasks -------------------------------------------------------------- */

@@ -132,7 +132,176 @@ static const struct {
 	[NPUPROF_HREC_MSTX_MARK] = { offsetof(struct npuprof_hrec_mstx, message) + 1, v_mstx },
 	[NPUPROF_HREC_MSTX_START] = { offsetof(struct npuprof_hrec_mstx, message) + 1, v_mstx },
 	[NPUPROF_HREC_MSTX_END] = { sizeof(struct npuprof_hrec_mstx_end), NULL },
+	[NPUPROF_HREC_CLOCK] = { sizeof(struct npuprof_hrec_clock), NULL },
 };
+
+/* ---- the TSC time base (hostfmt.h NPUPROF_HREC_F_TSC) ----------------------
+ *
+ * A stream with NPUPROF_HOST_F_TSC gets a first pass over its session
+ * blocks (tid 0; block headers only for the others) that collects the
+ * (TSC, monotonic) pairs of its CLOCK records, before any record reaches
+ * the caller. A flagged record's times are then converted by linear
+ * interpolation between the pairs around them, or beyond the first or last
+ * pair by extrapolation along the nearest span of at least
+ * NPUPROF_HOST_CLOCK_MIN_SPAN_NS. */
+struct clkpt {
+	uint64_t tsc, ns;
+	uint64_t off; /* file offset of its CLOCK record (messages) */
+};
+
+struct clkset {
+	struct clkpt *p;
+	size_t n, cap;
+};
+
+static int clk_add(struct clkset *c, uint64_t tsc, uint64_t ns, uint64_t off)
+{
+	if (c->n == c->cap) {
+		size_t ncap = c->cap ? c->cap * 2 : 64;
+		struct clkpt *np = realloc(c->p, ncap * sizeof(*np));
+
+		if (!np)
+			return -ENOMEM;
+		c->p = np;
+		c->cap = ncap;
+	}
+	c->p[c->n++] = (struct clkpt){ tsc, ns, off };
+	return 0;
+}
+
+static int clk_cmp(const void *a, const void *b)
+{
+	const struct clkpt *x = a, *y = b;
+
+	if (x->tsc != y->tsc)
+		return x->tsc < y->tsc ? -1 : 1;
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Sorts by TSC and keeps a strictly increasing chain: repeats (every
+ * CLOCK record carries the same reference pair) go silently; a pair whose
+ * time goes backwards against the kept ones is inconsistent and dropped.
+ * Returns how many were dropped as inconsistent; *first_bad its offset. */
+static uint64_t clk_finish(struct clkset *c, uint64_t *first_bad)
+{
+	uint64_t bad = 0;
+	size_t k = 0;
+
+	if (!c->n)
+		return 0;
+	qsort(c->p, c->n, sizeof(*c->p), clk_cmp);
+	for (size_t i = 1; i < c->n; i++) {
+		const struct clkpt *last = &c->p[k], *q = &c->p[i];
+
+		if (q->tsc == last->tsc && q->ns == last->ns)
+			continue;
+		if (q->tsc == last->tsc || q->ns < last->ns) {
+			if (!bad++ || q->off < *first_bad)
+				*first_bad = q->off;
+			continue;
+		}
+		c->p[++k] = *q;
+	}
+	c->n = k + 1;
+	return bad;
+}
+
+/* a.ns + (tsc - a.tsc) * (b.ns - a.ns) / (b.tsc - a.tsc), with a.tsc <
+ * b.tsc and a.ns <= b.ns; -1 if it is outside 0..UINT64_MAX. */
+static int clk_line(const struct clkpt *a, const struct clkpt *b, uint64_t tsc, uint64_t *ns)
+{
+	uint64_t dn = b->ns - a->ns, dt = b->tsc - a->tsc;
+	__int128 v;
+
+	if (dn > INT64_MAX)
+		return -1;
+	v = ((__int128)tsc - (__int128)a->tsc) * (__int128)dn; /* |v| < 2^127 */
+	v = v / (__int128)dt + (__int128)a->ns;
+	if (v < 0 || v > (__int128)UINT64_MAX)
+		return -1;
+	*ns = (uint64_t)v;
+	return 0;
+}
+
+static int clk_convert(const struct clkset *c, uint64_t tsc, uint64_t *ns)
+{
+	const struct clkpt *p = c->p;
+	size_t n = c->n, lo, hi;
+
+	if (n < 2)
+		return -1; /* no rate */
+	if (tsc < p[0].tsc) {
+		for (hi = 1; hi < n - 1 && p[hi].ns - p[0].ns < NPUPROF_HOST_CLOCK_MIN_SPAN_NS;
+		     hi++)
+			;
+		return clk_line(&p[0], &p[hi], tsc, ns);
+	}
+	if (tsc >= p[n - 1].tsc) {
+		for (lo = n - 2; lo > 0 && p[n - 1].ns - p[lo].ns < NPUPROF_HOST_CLOCK_MIN_SPAN_NS;
+		     lo--)
+			;
+		return clk_line(&p[lo], &p[n - 1], tsc, ns);
+	}
+	/* p[lo].tsc <= tsc < p[hi].tsc */
+	lo = 0;
+	hi = n - 1;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p[mid].tsc <= tsc)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return clk_line(&p[lo], &p[hi], tsc, ns);
+}
+
+static int tsc_field(const struct clkset *c, uint64_t *t)
+{
+	return clk_convert(c, *t, t);
+}
+
+/* Converts the copy `r` of a flagged record in place: 0, or -1 if a time
+ * does not convert. Kinds without times pass unchanged. */
+static int clk_record(const struct clkset *c, struct npuprof_hrec_header *r)
+{
+	switch (r->kind) {
+	case NPUPROF_HREC_TX: {
+		struct npuprof_hrec_tx *t = (void *)r;
+
+		/* 0: the absent time of an mstx range half */
+		if ((t->start_ns && tsc_field(c, &t->start_ns)) ||
+		    (t->end_ns && tsc_field(c, &t->end_ns)))
+			return -1;
+		break;
+	}
+	case NPUPROF_HREC_STAMP_MARK:
+		if (tsc_field(c, &((struct npuprof_hrec_stamp_mark *)(void *)r)->time_ns))
+			return -1;
+		break;
+	case NPUPROF_HREC_STAMP_POP:
+	case NPUPROF_HREC_STAMP_STOP: {
+		struct npuprof_hrec_stamp_pop *t = (void *)r;
+
+		if (tsc_field(c, &t->start_ns) || tsc_field(c, &t->end_ns))
+			return -1;
+		break;
+	}
+	case NPUPROF_HREC_MSTX_MARK:
+	case NPUPROF_HREC_MSTX_START:
+		if (tsc_field(c, &((struct npuprof_hrec_mstx *)(void *)r)->time_ns))
+			return -1;
+		break;
+	case NPUPROF_HREC_MSTX_END:
+		if (tsc_field(c, &((struct npuprof_hrec_mstx_end *)(void *)r)->time_ns))
+			return -1;
+		break;
+	}
+	r->reserved &= (uint16_t)~NPUPROF_HREC_F_TSC;
+	return 0;
+}
 
 /* ---- msproftx / mstx events, whatever their record ----------------------- */
 
@@ -230,6 +399,10 @@ struct dec {
 	struct npuprof_host_decode_stats *st;
 	char *err;
 	size_t errlen;
+	int mapped; /* base is a file mapping whose pages may be given back */
+	struct clkset clk; /* NPUPROF_HOST_F_TSC streams */
+	uint8_t *cvt; /* the converted copy of a flagged record */
+	size_t cvt_cap;
 };
 
 static void problem(struct dec *d, uint64_t off, const char *fmt, ...)
@@ -301,10 +474,110 @@ static uint64_t resync(const struct dec *d, uint64_t from)
 	return d->len;
 }
 
-int npuprof_host_decode_buffer(const void *data, size_t len, const char *name,
-			       npuprof_host_record_fn fn, void *ctx,
-			       struct npuprof_host_file_info *info,
-			       struct npuprof_host_decode_stats *stats, char *err, size_t errlen)
+/* Gives back the pages of a file mapping below `at`, in DECODE_WINDOW steps
+ * (pages read again come back from the file). */
+#define DECODE_WINDOW (8u << 20)
+static void drop_behind(const uint8_t *map, const uint8_t **dropped, const uint8_t *at)
+{
+	if (at - *dropped > 2 * DECODE_WINDOW) {
+		const uint8_t *upto = at - DECODE_WINDOW;
+
+		upto = map + ((size_t)(upto - map) & ~(size_t)(DECODE_WINDOW - 1));
+		if (upto > *dropped) {
+			madvise((void *)*dropped, (size_t)(upto - *dropped), MADV_DONTNEED);
+			*dropped = upto;
+		}
+	}
+}
+
+/* The first pass of a TSC stream: the pairs of the CLOCK records of every
+ * intact session block. Other blocks are stepped over by their header's
+ * size (a block whose size is damaged may hide a session block behind it:
+ * its pairs are then missing, which costs accuracy, not records); after a
+ * bad header it steps 8 bytes, as resync() does. */
+static int collect_clock(struct dec *d, uint64_t off)
+{
+	const uint8_t *dropped = d->base;
+	uint64_t bad_off = 0, bad;
+
+	while (off + sizeof(struct npuprof_host_block_header) <= d->len) {
+		struct npuprof_host_block_header bh;
+		const uint8_t *payload = d->base + off + sizeof(bh);
+		uint32_t where;
+
+		memcpy(&bh, d->base + off, sizeof(bh));
+		if (bh.magic != NPUPROF_HOST_BLOCK_MAGIC || (bh.size & (NPUPROF_HREC_ALIGN - 1)) ||
+		    bh.size > d->len - off - sizeof(bh)) {
+			off += NPUPROF_HREC_ALIGN;
+			continue;
+		}
+		if (bh.tid == 0) {
+			if (npuprof_host_block_crc(&bh, payload) != bh.crc ||
+			    check_records(payload, bh.size, &where)) {
+				off += NPUPROF_HREC_ALIGN;
+				continue;
+			}
+			for (uint32_t r = 0; r < bh.size;) {
+				const struct npuprof_hrec_header *rec = (const void *)(payload + r);
+				uint64_t at = off + sizeof(bh) + r;
+
+				r += rec->size;
+				if (rec->kind != NPUPROF_HREC_CLOCK)
+					continue;
+				const struct npuprof_hrec_clock *c = (const void *)rec;
+
+				if ((c->tsc && clk_add(&d->clk, c->tsc, c->monotonic_ns, at)) ||
+				    (c->ref_tsc && clk_add(&d->clk, c->ref_tsc, c->ref_ns, at)))
+					return -ENOMEM;
+			}
+		}
+		off += sizeof(bh) + bh.size;
+		if (d->mapped)
+			drop_behind(d->base, &dropped, d->base + off);
+	}
+	if (d->mapped && d->len)
+		madvise((void *)d->base, d->len, MADV_DONTNEED);
+	bad = clk_finish(&d->clk, &bad_off);
+	if (bad)
+		problem(d, bad_off,
+			"%" PRIu64 " clock pair(s) out of order with the others (ignored)", bad);
+	d->st->clock_pairs = d->clk.n;
+	return 0;
+}
+
+/* The converted copy of a flagged record, or NULL (*ret set on ENOMEM). */
+static const struct npuprof_hrec_header *convert(struct dec *d,
+						 const struct npuprof_hrec_header *rec, int *ret)
+{
+	if (rec->size > d->cvt_cap) {
+		size_t ncap = d->cvt_cap ? d->cvt_cap : 256;
+		uint8_t *n;
+
+		while (ncap < rec->size)
+			ncap *= 2;
+		n = realloc(d->cvt, ncap);
+		if (!n) {
+			*ret = -ENOMEM;
+			return NULL;
+		}
+		d->cvt = n;
+		d->cvt_cap = ncap;
+	}
+	memcpy(d->cvt, rec, rec->size);
+	if (clk_record(&d->clk, (void *)d->cvt))
+		return NULL;
+	return (const void *)d->cvt;
+}
+
+static int is_stamp_kind(uint16_t kind)
+{
+	return kind == NPUPROF_HREC_TX ||
+	       (kind >= NPUPROF_HREC_STAMP_MARK && kind <= NPUPROF_HREC_MSTX_END);
+}
+
+static int decode(const void *data, size_t len, const char *name, npuprof_host_record_fn fn,
+		  void *ctx, struct npuprof_host_file_info *info,
+		  struct npuprof_host_decode_stats *stats, char *err, size_t errlen, int mapped)
 {
 	struct npuprof_host_decode_stats local_st;
 	struct npuprof_host_file_header fh;
@@ -330,9 +603,13 @@ int npuprof_host_decode_buffer(const void *data, size_t len, const char *name,
 		memcpy(copy, data, len);
 		data = copy;
 	}
-	d = (struct dec){
-		.base = data, .len = len, .name = name, .st = stats, .err = err, .errlen = errlen
-	};
+	d = (struct dec){ .base = data,
+			  .len = len,
+			  .name = name,
+			  .st = stats,
+			  .err = err,
+			  .errlen = errlen,
+			  .mapped = mapped && !copy };
 
 	if (len < sizeof(fh)) {
 		problem(&d, 0, "file header truncated (%zu of %zu bytes)", len, sizeof(fh));
@@ -371,6 +648,11 @@ int npuprof_host_decode_buffer(const void *data, size_t len, const char *name,
 	}
 
 	off = fh.header_size;
+	if (fh.flags & NPUPROF_HOST_F_TSC) {
+		ret = collect_clock(&d, off);
+		if (ret)
+			goto out;
+	}
 	while (off < len) {
 		struct npuprof_host_block_header bh;
 		const uint8_t *payload;
@@ -429,10 +711,24 @@ int npuprof_host_decode_buffer(const void *data, size_t len, const char *name,
 		stats->lost += bh.lost;
 		for (uint32_t r = 0; r < bh.size;) {
 			const struct npuprof_hrec_header *rec = (const void *)(payload + r);
+			uint64_t at = off + sizeof(bh) + r;
 
 			r += rec->size;
 			if (rec->kind == NPUPROF_HREC_PAD)
 				continue;
+			if ((rec->reserved & NPUPROF_HREC_F_TSC) && is_stamp_kind(rec->kind)) {
+				rec = convert(&d, rec, &ret);
+				if (ret)
+					goto out;
+				if (!rec) {
+					problem(&d, at,
+						d.clk.n < 2 ?
+							"TSC times without clock pairs to convert them" :
+							"TSC time does not convert to CLOCK_MONOTONIC ns");
+					stats->bad_records++;
+					continue;
+				}
+			}
 			if (rec->kind == NPUPROF_HREC_END)
 				stats->closed = 1;
 			stats->records++;
@@ -457,8 +753,18 @@ damaged:
 	if (stats->problems)
 		ret = NPUPROF_HOST_EDAMAGED;
 out:
+	free(d.clk.p);
+	free(d.cvt);
 	free(copy);
 	return ret;
+}
+
+int npuprof_host_decode_buffer(const void *data, size_t len, const char *name,
+			       npuprof_host_record_fn fn, void *ctx,
+			       struct npuprof_host_file_info *info,
+			       struct npuprof_host_decode_stats *stats, char *err, size_t errlen)
+{
+	return decode(data, len, name, fn, ctx, info, stats, err, errlen, 0);
 }
 
 /*
@@ -467,7 +773,6 @@ out:
  * only drops this process's view: a page read again comes back from the
  * file), so a stream of any size costs a bounded window of memory.
  */
-#define DECODE_WINDOW (8u << 20)
 struct window {
 	npuprof_host_record_fn fn;
 	void *ctx;
@@ -481,15 +786,9 @@ static int windowed(void *vctx, const struct npuprof_host_block_header *block,
 	struct window *w = vctx;
 	const uint8_t *at = (const uint8_t *)rec;
 
-	if (at >= w->map && at < w->map + w->len && at - w->dropped > 2 * DECODE_WINDOW) {
-		const uint8_t *upto = at - DECODE_WINDOW;
-
-		upto = w->map + ((size_t)(upto - w->map) & ~(size_t)(DECODE_WINDOW - 1));
-		if (upto > w->dropped) {
-			madvise((void *)w->dropped, (size_t)(upto - w->dropped), MADV_DONTNEED);
-			w->dropped = upto;
-		}
-	}
+	/* (a converted record is a copy outside the mapping) */
+	if (at >= w->map && at < w->map + w->len)
+		drop_behind(w->map, &w->dropped, at);
 	return w->fn(w->ctx, block, rec);
 }
 
@@ -538,9 +837,8 @@ int npuprof_host_decode(const char *path, npuprof_host_record_fn fn, void *ctx,
 		win.map = win.dropped = map;
 		win.len = (size_t)st.st_size;
 	}
-	ret = npuprof_host_decode_buffer(map ? map : "", (size_t)st.st_size, path,
-					 map ? windowed : fn, map ? (void *)&win : ctx, info, stats,
-					 err, errlen);
+	ret = decode(map ? map : "", (size_t)st.st_size, path, map && fn ? windowed : fn,
+		     map ? (void *)&win : ctx, info, stats, err, errlen, map != NULL);
 	if (map)
 		munmap(map, (size_t)st.st_size);
 	return ret;

@@ -290,7 +290,7 @@ static __attribute__((noinline)) int emit_stamp_tx(const struct stamp *s, uint16
 	if (n >= STAMP_MSG_MAX)
 		n = STAMP_MSG_MAX - 1;
 	return hrec_emit_tx(0, event, start, end, hrec_tid(), start_tid, range_id, 0, 0,
-			    s->category, s->payload_type, s->message, n);
+			    s->category, s->payload_type, s->message, n, hrec_stamp_flags());
 }
 
 /* One stamp event: a compact record (hostfmt.h) naming the message by id,
@@ -964,7 +964,7 @@ aclError aclprofMark(void *stamp)
 
 	if (!tx_collecting())
 		return PROF_FAILED;
-	now = hrec_now();
+	now = hrec_stamp_now();
 	s = live_stamp(stamp);
 	if (!s)
 		return PROF_FAILED;
@@ -991,7 +991,7 @@ aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream)
 	    h.launch_trace(stream, id, NPUPROF_TRACE_MODEL_ID, NPUPROF_TRACE_TAG_MARK) != 0)
 		return PROF_FAILED;
 	return hrec_emit_tx(1, NPUPROF_TX_MARK_EX, now, now, tid, tid, NPUPROF_TX_NO_RANGE, id, 0,
-			    UINT32_MAX, 0, msg, (uint32_t)msgLen);
+			    UINT32_MAX, 0, msg, (uint32_t)msgLen, 0);
 }
 
 aclError aclprofPush(void *stamp)
@@ -1003,7 +1003,7 @@ aclError aclprofPush(void *stamp)
 		return ACL_ERROR_INVALID_PARAM;
 	if (!tx_collecting())
 		return PROF_FAILED;
-	now = hrec_now();
+	now = hrec_stamp_now();
 	s = live_stamp(stamp);
 	if (!s)
 		return ACL_ERROR_INVALID_PARAM;
@@ -1025,7 +1025,7 @@ aclError aclprofPop(void)
 		return PROF_FAILED;
 	collecting = tx_collecting();
 	if (npuprof_likely(collecting))
-		now = hrec_now(); /* first, as in the other stamp calls */
+		now = hrec_stamp_now(); /* first, as in the other stamp calls */
 	if (t_st.depth == 0)
 		return PROF_FAILED;
 	f = t_st.stack[--t_st.depth];
@@ -1045,7 +1045,7 @@ aclError aclprofRangeStart(void *stamp, uint32_t *rangeId)
 		return ACL_ERROR_INVALID_PARAM;
 	if (!tx_collecting())
 		return PROF_FAILED;
-	now = hrec_now();
+	now = hrec_stamp_now();
 	s = live_stamp(stamp);
 	if (!s)
 		return ACL_ERROR_INVALID_PARAM;
@@ -1070,7 +1070,7 @@ aclError aclprofRangeStop(uint32_t rangeId)
 		return PROF_FAILED;
 	start = atomic_load_explicit(&s->range_start_ns, memory_order_relaxed);
 	start_tid = atomic_load_explicit(&s->range_start_tid, memory_order_relaxed);
-	return emit_stamp(s, NPUPROF_TX_START_STOP, start, hrec_now(), start_tid, rangeId);
+	return emit_stamp(s, NPUPROF_TX_START_STOP, start, hrec_stamp_now(), start_tid, rangeId);
 }
 
 aclError aclprofRangePushEx(aclprofEventAttributes *attr)

@@ -108,6 +108,127 @@ static void clock_setup(void)
 	/* h stays open: the vDSO is never unloaded and fn must stay valid */
 }
 
+/* ---- the stamps' TSC time base (hostfmt.h NPUPROF_HREC_F_TSC) ----------- */
+
+uint16_t npuprof_g_stamp_flags;
+static int g_clock_chosen; /* under g_ctl_lock */
+static struct npuprof_hrec_clock g_clock_ref; /* tsc/monotonic_ns: the reference */
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+static inline uint64_t tsc_ordered(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("lfence; rdtsc; lfence" : "=a"(lo), "=d"(hi)::"memory");
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* Exact only with an invariant TSC (CPUID 0x80000007 EDX bit 8: Linux's
+ * constant_tsc + nonstop_tsc) that the kernel uses for CLOCK_MONOTONIC. */
+static int tsc_exact(void)
+{
+	unsigned a, b, c, d;
+	char cs[32] = "";
+	FILE *f;
+
+	if (!__get_cpuid(0x80000000u, &a, &b, &c, &d) || a < 0x80000007u)
+		return 0;
+	__cpuid(0x80000007u, a, b, c, d);
+	if (!(d & (1u << 8)))
+		return 0;
+	f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "re");
+	if (!f)
+		return 0;
+	if (!fgets(cs, sizeof(cs), f))
+		cs[0] = '\0';
+	fclose(f);
+	return strcmp(cs, "tsc\n") == 0 || strcmp(cs, "tsc") == 0;
+}
+
+/* One (TSC, CLOCK_MONOTONIC) pair: the tightest of a few monotonic-TSC-
+ * monotonic brackets, the TSC taken as read halfway. */
+static void clock_pair(uint64_t *tsc, uint64_t *ns)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 5; i++) {
+		uint64_t a = hrec_now(), t = tsc_ordered(), b = hrec_now();
+
+		if (b >= a && b - a < best) {
+			best = b - a;
+			*tsc = t;
+			*ns = a + (b - a) / 2;
+		}
+	}
+}
+#else
+static int tsc_exact(void)
+{
+	return 0;
+}
+
+static void clock_pair(uint64_t *tsc, uint64_t *ns)
+{
+	*tsc = 0;
+	*ns = hrec_now();
+}
+#endif
+
+/* Under g_ctl_lock, at the first start: the stamps' time base for the
+ * life of the process. NPUPROF_HOST_CLOCK=monotonic keeps clock_gettime,
+ * =tsc (or unset, or auto) takes the TSC where it is exact. */
+static int clock_choose(char *err, size_t errlen)
+{
+	const char *e = getenv("NPUPROF_HOST_CLOCK");
+	int want;
+
+	if (g_clock_chosen)
+		return 0;
+	if (!e || !*e || !strcmp(e, "auto") || !strcmp(e, "tsc")) {
+		want = 1;
+	} else if (!strcmp(e, "monotonic")) {
+		want = 0;
+	} else {
+		snprintf(err, errlen, "NPUPROF_HOST_CLOCK=%s: expected monotonic, tsc or auto", e);
+		return -EINVAL;
+	}
+	if (want && tsc_exact()) {
+		struct timespec ms = { 0, 2 * (long)NPUPROF_HOST_CLOCK_MIN_SPAN_NS };
+		uint64_t t0, n0;
+
+		clock_pair(&g_clock_ref.ref_tsc, &g_clock_ref.ref_ns);
+		/* Every later pair is at least the minimum span away from the
+		 * reference, so each CLOCK record alone gives a rate. */
+		do {
+			nanosleep(&ms, NULL);
+			clock_pair(&t0, &n0);
+		} while (n0 - g_clock_ref.ref_ns < 2 * NPUPROF_HOST_CLOCK_MIN_SPAN_NS);
+		__atomic_store_n(&npuprof_g_stamp_flags, NPUPROF_HREC_F_TSC, __ATOMIC_RELAXED);
+	}
+	g_clock_chosen = 1;
+	return 0;
+}
+
+/* A CLOCK record for the running stream; under g_io_lock. The writer's
+ * cycles (always 0) add one only after blocks were written since the last
+ * one: stamps are then bracketed by pairs, and an idle collection does
+ * not grow its file. */
+static void write_block(uint32_t tid, const void *payload, uint32_t len, uint64_t lost);
+static uint64_t g_blocks_at_pair; /* under g_io_lock */
+static void clock_emit_locked(int always)
+{
+	struct npuprof_hrec_clock c = g_clock_ref;
+
+	if (!npuprof_g_stamp_flags || g_fd < 0 || (!always && g_blocks == g_blocks_at_pair))
+		return;
+	c.h = (struct npuprof_hrec_header){ .size = sizeof(c), .kind = NPUPROF_HREC_CLOCK };
+	clock_pair(&c.tsc, &c.monotonic_ns);
+	write_block(0, &c, sizeof(c), 0);
+	g_blocks_at_pair = g_blocks;
+}
+
 uint64_t npuprof_hostrec_now(void)
 {
 	return hrec_now();
@@ -376,6 +497,7 @@ static void *writer_main(void *arg)
 
 		pthread_mutex_lock(&g_io_lock);
 		drain_all();
+		clock_emit_locked(0);
 		pthread_mutex_unlock(&g_io_lock);
 		if (atomic_load_explicit(&g_writer_stop, memory_order_acquire))
 			break;
@@ -508,6 +630,11 @@ int npuprof_hostrec_start(const struct npuprof_hostrec_config *cfg, char *err, s
 								 DEFAULT_FLUSH_MS, 1, MAX_FLUSH_MS);
 	if (g_flush_ms > MAX_FLUSH_MS)
 		g_flush_ms = MAX_FLUSH_MS;
+	r = clock_choose(err, errlen);
+	if (r) {
+		pthread_mutex_unlock(&g_ctl_lock);
+		return r;
+	}
 
 	fd = open_stream(cfg->dir, err, errlen);
 	if (fd < 0) {
@@ -527,6 +654,7 @@ int npuprof_hostrec_start(const struct npuprof_hostrec_config *cfg, char *err, s
 	fh.realtime_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
 	fh.monotonic_ns = (uint64_t)mono.tv_sec * 1000000000u + (uint64_t)mono.tv_nsec;
 	fh.switches = cfg->switches;
+	fh.flags = npuprof_g_stamp_flags ? NPUPROF_HOST_F_TSC : 0;
 	gethostname(fh.hostname, sizeof(fh.hostname) - 1);
 	r = write_all(fd, &fh, sizeof(fh));
 	if (r) {
@@ -560,6 +688,9 @@ int npuprof_hostrec_start(const struct npuprof_hostrec_config *cfg, char *err, s
 			free(s);
 		}
 	}
+	pthread_mutex_lock(&g_io_lock);
+	clock_emit_locked(1); /* the first pair, before any stamp */
+	pthread_mutex_unlock(&g_io_lock);
 	npuprof_rank_emit_all();
 	if (g_start_hook)
 		g_start_hook();
@@ -600,6 +731,7 @@ int npuprof_hostrec_stop(void)
 	pthread_join(g_writer, NULL);
 	pthread_mutex_lock(&g_io_lock);
 	drain_all();
+	clock_emit_locked(1);
 	{
 		struct npuprof_hrec_end end = { .h = { .size = sizeof(end),
 						       .kind = NPUPROF_HREC_END },

@@ -79,6 +79,36 @@ static inline uint64_t hrec_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The stamp records' time base (hostfmt.h NPUPROF_HREC_F_TSC), chosen once
+ * per process when the recorder first starts (NPUPROF_HOST_CLOCK, README):
+ * NPUPROF_HREC_F_TSC when the TSC is invariant and the kernel keeps
+ * CLOCK_MONOTONIC with it, so that the reader converts ticks exactly; else
+ * 0. Set before the first collection's records and never changed, so a
+ * range's two times always share their base. */
+extern uint16_t npuprof_g_stamp_flags;
+
+/* The clock read of the compact stamp records: with the TSC time base one
+ * plain rdtsc (not ordered by an lfence: a stamp is a point in the
+ * program's flow, not a fence), else hrec_now(). The record that carries
+ * the value says which (hrec_stamp_flags()). */
+static inline uint64_t hrec_stamp_now(void)
+{
+#if defined(__x86_64__)
+	if (npuprof_likely(npuprof_g_stamp_flags)) {
+		uint32_t lo, hi;
+
+		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+		return (uint64_t)hi << 32 | lo;
+	}
+#endif
+	return hrec_now();
+}
+
+static inline uint16_t hrec_stamp_flags(void)
+{
+	return npuprof_g_stamp_flags;
+}
+
 static inline uint32_t hrec_tid(void)
 {
 	uint32_t t = npuprof_t_tid;
@@ -88,7 +118,7 @@ static inline uint32_t hrec_tid(void)
 
 /* npuprof_hostrec_reserve, with the common case inline: a registered ring
  * with room before its end. Everything else takes the exported function. */
-static inline void *hrec_reserve(uint16_t kind, uint32_t size)
+static inline void *hrec_reserve(uint16_t kind, uint32_t size, uint16_t flags)
 {
 	struct tbuf *tb = npuprof_t_buf;
 	struct npuprof_hrec_header *h;
@@ -96,17 +126,22 @@ static inline void *hrec_reserve(uint16_t kind, uint32_t size)
 	uint32_t off;
 
 	if (npuprof_unlikely(!tb) || !atomic_load_explicit(&npuprof_g_active, memory_order_relaxed))
-		return npuprof_hostrec_reserve(kind, size);
+		goto slow;
 	pos = atomic_load_explicit(&tb->head, memory_order_relaxed);
 	off = (uint32_t)pos & (tb->cap - 1);
 	if (npuprof_unlikely(size > tb->cap - off || pos + size - tb->cached_tail > tb->cap ||
 			     size > tb->cap / 4))
-		return npuprof_hostrec_reserve(kind, size);
+		goto slow;
 	tb->pending = pos;
 	h = (void *)(tb->data + off);
 	h->size = size;
 	h->kind = kind;
-	h->reserved = 0;
+	h->reserved = flags;
+	return h;
+slow:
+	h = npuprof_hostrec_reserve(kind, size);
+	if (h)
+		h->reserved = flags;
 	return h;
 }
 
@@ -119,7 +154,8 @@ struct hrec_slot {
 	uint64_t end;
 };
 
-static inline void *hrec_reserve_slot(uint16_t kind, uint32_t size, struct hrec_slot *s)
+static inline void *hrec_reserve_slot(uint16_t kind, uint32_t size, struct hrec_slot *s,
+				      uint16_t flags)
 {
 	struct tbuf *tb = npuprof_t_buf;
 	struct npuprof_hrec_header *h;
@@ -134,12 +170,15 @@ static inline void *hrec_reserve_slot(uint16_t kind, uint32_t size, struct hrec_
 			s->tb = tb;
 			s->end = pos + size;
 			h = (void *)(tb->data + off);
-			*h = (struct npuprof_hrec_header){ .size = size, .kind = kind };
+			*h = (struct npuprof_hrec_header){ .size = size,
+							   .kind = kind,
+							   .reserved = flags };
 			return h;
 		}
 	}
 	h = npuprof_hostrec_reserve(kind, size);
 	if (h) {
+		((struct npuprof_hrec_header *)h)->reserved = flags;
 		s->tb = npuprof_t_buf;
 		s->end = s->tb->pending + size;
 	}
@@ -191,17 +230,18 @@ static inline void hrec_commit(void *rec)
 		npuprof_hostrec_commit_check(tb, end);
 }
 
-/* Writes one TX record (msproftx and mstx alike; domain 0: the default);
+/* Writes one TX record (msproftx and mstx alike; domain 0: the default;
+ * flags: the header's NPUPROF_HREC_F_*, the time base of start and end);
  * 0, or -1 (CANN's PROF_FAILED) if it could not be recorded (no collection, ring
  * full), which CANN reports as a failed report. */
 static inline __attribute__((always_inline)) int hrec_emit_tx(
 	uint16_t info_type, uint16_t event, uint64_t start, uint64_t end, uint32_t tid,
 	uint32_t start_tid, uint32_t range_id, uint64_t mark_id, uint64_t domain, uint32_t category,
-	int32_t payload_type, const char *msg, uint32_t msg_len)
+	int32_t payload_type, const char *msg, uint32_t msg_len, uint16_t flags)
 {
 	uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_tx, message),
 					  (size_t)msg_len + 1);
-	struct npuprof_hrec_tx *r = hrec_reserve(NPUPROF_HREC_TX, size);
+	struct npuprof_hrec_tx *r = hrec_reserve(NPUPROF_HREC_TX, size, flags);
 
 	if (!r)
 		return -1;
@@ -228,15 +268,17 @@ static inline __attribute__((always_inline)) int hrec_emit_tx(
 
 /* The compact msproftx / mstx records (hostfmt.h, kinds 17-22), one
  * writer each; 0, or -1 if nothing could be recorded (no collection, ring
- * full). The thread is the ring's. */
+ * full). The thread is the ring's. Their times come from hrec_stamp_now()
+ * and the records carry hrec_stamp_flags(). */
 static inline __attribute__((always_inline)) int hrec_emit_stamp_mark(uint64_t time,
 								      uint64_t msg_id,
 								      uint32_t category,
 								      int32_t payload_type)
 {
 	struct hrec_slot sl;
-	struct npuprof_hrec_stamp_mark *r = hrec_reserve_slot(
-		NPUPROF_HREC_STAMP_MARK, sizeof(struct npuprof_hrec_stamp_mark), &sl);
+	struct npuprof_hrec_stamp_mark *r =
+		hrec_reserve_slot(NPUPROF_HREC_STAMP_MARK, sizeof(struct npuprof_hrec_stamp_mark),
+				  &sl, hrec_stamp_flags());
 
 	if (!r)
 		return -1;
@@ -259,7 +301,7 @@ static inline __attribute__((always_inline)) int hrec_emit_stamp_range(
 		hrec_reserve_slot(stop ? NPUPROF_HREC_STAMP_STOP : NPUPROF_HREC_STAMP_POP,
 				  stop ? sizeof(struct npuprof_hrec_stamp_stop) :
 					 sizeof(struct npuprof_hrec_stamp_pop),
-				  &sl);
+				  &sl, hrec_stamp_flags());
 
 	if (!r)
 		return -1;
@@ -283,7 +325,7 @@ static inline __attribute__((always_inline)) int hrec_emit_mstx(uint16_t kind, u
 {
 	uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_mstx, message),
 					  (size_t)msg_len + 1);
-	struct npuprof_hrec_mstx *r = hrec_reserve(kind, size);
+	struct npuprof_hrec_mstx *r = hrec_reserve(kind, size, hrec_stamp_flags());
 
 	if (!r)
 		return -1;
@@ -301,7 +343,8 @@ static inline __attribute__((always_inline)) int hrec_emit_mstx(uint16_t kind, u
 static inline __attribute__((always_inline)) int hrec_emit_mstx_end(uint64_t time, uint64_t mark_id)
 {
 	struct npuprof_hrec_mstx_end *r = hrec_reserve(NPUPROF_HREC_MSTX_END,
-						       sizeof(struct npuprof_hrec_mstx_end));
+						       sizeof(struct npuprof_hrec_mstx_end),
+						       hrec_stamp_flags());
 
 	if (!r)
 		return -1;

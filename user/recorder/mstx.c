@@ -136,7 +136,7 @@ static inline __attribute__((always_inline)) void mark(uint64_t domain, const ch
 
 	if (!collecting() || !msg || !*msg)
 		return;
-	now = hrec_now();
+	now = hrec_stamp_now();
 	len = strnlen(msg, MSTX_MSG_MAX);
 	id = next_id();
 	if (!domain)
@@ -195,7 +195,7 @@ static inline __attribute__((always_inline)) mstxRangeId range_start(uint64_t do
 
 	if (!collecting() || !msg || !*msg)
 		return MSTX_INVALID_ID;
-	now = hrec_now();
+	now = hrec_stamp_now();
 	len = strnlen(msg, MSTX_MSG_MAX);
 	id = next_id();
 	if (!domain)
@@ -220,7 +220,7 @@ static inline __attribute__((always_inline)) void range_end(mstxRangeId id)
 
 	if (id == MSTX_INVALID_ID)
 		return;
-	now = hrec_now();
+	now = hrec_stamp_now();
 	stream = sr_take(id);
 	if (!collecting())
 		return;

@@ -263,7 +263,8 @@ static int content_rec(void *ctx, const struct npuprof_host_block_header *b,
 	case NPUPROF_HREC_HASH:
 	case NPUPROF_HREC_OPTION:
 	case NPUPROF_HREC_END:
-	case NPUPROF_HREC_RANK: return 0;
+	case NPUPROF_HREC_RANK:
+	case NPUPROF_HREC_CLOCK: return 0;
 	case NPUPROF_HREC_FWK_OP:
 	case NPUPROF_HREC_FWK_MEM:
 	case NPUPROF_HREC_FWK_GC: break; /* a framework-only process (torch on CPU) */
