@@ -11,11 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "acl/acl_prof.h"
+#include "mstx/ms_tools_ext.h"
 #include "hostdata.h"
 #include "hostrec.h"
+#include "hostrec_testutil.h"
 #include "testutil.h"
 
 #define MS 1000000ULL
@@ -363,6 +366,69 @@ START_TEST(test_stream_api_out_of_order)
 }
 END_TEST
 
+/* Stamps with TSC times (NPUPROF_HOST_CLOCK=tsc where the host can) reach
+ * the index as converted copies outside the file's mapping, between the
+ * per-task records of the same blocks: the blocks' ranges stay right. */
+START_TEST(test_stream_tsc_stamps)
+{
+	char dir[] = "/tmp/npuprof-test-hostdata-XXXXXX", err[512], sess[4096];
+	struct hostdata h;
+	uint32_t pid = (uint32_t)getpid();
+	const uint64_t n = 3000;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	pid_t child = fork();
+
+	ck_assert_int_ge(child, 0);
+	if (child == 0) {
+		/* msproftx on through an ACL session (the process's one) */
+		aclprofConfig *pc;
+
+		setenv("NPUPROF_HOST_CLOCK", "tsc", 1);
+		if (aclprofInit(dir, strlen(dir)) != ACL_SUCCESS)
+			_exit(10);
+		pc = aclprofCreateConfig(NULL, 0, ACL_AICORE_NONE, NULL, ACL_PROF_MSPROFTX);
+		if (!pc || aclprofStart(pc) != ACL_SUCCESS)
+			_exit(11);
+		for (uint64_t i = 0; i < n; i++) {
+			track(1, (uint32_t)i, MS + i * 1000, i);
+			mstxMarkA("m", NULL);
+			compute(1, (uint32_t)i, 0, 1000 + i);
+		}
+		if (aclprofStop(pc) != ACL_SUCCESS || aclprofFinalize() != ACL_SUCCESS)
+			_exit(12);
+		_exit(0);
+	}
+	int status;
+
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	pid = (uint32_t)child;
+	/* the session: DIR/<session>/host/data/<stream> */
+	snprintf(sess, sizeof(sess), "%s", tu_find_stream(dir));
+	for (int k = 0; k < 3; k++)
+		*strrchr(sess, '/') = '\0';
+
+	ck_assert_int_eq(hostdata_open(&h, sess, 0, stderr, err, sizeof(err)), 0);
+	ck_assert_uint_eq(h.damaged_files, 0);
+	ck_assert_uint_eq(h.ntx, n);
+	for (uint64_t i = 0; i < n; i++) {
+		const struct hd_launch *l = hostdata_launch(&h, pid, 0, 1, (uint32_t)i, 7,
+							    MS + i * 1000 + 50);
+		const struct hd_compute *c;
+
+		ck_assert(l && l->tracked);
+		ck_assert_uint_eq(l->tr.r.connection_id, i);
+		c = hostdata_compute(&h, pid, 0, 1, (uint32_t)i, 0);
+		ck_assert_ptr_nonnull(c);
+		ck_assert_uint_eq(hostdata_op_strings(&h, c)->name_id, 1000 + i);
+		hostdata_release(&h, l);
+	}
+	hostdata_free(&h);
+	rm_dir(dir);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("hostdata");
@@ -372,6 +438,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_stream_wrap);
 	tcase_add_test(tc, test_stream_enclosing);
 	tcase_add_test(tc, test_stream_api_out_of_order);
+	tcase_add_test(tc, test_stream_tsc_stamps);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -650,7 +650,17 @@ static int index_record(struct load_ctx *ctx, const struct npuprof_host_block_he
 			const struct npuprof_hrec_header *rec)
 {
 	const uint8_t *at = (const uint8_t *)rec;
-	uint64_t off = (uint64_t)(at - ctx->base);
+	uint64_t off;
+
+	if (!ctx->base || at < ctx->base || at >= ctx->base + ctx->len) {
+		/* a copy: the decoder converted its TSC times (msproftx stamps,
+		 * loaded whole); it stands where its block's next record is */
+		if (ctx->cur >= 0 && b->seq == ctx->seq &&
+		    ctx->h->stream->cur[ctx->cur].tid == b->tid)
+			ctx->end += rec->size;
+		return 0;
+	}
+	off = (uint64_t)(at - ctx->base);
 
 	/* pages behind the decoder are given back as it goes */
 	if (at - ctx->dropped > (ptrdiff_t)(16u << 20)) {
