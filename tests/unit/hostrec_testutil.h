@@ -228,4 +228,49 @@ static inline const struct npuprof_hrec_tx *tu_nth_tx(struct decoded *d, size_t 
 	return nth < d->ntx ? d->tx[nth] : NULL;
 }
 
+/* ---- hand-crafted streams: a file header, then blocks of the caller's
+ * records with their framing and CRC right ---- */
+struct craft {
+	uint8_t buf[16384] __attribute__((aligned(8)));
+	size_t len;
+	uint64_t seq;
+};
+
+/* A stream with header flags `flags` (npuprof_host_file_header.flags). */
+static inline void craft_init(struct craft *c, uint64_t flags)
+{
+	struct npuprof_host_file_header *fh = (void *)c->buf;
+
+	memset(c, 0, sizeof(*c));
+	memcpy(fh->magic, NPUPROF_HOST_MAGIC, sizeof(NPUPROF_HOST_MAGIC));
+	fh->version = NPUPROF_HOST_VERSION;
+	fh->header_size = sizeof(*fh);
+	fh->byte_order = NPUPROF_HOST_BYTE_ORDER;
+	fh->block_align = 8;
+	fh->flags = flags;
+	c->len = sizeof(*fh);
+}
+
+/* One block of thread `tid` holding `len` bytes of records. */
+static inline void craft_block(struct craft *c, uint32_t tid, const void *recs, uint32_t len)
+{
+	struct npuprof_host_block_header bh = {
+		.magic = NPUPROF_HOST_BLOCK_MAGIC, .size = len, .tid = tid, .seq = c->seq++
+	};
+
+	ck_assert_uint_le(c->len + sizeof(bh) + len, sizeof(c->buf));
+	bh.crc = npuprof_host_block_crc(&bh, recs);
+	memcpy(c->buf + c->len, &bh, sizeof(bh));
+	memcpy(c->buf + c->len + sizeof(bh), recs, len);
+	c->len += sizeof(bh) + len;
+}
+
+/* The END record, in a block of thread `tid`. */
+static inline void craft_end(struct craft *c, uint32_t tid)
+{
+	struct npuprof_hrec_end e = { .h = { .size = sizeof(e), .kind = NPUPROF_HREC_END } };
+
+	craft_block(c, tid, &e, sizeof(e));
+}
+
 #endif

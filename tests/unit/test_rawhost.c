@@ -383,44 +383,6 @@ END_TEST
 
 /* ---- hand-crafted streams: framing intact (CRC right), records wrong ---- */
 
-struct craft {
-	uint8_t buf[4096] __attribute__((aligned(8)));
-	size_t len;
-	uint64_t seq;
-};
-
-static void craft_init(struct craft *c)
-{
-	struct npuprof_host_file_header *fh = (void *)c->buf;
-
-	memset(c, 0, sizeof(*c));
-	memcpy(fh->magic, NPUPROF_HOST_MAGIC, sizeof(NPUPROF_HOST_MAGIC));
-	fh->version = NPUPROF_HOST_VERSION;
-	fh->header_size = sizeof(*fh);
-	fh->byte_order = NPUPROF_HOST_BYTE_ORDER;
-	fh->block_align = 8;
-	c->len = sizeof(*fh);
-}
-
-static void craft_block(struct craft *c, const void *recs, uint32_t len)
-{
-	struct npuprof_host_block_header bh = {
-		.magic = NPUPROF_HOST_BLOCK_MAGIC, .size = len, .tid = 7, .seq = c->seq++
-	};
-
-	bh.crc = npuprof_host_block_crc(&bh, recs);
-	memcpy(c->buf + c->len, &bh, sizeof(bh));
-	memcpy(c->buf + c->len + sizeof(bh), recs, len);
-	c->len += sizeof(bh) + len;
-}
-
-static void craft_end(struct craft *c)
-{
-	struct npuprof_hrec_end e = { .h = { .size = sizeof(e), .kind = NPUPROF_HREC_END } };
-
-	craft_block(c, &e, sizeof(e));
-}
-
 /* Decodes a crafted stream whose second block holds `recs`; returns the
  * problem text ("" if clean) and the number of delivered records. */
 static int craft_decode(const void *recs, uint32_t len, char *err, size_t errlen, size_t *n)
@@ -429,10 +391,10 @@ static int craft_decode(const void *recs, uint32_t len, char *err, size_t errlen
 	struct npuprof_host_decode_stats st;
 	struct npuprof_hrec_end e = { .h = { .size = sizeof(e), .kind = NPUPROF_HREC_END } };
 
-	craft_init(&c);
-	craft_block(&c, &e, 0); /* an empty block is legal */
-	craft_block(&c, recs, len);
-	craft_end(&c);
+	craft_init(&c, 0);
+	craft_block(&c, 7, &e, 0); /* an empty block is legal */
+	craft_block(&c, 7, recs, len);
+	craft_end(&c, 7);
 	return decode_buf(c.buf, c.len, err, errlen, n, &st);
 }
 
@@ -509,11 +471,11 @@ START_TEST(test_crafted_records)
 		struct craft c;
 		struct npuprof_host_decode_stats st;
 
-		craft_init(&c);
+		craft_init(&c, 0);
 		h = (void *)rec;
 		h->size = 8;
 		h->kind = NPUPROF_HREC_PAD;
-		craft_block(&c, rec, 8);
+		craft_block(&c, 7, rec, 8);
 		ck_assert_int_eq(decode_buf(c.buf, c.len, err, sizeof(err), &n, &st),
 				 NPUPROF_HOST_EDAMAGED);
 		ck_assert_ptr_nonnull(strstr(err, "no END record"));

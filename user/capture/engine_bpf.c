@@ -45,6 +45,11 @@
 
 #define BPF_DEFAULT_RING (16u << 20)
 #define BPF_HOLDBACK_NS (50ULL * 1000000) /* reorder window of read() */
+/* wait() with records held back sleeps until this much more than the
+ * window has passed the oldest: one wake-up then delivers this much of
+ * the stream, not the millisecond since the last (a flood woke the reader
+ * ten times as often as npuprof.ko's watermark does) */
+#define BPF_BATCH_NS (20ULL * 1000000)
 #define BPF_STAGE_MAX (1u << 20) /* records staged before forced delivery */
 #define BPF_REATTACH_NS (500ULL * 1000000)
 #define BPF_TP_ALL (NPUPROF_TP_SQE | NPUPROF_TP_CQE | NPUPROF_TP_RECV | NPUPROF_TP_TASK_TIME)
@@ -667,8 +672,9 @@ static int bpf_wait(struct npuprof_engine *e, int timeout_ms)
 			return 0;
 		ms = timeout_ms < 0 ? -1 : (long)((deadline - now) / 1000000) + 1;
 		if (have) {
-			/* wake when the oldest staged record leaves the window */
-			uint64_t at = ots + BPF_HOLDBACK_NS;
+			/* wake when the oldest staged record has left the window
+			 * by a batch */
+			uint64_t at = ots + BPF_HOLDBACK_NS + BPF_BATCH_NS;
 			long w = at > now ? (long)((at - now) / 1000000) + 1 : 0;
 
 			if (ms < 0 || w < ms)
