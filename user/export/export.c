@@ -3,7 +3,8 @@
  *
  * Pass 1 reads the kernel raw stream for the clock-sync samples (one
  * least-squares fit per device) and to learn which devices report device
- * task times. Pass 2 feeds the records, through a bounded reorder heap that
+ * task times, while a second thread indexes the host streams
+ * (hostdata_open). Pass 2 feeds the records, through a bounded reorder heap that
  * absorbs the small cross-CPU disorder of a capture, to the correlator
  * (correlate.c), which hands back finished tasks; each becomes a TASK row
  * plus, from the host task track matched at submit time, its connectionId,
@@ -15,6 +16,8 @@
  * replace (keep_more_complete): an export from damaged or missing input
  * never replaces a more complete database unless forced (export.h).
  */
+#include <pthread.h>
+
 #include "acl/acl_prof.h"
 #include "atomicfile.h"
 #include "errmsg.h"
@@ -30,6 +33,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <regex.h>
 #include <sqlite3.h>
@@ -51,6 +55,8 @@ struct export_ctx {
 	const volatile sig_atomic_t *cancel;
 	int force;
 	int kernel_damaged, kernel_warned; /* the kernel stream's state, said once */
+	int prescanned; /* pass 1 done beside the host index, its count: */
+	long prescan_n;
 	int host_only; /* no kernel capture: task times from the host task tracks */
 	struct correlator corr;
 	struct npuprof_export_result *res;
@@ -1014,7 +1020,12 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	for (size_t i = 0; i < x->hd->nhop; i++)
 		x->hd->hop[i].dev_start = x->hd->hop[i].dev_end = -1;
 
-	n = x->host_only ? 0 : scan_kernel(x, kpath);
+	if (x->prescanned) {
+		n = x->prescan_n; /* done while the host side was indexed */
+		x->prescanned = 0;
+	} else {
+		n = x->host_only ? 0 : scan_kernel(x, kpath);
+	}
 	for (int d = 0; d < CORR_MAX_DEV; d++)
 		corr_clock_fit(&x->corr.clock[d]);
 	x->res->kernel_records = x->total;
@@ -1094,6 +1105,52 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 
 /* Is dir's parent a torch_npu <worker>_ascend_pt directory? Its path to
  * parent then. */
+/* hostdata_open on its own thread (open_host_beside_scan) */
+struct host_open {
+	struct hostdata *hd;
+	const char *dir;
+	unsigned flags;
+	FILE *warn;
+	char *err;
+	size_t errlen;
+	int r;
+	double seconds;
+};
+
+static void *host_open_main(void *arg)
+{
+	struct host_open *h = arg;
+	struct timespec t0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	h->r = hostdata_open(h->hd, h->dir, h->flags, h->warn, h->err, h->errlen);
+	h->seconds = secs_since(&t0);
+	return NULL;
+}
+
+/* The host side's index (hostdata_open) and the kernel stream's first pass
+ * (scan_kernel) at once: the second is remembered for export_one. Without
+ * a thread (none could be made) one after the other. */
+static int open_host_beside_scan(struct export_ctx *x, struct hostdata *hd, const char *dir,
+				 unsigned flags, const char *kpath, char *err, size_t errlen)
+{
+	struct host_open h = { hd, dir, flags, x->warn, err, errlen, 0, 0 };
+	pthread_t t;
+
+	if (x->host_only || pthread_create(&t, NULL, host_open_main, &h) != 0) {
+		host_open_main(&h);
+		x->res->load_seconds = h.seconds;
+		return h.r;
+	}
+	x->prescan_n = scan_kernel(x, kpath);
+	x->prescanned = 1;
+	pthread_join(t, NULL);
+	x->res->load_seconds = h.seconds;
+	if (h.r < 0)
+		x->prescanned = 0;
+	return h.r;
+}
+
 static int ascend_pt_parent(const char *dir, char *parent, size_t len)
 {
 	static const char sfx[] = "_ascend_pt";
@@ -1151,18 +1208,6 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	r = npuprof_session_load(&s, dir, err, errlen);
 	if (r < 0)
 		return r;
-	struct timespec t0;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	/* the host side streams; --pytorch's framework links need every API */
-	r = hostdata_open(&hd, dir, o->pytorch ? HD_KEEP_API : 0, o->warn ? o->warn : stderr, err,
-			  errlen);
-	res->load_seconds = secs_since(&t0);
-	if (r >= 0)
-		r = export_resolve_ranks(&s, &hd, err, errlen);
-	if (r < 0) {
-		hostdata_free(&hd);
-		return r;
-	}
 	memset(&x, 0, sizeof(x));
 	x.s = &s;
 	x.hd = &hd;
@@ -1172,15 +1217,26 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	x.cancel = o->cancel;
 	x.force = o->force;
 	x.host_only = !strcmp(s.engine, NPUPROF_ENGINE_HOST);
-	res->damaged = hd.damaged_files > 0;
-	res->unreadable = hd.unreadable_files;
+	snprintf(kpath, sizeof(kpath), "%s/%s", dir, NPUPROF_KERNEL_RAW);
+	/* the host side streams (--pytorch's framework links need every API);
+	 * its index is built on a second thread while this one does the
+	 * kernel stream's first pass: neither needs the other */
+	r = open_host_beside_scan(&x, &hd, dir, o->pytorch ? HD_KEEP_API : 0, kpath, err, errlen);
+	if (r >= 0)
+		r = export_resolve_ranks(&s, &hd, err, errlen);
+	if (r < 0) {
+		hostdata_free(&hd);
+		return r;
+	}
+	/* or'ed and added: the kernel stream's first pass has said its part */
+	res->damaged |= hd.damaged_files > 0;
+	res->unreadable += hd.unreadable_files;
 	x.heap = malloc(REORDER_WINDOW * sizeof(*x.heap));
 	if (!x.heap) {
 		hostdata_free(&hd);
 		npuprof_seterr(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	snprintf(kpath, sizeof(kpath), "%s/%s", dir, NPUPROF_KERNEL_RAW);
 	memset(&dbo, 0, sizeof(dbo));
 	dbo.schema = o->schema;
 	dbo.variant = NPUPROF_DB_MSPROF;
