@@ -83,6 +83,34 @@ static void rm_dir(const char *dir)
 	ck_assert_int_eq(system(cmd), 0);
 }
 
+/* The tracks of test_tracks' session, matched as the rule says (both
+ * readers: hostdata_load and the streaming hostdata_open). */
+static void check_track_matches(struct hostdata *h, uint32_t pid)
+{
+	const struct hd_track *t;
+
+	/* nothing before 8 ms (+ 2 ms slack) */
+	ck_assert_ptr_null(hostdata_match_track(h, pid, 0, 1, 5, 7 * MS));
+	t = hostdata_match_track(h, pid, 0, 1, 5, 17 * MS);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_uint_eq(t->r.connection_id, 1);
+	/* both 20 ms tracks are due: the later recorded one is the latest */
+	t = hostdata_match_track(h, pid, 0, 1, 5, 19 * MS);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_uint_eq(t->r.connection_id, 4);
+	/* used ones are not matched again */
+	ck_assert_ptr_null(hostdata_match_track(h, pid, 0, 1, 5, 25 * MS));
+	t = hostdata_match_track(h, pid, 0, 1, 5, 40 * MS);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_uint_eq(t->r.connection_id, 2);
+	ck_assert_ptr_null(hostdata_match_track(h, pid, 0, 1, 5, 100 * MS));
+	/* the other key has its own cursor */
+	t = hostdata_match_track(h, pid, 0, 2, 5, 100 * MS);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_uint_eq(t->r.connection_id, 12);
+	ck_assert_ptr_null(hostdata_match_track(h, pid, 0, 3, 5, 100 * MS));
+}
+
 START_TEST(test_track_order_and_details)
 {
 	char dir[] = "/tmp/npuprof-test-hostdata-XXXXXX", err[512];
@@ -113,26 +141,7 @@ START_TEST(test_track_order_and_details)
 
 	ck_assert_int_eq(hostdata_load(&h, dir, stderr, err, sizeof(err)), 0);
 	ck_assert_uint_eq(h.ntrack, 6);
-	/* nothing before 8 ms (+ 2 ms slack) */
-	ck_assert_ptr_null(hostdata_match_track(&h, pid, 0, 1, 5, 7 * MS));
-	t = hostdata_match_track(&h, pid, 0, 1, 5, 17 * MS);
-	ck_assert_ptr_nonnull(t);
-	ck_assert_uint_eq(t->r.connection_id, 1);
-	/* both 20 ms tracks are due: the later recorded one is the latest */
-	t = hostdata_match_track(&h, pid, 0, 1, 5, 19 * MS);
-	ck_assert_ptr_nonnull(t);
-	ck_assert_uint_eq(t->r.connection_id, 4);
-	/* used ones are not matched again */
-	ck_assert_ptr_null(hostdata_match_track(&h, pid, 0, 1, 5, 25 * MS));
-	t = hostdata_match_track(&h, pid, 0, 1, 5, 40 * MS);
-	ck_assert_ptr_nonnull(t);
-	ck_assert_uint_eq(t->r.connection_id, 2);
-	ck_assert_ptr_null(hostdata_match_track(&h, pid, 0, 1, 5, 100 * MS));
-	/* the other key has its own cursor */
-	t = hostdata_match_track(&h, pid, 0, 2, 5, 100 * MS);
-	ck_assert_ptr_nonnull(t);
-	ck_assert_uint_eq(t->r.connection_id, 12);
-	ck_assert_ptr_null(hostdata_match_track(&h, pid, 0, 3, 5, 100 * MS));
+	check_track_matches(&h, pid);
 	ck_assert_ptr_null(hostdata_match_track(&h, pid + 1, 0, 1, 5, 100 * MS));
 
 	c = hostdata_compute(&h, pid, 0, 1, 5, 0);
@@ -157,22 +166,7 @@ START_TEST(test_track_order_and_details)
 	/* the same from the streaming reader */
 	ck_assert_int_eq(hostdata_open(&h, dir, 0, stderr, err, sizeof(err)), 0);
 	ck_assert_uint_eq(h.ntrack, 0); /* nothing per task loaded */
-	ck_assert_ptr_null(hostdata_match_track(&h, pid, 0, 1, 5, 7 * MS));
-	t = hostdata_match_track(&h, pid, 0, 1, 5, 17 * MS);
-	ck_assert_ptr_nonnull(t);
-	ck_assert_uint_eq(t->r.connection_id, 1);
-	t = hostdata_match_track(&h, pid, 0, 1, 5, 19 * MS);
-	ck_assert_ptr_nonnull(t);
-	ck_assert_uint_eq(t->r.connection_id, 4);
-	ck_assert_ptr_null(hostdata_match_track(&h, pid, 0, 1, 5, 25 * MS));
-	t = hostdata_match_track(&h, pid, 0, 1, 5, 40 * MS);
-	ck_assert_ptr_nonnull(t);
-	ck_assert_uint_eq(t->r.connection_id, 2);
-	ck_assert_ptr_null(hostdata_match_track(&h, pid, 0, 1, 5, 100 * MS));
-	t = hostdata_match_track(&h, pid, 0, 2, 5, 100 * MS);
-	ck_assert_ptr_nonnull(t);
-	ck_assert_uint_eq(t->r.connection_id, 12);
-	ck_assert_ptr_null(hostdata_match_track(&h, pid, 0, 3, 5, 100 * MS));
+	check_track_matches(&h, pid);
 	ck_assert_int_eq(hostdata_drain(&h), 0);
 	c = hostdata_compute(&h, pid, 0, 1, 5, 0);
 	ck_assert_ptr_nonnull(c);
