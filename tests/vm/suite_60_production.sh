@@ -13,9 +13,12 @@ meta() { q "$1" "SELECT value FROM META_DATA WHERE name='$2'"; }
 db_of() { ls "$1"/PROF_*/msprof_*.db | head -1; }
 # whole tasks: every kept submit has its completion and the other way round
 whole() {
-	[ "$(meta "$1" npuprof.tasks_in_flight_at_stop)" = 0 ] &&
-		[ "$(meta "$1" npuprof.completions_without_submit)" = 0 ] ||
-		{ echo "$1: tasks split by sampling"; return 1; }
+	wh_f=$(meta "$1" npuprof.tasks_in_flight_at_stop)
+	wh_o=$(meta "$1" npuprof.completions_without_submit)
+	[ "$wh_f" = 0 ] && [ "$wh_o" = 0 ] || {
+		echo "$1: tasks split by sampling: $wh_f in flight at stop, $wh_o completions without submit, $(meta "$1" npuprof.late_records) late records, $(meta "$1" npuprof.drops) dropped"
+		return 1
+	}
 }
 # within A B TOL: |A - B| <= TOL * B
 # kill_children PID: the programs a tracer left behind (it crashed)
