@@ -75,12 +75,25 @@ static void api(uint32_t level, uint64_t start, uint64_t end, uint64_t conn)
 	npuprof_hostrec_commit(a);
 }
 
+/* tu_rm_rf, and the directory is gone. */
 static void rm_dir(const char *dir)
 {
-	char cmd[128];
+	tu_rm_rf(dir);
+	ck_assert_int_ne(access(dir, F_OK), 0);
+}
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+/* A collection of this process into a new directory dir (a mkdtemp
+ * template); buffer_size 0: the recorder's default. */
+static void start_in(char *dir, size_t buffer_size)
+{
+	struct npuprof_hostrec_config cfg;
+	char err[512];
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.dir = dir;
+	cfg.buffer_size = buffer_size;
+	ck_assert_msg(npuprof_hostrec_start(&cfg, err, sizeof(err)) == 0, "%s", err);
 }
 
 /* The tracks of test_tracks' session, matched as the rule says (both
@@ -114,16 +127,12 @@ static void check_track_matches(struct hostdata *h, uint32_t pid)
 START_TEST(test_track_order_and_details)
 {
 	char dir[] = "/tmp/npuprof-test-hostdata-XXXXXX", err[512];
-	struct npuprof_hostrec_config cfg;
 	struct hostdata h;
 	const struct hd_track *t;
 	const struct hd_compute *c;
 	uint32_t pid = (uint32_t)getpid();
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.dir = dir;
-	ck_assert_int_eq(npuprof_hostrec_start(&cfg, err, sizeof(err)), 0);
+	start_in(dir, 0);
 	/* key (stream 1, task 5): recorded out of time order */
 	track(1, 5, 10 * MS, 1);
 	track(1, 5, 30 * MS, 2);
@@ -196,16 +205,11 @@ END_TEST
 START_TEST(test_stream_wrap)
 {
 	char dir[] = "/tmp/npuprof-test-hostdata-XXXXXX", err[512];
-	struct npuprof_hostrec_config cfg;
 	struct hostdata h;
 	uint32_t pid = (uint32_t)getpid();
 	const uint64_t n = 70000;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.dir = dir;
-	cfg.buffer_size = 16u << 20;
-	ck_assert_int_eq(npuprof_hostrec_start(&cfg, err, sizeof(err)), 0);
+	start_in(dir, 16u << 20);
 	for (uint64_t i = 0; i < n; i++) {
 		track(1, (uint32_t)(i & 0xffff), MS + i * 1000, i);
 		compute(1, (uint32_t)(i & 0xffff), 0, 1000 + i);
@@ -252,15 +256,11 @@ static void count_api(void *ctx, const struct hd_api *a)
 START_TEST(test_stream_enclosing)
 {
 	char dir[] = "/tmp/npuprof-test-hostdata-XXXXXX", err[512];
-	struct npuprof_hostrec_config cfg;
 	struct hostdata h;
 	const struct hd_launch *l;
 	uint32_t pid = (uint32_t)getpid();
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.dir = dir;
-	ck_assert_int_eq(npuprof_hostrec_start(&cfg, err, sizeof(err)), 0);
+	start_in(dir, 0);
 	/* written at their ends: inner ones first */
 	api(NPUPROF_API_NODE, 10 * MS, 11 * MS, 1);
 	api(NPUPROF_API_RUNTIME, 12 * MS, 13 * MS, 2); /* not node/acl */
@@ -313,16 +313,12 @@ END_TEST
 START_TEST(test_stream_api_out_of_order)
 {
 	char dir[] = "/tmp/npuprof-test-hostdata-XXXXXX", err[512];
-	struct npuprof_hostrec_config cfg;
 	struct hostdata h;
 	const struct hd_launch *l;
 	const struct hd_compute *c;
 	uint32_t pid = (uint32_t)getpid();
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.dir = dir;
-	ck_assert_int_eq(npuprof_hostrec_start(&cfg, err, sizeof(err)), 0);
+	start_in(dir, 0);
 	/* replayed: the calls first, with their (future) times */
 	api(NPUPROF_API_ACL, 10 * MS, 900 * MS, 1);
 	api(NPUPROF_API_NODE, 20 * MS, 30 * MS, 2);
