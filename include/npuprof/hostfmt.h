@@ -136,6 +136,17 @@ enum npuprof_hrec_kind {
 	NPUPROF_HREC_MSTX_START = 21, /* struct npuprof_hrec_mstx */
 	NPUPROF_HREC_MSTX_END = 22, /* struct npuprof_hrec_mstx_end */
 	NPUPROF_HREC_CLOCK = 23, /* struct npuprof_hrec_clock: TSC time base */
+	/* CANN's reporter ABI (libprofapi.so, include/profiling/): each report
+	 * stored as reported, byte for byte (struct npuprof_hrec_msprof): */
+	NPUPROF_HREC_MSPROF_API = 24, /* an MsprofApi (40 B), MsprofReportApi */
+	NPUPROF_HREC_MSPROF_EVENT = 25, /* an MsprofEvent (40 B), MsprofReportEvent */
+	NPUPROF_HREC_MSPROF_COMPACT = 26, /* an MsprofCompactInfo (64 B) */
+	NPUPROF_HREC_MSPROF_ADDITIONAL = 27, /* an MsprofAdditionalInfo (256 B); a
+                                                batch report: one record each */
+	NPUPROF_HREC_MSPROF_TYPE = 28, /* struct npuprof_hrec_msprof_type:
+                                          MsprofRegTypeInfo's (level, type) name */
+	NPUPROF_HREC_CLOCK_RAW = 29, /* struct npuprof_hrec_clock_raw: the
+                                        MsprofSysCycleTime time base */
 	NPUPROF_HREC_KIND_COUNT /* first unassigned kind */
 };
 
@@ -276,6 +287,50 @@ struct npuprof_hrec_clock {
 	uint64_t monotonic_ns;
 	uint64_t ref_tsc;
 	uint64_t ref_ns;
+};
+
+/* ---- CANN reporter records ----------------------------------------------
+ * What CANN's components (and ours, which report the same way) hand to
+ * libprofapi.so is stored unchanged: `data` holds the reported struct
+ * (include/profiling/prof_common.h: MsprofApi, MsprofEvent,
+ * MsprofCompactInfo, MsprofAdditionalInfo) with its own magic, level, type,
+ * threadId and times, exactly as the reporter filled it in. Its times are
+ * MsprofSysCycleTime() values: CLOCK_MONOTONIC_RAW ns, or raw TSC ticks when
+ * the record header has NPUPROF_HREC_F_TSC; the decoder converts them to
+ * CLOCK_MONOTONIC ns through the stream's CLOCK_RAW (and CLOCK) records
+ * before any consumer sees them, and applies msprof's parser rules
+ * (shared/docs/ascend-reference.md §11.5) in the export. The strings the
+ * structs name by hash (MsprofGetHashId / MsprofStr2Id) are HASH records;
+ * the type names are MSPROF_TYPE records. Both dictionaries live for the
+ * whole process: every collection's stream starts with all entries known
+ * so far and gets each new one when it is made. */
+struct npuprof_hrec_msprof {
+	struct npuprof_hrec_header h;
+	uint32_t flag; /* the report's `flag` argument (1: aging) */
+	uint32_t len; /* bytes of data: 40, 64 or 256 */
+	uint8_t data[]; /* the struct as reported */
+};
+
+/* MsprofRegTypeInfo(level, typeId, typeName). */
+struct npuprof_hrec_msprof_type {
+	struct npuprof_hrec_header h;
+	uint16_t level; /* MSPROF_REPORT_*_LEVEL */
+	uint16_t reserved; /* 0 */
+	uint32_t type_id;
+	uint32_t len; /* bytes of name, without the NUL */
+	char name[]; /* NUL-terminated, padded to 8 */
+};
+
+/* A (CLOCK_MONOTONIC_RAW, CLOCK_MONOTONIC) pair, the raw read between two
+ * monotonic reads (the tightest of several): written when a collection
+ * starts, at every cycle of the background writer and when it stops, so the
+ * decoder can convert MsprofSysCycleTime ns (interpolating between the pairs
+ * around a time, extrapolating from the nearest span beyond them, as for
+ * CLOCK). */
+struct npuprof_hrec_clock_raw {
+	struct npuprof_hrec_header h;
+	uint64_t raw_ns;
+	uint64_t monotonic_ns;
 };
 
 /* An aclprofStr2Id (or domain) hash id and its string, written once per
