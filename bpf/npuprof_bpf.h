@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * npuprof_bpf.h — what the BPF capture engine's programs (npuprof.bpf.c)
- * share with userspace (user/lib/engine_bpf.c and the host tests): the
+ * share with userspace (user/capture/engine_bpf.c and the host tests): the
  * per-CPU counters and the argument block of the test entry points.
  *
  * The records themselves are struct npuprof_record from uapi/npuprof.h.

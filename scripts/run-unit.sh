@@ -15,7 +15,7 @@ cd "$root"
 build=${BUILD:-build}
 label=unit
 fork=yes
-shell_tests="tests/install_test.sh tests/recorder_lib_test.sh tests/replay_test.sh tests/tools_test.sh tests/trace_test.sh tests/layering_test.sh tests/format_test.sh tests/sql_consumer_test.sh tests/bench_table_test.sh tests/export_same_test.sh tests/torch_pkg_test.sh"
+shell_tests="tests/install_test.sh tests/recorder_lib_test.sh tests/replay_test.sh tests/tools_test.sh tests/trace_test.sh tests/layering_test.sh tests/format_test.sh tests/tree_test.sh tests/sql_consumer_test.sh tests/bench_table_test.sh tests/export_same_test.sh tests/torch_pkg_test.sh"
 if [ "$build" != build ]; then
 	label=$(basename "$build")
 	fork=no

@@ -1480,8 +1480,8 @@ static int load(struct hostdata *h, const char *dir, unsigned flags, FILE *warn,
 						sizeof(derr));
 		h->files++;
 		if (ctx.oom) {
-			globfree(&g);
 			snprintf(err, errlen, "out of memory loading %s", g.gl_pathv[i]);
+			globfree(&g);
 			return -ENOMEM;
 		}
 		if (r == 0 || r == NPUPROF_HOST_EDAMAGED)
