@@ -51,7 +51,7 @@ extern "C" {
  * type) has no registered name is skipped and counted. CANN's components
  * register these (hicann/runtime src/runtime/core/src/common/
  * profiling_agent.cc 205-223; GE and HCCL the node and HCCL ones; Ascend/
- * msprof analysis/csrc/domain/services/parser/host/cann/*_parser.h), with
+ * msprof analysis/csrc/domain/services/parser/host/cann/{compact,addition}_info_parser.h), with
  * the runtime-level type ids of hicann/runtime src/runtime/core/inc/common/
  * profiler_struct.hpp 270-277, which CANN's public headers do not name.
  */
