@@ -512,7 +512,7 @@ struct out {
 	struct u64map str_at; /* composed string ids -> 1 */
 	char **strs;
 	uint64_t *str_ids;
-	size_t nstr, capstr;
+	size_t nstr, capstr, capids;
 	int err;
 };
 
@@ -552,7 +552,7 @@ static uint64_t fnv(const char *s)
 
 /* The id of a composed string: its hash, moved on past any id that names
  * another string (in the session's HASH records or among those composed
- * here), with a HASH record for it. */
+ * here); its HASH record is written with the stream (build_stream). */
 static uint64_t intern(struct out *o, const char *s)
 {
 	uint64_t id = fnv(s), v;
@@ -574,28 +574,17 @@ static uint64_t intern(struct out *o, const char *s)
 			continue;
 		break;
 	}
-	size_t len = strlen(s);
-	struct npuprof_hrec_hash *r;
 	char *c = strdup(s);
 
 	if (!c || grow((void **)&o->strs, &o->capstr, o->nstr + 1, sizeof(*o->strs)) ||
+	    grow((void **)&o->str_ids, &o->capids, o->nstr + 1, sizeof(*o->str_ids)) ||
 	    u64map_put(&o->str_at, id, o->nstr) < 0) {
 		free(c);
 		o->err = -ENOMEM;
 		return NPUPROF_HREC_NO_STRING;
 	}
+	o->str_ids[o->nstr] = id;
 	o->strs[o->nstr++] = c;
-	if (len > UINT32_MAX - 64) {
-		o->err = -EOVERFLOW;
-		return NPUPROF_HREC_NO_STRING;
-	}
-	r = out_rec(o, NPUPROF_HREC_HASH,
-		    (uint32_t)(offsetof(struct npuprof_hrec_hash, str) + len + 1), 0, 0);
-	if (!r)
-		return NPUPROF_HREC_NO_STRING;
-	r->id = id;
-	r->len = (uint32_t)len;
-	memcpy(r->str, s, len);
 	return id;
 }
 
@@ -910,8 +899,23 @@ static int build_stream(struct out *o, const struct npuprof_host_file_header *fh
 	uint8_t *b = NULL;
 	size_t n = 0, cap = 0;
 	uint64_t seq = 0;
-	struct npuprof_hrec_end *e = out_rec(o, NPUPROF_HREC_END, sizeof(*e), 0, UINT64_MAX);
+	struct npuprof_hrec_end *e;
 
+	for (size_t i = 0; i < o->nstr && !o->err; i++) {
+		size_t l = strlen(o->strs[i]);
+		struct npuprof_hrec_hash *r;
+
+		if (l > UINT32_MAX - 64)
+			return -EOVERFLOW;
+		r = out_rec(o, NPUPROF_HREC_HASH,
+			    (uint32_t)(offsetof(struct npuprof_hrec_hash, str) + l + 1), 0, 0);
+		if (!r)
+			break;
+		r->id = o->str_ids[i];
+		r->len = (uint32_t)l;
+		memcpy(r->str, o->strs[i], l);
+	}
+	e = out_rec(o, NPUPROF_HREC_END, sizeof(*e), 0, UINT64_MAX);
 	if (o->err)
 		return o->err;
 	e->records = o->nrec;
@@ -1423,6 +1427,7 @@ out:
 	for (size_t i = 0; i < o.nstr; i++)
 		free(o.strs[i]);
 	free(o.strs);
+	free(o.str_ids);
 	free(o.stage);
 	free(o.rec);
 	u64map_free(&o.str_at);
