@@ -363,6 +363,11 @@ $(BUILD)/tests/unit/test_runtime%: $(BUILD)/obj/tests/unit/test_runtime%.o $(UNI
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(UNIT_MAIN) $(RT_LINK) $(CHECK_LIBS) -lpthread
 
+# test_profapi_abi holds the built libprofapi.so (dlopen'ed next to it), no recorder of its own
+$(BUILD)/tests/unit/test_profapi_abi: $(BUILD)/obj/tests/unit/test_profapi_abi.o $(UNIT_MAIN) $(RT_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< $(UNIT_MAIN) $(CHECK_LIBS) -ldl
+
 # bench_mstx times the stamp calls as an application meets them: through
 # libmsprofiler.so (its PLT entries and TLS), not the static archive
 $(BUILD)/tests/bench/bench_mstx: $(BUILD)/obj/tests/bench/bench_mstx.o $(RT_LIBS) $(LIB_A)
