@@ -357,8 +357,9 @@ START_TEST(test_exports)
 	ck_assert_ptr_eq(dlsym(m, "aclprofStart"), dlsym(h, "aclprofStart"));
 	/* the hash (prof_impl_inner_api.cpp 80-87): empty and NULL -> UINT64_MAX */
 	{
-		uint64_t (*gh)(const char *, size_t) =
-			(uint64_t(*)(const char *, size_t))dlsym(h, "MsprofGetHashId");
+		uint64_t (*gh)(const char *,
+			       size_t) = (uint64_t(*)(const char *,
+						      size_t))dlsym(h, "MsprofGetHashId");
 
 		ck_assert_uint_eq(gh("", 0), UINT64_MAX);
 		ck_assert_uint_eq(gh(NULL, 3), UINT64_MAX);
