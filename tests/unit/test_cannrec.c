@@ -678,10 +678,19 @@ START_TEST(test_cann_bad_reports)
 	a.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
 	a.beginTime = 0;
 	rb_msprof(&x, NPUPROF_HREC_MSPROF_API, &a, sizeof(a)); /* beginTime 0 */
+	struct npuprof_hrec_msprof_bad *bad = rb_rec(&x, NPUPROF_HREC_MSPROF_BAD, sizeof(*bad));
+
+	bad->bad_magic = 3;
+	bad->ring_full = 2;
 	make_session();
 	make_stream(&x);
 	export_session(&res);
 	ck_assert_int_eq(res.damaged, 1);
+	ck_assert_msg(strstr(g_warn,
+			     "refused reports during the collection (not recorded): 0 NULL, "
+			     "3 with a wrong magic"),
+		      "%s", g_warn);
+	ck_assert_msg(strstr(g_warn, "2 with the thread's buffer full"), "%s", g_warn);
 	ck_assert_msg(strstr(g_warn, "magic 0x1234"), "%s", g_warn);
 	ck_assert_msg(strstr(g_warn, "2 bad records"), "%s", g_warn);
 	ck_assert_msg(strstr(g_warn, "1 of an unknown level"), "%s", g_warn);

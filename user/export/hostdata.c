@@ -32,6 +32,7 @@ struct load_ctx {
 	uint64_t seq, start, end; /* the open range's block and bytes */
 	int has_task; /* the open range holds per-task records */
 	struct cann_file *cann; /* the stream's CANN reports (cannrec.h) */
+	uint64_t refused[6]; /* MSPROF_BAD's counts, summed */
 };
 
 static int index_record(struct load_ctx *ctx, const struct npuprof_host_block_header *b,
@@ -224,6 +225,15 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		return 0;
 	}
 	switch (rec->kind) {
+	case NPUPROF_HREC_MSPROF_BAD: {
+		/* the fields its size covers (hostfmt.h) */
+		const uint64_t *v = (const void *)(rec + 1);
+		size_t n = (rec->size - sizeof(*rec)) / sizeof(*v);
+
+		for (size_t i = 0; i < n && i < 6; i++)
+			ctx->refused[i] += v[i];
+		break;
+	}
 	case NPUPROF_HREC_HASH: {
 		const struct npuprof_hrec_hash *r = BODY(struct npuprof_hrec_hash);
 
@@ -1475,6 +1485,20 @@ static int cann_stream(struct hostdata *h, struct load_ctx *ctx, const char *pat
 	size_t len = 0;
 	int r;
 
+	_Static_assert(sizeof(struct npuprof_hrec_msprof_bad) ==
+			       sizeof(struct npuprof_hrec_header) + 6 * sizeof(uint64_t),
+		       "MSPROF_BAD: six counts");
+	if (ctx->refused[0] || ctx->refused[1] || ctx->refused[2] || ctx->refused[3] ||
+	    ctx->refused[4] || ctx->refused[5]) {
+		for (int i = 0; i < 6; i++)
+			h->refused[i] += ctx->refused[i];
+		fprintf(warn,
+			"npuprof export: warning: %s: libprofapi.so refused reports during the collection (not recorded): %llu NULL, %llu with a wrong magic, %llu of a wrong length or dataLen, %llu of an unregistered (level, type), %llu after MsprofFinalize, %llu with the thread's buffer full\n",
+			path, (unsigned long long)ctx->refused[0],
+			(unsigned long long)ctx->refused[1], (unsigned long long)ctx->refused[2],
+			(unsigned long long)ctx->refused[3], (unsigned long long)ctx->refused[4],
+			(unsigned long long)ctx->refused[5]);
+	}
 	if (!cann_reports(ctx->cann))
 		return 0;
 	r = cann_finish(ctx->cann, &info->header, &h->cann_next_conn, &h->cann_next_op, &buf, &len,

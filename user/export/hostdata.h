@@ -161,6 +161,8 @@ struct hostdata {
 	 * op_seq values are apart from the runtime's */
 	uint64_t cann_next_conn, cann_next_op;
 	struct cann_stats cann; /* summed over the streams */
+	uint64_t refused[6]; /* reports libprofapi.so refused (MSPROF_BAD), by
+                                the record's fields, summed */
 	uint64_t damaged_files; /* damaged or unreadable */
 	uint64_t unreadable_files; /* of which nothing could be read */
 	uint64_t files;

@@ -180,6 +180,8 @@ static const struct {
 	[NPUPROF_HREC_MSPROF_TYPE] = { offsetof(struct npuprof_hrec_msprof_type, name) + 1,
 				       v_msprof_type },
 	[NPUPROF_HREC_CLOCK_RAW] = { sizeof(struct npuprof_hrec_clock_raw), NULL },
+	/* counts only grow at its end: the first is there */
+	[NPUPROF_HREC_MSPROF_BAD] = { offsetof(struct npuprof_hrec_msprof_bad, bad_magic), NULL },
 };
 
 /* ---- the TSC time base (hostfmt.h NPUPROF_HREC_F_TSC) ----------------------
