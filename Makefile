@@ -363,6 +363,15 @@ $(BUILD)/tests/unit/test_runtime%: $(BUILD)/obj/tests/unit/test_runtime%.o $(UNI
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(UNIT_MAIN) $(RT_LINK) $(CHECK_LIBS) -lpthread
 
+# cann_app reports as CANN's components do, built against include/profiling
+# only and linked to libprofapi.so; test_cannrec_e2e runs it and exports
+CANN_APP := $(BUILD)/tests/profapi/cann_app
+$(CANN_APP): tests/profapi/cann_app.c $(wildcard include/profiling/*.h) $(RT_PROFAPI)
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Iinclude/profiling -o $@ $< -L$(BUILD)/lib -lprofapi \
+		-Wl,-rpath,'$$ORIGIN/../../lib' -lpthread
+$(BUILD)/tests/unit/test_cannrec_e2e: $(CANN_APP)
+
 # test_profapi_abi holds the built libprofapi.so (dlopen'ed next to it), no recorder of its own
 $(BUILD)/tests/unit/test_profapi_abi: $(BUILD)/obj/tests/unit/test_profapi_abi.o $(UNIT_MAIN) $(RT_LIBS)
 	@mkdir -p $(dir $@)
