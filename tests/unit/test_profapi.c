@@ -290,6 +290,27 @@ static const char *type_name(const struct decoded *d, uint16_t level, uint32_t t
 	return name;
 }
 
+/* A stored report as reported but for its times, which the decoder hands
+ * on converted to CLOCK_MONOTONIC (hostread.h): each is the reported one
+ * moved by the stream's CLOCK_RAW offset `shift` (within a microsecond). */
+static void as_reported(const struct npuprof_hrec_msprof *r, const void *want, size_t len,
+			const size_t *toff, int nt, int64_t shift)
+{
+	uint8_t got[256];
+
+	ck_assert_uint_le(len, sizeof(got));
+	memcpy(got, r->data, len);
+	for (int i = 0; i < nt; i++) {
+		uint64_t g, w;
+
+		memcpy(&g, got + toff[i], sizeof(g));
+		memcpy(&w, (const uint8_t *)want + toff[i], sizeof(w));
+		ck_assert_int_le(llabs((long long)(g - w) - shift), 1000);
+		memcpy(got + toff[i], &w, sizeof(w));
+	}
+	ck_assert_int_eq(memcmp(got, want, len), 0);
+}
+
 START_TEST(test_records_as_reported)
 {
 	struct MsprofApi a = api(MSPROF_REPORT_ACL_LEVEL, MSPROF_REPORT_ACL_RUNTIME_BASE_TYPE + 1,
@@ -335,6 +356,7 @@ START_TEST(test_records_as_reported)
 	ck_assert_str_eq(MsprofId2Str(ker), "matmul_kernel");
 
 	ck_assert_int_eq(MsprofReportApi(1, &a), 0);
+	ev.timeStamp = a.beginTime + 3; /* MsprofSysCycleTime values, as reported */
 	ck_assert_int_eq(MsprofReportEvent(0, &ev), 0);
 	memset(&ci, 0xEE, sizeof(ci)); /* padding bytes travel too */
 	ci.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
@@ -360,7 +382,7 @@ START_TEST(test_records_as_reported)
 		ai[i].type = MSPROF_REPORT_NODE_TENSOR_INFO_TYPE;
 		ai[i].threadId = 4242;
 		ai[i].dataLen = sizeof(ti);
-		ai[i].timeStamp = 1000 + (uint64_t)i;
+		ai[i].timeStamp = a.beginTime + 4 + (uint64_t)i;
 		memcpy(ai[i].data, &ti, sizeof(ti));
 	}
 	ck_assert_int_eq(MsprofReportAdditionalInfo(0, &ai[0], sizeof(ai[0])), 0);
@@ -405,22 +427,30 @@ START_TEST(test_records_as_reported)
 	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_MSPROF_EVENT), 1);
 	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_MSPROF_COMPACT), 1);
 	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_MSPROF_ADDITIONAL), 3);
+	const struct npuprof_hrec_clock_raw *p0 = tu_nth_kind(d, NPUPROF_HREC_CLOCK_RAW, 0);
+	ck_assert_ptr_nonnull(p0);
+	int64_t shift = (int64_t)(p0->monotonic_ns - p0->raw_ns);
+	static const size_t api_t[] = { offsetof(struct MsprofApi, beginTime),
+					offsetof(struct MsprofApi, endTime) },
+			    ev_t[] = { offsetof(struct MsprofEvent, timeStamp) },
+			    ci_t[] = { offsetof(struct MsprofCompactInfo, timeStamp) },
+			    ai_t[] = { offsetof(struct MsprofAdditionalInfo, timeStamp) };
 	r = nth_msprof(d, NPUPROF_HREC_MSPROF_API, 0);
 	ck_assert_uint_eq(r->flag, 1);
 	ck_assert_uint_eq(r->len, sizeof(a));
 	ck_assert_uint_eq(r->h.size, sizeof(*r) + sizeof(a));
-	ck_assert_int_eq(memcmp(r->data, &a, sizeof(a)), 0);
+	as_reported(r, &a, sizeof(a), api_t, 2, shift);
 	r = nth_msprof(d, NPUPROF_HREC_MSPROF_EVENT, 0);
 	ck_assert_uint_eq(r->flag, 0);
 	ck_assert_uint_eq(r->len, sizeof(ev));
-	ck_assert_int_eq(memcmp(r->data, &ev, sizeof(ev)), 0);
+	as_reported(r, &ev, sizeof(ev), ev_t, 1, shift);
 	r = nth_msprof(d, NPUPROF_HREC_MSPROF_COMPACT, 0);
 	ck_assert_uint_eq(r->len, sizeof(ci));
-	ck_assert_int_eq(memcmp(r->data, &ci, sizeof(ci)), 0);
+	as_reported(r, &ci, sizeof(ci), ci_t, 1, shift);
 	for (size_t i = 0; i < 3; i++) {
 		r = nth_msprof(d, NPUPROF_HREC_MSPROF_ADDITIONAL, i);
 		ck_assert_uint_eq(r->len, sizeof(ai[i]));
-		ck_assert_int_eq(memcmp(r->data, &ai[i], sizeof(ai[i])), 0);
+		as_reported(r, &ai[i], sizeof(ai[i]), ai_t, 1, shift);
 	}
 	/* the names: registered before and during the collection */
 	ck_assert_str_eq(type_name(d, MSPROF_REPORT_ACL_LEVEL,
