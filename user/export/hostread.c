@@ -540,7 +540,8 @@ static void drop_behind(const uint8_t *map, const uint8_t **dropped, const uint8
 	}
 }
 
-/* The first pass of every stream: the pairs of the CLOCK and CLOCK_RAW records of every
+/* The first pass of a TSC stream, or of one with CANN reports (at the first):
+ * the pairs of the CLOCK and CLOCK_RAW records of every
  * intact session block. Other blocks are stepped over by their header's
  * size (a block whose size is damaged may hide a session block behind it:
  * its pairs are then missing, which costs accuracy, not records); after a
@@ -747,7 +748,7 @@ static int decode(const void *data, size_t len, const char *name, npuprof_host_r
 	struct dec d;
 	uint8_t *copy = NULL;
 	uint64_t off, expect_seq = 0;
-	int ret = 0, resynced = 0;
+	int ret = 0, resynced = 0, clk_done = 0;
 
 	if (!stats)
 		stats = &local_st;
@@ -811,10 +812,12 @@ static int decode(const void *data, size_t len, const char *name, npuprof_host_r
 	}
 
 	off = fh.header_size;
-	/* every stream: CANN reports carry CLOCK_MONOTONIC_RAW ns */
-	ret = collect_clock(&d, off);
-	if (ret)
-		goto out;
+	if (fh.flags & NPUPROF_HOST_F_TSC) {
+		ret = collect_clock(&d, off);
+		if (ret)
+			goto out;
+		clk_done = 1;
+	}
 	while (off < len) {
 		struct npuprof_host_block_header bh;
 		const uint8_t *payload;
@@ -880,6 +883,15 @@ static int decode(const void *data, size_t len, const char *name, npuprof_host_r
 				continue;
 			if (is_msprof_kind(rec->kind)) {
 				char why[128];
+
+				/* CANN reports carry CLOCK_MONOTONIC_RAW ns: the
+				 * stream's pairs, collected at the first one */
+				if (!clk_done) {
+					clk_done = 1;
+					ret = collect_clock(&d, fh.header_size);
+					if (ret)
+						goto out;
+				}
 
 				rec = convert_msprof(&d, rec, &ret, why, sizeof(why));
 				if (ret)
