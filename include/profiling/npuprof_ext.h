@@ -65,6 +65,13 @@ extern "C" {
 #define NPUPROF_CANN_HCCL_INFO_NAME \
 	"hccl_info" /* HCCL_NODE, additional:
                                                    MsprofHcclInfo */
+/* An MsprofHcclInfo is reported with a type of its own at the HCCL_NODE
+ * level, registered as "hccl_info" (not under an API's type: msprof files a
+ * report by its type's name). It is one HCCL task of the latest task track
+ * of the innermost HCCL-level API (MSPROF_REPORT_HCCL_MASTER_TYPE or
+ * _SLAVE_TYPE: isMaster) containing its time, else of its node's; which
+ * type id CANN's HCCL uses is not public: npuprof's HCCL uses this one. */
+#define NPUPROF_CANN_HCCL_INFO_TYPE 1U
 #define NPUPROF_CANN_RT_MEMCPY_INFO 801U /* RT_PROFILE_TYPE_MEMCPY_INFO */
 #define NPUPROF_CANN_RT_TASK_TRACK 802U /* RT_PROFILE_TYPE_TASK_TRACK */
 #define NPUPROF_CANN_RT_TASK_TRACK_V2 808U /* RT_PROFILE_TYPE_TASK_TRACK_V2 */

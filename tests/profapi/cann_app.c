@@ -285,7 +285,8 @@ static void hccl_info(uint64_t item, uint32_t role, uint64_t bytes)
 	h.linkType = 1;
 	h.transportType = bytes ? 0 : 2;
 	h.rdmaType = MSPROF_HCCL_INVALID_UINT;
-	additional(MSPROF_REPORT_HCCL_NODE_LEVEL, 1, MsprofSysCycleTime(), &h, sizeof(h));
+	additional(MSPROF_REPORT_HCCL_NODE_LEVEL, NPUPROF_CANN_HCCL_INFO_TYPE, MsprofSysCycleTime(),
+		   &h, sizeof(h));
 }
 
 /* HcclAllReduce > launch > an HCCL master API > two tasks */
@@ -386,7 +387,8 @@ int main(void)
 			      "HcclAllReduce") ||
 	    MsprofRegTypeInfo(MSPROF_REPORT_HCCL_NODE_LEVEL, MSPROF_REPORT_HCCL_MASTER_TYPE,
 			      "master") ||
-	    MsprofRegTypeInfo(MSPROF_REPORT_HCCL_NODE_LEVEL, 1, "hccl_info"))
+	    MsprofRegTypeInfo(MSPROF_REPORT_HCCL_NODE_LEVEL, NPUPROF_CANN_HCCL_INFO_TYPE,
+			      "hccl_info"))
 		fail("HCCL registration");
 	/* aclrtSetDevice */
 	if (MsprofNotifySetDevice(0, 0, true))

@@ -208,7 +208,7 @@ static void session_records(struct rb *s)
 		"context_id_info");
 	rb_type(s, MSPROF_REPORT_NODE_LEVEL, MSPROF_REPORT_NODE_HCCL_OP_INFO_TYPE, "hccl_op_info");
 	rb_type(s, MSPROF_REPORT_HCCL_NODE_LEVEL, MSPROF_REPORT_HCCL_MASTER_TYPE, "master");
-	rb_type(s, MSPROF_REPORT_HCCL_NODE_LEVEL, 1, "hccl_info");
+	rb_type(s, MSPROF_REPORT_HCCL_NODE_LEVEL, NPUPROF_CANN_HCCL_INFO_TYPE, "hccl_info");
 	rb_type(s, MSPROF_REPORT_RUNTIME_LEVEL, NPUPROF_CANN_RT_API_BASE + 1, "KernelLaunch");
 	rb_type(s, MSPROF_REPORT_RUNTIME_LEVEL, NPUPROF_CANN_RT_API_BASE + 2, "MemcpyAsync");
 	rb_type(s, MSPROF_REPORT_RUNTIME_LEVEL, NPUPROF_CANN_RT_API_BASE + 3, "EventRecord");
@@ -348,14 +348,16 @@ static void thread_records(struct rb *a, struct rb *b)
 	hi.linkType = 1;
 	hi.transportType = 0;
 	hi.rdmaType = MSPROF_HCCL_INVALID_UINT;
-	rb_additional(b, MSPROF_REPORT_HCCL_NODE_LEVEL, 1, T2, 8300100, &hi, sizeof(hi));
+	rb_additional(b, MSPROF_REPORT_HCCL_NODE_LEVEL, NPUPROF_CANN_HCCL_INFO_TYPE, T2, 8300100,
+		      &hi, sizeof(hi));
 	track(b, T2, 8400001, 8, 11, 7);
 	hi.itemId = S_MEMCPY;
 	hi.role = 0;
 	hi.dataSize = 8192;
 	hi.durationEstimated = 4.0;
 	hi.dataType = 4;
-	rb_additional(b, MSPROF_REPORT_HCCL_NODE_LEVEL, 1, T2, 8400100, &hi, sizeof(hi));
+	rb_additional(b, MSPROF_REPORT_HCCL_NODE_LEVEL, NPUPROF_CANN_HCCL_INFO_TYPE, T2, 8400100,
+		      &hi, sizeof(hi));
 	rb_api(b, MSPROF_REPORT_HCCL_NODE_LEVEL, MSPROF_REPORT_HCCL_MASTER_TYPE, T2, 8200000,
 	       8800000, S_HCCL_API);
 	rb_api(b, MSPROF_REPORT_NODE_LEVEL, MSPROF_REPORT_NODE_LAUNCH_TYPE, T2, 8100000, 9900000,
