@@ -640,6 +640,9 @@ START_TEST(test_cann_rows)
 	ck_assert_int_eq(CTI("size", 11), 8192);
 	ck_assert_int_eq(CTI("dataType", 11), 4);
 
+	/* the rank the HCCL tasks name (their localRank) */
+	ck_assert_int_eq(q("SELECT rankId FROM RANK_DEVICE_MAP WHERE deviceId = 0"), 0);
+
 	/* what the rules left out is named */
 	ck_assert_msg(strstr(g_warn, "1 event starts without an end"), "%s", g_warn);
 	finish();

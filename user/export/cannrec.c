@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "npuprof/msprof_ids.h"
+#include "npuprof/rank.h"
 #include "profiling/npuprof_ext.h"
 #include "profiling/prof_common.h"
 #include "u64map.h"
@@ -962,17 +963,18 @@ int cann_finish(struct cann_file *f, const struct npuprof_host_file_header *fh, 
 	int32_t *nb = NULL, *nh = NULL, *nctx = NULL, *nlast = NULL, *tnode = NULL, *thccl = NULL,
 		*ghead = NULL;
 	uint32_t *gnext = NULL, *ncnt = NULL;
+	int32_t *nfirst = NULL;
 	uint64_t *opseq = NULL;
 	size_t ntk = 0;
-	struct u64map tmap, rtmap, tsmap;
+	struct u64map tmap, tsmap, rankmap;
 	int ret = 0;
 
 	*buf = NULL;
 	*len = 0;
 	u64map_init(&o.str_at);
 	u64map_init(&tmap);
-	u64map_init(&rtmap);
 	u64map_init(&tsmap);
+	u64map_init(&rankmap);
 	for (size_t i = 0; i < f->npev; i++)
 		f->st.unpaired_events += f->pev[i].live;
 	for (size_t i = 0; i < f->ninfo; i++)
@@ -990,6 +992,7 @@ int cann_finish(struct cann_file *f, const struct npuprof_host_file_header *fh, 
 	thccl = malloc(napi * sizeof(*thccl));
 	ghead = malloc(napi * sizeof(*ghead));
 	ncnt = calloc(napi, sizeof(*ncnt));
+	nfirst = malloc(napi * sizeof(*nfirst));
 	opseq = calloc(napi, sizeof(*opseq));
 	gnext = malloc((f->ninfo + 1) * sizeof(*gnext));
 	tk = malloc((f->ninfo + 1) * sizeof(*tk));
@@ -1001,7 +1004,7 @@ int cann_finish(struct cann_file *f, const struct npuprof_host_file_header *fh, 
 	}
 	for (size_t i = 0; i < f->napi; i++) {
 		order[i] = (uint32_t)i;
-		nb[i] = nh[i] = nctx[i] = nlast[i] = tnode[i] = thccl[i] = ghead[i] = -1;
+		nb[i] = nh[i] = nctx[i] = nlast[i] = tnode[i] = thccl[i] = ghead[i] = nfirst[i] = -1;
 		first_rt[i] = UINT32_MAX;
 	}
 	if (f->napi > 1)
@@ -1175,7 +1178,8 @@ int cann_finish(struct cann_file *f, const struct npuprof_host_file_header *fh, 
 		else if (c == C_HOPINFO)
 			nh[n] = (int32_t)i;
 		else if (c == A_HCCL)
-			ncnt[n]++;
+			if (!ncnt[n]++)
+				nfirst[n] = (int32_t)i;
 	}
 	/* tensors: of the node's op, the last (opName, time) group; context
 	 * ids: the last record of the node's op */
@@ -1349,6 +1353,34 @@ int cann_finish(struct cann_file *f, const struct npuprof_host_file_header *fh, 
 			r->device_id = tk[nlast[n]].r.device_id;
 			r->stream_id = tk[nlast[n]].r.stream_id;
 		}
+		if (nfirst[n] < 0)
+			continue;
+		/* the ranks its HCCL tasks name: the op's, and the device's rank
+		 * in the communicator (RANK_DEVICE_MAP, info.json) */
+		struct MsprofHcclInfo hi;
+		uint32_t dev = r->device_id;
+		uint64_t rk;
+
+		memcpy(&hi, f->blob + f->info[nfirst[n]].data, sizeof(hi));
+		r->rank = hi.localRank;
+		r->rank_size = hi.rankSize;
+		rk = mix((uint64_t)dev << 32 | hi.localRank, hi.groupName);
+		if (hi.localRank <= INT32_MAX && !u64map_get(&rankmap, rk, NULL)) {
+			struct npuprof_hrec_rank *k;
+
+			if (u64map_put(&rankmap, rk, 1) < 0) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			k = out_rec(&o, NPUPROF_HREC_RANK, sizeof(*k), 0, 0);
+			if (!k)
+				break;
+			k->rank = (int32_t)hi.localRank;
+			k->rank_size = hi.rankSize;
+			k->device_id = dev;
+			k->source = NPUPROF_RANK_SRC_HCCL;
+			k->group_name_id = hi.groupName ? hi.groupName : NPUPROF_HREC_NO_STRING;
+		}
 	}
 	/* HCCL tasks: each the latest track of its HCCL-level API (else of its
 	 * node) not after it, else that API's last */
@@ -1432,9 +1464,10 @@ out:
 	free(o.rec);
 	u64map_free(&o.str_at);
 	u64map_free(&tmap);
-	u64map_free(&rtmap);
 	u64map_free(&tsmap);
+	u64map_free(&rankmap);
 	free(order);
+	free(nfirst);
 	free(pl);
 	free(nb);
 	free(nh);
