@@ -923,6 +923,7 @@ static int build_stream(struct out *o, const struct npuprof_host_file_header *fh
 	if (o->nrec > 1)
 		qsort(o->rec, o->nrec, sizeof(*o->rec), cmp_out);
 	h.flags = 0;
+	h.header_size = sizeof(h); /* (a newer writer's longer header is not copied) */
 	if (grow((void **)&b, &cap, sizeof(h), 1))
 		return -ENOMEM;
 	memcpy(b, &h, sizeof(h));
