@@ -744,6 +744,88 @@ START_TEST(test_cann_no_clock)
 }
 END_TEST
 
+/* A report flagged NPUPROF_HREC_F_TSC is converted through the CLOCK pairs
+ * (here 2 ticks a ns), not the CLOCK_RAW ones. */
+START_TEST(test_cann_tsc)
+{
+	struct rb s, a;
+	struct decoded *d;
+	char dir[] = "/tmp/npuprof-test-canntsc-XXXXXX", path[4200];
+	struct npuprof_hrec_clock *c;
+	struct npuprof_hrec_msprof *m;
+	struct MsprofApi got;
+	FILE *f;
+
+	memset(&s, 0, sizeof(s));
+	memset(&a, 0, sizeof(a));
+	c = rb_rec(&s, NPUPROF_HREC_CLOCK, sizeof(*c));
+	c->tsc = 2000000;
+	c->monotonic_ns = 5000000;
+	c->ref_tsc = 0;
+	c = rb_rec(&s, NPUPROF_HREC_CLOCK, sizeof(*c));
+	c->tsc = 42000000;
+	c->monotonic_ns = 25000000;
+	rb_clock_raw(&s, 1000, 1000 + RAW_OFF);
+	rb_clock_raw(&s, 100000000000ULL, 100000000000ULL + RAW_OFF);
+	rb_api(&a, MSPROF_REPORT_ACL_LEVEL, 1, T1, 4000000, 6000000, 0);
+	((struct npuprof_hrec_header *)a.buf)->reserved = NPUPROF_HREC_F_TSC;
+	rb_api(&a, MSPROF_REPORT_ACL_LEVEL, 1, T1, 4000000, 6000000, 0); /* raw ns */
+	craft_init(&g_c, NPUPROF_HOST_F_TSC);
+	craft_block(&g_c, 0, s.buf, s.len);
+	craft_block(&g_c, T1, a.buf, a.len);
+	craft_end(&g_c, 0);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/s.raw", dir);
+	f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	fwrite(g_c.buf, 1, g_c.len, f);
+	fclose(f);
+	d = tu_decode(path);
+	ck_assert_msg(d->ret == 0, "%s", d->err);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_MSPROF_API), 2);
+	m = (void *)tu_nth_kind(d, NPUPROF_HREC_MSPROF_API, 0);
+	ck_assert_uint_eq(m->h.reserved & NPUPROF_HREC_F_TSC, 0);
+	memcpy(&got, m->data, sizeof(got));
+	ck_assert_uint_eq(got.beginTime, 6000000); /* 5 ms + (4M - 2M) ticks / 2 */
+	ck_assert_uint_eq(got.endTime, 7000000);
+	m = (void *)tu_nth_kind(d, NPUPROF_HREC_MSPROF_API, 1);
+	memcpy(&got, m->data, sizeof(got));
+	ck_assert_uint_eq(got.beginTime, 4000000 + RAW_OFF);
+	ck_assert_uint_eq(got.endTime, 6000000 + RAW_OFF);
+	tu_free(d);
+	tu_rm_rf(dir);
+}
+END_TEST
+
+/* Two processes of one session: the export's connectionIds are unique
+ * across them, and each process's tasks link to its own APIs. */
+START_TEST(test_cann_two_processes)
+{
+	struct npuprof_export_result res;
+	struct npuprof_host_file_header *fh = (void *)g_c.buf;
+	uint32_t pid0;
+
+	make_session();
+	make_stream(NULL);
+	pid0 = g_s.pid;
+	g_s.pid = pid0 + 1;
+	fh->pid = g_s.pid;
+	write_stream(&g_c);
+	g_s.pid = pid0;
+	export_session(&res);
+	ck_assert_msg(!res.damaged, "%s", g_warn);
+	ck_assert_int_eq(q("SELECT COUNT(*) FROM CANN_API"), 20);
+	ck_assert_int_eq(q("SELECT COUNT(DISTINCT connectionId) FROM CANN_API"), 20);
+	ck_assert_int_eq(q("SELECT COUNT(*) FROM TASK"), 12);
+	/* every linked task's API is of its own process */
+	ck_assert_int_eq(q("SELECT COUNT(*) FROM TASK t JOIN CANN_API a ON a.connectionId = "
+			   "t.connectionId WHERE a.globalTid >> 32 = t.globalPid"),
+			 10);
+	ck_assert_int_eq(q("SELECT COUNT(*) FROM COMMUNICATION_OP"), 2);
+	finish();
+}
+END_TEST
+
 /* ---- both readers give the same records ---- */
 struct seen {
 	char line[64][256];
@@ -834,6 +916,8 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_cann_bad_reports);
 	tcase_add_test(tc, test_cann_no_clock);
 	tcase_add_test(tc, test_cann_readers_agree);
+	tcase_add_test(tc, test_cann_tsc);
+	tcase_add_test(tc, test_cann_two_processes);
 	suite_add_tcase(s, tc);
 	return s;
 }
