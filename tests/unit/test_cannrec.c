@@ -238,7 +238,8 @@ static void session_records(struct rb *s)
  *     2.3] > track 802 at 2.2 ms + 1 (stream 5, task 7, flip 1), ext
  *  B  acl aclrtMemcpyAsync [4.0, 4.5] > runtime MemcpyAsync [4.1, 4.4] >
  *     track 808 (stream 6, task 1) + memcpy_info 4096 B H2D
- *  C  runtime EventRecord [4.9, 5.1] > track (stream 6, task 2): no tree API
+ *  C  runtime EventRecord [4.9, 5.1] > track (stream 6, task 2): no tree API;
+ *     a track at 5.5 ms (stream 6, task 3) outside every API
  *  D  model ModelExecute by an event pair [6, 7] > track (stream 7, task 3);
  *     one more event start, never ended
  * Thread T2:
@@ -306,6 +307,9 @@ static void thread_records(struct rb *a, struct rb *b)
 	track(a, T1, 4900001, 6, 2, 3);
 	rb_api(a, MSPROF_REPORT_RUNTIME_LEVEL, NPUPROF_CANN_RT_API_BASE + 3, T1, 4900000, 5100000,
 	       0);
+
+	/* a track outside every API */
+	track(a, T1, 5500000, 6, 3, 3);
 
 	/* D */
 	rb_event(a, MSPROF_REPORT_MODEL_LEVEL, MSPROF_REPORT_MODEL_EXECUTE_TYPE, T1, 3, 6000000, 9);
@@ -547,7 +551,7 @@ START_TEST(test_cann_rows)
 			 (int64_t)npuprof_global_tid(g_s.pid, T2));
 
 	/* TASK: one per track, connectionId by containment */
-	ck_assert_int_eq(q("SELECT COUNT(*) FROM TASK"), 6);
+	ck_assert_int_eq(q("SELECT COUNT(*) FROM TASK"), 7);
 	int64_t launch1 = q("SELECT a.connectionId " API("launch", 10000) " AND a.globalTid = %lld",
 			    (long long)npuprof_global_tid(g_s.pid, T1));
 	int64_t launch2 = q("SELECT a.connectionId " API("launch", 10000) " AND a.globalTid = %lld",
@@ -556,6 +560,7 @@ START_TEST(test_cann_rows)
 	ck_assert_int_eq(q("SELECT connectionId " TASK_SEL(6, 1)),
 			 CONN("aclrtMemcpyAsync", 20000)); /* not MemcpyAsync's */
 	ck_assert_int_eq(q("SELECT connectionId " TASK_SEL(6, 2)), -1); /* runtime API only */
+	ck_assert_int_eq(q("SELECT connectionId " TASK_SEL(6, 3)), -1); /* no API */
 	ck_assert_int_eq(q("SELECT connectionId " TASK_SEL(7, 3)), CONN("ModelExecute", 15000));
 	ck_assert_int_eq(q("SELECT connectionId " TASK_SEL(8, 10)), launch2); /* not HCCL's */
 	ck_assert_int_eq(q("SELECT connectionId " TASK_SEL(8, 11)), launch2);
@@ -705,7 +710,7 @@ START_TEST(test_cann_bad_reports)
 	/* the rest is there */
 	ck_assert_int_eq(q("SELECT COUNT(*) FROM CANN_API"), 11);
 	ck_assert_int_eq(q("SELECT COUNT(*) " API("983040", 20000)), 1);
-	ck_assert_int_eq(q("SELECT COUNT(*) FROM TASK"), 6);
+	ck_assert_int_eq(q("SELECT COUNT(*) FROM TASK"), 7);
 	ck_assert_int_eq(q("SELECT COUNT(*) FROM COMPUTE_TASK_INFO"), 2);
 	ck_assert_int_eq(q("SELECT COUNT(*) FROM COMMUNICATION_TASK_INFO"), 2);
 	finish();
@@ -816,7 +821,7 @@ START_TEST(test_cann_two_processes)
 	ck_assert_msg(!res.damaged, "%s", g_warn);
 	ck_assert_int_eq(q("SELECT COUNT(*) FROM CANN_API"), 20);
 	ck_assert_int_eq(q("SELECT COUNT(DISTINCT connectionId) FROM CANN_API"), 20);
-	ck_assert_int_eq(q("SELECT COUNT(*) FROM TASK"), 12);
+	ck_assert_int_eq(q("SELECT COUNT(*) FROM TASK"), 14);
 	/* every linked task's API is of its own process */
 	ck_assert_int_eq(q("SELECT COUNT(*) FROM TASK t JOIN CANN_API a ON a.connectionId = "
 			   "t.connectionId WHERE a.globalTid >> 32 = t.globalPid"),
@@ -895,7 +900,7 @@ START_TEST(test_cann_readers_agree)
 	ck_assert_uint_eq(h.nhop, 1);
 	hostdata_free(&h);
 
-	ck_assert_int_eq(load.n, 16);
+	ck_assert_int_eq(load.n, 17);
 	ck_assert_int_eq(opn.n, load.n);
 	qsort(load.line, load.n, sizeof(load.line[0]), cmp_line);
 	qsort(opn.line, opn.n, sizeof(opn.line[0]), cmp_line);
