@@ -1463,6 +1463,26 @@ out:
 	return r;
 }
 
+/* The reports libprofapi.so refused during a stream's collection. */
+static void refused_warning(struct hostdata *h, const struct load_ctx *ctx, const char *path,
+			    FILE *warn)
+{
+	_Static_assert(sizeof(struct npuprof_hrec_msprof_bad) ==
+			       sizeof(struct npuprof_hrec_header) + 6 * sizeof(uint64_t),
+		       "MSPROF_BAD: six counts");
+	if (ctx->refused[0] || ctx->refused[1] || ctx->refused[2] || ctx->refused[3] ||
+	    ctx->refused[4] || ctx->refused[5]) {
+		for (int i = 0; i < 6; i++)
+			h->refused[i] += ctx->refused[i];
+		fprintf(warn,
+			"npuprof export: warning: %s: libprofapi.so refused reports during the collection (not recorded): %llu NULL, %llu with a wrong magic, %llu of a wrong length or dataLen, %llu of an unregistered (level, type), %llu after MsprofFinalize, %llu with the thread's buffer full\n",
+			path, (unsigned long long)ctx->refused[0],
+			(unsigned long long)ctx->refused[1], (unsigned long long)ctx->refused[2],
+			(unsigned long long)ctx->refused[3], (unsigned long long)ctx->refused[4],
+			(unsigned long long)ctx->refused[5]);
+	}
+}
+
 /*
  * A stream's CANN reports, turned into npuprof's records by msprof's rules
  * (cannrec.h) at the stream's end, come as one more stream of the same
@@ -1485,20 +1505,6 @@ static int cann_stream(struct hostdata *h, struct load_ctx *ctx, const char *pat
 	size_t len = 0;
 	int r;
 
-	_Static_assert(sizeof(struct npuprof_hrec_msprof_bad) ==
-			       sizeof(struct npuprof_hrec_header) + 6 * sizeof(uint64_t),
-		       "MSPROF_BAD: six counts");
-	if (ctx->refused[0] || ctx->refused[1] || ctx->refused[2] || ctx->refused[3] ||
-	    ctx->refused[4] || ctx->refused[5]) {
-		for (int i = 0; i < 6; i++)
-			h->refused[i] += ctx->refused[i];
-		fprintf(warn,
-			"npuprof export: warning: %s: libprofapi.so refused reports during the collection (not recorded): %llu NULL, %llu with a wrong magic, %llu of a wrong length or dataLen, %llu of an unregistered (level, type), %llu after MsprofFinalize, %llu with the thread's buffer full\n",
-			path, (unsigned long long)ctx->refused[0],
-			(unsigned long long)ctx->refused[1], (unsigned long long)ctx->refused[2],
-			(unsigned long long)ctx->refused[3], (unsigned long long)ctx->refused[4],
-			(unsigned long long)ctx->refused[5]);
-	}
 	if (!cann_reports(ctx->cann))
 		return 0;
 	r = cann_finish(ctx->cann, &info->header, &h->cann_next_conn, &h->cann_next_op, &buf, &len,
@@ -1589,6 +1595,12 @@ static int load(struct hostdata *h, const char *dir, unsigned flags, FILE *warn,
 	glob_t g;
 	DIR *d;
 	int r;
+	struct {
+		struct load_ctx ctx;
+		struct npuprof_host_file_info info;
+		char *path;
+	} *pend = NULL; /* streams whose CANN reports wait for the others */
+	size_t npend = 0;
 
 	memset(h, 0, sizeof(*h));
 	h->warn = warn;
@@ -1657,8 +1669,8 @@ static int load(struct hostdata *h, const char *dir, unsigned flags, FILE *warn,
 		if (ctx.oom) {
 			cann_close(ctx.cann);
 			snprintf(err, errlen, "out of memory loading %s", g.gl_pathv[i]);
-			globfree(&g);
-			return -ENOMEM;
+			r = -ENOMEM;
+			goto fail;
 		}
 		if (r == 0 || r == NPUPROF_HOST_EDAMAGED)
 			ctx.pid = info.header.pid ? info.header.pid : ctx.pid;
@@ -1676,21 +1688,48 @@ static int load(struct hostdata *h, const char *dir, unsigned flags, FILE *warn,
 				"npuprof export: error: %s; nothing exported from it (its API calls, task tracks and msproftx events are missing)\n",
 				derr);
 		}
-		if (r == 0 || r == NPUPROF_HOST_EDAMAGED) {
-			ctx.cur = -1;
-			r = cann_stream(h, &ctx, g.gl_pathv[i], &info, warn, err, errlen);
-			if (r < 0) {
+		refused_warning(h, &ctx, g.gl_pathv[i], warn);
+		if ((r == 0 || r == NPUPROF_HOST_EDAMAGED) && cann_reports(ctx.cann)) {
+			/* after every stream: its connectionIds follow every
+			 * runtime-written one of the session */
+			void *pp = realloc(pend, (npend + 1) * sizeof(*pend));
+
+			if (!pp) {
 				cann_close(ctx.cann);
-				globfree(&g);
-				return r;
+				r = -ENOMEM;
+				snprintf(err, errlen, "out of memory loading %s", g.gl_pathv[i]);
+				goto fail;
 			}
+			pend = pp;
+			pend[npend].ctx = ctx;
+			pend[npend].info = info;
+			pend[npend].path = strdup(g.gl_pathv[i]);
+			npend++;
+			if (!pend[npend - 1].path) {
+				r = -ENOMEM;
+				snprintf(err, errlen, "out of memory loading %s", g.gl_pathv[i]);
+				goto fail;
+			}
+		} else {
+			cann_close(ctx.cann);
 		}
-		cann_close(ctx.cann);
 		h->lost += st.lost;
 		if (h->npids < 256)
 			h->pids[h->npids++] = ctx.pid;
 	}
 	globfree(&g);
+	r = 0;
+	for (size_t i = 0; i < npend; i++) {
+		pend[i].ctx.cur = -1;
+		if (!r)
+			r = cann_stream(h, &pend[i].ctx, pend[i].path, &pend[i].info, warn, err,
+					errlen);
+		cann_close(pend[i].ctx.cann);
+		free(pend[i].path);
+	}
+	free(pend);
+	if (r < 0)
+		return r;
 	if (h->stream) {
 		h->stream->heap = malloc((h->stream->ncur + 1) * sizeof(*h->stream->heap));
 		if (!h->stream->heap)
@@ -1784,6 +1823,14 @@ static int load(struct hostdata *h, const char *dir, unsigned flags, FILE *warn,
 		}
 	}
 	return 0;
+fail:
+	globfree(&g);
+	for (size_t i = 0; i < npend; i++) {
+		cann_close(pend[i].ctx.cann);
+		free(pend[i].path);
+	}
+	free(pend);
+	return r;
 }
 
 int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err, size_t errlen)
