@@ -30,14 +30,21 @@ struct npuprof_host_decode_stats {
 	int closed; /* an END record was found */
 	uint64_t bad_records; /* records of valid blocks refused: TSC times
                                  that do not convert (hostfmt.h
-                                 NPUPROF_HREC_F_TSC) */
-	uint64_t clock_pairs; /* distinct (TSC, monotonic) pairs used */
+                                 NPUPROF_HREC_F_TSC); CANN reports with a
+                                 wrong magic, a dataLen beyond their data
+                                 area or times that do not convert */
+	uint64_t clock_pairs; /* distinct (TSC, monotonic) and (CLOCK_MONOTONIC_RAW,
+                                 monotonic) pairs used */
 };
 
 /* Called for every valid record but PAD, in file order. `block` is the
  * header of the record's block. A record whose times are TSC ticks
  * (NPUPROF_HREC_F_TSC) arrives converted to CLOCK_MONOTONIC ns with the
- * flag cleared, in a copy valid only during the call. Returning non-zero stops decoding; that value is
+ * flag cleared, in a copy valid only during the call; so does every CANN
+ * report (MSPROF_API/EVENT/COMPACT/ADDITIONAL), whose MsprofSysCycleTime
+ * times (CLOCK_MONOTONIC_RAW ns, or TSC ticks with the flag) are converted
+ * inside the reported struct through the stream's CLOCK_RAW (or CLOCK)
+ * pairs, collected from its session blocks (tid 0) first; 0 (absent) stays 0. Returning non-zero stops decoding; that value is
  * returned by npuprof_host_decode. */
 typedef int (*npuprof_host_record_fn)(void *ctx, const struct npuprof_host_block_header *block,
 				      const struct npuprof_hrec_header *rec);

@@ -3,6 +3,8 @@
  */
 #include "hostdata.h"
 
+#include "cannrec.h"
+
 #include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -29,6 +31,8 @@ struct load_ctx {
 	int64_t cur; /* cursor of the open range, -1 none */
 	uint64_t seq, start, end; /* the open range's block and bytes */
 	int has_task; /* the open range holds per-task records */
+	struct cann_file *cann; /* the stream's CANN reports (cannrec.h) */
+	uint64_t refused[6]; /* MSPROF_BAD's counts, summed */
 };
 
 static int index_record(struct load_ctx *ctx, const struct npuprof_host_block_header *b,
@@ -192,6 +196,11 @@ static void decode_htask(uint32_t pid, const struct npuprof_hrec_header *rec,
 	t->key = hd_task_key(pid, r->device_id, r->stream_id, r->task_id);
 }
 
+static const char *cann_str(void *ctx, uint64_t id)
+{
+	return hostdata_str(ctx, id);
+}
+
 static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		  const struct npuprof_hrec_header *rec)
 {
@@ -204,7 +213,27 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		return -ENOMEM;
 	}
 #define BODY(type) (rec->size >= sizeof(type) ? (const type *)rec : NULL)
+	if (rec->kind >= NPUPROF_HREC_MSPROF_API && rec->kind <= NPUPROF_HREC_MSPROF_TYPE) {
+		/* CANN's reports: turned into the records below at the
+		 * stream's end (cann_stream) */
+		if (!ctx->cann)
+			ctx->cann = cann_open(pid, cann_str, h);
+		if (!ctx->cann || cann_add(ctx->cann, rec) < 0) {
+			ctx->oom = 1;
+			return -ENOMEM;
+		}
+		return 0;
+	}
 	switch (rec->kind) {
+	case NPUPROF_HREC_MSPROF_BAD: {
+		/* the fields its size covers (hostfmt.h) */
+		const uint64_t *v = (const void *)(rec + 1);
+		size_t n = (rec->size - sizeof(*rec)) / sizeof(*v);
+
+		for (size_t i = 0; i < n && i < 6; i++)
+			ctx->refused[i] += v[i];
+		break;
+	}
 	case NPUPROF_HREC_HASH: {
 		const struct npuprof_hrec_hash *r = BODY(struct npuprof_hrec_hash);
 
@@ -215,6 +244,14 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		break;
 	}
 	case NPUPROF_HREC_API:
+		/* the export's own connectionIds (CANN reports) follow the
+		 * runtime's */
+		if (BODY(struct npuprof_hrec_api) &&
+		    ((const struct npuprof_hrec_api *)rec)->connection_id <
+			    NPUPROF_MSTX_HOST_CONNECTION &&
+		    ((const struct npuprof_hrec_api *)rec)->connection_id >= h->cann_next_conn)
+			h->cann_next_conn = ((const struct npuprof_hrec_api *)rec)->connection_id +
+					    1;
 		if (ctx->stream && !ctx->keep_api)
 			break; /* streamed (hostdata_open) */
 		if (BODY(struct npuprof_hrec_api)) {
@@ -1344,23 +1381,41 @@ static const struct hd_hccl_task *stream_htask(const struct hostdata *h, uint64_
 	return NULL;
 }
 
+static int decode_fd(int fd, const char *path, struct load_ctx *ctx,
+		     struct npuprof_host_file_info *info, struct npuprof_host_decode_stats *stats,
+		     char *err, size_t errlen);
+
 /* Pass 1 of hostdata_open over one stream: mapped, decoded in place,
  * its pages given back behind the decoder; the file stays open for pass 2. */
 static int decode_indexed(const char *path, struct load_ctx *ctx,
 			  struct npuprof_host_file_info *info,
 			  struct npuprof_host_decode_stats *stats, char *err, size_t errlen)
 {
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		int r = -errno;
+
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return r;
+	}
+	return decode_fd(fd, path, ctx, info, stats, err, errlen);
+}
+
+/* decode_indexed on an open file (closed here or by hostdata_free). */
+static int decode_fd(int fd, const char *path, struct load_ctx *ctx,
+		     struct npuprof_host_file_info *info, struct npuprof_host_decode_stats *stats,
+		     char *err, size_t errlen)
+{
 	struct hd_stream *st = ctx->h->stream;
 	struct stat sb;
 	void *map = NULL;
-	int fd, r;
+	int r;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &sb)) {
+	if (fstat(fd, &sb)) {
 		r = -errno;
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+		close(fd);
 		return r;
 	}
 	if (!S_ISREG(sb.st_mode)) {
@@ -1408,6 +1463,131 @@ out:
 	return r;
 }
 
+/* The reports libprofapi.so refused during a stream's collection. */
+static void refused_warning(struct hostdata *h, const struct load_ctx *ctx, const char *path,
+			    FILE *warn)
+{
+	_Static_assert(sizeof(struct npuprof_hrec_msprof_bad) ==
+			       sizeof(struct npuprof_hrec_header) + 6 * sizeof(uint64_t),
+		       "MSPROF_BAD: six counts");
+	if (ctx->refused[0] || ctx->refused[1] || ctx->refused[2] || ctx->refused[3] ||
+	    ctx->refused[4] || ctx->refused[5]) {
+		for (int i = 0; i < 6; i++)
+			h->refused[i] += ctx->refused[i];
+		fprintf(warn,
+			"npuprof export: warning: %s: libprofapi.so refused reports during the collection (not recorded): %llu NULL, %llu with a wrong magic, %llu of a wrong length or dataLen, %llu of an unregistered (level, type), %llu after MsprofFinalize, %llu with the thread's buffer full\n",
+			path, (unsigned long long)ctx->refused[0],
+			(unsigned long long)ctx->refused[1], (unsigned long long)ctx->refused[2],
+			(unsigned long long)ctx->refused[3], (unsigned long long)ctx->refused[4],
+			(unsigned long long)ctx->refused[5]);
+	}
+}
+
+/*
+ * A stream's CANN reports, turned into npuprof's records by msprof's rules
+ * (cannrec.h) at the stream's end, come as one more stream of the same
+ * process that both readers decode like the others: hostdata_load from
+ * memory, hostdata_open from an unlinked temporary file that pass 2 reads
+ * again. What the rules could not use is named in a warning.
+ */
+static int cann_stream(struct hostdata *h, struct load_ctx *ctx, const char *path,
+		       const struct npuprof_host_file_info *info, FILE *warn, char *err,
+		       size_t errlen)
+{
+	struct cann_stats cs;
+	struct npuprof_host_decode_stats st;
+	struct npuprof_host_file_info si;
+	struct load_ctx sctx = {
+		.h = h, .pid = ctx->pid, .stream = ctx->stream, .keep_api = ctx->keep_api, .cur = -1
+	};
+	char name[4400], derr[512] = "";
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int r;
+
+	if (!cann_reports(ctx->cann))
+		return 0;
+	r = cann_finish(ctx->cann, &info->header, &h->cann_next_conn, &h->cann_next_op, &buf, &len,
+			&cs);
+	if (r == -EOVERFLOW) {
+		h->damaged_files++;
+		fprintf(warn,
+			"npuprof export: error: %s: more connectionIds than fit below %llu; its CANN reports are not exported\n",
+			path, (unsigned long long)NPUPROF_MSTX_HOST_CONNECTION);
+		return 0;
+	}
+	if (r < 0) {
+		snprintf(err, errlen, "out of memory turning the CANN reports of %s into records",
+			 path);
+		return r;
+	}
+	h->cann.reports += cs.reports;
+	h->cann.unknown_level += cs.unknown_level;
+	h->cann.unregistered += cs.unregistered;
+	h->cann.unpaired_events += cs.unpaired_events;
+	h->cann.zero_begin += cs.zero_begin;
+	h->cann.bad_payload += cs.bad_payload;
+	h->cann.orphan_ext += cs.orphan_ext;
+	h->cann.orphan_detail += cs.orphan_detail;
+	if (cs.unknown_level || cs.unregistered || cs.unpaired_events || cs.zero_begin ||
+	    cs.bad_payload || cs.orphan_ext || cs.orphan_detail)
+		fprintf(warn,
+			"npuprof export: warning: %s: CANN reports left out or named by number: %llu of an unknown level, %llu of an unregistered (level, type), %llu event starts without an end, %llu APIs with beginTime 0, %llu payloads shorter than their kind, %llu npuprof_task_ext without their task track, %llu details without their node API or task track\n",
+			path, (unsigned long long)cs.unknown_level,
+			(unsigned long long)cs.unregistered, (unsigned long long)cs.unpaired_events,
+			(unsigned long long)cs.zero_begin, (unsigned long long)cs.bad_payload,
+			(unsigned long long)cs.orphan_ext, (unsigned long long)cs.orphan_detail);
+	snprintf(name, sizeof(name), "%s (its CANN reports)", path);
+	if (!ctx->stream) {
+		r = npuprof_host_decode_buffer(buf, len, name, on_rec, &sctx, &si, &st, derr,
+					       sizeof(derr));
+	} else {
+		const char *tmp = getenv("TMPDIR");
+		char tmpl[4200];
+		int fd;
+		size_t off = 0;
+
+		snprintf(tmpl, sizeof(tmpl), "%s/npuprof-cann-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		fd = mkostemp(tmpl, O_CLOEXEC);
+		if (fd < 0) {
+			r = -errno;
+			snprintf(err, errlen, "%s: cannot create a temporary file for %s: %s", tmpl,
+				 name, strerror(errno));
+			free(buf);
+			return r;
+		}
+		unlink(tmpl);
+		while (off < len) {
+			ssize_t n = write(fd, buf + off, len - off);
+
+			if (n <= 0) {
+				r = n < 0 ? -errno : -EIO;
+				snprintf(err, errlen,
+					 "%s: cannot write a temporary file for %s: %s", tmpl, name,
+					 strerror(-r));
+				close(fd);
+				free(buf);
+				return r;
+			}
+			off += (size_t)n;
+		}
+		r = decode_fd(fd, name, &sctx, &si, &st, derr, sizeof(derr));
+	}
+	free(buf);
+	if (sctx.oom) {
+		snprintf(err, errlen, "out of memory loading %s", name);
+		return -ENOMEM;
+	}
+	if (r != 0) {
+		/* what cann_finish wrote is whole: this is a bug, said as such */
+		h->damaged_files++;
+		fprintf(warn,
+			"npuprof export: error: %s (internal: the stream made of CANN reports)\n",
+			derr);
+	}
+	return 0;
+}
+
 static int load(struct hostdata *h, const char *dir, unsigned flags, FILE *warn, char *err,
 		size_t errlen)
 {
@@ -1415,9 +1595,16 @@ static int load(struct hostdata *h, const char *dir, unsigned flags, FILE *warn,
 	glob_t g;
 	DIR *d;
 	int r;
+	struct {
+		struct load_ctx ctx;
+		struct npuprof_host_file_info info;
+		char *path;
+	} *pend = NULL; /* streams whose CANN reports wait for the others */
+	size_t npend = 0;
 
 	memset(h, 0, sizeof(*h));
 	h->warn = warn;
+	h->cann_next_op = 1ULL << 62; /* apart from the runtime's op_seq values */
 	if (flags & HD_STREAM) {
 		h->stream = calloc(1, sizeof(*h->stream));
 		if (!h->stream) {
@@ -1480,18 +1667,20 @@ static int load(struct hostdata *h, const char *dir, unsigned flags, FILE *warn,
 						sizeof(derr));
 		h->files++;
 		if (ctx.oom) {
+			cann_close(ctx.cann);
 			snprintf(err, errlen, "out of memory loading %s", g.gl_pathv[i]);
-			globfree(&g);
-			return -ENOMEM;
+			r = -ENOMEM;
+			goto fail;
 		}
 		if (r == 0 || r == NPUPROF_HOST_EDAMAGED)
 			ctx.pid = info.header.pid ? info.header.pid : ctx.pid;
 		if (r == NPUPROF_HOST_EDAMAGED) {
 			h->damaged_files++;
 			fprintf(warn,
-				"npuprof export: warning: %s (%llu damaged blocks, %llu bytes skipped; the intact records are exported)\n",
+				"npuprof export: warning: %s (%llu damaged blocks, %llu bytes skipped, %llu bad records; the intact records are exported)\n",
 				derr, (unsigned long long)st.bad_blocks,
-				(unsigned long long)st.skipped_bytes);
+				(unsigned long long)st.skipped_bytes,
+				(unsigned long long)st.bad_records);
 		} else if (r != 0) {
 			h->damaged_files++;
 			h->unreadable_files++;
@@ -1499,11 +1688,48 @@ static int load(struct hostdata *h, const char *dir, unsigned flags, FILE *warn,
 				"npuprof export: error: %s; nothing exported from it (its API calls, task tracks and msproftx events are missing)\n",
 				derr);
 		}
+		refused_warning(h, &ctx, g.gl_pathv[i], warn);
+		if ((r == 0 || r == NPUPROF_HOST_EDAMAGED) && cann_reports(ctx.cann)) {
+			/* after every stream: its connectionIds follow every
+			 * runtime-written one of the session */
+			void *pp = realloc(pend, (npend + 1) * sizeof(*pend));
+
+			if (!pp) {
+				cann_close(ctx.cann);
+				r = -ENOMEM;
+				snprintf(err, errlen, "out of memory loading %s", g.gl_pathv[i]);
+				goto fail;
+			}
+			pend = pp;
+			pend[npend].ctx = ctx;
+			pend[npend].info = info;
+			pend[npend].path = strdup(g.gl_pathv[i]);
+			npend++;
+			if (!pend[npend - 1].path) {
+				r = -ENOMEM;
+				snprintf(err, errlen, "out of memory loading %s", g.gl_pathv[i]);
+				goto fail;
+			}
+		} else {
+			cann_close(ctx.cann);
+		}
 		h->lost += st.lost;
 		if (h->npids < 256)
 			h->pids[h->npids++] = ctx.pid;
 	}
 	globfree(&g);
+	r = 0;
+	for (size_t i = 0; i < npend; i++) {
+		pend[i].ctx.cur = -1;
+		if (!r)
+			r = cann_stream(h, &pend[i].ctx, pend[i].path, &pend[i].info, warn, err,
+					errlen);
+		cann_close(pend[i].ctx.cann);
+		free(pend[i].path);
+	}
+	free(pend);
+	if (r < 0)
+		return r;
 	if (h->stream) {
 		h->stream->heap = malloc((h->stream->ncur + 1) * sizeof(*h->stream->heap));
 		if (!h->stream->heap)
@@ -1597,6 +1823,14 @@ static int load(struct hostdata *h, const char *dir, unsigned flags, FILE *warn,
 		}
 	}
 	return 0;
+fail:
+	globfree(&g);
+	for (size_t i = 0; i < npend; i++) {
+		cann_close(pend[i].ctx.cann);
+		free(pend[i].path);
+	}
+	free(pend);
+	return r;
 }
 
 int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err, size_t errlen)

@@ -264,7 +264,12 @@ static int content_rec(void *ctx, const struct npuprof_host_block_header *b,
 	case NPUPROF_HREC_OPTION:
 	case NPUPROF_HREC_END:
 	case NPUPROF_HREC_RANK:
-	case NPUPROF_HREC_CLOCK: return 0;
+	case NPUPROF_HREC_CLOCK:
+	/* libprofapi's: the time base, the type names (registered at load)
+	 * and the refused reports' counts */
+	case NPUPROF_HREC_CLOCK_RAW:
+	case NPUPROF_HREC_MSPROF_TYPE:
+	case NPUPROF_HREC_MSPROF_BAD: return 0;
 	case NPUPROF_HREC_FWK_OP:
 	case NPUPROF_HREC_FWK_MEM:
 	case NPUPROF_HREC_FWK_GC: break; /* a framework-only process (torch on CPU) */
