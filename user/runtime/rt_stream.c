@@ -243,8 +243,8 @@ void rt_task_init(struct rt_task *t, unsigned int sqe_type, const char *type_nam
 aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 {
 	struct npusim_sqe q[64], *sq = q;
-	int fd = rt_dev_fd(s->dev), r, prof = npuprof_hostrec_active();
-	uint64_t now = prof ? npuprof_hostrec_now() : 0;
+	int fd = rt_dev_fd(s->dev), r, prof = rtprof_on(RTPROF_TASK_TRACK);
+	uint64_t now = prof ? rtprof_now() : 0;
 
 	if (n > 64 && !(sq = malloc(sizeof(*sq) * (size_t)n)))
 		return ACL_ERROR_RT_MEMORY_ALLOCATION;
