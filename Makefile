@@ -363,11 +363,12 @@ $(BUILD)/tests/bench/bench_mstx: $(BUILD)/obj/tests/bench/bench_mstx.o $(RT_LIBS
 install-sdk: $(RT_LIBS) $(NN_LIBS)
 	@test -n "$(PREFIX)" || { echo "usage: make install-sdk PREFIX=DIR" >&2; exit 2; }
 	install -d $(PREFIX)/include/acl/error_codes $(PREFIX)/include/hccl $(PREFIX)/include/mstx \
-		$(PREFIX)/lib64 $(PREFIX)/bin $(PREFIX)/include/aclnn $(PREFIX)/include/aclnnop
+		$(PREFIX)/include/profiling $(PREFIX)/lib64 $(PREFIX)/bin $(PREFIX)/include/aclnn $(PREFIX)/include/aclnnop
 	install -m 644 include/acl/*.h $(PREFIX)/include/acl/
 	install -m 644 include/acl/error_codes/*.h $(PREFIX)/include/acl/error_codes/
 	install -m 644 include/hccl/*.h $(PREFIX)/include/hccl/
 	install -m 644 include/mstx/*.h $(PREFIX)/include/mstx/
+	install -m 644 include/profiling/*.h $(PREFIX)/include/profiling/
 	install -m 755 $(RT_LIBS) $(PREFIX)/lib64/
 	install -m 644 include/aclnn/*.h $(PREFIX)/include/aclnn/
 	install -m 644 include/aclnnop/*.h $(PREFIX)/include/aclnnop/
