@@ -94,6 +94,7 @@ HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *comms)
 		return HCCL_E_PARA;
 	if (!rt_g.initialized)
 		return HCCL_E_RUNTIME;
+	rtprof_hccl_init();
 	for (uint32_t i = 0; i < ndev; i++) {
 		if (devices[i] < 0 || devices[i] >= rt_g.ndev || rt_dev_fd(devices[i]) < 0)
 			return HCCL_E_PARA; /* every device must be set (aclrtSetDevice) */
@@ -230,6 +231,7 @@ HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo *rootInfo, u
 
 	if (!rootInfo || !comm)
 		return HCCL_E_PTR;
+	rtprof_hccl_init();
 	memcpy(&ri, rootInfo->internal, sizeof(ri));
 	if (ri.magic != ROOT_MAGIC || !memchr(ri.path, 0, sizeof(ri.path)) ||
 	    !memchr(ri.name, 0, sizeof(ri.name)) || nRanks < 1 || nRanks > MAX_RANKS ||

@@ -83,7 +83,7 @@ aclError aclInit(const char *configPath)
 			rt_g.dev[i].dflt = NULL;
 		}
 		rt_g.initialized = 1;
-		rtprof_acl_init();
+		rtprof_acl_init(rt_hook_launch_trace, rt_hook_device_count);
 	}
 	pthread_mutex_unlock(&rt_g.lock);
 	return rt_api_end(&a, ret);

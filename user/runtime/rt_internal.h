@@ -2,10 +2,10 @@
  * rt_internal.h - what the files of npuprof's ACL runtime share.
  *
  * The runtime (libascendcl.so) sits on npusim through npusim_dev.h and
- * reports its profiling data through ONE layer, rt_prof.c: no other file
- * calls the profiler (only rt_prof.c includes the recorder's headers), so
- * what the profiler is (today libmsprofiler.so's host recorder, next
- * CANN's reporter ABI of libprofapi.so) changes in that file alone.
+ * reports its profiling data through ONE layer, rt_prof*.c: no other file
+ * calls the profiler (only the backend includes the profiler's headers), so
+ * what the profiler is (libmsprofiler.so's host recorder, or CANN's
+ * reporter ABI of libprofapi.so) is the choice of one backend file.
  * Layout, each file using only those below it:
  *   rt_core.c    aclInit/aclFinalize, devices
  *   hccl.c       communicators and collectives
@@ -14,9 +14,12 @@
  *   rt_mem.c     device memory (host memory in the simulation) and copies
  *   rt_stream.c  streams, the submit path (task ids), synchronisation,
  *                events
- *   rt_prof.c    the reporting layer: switch, clock, API ranges,
- *                connectionIds, string ids, every record
+ *   rt_prof.c    the reporting layer: API ranges, connectionIds; its
+ *                backend (Makefile RT_REPORT) the switch, the clock,
+ *                string ids and every record: rt_prof_rec.c (the host
+ *                recorder) or rt_prof_cann.c (CANN's reporter ABI)
  *   rt_state.c   the device table, the thread's current device, errors
+ *   rt_names.c   db names of data types and formats
  */
 #ifndef NPUPROF_RT_INTERNAL_H
 #define NPUPROF_RT_INTERNAL_H
@@ -97,6 +100,7 @@ aclError rt_stream_sync(struct rt_stream *s);
 struct rt_task {
 	struct npusim_sqe sqe;
 	const char *type_name; /* runtime task type (TASK.taskType) */
+	const char *kernel; /* kernel tasks: the op name (task track kernelName) */
 	uint64_t bytes; /* copies: bytes moved */
 	uint32_t memcpy_op; /* ENUM_MEMCPY_OPERATION, NPUPROF_ENUM_INVALID */
 	uint32_t trace_tag;
@@ -136,9 +140,13 @@ uint64_t rtprof_now(void);
  * the runtime lends the profiler its MarkEx device task and device count),
  * and every device the runtime opens or releases (CANN:
  * MsprofNotifySetDevice), called without rt_g.lock held. */
-void rtprof_acl_init(void);
+void rtprof_acl_init(int (*launch_trace)(void *stream, uint64_t index_id, uint32_t model_id,
+					 uint32_t tag),
+		     int (*device_count)(uint32_t *count));
 void rtprof_acl_finalize(void);
 void rtprof_set_device(int dev, int open);
+/* HCCL's first communicator (CANN's HCCL registers itself then). */
+void rtprof_hccl_init(void);
 
 /* A scope is one API range; rt_api_begin costs one predictable branch
  * while profiling is off. */
@@ -175,6 +183,10 @@ static inline aclError rt_api_end(struct rt_api *a, aclError ret)
 		rtprof_end(a, ret);
 	return ret;
 }
+/* The backend's writer of one API range (rt_prof_rec.c / rt_prof_cann.c):
+ * item_id is rtprof_str(item) or NPUPROF_HREC_NO_STRING. */
+void rtrep_api(uint32_t level, const char *name, uint64_t item_id, uint64_t start_ns,
+	       uint64_t end_ns, uint64_t conn, aclError ret);
 /* An API range with given times (a replay's: aclnpuRecordApi); its
  * connectionId in *conn, spent also while reporting is off. */
 void rtprof_api_range(uint32_t level, const char *name, uint64_t start_ns, uint64_t end_ns,
@@ -206,10 +218,12 @@ void rt_replay_hccl_task(const struct rt_stream *s, const struct rt_task *t,
 /* rt_mem.c */
 int rt_is_dev_ptr(const void *p);
 
-/* What the runtime lends the profiler (rt_stream.c, rt_core.c): CANN's
- * rtProfilerTraceEx device task behind aclprofMarkEx and step markers, and
- * the device count behind aclprofCreateConfig. */
+/* What the runtime lends the profiler (rt_stream.c, rt_core.c; handed to
+ * rtprof_acl_init): the device task behind aclprofMarkEx and step markers
+ * (also exported as CANN's rtProfilerTraceEx, which CANN's libprofapi
+ * looks up by name), and the device count behind aclprofCreateConfig. */
 int rt_hook_launch_trace(void *stream, uint64_t index_id, uint32_t model_id, uint32_t tag);
 int rt_hook_device_count(uint32_t *count);
+int32_t rtProfilerTraceEx(uint64_t id, uint64_t modelId, uint16_t tagId, void *stm);
 
 #endif /* NPUPROF_RT_INTERNAL_H */

@@ -309,6 +309,16 @@ int rt_hook_launch_trace(void *stream, uint64_t index_id, uint32_t model_id, uin
 	return rt_submit(s, &t, 1) ? -1 : 0;
 }
 
+/* CANN's runtime API for the same task (runtime/base.h: rtError_t
+ * rtProfilerTraceEx(uint64_t id, uint64_t modelId, uint16_t tagId,
+ * rtStream_t stm)), which CANN's libprofapi looks up by name for
+ * aclprofMarkEx (prof_runtime_plugin.cpp). 0 or -1. */
+__attribute__((visibility("default"))) int32_t rtProfilerTraceEx(uint64_t id, uint64_t modelId,
+								 uint16_t tagId, void *stm)
+{
+	return rt_hook_launch_trace(stm, id, (uint32_t)modelId, tagId);
+}
+
 /* ---- events ---------------------------------------------------------------- */
 
 static aclError event_get(aclrtEvent h, struct rt_event **out)
