@@ -23,12 +23,12 @@ KDIR     ?= $(firstword $(wildcard /lib/modules/$(KVER)/build /usr/src/linux-hea
 # Each compiles with the include paths of itself and of the components it may
 # use, so a private header is reachable only from where it belongs; the
 # public API is include/ (installed). Dependencies run one way:
-#   common <- recorder                       (libmsprofiler.so, in the app)
+#   common <- recorder, profapi              (libprofapi.so, in the app)
 #   common <- capture, device, db, report <- export   (libnpuprof)
 #   recorder, device <- runtime              (libascendcl.so)
 #   everything <- tools, tests
 INC_common   := -Iuser/common
-INC_recorder := -Iuser/recorder $(INC_common)
+INC_recorder := -Iuser/recorder -Iuser/profapi $(INC_common)
 INC_capture  := -Iuser/capture $(INC_common)
 INC_device   := -Iuser/device $(INC_common)
 INC_db       := -Iuser/db $(INC_common)
@@ -37,7 +37,7 @@ INC_export   := -Iuser/export -Iuser/device $(INC_common)
 INC_runtime  := -Iuser/runtime -Iuser/recorder -Iuser/device $(INC_common)
 INC_npuprof  := -Iuser/tools/npuprof -Iuser/export $(INC_common)
 INC_npuwork  := -Iuser/tools/npuwork -Iuser/device $(INC_common)
-INC_tests    := -Itests/gen $(foreach c,recorder capture device db report export runtime aclnn,-Iuser/$(c)) $(INC_common)
+INC_tests    := -Itests/gen $(foreach c,recorder profapi capture device db report export runtime aclnn,-Iuser/$(c)) $(INC_common)
 $(BUILD)/obj/user/common/%.o:      INC = $(INC_common)
 $(BUILD)/obj/user/capture/%.o:     INC = $(INC_capture) $(BPF_INC)
 $(BUILD)/obj/user/device/%.o:      INC = $(INC_device)
@@ -58,19 +58,20 @@ LIB_SO   := $(BUILD)/lib/libnpuprof.so
 LIB_A    := $(BUILD)/lib/libnpuprof.a
 
 # The recorder (user/recorder plus the two common files it needs): built a
-# second time, with hidden visibility, into libmsprofiler.so (exports: its
+# second time, with hidden visibility, into libprofapi.so (exports: its
 # version script) and into an internal archive that white-box tests link.
 # An aclprofStart session is a complete session directory with the
 # capture of the process's own tasks: the session format (user/export/
 # session.c with the device backends it asks), the raw kernel stream and the
 # kmod engine with the trace switches (user/capture) are compiled in too,
 # one definition each, all libc only.
-REC_SRCS := $(wildcard user/recorder/*.c) user/common/hostcrc.c user/common/fsutil.c \
+REC_SRCS := $(wildcard user/recorder/*.c) $(wildcard user/profapi/*.c) user/common/hostcrc.c user/common/fsutil.c \
             user/common/errmsg.c user/export/session.c $(wildcard user/device/*.c) \
             user/capture/rawkern.c user/capture/engine_kmod.c user/capture/trace_switch.c
 REC_OBJS := $(REC_SRCS:%.c=$(BUILD)/obj-rec/%.o)
 REC_A    := $(BUILD)/obj-rec/librecorder.a
 REC_MAP  := user/recorder/libmsprofiler.map
+PROFAPI_MAP := user/profapi/libprofapi.map
 
 # test-only generators (synthetic msprof rows): tests/gen, never in a library
 GEN_OBJS := $(BUILD)/obj/tests/gen/dbgen.o
@@ -236,7 +237,7 @@ DKMS_SRCS     = Kbuild VERSION $(wildcard include/uapi/*.h kmod/*/Kbuild) \
 install: user
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 755 $(BUILD)/bin/* $(DESTDIR)$(BINDIR)/
-	install -m 755 $(LIB_SO) $(RT_MSPROF) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(LIB_SO) $(RT_PROFAPI) $(RT_MSPROF) $(DESTDIR)$(LIBDIR)/
 	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
 	for h in $(INSTALL_HDRS); do \
 		install -D -m 644 $$h $(DESTDIR)$(INCLUDEDIR)/$${h#include/} || exit 1; done
@@ -294,15 +295,17 @@ include bpf/bpf.mk
 -include $(shell find $(BUILD)/obj $(BUILD)/obj-rec -name '*.d' 2>/dev/null)
 
 # ---- ACL runtime and the CANN-style SDK (owner: runtime; user/runtime) -----
-# libmsprofiler.so  the in-app recorder (user/recorder: aclprof*, host
-#                   recorder, Str2Id, runtime hooks); needs libc only
+# libprofapi.so     the in-app library: CANN's reporter ABI (user/profapi) and
+#                   the recorder (user/recorder: aclprof*, host recorder,
+#                   Str2Id, runtime hooks); needs libc only
+# libmsprofiler.so  CANN's aclprof*/mstx* library: an ELF filter (DT_FILTER)
+#                   over libprofapi.so, so a program linked to (or
+#                   ctypes-loading) it runs libprofapi.so's code and state at
+#                   no cost per call; its own definitions are link-time
+#                   placeholders of the names in its version script
 # libascendcl.so    the runtime (user/runtime/*.c plus the npusim client,
 #                   user/device/npusim_dev.c), linked to libmsprofiler.so
-# libprofapi.so     a thin name: an empty library that needs libmsprofiler.so
-# libms_tools_ext.so  CANN's mstx library name: an ELF filter (DT_FILTER) over
-#                   libmsprofiler.so, so the mstx* calls of a program that
-#                   links (or ctypes-loads) it run libmsprofiler.so's code and
-#                   state; its own definitions are link-time placeholders
+# libms_tools_ext.so  CANN's mstx library name: a filter over libprofapi.so
 # Programs that use the runtime (npuwork, tests/vm/rt_*, tests/unit/
 # test_runtime*) link these shared libraries, never libnpuprof.a, so that the
 # process has one recorder; the tool library carries none. `make install-sdk PREFIX=DIR` lays them out as
@@ -319,7 +322,7 @@ RT_SRCS    := $(filter-out $(RT_BACKENDS:%=user/runtime/rt_prof_%.c),$(wildcard 
               user/runtime/rt_prof_$(RT_REPORT).c
 RT_OBJS    := $(RT_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/user/device/npusim_dev.o
 RT_OTHER_BACKENDS := $(patsubst %,$(BUILD)/obj-alt/user/runtime/rt_prof_%.o,$(filter-out $(RT_REPORT),$(RT_BACKENDS)))
-RT_ACL_LIBS := -lmsprofiler $(if $(filter cann,$(RT_REPORT)),-lprofapi)
+RT_ACL_LIBS := $(if $(filter cann,$(RT_REPORT)),-lprofapi,-lmsprofiler)
 RT_MSPROF  := $(BUILD)/lib/libmsprofiler.so
 RT_ACL     := $(BUILD)/lib/libascendcl.so
 RT_PROFAPI := $(BUILD)/lib/libprofapi.so
@@ -338,23 +341,30 @@ $(BUILD)/obj-alt/user/runtime/%.o: user/runtime/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_runtime) -c -o $@ $<
 
-$(RT_MSPROF): $(REC_OBJS) $(REC_MAP)
+$(RT_PROFAPI): $(REC_OBJS) $(PROFAPI_MAP)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,libmsprofiler.so -Wl,--no-undefined -Wl,--version-script=$(REC_MAP) \
+	$(CC) -shared -Wl,-soname,libprofapi.so -Wl,--no-undefined -Wl,--version-script=$(PROFAPI_MAP) \
 		-o $@ $(REC_OBJS) -Wl,--as-needed -lpthread
+
+# the filter's placeholders: every aclprof*/mstx* function libprofapi.so
+# exports, and the hooks its version script names
+$(RT_MSPROF): $(RT_PROFAPI) $(REC_MAP)
+	{ echo '/* placeholders: libprofapi.so (the filtee) provides these */'; \
+	  { nm -D --defined-only $(RT_PROFAPI) | awk '$$2 == "T" {print $$3}' | sed 's/@.*//' | \
+	    grep -E '^(aclprof|mstx)'; \
+	    sed -n 's/^[[:space:]]*\(npuprof_[a-z0-9_]*\);$$/\1/p' $(REC_MAP); } | \
+	  sort -u | sed 's/.*/void &(void) {}/'; } | \
+		$(CC) -shared -fPIC -Wl,-soname,libmsprofiler.so -Wl,--version-script=$(REC_MAP) \
+		-Wl,--filter=libprofapi.so -x c -o $@ - -Wl,-rpath,'$$ORIGIN'
 
 $(RT_ACL): $(RT_OBJS) $(RT_MSPROF) $(if $(filter cann,$(RT_REPORT)),$(RT_PROFAPI))
 	$(CC) -shared -Wl,-soname,libascendcl.so -o $@ $(RT_OBJS) -L$(BUILD)/lib $(RT_ACL_LIBS) \
 		-Wl,-rpath,'$$ORIGIN' -lpthread
 
-$(RT_PROFAPI): $(RT_MSPROF)
-	printf '/* libprofapi: a name only */\n' | $(CC) -shared -Wl,-soname,libprofapi.so -x c -o $@ - \
-		-Wl,--no-as-needed -L$(BUILD)/lib -lmsprofiler -Wl,-rpath,'$$ORIGIN'
-
-$(RT_MSTX): $(RT_MSPROF)
-	printf '%s\n' '/* placeholders: libmsprofiler.so (the filtee) provides these */' \
+$(RT_MSTX): $(RT_PROFAPI)
+	printf '%s\n' '/* placeholders: libprofapi.so (the filtee) provides these */' \
 		$(foreach f,$(MSTX_FUNCS),'void $(f)(void) {}') | \
-		$(CC) -shared -fPIC -Wl,-soname,libms_tools_ext.so -Wl,--filter=libmsprofiler.so \
+		$(CC) -shared -fPIC -Wl,-soname,libms_tools_ext.so -Wl,--filter=libprofapi.so \
 		-x c -o $@ - -Wl,-rpath,'$$ORIGIN'
 
 $(BUILD)/bin/npuwork: $(NPUWORK_OBJS) $(RT_LIBS)
@@ -376,6 +386,11 @@ $(BUILD)/tests/unit/test_rt_report: $(BUILD)/obj/tests/unit/test_rt_report.o $(U
 $(BUILD)/tests/unit/test_runtime%: $(BUILD)/obj/tests/unit/test_runtime%.o $(UNIT_MAIN) $(RT_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(UNIT_MAIN) $(RT_LINK) $(CHECK_LIBS) -lpthread
+
+# test_profapi_abi holds the built libprofapi.so (dlopen'ed next to it), no recorder of its own
+$(BUILD)/tests/unit/test_profapi_abi: $(BUILD)/obj/tests/unit/test_profapi_abi.o $(UNIT_MAIN) $(RT_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< $(UNIT_MAIN) $(CHECK_LIBS) -ldl
 
 # bench_mstx times the stamp calls as an application meets them: through
 # libmsprofiler.so (its PLT entries and TLS), not the static archive

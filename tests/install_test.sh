@@ -2,9 +2,10 @@
 # tests/install_test.sh - packaging as a user meets it, in a scratch DESTDIR:
 #   make install DESTDIR=$tmp PREFIX=/usr   files in place, npuprof.pc usable by
 #       pkg-config, a small C program built against the installed headers with
-#       the shared and with the static library, and run; never the simulated
-#       runtime (libascendcl.so, libprofapi.so: on an Ascend host they would
-#       shadow CANN's) nor an internal header;
+#       the shared and with the static library, and run; the in-app library
+#       (libprofapi.so, with libmsprofiler.so its filter); never the simulated
+#       runtime (libascendcl.so: on an Ascend host it would shadow CANN's) nor
+#       an internal header;
 #   make install-sdk PREFIX=$tmp/sdk        the simulated runtime is there;
 #   make install PREFIX=/opt/npuprof       PREFIX honoured;
 #   make install-dkms                      module sources and dkms.conf with the
@@ -30,11 +31,11 @@ for b in build/bin/*; do
 	[ -x "$d/usr/bin/${b##*/}" ] || fail "binary ${b##*/} not installed in /usr/bin"
 done
 [ -x "$d/usr/bin/npuprof" ] || fail "npuprof not installed"
-for l in build/lib/libnpuprof.so build/lib/libnpuprof.a build/lib/libmsprofiler.so; do
+for l in build/lib/libnpuprof.so build/lib/libnpuprof.a build/lib/libmsprofiler.so build/lib/libprofapi.so; do
 	cmp -s "$l" "$d/usr/lib/${l##*/}" || fail "library ${l##*/} not installed in /usr/lib"
 done
 # The simulated runtime and the aclnn libraries are for `make install-sdk` only.
-for l in libascendcl.so libprofapi.so libnnopbase.so libopapi.so libc_sec.so; do
+for l in libascendcl.so libnnopbase.so libopapi.so libc_sec.so; do
 	[ -f "build/lib/$l" ] || fail "build/lib/$l was not built"
 	[ -e "$d/usr/lib/$l" ] && fail "make install installed the simulated runtime's $l"
 done
@@ -61,7 +62,7 @@ make -s install-sdk PREFIX="$tmp/sdk" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail
 for l in libascendcl.so libprofapi.so libmsprofiler.so libms_tools_ext.so libnnopbase.so libopapi.so libc_sec.so; do
 	[ -f "$tmp/sdk/lib64/$l" ] || fail "make install-sdk: no lib64/$l"
 done
-for h in aclnn/acl_meta.h aclnnop/aclnn_add.h securec.h; do
+for h in aclnn/acl_meta.h aclnnop/aclnn_add.h securec.h profiling/aprof_pub.h profiling/prof_common.h profiling/prof_api.h; do
 	[ -f "$tmp/sdk/include/$h" ] || fail "make install-sdk: no include/$h"
 done
 [ -z "$(find "$tmp/sdk" -name nn_internal.h)" ] || fail "make install-sdk installed nn_internal.h"

@@ -1,15 +1,19 @@
 #!/bin/sh
-# tests/recorder_lib_test.sh - the two libraries as an installed system meets
+# tests/recorder_lib_test.sh - the libraries as an installed system meets
 # them, from `make install DESTDIR=$tmp PREFIX=/usr`:
-#   libmsprofiler.so (the in-app recorder): its NEEDED entries are glibc's
-#       (libc, and the dynamic loader that provides __tls_get_addr;
-#       libpthread where it is separate) and nothing else; `nm -D
-#       --defined-only` shows exactly the documented symbols below (the
-#       aclprof* API of acl/acl_prof.h, the mstx* API of
+#   libprofapi.so (the in-app library: CANN's reporter ABI and the
+#       recorder): its NEEDED entries are glibc's (libc, and the dynamic
+#       loader that provides __tls_get_addr; libpthread where it is
+#       separate) and nothing else; `nm -D --defined-only` shows exactly the
+#       documented symbols below (CANN's Msprof*/prof*/ProfAcl* set of
+#       profiling/*.h, the aclprof* API of acl/acl_prof.h, the mstx* API of
 #       mstx/ms_tools_ext.h, plus the runtime's hooks, the list of
-#       user/recorder/libmsprofiler.map); its size and symbol count are
-#       printed; a program linked to it with NPUPROF_OUTPUT_DIR set records
-#       from its first instruction (the constructor).
+#       user/profapi/libprofapi.map); its size and symbol count are printed;
+#   libmsprofiler.so (CANN's aclprof* library): an ELF filter over
+#       libprofapi.so (DT_FILTER) exporting exactly the aclprof*, mstx* and
+#       hook names (user/recorder/libmsprofiler.map), needing glibc only; a
+#       program linked to it with NPUPROF_OUTPUT_DIR set records from its
+#       first instruction (libprofapi's constructor).
 #   libnpuprof.so (the tool library): no aclprof* symbol, only npuprof_*
 #       ones, and a program linked to it with NPUPROF_OUTPUT_DIR set writes
 #       nothing there.
@@ -61,31 +65,103 @@ npuprof_hostrec_tid
 npuprof_register_runtime_hooks
 npuprof_str2id_hash
 LIST
+# libprofapi.so: the same and CANN's reporter ABI
+{ cat "$tmp/want"; cat <<'LIST'; } >"$tmp/want_api"
+MsprofCheckOpSwitch
+MsprofFinalize
+MsprofGetBatchReportMaxSize
+MsprofGetHashId
+MsprofGetPath
+MsprofHostFreqIsEnable
+MsprofId2Str
+MsprofInit
+MsprofNotifySetDevice
+MsprofRegDataFormat
+MsprofRegTypeInfo
+MsprofRegisterCallback
+MsprofRegisterProfileCallback
+MsprofReportAdditionalInfo
+MsprofReportApi
+MsprofReportBatchAdditionalInfo
+MsprofReportCompactInfo
+MsprofReportData
+MsprofReportEvent
+MsprofSetConfig
+MsprofSetDeviceIdByGeModelIdx
+MsprofStart
+MsprofStop
+MsprofStr2Id
+MsprofSysCycleTime
+MsprofUnsetDeviceIdByGeModelIdx
+ProfAclCreateStamp
+ProfAclDestroyStamp
+ProfAclFinalize
+ProfAclInit
+ProfAclMark
+ProfAclMarkEx
+ProfAclPop
+ProfAclPush
+ProfAclRangePop
+ProfAclRangePushEx
+ProfAclRangeStart
+ProfAclRangeStop
+ProfAclSetConfig
+ProfAclSetStampCategory
+ProfAclSetStampPayload
+ProfAclSetStampTraceMessage
+ProfAclStart
+ProfAclStop
+ProfStr2Id
+profSetProfCommand
+profSetStepInfo
+LIST
 
 d=$tmp/root
 make -s install DESTDIR="$d" PREFIX=/usr >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make install"; }
 msp=$d/usr/lib/libmsprofiler.so
+api=$d/usr/lib/libprofapi.so
 npl=$d/usr/lib/libnpuprof.so
 [ -f "$msp" ] || fail "libmsprofiler.so not installed"
+[ -f "$api" ] || fail "libprofapi.so not installed"
+readelf -d "$msp" | grep -q '(FILTER).*\[libprofapi\.so\]' || fail "libmsprofiler.so is not a filter over libprofapi.so"
 [ -f "$npl" ] || fail "libnpuprof.so not installed"
 
-# ---- libmsprofiler.so: NEEDED ------------------------------------------------
-readelf -d "$msp" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' >"$tmp/needed"
-[ -s "$tmp/needed" ] || fail "readelf -d shows no NEEDED entry in libmsprofiler.so"
-while read -r n; do
-	case $n in
-	libc.so.* | libpthread.so.* | ld-linux*.so.*) ;;
-	*) fail "libmsprofiler.so needs $n (only glibc is allowed)" ;;
-	esac
-done <"$tmp/needed"
-# ldd agrees (resolves the whole closure, not just the direct entries)
-ldd "$msp" >"$tmp/ldd" 2>&1 || { cat "$tmp/ldd"; fail "ldd libmsprofiler.so"; }
-if grep -v -e 'linux-vdso' -e 'libc\.so\.' -e 'libpthread\.so\.' -e 'ld-linux' "$tmp/ldd" | grep -q .; then
-	cat "$tmp/ldd"
-	fail "ldd libmsprofiler.so lists more than glibc"
-fi
+# ---- libprofapi.so, libmsprofiler.so: NEEDED ---------------------------------
+for lib in "$api" "$msp"; do
+	name=${lib##*/}
+	readelf -d "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' >"$tmp/needed"
+	# (the filter calls nothing: it may need nothing)
+	[ -s "$tmp/needed" ] || [ "$lib" = "$msp" ] || fail "readelf -d shows no NEEDED entry in $name"
+	while read -r n; do
+		case $n in
+		libc.so.* | libpthread.so.* | ld-linux*.so.*) ;;
+		*) fail "$name needs $n (only glibc is allowed)" ;;
+		esac
+	done <"$tmp/needed"
+	[ "$lib" = "$api" ] && cp "$tmp/needed" "$tmp/needed_api"
+	# ldd agrees (resolves the whole closure, not just the direct entries).
+	# Not on the filter: glibc's ld.so, run on a filter over a library with
+	# TLS, asserts in init_tls (a program that loads the filter is fine:
+	# below)
+	[ "$lib" = "$msp" ] && continue
+	LD_LIBRARY_PATH=$d/usr/lib ldd "$lib" >"$tmp/ldd" 2>&1 || { cat "$tmp/ldd"; fail "ldd $name"; }
+	if grep -v -e 'linux-vdso' -e 'libc\.so\.' -e 'libpthread\.so\.' -e 'ld-linux' "$tmp/ldd" | grep -q .; then
+		cat "$tmp/ldd"
+		fail "ldd $name lists more than glibc"
+	fi
+done
 
-# ---- libmsprofiler.so: exported symbols ---------------------------------------
+# ---- libprofapi.so, libmsprofiler.so: exported symbols --------------------------
+nm -D --defined-only "$api" | awk '{print $NF}' | sed 's/@.*//' | LC_ALL=C sort -u >"$tmp/have_api"
+LC_ALL=C sort -u "$tmp/want_api" >"$tmp/want_api.s"
+if ! cmp -s "$tmp/want_api.s" "$tmp/have_api"; then
+	diff "$tmp/want_api.s" "$tmp/have_api"
+	fail "libprofapi.so exports other symbols than the documented ones (< documented, > exported)"
+fi
+# every function CANN's profiling headers declare is among them
+for f in $(sed -n 's/^MSVP_PROF_API [^(]*[ *]\([A-Za-z0-9_]*\)($/\1/p; s/^MSVP_PROF_API [^(]*[ *]\([A-Za-z0-9_]*\)(.*/\1/p; s/^int32_t \(Msprof[A-Za-z]*\)(.*/\1/p' include/profiling/*.h | sort -u); do
+	grep -qx "$f" "$tmp/have_api" || fail "include/profiling declares $f but libprofapi.so does not export it"
+done
 nm -D --defined-only "$msp" | awk '{print $NF}' | sed 's/@.*//' | LC_ALL=C sort -u >"$tmp/have"
 LC_ALL=C sort -u "$tmp/want" >"$tmp/want.s"
 if ! cmp -s "$tmp/want.s" "$tmp/have"; then
@@ -96,9 +172,9 @@ fi
 for f in $(grep -o 'aclprof[A-Za-z0-9]*(' include/acl/acl_prof.h | tr -d '(' | sort -u); do
 	grep -qx "$f" "$tmp/have" || fail "acl_prof.h declares $f but libmsprofiler.so does not export it"
 done
-size=$(stat -c %s "$msp")
-nsym=$(wc -l <"$tmp/have")
-echo "recorder_lib_test: libmsprofiler.so: $size bytes, $nsym exported symbols, needs $(tr '\n' ' ' <"$tmp/needed")"
+size=$(stat -c %s "$api")
+nsym=$(wc -l <"$tmp/have_api")
+echo "recorder_lib_test: libprofapi.so: $size bytes, $nsym exported symbols, needs $(tr '\n' ' ' <"$tmp/needed_api"); libmsprofiler.so: $(wc -l <"$tmp/have") names, a filter"
 
 # ---- the constructor lives in libmsprofiler.so --------------------------------
 cat >"$tmp/app.c" <<'C'
@@ -156,5 +232,5 @@ grep -q 'npuprof: not recording' "$tmp/log" && fail "libnpuprof.so tried to star
 [ -z "$(find "$tmp/out_tool" -mindepth 1 -print -quit)" ] ||
 	fail "a libnpuprof.so program with NPUPROF_OUTPUT_DIR set wrote into it: $(find "$tmp/out_tool" -mindepth 1)"
 
-echo "recorder_lib_test: ok (libmsprofiler.so needs glibc only, exports the $nsym documented symbols, records from its constructor; libnpuprof.so records nothing)"
+echo "recorder_lib_test: ok (libprofapi.so needs glibc only, exports the $nsym documented symbols; libmsprofiler.so is a filter over it; records from the constructor; libnpuprof.so records nothing)"
 exit 0

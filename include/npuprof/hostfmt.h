@@ -147,6 +147,8 @@ enum npuprof_hrec_kind {
                                           MsprofRegTypeInfo's (level, type) name */
 	NPUPROF_HREC_CLOCK_RAW = 29, /* struct npuprof_hrec_clock_raw: the
                                         MsprofSysCycleTime time base */
+	NPUPROF_HREC_MSPROF_BAD = 30, /* struct npuprof_hrec_msprof_bad: reports
+                                         refused during the collection */
 	NPUPROF_HREC_KIND_COUNT /* first unassigned kind */
 };
 
@@ -319,6 +321,25 @@ struct npuprof_hrec_msprof_type {
 	uint32_t type_id;
 	uint32_t len; /* bytes of name, without the NUL */
 	char name[]; /* NUL-terminated, padded to 8 */
+};
+
+/* The reports libprofapi.so refused during the collection, by reason,
+ * written once when it stops (before END). Each refused report returned
+ * CANN's code to its caller (in brackets) and was not stored. Counts only
+ * ever grow at the end: a reader takes the fields its size covers. */
+struct npuprof_hrec_msprof_bad {
+	struct npuprof_hrec_header h;
+	uint64_t null_data; /* a NULL report or name (-1) */
+	uint64_t bad_magic; /* magicNumber != 0x5A5A (MSPROF_ERROR) */
+	uint64_t bad_length; /* length is not the struct's size, dataLen larger
+                                than the data area, a batch not a whole
+                                number of records (MSPROF_ERROR) */
+	uint64_t unregistered; /* (level, type) never named by
+                                  MsprofRegTypeInfo (MSPROF_ERROR) */
+	uint64_t after_finalize; /* after MsprofFinalize, before the next
+                                    MsprofInit (MSPROF_ERROR_UNINITIALIZE) */
+	uint64_t ring_full; /* the thread's ring was full (MSPROF_ERROR); also
+                               in the blocks' `lost` */
 };
 
 /* A (CLOCK_MONOTONIC_RAW, CLOCK_MONOTONIC) pair, the raw read between two

@@ -26,6 +26,7 @@
 #include "hostrec_internal.h"
 #include "hostrec.h"
 #include "npuprof/session.h"
+#include "profapi_internal.h"
 #include "rthooks_internal.h"
 
 /* CANN's -1 (internal PROFILING_FAILED), returned by most msproftx calls. */
@@ -453,6 +454,7 @@ static void emit_options(void)
 static void on_stream_start(void)
 {
 	npuprof_str2id_emit_all();
+	npuprof_profapi_emit_types();
 	emit_options();
 }
 
@@ -479,6 +481,8 @@ static aclError begin_collection(const char *dir, const struct aclprofConfig *c)
 		tx_init();
 		atomic_store_explicit(&g_tx_collecting, 1, memory_order_release);
 	}
+	/* CANN's components (libprofapi's registrants) get INIT and START */
+	npuprof_profapi_collection_start(c->dataTypeConfig, c->devIdList, rc.dev_count);
 	return ACL_SUCCESS;
 }
 
@@ -536,6 +540,7 @@ static aclError end_collection(void)
 	if (!g_running)
 		return ACL_SUCCESS;
 	atomic_store_explicit(&g_tx_collecting, 0, memory_order_release);
+	npuprof_profapi_collection_stop();
 	r = npuprof_hostrec_stop();
 	g_running = 0;
 	if (r)
@@ -1223,6 +1228,7 @@ void npuprof_aclprof_reset(void)
 	npuprof_str2id_reset();
 	atomic_store(&g_stamp_msg_ids, 0);
 	npuprof_mstx_reset();
+	npuprof_profapi_reset();
 	npuprof_register_runtime_hooks(NULL);
 }
 

@@ -5,6 +5,9 @@
 #ifndef NPUPROF_ACLPROF_INTERNAL_H
 #define NPUPROF_ACLPROF_INTERNAL_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 /* Writes the whole Str2Id dictionary (one HASH record per string) to the
  * running stream; called when a collection starts. */
 void npuprof_str2id_emit_all(void);
@@ -17,6 +20,9 @@ void npuprof_str2id_reset(void);
  * the same id, or no memory, or the HASH record could not be written). The
  * empty string (returns 0) is NPUPROF_HREC_NO_STRING. */
 int npuprof_str2id_intern(const char *s, size_t len, uint64_t *id);
+/* The string remembered under id, NUL-terminated, alive until
+ * npuprof_str2id_reset; NULL if none (MsprofId2Str). */
+const char *npuprof_str2id_lookup(uint64_t id);
 
 #include <stdatomic.h>
 #include <stddef.h>

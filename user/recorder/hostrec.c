@@ -216,16 +216,47 @@ static int clock_choose(char *err, size_t errlen)
  * one: stamps are then bracketed by pairs, and an idle collection does
  * not grow its file. */
 static void write_block(uint32_t tid, const void *payload, uint32_t len, uint64_t lost);
+/* A CLOCK_RAW record (MsprofSysCycleTime's CLOCK_MONOTONIC_RAW against
+ * CLOCK_MONOTONIC, the raw read between two monotonic reads, the tightest
+ * of five) for the running stream; under g_io_lock. Written with every CLOCK
+ * pair, and also where the TSC is not the stamps' clock. */
+static void clock_raw_emit_locked(void)
+{
+	struct npuprof_hrec_clock_raw c = { .h = { .size = sizeof(c),
+						   .kind = NPUPROF_HREC_CLOCK_RAW } };
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 5; i++) {
+		struct timespec a, r, b;
+		uint64_t na, nb;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		clock_gettime(CLOCK_MONOTONIC_RAW, &r);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		na = (uint64_t)a.tv_sec * 1000000000u + (uint64_t)a.tv_nsec;
+		nb = (uint64_t)b.tv_sec * 1000000000u + (uint64_t)b.tv_nsec;
+		if (nb - na < best) {
+			best = nb - na;
+			c.monotonic_ns = na + (nb - na) / 2;
+			c.raw_ns = (uint64_t)r.tv_sec * 1000000000u + (uint64_t)r.tv_nsec;
+		}
+	}
+	write_block(0, &c, sizeof(c), 0);
+}
+
 static uint64_t g_blocks_at_pair; /* under g_io_lock */
 static void clock_emit_locked(int always)
 {
 	struct npuprof_hrec_clock c = g_clock_ref;
 
-	if (!npuprof_g_stamp_flags || g_fd < 0 || (!always && g_blocks == g_blocks_at_pair))
+	if (g_fd < 0 || (!always && g_blocks == g_blocks_at_pair))
 		return;
-	c.h = (struct npuprof_hrec_header){ .size = sizeof(c), .kind = NPUPROF_HREC_CLOCK };
-	clock_pair(&c.tsc, &c.monotonic_ns);
-	write_block(0, &c, sizeof(c), 0);
+	clock_raw_emit_locked();
+	if (npuprof_g_stamp_flags) {
+		c.h = (struct npuprof_hrec_header){ .size = sizeof(c), .kind = NPUPROF_HREC_CLOCK };
+		clock_pair(&c.tsc, &c.monotonic_ns);
+		write_block(0, &c, sizeof(c), 0);
+	}
 	g_blocks_at_pair = g_blocks;
 }
 

@@ -171,6 +171,20 @@ int npuprof_str2id_intern(const char *s, size_t len, uint64_t *id)
 	return intern(s, len, id);
 }
 
+const char *npuprof_str2id_lookup(uint64_t id)
+{
+	const char *s = NULL;
+
+	pthread_mutex_lock(&g_dict_lock);
+	if (g_cap) {
+		struct entry *e = slot_for(g_tab, g_cap, id);
+
+		s = e->str; /* strings are never freed but by npuprof_str2id_reset */
+	}
+	pthread_mutex_unlock(&g_dict_lock);
+	return s;
+}
+
 void npuprof_str2id_reset(void)
 {
 	pthread_mutex_lock(&g_dict_lock);
