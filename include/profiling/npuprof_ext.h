@@ -43,6 +43,33 @@
 extern "C" {
 #endif
 
+/*
+ * What msprof and `npuprof export` recognise a compact or additional report
+ * by: the name its (level, type) was registered with (MsprofRegTypeInfo),
+ * which is also the tag of msprof's raw files
+ * ({aging|unaging}.{compact|additional}.<name>); a report whose (level,
+ * type) has no registered name is skipped and counted. CANN's components
+ * register these (hicann/runtime src/runtime/core/src/common/
+ * profiling_agent.cc 205-223; GE and HCCL the node and HCCL ones; Ascend/
+ * msprof analysis/csrc/domain/services/parser/host/cann/{compact,addition}_info_parser.h), with
+ * the runtime-level type ids of hicann/runtime src/runtime/core/inc/common/
+ * profiler_struct.hpp 270-277, which CANN's public headers do not name.
+ */
+#define NPUPROF_CANN_TASK_TRACK_NAME "task_track" /* RUNTIME level, compact */
+#define NPUPROF_CANN_TASK_TRACK_V2_NAME "task_track_v2" /* RUNTIME, compact */
+#define NPUPROF_CANN_MEMCPY_INFO_NAME "memcpy_info" /* RUNTIME, compact */
+#define NPUPROF_CANN_NODE_BASIC_INFO_NAME "node_basic_info" /* NODE, compact, type 0 */
+#define NPUPROF_CANN_HCCL_OP_INFO_NAME "hccl_op_info" /* NODE, compact, type 10 */
+#define NPUPROF_CANN_TENSOR_INFO_NAME "tensor_info" /* NODE, additional, type 1 */
+#define NPUPROF_CANN_CONTEXT_ID_NAME "context_id_info" /* NODE, additional, type 4 */
+#define NPUPROF_CANN_HCCL_INFO_NAME \
+	"hccl_info" /* HCCL_NODE, additional:
+                                                   MsprofHcclInfo */
+#define NPUPROF_CANN_RT_MEMCPY_INFO 801U /* RT_PROFILE_TYPE_MEMCPY_INFO */
+#define NPUPROF_CANN_RT_TASK_TRACK 802U /* RT_PROFILE_TYPE_TASK_TRACK */
+#define NPUPROF_CANN_RT_TASK_TRACK_V2 808U /* RT_PROFILE_TYPE_TASK_TRACK_V2 */
+#define NPUPROF_CANN_RT_API_BASE 1000U /* runtime API n: type 1000 + n */
+
 #define NPUPROF_EXT_LEVEL 32000U /* MsprofApi / MsprofCompactInfo .level */
 #define NPUPROF_EXT_TASK_TYPE 1U /* .type of a struct NpuprofTaskExt */
 #define NPUPROF_EXT_TASK_NAME "npuprof_task_ext"

@@ -3,6 +3,8 @@
  */
 #include "hostdata.h"
 
+#include "cannrec.h"
+
 #include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -29,6 +31,7 @@ struct load_ctx {
 	int64_t cur; /* cursor of the open range, -1 none */
 	uint64_t seq, start, end; /* the open range's block and bytes */
 	int has_task; /* the open range holds per-task records */
+	struct cann_file *cann; /* the stream's CANN reports (cannrec.h) */
 };
 
 static int index_record(struct load_ctx *ctx, const struct npuprof_host_block_header *b,
@@ -192,6 +195,11 @@ static void decode_htask(uint32_t pid, const struct npuprof_hrec_header *rec,
 	t->key = hd_task_key(pid, r->device_id, r->stream_id, r->task_id);
 }
 
+static const char *cann_str(void *ctx, uint64_t id)
+{
+	return hostdata_str(ctx, id);
+}
+
 static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		  const struct npuprof_hrec_header *rec)
 {
@@ -204,6 +212,17 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		return -ENOMEM;
 	}
 #define BODY(type) (rec->size >= sizeof(type) ? (const type *)rec : NULL)
+	if (rec->kind >= NPUPROF_HREC_MSPROF_API && rec->kind <= NPUPROF_HREC_MSPROF_TYPE) {
+		/* CANN's reports: turned into the records below at the
+		 * stream's end (cann_stream) */
+		if (!ctx->cann)
+			ctx->cann = cann_open(pid, cann_str, h);
+		if (!ctx->cann || cann_add(ctx->cann, rec) < 0) {
+			ctx->oom = 1;
+			return -ENOMEM;
+		}
+		return 0;
+	}
 	switch (rec->kind) {
 	case NPUPROF_HREC_HASH: {
 		const struct npuprof_hrec_hash *r = BODY(struct npuprof_hrec_hash);
@@ -215,6 +234,14 @@ static int on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		break;
 	}
 	case NPUPROF_HREC_API:
+		/* the export's own connectionIds (CANN reports) follow the
+		 * runtime's */
+		if (BODY(struct npuprof_hrec_api) &&
+		    ((const struct npuprof_hrec_api *)rec)->connection_id <
+			    NPUPROF_MSTX_HOST_CONNECTION &&
+		    ((const struct npuprof_hrec_api *)rec)->connection_id >= h->cann_next_conn)
+			h->cann_next_conn = ((const struct npuprof_hrec_api *)rec)->connection_id +
+					    1;
 		if (ctx->stream && !ctx->keep_api)
 			break; /* streamed (hostdata_open) */
 		if (BODY(struct npuprof_hrec_api)) {
@@ -1344,23 +1371,41 @@ static const struct hd_hccl_task *stream_htask(const struct hostdata *h, uint64_
 	return NULL;
 }
 
+static int decode_fd(int fd, const char *path, struct load_ctx *ctx,
+		     struct npuprof_host_file_info *info, struct npuprof_host_decode_stats *stats,
+		     char *err, size_t errlen);
+
 /* Pass 1 of hostdata_open over one stream: mapped, decoded in place,
  * its pages given back behind the decoder; the file stays open for pass 2. */
 static int decode_indexed(const char *path, struct load_ctx *ctx,
 			  struct npuprof_host_file_info *info,
 			  struct npuprof_host_decode_stats *stats, char *err, size_t errlen)
 {
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		int r = -errno;
+
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return r;
+	}
+	return decode_fd(fd, path, ctx, info, stats, err, errlen);
+}
+
+/* decode_indexed on an open file (closed here or by hostdata_free). */
+static int decode_fd(int fd, const char *path, struct load_ctx *ctx,
+		     struct npuprof_host_file_info *info, struct npuprof_host_decode_stats *stats,
+		     char *err, size_t errlen)
+{
 	struct hd_stream *st = ctx->h->stream;
 	struct stat sb;
 	void *map = NULL;
-	int fd, r;
+	int r;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &sb)) {
+	if (fstat(fd, &sb)) {
 		r = -errno;
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+		close(fd);
 		return r;
 	}
 	if (!S_ISREG(sb.st_mode)) {
@@ -1408,6 +1453,111 @@ out:
 	return r;
 }
 
+/*
+ * A stream's CANN reports, turned into npuprof's records by msprof's rules
+ * (cannrec.h) at the stream's end, come as one more stream of the same
+ * process that both readers decode like the others: hostdata_load from
+ * memory, hostdata_open from an unlinked temporary file that pass 2 reads
+ * again. What the rules could not use is named in a warning.
+ */
+static int cann_stream(struct hostdata *h, struct load_ctx *ctx, const char *path,
+		       const struct npuprof_host_file_info *info, FILE *warn, char *err,
+		       size_t errlen)
+{
+	struct cann_stats cs;
+	struct npuprof_host_decode_stats st;
+	struct npuprof_host_file_info si;
+	struct load_ctx sctx = {
+		.h = h, .pid = ctx->pid, .stream = ctx->stream, .keep_api = ctx->keep_api, .cur = -1
+	};
+	char name[4400], derr[512] = "";
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int r;
+
+	if (!cann_reports(ctx->cann))
+		return 0;
+	r = cann_finish(ctx->cann, &info->header, &h->cann_next_conn, &h->cann_next_op, &buf, &len,
+			&cs);
+	if (r == -EOVERFLOW) {
+		h->damaged_files++;
+		fprintf(warn,
+			"npuprof export: error: %s: more connectionIds than fit below %llu; its CANN reports are not exported\n",
+			path, (unsigned long long)NPUPROF_MSTX_HOST_CONNECTION);
+		return 0;
+	}
+	if (r < 0) {
+		snprintf(err, errlen, "out of memory turning the CANN reports of %s into records",
+			 path);
+		return r;
+	}
+	h->cann.reports += cs.reports;
+	h->cann.unknown_level += cs.unknown_level;
+	h->cann.unregistered += cs.unregistered;
+	h->cann.unpaired_events += cs.unpaired_events;
+	h->cann.zero_begin += cs.zero_begin;
+	h->cann.bad_payload += cs.bad_payload;
+	h->cann.orphan_ext += cs.orphan_ext;
+	h->cann.orphan_detail += cs.orphan_detail;
+	if (cs.unknown_level || cs.unregistered || cs.unpaired_events || cs.zero_begin ||
+	    cs.bad_payload || cs.orphan_ext || cs.orphan_detail)
+		fprintf(warn,
+			"npuprof export: warning: %s: CANN reports left out or named by number: %llu of an unknown level, %llu of an unregistered (level, type), %llu event starts without an end, %llu APIs with beginTime 0, %llu payloads shorter than their kind, %llu npuprof_task_ext without their task track, %llu details without their node API or task track\n",
+			path, (unsigned long long)cs.unknown_level,
+			(unsigned long long)cs.unregistered, (unsigned long long)cs.unpaired_events,
+			(unsigned long long)cs.zero_begin, (unsigned long long)cs.bad_payload,
+			(unsigned long long)cs.orphan_ext, (unsigned long long)cs.orphan_detail);
+	snprintf(name, sizeof(name), "%s (its CANN reports)", path);
+	if (!ctx->stream) {
+		r = npuprof_host_decode_buffer(buf, len, name, on_rec, &sctx, &si, &st, derr,
+					       sizeof(derr));
+	} else {
+		const char *tmp = getenv("TMPDIR");
+		char tmpl[4200];
+		int fd;
+		size_t off = 0;
+
+		snprintf(tmpl, sizeof(tmpl), "%s/npuprof-cann-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		fd = mkostemp(tmpl, O_CLOEXEC);
+		if (fd < 0) {
+			r = -errno;
+			snprintf(err, errlen, "%s: cannot create a temporary file for %s: %s", tmpl,
+				 name, strerror(errno));
+			free(buf);
+			return r;
+		}
+		unlink(tmpl);
+		while (off < len) {
+			ssize_t n = write(fd, buf + off, len - off);
+
+			if (n <= 0) {
+				r = n < 0 ? -errno : -EIO;
+				snprintf(err, errlen,
+					 "%s: cannot write a temporary file for %s: %s", tmpl, name,
+					 strerror(-r));
+				close(fd);
+				free(buf);
+				return r;
+			}
+			off += (size_t)n;
+		}
+		r = decode_fd(fd, name, &sctx, &si, &st, derr, sizeof(derr));
+	}
+	free(buf);
+	if (sctx.oom) {
+		snprintf(err, errlen, "out of memory loading %s", name);
+		return -ENOMEM;
+	}
+	if (r != 0) {
+		/* what cann_finish wrote is whole: this is a bug, said as such */
+		h->damaged_files++;
+		fprintf(warn,
+			"npuprof export: error: %s (internal: the stream made of CANN reports)\n",
+			derr);
+	}
+	return 0;
+}
+
 static int load(struct hostdata *h, const char *dir, unsigned flags, FILE *warn, char *err,
 		size_t errlen)
 {
@@ -1418,6 +1568,7 @@ static int load(struct hostdata *h, const char *dir, unsigned flags, FILE *warn,
 
 	memset(h, 0, sizeof(*h));
 	h->warn = warn;
+	h->cann_next_op = 1ULL << 62; /* apart from the runtime's op_seq values */
 	if (flags & HD_STREAM) {
 		h->stream = calloc(1, sizeof(*h->stream));
 		if (!h->stream) {
@@ -1480,8 +1631,9 @@ static int load(struct hostdata *h, const char *dir, unsigned flags, FILE *warn,
 						sizeof(derr));
 		h->files++;
 		if (ctx.oom) {
-			globfree(&g);
+			cann_close(ctx.cann);
 			snprintf(err, errlen, "out of memory loading %s", g.gl_pathv[i]);
+			globfree(&g);
 			return -ENOMEM;
 		}
 		if (r == 0 || r == NPUPROF_HOST_EDAMAGED)
@@ -1489,9 +1641,10 @@ static int load(struct hostdata *h, const char *dir, unsigned flags, FILE *warn,
 		if (r == NPUPROF_HOST_EDAMAGED) {
 			h->damaged_files++;
 			fprintf(warn,
-				"npuprof export: warning: %s (%llu damaged blocks, %llu bytes skipped; the intact records are exported)\n",
+				"npuprof export: warning: %s (%llu damaged blocks, %llu bytes skipped, %llu bad records; the intact records are exported)\n",
 				derr, (unsigned long long)st.bad_blocks,
-				(unsigned long long)st.skipped_bytes);
+				(unsigned long long)st.skipped_bytes,
+				(unsigned long long)st.bad_records);
 		} else if (r != 0) {
 			h->damaged_files++;
 			h->unreadable_files++;
@@ -1499,6 +1652,16 @@ static int load(struct hostdata *h, const char *dir, unsigned flags, FILE *warn,
 				"npuprof export: error: %s; nothing exported from it (its API calls, task tracks and msproftx events are missing)\n",
 				derr);
 		}
+		if (r == 0 || r == NPUPROF_HOST_EDAMAGED) {
+			ctx.cur = -1;
+			r = cann_stream(h, &ctx, g.gl_pathv[i], &info, warn, err, errlen);
+			if (r < 0) {
+				cann_close(ctx.cann);
+				globfree(&g);
+				return r;
+			}
+		}
+		cann_close(ctx.cann);
 		h->lost += st.lost;
 		if (h->npids < 256)
 			h->pids[h->npids++] = ctx.pid;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cannrec.h"
 #include "npuprof/hostread.h"
 #include "npuprof/rank.h"
 #include "u64map.h"
@@ -155,6 +156,11 @@ struct hostdata {
 	uint32_t pids[256];
 	int npids;
 	uint64_t lost; /* records lost by the recorders */
+	/* CANN reports (cannrec.h): the export's connectionIds for their APIs
+	 * continue after every runtime-written one loaded before; their HCCL
+	 * op_seq values are apart from the runtime's */
+	uint64_t cann_next_conn, cann_next_op;
+	struct cann_stats cann; /* summed over the streams */
 	uint64_t damaged_files; /* damaged or unreadable */
 	uint64_t unreadable_files; /* of which nothing could be read */
 	uint64_t files;

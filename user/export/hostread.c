@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "npuprof/hostread.h"
+#include "profiling/aprof_pub.h"
 
 /* The layout is frozen: a change here is a format change (see hostfmt.h). */
 _Static_assert(sizeof(struct npuprof_host_file_header) == 128, "file header layout");
@@ -104,6 +105,38 @@ static const char *v_option(const struct npuprof_hrec_header *rec)
 			    rec->size - offsetof(struct npuprof_hrec_option, value));
 }
 
+/* A CANN report stored as reported: the struct's size is its kind's, and
+ * what the record's length says it holds is there. (Its content, magic
+ * and dataLen, is checked per record: a bad report costs only itself.) */
+static uint32_t msprof_len(uint16_t kind)
+{
+	switch (kind) {
+	case NPUPROF_HREC_MSPROF_API:
+	case NPUPROF_HREC_MSPROF_EVENT: return sizeof(struct MsprofApi);
+	case NPUPROF_HREC_MSPROF_COMPACT: return sizeof(struct MsprofCompactInfo);
+	}
+	return sizeof(struct MsprofAdditionalInfo);
+}
+
+static const char *v_msprof(const struct npuprof_hrec_header *rec)
+{
+	const struct npuprof_hrec_msprof *m = (const void *)rec;
+
+	if (m->len != msprof_len(rec->kind))
+		return "CANN report of the wrong size for its kind";
+	if ((uint64_t)m->len > rec->size - offsetof(struct npuprof_hrec_msprof, data))
+		return "CANN report exceeds its record";
+	return NULL;
+}
+
+static const char *v_msprof_type(const struct npuprof_hrec_header *rec)
+{
+	const struct npuprof_hrec_msprof_type *t = (const void *)rec;
+
+	return check_string(t->name, t->len,
+			    rec->size - offsetof(struct npuprof_hrec_msprof_type, name));
+}
+
 static const struct {
 	uint32_t min_size;
 	validate_fn validate;
@@ -133,6 +166,20 @@ static const struct {
 	[NPUPROF_HREC_MSTX_START] = { offsetof(struct npuprof_hrec_mstx, message) + 1, v_mstx },
 	[NPUPROF_HREC_MSTX_END] = { sizeof(struct npuprof_hrec_mstx_end), NULL },
 	[NPUPROF_HREC_CLOCK] = { sizeof(struct npuprof_hrec_clock), NULL },
+	[NPUPROF_HREC_MSPROF_API] = { sizeof(struct npuprof_hrec_msprof) + sizeof(struct MsprofApi),
+				      v_msprof },
+	[NPUPROF_HREC_MSPROF_EVENT] = { sizeof(struct npuprof_hrec_msprof) +
+						sizeof(struct MsprofApi),
+					v_msprof },
+	[NPUPROF_HREC_MSPROF_COMPACT] = { sizeof(struct npuprof_hrec_msprof) +
+						  sizeof(struct MsprofCompactInfo),
+					  v_msprof },
+	[NPUPROF_HREC_MSPROF_ADDITIONAL] = { sizeof(struct npuprof_hrec_msprof) +
+						     sizeof(struct MsprofAdditionalInfo),
+					     v_msprof },
+	[NPUPROF_HREC_MSPROF_TYPE] = { offsetof(struct npuprof_hrec_msprof_type, name) + 1,
+				       v_msprof_type },
+	[NPUPROF_HREC_CLOCK_RAW] = { sizeof(struct npuprof_hrec_clock_raw), NULL },
 };
 
 /* ---- the TSC time base (hostfmt.h NPUPROF_HREC_F_TSC) ----------------------
@@ -401,6 +448,7 @@ struct dec {
 	size_t errlen;
 	int mapped; /* base is a file mapping whose pages may be given back */
 	struct clkset clk; /* NPUPROF_HOST_F_TSC streams */
+	struct clkset raw; /* CLOCK_RAW pairs: (CLOCK_MONOTONIC_RAW, monotonic) */
 	uint8_t *cvt; /* the converted copy of a flagged record */
 	size_t cvt_cap;
 };
@@ -490,7 +538,7 @@ static void drop_behind(const uint8_t *map, const uint8_t **dropped, const uint8
 	}
 }
 
-/* The first pass of a TSC stream: the pairs of the CLOCK records of every
+/* The first pass of every stream: the pairs of the CLOCK and CLOCK_RAW records of every
  * intact session block. Other blocks are stepped over by their header's
  * size (a block whose size is damaged may hide a session block behind it:
  * its pairs are then missing, which costs accuracy, not records); after a
@@ -522,6 +570,13 @@ static int collect_clock(struct dec *d, uint64_t off)
 				uint64_t at = off + sizeof(bh) + r;
 
 				r += rec->size;
+				if (rec->kind == NPUPROF_HREC_CLOCK_RAW) {
+					const struct npuprof_hrec_clock_raw *w = (const void *)rec;
+
+					if (clk_add(&d->raw, w->raw_ns, w->monotonic_ns, at))
+						return -ENOMEM;
+					continue;
+				}
 				if (rec->kind != NPUPROF_HREC_CLOCK)
 					continue;
 				const struct npuprof_hrec_clock *c = (const void *)rec;
@@ -541,7 +596,12 @@ static int collect_clock(struct dec *d, uint64_t off)
 	if (bad)
 		problem(d, bad_off,
 			"%" PRIu64 " clock pair(s) out of order with the others (ignored)", bad);
-	d->st->clock_pairs = d->clk.n;
+	bad = clk_finish(&d->raw, &bad_off);
+	if (bad)
+		problem(d, bad_off,
+			"%" PRIu64 " CLOCK_RAW pair(s) out of order with the others (ignored)",
+			bad);
+	d->st->clock_pairs = d->clk.n + d->raw.n;
 	return 0;
 }
 
@@ -566,6 +626,107 @@ static const struct npuprof_hrec_header *convert(struct dec *d,
 	memcpy(d->cvt, rec, rec->size);
 	if (clk_record(&d->clk, (void *)d->cvt))
 		return NULL;
+	return (const void *)d->cvt;
+}
+
+static int is_msprof_kind(uint16_t kind)
+{
+	return kind >= NPUPROF_HREC_MSPROF_API && kind <= NPUPROF_HREC_MSPROF_ADDITIONAL;
+}
+
+/* One MsprofSysCycleTime value to CLOCK_MONOTONIC ns; 0 (absent) stays 0. */
+static int cann_time(const struct dec *d, int tsc, uint64_t *t)
+{
+	if (!*t)
+		return 0;
+	return clk_convert(tsc ? &d->clk : &d->raw, *t, t);
+}
+
+/* The converted copy of a CANN report, or NULL with *why set (a bad report:
+ * wrong magic, a dataLen beyond its data area, a time that does not
+ * convert) or *ret (ENOMEM). */
+static const struct npuprof_hrec_header *convert_msprof(struct dec *d,
+							const struct npuprof_hrec_header *rec,
+							int *ret, char *why, size_t whylen)
+{
+	struct npuprof_hrec_msprof *m;
+	int tsc = (rec->reserved & NPUPROF_HREC_F_TSC) != 0;
+	uint16_t magic;
+	int bad = 0;
+
+	if (rec->size > d->cvt_cap) {
+		size_t ncap = d->cvt_cap ? d->cvt_cap : 512;
+		uint8_t *n;
+
+		while (ncap < rec->size)
+			ncap *= 2;
+		n = realloc(d->cvt, ncap);
+		if (!n) {
+			*ret = -ENOMEM;
+			return NULL;
+		}
+		d->cvt = n;
+		d->cvt_cap = ncap;
+	}
+	memcpy(d->cvt, rec, rec->size);
+	m = (void *)d->cvt;
+	memcpy(&magic, m->data, sizeof(magic));
+	if (magic != MSPROF_REPORT_DATA_MAGIC_NUM) {
+		snprintf(why, whylen, "CANN report with magic 0x%04x (not 0x%04x)", magic,
+			 MSPROF_REPORT_DATA_MAGIC_NUM);
+		return NULL;
+	}
+	switch (rec->kind) {
+	case NPUPROF_HREC_MSPROF_API: {
+		struct MsprofApi a;
+
+		memcpy(&a, m->data, sizeof(a));
+		bad = cann_time(d, tsc, &a.beginTime) || cann_time(d, tsc, &a.endTime);
+		memcpy(m->data, &a, sizeof(a));
+		break;
+	}
+	case NPUPROF_HREC_MSPROF_EVENT: {
+		struct MsprofEvent e;
+
+		memcpy(&e, m->data, sizeof(e));
+		bad = cann_time(d, tsc, &e.timeStamp);
+		memcpy(m->data, &e, sizeof(e));
+		break;
+	}
+	case NPUPROF_HREC_MSPROF_COMPACT:
+	case NPUPROF_HREC_MSPROF_ADDITIONAL: {
+		/* the two share their head: magic .. timeStamp */
+		struct MsprofAdditionalInfo x;
+		uint32_t area = rec->kind == NPUPROF_HREC_MSPROF_COMPACT ?
+					MSPROF_COMPACT_INFO_DATA_LENGTH :
+					MSPROF_ADDTIONAL_INFO_DATA_LENGTH;
+
+		_Static_assert(offsetof(struct MsprofCompactInfo, data) ==
+					       offsetof(struct MsprofAdditionalInfo, data) &&
+				       offsetof(struct MsprofCompactInfo, timeStamp) ==
+					       offsetof(struct MsprofAdditionalInfo, timeStamp),
+			       "compact and additional heads");
+		memcpy(&x, m->data, offsetof(struct MsprofAdditionalInfo, data));
+		if (x.dataLen > area) {
+			snprintf(why, whylen, "CANN report with dataLen %u beyond its %u-byte data",
+				 x.dataLen, area);
+			return NULL;
+		}
+		bad = cann_time(d, tsc, &x.timeStamp);
+		memcpy(m->data, &x, offsetof(struct MsprofAdditionalInfo, data));
+		break;
+	}
+	}
+	if (bad) {
+		snprintf(
+			why, whylen, "%s",
+			(tsc ? d->clk.n : d->raw.n) < 2 ?
+				(tsc ? "CANN report in TSC ticks without clock pairs to convert them" :
+				       "CANN report without CLOCK_RAW pairs to convert its times") :
+				"CANN report time does not convert to CLOCK_MONOTONIC ns");
+		return NULL;
+	}
+	m->h.reserved &= (uint16_t)~NPUPROF_HREC_F_TSC;
 	return (const void *)d->cvt;
 }
 
@@ -648,11 +809,10 @@ static int decode(const void *data, size_t len, const char *name, npuprof_host_r
 	}
 
 	off = fh.header_size;
-	if (fh.flags & NPUPROF_HOST_F_TSC) {
-		ret = collect_clock(&d, off);
-		if (ret)
-			goto out;
-	}
+	/* every stream: CANN reports carry CLOCK_MONOTONIC_RAW ns */
+	ret = collect_clock(&d, off);
+	if (ret)
+		goto out;
 	while (off < len) {
 		struct npuprof_host_block_header bh;
 		const uint8_t *payload;
@@ -716,7 +876,19 @@ static int decode(const void *data, size_t len, const char *name, npuprof_host_r
 			r += rec->size;
 			if (rec->kind == NPUPROF_HREC_PAD)
 				continue;
-			if ((rec->reserved & NPUPROF_HREC_F_TSC) && is_stamp_kind(rec->kind)) {
+			if (is_msprof_kind(rec->kind)) {
+				char why[128];
+
+				rec = convert_msprof(&d, rec, &ret, why, sizeof(why));
+				if (ret)
+					goto out;
+				if (!rec) {
+					problem(&d, at, "%s", why);
+					stats->bad_records++;
+					continue;
+				}
+			} else if ((rec->reserved & NPUPROF_HREC_F_TSC) &&
+				   is_stamp_kind(rec->kind)) {
 				rec = convert(&d, rec, &ret);
 				if (ret)
 					goto out;
@@ -754,6 +926,7 @@ damaged:
 		ret = NPUPROF_HOST_EDAMAGED;
 out:
 	free(d.clk.p);
+	free(d.raw.p);
 	free(d.cvt);
 	free(copy);
 	return ret;
