@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "profiling/aprof_pub.h"
@@ -105,9 +106,17 @@ uint64_t MsprofGetHashId(const char *s, size_t len)
 	return h;
 }
 
+/* CLOCK_MONOTONIC_RAW ns, as npuprof's libprofapi.so answers, made strictly
+ * increasing (so that nesting shows in the times) */
 uint64_t MsprofSysCycleTime(void)
 {
-	return P.clock += 10;
+	struct timespec ts;
+	uint64_t t;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	t = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	P.clock = t > P.clock ? t : P.clock + 1;
+	return P.clock;
 }
 
 int32_t MsprofInit(uint32_t dataType, void *data, uint32_t dataLen)
@@ -218,12 +227,13 @@ START_TEST(registered_at_load)
 	 * names, as CANN's runtime registers them */
 	ck_assert_ptr_nonnull(handler(7));
 	ck_assert_ptr_null(handler(48)); /* ASCENDCL: only in aclInit */
-	ck_assert_str_eq(type_name(MSPROF_REPORT_RUNTIME_LEVEL, 802), "task_track");
-	ck_assert_str_eq(type_name(MSPROF_REPORT_RUNTIME_LEVEL, 801), "memcpy_info");
+	ck_assert_str_eq(type_name(MSPROF_REPORT_RUNTIME_LEVEL, 802), NPUPROF_CANN_TASK_TRACK_NAME);
+	ck_assert_str_eq(type_name(MSPROF_REPORT_RUNTIME_LEVEL, 801),
+			 NPUPROF_CANN_MEMCPY_INFO_NAME);
 	ck_assert_str_eq(type_name(MSPROF_REPORT_NODE_LEVEL, MSPROF_REPORT_NODE_LAUNCH_TYPE),
 			 "launch");
 	ck_assert_str_eq(type_name(MSPROF_REPORT_NODE_LEVEL, MSPROF_REPORT_NODE_BASIC_INFO_TYPE),
-			 "node_basic_info");
+			 NPUPROF_CANN_NODE_BASIC_INFO_NAME);
 	ck_assert_str_eq(type_name(NPUPROF_EXT_LEVEL, NPUPROF_EXT_TASK_TYPE),
 			 NPUPROF_EXT_TASK_NAME);
 	for (int d = RTPROF_ACL_API; d <= RTPROF_HCCL; d++)
@@ -277,7 +287,7 @@ START_TEST(switch_bits)
 	}
 	ck_assert_int_eq(rtprof_on(RTPROF_TASK_TRACK), 0);
 	rtprof_acl_finalize();
-	ck_assert_int_eq(P.finals, 1);
+	ck_assert_int_eq(P.finals, 0); /* the collection ends profiling */
 }
 END_TEST
 
@@ -506,14 +516,57 @@ START_TEST(operator_info)
 }
 END_TEST
 
+/* a replay: its API ranges come with their own (CLOCK_MONOTONIC) times,
+ * and each task with its range's connectionId is reported inside it */
+START_TEST(replay_placement)
+{
+	struct timespec ts;
+	uint64_t mono, conn, other;
+	struct rt_task a, b, c, live;
+
+	reset_reports();
+	start(7, PROF_TASK_TIME_MASK, 0);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	mono = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	rtprof_api_range(NPUPROF_API_NODE, "launch", mono + 1000, mono + 1002, &conn);
+	rtprof_api_range(NPUPROF_API_NODE, "launch", mono + 5000, mono + 6000, &other);
+	ck_assert_int_eq(P.napi, 2);
+	ck_assert_uint_eq(P.api[0].type, MSPROF_REPORT_NODE_LAUNCH_TYPE);
+	ck_assert_uint_eq(P.api[0].endTime - P.api[0].beginTime, 2);
+	/* the two clocks' offset, read at each call: within a few us */
+	ck_assert_uint_ge(P.api[1].beginTime - P.api[0].beginTime, 4000 - 2000);
+	ck_assert_uint_le(P.api[1].beginTime - P.api[0].beginTime, 4000 + 2000);
+	task(&a, NPUSIM_SQE_AI_CORE, "KERNEL_AICORE");
+	b = c = live = a;
+	a.has_conn = b.has_conn = c.has_conn = 1;
+	a.conn = b.conn = c.conn = conn;
+	live.time_ns = 99;
+	rtprof_place(&a);
+	rtprof_place(&b);
+	rtprof_place(&c);
+	rtprof_place(&live);
+	ck_assert_uint_eq(a.time_ns, P.api[0].beginTime);
+	ck_assert_uint_eq(b.time_ns, P.api[0].beginTime + 1);
+	ck_assert_uint_eq(c.time_ns, P.api[0].endTime); /* never past its end */
+	ck_assert_uint_eq(live.time_ns, 99); /* no explicit connectionId: as submitted */
+	a.conn = other;
+	rtprof_place(&a);
+	ck_assert_uint_eq(a.time_ns, P.api[1].beginTime);
+	a.conn = other + 1000000; /* no such range (a MarkEx marker's id) */
+	a.time_ns = 7;
+	rtprof_place(&a);
+	ck_assert_uint_eq(a.time_ns, 7);
+}
+END_TEST
+
 START_TEST(strings)
 {
 	ck_assert_uint_eq(rtprof_str(NULL), NPUPROF_HREC_NO_STRING);
 	ck_assert_uint_eq(rtprof_str(""), NPUPROF_HREC_NO_STRING);
 	ck_assert_uint_eq(rtprof_str("abc"), MsprofGetHashId("abc", 3));
 	/* every timestamp is MsprofSysCycleTime's */
-	P.clock = 1000;
-	ck_assert_uint_eq(rtprof_now(), 1010);
+	ck_assert_uint_eq(rtprof_now(), P.clock);
+	ck_assert_uint_eq(rtprof_now(), P.clock);
 }
 END_TEST
 
@@ -528,6 +581,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, api_ranges);
 	tcase_add_test(tc, task_tracks);
 	tcase_add_test(tc, operator_info);
+	tcase_add_test(tc, replay_placement);
 	tcase_add_test(tc, strings);
 	suite_add_tcase(s, tc);
 	return s;

@@ -135,6 +135,8 @@ enum rtprof_data {
 int rtprof_on(enum rtprof_data what);
 /* The time base of every report (CANN: MsprofSysCycleTime). */
 uint64_t rtprof_now(void);
+/* A CLOCK_MONOTONIC time (a replay's, acl_npu_op.h) in rtprof_now's base. */
+uint64_t rtprof_from_mono(uint64_t mono_ns);
 
 /* Control plane. aclInit / aclFinalize (CANN registers ASCENDCL there;
  * the runtime lends the profiler its MarkEx device task and device count),
@@ -187,6 +189,13 @@ static inline aclError rt_api_end(struct rt_api *a, aclError ret)
  * item_id is rtprof_str(item) or NPUPROF_HREC_NO_STRING. */
 void rtrep_api(uint32_t level, const char *name, uint64_t item_id, uint64_t start_ns,
 	       uint64_t end_ns, uint64_t conn, aclError ret);
+/* A replay's API range (rtprof_api_range) was reported under conn
+ * (rt_prof_cann.c remembers where, to place the range's tasks in it). */
+void rtrep_range(uint32_t level, uint64_t conn, uint64_t start_ns, uint64_t end_ns);
+/* Where the backend reports task t (rt_submit, before any report of it):
+ * may move t->time_ns (rt_prof_cann.c: a replayed task with an explicit
+ * connectionId into its range). */
+void rtprof_place(struct rt_task *t);
 /* An API range with given times (a replay's: aclnpuRecordApi); its
  * connectionId in *conn, spent also while reporting is off. */
 void rtprof_api_range(uint32_t level, const char *name, uint64_t start_ns, uint64_t end_ns,

@@ -61,9 +61,15 @@ void rtprof_api_range(uint32_t level, const char *name, uint64_t start_ns, uint6
 		      uint64_t *conn)
 {
 	*conn = rtprof_new_conn();
-	if (rtprof_on(rtprof_api_data(level)))
+	if (rtprof_on(rtprof_api_data(level))) {
+		uint64_t len = end_ns - start_ns; /* >= 0: aclnpuRecordApi checks */
+
+		start_ns = rtprof_from_mono(start_ns);
+		end_ns = start_ns > UINT64_MAX - len ? UINT64_MAX : start_ns + len;
 		rtrep_api(level, name, NPUPROF_HREC_NO_STRING, start_ns, end_ns, *conn,
 			  ACL_SUCCESS);
+		rtrep_range(level, *conn, start_ns, end_ns);
+	}
 }
 
 uint64_t rtprof_new_conn(void)

@@ -6,7 +6,7 @@
  * reported through the ABI.
  *
  *   registration  RUNTIME (7) when the library is loaded, ASCENDCL (48) in
- *                 aclInit (with MsprofInit, MsprofFinalize in aclFinalize),
+ *                 aclInit (with MsprofInit; no MsprofFinalize, below),
  *                 HCCL (3) at the first communicator, through its own
  *                 dlopen("libprofapi.so") + dlsym, as CANN's HCCL does;
  *   switch        each module's command handler keeps the profSwitch of the
@@ -28,8 +28,8 @@
  *                        itemId the item's hash (0: none)
  *   node `launch`        MsprofApi 10000 / 5, itemId the op name
  *   runtime-level API    MsprofApi 5000 / 1000 + n, itemId the op name
- *   HCCL-level API       MsprofApi 5500 / n, itemId the API name (msprof
- *                        names a 5500 row by its itemId)
+ *   HCCL-level API       MsprofApi 5500 / 0x010001 (master stream), itemId
+ *                        the API name (msprof names a 5500 row by it)
  *   task track           compact 5000 / 802 per SQE, + the npuprof
  *                        extension (duration, bytes, copy kind, trace tag)
  *   memcpy info          compact 5000 / 801 for a copy
@@ -38,8 +38,8 @@
  *                        10000 / 9 attr, additional 10000 / 4 context ids
  *   HCCL op              compact 10000 / 0 basic info (task type HCCL) +
  *                        compact 10000 / 10 HCCL op info
- *   HCCL small task      additional 5500 / 0x010001 master, 0x010002 slave
- *                        (MsprofHcclInfo)
+ *   HCCL small task      additional 5500 / 0x010000 hccl_info
+ *                        (MsprofHcclInfo), stamped with its task's time
  *
  * Not carried (yet) by the ABI or the extension, so not reported by this
  * backend: an API's result, explicit connectionIds (a replay's
@@ -55,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "profiling/aprof_pub.h"
@@ -71,13 +72,9 @@ enum {
 	MOD_ASCENDCL = 48,
 };
 
-/* CANN's runtime-level type ids (ascend-reference.md §11.3,
- * profiler_struct.hpp): TS task types 0..800, then fixed ones, APIs from
- * 1000. */
+/* CANN's runtime-level type ids (ascend-reference.md §11.3): TS task types
+ * 0..800, then the fixed ones and APIs (profiling/npuprof_ext.h). */
 #define RT_TASK_TYPE_MAX 800u
-#define RT_TYPE_MEMCPY_INFO 801u
-#define RT_TYPE_TASK_TRACK 802u
-#define RT_TYPE_API_BASE 1000u
 
 /* ---- the switch ----------------------------------------------------------- */
 
@@ -184,6 +181,22 @@ uint64_t rtprof_now(void)
 	return MsprofSysCycleTime();
 }
 
+/* npuprof's libprofapi.so answers MsprofSysCycleTime in CLOCK_MONOTONIC_RAW
+ * ns (no raw counter), so a monotonic time moves by the two clocks' offset
+ * now. Saturates at 0 and UINT64_MAX. */
+uint64_t rtprof_from_mono(uint64_t mono_ns)
+{
+	struct timespec ts;
+	uint64_t mono, cyc;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	cyc = MsprofSysCycleTime();
+	mono = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	if (cyc >= mono)
+		return mono_ns > UINT64_MAX - (cyc - mono) ? UINT64_MAX : mono_ns + (cyc - mono);
+	return mono_ns < mono - cyc ? 0 : mono_ns - (mono - cyc);
+}
+
 /* ---- HCCL's own handle on libprofapi.so -------------------------------------- */
 
 static struct {
@@ -217,6 +230,8 @@ static void hccl_load(void)
 		return;
 	g_hp.reg_type(MSPROF_REPORT_HCCL_NODE_LEVEL, MSPROF_REPORT_HCCL_MASTER_TYPE, "master");
 	g_hp.reg_type(MSPROF_REPORT_HCCL_NODE_LEVEL, MSPROF_REPORT_HCCL_SLAVE_TYPE, "slave");
+	g_hp.reg_type(MSPROF_REPORT_HCCL_NODE_LEVEL, MSPROF_REPORT_HCCL_NODE_BASE_TYPE,
+		      NPUPROF_CANN_HCCL_INFO_NAME);
 	g_hp.reg_callback(MOD_HCCL, hccl_command);
 }
 
@@ -250,7 +265,7 @@ static struct {
 		char *name;
 	} e[REG_MAX];
 	uint32_t next_acl[4]; /* NN, RUNTIME, HOST_HCCL, OTHERS */
-	uint32_t next_rt_api, next_task, next_hccl, next_ge;
+	uint32_t next_rt_api, next_task, next_ge;
 } g_reg = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static __thread struct {
@@ -288,9 +303,11 @@ static uint32_t new_type(uint16_t level, const char *name)
 		return g_reg.next_ge < 0xFFFF ?
 			       MSPROF_REPORT_NODE_GE_API_BASE_TYPE + g_reg.next_ge++ :
 			       UINT32_MAX;
-	case MSPROF_REPORT_RUNTIME_LEVEL: return RT_TYPE_API_BASE + g_reg.next_rt_api++;
+	case MSPROF_REPORT_RUNTIME_LEVEL: return NPUPROF_CANN_RT_API_BASE + g_reg.next_rt_api++;
 	case MSPROF_REPORT_HCCL_NODE_LEVEL:
-		return g_reg.next_hccl < 0xFFFF ? g_reg.next_hccl++ : UINT32_MAX;
+		/* HCCL's APIs are typed by their stream: master (all of ours run
+		 * on the op's main stream); the itemId names them */
+		return MSPROF_REPORT_HCCL_MASTER_TYPE;
 	}
 	return UINT32_MAX;
 }
@@ -361,15 +378,20 @@ __attribute__((constructor)) static void rtprof_load(void)
 		uint32_t type;
 		const char *name;
 	} fixed[] = {
-		{ MSPROF_REPORT_RUNTIME_LEVEL, RT_TYPE_MEMCPY_INFO, "memcpy_info" },
-		{ MSPROF_REPORT_RUNTIME_LEVEL, RT_TYPE_TASK_TRACK, "task_track" },
-		{ MSPROF_REPORT_NODE_LEVEL, MSPROF_REPORT_NODE_BASIC_INFO_TYPE, "node_basic_info" },
-		{ MSPROF_REPORT_NODE_LEVEL, MSPROF_REPORT_NODE_TENSOR_INFO_TYPE, "tensor_info" },
+		{ MSPROF_REPORT_RUNTIME_LEVEL, NPUPROF_CANN_RT_MEMCPY_INFO,
+		  NPUPROF_CANN_MEMCPY_INFO_NAME },
+		{ MSPROF_REPORT_RUNTIME_LEVEL, NPUPROF_CANN_RT_TASK_TRACK,
+		  NPUPROF_CANN_TASK_TRACK_NAME },
+		{ MSPROF_REPORT_NODE_LEVEL, MSPROF_REPORT_NODE_BASIC_INFO_TYPE,
+		  NPUPROF_CANN_NODE_BASIC_INFO_NAME },
+		{ MSPROF_REPORT_NODE_LEVEL, MSPROF_REPORT_NODE_TENSOR_INFO_TYPE,
+		  NPUPROF_CANN_TENSOR_INFO_NAME },
 		{ MSPROF_REPORT_NODE_LEVEL, MSPROF_REPORT_NODE_CONTEXT_ID_INFO_TYPE,
-		  "context_id_info" },
+		  NPUPROF_CANN_CONTEXT_ID_NAME },
 		{ MSPROF_REPORT_NODE_LEVEL, MSPROF_REPORT_NODE_LAUNCH_TYPE, "launch" },
 		{ MSPROF_REPORT_NODE_LEVEL, MSPROF_REPORT_NODE_ATTR_INFO_TYPE, "attr_info" },
-		{ MSPROF_REPORT_NODE_LEVEL, MSPROF_REPORT_NODE_HCCL_OP_INFO_TYPE, "hccl_op_info" },
+		{ MSPROF_REPORT_NODE_LEVEL, MSPROF_REPORT_NODE_HCCL_OP_INFO_TYPE,
+		  NPUPROF_CANN_HCCL_OP_INFO_NAME },
 		{ NPUPROF_EXT_LEVEL, NPUPROF_EXT_TASK_TYPE, NPUPROF_EXT_TASK_NAME },
 	};
 
@@ -392,7 +414,11 @@ void rtprof_acl_init(int (*launch_trace)(void *stream, uint64_t index_id, uint32
 
 void rtprof_acl_finalize(void)
 {
-	(void)MsprofFinalize();
+	/* CANN's aclFinalize also calls MsprofFinalize, after which libprofapi
+	 * refuses every report. npuprof's runtime may be initialised again in
+	 * the same process (and reports its own aclFinalize), so it leaves
+	 * the end of profiling to the collection (aclprofFinalize, or the
+	 * environment's session at exit). */
 }
 
 void rtprof_set_device(int dev, int open)
@@ -431,6 +457,62 @@ void rtrep_api(uint32_t level, const char *name, uint64_t item_id, uint64_t star
 		MsprofReportApi(1, &a);
 }
 
+/* A replay's ranges, indexed by connectionId (dense from 0, rt_prof.c):
+ * the export links a task to the range that contains its track, so a
+ * replayed task with an explicit connectionId is reported inside its range,
+ * on its thread: at the range's start, then 1 ns apart, never past its end
+ * (CANN's runtime stamps a track at its API's entry + 1 too). Ranges come
+ * from one replaying thread; the table grows under a lock. */
+static struct {
+	pthread_mutex_t lock;
+	struct rep_range {
+		uint64_t start, end, next;
+		uint32_t tid;
+		uint32_t level;
+	} * r;
+	uint64_t n;
+} g_ranges = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+void rtrep_range(uint32_t level, uint64_t conn, uint64_t start_ns, uint64_t end_ns)
+{
+	pthread_mutex_lock(&g_ranges.lock);
+	if (conn >= g_ranges.n && conn < (1ULL << 32)) {
+		uint64_t n = g_ranges.n ? g_ranges.n : 1024;
+		struct rep_range *r;
+
+		while (n <= conn)
+			n *= 2;
+		r = realloc(g_ranges.r, n * sizeof(*r));
+		if (r) {
+			memset(r + g_ranges.n, 0, (n - g_ranges.n) * sizeof(*r));
+			g_ranges.r = r;
+			g_ranges.n = n;
+		}
+	}
+	if (conn < g_ranges.n)
+		g_ranges.r[conn] = (struct rep_range){ .start = start_ns,
+						       .end = end_ns,
+						       .next = start_ns,
+						       .tid = tid(),
+						       .level = level };
+	pthread_mutex_unlock(&g_ranges.lock);
+}
+
+void rtprof_place(struct rt_task *t)
+{
+	struct rep_range *r;
+
+	if (!t->has_conn)
+		return;
+	pthread_mutex_lock(&g_ranges.lock);
+	if (t->conn < g_ranges.n && (r = &g_ranges.r[t->conn])->start && r->tid == tid()) {
+		t->time_ns = r->next;
+		if (r->next < r->end)
+			r->next++;
+	}
+	pthread_mutex_unlock(&g_ranges.lock);
+}
+
 static void compact_head(struct MsprofCompactInfo *c, uint16_t level, uint32_t type, uint32_t len,
 			 uint64_t time)
 {
@@ -463,7 +545,7 @@ void rtprof_task_track(int dev, const struct rt_stream *s, const struct rt_task 
 	uint32_t task_id = (t->batch_id << 16) | t->task_id;
 
 	_Static_assert(sizeof(ext) <= sizeof(c.data), "extension fits the compact data");
-	compact_head(&c, MSPROF_REPORT_RUNTIME_LEVEL, RT_TYPE_TASK_TRACK,
+	compact_head(&c, MSPROF_REPORT_RUNTIME_LEVEL, NPUPROF_CANN_RT_TASK_TRACK,
 		     sizeof(struct MsprofRuntimeTrack), t->time_ns);
 	c.data.runtimeTrack.deviceId = (uint16_t)dev;
 	c.data.runtimeTrack.streamId = (uint16_t)s->sid;
@@ -474,7 +556,7 @@ void rtprof_task_track(int dev, const struct rt_stream *s, const struct rt_task 
 	MsprofReportCompactInfo(1, &c, sizeof(c));
 
 	if (t->memcpy_op != NPUPROF_ENUM_INVALID) {
-		compact_head(&c, MSPROF_REPORT_RUNTIME_LEVEL, RT_TYPE_MEMCPY_INFO,
+		compact_head(&c, MSPROF_REPORT_RUNTIME_LEVEL, NPUPROF_CANN_RT_MEMCPY_INFO,
 			     sizeof(struct MsprofMemcpyInfo), t->time_ns);
 		c.data.memcpyInfo.bytes = t->bytes;
 		c.data.memcpyInfo.copyKind = (uint16_t)t->memcpy_op;
@@ -639,7 +721,7 @@ void rtprof_hccl_task(const struct npuprof_hrec_hccl_task *b)
 	h.planeID = b->plane_id;
 	h.ctxId = b->context_id;
 	h.notifyID = b->notify_id;
-	h.role = MSPROF_HCCL_INVALID_UINT;
+	h.role = 1; /* this rank sends: localRank the source */
 	h.durationEstimated = (double)b->duration_estimated_ns / 1e3; /* us */
 	h.dataSize = b->size;
 	h.opType = MSPROF_HCCL_INVALID_UINT;
@@ -647,9 +729,9 @@ void rtprof_hccl_task(const struct npuprof_hrec_hccl_task *b)
 	h.linkType = b->link_type;
 	h.transportType = b->transport_type;
 	h.rdmaType = b->rdma_type;
-	additional_head(&x, MSPROF_REPORT_HCCL_NODE_LEVEL,
-			b->is_master ? MSPROF_REPORT_HCCL_MASTER_TYPE :
-				       MSPROF_REPORT_HCCL_SLAVE_TYPE,
+	/* one task of the latest track not after its time (cannrec.c): it
+	 * carries its track's time */
+	additional_head(&x, MSPROF_REPORT_HCCL_NODE_LEVEL, MSPROF_REPORT_HCCL_NODE_BASE_TYPE,
 			sizeof(h), b->time_ns);
 	memcpy(x.data, &h, sizeof(h));
 	g_hp.additional(1, &x, sizeof(x));

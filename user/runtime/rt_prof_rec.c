@@ -24,6 +24,11 @@ uint64_t rtprof_now(void)
 	return npuprof_hostrec_now();
 }
 
+uint64_t rtprof_from_mono(uint64_t mono_ns)
+{
+	return mono_ns; /* the recorder's time base */
+}
+
 void rtprof_acl_init(int (*launch_trace)(void *stream, uint64_t index_id, uint32_t model_id,
 					 uint32_t tag),
 		     int (*device_count)(uint32_t *count))
@@ -49,6 +54,16 @@ void rtprof_set_device(int dev, int open)
 	 * device (CANN's profiler starts a device only once announced). */
 	(void)dev;
 	(void)open;
+}
+
+void rtrep_range(uint32_t level, uint64_t conn, uint64_t start_ns, uint64_t end_ns)
+{
+	/* the records carry the connectionIds themselves */
+}
+
+void rtprof_place(struct rt_task *t)
+{
+	/* a task is recorded at its submit time, with its connectionId */
 }
 
 void rtprof_hccl_init(void)

@@ -257,7 +257,10 @@ aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 		sq[i].task_id = (uint16_t)seq;
 		t[i].task_id = (uint16_t)seq;
 		t[i].batch_id = (uint32_t)(seq >> 16);
-		t[i].time_ns = now;
+		/* 1 ns apart: each task of a batch has its own time, by which
+		 * the export finds it (an HCCL task's info, CANN's artificial
+		 * track times) */
+		t[i].time_ns = prof ? now + (uint64_t)i : 0;
 	}
 	r = npusim_sq_send(fd, s->sid, sq, (uint32_t)n, -1, NULL);
 	if (r >= 0) {
@@ -279,6 +282,7 @@ aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 
 		for (int i = 0; i < n; i++) {
 			t[i].conn_out = t[i].has_conn ? t[i].conn : conn;
+			rtprof_place(&t[i]);
 			rtprof_task_track(s->dev, s, &t[i]);
 		}
 	}
