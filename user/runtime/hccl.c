@@ -30,7 +30,6 @@
 #include <unistd.h>
 
 #include "hccl/hccl.h"
-#include "hostrec.h"
 #include "rt_internal.h"
 
 #define COMM_MAGIC 0x48434f4dU /* "HCOM" */
@@ -95,6 +94,7 @@ HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *comms)
 		return HCCL_E_PARA;
 	if (!rt_g.initialized)
 		return HCCL_E_RUNTIME;
+	rtprof_hccl_init();
 	for (uint32_t i = 0; i < ndev; i++) {
 		if (devices[i] < 0 || devices[i] >= rt_g.ndev || rt_dev_fd(devices[i]) < 0)
 			return HCCL_E_PARA; /* every device must be set (aclrtSetDevice) */
@@ -133,8 +133,7 @@ HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *comms)
 		atomic_store(&c->magic, COMM_MAGIC);
 		atomic_fetch_add(&g->refs, 1);
 		comms[r] = c;
-		npuprof_hostrec_set_rank((uint32_t)devices[r], (int32_t)r, ndev,
-					 rtprof_str(g->name));
+		rtprof_rank(devices[r], r, ndev, g->name);
 	}
 	return HCCL_SUCCESS;
 }
@@ -232,6 +231,7 @@ HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo *rootInfo, u
 
 	if (!rootInfo || !comm)
 		return HCCL_E_PTR;
+	rtprof_hccl_init();
 	memcpy(&ri, rootInfo->internal, sizeof(ri));
 	if (ri.magic != ROOT_MAGIC || !memchr(ri.path, 0, sizeof(ri.path)) ||
 	    !memchr(ri.name, 0, sizeof(ri.name)) || nRanks < 1 || nRanks > MAX_RANKS ||
@@ -311,7 +311,7 @@ HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo *rootInfo, u
 	atomic_store(&c->magic, COMM_MAGIC);
 	atomic_store(&g->refs, 1);
 	*comm = c;
-	npuprof_hostrec_set_rank((uint32_t)dev, (int32_t)rank, nRanks, rtprof_str(g->name));
+	rtprof_rank(dev, rank, nRanks, g->name);
 	return HCCL_SUCCESS;
 }
 
@@ -510,7 +510,7 @@ static void record_op(int op, const struct comm *c, const struct rt_stream *s, s
 		struct npuprof_hrec_hccl_op r = {
 			.device_id = (uint32_t)s->dev,
 			.start_ns = start,
-			.end_ns = npuprof_hostrec_now(),
+			.end_ns = rtprof_now(),
 			.connection_id = conn,
 			.op_seq = op_seq,
 			.op_name_id = name_id,
@@ -588,7 +588,7 @@ static HcclResult run(int op, struct comm *c, uint64_t count, HcclDataType dt, u
 	/* hcom_allReduce__<n>_<seq>_<k> */
 	snprintf(op_name, sizeof(op_name), "%s_%u_%u_1", g_ops[op].type, g->tag, c->seq[op]++);
 	op_seq = atomic_fetch_add(&g_op_seq, 1);
-	start = npuprof_hostrec_now();
+	start = rtprof_now();
 	rt_api_begin(&a, NPUPROF_API_ACL, g_ops[op].type, op_name);
 	rt_api_begin(&node, NPUPROF_API_NODE, "launch", op_name);
 	rt_api_begin(&comm_api, NPUPROF_API_HCCL, g_ops[op].func, op_name);

@@ -1,6 +1,6 @@
 /*
- * rt_core.c - aclInit/aclFinalize, devices, and the hooks the runtime lends
- * to the profiling API (user/recorder/rthooks.h).
+ * rt_core.c - aclInit/aclFinalize and devices, each announced to the
+ * reporting layer (rtprof_acl_init, rtprof_set_device).
  *
  * A device is opened (/dev/npusim<N>) on the first aclrtSetDevice and gets a
  * default stream (rt_stream.c); aclrtResetDevice counts references like CANN's, and the
@@ -13,7 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rthooks.h"
 #include "rt_internal.h"
 
 /* this thread holds a reference on device d if t_ref[d] == gen + 1 */
@@ -28,7 +27,7 @@ aclError aclsysGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t 
 	return ACL_SUCCESS;
 }
 
-static int hook_device_count(uint32_t *count)
+int rt_hook_device_count(uint32_t *count)
 {
 	int n = npusim_dev_count();
 
@@ -62,11 +61,6 @@ size_t aclDataTypeSize(aclDataType dt)
 
 aclError aclInit(const char *configPath)
 {
-	struct npuprof_runtime_hooks h = {
-		.size = sizeof(h),
-		.launch_trace = rt_hook_launch_trace,
-		.get_device_count = hook_device_count,
-	};
 	struct rt_api a;
 	aclError ret = ACL_SUCCESS;
 
@@ -89,16 +83,19 @@ aclError aclInit(const char *configPath)
 			rt_g.dev[i].dflt = NULL;
 		}
 		rt_g.initialized = 1;
-		npuprof_register_runtime_hooks(&h);
+		rtprof_acl_init(rt_hook_launch_trace, rt_hook_device_count);
 	}
 	pthread_mutex_unlock(&rt_g.lock);
 	return rt_api_end(&a, ret);
 }
 
-/* Drains and destroys every stream of `dev` and closes it. rt_g.lock held. */
-static void device_release_locked(int dev)
+/* Drains and destroys every stream of `dev` and closes it. rt_g.lock held.
+ * Returns 1 if the device was open (the caller announces its release once
+ * the lock is dropped). */
+static int device_release_locked(int dev)
 {
 	struct rt_device *d = &rt_g.dev[dev];
+	int was_open = d->fd >= 0;
 
 	while (d->streams)
 		rt_stream_destroy_locked(d->streams);
@@ -108,6 +105,7 @@ static void device_release_locked(int dev)
 	if (d->fd >= 0)
 		close(d->fd);
 	d->fd = -1;
+	return was_open;
 }
 
 aclError aclFinalize(void)
@@ -115,20 +113,23 @@ aclError aclFinalize(void)
 	static int finalized_once;
 	struct rt_api a;
 	aclError ret = ACL_SUCCESS;
+	int closed[NPUSIM_MAX_DEVICES] = { 0 };
 
 	rt_api_begin(&a, NPUPROF_API_ACL, "aclFinalize", NULL);
 	pthread_mutex_lock(&rt_g.lock);
 	if (!rt_g.initialized) {
 		ret = finalized_once ? ACL_ERROR_REPEAT_FINALIZE : ACL_ERROR_UNINITIALIZE;
 	} else {
-		/* Unregister first: aclprofMarkEx must not reach a dying stream. */
-		npuprof_register_runtime_hooks(NULL);
+		rtprof_acl_finalize();
 		for (int i = 0; i < NPUSIM_MAX_DEVICES; i++)
-			device_release_locked(i);
+			closed[i] = device_release_locked(i);
 		rt_g.initialized = 0;
 		finalized_once = 1;
 	}
 	pthread_mutex_unlock(&rt_g.lock);
+	for (int i = 0; i < NPUSIM_MAX_DEVICES; i++)
+		if (closed[i])
+			rtprof_set_device(i, 0);
 	rt_cur_dev = -1;
 	return rt_api_end(&a, ret);
 }
@@ -137,6 +138,7 @@ aclError aclrtSetDevice(int32_t deviceId)
 {
 	struct rt_api a;
 	aclError ret = ACL_SUCCESS;
+	int opened = 0;
 
 	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtSetDevice", NULL);
 	pthread_mutex_lock(&rt_g.lock);
@@ -162,6 +164,8 @@ aclError aclrtSetDevice(int32_t deviceId)
 				if (ret) {
 					close(fd);
 					d->fd = -1;
+				} else {
+					opened = 1;
 				}
 			}
 		}
@@ -176,6 +180,8 @@ aclError aclrtSetDevice(int32_t deviceId)
 		}
 	}
 	pthread_mutex_unlock(&rt_g.lock);
+	if (opened)
+		rtprof_set_device(deviceId, 1);
 	return rt_api_end(&a, ret);
 }
 
@@ -183,6 +189,7 @@ static aclError reset_device(const char *name, int32_t deviceId, int force)
 {
 	struct rt_api a;
 	aclError ret = ACL_SUCCESS;
+	int closed = 0;
 
 	rt_api_begin(&a, NPUPROF_API_ACL, name, NULL);
 	pthread_mutex_lock(&rt_g.lock);
@@ -200,11 +207,13 @@ static aclError reset_device(const char *name, int32_t deviceId, int force)
 			d->refs--;
 		}
 		if (d->fd >= 0 && (force || (held && d->refs <= 0)))
-			device_release_locked(deviceId);
+			closed = device_release_locked(deviceId);
 		if (rt_cur_dev == deviceId)
 			rt_cur_dev = -1;
 	}
 	pthread_mutex_unlock(&rt_g.lock);
+	if (closed)
+		rtprof_set_device(deviceId, 0);
 	return rt_api_end(&a, ret);
 }
 

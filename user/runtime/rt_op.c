@@ -4,61 +4,15 @@
  *
  * The profiled shape of a launch is CANN's single-op mode:
  *   acl "aclnn<Type>" > node "launch" > runtime "KernelLaunch" > one task,
- * the task taking the `launch` range's connectionId, plus one COMPUTE_OP
- * record keyed like the task. The tensor strings are built only while
- * profiling is on.
+ * the task taking the `launch` range's connectionId, plus its operator
+ * info keyed like the task (rtprof_compute_op, built only while profiling
+ * is on).
  */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "rt_internal.h"
-
-static const struct {
-	aclDataType dt;
-	const char *name;
-} g_dtypes[] = {
-	{ ACL_FLOAT, "FLOAT" },	  { ACL_FLOAT16, "FLOAT16" },	  { ACL_INT8, "INT8" },
-	{ ACL_INT32, "INT32" },	  { ACL_UINT8, "UINT8" },	  { ACL_INT16, "INT16" },
-	{ ACL_UINT16, "UINT16" }, { ACL_UINT32, "UINT32" },	  { ACL_INT64, "INT64" },
-	{ ACL_UINT64, "UINT64" }, { ACL_DOUBLE, "DOUBLE" },	  { ACL_BOOL, "BOOL" },
-	{ ACL_STRING, "STRING" }, { ACL_COMPLEX64, "COMPLEX64" }, { ACL_COMPLEX128, "COMPLEX128" },
-	{ ACL_BF16, "BF16" },
-};
-
-static const struct {
-	aclFormat fmt;
-	const char *name;
-} g_formats[] = {
-	{ ACL_FORMAT_NCHW, "NCHW" },
-	{ ACL_FORMAT_NHWC, "NHWC" },
-	{ ACL_FORMAT_ND, "ND" },
-	{ ACL_FORMAT_NC1HWC0, "NC1HWC0" },
-	{ ACL_FORMAT_FRACTAL_Z, "FRACTAL_Z" },
-	{ ACL_FORMAT_NC1HWC0_C04, "NC1HWC0_C04" },
-	{ ACL_FORMAT_HWCN, "HWCN" },
-	{ ACL_FORMAT_NDHWC, "NDHWC" },
-	{ ACL_FORMAT_FRACTAL_NZ, "FRACTAL_NZ" },
-	{ ACL_FORMAT_NCDHW, "NCDHW" },
-	{ ACL_FORMAT_NDC1HWC0, "NDC1HWC0" },
-	{ ACL_FRACTAL_Z_3D, "FRACTAL_Z_3D" },
-};
-
-const char *aclnpuDataTypeName(aclDataType dt)
-{
-	for (size_t i = 0; i < sizeof(g_dtypes) / sizeof(g_dtypes[0]); i++)
-		if (g_dtypes[i].dt == dt)
-			return g_dtypes[i].name;
-	return "UNDEFINED";
-}
-
-const char *aclnpuFormatName(aclFormat fmt)
-{
-	for (size_t i = 0; i < sizeof(g_formats) / sizeof(g_formats[0]); i++)
-		if (g_formats[i].fmt == fmt)
-			return g_formats[i].name;
-	return "UNDEFINED";
-}
 
 static const struct kind_info {
 	aclnpuTaskKind kind;
@@ -83,120 +37,6 @@ static const struct kind_info *kind_info(aclnpuTaskKind k)
 		if (g_kinds[i].kind == k)
 			return &g_kinds[i];
 	return NULL;
-}
-
-/* Appends to buf (bounded); returns the new length. */
-static size_t put(char *buf, size_t cap, size_t len, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (len + n + 1 > cap)
-		n = len + 1 < cap ? cap - len - 1 : 0;
-	memcpy(buf + len, s, n);
-	buf[len + n] = '\0';
-	return len + n;
-}
-
-enum {
-	F_FORMAT,
-	F_DTYPE,
-	F_SHAPE
-};
-
-/* One db string of a tensor list (§1.5): formats and dtypes joined by ';',
- * shapes as "d,d;d" inside literal double quotes. */
-static void tensor_string(char *buf, size_t cap, const aclnpuTensorDesc *t, uint32_t n, int what)
-{
-	size_t len = 0;
-
-	buf[0] = '\0';
-	if (what == F_SHAPE)
-		len = put(buf, cap, len, "\"");
-	for (uint32_t i = 0; i < n; i++) {
-		if (i)
-			len = put(buf, cap, len, ";");
-		if (what == F_FORMAT) {
-			len = put(buf, cap, len, aclnpuFormatName(t[i].format));
-		} else if (what == F_DTYPE) {
-			len = put(buf, cap, len, aclnpuDataTypeName(t[i].dataType));
-		} else {
-			for (uint32_t d = 0; d < t[i].numDims && d < ACLNPU_MAX_DIMS; d++) {
-				char num[24];
-
-				snprintf(num, sizeof(num), d ? ",%lld" : "%lld",
-					 (long long)t[i].dims[d]);
-				len = put(buf, cap, len, num);
-			}
-		}
-	}
-	if (what == F_SHAPE)
-		put(buf, cap, len, "\"");
-}
-
-static uint64_t tensor_id(const char *given, const aclnpuTensorDesc *t, uint32_t n, int what)
-{
-	char buf[1024];
-
-	if (given)
-		return rtprof_str(given);
-	if (!n)
-		return rtprof_str("N/A");
-	tensor_string(buf, sizeof(buf), t, n, what);
-	return rtprof_str(buf);
-}
-
-static void record_compute_op(const aclnpuOpDesc *d, const struct kind_info *ki, int dev,
-			      const struct rt_stream *s, const struct rt_task *t)
-{
-	struct npuprof_hrec_compute_op *r;
-	/* ids first: registering a new string may itself record */
-	uint64_t ids[13] = {
-		rtprof_str(d->opName),
-		rtprof_str(d->opType),
-		rtprof_str(d->geTaskType ? d->geTaskType : ki->ge_type),
-		tensor_id(d->inputFormats, d->inputs, d->numInputs, F_FORMAT),
-		tensor_id(d->inputDataTypes, d->inputs, d->numInputs, F_DTYPE),
-		tensor_id(d->inputShapes, d->inputs, d->numInputs, F_SHAPE),
-		tensor_id(d->outputFormats, d->outputs, d->numOutputs, F_FORMAT),
-		tensor_id(d->outputDataTypes, d->outputs, d->numOutputs, F_DTYPE),
-		tensor_id(d->outputShapes, d->outputs, d->numOutputs, F_SHAPE),
-		rtprof_str(d->attrInfo ? d->attrInfo : "N/A"),
-	};
-
-	r = npuprof_hostrec_reserve(NPUPROF_HREC_COMPUTE_OP, sizeof(*r));
-	if (!r)
-		return;
-	r->tid = npuprof_hostrec_tid();
-	r->device_id = (uint32_t)dev;
-	r->time_ns = t->time_ns;
-	r->connection_id = t->conn_out;
-	r->stream_id = s->sid;
-	r->task_id = t->task_id;
-	r->reserved0 = 0;
-	r->batch_id = t->batch_id;
-	r->context_id = d->size >= sizeof(aclnpuOpDesc) &&
-					(d->replayFlags & ACLNPU_REPLAY_CONTEXT) ?
-				d->contextId :
-				NPUPROF_NO_ID32;
-	r->name_id = ids[0];
-	r->op_type_id = ids[1];
-	r->task_type_id = ids[2];
-	r->input_formats_id = ids[3];
-	r->input_dtypes_id = ids[4];
-	r->input_shapes_id = ids[5];
-	r->output_formats_id = ids[6];
-	r->output_dtypes_id = ids[7];
-	r->output_shapes_id = ids[8];
-	r->attr_id = ids[9];
-	r->op_state_id = NPUPROF_HREC_NO_STRING;
-	r->hf32_id = NPUPROF_HREC_NO_STRING;
-	r->block_dim = d->blockDim;
-	r->mix_block_dim = d->mixBlockDim;
-	r->op_flag = d->opFlag;
-	r->input_count = (uint16_t)d->numInputs;
-	r->output_count = (uint16_t)d->numOutputs;
-	r->duration_ns = d->durationNs;
-	npuprof_hostrec_commit(r);
 }
 
 aclError aclnpuLaunchOp(const aclnpuOpDesc *d, aclrtStream stream)
@@ -232,6 +72,7 @@ aclError aclnpuLaunchOp(const aclnpuOpDesc *d, aclrtStream stream)
 	rt_api_begin(&r, NPUPROF_API_RUNTIME, "KernelLaunch", d->opName);
 	rt_task_init(&t, ki->sqe_type, d->taskTypeName ? d->taskTypeName : ki->rt_type);
 	t.sqe.kind = ki->sqe_kind;
+	t.kernel = d->opName;
 	t.sqe.block_dim = (uint16_t)d->blockDim;
 	t.sqe.duration_ns = d->durationNs;
 	t.sqe.jitter_pm = (uint16_t)d->jitterPerMille;
@@ -240,8 +81,8 @@ aclError aclnpuLaunchOp(const aclnpuOpDesc *d, aclrtStream stream)
 		ret = rt_submit(s, &t, 1);
 	rt_api_end(&r, ret);
 	/* recorded with its task, also while a replay records no API */
-	if (!ret && RT_UNLIKELY(npuprof_hostrec_active()))
-		record_compute_op(d, ki, s->dev, s, &t);
+	if (!ret && RT_UNLIKELY(rtprof_on(RTPROF_NODE)))
+		rtprof_compute_op(d, ki->ge_type, s->dev, s, &t);
 	rt_api_end(&node, ret);
 	return rt_api_end(&a, ret);
 }
@@ -305,7 +146,7 @@ aclError aclnpuLaunchRawTask(const aclnpuRawTask *rt, aclrtStream stream)
 	}
 	if (!ret)
 		ret = rt_submit(s, &t, 1);
-	if (!ret && rt->hccl && RT_UNLIKELY(npuprof_hostrec_active()))
+	if (!ret && rt->hccl && RT_UNLIKELY(rtprof_on(RTPROF_HCCL)))
 		rt_replay_hccl_task(s, &t, rt->hccl,
 				    rt->replayFlags & ACLNPU_REPLAY_CONTEXT ? rt->contextId :
 									      NPUPROF_NO_ID32);

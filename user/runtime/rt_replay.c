@@ -40,29 +40,9 @@ aclError rt_replay_task(struct rt_task *t, uint32_t flags, uint64_t start_ns, ui
 aclError aclnpuRecordApi(uint32_t level, const char *name, uint64_t startNs, uint64_t endNs,
 			 uint64_t *connectionId)
 {
-	struct npuprof_hrec_api *r;
-	uint64_t conn, name_id;
-
 	if (!name || !*name || !connectionId || endNs < startNs)
 		return ACL_ERROR_INVALID_PARAM;
-	conn = rtprof_new_conn();
-	*connectionId = conn;
-	if (!npuprof_hostrec_active())
-		return ACL_SUCCESS;
-	name_id = rtprof_str(name); /* before reserve: it may record */
-	r = npuprof_hostrec_reserve(NPUPROF_HREC_API, sizeof(*r));
-	if (!r)
-		return ACL_SUCCESS; /* counted as lost by the recorder */
-	r->level = level;
-	r->tid = npuprof_hostrec_tid();
-	r->start_ns = startNs;
-	r->end_ns = endNs;
-	r->connection_id = conn;
-	r->name_id = name_id;
-	r->item_id = NPUPROF_HREC_NO_STRING;
-	r->device_id = rt_cur_dev >= 0 ? (uint32_t)rt_cur_dev : UINT32_MAX;
-	r->result = ACL_SUCCESS;
-	npuprof_hostrec_commit(r);
+	rtprof_api_range(level, name, startNs, endNs, connectionId);
 	return ACL_SUCCESS;
 }
 
@@ -79,7 +59,7 @@ aclError aclnpuRecordHcclOp(const aclnpuHcclOpDesc *d, aclrtStream stream, uint6
 	if (ret)
 		return ret;
 	*opSeq = atomic_fetch_add_explicit(&g_replay_op_seq, 1, memory_order_relaxed);
-	if (!npuprof_hostrec_active())
+	if (!rtprof_on(RTPROF_HCCL))
 		return ACL_SUCCESS;
 	ids[0] = rtprof_str(d->opName);
 	ids[1] = rtprof_str(d->opType);

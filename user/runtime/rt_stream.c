@@ -243,8 +243,8 @@ void rt_task_init(struct rt_task *t, unsigned int sqe_type, const char *type_nam
 aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 {
 	struct npusim_sqe q[64], *sq = q;
-	int fd = rt_dev_fd(s->dev), r, prof = npuprof_hostrec_active();
-	uint64_t now = prof ? npuprof_hostrec_now() : 0;
+	int fd = rt_dev_fd(s->dev), r, prof = rtprof_on(RTPROF_TASK_TRACK);
+	uint64_t now = prof ? rtprof_now() : 0;
 
 	if (n > 64 && !(sq = malloc(sizeof(*sq) * (size_t)n)))
 		return ACL_ERROR_RT_MEMORY_ALLOCATION;
@@ -257,7 +257,10 @@ aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 		sq[i].task_id = (uint16_t)seq;
 		t[i].task_id = (uint16_t)seq;
 		t[i].batch_id = (uint32_t)(seq >> 16);
-		t[i].time_ns = now;
+		/* 1 ns apart: each task of a batch has its own time, by which
+		 * the export finds it (an HCCL task's info, CANN's artificial
+		 * track times) */
+		t[i].time_ns = prof ? now + (uint64_t)i : 0;
 	}
 	r = npusim_sq_send(fd, s->sid, sq, (uint32_t)n, -1, NULL);
 	if (r >= 0) {
@@ -279,6 +282,7 @@ aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 
 		for (int i = 0; i < n; i++) {
 			t[i].conn_out = t[i].has_conn ? t[i].conn : conn;
+			rtprof_place(&t[i]);
 			rtprof_task_track(s->dev, s, &t[i]);
 		}
 	}
@@ -307,6 +311,16 @@ int rt_hook_launch_trace(void *stream, uint64_t index_id, uint32_t model_id, uin
 		t.conn = NPUPROF_MSTX_CONNECTION_BASE + index_id;
 	}
 	return rt_submit(s, &t, 1) ? -1 : 0;
+}
+
+/* CANN's runtime API for the same task (runtime/base.h: rtError_t
+ * rtProfilerTraceEx(uint64_t id, uint64_t modelId, uint16_t tagId,
+ * rtStream_t stm)), which CANN's libprofapi looks up by name for
+ * aclprofMarkEx (prof_runtime_plugin.cpp). 0 or -1. */
+__attribute__((visibility("default"))) int32_t rtProfilerTraceEx(uint64_t id, uint64_t modelId,
+								 uint16_t tagId, void *stm)
+{
+	return rt_hook_launch_trace(stm, id, (uint32_t)modelId, tagId);
 }
 
 /* ---- events ---------------------------------------------------------------- */
