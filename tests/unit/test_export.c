@@ -589,6 +589,114 @@ START_TEST(test_damaged_kernel)
 }
 END_TEST
 
+/* Issue 31 #1: a damaged npuprof.session (truncated, garbled, an end before
+ * the start) is refused with a message naming the file, the line and why;
+ * the good database stays untouched. --force exports what can be read, says
+ * so, and the result is damaged; its end is not before its start. */
+static int put_file(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "w");
+	size_t n = len ? len : strlen(text);
+
+	if (!f)
+		return -1;
+	if (fwrite(text, 1, n, f) != n) {
+		fclose(f);
+		return -1;
+	}
+	return fclose(f);
+}
+
+static void session_damage_refused(const struct npuprof_session *s, const char *good_db,
+				   const char *why)
+{
+	struct npuprof_export_result res;
+	struct npuprof_export_opts o;
+	struct stat before, after;
+	char err[2048], want[4500], *w;
+	int ret;
+
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(stat(good_db, &before), 0);
+	w = export_opts_warnings(s->dir, &o, &ret, &res, err, sizeof(err));
+	ck_assert_int_eq(ret, -EBADMSG);
+	snprintf(want, sizeof(want), "%s/npuprof.session: damaged: ", s->dir);
+	ck_assert_msg(strstr(err, want) && strstr(err, why) && strstr(err, "unchanged"), "%s", err);
+	ck_assert_int_eq(stat(good_db, &after), 0);
+	ck_assert_int_eq(before.st_ino, after.st_ino);
+	ck_assert_int_eq(before.st_mtime, after.st_mtime);
+	ck_assert_int_eq(count_dbs(s->dir), 1);
+	ck_assert_int_eq(count_temps(s->dir), 0);
+	free(w);
+}
+
+START_TEST(test_damaged_session)
+{
+	struct npuprof_session s, l;
+	struct npuprof_export_result res;
+	struct npuprof_export_opts o;
+	char path[4400], good[4352], err[2048], *text, *w;
+	size_t len;
+	int ret;
+
+	make_session(&s);
+	write_kernel(&s, 20, 0);
+	ck_assert_int_eq(npuprof_session_finish(&s, err, sizeof(err)), 0);
+	w = export_warnings(s.dir, &ret, &res);
+	ck_assert_msg(ret == 0 && !res.damaged, "%s", w);
+	free(w);
+	snprintf(good, sizeof(good), "%s", res.db_path);
+	snprintf(path, sizeof(path), "%s/%s", s.dir, NPUPROF_SESSION_FILE);
+	f_slurp(path, &text, &len);
+	ck_assert_int_eq(npuprof_session_load(&l, s.dir, err, sizeof(err)), 0);
+
+	/* half the file */
+	ck_assert_int_eq(truncate(path, (off_t)len / 2), 0);
+	session_damage_refused(&s, good, "truncated");
+	/* cut after a whole line: the crc line is missing */
+	ck_assert_int_eq(put_file(path, text, (size_t)(strstr(text, "devices=") - text)), 0);
+	session_damage_refused(&s, good, "no crc line");
+	/* 16 bytes garbled in the middle (numbers stay digits: the crc) */
+	for (size_t i = len / 2; i < len / 2 + 16; i++)
+		text[i] = text[i] >= '0' && text[i] <= '9' ?
+				  (char)('0' + (text[i] - '0' + 3) % 10) :
+				  text[i];
+	ck_assert_int_eq(put_file(path, text, len), 0);
+	session_damage_refused(&s, good, "line");
+	/* a number with garbage after it, in a file without a crc (version 1) */
+	ck_assert_int_eq(put_file(path,
+				  "version=1\nstart_realtime_ns=1700000000000000000\n"
+				  "start_monotonic_ns=999999000\nend_realtime_ns=17x9\n",
+				  0),
+			 0);
+	session_damage_refused(&s, good, "end_realtime_ns: bad value '17x9'");
+	/* a well-formed file whose end is before its start */
+	l.end_realtime_ns = 17;
+	ck_assert_int_eq(npuprof_session_write_info(&l, err, sizeof(err)), 0);
+	session_damage_refused(&s, good, "is before the start");
+
+	/* --force: exported, said, damaged; no end before the start */
+	memset(&o, 0, sizeof(o));
+	o.force = 1;
+	sleep(1); /* a new database name */
+	w = export_opts_warnings(s.dir, &o, &ret, &res, err, sizeof(err));
+	ck_assert_msg(ret == 0, "%s", err);
+	ck_assert_msg(strstr(w, "npuprof.session: damaged") && strstr(w, "--force"), "%s", w);
+	ck_assert_int_eq(res.damaged, 1);
+	ck_assert_int_eq(count_dbs(s.dir), 1);
+	sqlite3 *db = open_db(res.db_path);
+	ck_assert_int_eq(q(db,
+			   "SELECT count(*) FROM SESSION_TIME_INFO WHERE endTimeNs >= startTimeNs"),
+			 1);
+	ck_assert_int_eq(q(db, "SELECT value FROM META_DATA WHERE name = 'npuprof.damaged_inputs'"),
+			 1);
+	sqlite3_close(db);
+	free(w);
+	free(text);
+	cleanup();
+}
+END_TEST
+
 /* Issue 18 #1: the host stream becomes unreadable (mode 0640 by root for a
  * user; here: not a regular file) and a re-export would have 0 API calls:
  * the complete database stays, nothing is written, the error names it and
@@ -826,6 +934,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_derived);
 	tcase_add_test(tc, test_cqe_with_task_times);
 	tcase_add_test(tc, test_damaged_kernel);
+	tcase_add_test(tc, test_damaged_session);
 	tcase_add_test(tc, test_unreadable_keeps_complete_db);
 	tcase_add_test(tc, test_outputs_atomic);
 	tcase_add_test(tc, test_garbage_times);
