@@ -90,6 +90,22 @@ new=$(ls "$S"/msprof_*.db)
 [ "$(sqlite3 "$new" "SELECT count(*) FROM sqlite_master WHERE name = 'TASK'")" = 0 ] ||
 	fail "export --force did not replace $good"
 
+# a FIFO as the kernel stream is refused at once, as the host stream's is
+# (issue 31 #4: open() waited for a writer forever)
+F=$tmp/fifo
+cp -r tests/fixtures/replay/flood_stall "$F"
+rm "$F/kernel/npuprof.kernel.raw"
+mkfifo "$F/kernel/npuprof.kernel.raw"
+timeout 20 $P export "$F" >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 1 ] || { cat "$tmp/out"; fail "export with a FIFO kernel stream exits $rc, not 1 (124: hung)"; }
+grep -q "npuprof.kernel.raw: cannot open: not a regular file" "$tmp/out" ||
+	{ cat "$tmp/out"; fail "the FIFO kernel stream is not refused as not a regular file"; }
+timeout 20 $P live --from "$F" >"$tmp/out" 2>&1
+rc=$?
+[ $rc != 0 ] && [ $rc != 124 ] && grep -q "not a regular file" "$tmp/out" ||
+	{ cat "$tmp/out"; fail "live --from a FIFO kernel stream: exit $rc"; }
+
 # ---- an interrupted writer leaves no temporary ----------------------------
 mkdir "$tmp/big"
 $G --tasks 5000000 -o "$tmp/big/msprof_20260101000000.db" >/dev/null 2>&1 &

@@ -91,7 +91,9 @@ int npuprof_rawk_close(struct npuprof_rawk_writer *w);
  * holds), and records at the end of a version 2 file without their checksum
  * record (a write cut short) are delivered and counted in info->unchecked;
  * err then names the file and the offsets, and every intact record is
- * delivered. err is empty when the file was read completely.
+ * delivered. err is empty when the file was read completely. A path that
+ * is not a regular file (a FIFO, a device) is refused without blocking
+ * (-EINVAL, "not a regular file").
  */
 long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
 		       struct npuprof_rawk_info *info, char *err, size_t errlen);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -322,8 +323,9 @@ long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
 	uint32_t rsize, hsize;
 	uint64_t off;
 	size_t have = 0;
-	FILE *f;
-	int r = 0;
+	struct stat st = { 0 };
+	FILE *f = NULL;
+	int r = 0, fd;
 
 	if (!info)
 		info = &local;
@@ -338,10 +340,18 @@ long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
 	k->info = info;
 	k->fn = fn;
 	k->ctx = ctx;
-	f = fopen(path, "rb");
-	if (!f) {
-		r = -errno;
-		npuprof_seterr(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+	/* O_NONBLOCK: a FIFO's open does not wait for a writer; fstat then
+	 * refuses anything but a regular file, as the host streams are */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "rb"))) {
+		r = fd >= 0 && !S_ISREG(st.st_mode) ? -EINVAL : -errno;
+		if (r == -EINVAL)
+			npuprof_seterr(err, errlen, "%s: cannot open: not a regular file", path);
+		else
+			npuprof_seterr(err, errlen, "%s: cannot open: %s", path, strerror(-r));
+		if (fd >= 0)
+			close(fd);
 		free(k);
 		return r;
 	}
