@@ -247,6 +247,78 @@ START_TEST(test_random_garbage)
 }
 END_TEST
 
+/* Issue 31 #3: 1,200 marks recorded in one run of the ring (one flush) are
+ * written as blocks of at most 4 KB, so one flipped bit costs only the
+ * records of the small block it is in (it cost a whole 93 KB block); two
+ * damaged blocks side by side count as two. */
+START_TEST(test_one_bit_costs_one_small_block)
+{
+	char *dir = tu_tmpdir(), err[512];
+	aclprofConfig *c;
+	void *stamp;
+	FILE *f;
+	uint8_t *file, *copy;
+	size_t len, off, n, clean, offs[4096], nb = 0, max_recs = 0;
+	struct npuprof_host_decode_stats st;
+
+	ck_assert_int_eq(aclprofInit(dir, strlen(dir)), ACL_SUCCESS);
+	c = aclprofCreateConfig(NULL, 0, ACL_AICORE_NONE, NULL, ACL_PROF_MSPROFTX);
+	ck_assert_int_eq(aclprofStart(c), ACL_SUCCESS);
+	stamp = aclprofCreateStamp();
+	aclprofSetStampTraceMessage(stamp, "a stamp message", 15);
+	for (int i = 0; i < 1200; i++)
+		ck_assert_int_eq(aclprofMark(stamp), 0);
+	aclprofDestroyStamp(stamp);
+	ck_assert_int_eq(aclprofStop(c), ACL_SUCCESS);
+	aclprofDestroyConfig(c);
+	aclprofFinalize();
+	f = fopen(tu_find_stream(dir), "rb");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	len = (size_t)ftell(f);
+	fseek(f, 0, SEEK_SET);
+	file = malloc(len);
+	copy = malloc(len);
+	ck_assert_uint_eq(fread(file, 1, len, f), len);
+	fclose(f);
+	ck_assert_int_eq(decode_buf(file, len, err, sizeof(err), &clean, &st), 0);
+	ck_assert_uint_ge(clean, 1200);
+	/* every block is small */
+	for (off = sizeof(struct npuprof_host_file_header); off < len && nb < 4096;) {
+		struct npuprof_host_block_header bh;
+		size_t recs = 0;
+
+		memcpy(&bh, file + off, sizeof(bh));
+		ck_assert_uint_le(bh.size, 2048);
+		for (uint32_t r = 0; r < bh.size;
+		     r += ((const struct npuprof_hrec_header *)(file + off + sizeof(bh) + r))->size)
+			recs++;
+		max_recs = recs > max_recs ? recs : max_recs;
+		offs[nb++] = off;
+		off += sizeof(bh) + bh.size;
+	}
+	ck_assert_uint_ge(nb, 10);
+
+	/* one bit in the middle of the file: one block's records */
+	memcpy(copy, file, len);
+	copy[offs[nb / 2] + sizeof(struct npuprof_host_block_header) + 40] ^= 0x10;
+	ck_assert_int_eq(decode_buf(copy, len, err, sizeof(err), &n, &st), NPUPROF_HOST_EDAMAGED);
+	ck_assert_uint_eq(st.bad_blocks, 1);
+	ck_assert_uint_ge(n, clean - max_recs);
+	ck_assert_uint_le(clean - n, 1200 / 16); /* not half of them */
+
+	/* two blocks side by side: 2 damaged blocks */
+	copy[offs[nb / 2 + 1] + sizeof(struct npuprof_host_block_header) + 40] ^= 0x10;
+	ck_assert_int_eq(decode_buf(copy, len, err, sizeof(err), &n, &st), NPUPROF_HOST_EDAMAGED);
+	ck_assert_uint_eq(st.bad_blocks, 2);
+	ck_assert_uint_ge(n, clean - 2 * max_recs);
+	free(file);
+	free(copy);
+	tu_rm_rf(dir);
+	free(dir);
+}
+END_TEST
+
 /* Offsets of the blocks of the clean stream. */
 static size_t block_offsets(size_t *offs, size_t max)
 {
@@ -498,6 +570,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_every_byte_flipped);
 	tcase_add_test(tc, test_random_garbage);
 	tcase_add_test(tc, test_resync_after_bad_block);
+	tcase_add_test(tc, test_one_bit_costs_one_small_block);
 	tcase_add_test(tc, test_file_header_errors);
 	tcase_add_test(tc, test_open_errors);
 	tcase_add_test(tc, test_callback_stops);
