@@ -106,6 +106,25 @@ rc=$?
 [ $rc != 0 ] && [ $rc != 124 ] && grep -q "not a regular file" "$tmp/out" ||
 	{ cat "$tmp/out"; fail "live --from a FIFO kernel stream: exit $rc"; }
 
+# export --json onto a full disk names the output and the errno, and keeps
+# the previous file (issue 31 #5: it said only "<input>.db: writing the
+# trace failed"); a 200 KB tmpfs in a user+mount namespace where one can be
+# made, else a file size limit (EFBIG)
+$G --tasks 20000 -o "$tmp/src.db" >/dev/null 2>&1 || fail "dbgen for the full-disk case"
+mkdir "$tmp/full"
+if unshare -rm true 2>/dev/null; then
+	unshare -rm sh -c 'mount -t tmpfs -o size=200k tmpfs "$1" && echo old >"$1/t.json" &&
+		"$2" export --json "$3" -o "$1/t.json"; echo "rc=$?"; cat "$1/t.json"' \
+		sh "$tmp/full" "$P" "$tmp/src.db" >"$tmp/out" 2>&1
+	want="$tmp/full/t.json: writing the trace failed: No space left on device; the previous file, if any, is kept"
+else
+	echo old >"$tmp/full/t.json"
+	(trap '' XFSZ; ulimit -f 100; $P export --json "$tmp/src.db" -o "$tmp/full/t.json"; echo "rc=$?"; cat "$tmp/full/t.json") >"$tmp/out" 2>&1
+	want="$tmp/full/t.json: writing the trace failed: File too large; the previous file, if any, is kept"
+fi
+grep -qF "$want" "$tmp/out" && grep -qx "rc=1" "$tmp/out" && grep -qx "old" "$tmp/out" ||
+	{ cat "$tmp/out"; fail "export --json onto a full disk: not '$want', exit 1, old file kept"; }
+
 # ---- an interrupted writer leaves no temporary ----------------------------
 mkdir "$tmp/big"
 $G --tasks 5000000 -o "$tmp/big/msprof_20260101000000.db" >/dev/null 2>&1 &
