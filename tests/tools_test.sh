@@ -108,22 +108,21 @@ rc=$?
 
 # export --json onto a full disk names the output and the errno, and keeps
 # the previous file (issue 31 #5: it said only "<input>.db: writing the
-# trace failed"); a 200 KB tmpfs in a user+mount namespace where one can be
-# made, else a file size limit (EFBIG)
-$G --tasks 20000 -o "$tmp/src.db" >/dev/null 2>&1 || fail "dbgen for the full-disk case"
-mkdir "$tmp/full"
+# trace failed"): a 200 KB tmpfs in a user+mount namespace (skipped, and
+# said, where none can be made: a file size limit would stop SQLite's
+# temporary files first)
 if unshare -rm true 2>/dev/null; then
+	$G --tasks 20000 -o "$tmp/src.db" >/dev/null 2>&1 || fail "dbgen for the full-disk case"
+	mkdir "$tmp/full"
 	unshare -rm sh -c 'mount -t tmpfs -o size=200k tmpfs "$1" && echo old >"$1/t.json" &&
 		"$2" export --json "$3" -o "$1/t.json"; echo "rc=$?"; cat "$1/t.json"' \
 		sh "$tmp/full" "$P" "$tmp/src.db" >"$tmp/out" 2>&1
 	want="$tmp/full/t.json: writing the trace failed: No space left on device; the previous file, if any, is kept"
+	grep -qF "$want" "$tmp/out" && grep -qx "rc=1" "$tmp/out" && grep -qx "old" "$tmp/out" ||
+		{ cat "$tmp/out"; fail "export --json onto a full disk: not '$want', exit 1, old file kept"; }
 else
-	echo old >"$tmp/full/t.json"
-	(trap '' XFSZ; ulimit -f 100; $P export --json "$tmp/src.db" -o "$tmp/full/t.json"; echo "rc=$?"; cat "$tmp/full/t.json") >"$tmp/out" 2>&1
-	want="$tmp/full/t.json: writing the trace failed: File too large; the previous file, if any, is kept"
+	echo "tools_test: note: no user+mount namespace here: the full-disk case of export --json is skipped"
 fi
-grep -qF "$want" "$tmp/out" && grep -qx "rc=1" "$tmp/out" && grep -qx "old" "$tmp/out" ||
-	{ cat "$tmp/out"; fail "export --json onto a full disk: not '$want', exit 1, old file kept"; }
 
 # ---- an interrupted writer leaves no temporary ----------------------------
 mkdir "$tmp/big"
