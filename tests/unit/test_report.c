@@ -425,6 +425,48 @@ START_TEST(damaged_timestamps)
 }
 END_TEST
 
+/* Issue 31 #6: control characters in STRING_IDS (clear the screen, set the
+ * title, a C1 CSI) reach the terminal as \xNN, never raw. */
+START_TEST(control_characters_escaped)
+{
+	char path[256], err[512];
+	sqlite3 *db;
+	int rc;
+
+	make_db(scratch, "msprof_20260101000000.db", 50, NPUPROF_DB_SCHEMA_1_1_1, NULL, 0);
+	snprintf(path, sizeof(path), "%s/msprof_20260101000000.db", scratch);
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(
+		sqlite3_exec(db,
+			     "UPDATE STRING_IDS SET value = value || char(27) || ']0;pwned' ||"
+			     " char(7) || char(27) || '[2J' || char(155) || char(10) || 'x';"
+			     "UPDATE META_DATA SET value = value || char(27) || '[2J';",
+			     NULL, NULL, NULL),
+		SQLITE_OK);
+	sqlite3_close(db);
+
+	struct npuprof_report_options opt = { .top = 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	rc = npuprof_report_write(f, path, &opt, err, sizeof(err));
+	fclose(f);
+	ck_assert_msg(rc == 0, "%s", err);
+	for (size_t i = 0; i < len; i++)
+		ck_assert_msg((unsigned char)buf[i] >= 0x20 && (unsigned char)buf[i] != 0x7f ?
+				      !((unsigned char)buf[i] == 0xc2 && i + 1 < len &&
+					(unsigned char)buf[i + 1] >= 0x80 &&
+					(unsigned char)buf[i + 1] <= 0x9f) :
+				      buf[i] == '\n',
+			      "raw control character 0x%02x at %zu:\n%s", (unsigned char)buf[i], i,
+			      buf);
+	ck_assert_msg(strstr(buf, "\\x1b]0;pwned\\x07\\x1b[2J\\xc2\\x9b\\x0ax"), "%s", buf);
+	free(buf);
+}
+END_TEST
+
 START_TEST(errors)
 {
 	char path[256], err[512];
@@ -597,6 +639,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, empty_msprof_database);
 	tcase_add_test(tc, errors);
 	tcase_add_test(tc, damaged_timestamps);
+	tcase_add_test(tc, control_characters_escaped);
 	tcase_add_test(tc, find_in_directories);
 	tcase_add_test(tc, report_of_directory);
 	tcase_add_test(tc, command_line);

@@ -186,11 +186,40 @@ static const char *pct(char *buf, size_t len, double part, double whole)
 	return buf;
 }
 
+/* A text column as it may go to a terminal: control characters (C0, DEL,
+ * and C1 as UTF-8 encodes them) shown as \xNN, so a hostile STRING_IDS
+ * cannot clear the screen or set the title. NULL stays NULL. The result
+ * lives until eight more calls on this thread. */
+static const char *shown_text(sqlite3_stmt *st, int col)
+{
+	static __thread char bufs[8][2048];
+	static __thread unsigned next;
+	const unsigned char *s = sqlite3_column_text(st, col);
+	char *out;
+	size_t n = 0;
+
+	if (!s)
+		return NULL;
+	out = bufs[next++ % 8];
+	for (; *s && n + 9 < sizeof(bufs[0]); s++) {
+		if (*s < 0x20 || *s == 0x7f) {
+			n += (size_t)snprintf(out + n, sizeof(bufs[0]) - n, "\\x%02x", *s);
+		} else if (*s == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f) {
+			n += (size_t)snprintf(out + n, sizeof(bufs[0]) - n, "\\xc2\\x%02x", s[1]);
+			s++;
+		} else {
+			out[n++] = (char)*s;
+		}
+	}
+	out[n] = '\0';
+	return out;
+}
+
 static const char *text_or(sqlite3_stmt *st, int col, const char *dflt)
 {
-	const unsigned char *s = sqlite3_column_text(st, col);
+	const char *s = shown_text(st, col);
 
-	return s ? (const char *)s : dflt;
+	return s ? s : dflt;
 }
 
 /* Empty TEMP stand-ins for the lookup tables the joins need. */
@@ -887,8 +916,7 @@ static int section_collectives(struct rep *r)
 		const char *dt = text_or(st, 5, "?");
 		size_t i;
 
-		derived |= coll_type(name, sizeof(name), (const char *)sqlite3_column_text(st, 0),
-				     (const char *)sqlite3_column_text(st, 1));
+		derived |= coll_type(name, sizeof(name), shown_text(st, 0), shown_text(st, 1));
 		for (i = 0; i < n && strcmp(c[i].name, name); i++)
 			;
 		if (i == n) {
