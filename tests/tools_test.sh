@@ -124,6 +124,16 @@ else
 	echo "tools_test: note: no user+mount namespace here: the full-disk case of export --json is skipped"
 fi
 
+# watch --flight -o DIR without --pidfile: its pid file in DIR, said; the
+# hang's dump is written (issue 31 #8: "cannot write pid file: : write failed")
+timeout 60 $P watch --flight -o "$tmp/wf" --threshold 500 --from tests/fixtures/replay/flood_stall \
+	>"$tmp/out" 2>&1
+rc=$?
+[ $rc = 3 ] && ! grep -q "cannot write pid file" "$tmp/out" &&
+	grep -qF "pid file $tmp/wf/npuprof-watch.pid (npuprof dump --pidfile" "$tmp/out" &&
+	ls -d "$tmp"/wf/PROF_* >/dev/null 2>&1 ||
+	{ cat "$tmp/out"; ls "$tmp/wf"; fail "watch --flight -o DIR without --pidfile: exit $rc"; }
+
 # ---- an interrupted writer leaves no temporary ----------------------------
 mkdir "$tmp/big"
 $G --tasks 5000000 -o "$tmp/big/msprof_20260101000000.db" >/dev/null 2>&1 &

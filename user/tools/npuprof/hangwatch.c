@@ -303,6 +303,9 @@ int hangwatch_run(const struct hangwatch_opts *o, struct capture_args *a)
 	sa.sa_handler = on_usr1;
 	sigaction(SIGUSR1, &sa, &old);
 	dump_requested = 0;
+	if (o->pid_said)
+		fprintf(stderr, "%s: pid file %s (npuprof dump --pidfile %s)\n", o->tool,
+			o->pidfile, o->pidfile);
 	if (o->flight)
 		fprintf(stderr,
 			"%s: keeping the last %.1f s in %llu MiB (plus the engine's rings: %llu KiB per CPU); dumps go to %s (SIGUSR1 or `npuprof dump`)\n",
@@ -419,6 +422,16 @@ static int parse(int argc, char **argv, struct hangwatch_opts *o, struct capture
 	if (watch && !o->hang_ns) {
 		fprintf(stderr, "%s: --threshold must be > 0\n", o->tool);
 		return 2;
+	}
+	/* watch --flight without --pidfile: DIR/npuprof-watch.pid (said at
+	 * the start), not flight's default, which a recorder may hold */
+	if (o->flight && !pidbuf[0] && o->out) {
+		if ((size_t)snprintf(pidbuf, pidlen, "%s/npuprof-watch.pid", o->out) >= pidlen) {
+			fprintf(stderr, "%s: -o %s: path too long for its pid file\n", o->tool,
+				o->out);
+			return 2;
+		}
+		o->pid_said = 1;
 	}
 	if (o->flight || pidbuf[0])
 		o->pidfile = pidbuf;
