@@ -33,11 +33,24 @@ for a in "--sample -1|--sample: '-1' is not a whole number from 1 to 4294967295"
 	"--duration nan|--duration: 'nan' is not a number" \
 	"--rate-limit 4294967296|--rate-limit: '4294967296' is out of range" \
 	"--ring-kb 18014398509481984|--ring-kb: '18014398509481984' is out of range (4 to 1048576)" \
-	"--window 5/0|--window PERIOD_MS: '0' is out of range"; do
+	"--window 5/0|--window PERIOD_MS: '0' is out of range" \
+	"--devices -1|--devices: '-1' is not an id or a range A-B of ids from 0 to 31" \
+	"--devices 2-|--devices: '2-' is not an id or a range A-B of ids from 0 to 31" \
+	"--duration 0x10|--duration: '0x10' is not a number"; do
 	opts=${a%%|*}
 	refuse "npuprof record: ${a#*|}" $P record -o "$tmp/rec" --no-export $opts -- true
 done
 [ -z "$(ls "$tmp/rec")" ] || fail "a refused option left $(ls "$tmp/rec")"
+# integer-ms options take whole ms: 0.5 is refused, never truncated to 0
+# (issue 31 #10), and hex is refused by the real-valued options too
+refuse "npuprof watch: --threshold: '0.5' is not a whole number from 1 to 86400000" $P watch --threshold 0.5 -- true
+refuse "npuprof watch: --threshold: '0' is out of range (1 to 86400000)" $P watch --threshold 0 -- true
+refuse "npuprof flight: --hang-ms: '0.5' is not a whole number from 0 to 86400000" $P flight --hang-ms 0.5 -o "$tmp/rec"
+refuse "npuprof flight: --seconds: '0x10' is not a number" $P flight --seconds 0x10 -o "$tmp/rec"
+refuse "npuprof record: -o: the path is empty" $P record -o '' -- true
+refuse "npuprof flight: -o: the path is empty" $P flight -o ''
+refuse "npuprof export: -o: the path is empty" $P export --json x.db -o ''
+
 refuse "npuprof top: -d: '0.01' is out of range (0.1 to 86400)" $P top -b -d 0.01
 refuse "npuprof top: -n: '-1' is not a whole number" $P top -b -n -1
 refuse "npuprof report: --top: '0' is out of range (1 to 1000000)" $P report --top 0 x.db

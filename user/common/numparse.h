@@ -5,7 +5,8 @@
  * the same kind of message instead of wrapping.
  *
  * Accepted: decimal digits only for integers (no sign, no spaces, no 0x),
- * the whole string; for reals what strtod accepts minus NaN and infinity.
+ * the whole string; for reals what strtod accepts minus NaN, infinity and
+ * hexadecimal (0x10, 0x1p3), so both kinds read the same way.
  * A value outside [min, max] is refused; so is an empty string.
  */
 #ifndef NPUPROF_NUMPARSE_H

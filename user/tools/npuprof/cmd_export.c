@@ -232,7 +232,13 @@ int cmd_export(int argc, char **argv)
 		case 'j': o.json = 1; break;
 		case 'q': quiet = 1; break;
 		case 'f': o.force = 1; break;
-		case 'o': out = optarg; break;
+		case 'o':
+			if (!*optarg) {
+				fprintf(stderr, "npuprof export: -o: the path is empty\n");
+				return 2;
+			}
+			out = optarg;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

@@ -157,7 +157,13 @@ int cmd_record(int argc, char **argv)
 	while ((opt = capture_getopt(&a, "npuprof record", argc, argv, "+o:s:nqh", lo)) != -1) {
 		switch (opt) {
 		case CAP_OPT_INVALID: return 2;
-		case 'o': parent = optarg; break;
+		case 'o':
+			if (!*optarg) {
+				fprintf(stderr, "npuprof record: -o: the path is empty\n");
+				return 2;
+			}
+			parent = optarg;
+			break;
 		case 's':
 			if (!strcmp(optarg, "1.2.0"))
 				schema = NPUPROF_DB_SCHEMA_1_2_0;

@@ -380,7 +380,13 @@ static int parse(int argc, char **argv, struct hangwatch_opts *o, struct capture
 	while ((opt = capture_getopt(a, o->tool, argc, argv, "+o:kh", lo)) != -1) {
 		switch (opt) {
 		case CAP_OPT_INVALID: return 2;
-		case 'o': o->out = optarg; break;
+		case 'o':
+			if (!*optarg) {
+				fprintf(stderr, "%s: -o: the path is empty\n", o->tool);
+				return 2;
+			}
+			o->out = optarg;
+			break;
 		case FL_OPT_SECONDS:
 			if (opt_double(o->tool, "--seconds", optarg, 0.001, 86400, &o->seconds) < 0)
 				return 2;
@@ -391,12 +397,17 @@ static int parse(int argc, char **argv, struct hangwatch_opts *o, struct capture
 			o->size_bytes = (uint64_t)(v * 1048576.0);
 			break;
 		case FL_OPT_HANG:
-		case FL_OPT_THRESHOLD: /* ms, at most a day */
-			if (opt_double(o->tool, opt == FL_OPT_HANG ? "--hang-ms" : "--threshold",
-				       optarg, 0, 86400000, &v) < 0)
+		case FL_OPT_THRESHOLD: {
+			/* whole ms, at most a day: 0.5 is refused, not truncated
+			 * to 0 (which is "off" for flight and refused by watch) */
+			uint64_t ms;
+
+			if (opt_u64(o->tool, opt == FL_OPT_HANG ? "--hang-ms" : "--threshold",
+				    optarg, watch ? 1 : 0, 86400000, &ms) < 0)
 				return 2;
-			o->hang_ns = (uint64_t)(v * 1e6);
+			o->hang_ns = ms * 1000000ULL;
 			break;
+		}
 		case FL_OPT_EXPORT: o->export = 1; break;
 		case FL_OPT_DUMP_EXIT: o->dump_on_exit = 1; break;
 		case FL_OPT_EXIT_HANG: o->exit_on_hang = 1; break;
