@@ -147,6 +147,34 @@ rc=$?
 	ls -d "$tmp"/wf/PROF_* >/dev/null 2>&1 ||
 	{ cat "$tmp/out"; ls "$tmp/wf"; fail "watch --flight -o DIR without --pidfile: exit $rc"; }
 
+# dump with a stale pid file (issue 31 #9: SIGUSR1 went to whatever process
+# had that pid by then, and killed it): refused, the process lives; a held
+# pid file naming a process that is no recorder, and --pid of one, too
+sleep 60 &
+victim=$!
+echo $victim >"$tmp/stale.pid"
+$P dump --pidfile "$tmp/stale.pid" --timeout 1 >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -qF "$tmp/stale.pid is stale: no flight recorder holds it (pid $victim not signalled" "$tmp/out" ||
+	{ cat "$tmp/out"; fail "dump with a stale pid file: exit $rc"; }
+holder=
+if command -v flock >/dev/null; then
+	flock "$tmp/stale.pid" sleep 5 &
+	holder=$!
+	sleep 0.3
+	$P dump --pidfile "$tmp/stale.pid" --timeout 1 >"$tmp/out" 2>&1
+	rc=$?
+	[ $rc = 1 ] && grep -qF "names pid $victim, which is not an npuprof flight recorder (it is 'sleep 60')" "$tmp/out" ||
+		{ cat "$tmp/out"; fail "dump with a held pid file of another process: exit $rc"; }
+fi
+$P dump --pid $victim >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -qF "pid $victim is not an npuprof flight recorder" "$tmp/out" ||
+	{ cat "$tmp/out"; fail "dump --pid of another process: exit $rc"; }
+kill -0 $victim 2>/dev/null || fail "dump signalled (and killed) pid $victim"
+kill $victim $holder 2>/dev/null
+wait $victim $holder 2>/dev/null
+
 # ---- an interrupted writer leaves no temporary ----------------------------
 mkdir "$tmp/big"
 $G --tasks 5000000 -o "$tmp/big/msprof_20260101000000.db" >/dev/null 2>&1 &

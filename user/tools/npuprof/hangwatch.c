@@ -12,11 +12,13 @@
  * and a dump when --flight is given).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -236,7 +238,7 @@ int hangwatch_run(const struct hangwatch_opts *o, struct capture_args *a)
 	struct sigaction sa, old;
 	char envdir[4300];
 	char *env[2] = { NULL, NULL };
-	int status;
+	int status, pid_fd = -1;
 
 	if (!c)
 		return 1;
@@ -298,6 +300,18 @@ int hangwatch_run(const struct hangwatch_opts *o, struct capture_args *a)
 			free(c);
 			return 1;
 		}
+		/* held while this runs: `npuprof dump` signals the pid only
+		 * while the lock says its recorder is alive (a stale file's pid
+		 * may be anyone's by now) */
+		pid_fd = open(o->pidfile, O_RDONLY | O_CLOEXEC);
+		if (pid_fd < 0 || flock(pid_fd, LOCK_EX | LOCK_NB) < 0) {
+			fprintf(stderr, "%s: cannot lock pid file %s: %s\n", o->tool, o->pidfile,
+				strerror(errno));
+			if (pid_fd >= 0)
+				close(pid_fd);
+			free(c);
+			return 1;
+		}
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_usr1;
@@ -321,6 +335,8 @@ int hangwatch_run(const struct hangwatch_opts *o, struct capture_args *a)
 	sigaction(SIGUSR1, &old, NULL);
 	if (o->pidfile)
 		unlink(o->pidfile);
+	if (pid_fd >= 0)
+		close(pid_fd);
 	if (c->failed && !status)
 		status = 1;
 	if (!status && c->hangs && o->exit_on_hang)
