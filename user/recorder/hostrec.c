@@ -300,6 +300,29 @@ static struct tbuf *tbuf_register(void)
 	return tb;
 }
 
+/* A process forked during a collection records nothing (its parent's
+ * stream is not its to write, and it has no writer thread): the first
+ * record it tries to make says so on stderr, once. A child that execs
+ * says nothing (under `npuprof record` the program it runs records into
+ * a stream of its own). */
+static pid_t g_forked_from; /* the parent, in a child forked mid-collection */
+static _Atomic int g_forked_said;
+
+static void forked_note(void)
+{
+	char msg[256];
+	int n;
+
+	if (atomic_exchange(&g_forked_said, 1))
+		return;
+	n = snprintf(
+		msg, sizeof(msg),
+		"npuprof: warning: process %d, forked from %d during its collection, is not recorded (a forked process records nothing until it execs a program or starts a collection of its own)\n",
+		(int)getpid(), (int)g_forked_from);
+	if (n > 0 && write(2, msg, (size_t)n) < 0)
+		return;
+}
+
 void *npuprof_hostrec_reserve(uint16_t kind, uint32_t size)
 {
 	struct tbuf *tb;
@@ -307,8 +330,11 @@ void *npuprof_hostrec_reserve(uint16_t kind, uint32_t size)
 	uint64_t pos, need;
 	uint32_t off, room;
 
-	if (!atomic_load_explicit(&g_active, memory_order_relaxed))
+	if (!atomic_load_explicit(&g_active, memory_order_relaxed)) {
+		if (unlikely(g_forked_from))
+			forked_note();
 		return NULL;
+	}
 	tb = t_buf;
 	if (unlikely(!tb)) {
 		tb = tbuf_register();
@@ -659,6 +685,7 @@ int npuprof_hostrec_start(const struct npuprof_hostrec_config *cfg, char *err, s
 		snprintf(err, errlen, "a collection is already running (%s)", g_path);
 		return -EBUSY;
 	}
+	g_forked_from = 0; /* a collection of its own: recorded */
 	bsize = cfg->buffer_size ? cfg->buffer_size :
 				   env_size("NPUPROF_BUFFER_SIZE", DEFAULT_BUFFER_SIZE,
 					    MIN_BUFFER_SIZE, MAX_BUFFER_SIZE);
@@ -853,8 +880,9 @@ void npuprof_hostrec_get_stats(struct npuprof_hostrec_stats *st)
 
 /* fork(): hold both locks across it so the child does not inherit them
  * taken by a thread that no longer exists. The child has no writer thread
- * and must not write into the parent's stream, so its collection ends;
- * the rings of the other (vanished) threads are freed by the next drain. */
+ * and must not write into the parent's stream, so its collection ends
+ * (and its first record attempt says so: forked_note); the rings of the
+ * other (vanished) threads are freed by the next drain. */
 static void hostrec_atfork_prepare(void)
 {
 	pthread_mutex_lock(&g_ctl_lock);
@@ -869,6 +897,9 @@ static void hostrec_atfork_parent(void)
 
 static void hostrec_atfork_child(void)
 {
+	if (atomic_load(&g_active))
+		g_forked_from = getppid();
+	atomic_store(&g_forked_said, 0);
 	atomic_store(&g_active, 0);
 	if (g_fd >= 0)
 		close(g_fd);
