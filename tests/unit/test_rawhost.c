@@ -71,13 +71,29 @@ static void *producer(void *arg)
 	return NULL;
 }
 
+/* The bytes of the file at path. */
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	*len = (size_t)ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc(*len ? *len : 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, *len, f), *len);
+	fclose(f);
+	return buf;
+}
+
 /* A stream with several blocks from three threads. */
 static void setup(void)
 {
 	aclprofConfig *c;
 	void *s;
 	pthread_t th[2];
-	FILE *f;
 
 	g_dir = tu_tmpdir();
 	ck_assert_int_eq(aclprofInit(g_dir, strlen(g_dir)), ACL_SUCCESS);
@@ -100,14 +116,7 @@ static void setup(void)
 	aclprofDestroyConfig(c);
 	aclprofFinalize();
 
-	f = fopen(tu_find_stream(g_dir), "rb");
-	ck_assert_ptr_nonnull(f);
-	fseek(f, 0, SEEK_END);
-	g_len = (size_t)ftell(f);
-	fseek(f, 0, SEEK_SET);
-	g_file = malloc(g_len);
-	ck_assert_uint_eq(fread(g_file, 1, g_len, f), g_len);
-	fclose(f);
+	g_file = slurp(tu_find_stream(g_dir), &g_len);
 	g_clean = tu_decode(tu_find_stream(g_dir));
 }
 
@@ -256,7 +265,6 @@ START_TEST(test_one_bit_costs_one_small_block)
 	char *dir = tu_tmpdir(), err[512];
 	aclprofConfig *c;
 	void *stamp;
-	FILE *f;
 	uint8_t *file, *copy;
 	size_t len, off, n, clean, offs[4096], nb = 0, max_recs = 0;
 	struct npuprof_host_decode_stats st;
@@ -272,15 +280,8 @@ START_TEST(test_one_bit_costs_one_small_block)
 	ck_assert_int_eq(aclprofStop(c), ACL_SUCCESS);
 	aclprofDestroyConfig(c);
 	aclprofFinalize();
-	f = fopen(tu_find_stream(dir), "rb");
-	ck_assert_ptr_nonnull(f);
-	fseek(f, 0, SEEK_END);
-	len = (size_t)ftell(f);
-	fseek(f, 0, SEEK_SET);
-	file = malloc(len);
+	file = slurp(tu_find_stream(dir), &len);
 	copy = malloc(len);
-	ck_assert_uint_eq(fread(file, 1, len, f), len);
-	fclose(f);
 	ck_assert_int_eq(decode_buf(file, len, err, sizeof(err), &clean, &st), 0);
 	ck_assert_uint_ge(clean, 1200);
 	/* every block is small */

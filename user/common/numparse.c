@@ -113,6 +113,14 @@ int opt_double(const char *tool, const char *option, const char *s, double min, 
 	return -1;
 }
 
+int opt_path(const char *tool, const char *option, const char *s)
+{
+	if (s && *s)
+		return 0;
+	fprintf(stderr, "%s: %s: the path is empty\n", tool, option);
+	return -1;
+}
+
 int opt_list(const char *tool, const char *option, const char *s, uint32_t min, uint32_t max,
 	     uint32_t *out, int max_n)
 {

@@ -31,6 +31,10 @@ int opt_int(const char *tool, const char *option, const char *s, int min, int ma
 int opt_double(const char *tool, const char *option, const char *s, double min, double max,
 	       double *out);
 
+/* A path option's value: refuses an empty one with "<tool>: <option>: the
+ * path is empty" on stderr. 0 or -1. */
+int opt_path(const char *tool, const char *option, const char *s);
+
 /* A list of ids such as "0,2,5-7", each within [min, max], at most `max_n`
  * of them (a range counts each member). Refuses empty items ("0,", ",1",
  * "1,,2"), reversed ranges and values out of range. Returns the count, or

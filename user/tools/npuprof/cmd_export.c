@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "numparse.h"
 #include "npuprof/export.h"
 #include "npuprof/trace.h"
 #include "npuprof/session.h"
@@ -233,10 +234,8 @@ int cmd_export(int argc, char **argv)
 		case 'q': quiet = 1; break;
 		case 'f': o.force = 1; break;
 		case 'o':
-			if (!*optarg) {
-				fprintf(stderr, "npuprof export: -o: the path is empty\n");
+			if (opt_path("npuprof export", "-o", optarg) < 0)
 				return 2;
-			}
 			out = optarg;
 			break;
 		case 'h': usage(stdout); return 0;

@@ -19,6 +19,7 @@
 
 #include "capture.h"
 #include "cmds.h"
+#include "numparse.h"
 #include "fsutil.h"
 #include "jobsplit.h"
 #include "npuprof/export.h"
@@ -158,10 +159,8 @@ int cmd_record(int argc, char **argv)
 		switch (opt) {
 		case CAP_OPT_INVALID: return 2;
 		case 'o':
-			if (!*optarg) {
-				fprintf(stderr, "npuprof record: -o: the path is empty\n");
+			if (opt_path("npuprof record", "-o", optarg) < 0)
 				return 2;
-			}
 			parent = optarg;
 			break;
 		case 's':

@@ -397,10 +397,8 @@ static int parse(int argc, char **argv, struct hangwatch_opts *o, struct capture
 		switch (opt) {
 		case CAP_OPT_INVALID: return 2;
 		case 'o':
-			if (!*optarg) {
-				fprintf(stderr, "%s: -o: the path is empty\n", o->tool);
+			if (opt_path(o->tool, "-o", optarg) < 0)
 				return 2;
-			}
 			o->out = optarg;
 			break;
 		case FL_OPT_SECONDS:
