@@ -103,6 +103,20 @@ new=$(ls "$S"/msprof_*.db)
 [ "$(sqlite3 "$new" "SELECT count(*) FROM sqlite_master WHERE name = 'TASK'")" = 0 ] ||
 	fail "export --force did not replace $good"
 
+# a damaged npuprof.session: refused by file, line and why, exit 1, the good
+# database kept (issue 31 #1: it was replaced by one ending before its start)
+D=$tmp/sess
+cp -r tests/fixtures/replay/flood_stall "$D"
+$P export --quiet "$D" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "export of a copy of the recording"; }
+dgood=$(ls "$D"/msprof_*.db)
+truncate -s 408 "$D/npuprof.session"
+sleep 1
+$P export "$D" >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -qF "$D/npuprof.session: damaged: line 7: truncated (the last line has no end); nothing exported, $D unchanged" "$tmp/out" &&
+	[ "$(ls "$D"/msprof_*.db)" = "$dgood" ] ||
+	{ cat "$tmp/out"; ls "$D"; fail "export of a truncated npuprof.session: exit $rc"; }
+
 # a FIFO as the kernel stream is refused at once, as the host stream's is
 # (issue 31 #4: open() waited for a writer forever)
 F=$tmp/fifo
