@@ -124,7 +124,9 @@ same "$s" "synthetic 1.2.0 --pytorch" --schema 1.2.0 --pytorch
 h="$tmp/hostonly"
 mkdir -p "$h"
 cp -r "$s/host" "$s/device_0" "$h/" 2>/dev/null || cp -r "$s/host" "$h/"
-sed 's/^engine=.*/engine=host/' "$s/npuprof.session" > "$h/npuprof.session"
+# (edited by hand: without the crc line, as a version 1 file, session.h)
+sed -e 's/^engine=.*/engine=host/' -e 's/^version=.*/version=1/' -e '/^crc=/d' \
+	"$s/npuprof.session" > "$h/npuprof.session"
 same "$h" "host-only"
 [ "$n" -gt 90000 ] || fail "host-only: only $n rows"
 rm -rf "$s/host"

@@ -33,11 +33,24 @@ for a in "--sample -1|--sample: '-1' is not a whole number from 1 to 4294967295"
 	"--duration nan|--duration: 'nan' is not a number" \
 	"--rate-limit 4294967296|--rate-limit: '4294967296' is out of range" \
 	"--ring-kb 18014398509481984|--ring-kb: '18014398509481984' is out of range (4 to 1048576)" \
-	"--window 5/0|--window PERIOD_MS: '0' is out of range"; do
+	"--window 5/0|--window PERIOD_MS: '0' is out of range" \
+	"--devices -1|--devices: '-1' is not an id or a range A-B of ids from 0 to 31" \
+	"--devices 2-|--devices: '2-' is not an id or a range A-B of ids from 0 to 31" \
+	"--duration 0x10|--duration: '0x10' is not a number"; do
 	opts=${a%%|*}
 	refuse "npuprof record: ${a#*|}" $P record -o "$tmp/rec" --no-export $opts -- true
 done
 [ -z "$(ls "$tmp/rec")" ] || fail "a refused option left $(ls "$tmp/rec")"
+# integer-ms options take whole ms: 0.5 is refused, never truncated to 0
+# (issue 31 #10), and hex is refused by the real-valued options too
+refuse "npuprof watch: --threshold: '0.5' is not a whole number from 1 to 86400000" $P watch --threshold 0.5 -- true
+refuse "npuprof watch: --threshold: '0' is out of range (1 to 86400000)" $P watch --threshold 0 -- true
+refuse "npuprof flight: --hang-ms: '0.5' is not a whole number from 0 to 86400000" $P flight --hang-ms 0.5 -o "$tmp/rec"
+refuse "npuprof flight: --seconds: '0x10' is not a number" $P flight --seconds 0x10 -o "$tmp/rec"
+refuse "npuprof record: -o: the path is empty" $P record -o '' -- true
+refuse "npuprof flight: -o: the path is empty" $P flight -o ''
+refuse "npuprof export: -o: the path is empty" $P export --json x.db -o ''
+
 refuse "npuprof top: -d: '0.01' is out of range (0.1 to 86400)" $P top -b -d 0.01
 refuse "npuprof top: -n: '-1' is not a whole number" $P top -b -n -1
 refuse "npuprof report: --top: '0' is out of range (1 to 1000000)" $P report --top 0 x.db
@@ -66,7 +79,11 @@ rc=$?
 [ $rc = 1 ] || { cat "$tmp/out"; fail "export of a damaged stream exits $rc, not 1"; }
 grep -q "npuprof.kernel.raw: 1 corrupt record of 64 bytes skipped at offset 3264" "$tmp/out" ||
 	{ cat "$tmp/out"; fail "the corrupt record is not named by file and offset"; }
-grep -q "not read completely" "$tmp/out" || { cat "$tmp/out"; fail "no 'not read completely'"; }
+# the database of the undamaged recording is kept: damaged input never
+# replaces it, even with as many rows (issue 31 #1), and the message says why
+grep -q "was exported from undamaged input and this export's input is damaged: kept" "$tmp/out" ||
+	{ cat "$tmp/out"; fail "no 'exported from undamaged input ... kept'"; }
+[ "$(ls "$S"/msprof_*.db)" = "$good" ] || fail "the good database was replaced: $(ls "$S")"
 # garbage: the complete database is kept, nothing is written
 head -c 8192 /dev/urandom >"$RAW"
 cp "$S/npuprof_trace.json" "$tmp/json.before"
@@ -85,6 +102,92 @@ grep -q " 0 tasks" "$tmp/out" || { cat "$tmp/out"; fail "export --force: not 0 t
 new=$(ls "$S"/msprof_*.db)
 [ "$(sqlite3 "$new" "SELECT count(*) FROM sqlite_master WHERE name = 'TASK'")" = 0 ] ||
 	fail "export --force did not replace $good"
+
+# a damaged npuprof.session: refused by file, line and why, exit 1, the good
+# database kept (issue 31 #1: it was replaced by one ending before its start)
+D=$tmp/sess
+cp -r tests/fixtures/replay/flood_stall "$D"
+$P export --quiet "$D" >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "export of a copy of the recording"; }
+dgood=$(ls "$D"/msprof_*.db)
+truncate -s 408 "$D/npuprof.session"
+sleep 1
+$P export "$D" >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -qF "$D/npuprof.session: damaged: line 7: truncated (the last line has no end); nothing exported, $D unchanged" "$tmp/out" &&
+	[ "$(ls "$D"/msprof_*.db)" = "$dgood" ] ||
+	{ cat "$tmp/out"; ls "$D"; fail "export of a truncated npuprof.session: exit $rc"; }
+
+# a FIFO as the kernel stream is refused at once, as the host stream's is
+# (issue 31 #4: open() waited for a writer forever)
+F=$tmp/fifo
+cp -r tests/fixtures/replay/flood_stall "$F"
+rm "$F/kernel/npuprof.kernel.raw"
+mkfifo "$F/kernel/npuprof.kernel.raw"
+timeout 20 $P export "$F" >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 1 ] || { cat "$tmp/out"; fail "export with a FIFO kernel stream exits $rc, not 1 (124: hung)"; }
+grep -q "npuprof.kernel.raw: cannot open: not a regular file" "$tmp/out" ||
+	{ cat "$tmp/out"; fail "the FIFO kernel stream is not refused as not a regular file"; }
+timeout 20 $P live --from "$F" >"$tmp/out" 2>&1
+rc=$?
+[ $rc != 0 ] && [ $rc != 124 ] && grep -q "not a regular file" "$tmp/out" ||
+	{ cat "$tmp/out"; fail "live --from a FIFO kernel stream: exit $rc"; }
+
+# export --json onto a full disk names the output and the errno, and keeps
+# the previous file (issue 31 #5: it said only "<input>.db: writing the
+# trace failed"): a 200 KB tmpfs in a user+mount namespace (skipped, and
+# said, where none can be made: a file size limit would stop SQLite's
+# temporary files first)
+if unshare -rm true 2>/dev/null; then
+	$G --tasks 20000 -o "$tmp/src.db" >/dev/null 2>&1 || fail "dbgen for the full-disk case"
+	mkdir "$tmp/full"
+	unshare -rm sh -c 'mount -t tmpfs -o size=200k tmpfs "$1" && echo old >"$1/t.json" &&
+		"$2" export --json "$3" -o "$1/t.json"; echo "rc=$?"; cat "$1/t.json"' \
+		sh "$tmp/full" "$P" "$tmp/src.db" >"$tmp/out" 2>&1
+	want="$tmp/full/t.json: writing the trace failed: No space left on device; the previous file, if any, is kept"
+	grep -qF "$want" "$tmp/out" && grep -qx "rc=1" "$tmp/out" && grep -qx "old" "$tmp/out" ||
+		{ cat "$tmp/out"; fail "export --json onto a full disk: not '$want', exit 1, old file kept"; }
+else
+	echo "tools_test: note: no user+mount namespace here: the full-disk case of export --json is skipped"
+fi
+
+# watch --flight -o DIR without --pidfile: its pid file in DIR, said; the
+# hang's dump is written (issue 31 #8: "cannot write pid file: : write failed")
+timeout 60 $P watch --flight -o "$tmp/wf" --threshold 500 --from tests/fixtures/replay/flood_stall \
+	>"$tmp/out" 2>&1
+rc=$?
+[ $rc = 3 ] && ! grep -q "cannot write pid file" "$tmp/out" &&
+	grep -qF "pid file $tmp/wf/npuprof-watch.pid (npuprof dump --pidfile" "$tmp/out" &&
+	ls -d "$tmp"/wf/PROF_* >/dev/null 2>&1 ||
+	{ cat "$tmp/out"; ls "$tmp/wf"; fail "watch --flight -o DIR without --pidfile: exit $rc"; }
+
+# dump with a stale pid file (issue 31 #9: SIGUSR1 went to whatever process
+# had that pid by then, and killed it): refused, the process lives; a held
+# pid file naming a process that is no recorder, and --pid of one, too
+sleep 60 &
+victim=$!
+echo $victim >"$tmp/stale.pid"
+$P dump --pidfile "$tmp/stale.pid" --timeout 1 >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -qF "$tmp/stale.pid is stale: no flight recorder holds it (pid $victim not signalled" "$tmp/out" ||
+	{ cat "$tmp/out"; fail "dump with a stale pid file: exit $rc"; }
+holder=
+if command -v flock >/dev/null; then
+	flock "$tmp/stale.pid" sleep 5 &
+	holder=$!
+	sleep 0.3
+	$P dump --pidfile "$tmp/stale.pid" --timeout 1 >"$tmp/out" 2>&1
+	rc=$?
+	[ $rc = 1 ] && grep -qF "names pid $victim, which is not an npuprof flight recorder (it is 'sleep 60')" "$tmp/out" ||
+		{ cat "$tmp/out"; fail "dump with a held pid file of another process: exit $rc"; }
+fi
+$P dump --pid $victim >"$tmp/out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -qF "pid $victim is not an npuprof flight recorder" "$tmp/out" ||
+	{ cat "$tmp/out"; fail "dump --pid of another process: exit $rc"; }
+kill -0 $victim 2>/dev/null || fail "dump signalled (and killed) pid $victim"
+kill $victim $holder 2>/dev/null
+wait $victim $holder 2>/dev/null
 
 # ---- an interrupted writer leaves no temporary ----------------------------
 mkdir "$tmp/big"

@@ -14,6 +14,7 @@ tests/torch_pkg_test.sh with PYTHONPATH=build/python.
   torch-profiler profile_memory while torch's profiler runs: refused with
                  a warning, torch's profiler unharmed; torch's profiler
                  does not start while ours records memory, and ours goes on
+  handler-raises an on_trace_ready that raises: said, the loop goes on
   export         tensorboard_trace_handler runs `npuprof export --pytorch`
   env-session    (--env-session) under NPUPROF_OUTPUT_DIR (as `npuprof
                  record` runs a program): no directory of the profiler's
@@ -89,6 +90,32 @@ def t_schedule():
 
 def loop_ops(x, w):
     return torch.relu(x @ w).sum()
+
+
+def t_handler_raises(out):
+    """Issue 31 #11: an on_trace_ready that raises is said on stderr and the
+    loop goes on: both cycles of repeat=2 run, the handler is called twice."""
+    calls = []
+
+    def ready(prof):
+        calls.append(prof.ascend_pt_dir)
+        raise ValueError("handler broke on purpose")
+    ready.dir_name = out
+    ready.worker_name = "r"
+    x, w = torch.randn(4, 8), torch.randn(8, 3)
+    err = io.StringIO()
+    steps = 0
+    with contextlib.redirect_stderr(err):
+        with P.profile(schedule=P.schedule(wait=0, warmup=0, active=1, repeat=2),
+                       on_trace_ready=ready) as prof:
+            for _ in range(4):
+                loop_ops(x, w)
+                prof.step()
+                steps += 1
+    check(steps == 4 and len(calls) == 2 and len(prof.trace_ready_errors) == 2,
+          "handler-raises: the loop went on, both cycles ran (%d steps, %d calls)" % (steps, len(calls)))
+    check("on_trace_ready raised" in err.getvalue() and "handler broke on purpose" in err.getvalue(),
+          "handler-raises: said on stderr with its traceback")
 
 
 def t_cycles(out):
@@ -239,6 +266,7 @@ def main():
     try:
         t_schedule()
         t_cycles(os.path.join(tmp, "cycles"))
+        t_handler_raises(os.path.join(tmp, "raises"))
         t_api(os.path.join(tmp, "api"))
         t_torch_profiler(os.path.join(tmp, "tp"))
         t_export(os.path.join(tmp, "export"))

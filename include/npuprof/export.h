@@ -33,6 +33,14 @@
  * rows in any of them than the new one, or cannot be read to tell, the new
  * one is discarded, nothing in DIR changes and npuprof_export returns
  * -EEXIST with a message naming the kept file, unless opts.force is set.
+ * Not rows only: an export from damaged input never replaces a database
+ * exported from undamaged input (META_DATA npuprof.damaged_inputs = 0, or a
+ * database without that row), whatever the counts.
+ *
+ * A damaged npuprof.session (session.h: npuprof_session_load's -EBADMSG) is
+ * refused with its message (file, line, why) and nothing in DIR changes;
+ * with opts.force the export uses what could be read (an end before the
+ * start is dropped), warns, and sets result.damaged.
  */
 #ifndef NPUPROF_EXPORT_H
 #define NPUPROF_EXPORT_H

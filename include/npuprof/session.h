@@ -14,7 +14,11 @@
  *   msprof_<YYYYmmddHHMMSS>.db              (written by export)
  *
  * npuprof.session is the one file export trusts: one `key=value` per line,
- * unknown keys ignored, so it can grow.
+ * unknown keys ignored, so it can grow. Since version 2 its last line is
+ * `crc=<8 hex digits>`, the CRC-32 (npuprof_crc32) of every byte above it,
+ * so a truncated or garbled file is told from a good one. A file edited by
+ * hand drops the crc line and says version=1 (checked as version 1 files
+ * are: whole lines, numbers, the device count, an end after the start).
  */
 #ifndef NPUPROF_SESSION_H
 #define NPUPROF_SESSION_H
@@ -29,6 +33,7 @@ extern "C" {
 #endif
 
 #define NPUPROF_SESSION_FILE "npuprof.session"
+#define NPUPROF_SESSION_VERSION 2 /* the version= this code writes */
 #define NPUPROF_KERNEL_RAW "kernel/npuprof.kernel.raw"
 /* engine= of a session without kernel capture (an API-driven session where
  * /dev/npuprof is missing): export takes task times from the host task
@@ -93,7 +98,13 @@ int npuprof_session_finish(struct npuprof_session *s, char *err, size_t errlen);
  * session's current ranks (rank_id) and pid, and npuprof.session. */
 int npuprof_session_write_info(const struct npuprof_session *s, char *err, size_t errlen);
 
-/* Read DIR/npuprof.session. Returns 0 or -errno with a message. */
+/* Read DIR/npuprof.session. Returns 0 or -errno with a message. A file
+ * that is not what a writer writes — a line without its end (truncated), a
+ * line that is not key=value, a value that is not a number where one
+ * belongs or does not fit, a device count that does not match the device
+ * lines, an end before the start, a crc line that does not match (or none
+ * in a version 2 file) — gives -EBADMSG with "<path>: damaged: line N: why"
+ * in err; s then holds what could be read (export --force uses it). */
 int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err, size_t errlen);
 
 /* Take (host CLOCK_MONOTONIC, device counter) pairs from every device of the

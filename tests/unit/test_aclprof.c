@@ -990,6 +990,68 @@ START_TEST(test_env_session_flushed_at_exit)
 }
 END_TEST
 
+/* Issue 31 #12: a process forked during a collection records nothing, and
+ * says so once, at the first record it tries (not at fork: a child that
+ * execs or never records is quiet); the parent's stream holds only the
+ * parent's records. */
+static int forked_child(const char *errpath, int marks)
+{
+	pid_t pid = fork();
+	int status;
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		void *s = stamp_with("child");
+
+		if (!freopen(errpath, "w", stderr))
+			_exit(2);
+		for (int i = 0; i < marks; i++)
+			aclprofMark(s);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	return (int)pid;
+}
+
+START_TEST(test_fork_child_says_not_recorded)
+{
+	aclprofConfig *c = start_tx(ACL_PROF_MSPROFTX);
+	void *s = stamp_with("parent");
+	char errpath[4352], want[256], *text = NULL;
+	size_t len = 0;
+	struct decoded *d;
+	FILE *f;
+	int child;
+
+	ck_assert_int_eq(aclprofMark(s), 0);
+	snprintf(errpath, sizeof(errpath), "%s/child.err", g_dir);
+	child = forked_child(errpath, 10);
+	f = fopen(errpath, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(getdelim(&text, &len, '\0', f), 0);
+	fclose(f);
+	snprintf(
+		want, sizeof(want),
+		"npuprof: warning: process %d, forked from %d during its collection, is not recorded",
+		child, (int)getpid());
+	ck_assert_msg(strstr(text, want), "child's stderr: '%s'", text);
+	ck_assert_ptr_null(strstr(strstr(text, want) + 1, "npuprof: warning")); /* once */
+	free(text);
+	/* a child that records nothing says nothing */
+	forked_child(errpath, 0);
+	f = fopen(errpath, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fgetc(f), EOF);
+	fclose(f);
+	unlink(errpath);
+	ck_assert_int_eq(aclprofMark(s), 0);
+	d = stop_and_decode(c);
+	ck_assert_uint_eq(tu_count_tx(d), 2); /* the parent's two */
+	tu_free(d);
+}
+END_TEST
+
 START_TEST(test_str2id_dictionary_in_stream)
 {
 	aclprofConfig *c;
@@ -1093,6 +1155,7 @@ static Suite *aclprof_suite(void)
 	tcase_add_test(tc, test_range_push_ex);
 	tcase_add_test(tc, test_env_session);
 	tcase_add_test(tc, test_env_session_flushed_at_exit);
+	tcase_add_test(tc, test_fork_child_says_not_recorded);
 	tcase_add_test(tc, test_str2id_dictionary_in_stream);
 	tcase_add_test(tc, test_full_ring_counts_lost);
 	suite_add_tcase(s, tc);

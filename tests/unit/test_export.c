@@ -506,15 +506,18 @@ START_TEST(test_damaged_kernel)
 	make_session(&s);
 	write_kernel(&s, 100, 0);
 	snprintf(path, sizeof(path), "%s/%s", s.dir, NPUPROF_KERNEL_RAW);
-	/* cut the last record in half */
+	/* cut the last record in half (and its checksum record after it):
+	 * the records before it are read unchecked, and said so */
 	struct stat stt;
 	ck_assert_int_eq(stat(path, &stt), 0);
-	ck_assert_int_eq(truncate(path, stt.st_size - 32), 0);
+	ck_assert_int_eq(truncate(path, stt.st_size - 64 - 32), 0);
 	char *w = export_warnings(s.dir, &ret, &res);
 	ck_assert_int_eq(ret, 0);
 	snprintf(want, sizeof(want), "%s: offset %lld: truncated record", path,
-		 (long long)(stt.st_size - 64));
+		 (long long)(stt.st_size - 128));
 	ck_assert_msg(strstr(w, want), "warning was: %s", w);
+	ck_assert_msg(strstr(w, "without their checksum record (the file was cut short)"),
+		      "warning was: %s", w);
 	ck_assert_uint_eq(res.tasks, 99);
 	ck_assert_int_eq(res.damaged, 1);
 	snprintf(first_db, sizeof(first_db), "%s", res.db_path);
@@ -584,6 +587,184 @@ START_TEST(test_damaged_kernel)
 	w = export_opts_warnings(s.dir, &o, &ret, &res, err, sizeof(err));
 	ck_assert_msg(strstr(w, path) && strstr(w, "no kernel stream"), "warning was: %s", w);
 	ck_assert_int_eq(res.damaged, 1);
+	free(w);
+	cleanup();
+}
+END_TEST
+
+/* Issue 31 #1: a damaged npuprof.session (truncated, garbled, an end before
+ * the start) is refused with a message naming the file, the line and why;
+ * the good database stays untouched. --force exports what can be read, says
+ * so, and the result is damaged; its end is not before its start. */
+static int put_file(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "w");
+	size_t n = len ? len : strlen(text);
+
+	if (!f)
+		return -1;
+	if (fwrite(text, 1, n, f) != n) {
+		fclose(f);
+		return -1;
+	}
+	return fclose(f);
+}
+
+static void session_damage_refused(const struct npuprof_session *s, const char *good_db,
+				   const char *why)
+{
+	struct npuprof_export_result res;
+	struct npuprof_export_opts o;
+	struct stat before, after;
+	char err[2048], want[4500], *w;
+	int ret;
+
+	memset(&o, 0, sizeof(o));
+	ck_assert_int_eq(stat(good_db, &before), 0);
+	w = export_opts_warnings(s->dir, &o, &ret, &res, err, sizeof(err));
+	ck_assert_int_eq(ret, -EBADMSG);
+	snprintf(want, sizeof(want), "%s/npuprof.session: damaged: ", s->dir);
+	ck_assert_msg(strstr(err, want) && strstr(err, why) && strstr(err, "unchanged"), "%s", err);
+	ck_assert_int_eq(stat(good_db, &after), 0);
+	ck_assert_int_eq(before.st_ino, after.st_ino);
+	ck_assert_int_eq(before.st_mtime, after.st_mtime);
+	ck_assert_int_eq(count_dbs(s->dir), 1);
+	ck_assert_int_eq(count_temps(s->dir), 0);
+	free(w);
+}
+
+START_TEST(test_damaged_session)
+{
+	struct npuprof_session s, l;
+	struct npuprof_export_result res;
+	struct npuprof_export_opts o;
+	char path[4400], good[4352], err[2048], *text, *w;
+	size_t len;
+	int ret;
+
+	make_session(&s);
+	write_kernel(&s, 20, 0);
+	ck_assert_int_eq(npuprof_session_finish(&s, err, sizeof(err)), 0);
+	w = export_warnings(s.dir, &ret, &res);
+	ck_assert_msg(ret == 0 && !res.damaged, "%s", w);
+	free(w);
+	snprintf(good, sizeof(good), "%s", res.db_path);
+	snprintf(path, sizeof(path), "%s/%s", s.dir, NPUPROF_SESSION_FILE);
+	f_slurp(path, &text, &len);
+	ck_assert_int_eq(npuprof_session_load(&l, s.dir, err, sizeof(err)), 0);
+
+	/* half the file */
+	ck_assert_int_eq(truncate(path, (off_t)len / 2), 0);
+	session_damage_refused(&s, good, "truncated");
+	/* cut after a whole line: the crc line is missing */
+	ck_assert_int_eq(put_file(path, text, (size_t)(strstr(text, "devices=") - text)), 0);
+	session_damage_refused(&s, good, "no crc line");
+	/* 16 bytes garbled in the middle (numbers stay digits: the crc) */
+	for (size_t i = len / 2; i < len / 2 + 16; i++)
+		text[i] = text[i] >= '0' && text[i] <= '9' ?
+				  (char)('0' + (text[i] - '0' + 3) % 10) :
+				  text[i];
+	ck_assert_int_eq(put_file(path, text, len), 0);
+	session_damage_refused(&s, good, "line");
+	/* a number with garbage after it, in a file without a crc (version 1) */
+	ck_assert_int_eq(put_file(path,
+				  "version=1\nstart_realtime_ns=1700000000000000000\n"
+				  "start_monotonic_ns=999999000\nend_realtime_ns=17x9\n",
+				  0),
+			 0);
+	session_damage_refused(&s, good, "end_realtime_ns: bad value '17x9'");
+	/* a well-formed file whose end is before its start */
+	l.end_realtime_ns = 17;
+	ck_assert_int_eq(npuprof_session_write_info(&l, err, sizeof(err)), 0);
+	session_damage_refused(&s, good, "is before the start");
+
+	/* --force: exported, said, damaged; no end before the start */
+	memset(&o, 0, sizeof(o));
+	o.force = 1;
+	sleep(1); /* a new database name */
+	w = export_opts_warnings(s.dir, &o, &ret, &res, err, sizeof(err));
+	ck_assert_msg(ret == 0, "%s", err);
+	ck_assert_msg(strstr(w, "npuprof.session: damaged") && strstr(w, "--force"), "%s", w);
+	ck_assert_int_eq(res.damaged, 1);
+	ck_assert_int_eq(count_dbs(s.dir), 1);
+	sqlite3 *db = open_db(res.db_path);
+	ck_assert_int_eq(q(db,
+			   "SELECT count(*) FROM SESSION_TIME_INFO WHERE endTimeNs >= startTimeNs"),
+			 1);
+	ck_assert_int_eq(q(db, "SELECT value FROM META_DATA WHERE name = 'npuprof.damaged_inputs'"),
+			 1);
+	sqlite3_close(db);
+	free(w);
+	free(text);
+	cleanup();
+}
+END_TEST
+
+/* Issue 31 #2: bit flips in the kernel stream are found (each record has
+ * its checksum): each costs at most the record it is in, the warning names
+ * them, the good database is kept and the message says why; --force
+ * exports the rest, damaged, with no task made up from a flipped record. */
+START_TEST(test_kernel_bit_flips)
+{
+	struct npuprof_session s;
+	struct npuprof_export_result res;
+	struct npuprof_export_opts o;
+	char path[4400], good[4352], err[2048], *w;
+	unsigned char slots[4096] = { 0 };
+	unsigned seed = 31;
+	uint64_t nslots, flipped_slots = 0;
+	struct stat st;
+	int ret, fd;
+
+	make_session(&s);
+	write_kernel(&s, 100, 0);
+	ck_assert_int_eq(npuprof_session_finish(&s, err, sizeof(err)), 0);
+	w = export_warnings(s.dir, &ret, &res);
+	ck_assert_msg(ret == 0 && !res.damaged && res.tasks == 100, "%s", w);
+	free(w);
+	snprintf(good, sizeof(good), "%s", res.db_path);
+	snprintf(path, sizeof(path), "%s/%s", s.dir, NPUPROF_KERNEL_RAW);
+	ck_assert_int_eq(stat(path, &st), 0);
+	nslots = (uint64_t)(st.st_size - NPUPROF_RAWK_HDR_SIZE) / NPUPROF_RECORD_SIZE;
+	ck_assert_uint_lt(nslots, sizeof(slots));
+	fd = open(path, O_RDWR);
+	ck_assert_int_ge(fd, 0);
+	for (int i = 0; i < 20; i++) {
+		uint64_t off = NPUPROF_RAWK_HDR_SIZE +
+			       (uint64_t)rand_r(&seed) % (nslots * NPUPROF_RECORD_SIZE);
+		unsigned char b;
+
+		ck_assert_int_eq(pread(fd, &b, 1, (off_t)off), 1);
+		b ^= (unsigned char)(1u << (rand_r(&seed) % 8));
+		ck_assert_int_eq(pwrite(fd, &b, 1, (off_t)off), 1);
+		if (!slots[(off - NPUPROF_RAWK_HDR_SIZE) / NPUPROF_RECORD_SIZE]++)
+			flipped_slots++;
+	}
+	close(fd);
+
+	memset(&o, 0, sizeof(o));
+	sleep(1); /* a new database name */
+	w = export_opts_warnings(s.dir, &o, &ret, &res, err, sizeof(err));
+	ck_assert_int_eq(ret, -EEXIST);
+	ck_assert_msg(strstr(w, path) && strstr(w, "corrupt record"), "warning was: %s", w);
+	ck_assert_msg(strstr(err, good) && strstr(err, "input is damaged") &&
+			      strstr(err, "kept, nothing written"),
+		      "%s", err);
+	ck_assert_int_eq(access(good, F_OK), 0);
+	ck_assert_int_eq(count_dbs(s.dir), 1);
+	free(w);
+
+	o.force = 1;
+	w = export_opts_warnings(s.dir, &o, &ret, &res, err, sizeof(err));
+	ck_assert_msg(ret == 0, "%s", err);
+	ck_assert_int_eq(res.damaged, 1);
+	ck_assert_msg(strstr(w, "corrupt record"), "warning was: %s", w);
+	/* every flipped record found; none costs more than its own slot */
+	ck_assert_uint_ge(res.kernel_bad_records, 1);
+	ck_assert_uint_le(res.kernel_bad_records, flipped_slots);
+	ck_assert_uint_le(res.tasks, 100);
+	ck_assert_uint_ge(res.tasks, 100 - flipped_slots);
+	ck_assert_int_eq(count_dbs(s.dir), 1);
 	free(w);
 	cleanup();
 }
@@ -826,6 +1007,8 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_derived);
 	tcase_add_test(tc, test_cqe_with_task_times);
 	tcase_add_test(tc, test_damaged_kernel);
+	tcase_add_test(tc, test_damaged_session);
+	tcase_add_test(tc, test_kernel_bit_flips);
 	tcase_add_test(tc, test_unreadable_keeps_complete_db);
 	tcase_add_test(tc, test_outputs_atomic);
 	tcase_add_test(tc, test_garbage_times);

@@ -50,8 +50,10 @@ END_TEST
 
 START_TEST(test_double)
 {
-	static const char *const bad[] = { "",	       "nan", "NaN", "inf", "-inf",
-					   "infinity", "1s",  " 1",  "0x" };
+	static const char *const bad[] = { "", "nan", "NaN", "inf", "-inf", "infinity", "1s", " 1",
+					   "0x",
+					   /* hex, refused as the integers refuse it */
+					   "0x10", "0X1p3", "-0x1" };
 	char err[256];
 	double v = 0;
 

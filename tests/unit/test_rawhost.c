@@ -71,13 +71,29 @@ static void *producer(void *arg)
 	return NULL;
 }
 
+/* The bytes of the file at path. */
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	*len = (size_t)ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc(*len ? *len : 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, *len, f), *len);
+	fclose(f);
+	return buf;
+}
+
 /* A stream with several blocks from three threads. */
 static void setup(void)
 {
 	aclprofConfig *c;
 	void *s;
 	pthread_t th[2];
-	FILE *f;
 
 	g_dir = tu_tmpdir();
 	ck_assert_int_eq(aclprofInit(g_dir, strlen(g_dir)), ACL_SUCCESS);
@@ -100,14 +116,7 @@ static void setup(void)
 	aclprofDestroyConfig(c);
 	aclprofFinalize();
 
-	f = fopen(tu_find_stream(g_dir), "rb");
-	ck_assert_ptr_nonnull(f);
-	fseek(f, 0, SEEK_END);
-	g_len = (size_t)ftell(f);
-	fseek(f, 0, SEEK_SET);
-	g_file = malloc(g_len);
-	ck_assert_uint_eq(fread(g_file, 1, g_len, f), g_len);
-	fclose(f);
+	g_file = slurp(tu_find_stream(g_dir), &g_len);
 	g_clean = tu_decode(tu_find_stream(g_dir));
 }
 
@@ -244,6 +253,70 @@ START_TEST(test_random_garbage)
 	ck_assert_int_eq(decode_buf(copy, g_len, err, sizeof(err), &n, &st), NPUPROF_HOST_EDAMAGED);
 	ck_assert_uint_eq(n, 0);
 	free(copy);
+}
+END_TEST
+
+/* Issue 31 #3: 1,200 marks recorded in one run of the ring (one flush) are
+ * written as blocks of at most 4 KB, so one flipped bit costs only the
+ * records of the small block it is in (it cost a whole 93 KB block); two
+ * damaged blocks side by side count as two. */
+START_TEST(test_one_bit_costs_one_small_block)
+{
+	char *dir = tu_tmpdir(), err[512];
+	aclprofConfig *c;
+	void *stamp;
+	uint8_t *file, *copy;
+	size_t len, off, n, clean, offs[4096], nb = 0, max_recs = 0;
+	struct npuprof_host_decode_stats st;
+
+	ck_assert_int_eq(aclprofInit(dir, strlen(dir)), ACL_SUCCESS);
+	c = aclprofCreateConfig(NULL, 0, ACL_AICORE_NONE, NULL, ACL_PROF_MSPROFTX);
+	ck_assert_int_eq(aclprofStart(c), ACL_SUCCESS);
+	stamp = aclprofCreateStamp();
+	aclprofSetStampTraceMessage(stamp, "a stamp message", 15);
+	for (int i = 0; i < 1200; i++)
+		ck_assert_int_eq(aclprofMark(stamp), 0);
+	aclprofDestroyStamp(stamp);
+	ck_assert_int_eq(aclprofStop(c), ACL_SUCCESS);
+	aclprofDestroyConfig(c);
+	aclprofFinalize();
+	file = slurp(tu_find_stream(dir), &len);
+	copy = malloc(len);
+	ck_assert_int_eq(decode_buf(file, len, err, sizeof(err), &clean, &st), 0);
+	ck_assert_uint_ge(clean, 1200);
+	/* every block is small */
+	for (off = sizeof(struct npuprof_host_file_header); off < len && nb < 4096;) {
+		struct npuprof_host_block_header bh;
+		size_t recs = 0;
+
+		memcpy(&bh, file + off, sizeof(bh));
+		ck_assert_uint_le(bh.size, 2048);
+		for (uint32_t r = 0; r < bh.size;
+		     r += ((const struct npuprof_hrec_header *)(file + off + sizeof(bh) + r))->size)
+			recs++;
+		max_recs = recs > max_recs ? recs : max_recs;
+		offs[nb++] = off;
+		off += sizeof(bh) + bh.size;
+	}
+	ck_assert_uint_ge(nb, 10);
+
+	/* one bit in the middle of the file: one block's records */
+	memcpy(copy, file, len);
+	copy[offs[nb / 2] + sizeof(struct npuprof_host_block_header) + 40] ^= 0x10;
+	ck_assert_int_eq(decode_buf(copy, len, err, sizeof(err), &n, &st), NPUPROF_HOST_EDAMAGED);
+	ck_assert_uint_eq(st.bad_blocks, 1);
+	ck_assert_uint_ge(n, clean - max_recs);
+	ck_assert_uint_le(clean - n, 1200 / 16); /* not half of them */
+
+	/* two blocks side by side: 2 damaged blocks */
+	copy[offs[nb / 2 + 1] + sizeof(struct npuprof_host_block_header) + 40] ^= 0x10;
+	ck_assert_int_eq(decode_buf(copy, len, err, sizeof(err), &n, &st), NPUPROF_HOST_EDAMAGED);
+	ck_assert_uint_eq(st.bad_blocks, 2);
+	ck_assert_uint_ge(n, clean - 2 * max_recs);
+	free(file);
+	free(copy);
+	tu_rm_rf(dir);
+	free(dir);
 }
 END_TEST
 
@@ -498,6 +571,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_every_byte_flipped);
 	tcase_add_test(tc, test_random_garbage);
 	tcase_add_test(tc, test_resync_after_bad_block);
+	tcase_add_test(tc, test_one_bit_costs_one_small_block);
 	tcase_add_test(tc, test_file_header_errors);
 	tcase_add_test(tc, test_open_errors);
 	tcase_add_test(tc, test_callback_stops);

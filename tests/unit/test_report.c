@@ -384,44 +384,97 @@ END_TEST
  * (SESSION_TIME_INFO from INT64_MIN, tasks to INT64_MAX, a task ending
  * before it starts) overflows nothing (UBSan in the sanitizer build) and
  * never prints a negative session length. */
+/* Runs sql on the database at path. */
+static void exec_sql(const char *path, const char *sql)
+{
+	sqlite3 *db;
+
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_msg(sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK, "%s: %s", sql,
+		      sqlite3_errmsg(db));
+	sqlite3_close(db);
+}
+
 START_TEST(damaged_timestamps)
 {
 	char path[256], err[512];
-	sqlite3 *db;
 	int rc;
 
 	make_db(scratch, "msprof_20260101000000.db", 50, NPUPROF_DB_SCHEMA_1_1_1, NULL, 0);
 	snprintf(path, sizeof(path), "%s/msprof_20260101000000.db", scratch);
-	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-	ck_assert_int_eq(
-		sqlite3_exec(
-			db,
-			"CREATE TABLE IF NOT EXISTS SESSION_TIME_INFO (startTimeNs INTEGER, endTimeNs INTEGER);"
-			"DELETE FROM SESSION_TIME_INFO;"
-			"INSERT INTO SESSION_TIME_INFO VALUES (-9223372036854775807, -9223372036854775806);"
-			"UPDATE TASK SET endNs = 9223372036854775807 WHERE rowid = 1;"
-			"UPDATE TASK SET startNs = 100, endNs = 50 WHERE rowid = 2;",
-			NULL, NULL, NULL),
-		SQLITE_OK);
-	sqlite3_close(db);
+	exec_sql(
+		path,
+		"CREATE TABLE IF NOT EXISTS SESSION_TIME_INFO (startTimeNs INTEGER, endTimeNs INTEGER);"
+		"DELETE FROM SESSION_TIME_INFO;"
+		"INSERT INTO SESSION_TIME_INFO VALUES (-9223372036854775807, -9223372036854775806);"
+		"UPDATE TASK SET endNs = 9223372036854775807 WHERE rowid = 1;"
+		"UPDATE TASK SET startNs = 100, endNs = 50 WHERE rowid = 2;");
 	char *r = report(path, 0, &rc, err, sizeof(err));
-	/* SQLite's own SUM may refuse the overflow: an error, not UB */
-	ck_assert_msg(rc == 0 || rc == -EIO, "%d %s", rc, err);
-	ck_assert_msg(!strstr(r, "session -"), "negative session length:%s", r);
+	/* an end before its start: refused, named (issue 31 #7: it gave
+	 * negative totals and a -34.7% share, exit 0) */
+	ck_assert_int_eq(rc, -EBADMSG);
+	ck_assert_msg(strstr(err, "TASK: 1 row with impossible times") &&
+			      strstr(err, "rowid 2, startNs 100, endNs 50"),
+		      "%s", err);
+	ck_assert_msg(!strstr(r, " -"), "a negative figure:%s", r);
 	free(r);
-	/* ends before it starts: the span is 0, not negative */
-	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
-	ck_assert_int_eq(
-		sqlite3_exec(db,
-			     "DELETE FROM SESSION_TIME_INFO; DELETE FROM TASK WHERE rowid > 2;"
-			     "UPDATE TASK SET startNs = 1000, endNs = 10;",
-			     NULL, NULL, NULL),
-		SQLITE_OK);
-	sqlite3_close(db);
+	/* every task ends before it starts */
+	exec_sql(path, "DELETE FROM SESSION_TIME_INFO; DELETE FROM TASK WHERE rowid > 2;"
+		       "UPDATE TASK SET startNs = 1000, endNs = 10;");
+	r = report(path, 0, &rc, err, sizeof(err));
+	ck_assert_int_eq(rc, -EBADMSG);
+	ck_assert_msg(strstr(err, "TASK: 2 rows with impossible times"), "%s", err);
+	free(r);
+	/* a time that is not an integer (1.5e300 stored as REAL): no wrapped total */
+	exec_sql(path, "UPDATE TASK SET startNs = 1000, endNs = 2000;"
+		       "UPDATE TASK SET startNs = 1.5e300 WHERE rowid = 1;");
+	r = report(path, 0, &rc, err, sizeof(err));
+	ck_assert_int_eq(rc, -EBADMSG);
+	ck_assert_msg(strstr(err, "TASK: 1 row with impossible times") &&
+			      strstr(err, "rowid 1, startNs 1.5e+300"),
+		      "%s", err);
+	free(r);
+	/* the same rows made whole again: reported */
+	exec_sql(path, "UPDATE TASK SET startNs = 1000, endNs = 1000;");
 	r = report(path, 0, &rc, err, sizeof(err));
 	ck_assert_msg(rc == 0, "%s", err);
 	ck_has(r, "session 0.000 us (first task start to last task end)");
 	free(r);
+}
+END_TEST
+
+/* Issue 31 #6: control characters in STRING_IDS (clear the screen, set the
+ * title, a C1 CSI) reach the terminal as \xNN, never raw. */
+START_TEST(control_characters_escaped)
+{
+	char path[256], err[512];
+	int rc;
+
+	make_db(scratch, "msprof_20260101000000.db", 50, NPUPROF_DB_SCHEMA_1_1_1, NULL, 0);
+	snprintf(path, sizeof(path), "%s/msprof_20260101000000.db", scratch);
+	exec_sql(path, "UPDATE STRING_IDS SET value = value || char(27) || ']0;pwned' ||"
+		       " char(7) || char(27) || '[2J' || char(155) || char(10) || 'x';"
+		       "UPDATE META_DATA SET value = value || char(27) || '[2J';");
+
+	struct npuprof_report_options opt = { .top = 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	rc = npuprof_report_write(f, path, &opt, err, sizeof(err));
+	fclose(f);
+	ck_assert_msg(rc == 0, "%s", err);
+	for (size_t i = 0; i < len; i++)
+		ck_assert_msg((unsigned char)buf[i] >= 0x20 && (unsigned char)buf[i] != 0x7f ?
+				      !((unsigned char)buf[i] == 0xc2 && i + 1 < len &&
+					(unsigned char)buf[i + 1] >= 0x80 &&
+					(unsigned char)buf[i + 1] <= 0x9f) :
+				      buf[i] == '\n',
+			      "raw control character 0x%02x at %zu:\n%s", (unsigned char)buf[i], i,
+			      buf);
+	ck_assert_msg(strstr(buf, "\\x1b]0;pwned\\x07\\x1b[2J\\xc2\\x9b\\x0ax"), "%s", buf);
+	free(buf);
 }
 END_TEST
 
@@ -597,6 +650,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, empty_msprof_database);
 	tcase_add_test(tc, errors);
 	tcase_add_test(tc, damaged_timestamps);
+	tcase_add_test(tc, control_characters_escaped);
 	tcase_add_test(tc, find_in_directories);
 	tcase_add_test(tc, report_of_directory);
 	tcase_add_test(tc, command_line);

@@ -49,7 +49,8 @@ int num_parse_double(const char *s, double min, double max, double *out, char *e
 	char *end;
 	double v;
 
-	if (!s || !*s || *s == ' ' || *s == '\t' || *s == '\n')
+	/* decimal only, as the integers: strtod's hex ("0x10", "0x1p3") is not */
+	if (!s || !*s || *s == ' ' || *s == '\t' || *s == '\n' || strpbrk(s, "xX"))
 		goto bad;
 	errno = 0;
 	v = strtod(s, &end);
@@ -112,6 +113,14 @@ int opt_double(const char *tool, const char *option, const char *s, double min, 
 	return -1;
 }
 
+int opt_path(const char *tool, const char *option, const char *s)
+{
+	if (s && *s)
+		return 0;
+	fprintf(stderr, "%s: %s: the path is empty\n", tool, option);
+	return -1;
+}
+
 int opt_list(const char *tool, const char *option, const char *s, uint32_t min, uint32_t max,
 	     uint32_t *out, int max_n)
 {
@@ -137,6 +146,13 @@ int opt_list(const char *tool, const char *option, const char *s, uint32_t min, 
 		memcpy(item, s, len);
 		item[len] = '\0';
 		dash = strchr(item, '-');
+		if (dash == item || (dash && !dash[1])) {
+			/* "-1", "3-": a sign or a range without one end */
+			fprintf(stderr,
+				"%s: %s: '%s' is not an id or a range A-B of ids from %u to %u\n",
+				tool, option, item, min, max);
+			return -1;
+		}
 		if (dash)
 			*dash = '\0';
 		if (num_parse_u64(item, min, max, &a, err, sizeof(err)) < 0 ||

@@ -5,7 +5,8 @@
  * the same kind of message instead of wrapping.
  *
  * Accepted: decimal digits only for integers (no sign, no spaces, no 0x),
- * the whole string; for reals what strtod accepts minus NaN and infinity.
+ * the whole string; for reals what strtod accepts minus NaN, infinity and
+ * hexadecimal (0x10, 0x1p3), so both kinds read the same way.
  * A value outside [min, max] is refused; so is an empty string.
  */
 #ifndef NPUPROF_NUMPARSE_H
@@ -29,6 +30,10 @@ int opt_u32(const char *tool, const char *option, const char *s, uint32_t min, u
 int opt_int(const char *tool, const char *option, const char *s, int min, int max, int *out);
 int opt_double(const char *tool, const char *option, const char *s, double min, double max,
 	       double *out);
+
+/* A path option's value: refuses an empty one with "<tool>: <option>: the
+ * path is empty" on stderr. 0 or -1. */
+int opt_path(const char *tool, const char *option, const char *s);
 
 /* A list of ids such as "0,2,5-7", each within [min, max], at most `max_n`
  * of them (a range counts each member). Refuses empty items ("0,", ",1",

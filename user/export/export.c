@@ -55,6 +55,7 @@ struct export_ctx {
 	const volatile sig_atomic_t *cancel;
 	int force;
 	int kernel_damaged, kernel_warned; /* the kernel stream's state, said once */
+	int session_damaged; /* npuprof.session damaged, exported anyway (--force) */
 	int prescanned; /* pass 1 done beside the host index, its count: */
 	long prescan_n;
 	int host_only; /* no kernel capture: task times from the host task tracks */
@@ -765,7 +766,8 @@ static void write_session_rows(struct export_ctx *x)
 	meta(x, "npuprof.clock_fit_residual_ns", "%.1f", resid);
 	meta(x, "npuprof.host_records_lost", "%llu", (unsigned long long)x->hd->lost);
 	meta(x, "npuprof.damaged_inputs", "%llu",
-	     (unsigned long long)(x->hd->damaged_files + (x->kernel_damaged ? 1 : 0)));
+	     (unsigned long long)(x->hd->damaged_files + (x->kernel_damaged ? 1 : 0) +
+				  (x->session_damaged ? 1 : 0)));
 	meta(x, "npuprof.kernel_records_skipped", "%llu",
 	     (unsigned long long)x->res->kernel_bad_records);
 	meta(x, "npuprof.late_records", "%llu", (unsigned long long)cs->late);
@@ -845,6 +847,30 @@ out:
 	return r;
 }
 
+/* Was the database at path exported from undamaged input? Ours say so in
+ * META_DATA npuprof.damaged_inputs; a database without that row (msprof's)
+ * counts as undamaged. */
+static int old_undamaged(const char *path)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st;
+	int clean = 1;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db,
+			       "SELECT value FROM META_DATA WHERE name = 'npuprof.damaged_inputs'",
+			       -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			const unsigned char *v = sqlite3_column_text(st, 0);
+
+			clean = v && !strcmp((const char *)v, "0");
+		}
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+	return clean;
+}
+
 /* Calls fn for every msprof_<14 digits>.db of dir but `keep`. */
 static void for_each_msprof_db(const char *dir, const char *keep,
 			       int (*fn)(void *ctx, const char *path), void *ctx)
@@ -884,6 +910,7 @@ struct keep_check {
 	char *msg;
 	size_t msglen;
 	int keep;
+	int damaged; /* the new export's input is damaged */
 };
 
 /* Is the database at path more complete than the one being written? */
@@ -910,8 +937,17 @@ static int check_one(void *vctx, const char *path)
 					      npuprof_db_table_name(complete_tables[i]),
 					      (long long)old[i], (unsigned long long)now);
 	}
-	if (!diff[0])
-		return 0;
+	if (!diff[0]) {
+		/* not rows only: damaged input never replaces a database of
+		 * undamaged input, whatever the counts */
+		if (!k->damaged || !old_undamaged(path))
+			return 0;
+		snprintf(k->msg, k->msglen,
+			 "%s was exported from undamaged input and this export's input is damaged",
+			 path);
+		k->keep = 1;
+		return 1;
+	}
 	snprintf(k->msg, k->msglen, "%s is more complete than this export (%s)", path, diff);
 	k->keep = 1;
 	return 1;
@@ -923,7 +959,7 @@ static int keep_more_complete(struct export_ctx *x, const char *outdir,
 			      const struct npuprof_db_options *dbo, char *err, size_t errlen)
 {
 	char msg[1024];
-	struct keep_check k = { x->w, msg, sizeof(msg), 0 };
+	struct keep_check k = { x->w, msg, sizeof(msg), 0, x->res->damaged };
 	const char *final = npuprof_db_path(x->w);
 
 	if (x->force)
@@ -1206,9 +1242,27 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	}
 	memset(res, 0, sizeof(*res));
 	r = npuprof_session_load(&s, dir, err, errlen);
-	if (r < 0)
+	if (r == -EBADMSG && o->force && s.start_realtime_ns) {
+		/* what could be read, said; an end before the start is none */
+		fprintf(o->warn ? o->warn : stderr,
+			"npuprof export: warning: %s; exported anyway (--force) with what could be read\n",
+			err);
+		if ((s.end_realtime_ns && s.end_realtime_ns < s.start_realtime_ns) ||
+		    (s.end_monotonic_ns && s.end_monotonic_ns < s.start_monotonic_ns))
+			s.end_realtime_ns = s.end_monotonic_ns = 0;
+		res->damaged = 1;
+	} else if (r < 0) {
+		size_t l = err ? strnlen(err, errlen) : 0;
+
+		if (r == -EBADMSG && l < errlen)
+			snprintf(
+				err + l, errlen - l,
+				"; nothing exported, %s unchanged (--force exports what can be read)",
+				dir);
 		return r;
+	}
 	memset(&x, 0, sizeof(x));
+	x.session_damaged = res->damaged;
 	x.s = &s;
 	x.hd = &hd;
 	x.res = res;

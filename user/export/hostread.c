@@ -524,6 +524,27 @@ static uint64_t resync(const struct dec *d, uint64_t from)
 	return d->len;
 }
 
+/* The damaged blocks in [from, to) (resync's skip): each block header
+ * that chains to the next counts, and the damaged one at `from` does. */
+static uint64_t blocks_in(const struct dec *d, uint64_t from, uint64_t to)
+{
+	struct npuprof_host_block_header bh;
+	uint64_t n = 0, p = from;
+
+	while (p + sizeof(bh) <= to) {
+		memcpy(&bh, d->base + p, sizeof(bh));
+		if (bh.magic == NPUPROF_HOST_BLOCK_MAGIC && !(bh.size & (NPUPROF_HREC_ALIGN - 1)) &&
+		    bh.size <= to - p - sizeof(bh)) {
+			n++;
+			p += sizeof(bh) + bh.size;
+		} else {
+			n += p == from;
+			p += NPUPROF_HREC_ALIGN;
+		}
+	}
+	return n ? n : 1;
+}
+
 /* Gives back the pages of a file mapping below `at`, in DECODE_WINDOW steps
  * (pages read again come back from the file). */
 #define DECODE_WINDOW (8u << 20)
@@ -928,8 +949,8 @@ static int decode(const void *data, size_t len, const char *name, npuprof_host_r
 		continue;
 damaged:
 		resynced = 1;
-		stats->bad_blocks++;
 		next = resync(&d, off + NPUPROF_HREC_ALIGN);
+		stats->bad_blocks += blocks_in(&d, off, next);
 		stats->skipped_bytes += next - off;
 		off = next;
 	}

@@ -6,6 +6,7 @@
  */
 #include "errmsg.h"
 #include "fsutil.h"
+#include "npuprof/hostfmt.h" /* npuprof_crc32 */
 #include "npuprof/rank.h"
 #include "npuprof/session.h"
 #include "device.h"
@@ -118,8 +119,8 @@ static int write_session_file(const struct npuprof_session *s, char *err, size_t
 	size_t n = 0;
 
 #define P(...) n += (size_t)snprintf(buf + n, sizeof(buf) - n, __VA_ARGS__)
-	P("version=1\nhostname=%s\nhost_uid=%s\npid=%u\ncmd=%s\nengine=%s\n", s->hostname,
-	  s->host_uid, s->pid, s->cmd, s->engine);
+	P("version=%d\nhostname=%s\nhost_uid=%s\npid=%u\ncmd=%s\nengine=%s\n",
+	  NPUPROF_SESSION_VERSION, s->hostname, s->host_uid, s->pid, s->cmd, s->engine);
 	P("device_backend=%s\n", s->device_backend);
 	P("rank=%d\n", (int)s->rank);
 	P("sample_n=%u\ncapture_flags=%u\n", s->sample_n, s->capture_flags);
@@ -142,6 +143,9 @@ static int write_session_file(const struct npuprof_session *s, char *err, size_t
 		P("device.%d=%u,%s,%llu,%u,%d\n", i, s->dev[i].id, s->dev[i].chip,
 		  (unsigned long long)s->dev[i].counter_hz, s->dev[i].aicore_num,
 		  (int)s->dev[i].rank);
+	/* the last line: the CRC-32 of everything above it (version 2) */
+	if (n < sizeof(buf) - 32)
+		P("crc=%08x\n", (unsigned)npuprof_crc32(0, buf, n));
 #undef P
 	return write_file(s->dir, NPUPROF_SESSION_FILE, buf, err, errlen);
 }
@@ -291,9 +295,141 @@ int npuprof_session_finish(struct npuprof_session *s, char *err, size_t errlen)
 	return write_session_file(s, err, errlen);
 }
 
+/* A decimal number that fills v and fits max; else 0. */
+static int session_number(const char *v, unsigned long long max, unsigned long long *out)
+{
+	unsigned long long x = 0;
+
+	if (!*v)
+		return 0;
+	for (; *v; v++) {
+		if (*v < '0' || *v > '9' || x > (max - (unsigned)(*v - '0')) / 10)
+			return 0;
+		x = x * 10 + (unsigned)(*v - '0');
+	}
+	*out = x;
+	return 1;
+}
+
+/* The same, signed (exit_status, rank). */
+static int session_int(const char *v, int32_t *out)
+{
+	unsigned long long x;
+	int neg = *v == '-';
+
+	if (!session_number(v + neg, neg ? 2147483648ULL : 2147483647ULL, &x))
+		return 0;
+	*out = neg ? (int32_t)(-(long long)x) : (int32_t)x;
+	return 1;
+}
+
+/* Text a writer could have written: printable, tabs allowed. */
+static int session_text(const char *v)
+{
+	for (; *v; v++)
+		if ((unsigned char)*v < 0x20 && *v != '\t')
+			return 0;
+	return 1;
+}
+
+/* One key=value line into s; 0 if the value is not one the writer writes
+ * (unknown keys are taken: the file may grow). */
+static int session_field(struct npuprof_session *s, const char *k, const char *v, int *ndev_said,
+			 int *version, int *have_start)
+{
+	unsigned long long x;
+	int ok = 1;
+
+#define S(f)                                                                    \
+	else if (!strcmp(k, #f))                                                \
+	{                                                                       \
+		ok = session_text(v) && strlen(v) < sizeof(s->f);               \
+		snprintf(s->f, sizeof(s->f), "%.*s", (int)sizeof(s->f) - 1, v); \
+	}
+#define U(f, max)                                \
+	else if (!strcmp(k, #f))                 \
+	{                                        \
+		ok = session_number(v, max, &x); \
+		s->f = ok ? x : 0;               \
+	}
+	if (!strcmp(k, "version")) {
+		ok = session_number(v, 1000, &x) && x >= 1;
+		*version = ok ? (int)x : 0;
+	}
+	S(hostname)
+	S(host_uid)
+	S(cmd)
+	S(engine)
+	S(device_backend)
+	U(pid, UINT32_MAX)
+	U(sample_n, UINT32_MAX)
+	U(capture_flags, UINT32_MAX)
+	U(end_realtime_ns, UINT64_MAX)
+	U(end_monotonic_ns, UINT64_MAX)
+	U(written, UINT64_MAX)
+	U(dropped, UINT64_MAX)
+	U(filtered, UINT64_MAX)
+	U(sampled_out, UINT64_MAX)
+	U(overwritten, UINT64_MAX)
+	U(window_on_ms, UINT32_MAX)
+	U(window_period_ms, UINT32_MAX)
+	U(rate_limit, UINT32_MAX)
+	U(window_skipped, UINT64_MAX)
+	U(rate_skipped, UINT64_MAX)
+	else if (!strcmp(k, "start_realtime_ns") || !strcmp(k, "start_monotonic_ns"))
+	{
+		ok = session_number(v, UINT64_MAX, &x);
+		*(k[6] == 'r' ? &s->start_realtime_ns : &s->start_monotonic_ns) = ok ? x : 0;
+		*have_start |= ok ? (k[6] == 'r' ? 1 : 2) : 0;
+	}
+	else if (!strcmp(k, "exit_status")) ok = session_int(v, &s->exit_status);
+	else if (!strcmp(k, "rank")) ok = session_int(v, &s->rank);
+	else if (!strcmp(k, "switches"))
+	{
+		char *end;
+
+		errno = 0;
+		s->switches = strtoull(v, &end, 0);
+		ok = *v && *v != '-' && !*end && !errno;
+	}
+	else if (!strcmp(k, "devices"))
+	{
+		ok = session_number(v, NPUPROF_MAX_SESSION_DEVICES, &x);
+		*ndev_said = ok ? (int)x : -1;
+	}
+	else if (!strncmp(k, "device.", 7))
+	{
+		struct npuprof_session_device *d = &s->dev[s->ndev];
+		unsigned long long hz = 0;
+		int used = -1;
+
+		if (s->ndev >= NPUPROF_MAX_SESSION_DEVICES || !session_number(k + 7, 1000, &x) ||
+		    x != (unsigned long long)s->ndev)
+			return 0;
+		d->rank = NPUPROF_RANK_NONE; /* sessions before ranks: 4 fields */
+		if (sscanf(v, "%u,%31[^,],%llu,%u,%d%n", &d->id, d->chip, &hz, &d->aicore_num,
+			   &d->rank, &used) != 5 ||
+		    v[used]) {
+			used = -1;
+			d->rank = NPUPROF_RANK_NONE;
+			if (sscanf(v, "%u,%31[^,],%llu,%u%n", &d->id, d->chip, &hz, &d->aicore_num,
+				   &used) != 4 ||
+			    v[used])
+				return 0;
+		}
+		d->counter_hz = hz;
+		s->ndev++;
+	}
+#undef S
+#undef U
+	return ok;
+}
+
 int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err, size_t errlen)
 {
-	char path[4352], line[2048];
+	char path[4352], line[2048], why[160] = "";
+	uint32_t crc = 0;
+	int lineno = 0, bad_line = 0, ndev_said = -1, version = 0, have_start = 0, crc_seen = 0;
 	FILE *f;
 
 	memset(s, 0, sizeof(*s));
@@ -310,62 +446,86 @@ int npuprof_session_load(struct npuprof_session *s, const char *dir, char *err, 
 		return r;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		char *eq = strchr(line, '='), *v;
+		char *eq = strchr(line, '=');
 		size_t l = strlen(line);
 
-		if (l && line[l - 1] == '\n')
-			line[l - 1] = 0;
-		if (!eq)
+		lineno++;
+		if (crc_seen) {
+			if (!bad_line)
+				snprintf(why, sizeof(why), "text after the crc line");
+			bad_line = bad_line ? bad_line : lineno;
 			continue;
-		*eq = 0;
-		v = eq + 1;
-#define S(k) else if (!strcmp(line, #k)) snprintf(s->k, sizeof(s->k), "%s", v)
-#define U(k) else if (!strcmp(line, #k)) s->k = strtoull(v, NULL, 10)
-		if (0)
-			;
-		S(hostname);
-		S(host_uid);
-		S(cmd);
-		S(engine);
-		S(device_backend);
-		U(pid);
-		U(sample_n);
-		U(capture_flags);
-		U(start_realtime_ns);
-		U(start_monotonic_ns);
-		U(end_realtime_ns);
-		U(end_monotonic_ns);
-		U(written);
-		U(dropped);
-		U(filtered);
-		U(sampled_out);
-		U(overwritten);
-		U(window_on_ms);
-		U(window_period_ms);
-		U(rate_limit);
-		U(window_skipped);
-		U(rate_skipped);
-		else if (!strcmp(line, "exit_status")) s->exit_status = atoi(v);
-		else if (!strcmp(line, "rank")) s->rank = atoi(v);
-		else if (!strcmp(line, "switches")) s->switches = strtoull(v, NULL, 0);
-		else if (!strncmp(line, "device.", 7) && s->ndev < NPUPROF_MAX_SESSION_DEVICES)
-		{
-			struct npuprof_session_device *d = &s->dev[s->ndev];
-			unsigned long long hz = 0;
-
-			d->rank = NPUPROF_RANK_NONE; /* sessions before ranks: 4 fields */
-			if (sscanf(v, "%u,%31[^,],%llu,%u,%d", &d->id, d->chip, &hz, &d->aicore_num,
-				   &d->rank) >= 3) {
-				d->counter_hz = hz;
-				s->ndev++;
-			}
 		}
-#undef S
-#undef U
+		if (l && line[l - 1] == '\n') {
+			line[l - 1] = 0;
+		} else {
+			if (!bad_line)
+				snprintf(why, sizeof(why), "%s",
+					 feof(f) ? "truncated (the last line has no end)" :
+						   "a line too long");
+			bad_line = bad_line ? bad_line : lineno;
+			break;
+		}
+		if (!strncmp(line, "crc=", 4)) {
+			char hex[16];
+
+			crc_seen = 1;
+			snprintf(hex, sizeof(hex), "%08x", (unsigned)crc);
+			if (strcmp(line + 4, hex)) {
+				if (!bad_line)
+					snprintf(
+						why, sizeof(why),
+						"checksum mismatch (crc=%.16s, the text above has %s)",
+						line + 4, hex);
+				bad_line = bad_line ? bad_line : lineno;
+			}
+			continue;
+		}
+		crc = npuprof_crc32(crc, line, l - 1);
+		crc = npuprof_crc32(crc, "\n", 1);
+		if (!eq || eq == line ||
+		    strspn(line, "abcdefghijklmnopqrstuvwxyz0123456789_.") != (size_t)(eq - line)) {
+			if (!bad_line)
+				snprintf(why, sizeof(why), "not a key=value line");
+			bad_line = bad_line ? bad_line : lineno;
+			continue;
+		}
+		*eq = 0;
+		if (!session_field(s, line, eq + 1, &ndev_said, &version, &have_start) &&
+		    !bad_line) {
+			bad_line = lineno;
+			snprintf(why, sizeof(why), "%.40s: bad value '%.60s'", line, eq + 1);
+		}
 	}
 	fclose(f);
-	if (!s->start_realtime_ns) {
-		npuprof_seterr(err, errlen, "%s: no start clock pair", path);
+	if (bad_line) {
+		npuprof_seterr(err, errlen, "%s: damaged: line %d: %s", path, bad_line, why);
+		return -EBADMSG;
+	}
+	if (!version || have_start != 3 || !s->start_realtime_ns) {
+		npuprof_seterr(err, errlen, "%s: damaged: no %s", path,
+			       !version ? "version line" : "start clock pair");
+		return -EBADMSG;
+	}
+	if (version >= 2 && !crc_seen) {
+		npuprof_seterr(err, errlen, "%s: damaged: truncated (no crc line after line %d)",
+			       path, lineno);
+		return -EBADMSG;
+	}
+	if (ndev_said >= 0 && ndev_said != s->ndev) {
+		npuprof_seterr(err, errlen, "%s: damaged: devices=%d but %d device lines", path,
+			       ndev_said, s->ndev);
+		return -EBADMSG;
+	}
+	if ((s->end_realtime_ns && s->end_realtime_ns < s->start_realtime_ns) ||
+	    (s->end_monotonic_ns && s->end_monotonic_ns < s->start_monotonic_ns)) {
+		npuprof_seterr(
+			err, errlen,
+			"%s: damaged: the end (end_realtime_ns=%llu end_monotonic_ns=%llu) is before the start (%llu, %llu)",
+			path, (unsigned long long)s->end_realtime_ns,
+			(unsigned long long)s->end_monotonic_ns,
+			(unsigned long long)s->start_realtime_ns,
+			(unsigned long long)s->start_monotonic_ns);
 		return -EBADMSG;
 	}
 	return 0;

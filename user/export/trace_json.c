@@ -46,6 +46,7 @@ struct tw {
 	FILE *f;
 	sqlite3 *db;
 	const char *path;
+	const char *out; /* the trace being written */
 	const struct npuprof_trace_opts *o;
 	struct npuprof_trace_result *res;
 	char *err;
@@ -198,6 +199,24 @@ static int fail(struct tw *w, int rc, const char *fmt, const char *what)
 	return w->rc;
 }
 
+/* The output failed (ferror): its path and the errno of the failing write,
+ * which flushing again gives back (ENOSPC, EFBIG, EIO ...). */
+static int out_failed(struct tw *w)
+{
+	int e;
+
+	errno = 0;
+	e = fflush(w->f) != 0 && errno ? errno : EIO;
+	if (!w->rc) {
+		w->rc = -e;
+		npuprof_seterr(
+			w->err, w->errlen,
+			"%s: writing the trace failed: %s; the previous file, if any, is kept",
+			w->out, strerror(e));
+	}
+	return w->rc;
+}
+
 static int prep(struct tw *w, const char *sql, sqlite3_stmt **st)
 {
 	if (sqlite3_prepare_v2(w->db, sql, -1, st, NULL) == SQLITE_OK)
@@ -217,7 +236,7 @@ static int step(struct tw *w, sqlite3_stmt *st)
 		if (w->o->cancel && *w->o->cancel)
 			return fail(w, -EINTR, "%s: interrupted%s", "");
 		if (ferror(w->f))
-			return fail(w, -EIO, "%s: writing the trace failed%s", "");
+			return out_failed(w);
 	}
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
@@ -841,6 +860,7 @@ int npuprof_trace_json(const char *db, const char *out, const struct npuprof_tra
 	memset(res, 0, sizeof(*res));
 	memset(&w, 0, sizeof(w));
 	w.path = db;
+	w.out = out;
 	w.o = o;
 	w.res = res;
 	w.err = err;
@@ -895,7 +915,7 @@ int npuprof_trace_json(const char *db, const char *out, const struct npuprof_tra
 	if (!w.rc) {
 		fputs("\n]}\n", w.f);
 		if (ferror(w.f))
-			fail(&w, -EIO, "%s: writing the trace failed%s", "");
+			out_failed(&w);
 	}
 	if (!w.rc) {
 		w.f = NULL;

@@ -331,6 +331,29 @@ static struct tbuf *tbuf_register(void)
 	return tb;
 }
 
+/* A process forked during a collection records nothing (its parent's
+ * stream is not its to write, and it has no writer thread): the first
+ * record it tries to make says so on stderr, once. A child that execs
+ * says nothing (under `npuprof record` the program it runs records into
+ * a stream of its own). */
+static pid_t g_forked_from; /* the parent, in a child forked mid-collection */
+static _Atomic int g_forked_said;
+
+static void forked_note(void)
+{
+	char msg[256];
+	int n;
+
+	if (atomic_exchange(&g_forked_said, 1))
+		return;
+	n = snprintf(
+		msg, sizeof(msg),
+		"npuprof: warning: process %d, forked from %d during its collection, is not recorded (a forked process records nothing until it execs a program or starts a collection of its own)\n",
+		(int)getpid(), (int)g_forked_from);
+	if (n > 0 && write(2, msg, (size_t)n) < 0)
+		return;
+}
+
 void *npuprof_hostrec_reserve(uint16_t kind, uint32_t size)
 {
 	struct tbuf *tb;
@@ -338,8 +361,11 @@ void *npuprof_hostrec_reserve(uint16_t kind, uint32_t size)
 	uint64_t pos, need;
 	uint32_t off, room;
 
-	if (!atomic_load_explicit(&g_active, memory_order_relaxed))
+	if (!atomic_load_explicit(&g_active, memory_order_relaxed)) {
+		if (unlikely(g_forked_from))
+			forked_note();
 		return NULL;
+	}
 	tb = t_buf;
 	if (unlikely(!tb)) {
 		tb = tbuf_register();
@@ -406,56 +432,95 @@ void npuprof_hostrec_commit(void *rec)
 		npuprof_hostrec_commit_check(tb, end);
 }
 
-/* Writes one block; under g_io_lock. Without an open stream (records that
+/* Records are written in blocks of at most HOST_BLOCK_UNIT bytes, cut at
+ * record boundaries (a larger record is a block of its own): a damaged
+ * byte costs the reader the records of one small block, not of a whole
+ * ring's run. HOST_BLOCKS_PER_WRITE of them go out in one writev. */
+#define HOST_BLOCK_UNIT 2048u
+#define HOST_BLOCKS_PER_WRITE 32
+
+/* The end of the block of payload that starts at `from`. */
+static uint32_t block_end(const uint8_t *payload, uint32_t len, uint32_t from)
+{
+	uint32_t end = from;
+
+	while (end < len) {
+		uint32_t rsz = ((const struct npuprof_hrec_header *)(payload + end))->size;
+
+		if (rsz < sizeof(struct npuprof_hrec_header) || rsz > len - end)
+			return len; /* not a record: the rest as it is */
+		if (end > from && end - from + rsz > HOST_BLOCK_UNIT)
+			break;
+		end += rsz;
+	}
+	return end;
+}
+
+/* Writes the blocks of one run of records (len 0: one empty block, to
+ * carry `lost`); under g_io_lock. Without an open stream (records that
  * raced with stop) the bytes are dropped. */
 static void write_block(uint32_t tid, const void *payload, uint32_t len, uint64_t lost)
 {
-	struct npuprof_host_block_header bh;
-	struct iovec iov[2];
-	size_t total, done = 0;
-	int n = 2;
+	struct npuprof_host_block_header bh[HOST_BLOCKS_PER_WRITE];
+	struct iovec iov[2 * HOST_BLOCKS_PER_WRITE];
+	const uint8_t *p = payload;
+	uint32_t from = 0;
+	int first = 1;
 
 	if (g_fd < 0)
 		return;
-	bh.magic = NPUPROF_HOST_BLOCK_MAGIC;
-	bh.size = len;
-	bh.tid = tid;
-	bh.seq = g_seq++;
-	bh.lost = lost;
-	bh.crc = npuprof_host_block_crc(&bh, payload);
-	iov[0].iov_base = &bh;
-	iov[0].iov_len = sizeof(bh);
-	iov[1].iov_base = (void *)payload;
-	iov[1].iov_len = len;
-	total = sizeof(bh) + len;
-	while (done < total) {
-		struct iovec *v = iov;
-		int cnt = n;
-		size_t skip = done;
-		ssize_t w;
+	while (first || from < len) {
+		size_t total = 0, done = 0;
+		int k = 0, n;
 
-		/* Resume a short write where it stopped. */
-		while (skip >= v->iov_len) {
-			skip -= v->iov_len;
-			v++;
-			cnt--;
+		while (k < HOST_BLOCKS_PER_WRITE && (first || from < len)) {
+			uint32_t end = block_end(p, len, from);
+
+			bh[k].magic = NPUPROF_HOST_BLOCK_MAGIC;
+			bh[k].size = end - from;
+			bh[k].tid = tid;
+			bh[k].seq = g_seq++;
+			bh[k].lost = first ? lost : 0;
+			bh[k].crc = npuprof_host_block_crc(&bh[k], p + from);
+			iov[2 * k].iov_base = &bh[k];
+			iov[2 * k].iov_len = sizeof(bh[k]);
+			iov[2 * k + 1].iov_base = (void *)(p + from);
+			iov[2 * k + 1].iov_len = end - from;
+			total += sizeof(bh[k]) + (end - from);
+			from = end;
+			first = 0;
+			k++;
 		}
-		v->iov_base = (char *)v->iov_base + skip;
-		v->iov_len -= skip;
-		w = writev(g_fd, v, cnt);
-		v->iov_base = (char *)v->iov_base - skip;
-		v->iov_len += skip;
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			if (!g_write_err)
-				g_write_err = -errno;
-			return;
+		n = 2 * k;
+		while (done < total) {
+			struct iovec *v = iov;
+			int cnt = n;
+			size_t skip = done;
+			ssize_t w;
+
+			/* Resume a short write where it stopped. */
+			while (skip >= v->iov_len) {
+				skip -= v->iov_len;
+				v++;
+				cnt--;
+			}
+			v->iov_base = (char *)v->iov_base + skip;
+			v->iov_len -= skip;
+			w = writev(g_fd, v, cnt);
+			v->iov_base = (char *)v->iov_base - skip;
+			v->iov_len += skip;
+			if (w < 0) {
+				if (errno == EINTR)
+					continue;
+				if (!g_write_err)
+					g_write_err = -errno;
+				return;
+			}
+			done += (size_t)w;
 		}
-		done += (size_t)w;
+		g_blocks += (uint64_t)k;
+		g_bytes += total;
 	}
-	g_blocks++;
-	g_bytes += total;
 	g_lost_written += lost;
 }
 
@@ -651,6 +716,7 @@ int npuprof_hostrec_start(const struct npuprof_hostrec_config *cfg, char *err, s
 		snprintf(err, errlen, "a collection is already running (%s)", g_path);
 		return -EBUSY;
 	}
+	g_forked_from = 0; /* a collection of its own: recorded */
 	bsize = cfg->buffer_size ? cfg->buffer_size :
 				   env_size("NPUPROF_BUFFER_SIZE", DEFAULT_BUFFER_SIZE,
 					    MIN_BUFFER_SIZE, MAX_BUFFER_SIZE);
@@ -845,8 +911,9 @@ void npuprof_hostrec_get_stats(struct npuprof_hostrec_stats *st)
 
 /* fork(): hold both locks across it so the child does not inherit them
  * taken by a thread that no longer exists. The child has no writer thread
- * and must not write into the parent's stream, so its collection ends;
- * the rings of the other (vanished) threads are freed by the next drain. */
+ * and must not write into the parent's stream, so its collection ends
+ * (and its first record attempt says so: forked_note); the rings of the
+ * other (vanished) threads are freed by the next drain. */
 static void hostrec_atfork_prepare(void)
 {
 	pthread_mutex_lock(&g_ctl_lock);
@@ -861,6 +928,9 @@ static void hostrec_atfork_parent(void)
 
 static void hostrec_atfork_child(void)
 {
+	if (atomic_load(&g_active))
+		g_forked_from = getppid();
+	atomic_store(&g_forked_said, 0);
 	atomic_store(&g_active, 0);
 	if (g_fd >= 0)
 		close(g_fd);

@@ -186,11 +186,40 @@ static const char *pct(char *buf, size_t len, double part, double whole)
 	return buf;
 }
 
+/* A text column as it may go to a terminal: control characters (C0, DEL,
+ * and C1 as UTF-8 encodes them) shown as \xNN, so a hostile STRING_IDS
+ * cannot clear the screen or set the title. NULL stays NULL. The result
+ * lives until eight more calls on this thread. */
+static const char *shown_text(sqlite3_stmt *st, int col)
+{
+	static __thread char bufs[8][2048];
+	static __thread unsigned next;
+	const unsigned char *s = sqlite3_column_text(st, col);
+	char *out;
+	size_t n = 0;
+
+	if (!s)
+		return NULL;
+	out = bufs[next++ % 8];
+	for (; *s && n + 9 < sizeof(bufs[0]); s++) {
+		if (*s < 0x20 || *s == 0x7f) {
+			n += (size_t)snprintf(out + n, sizeof(bufs[0]) - n, "\\x%02x", *s);
+		} else if (*s == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f) {
+			n += (size_t)snprintf(out + n, sizeof(bufs[0]) - n, "\\xc2\\x%02x", s[1]);
+			s++;
+		} else {
+			out[n++] = (char)*s;
+		}
+	}
+	out[n] = '\0';
+	return out;
+}
+
 static const char *text_or(sqlite3_stmt *st, int col, const char *dflt)
 {
-	const unsigned char *s = sqlite3_column_text(st, col);
+	const char *s = shown_text(st, col);
 
-	return s ? (const char *)s : dflt;
+	return s ? s : dflt;
 }
 
 /* Empty TEMP stand-ins for the lookup tables the joins need. */
@@ -887,8 +916,7 @@ static int section_collectives(struct rep *r)
 		const char *dt = text_or(st, 5, "?");
 		size_t i;
 
-		derived |= coll_type(name, sizeof(name), (const char *)sqlite3_column_text(st, 0),
-				     (const char *)sqlite3_column_text(st, 1));
+		derived |= coll_type(name, sizeof(name), shown_text(st, 0), shown_text(st, 1));
 		for (i = 0; i < n && strcmp(c[i].name, name); i++)
 			;
 		if (i == n) {
@@ -1147,6 +1175,70 @@ static int open_db(struct rep *r)
 	return 0;
 }
 
+/* Rows whose times no producer writes (an end before the start, a
+ * negative time, a time that is not an integer: 1.5e300 stored as REAL) would
+ * give negative or wrapped totals: the report refuses them, naming the
+ * table, the count and the first row. NULL times are left to the sections. */
+static int check_times(struct rep *r)
+{
+	static const char *const tabs[] = { "TASK", "CANN_API", "COMMUNICATION_OP", "MSTX_EVENTS" };
+
+	for (size_t i = 0; i < sizeof(tabs) / sizeof(tabs[0]); i++) {
+		char sql[640];
+		sqlite3_stmt *st;
+		int e, rc;
+
+		if ((e = has_table(r, tabs[i])) <= 0) {
+			if (e < 0)
+				return e;
+			continue;
+		}
+		if ((e = has_column(r, tabs[i], "startNs")) <= 0 ||
+		    (e = has_column(r, tabs[i], "endNs")) <= 0) {
+			if (e < 0)
+				return e;
+			continue;
+		}
+		snprintf(sql, sizeof(sql),
+			 "SELECT count(*), min(rowid) FROM \"%s\" WHERE"
+			 " (startNs IS NOT NULL AND (typeof(startNs) != 'integer' OR startNs < 0)) OR"
+			 " (endNs IS NOT NULL AND (typeof(endNs) != 'integer' OR endNs < 0)) OR"
+			 " endNs < startNs",
+			 tabs[i]);
+		if ((e = prep(r, &st, sql, tabs[i])))
+			return e;
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0) {
+			long long n = sqlite3_column_int64(st, 0),
+				  row = sqlite3_column_int64(st, 1);
+			char a[64], b[64];
+
+			sqlite3_finalize(st);
+			snprintf(
+				sql, sizeof(sql),
+				"SELECT CAST(startNs AS TEXT), CAST(endNs AS TEXT) FROM \"%s\" WHERE rowid = %lld",
+				tabs[i], row);
+			snprintf(a, sizeof(a), "?");
+			snprintf(b, sizeof(b), "?");
+			if (!prep(r, &st, sql, tabs[i])) {
+				if (sqlite3_step(st) == SQLITE_ROW) {
+					snprintf(a, sizeof(a), "%s", text_or(st, 0, "NULL"));
+					snprintf(b, sizeof(b), "%s", text_or(st, 1, "NULL"));
+				}
+				sqlite3_finalize(st);
+			}
+			return fail(
+				r, -EBADMSG,
+				"%s: %lld row%s with impossible times (endNs before startNs, negative or not an integer; the first: rowid %lld, startNs %s, endNs %s): no report from damaged rows",
+				tabs[i], n, n == 1 ? "" : "s", row, a, b);
+		}
+		sqlite3_finalize(st);
+		if (rc != SQLITE_ROW)
+			return fail(r, -EIO, "%s: %s", tabs[i], sqlite3_errmsg(r->db));
+	}
+	return 0;
+}
+
 int npuprof_report_write(FILE *out, const char *path, const struct npuprof_report_options *opt,
 			 char *err, size_t errlen)
 {
@@ -1174,8 +1266,8 @@ int npuprof_report_write(FILE *out, const char *path, const struct npuprof_repor
 	r.errlen = errlen;
 	r.top = opt && opt->top ? opt->top : DEFAULT_TOP;
 
-	if ((e = open_db(&r)) || (e = lookup_standins(&r)) || (e = read_weight(&r)) ||
-	    (e = session_span(&r)))
+	if ((e = open_db(&r)) || (e = check_times(&r)) || (e = lookup_standins(&r)) ||
+	    (e = read_weight(&r)) || (e = session_span(&r)))
 		goto out;
 	if ((e = has_table(&r, "COMPUTE_TASK_INFO")) < 0)
 		goto out;

@@ -20,7 +20,9 @@ records every torch op (PYTORCH_API rows), the steps (STEP_TIME), allocator
 events with profile_memory (MEMORY_RECORD, OP_MEMORY), Python stacks with
 with_stack (PYTORCH_CALLCHAINS) and garbage collections (GC_RECORD); at its
 end it stops the session, writes profiler_info_<rank>.json and
-profiler_metadata.json and calls on_trace_ready. tensorboard_trace_handler's
+profiler_metadata.json and calls on_trace_ready (an exception it raises is
+written to stderr with its traceback and kept in ``prof.trace_ready_errors``;
+the loop and the next cycles go on). tensorboard_trace_handler's
 handler runs ``npuprof export --pytorch`` on the directory, which writes
 ``ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_<rank>.db``.
 
@@ -46,6 +48,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 
 import torch  # noqa: F401  (loads libtorch before the extension)
 
@@ -252,6 +255,7 @@ class profile:
         self.current_action = self.schedule(self.step_num)
         self.ascend_pt_dir = None  # the collection being (or last) written
         self.ascend_pt_dirs = []  # every collection of this profile
+        self.trace_ready_errors = []  # what on_trace_ready raised, per failed call
         self.mirror = False  # the device mirror was on (stays set after stop())
         self._mirror_opened = False
         self._dist_enabled = False  # this profile set up npuprof.torch._dist
@@ -440,7 +444,16 @@ class profile:
             _C.session_stop()
             self._write_info(cycle)
         if self.on_trace_ready is not None:
-            self.on_trace_ready(self)
+            # a handler that raises is the handler's problem, not the
+            # training loop's: said (with its traceback), and profiling goes
+            # on with the next cycle. KeyboardInterrupt/SystemExit still stop.
+            try:
+                self.on_trace_ready(self)
+            except Exception as e:
+                self.trace_ready_errors.append(e)
+                sys.stderr.write("npuprof.torch: on_trace_ready raised for %s (profiling goes on):\n%s"
+                                 % (self.ascend_pt_dir or "this collection",
+                                    traceback.format_exc()))
 
     def _gc_callback(self, phase, info):
         if phase == "start":

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,6 +47,36 @@ static int read_last(const char *path, char *out, size_t len)
 	return 0;
 }
 
+/* Is pid an npuprof flight recorder (`npuprof flight`, `npuprof watch
+ * --flight`)? Its command line says: argv[0] named npuprof, argv[1] the
+ * subcommand. 1 yes; 0 no, with what it is in what. */
+static int is_recorder(pid_t pid, char *what, size_t len)
+{
+	char path[64], cmd[512];
+	size_t n;
+	FILE *f;
+	const char *base, *sub;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(what, len, "no such process (%s)", strerror(errno));
+		return 0;
+	}
+	n = fread(cmd, 1, sizeof(cmd) - 2, f);
+	fclose(f);
+	cmd[n] = cmd[n + 1] = '\0';
+	base = strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd;
+	sub = cmd + strlen(cmd) + 1;
+	if (!strcmp(base, "npuprof") && (!strcmp(sub, "flight") || !strcmp(sub, "watch")))
+		return 1;
+	for (size_t i = 0; i + 1 < n; i++)
+		if (!cmd[i])
+			cmd[i] = ' ';
+	snprintf(what, len, "'%.200s'", n ? cmd : "?");
+	return 0;
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	static const struct option lo[] = { { "pidfile", required_argument, 0, 'f' },
@@ -81,6 +112,14 @@ int cmd_dump(int argc, char **argv)
 		}
 	}
 	if (pid > 0) {
+		char what[256];
+
+		if (!is_recorder(pid, what, sizeof(what))) {
+			fprintf(stderr,
+				"npuprof dump: pid %d is not an npuprof flight recorder (it is %s): not signalled\n",
+				(int)pid, what);
+			return 1;
+		}
 		if (kill(pid, SIGUSR1) < 0) {
 			fprintf(stderr, "npuprof dump: cannot signal %d: %s\n", (int)pid,
 				strerror(errno));
@@ -90,6 +129,7 @@ int cmd_dump(int argc, char **argv)
 	}
 	{
 		FILE *f = fopen(pidfile, "r");
+		char what[256];
 
 		if (!f || fscanf(f, "%d", &pid) != 1 || pid <= 0) {
 			fprintf(stderr,
@@ -99,7 +139,22 @@ int cmd_dump(int argc, char **argv)
 				fclose(f);
 			return 1;
 		}
+		/* the recorder holds a lock on its pid file while it runs: a
+		 * file nobody holds is stale, and its pid may be anyone's */
+		if (flock(fileno(f), LOCK_SH | LOCK_NB) == 0) {
+			fclose(f);
+			fprintf(stderr,
+				"npuprof dump: %s is stale: no flight recorder holds it (pid %d not signalled; is `npuprof flight` running?)\n",
+				pidfile, (int)pid);
+			return 1;
+		}
 		fclose(f);
+		if (!is_recorder(pid, what, sizeof(what))) {
+			fprintf(stderr,
+				"npuprof dump: %s names pid %d, which is not an npuprof flight recorder (it is %s): not signalled\n",
+				pidfile, (int)pid, what);
+			return 1;
+		}
 	}
 	snprintf(last, sizeof(last), "%s.last", pidfile);
 	read_last(last, before, sizeof(before));

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "numparse.h"
 #include "npuprof/export.h"
 #include "npuprof/trace.h"
 #include "npuprof/session.h"
@@ -45,7 +46,9 @@ static void usage(FILE *f)
 		"  --json     also DIR/npuprof_trace.json (Chrome/Perfetto trace events)\n"
 		"  --force    replace the existing database even if it has more rows\n"
 		"             (by default an export from damaged input keeps a more\n"
-		"             complete earlier database and writes nothing)\n"
+		"             complete earlier database, or one exported from undamaged\n"
+		"             input, and writes nothing; a damaged npuprof.session is\n"
+		"             refused unless forced)\n"
 		"  Given an msprof database (ours or msprof's) instead of DIR, --json writes\n"
 		"  its trace to OUT.json (default: npuprof_trace.json beside FILE.db).\n"
 		"  Exit status 1 if any input could not be read completely (or any\n"
@@ -232,7 +235,11 @@ int cmd_export(int argc, char **argv)
 		case 'j': o.json = 1; break;
 		case 'q': quiet = 1; break;
 		case 'f': o.force = 1; break;
-		case 'o': out = optarg; break;
+		case 'o':
+			if (opt_path("npuprof export", "-o", optarg) < 0)
+				return 2;
+			out = optarg;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

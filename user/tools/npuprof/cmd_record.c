@@ -19,6 +19,7 @@
 
 #include "capture.h"
 #include "cmds.h"
+#include "numparse.h"
 #include "fsutil.h"
 #include "jobsplit.h"
 #include "npuprof/export.h"
@@ -157,7 +158,11 @@ int cmd_record(int argc, char **argv)
 	while ((opt = capture_getopt(&a, "npuprof record", argc, argv, "+o:s:nqh", lo)) != -1) {
 		switch (opt) {
 		case CAP_OPT_INVALID: return 2;
-		case 'o': parent = optarg; break;
+		case 'o':
+			if (opt_path("npuprof record", "-o", optarg) < 0)
+				return 2;
+			parent = optarg;
+			break;
 		case 's':
 			if (!strcmp(optarg, "1.2.0"))
 				schema = NPUPROF_DB_SCHEMA_1_2_0;

@@ -24,7 +24,9 @@ static void usage(FILE *f)
 		"  --keep-going            report every hang, do not exit at the first\n"
 		"  --flight -o DIR         also keep the last --seconds S (--size MB) and\n"
 		"                          dump them into DIR at a hang\n"
-		"  --seconds S, --size MB  as for `npuprof flight`\n" CAPTURE_USAGE REPLAY_USAGE
+		"  --seconds S, --size MB  as for `npuprof flight`\n"
+		"  --pidfile PATH          with --flight: for `npuprof dump` (default\n"
+		"                          DIR/npuprof-watch.pid)\n" CAPTURE_USAGE REPLAY_USAGE
 		"\nexamples:\n"
 		"  npuprof watch --threshold 2000 -- ./train.sh\n"
 		"  npuprof watch --flight -o /tmp/hangs --duration 3600\n"

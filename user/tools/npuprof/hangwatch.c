@@ -12,11 +12,13 @@
  * and a dump when --flight is given).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -236,7 +238,7 @@ int hangwatch_run(const struct hangwatch_opts *o, struct capture_args *a)
 	struct sigaction sa, old;
 	char envdir[4300];
 	char *env[2] = { NULL, NULL };
-	int status;
+	int status, pid_fd = -1;
 
 	if (!c)
 		return 1;
@@ -298,11 +300,26 @@ int hangwatch_run(const struct hangwatch_opts *o, struct capture_args *a)
 			free(c);
 			return 1;
 		}
+		/* held while this runs: `npuprof dump` signals the pid only
+		 * while the lock says its recorder is alive (a stale file's pid
+		 * may be anyone's by now) */
+		pid_fd = open(o->pidfile, O_RDONLY | O_CLOEXEC);
+		if (pid_fd < 0 || flock(pid_fd, LOCK_EX | LOCK_NB) < 0) {
+			fprintf(stderr, "%s: cannot lock pid file %s: %s\n", o->tool, o->pidfile,
+				strerror(errno));
+			if (pid_fd >= 0)
+				close(pid_fd);
+			free(c);
+			return 1;
+		}
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_usr1;
 	sigaction(SIGUSR1, &sa, &old);
 	dump_requested = 0;
+	if (o->pid_said)
+		fprintf(stderr, "%s: pid file %s (npuprof dump --pidfile %s)\n", o->tool,
+			o->pidfile, o->pidfile);
 	if (o->flight)
 		fprintf(stderr,
 			"%s: keeping the last %.1f s in %llu MiB (plus the engine's rings: %llu KiB per CPU); dumps go to %s (SIGUSR1 or `npuprof dump`)\n",
@@ -318,6 +335,8 @@ int hangwatch_run(const struct hangwatch_opts *o, struct capture_args *a)
 	sigaction(SIGUSR1, &old, NULL);
 	if (o->pidfile)
 		unlink(o->pidfile);
+	if (pid_fd >= 0)
+		close(pid_fd);
 	if (c->failed && !status)
 		status = 1;
 	if (!status && c->hangs && o->exit_on_hang)
@@ -377,7 +396,11 @@ static int parse(int argc, char **argv, struct hangwatch_opts *o, struct capture
 	while ((opt = capture_getopt(a, o->tool, argc, argv, "+o:kh", lo)) != -1) {
 		switch (opt) {
 		case CAP_OPT_INVALID: return 2;
-		case 'o': o->out = optarg; break;
+		case 'o':
+			if (opt_path(o->tool, "-o", optarg) < 0)
+				return 2;
+			o->out = optarg;
+			break;
 		case FL_OPT_SECONDS:
 			if (opt_double(o->tool, "--seconds", optarg, 0.001, 86400, &o->seconds) < 0)
 				return 2;
@@ -388,12 +411,17 @@ static int parse(int argc, char **argv, struct hangwatch_opts *o, struct capture
 			o->size_bytes = (uint64_t)(v * 1048576.0);
 			break;
 		case FL_OPT_HANG:
-		case FL_OPT_THRESHOLD: /* ms, at most a day */
-			if (opt_double(o->tool, opt == FL_OPT_HANG ? "--hang-ms" : "--threshold",
-				       optarg, 0, 86400000, &v) < 0)
+		case FL_OPT_THRESHOLD: {
+			/* whole ms, at most a day: 0.5 is refused, not truncated
+			 * to 0 (which is "off" for flight and refused by watch) */
+			uint64_t ms;
+
+			if (opt_u64(o->tool, opt == FL_OPT_HANG ? "--hang-ms" : "--threshold",
+				    optarg, watch ? 1 : 0, 86400000, &ms) < 0)
 				return 2;
-			o->hang_ns = (uint64_t)(v * 1e6);
+			o->hang_ns = ms * 1000000ULL;
 			break;
+		}
 		case FL_OPT_EXPORT: o->export = 1; break;
 		case FL_OPT_DUMP_EXIT: o->dump_on_exit = 1; break;
 		case FL_OPT_EXIT_HANG: o->exit_on_hang = 1; break;
@@ -419,6 +447,16 @@ static int parse(int argc, char **argv, struct hangwatch_opts *o, struct capture
 	if (watch && !o->hang_ns) {
 		fprintf(stderr, "%s: --threshold must be > 0\n", o->tool);
 		return 2;
+	}
+	/* watch --flight without --pidfile: DIR/npuprof-watch.pid (said at
+	 * the start), not flight's default, which a recorder may hold */
+	if (o->flight && !pidbuf[0] && o->out) {
+		if ((size_t)snprintf(pidbuf, pidlen, "%s/npuprof-watch.pid", o->out) >= pidlen) {
+			fprintf(stderr, "%s: -o %s: path too long for its pid file\n", o->tool,
+				o->out);
+			return 2;
+		}
+		o->pid_said = 1;
 	}
 	if (o->flight || pidbuf[0])
 		o->pidfile = pidbuf;

@@ -22,6 +22,7 @@ struct hangwatch_opts {
 	uint64_t hang_ns; /* 0: no hang detection */
 	int flight; /* keep history and dump */
 	int export, dump_on_exit, exit_on_hang, verbose;
+	int pid_said; /* the pid file is a default to say (watch --flight) */
 };
 
 /* Exit status: 0, 1 (tracer error), 2 (usage), 3 (hang, with
