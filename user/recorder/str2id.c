@@ -196,6 +196,14 @@ void npuprof_str2id_reset(void)
 	pthread_mutex_unlock(&g_dict_lock);
 }
 
+/* The dictionary goes with the library (dlclose, as HCCL does with
+ * libprofapi.so, or exit). Priority 101 runs it after the library's atexit
+ * handlers, which may still write the dictionary of a running collection. */
+__attribute__((destructor(101))) static void str2id_unload(void)
+{
+	npuprof_str2id_reset();
+}
+
 void npuprof_str2id_emit_all(void)
 {
 	size_t total = 0, off = 0;
