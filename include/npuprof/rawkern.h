@@ -59,6 +59,7 @@ struct npuprof_rawk_info {
 	uint64_t trailing_bytes; /* bytes of a truncated last record */
 	uint64_t bad_records; /* corrupt records skipped */
 	uint64_t first_bad_offset; /* byte offset of the first of them */
+	uint64_t sums; /* intact checksum records (version 2) */
 	uint64_t bad_sums; /* damaged checksum records (version 2) */
 	uint64_t unchecked; /* records at the end without their checksum record */
 };

@@ -32,7 +32,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					 (size - NPUPROF_RAWK_HDR_SIZE) / NPUPROF_RECORD_SIZE :
 					 0;
 
-		if ((uint64_t)r != n || n + info.bad_records != whole)
+		/* every 64-byte slot is a delivered record, a bad one, or a
+		 * checksum record (intact or damaged) */
+		if ((uint64_t)r != n ||
+		    n + info.bad_records + info.sums + info.bad_sums != whole)
 			abort(); /* a record neither delivered nor counted */
 		if ((info.bad_records || info.trailing_bytes) && !err[0])
 			abort();

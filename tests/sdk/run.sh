@@ -56,10 +56,10 @@ for t in mstx_sample mstx_sample_ext; do
 		grep -q -a "$m" "$raw" || { echo "sdk: $t: \"$m\" not recorded"; exit 1; }
 	done
 done
-# libms_tools_ext.so resolves the mstx calls to libmsprofiler.so's
+# libms_tools_ext.so resolves the mstx calls to libprofapi.so's (the in-app library)
 readelf -d "$out/build/mstx_sample_ext" | grep -q 'libms_tools_ext.so' ||
 	{ echo "sdk: mstx_sample_ext does not need libms_tools_ext.so"; exit 1; }
-readelf -d "$out/prefix/lib64/libms_tools_ext.so" | grep -q 'Filter library: \[libmsprofiler.so\]' ||
-	{ echo "sdk: libms_tools_ext.so is not a filter of libmsprofiler.so"; exit 1; }
+readelf -d "$out/prefix/lib64/libms_tools_ext.so" | grep -q 'Filter library: \[libprofapi.so\]' ||
+	{ echo "sdk: libms_tools_ext.so is not a filter of libprofapi.so"; exit 1; }
 "$out/build-aclnn/aclnn_sample"
 echo "sdk: ok"

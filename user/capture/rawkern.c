@@ -281,6 +281,8 @@ static void check_block(struct rawk_reader *k, const unsigned char *sum, uint64_
 		if (!k->info->bad_sums)
 			k->first_bad_sum = off;
 		k->info->bad_sums++;
+	} else {
+		k->info->sums++;
 	}
 	for (uint32_t i = 0; i < k->npend; i++) {
 		memcpy(&v, sum + 8 + 2 * i, 2);
