@@ -34,8 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		/* every 64-byte slot is a delivered record, a bad one, or a
 		 * checksum record (intact or damaged) */
-		if ((uint64_t)r != n ||
-		    n + info.bad_records + info.sums + info.bad_sums != whole)
+		if ((uint64_t)r != n || n + info.bad_records + info.sums + info.bad_sums != whole)
 			abort(); /* a record neither delivered nor counted */
 		if ((info.bad_records || info.trailing_bytes) && !err[0])
 			abort();
