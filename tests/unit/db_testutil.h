@@ -11,6 +11,7 @@
 
 #include <check.h>
 #include <dirent.h>
+#include <stdarg.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,32 @@ static inline const char *q_text(sqlite3 *db, const char *sql, char *buf, size_t
 		snprintf(buf, len, "%s", (const char *)sqlite3_column_text(s, 0));
 	sqlite3_finalize(s);
 	return buf;
+}
+
+/* q_int and q_text with a printf-style query. */
+static inline __attribute__((format(printf, 2, 3))) long long q_intf(sqlite3 *db, const char *fmt,
+								     ...)
+{
+	char sql[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sql, sizeof(sql), fmt, ap);
+	va_end(ap);
+	return q_int(db, sql);
+}
+
+static inline __attribute__((format(printf, 4, 5))) const char *q_textf(sqlite3 *db, char *buf,
+									size_t len, const char *fmt,
+									...)
+{
+	char sql[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sql, sizeof(sql), fmt, ap);
+	va_end(ap);
+	return q_text(db, sql, buf, len);
 }
 
 static inline int table_exists(sqlite3 *db, const char *name)

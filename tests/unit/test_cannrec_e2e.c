@@ -19,49 +19,17 @@
 
 #include "npuprof/export.h"
 #include "npuprof/session.h"
-#include "testutil.h"
+#include "db_testutil.h"
 
 static char g_parent[256];
 static struct npuprof_session g_s;
 static sqlite3 *g_db;
 static unsigned g_tid[2];
 
-static int64_t q(const char *fmt, ...)
-{
-	char sql[2048];
-	va_list ap;
-	sqlite3_stmt *st;
-	int64_t v = INT64_MIN;
-
-	va_start(ap, fmt);
-	vsnprintf(sql, sizeof(sql), fmt, ap);
-	va_end(ap);
-	ck_assert_msg(sqlite3_prepare_v2(g_db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql,
-		      sqlite3_errmsg(g_db));
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
+/* one value of a query on g_db */
+#define q(...) q_intf(g_db, __VA_ARGS__)
 static char g_txt[1024];
-static const char *qs(const char *fmt, ...)
-{
-	char sql[2048];
-	va_list ap;
-	sqlite3_stmt *st;
-
-	va_start(ap, fmt);
-	vsnprintf(sql, sizeof(sql), fmt, ap);
-	va_end(ap);
-	ck_assert_msg(sqlite3_prepare_v2(g_db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql,
-		      sqlite3_errmsg(g_db));
-	snprintf(g_txt, sizeof(g_txt), "<none>");
-	if (sqlite3_step(st) == SQLITE_ROW)
-		snprintf(g_txt, sizeof(g_txt), "%s", (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	return g_txt;
-}
+#define qs(...) q_textf(g_db, g_txt, sizeof(g_txt), __VA_ARGS__)
 
 /* Runs cann_app (next to this binary: ../profapi/cann_app) recording into
  * the session directory. */
