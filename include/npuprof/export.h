@@ -3,7 +3,7 @@
  *
  * npuprof_export() reads DIR/npuprof.session, the kernel raw stream
  * (kernel/npuprof.kernel.raw) and every host raw stream
- * (host/data/npuprof.host.<pid>.raw), correlates them (DESIGN.md §4) and
+ * (host/data/npuprof.host.<pid>.raw), correlates them (docs/DESIGN.md §4) and
  * writes DIR/msprof_<YYYYmmddHHMMSS>.db through the db writer: TASK,
  * COMPUTE_TASK_INFO, MEMCPY_INFO, COMMUNICATION_OP/TASK_INFO, CANN_API,
  * MSTX_EVENTS, SESSION_TIME_INFO, NPU_INFO, HOST_INFO, META_DATA (with the

@@ -1,7 +1,7 @@
 /*
  * correlate.h — the kernel half of export: a streaming state machine that
  * turns capture records (submits, completions, device task times), fed in
- * timestamp order, into finished device tasks (DESIGN.md §4).
+ * timestamp order, into finished device tasks (docs/DESIGN.md §4).
  *
  * A task is keyed by (device, stream, 16-bit task id). Each (device, stream)
  * keeps its tasks in flight in submit order and counts task-id wraps (the
