@@ -5,7 +5,9 @@
  * records through reserve/commit. The stream it writes is laid out in
  * npuprof/hostfmt.h. Not installed: a contract between two of our
  * components, exported from libmsprofiler.so by its version script
- * (user/recorder/libmsprofiler.map) for the runtime only.
+ * (user/recorder/libmsprofiler.map) for our components that live in the
+ * application: the runtime, and the torch extension and its mirror
+ * (python/npuprof/csrc), which record framework ops through it.
  */
 #ifndef NPUPROF_HOSTREC_H
 #define NPUPROF_HOSTREC_H
