@@ -20,6 +20,11 @@
  * decision: both compile uapi/npuprof_filter.h, and it is made before the
  * record is encoded.
  *
+ * A submit is attributed to the process that created its SQ's channel
+ * (the SQ owner table of uapi/npuprof_filter.h), learnt by kprobes on the
+ * driver's hal_kernel_trs_chan_create (entry and return) and
+ * hal_kernel_trs_chan_destroy, as npuprof.ko learns it.
+ *
  * A full ringbuf counts the loss on this CPU; the next record that fits is
  * written together with a DROP record carrying the count (one 128-byte
  * sample), as the kmod's ring does. The reader is woken only when the
@@ -28,6 +33,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
 #include "npuprof_bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -64,6 +70,21 @@ struct npuprof_bpf_pcpu cpu_stats[NPUPROF_BPF_MAX_CPUS];
 
 /* who submitted to each (device, stream): used only with a pid filter */
 __u8 stream_owner[NPUPROF_OWNER_SLOTS];
+
+/* who created each (device, channel): the SQ owner table */
+struct npuprof_sq_owner sq_owner_tab[NPUPROF_SQ_OWNER_SLOTS];
+
+/* hal_kernel_trs_chan_create's pointer arguments, from entry to return */
+struct chan_create_args {
+	__u64 inst, para, chan_id;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u64);
+	__type(value, struct chan_create_args);
+} chan_creating SEC(".maps");
 
 /* ---- the driver's types as CO-RE sees them (when BTF describes them) ------ */
 
@@ -248,6 +269,8 @@ static __always_inline struct npuprof_filter capture_filter(void)
 		.flags = cfg_flags,
 		.stream_mask = cfg_stream_mask,
 		.owner = cfg_pid ? stream_owner : 0,
+		.sq_owner = sq_owner_tab,
+		.any_uid = 1,
 	};
 
 	return f;
@@ -267,14 +290,12 @@ static __always_inline int wants(__u32 type)
  */
 static __always_inline int select_record(struct npuprof_bpf_pcpu *st,
 					 __u32 devid, __u32 stream, __u32 task,
-					 int kind)
+					 int kind,
+					 const struct npuprof_who *who)
 {
 	struct npuprof_filter f = capture_filter();
-	__u32 tgid = 0;
 
-	if (kind != NPUPROF_KIND_TASK && cfg_pid)
-		tgid = (__u32)(bpf_get_current_pid_tgid() >> 32);
-	switch (npuprof_filter_decide(&f, kind, devid, stream, task, tgid, 1)) {
+	switch (npuprof_filter_decide(&f, kind, devid, stream, task, who)) {
 	case NPUPROF_KEEP: return 1;
 	case NPUPROF_FILTERED: st->filtered++; return 0;
 	default: st->sampled_out++; return 0;
@@ -337,7 +358,8 @@ static __always_inline void stamp(struct npuprof_record *r, __u32 cpu)
  * 128-byte sample: both or neither, like the kmod's room check.
  */
 static __always_inline void write_record(struct npuprof_bpf_pcpu *st, __u32 cpu,
-					 int type, const struct args *a)
+					 int type, const struct args *a,
+					 const struct npuprof_who *who)
 {
 	struct npuprof_record rec[2];
 	struct npuprof_record *r = &rec[1], *d = &rec[0];
@@ -349,6 +371,8 @@ static __always_inline void write_record(struct npuprof_bpf_pcpu *st, __u32 cpu,
 	if (st->pending_drop)
 		lost = __sync_lock_test_and_set(&st->pending_drop, 0);
 	encode(r, type, a);
+	if (who->sq_owner)
+		npuprof_encode_sq_owner(r, who->tgid);
 	stamp(r, cpu);
 	if (!ring) {
 		/* no ring for this CPU: counted as lost */
@@ -383,7 +407,8 @@ static __always_inline int handle(int type, struct args *a, int read_str_arg,
 {
 	__u64 cpu = bpf_get_smp_processor_id();
 	struct npuprof_bpf_pcpu *st;
-	__u32 stream, task;
+	struct npuprof_who who = { 0, 0, 0 };
+	__u32 stream, task, chan;
 	int kind;
 
 	barrier_var(cpu);
@@ -394,30 +419,46 @@ static __always_inline int handle(int type, struct args *a, int read_str_arg,
 	case NPUPROF_REC_SUBMIT:
 		stream = a->sq.stream_id;
 		task = a->sq.task_id;
+		chan = a->sq.chan_id;
 		kind = NPUPROF_KIND_SUBMIT;
 		break;
 	case NPUPROF_REC_COMPLETE:
 		stream = a->cq.stream_id;
 		task = a->cq.task_id;
+		chan = a->cq.chan_id;
 		kind = NPUPROF_KIND_TASK;
 		break;
 	case NPUPROF_REC_RECV:
 		stream = a->recv.chan_id;
 		task = 0;
+		chan = a->recv.chan_id;
 		kind = NPUPROF_KIND_OTHER;
 		break;
 	default:
 		stream = a->tt.stream_id;
 		task = a->tt.task_id;
+		chan = a->tt.sq_id;
 		kind = NPUPROF_KIND_TASK;
 		break;
 	}
 	st->events[type]++; /* type is a constant here */
-	if (!select_record(st, a->inst.devid, stream, task, kind))
+	/* the task a record is judged by: looked up only where it matters (a
+	 * submit's SQ owner always, for its pid; the current task for a pid
+	 * filter) */
+	if (kind == NPUPROF_KIND_SUBMIT ||
+	    (kind != NPUPROF_KIND_TASK && cfg_pid)) {
+		struct npuprof_filter f = capture_filter();
+
+		who = npuprof_filter_who(&f, kind, a->inst.devid, chan,
+					 (__u32)(bpf_get_current_pid_tgid() >>
+						 32),
+					 (__u32)bpf_get_current_uid_gid());
+	}
+	if (!select_record(st, a->inst.devid, stream, task, kind, &who))
 		return 0;
 	if (read_str_arg)
 		read_str(a->str, str);
-	write_record(st, (__u32)cpu, type, a);
+	write_record(st, (__u32)cpu, type, a, &who);
 	return 0;
 }
 
@@ -464,6 +505,69 @@ int on_task_time(struct bpf_raw_tracepoint_args *ctx)
 	read_inst(&a.inst, (const void *)ctx->args[0]);
 	read_tt(&a.tt, (const void *)ctx->args[1]);
 	return handle(NPUPROF_REC_TASK_TIME, &a, 0, 0);
+}
+
+/* ---- who created each channel ---------------------------------------------- */
+
+SEC("kprobe/hal_kernel_trs_chan_create")
+int BPF_KPROBE(on_chan_create, void *inst, void *para, int *chan_id)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct chan_create_args a = { (__u64)inst, (__u64)para,
+				      (__u64)chan_id };
+
+	bpf_map_update_elem(&chan_creating, &id, &a, BPF_ANY);
+	return 0;
+}
+
+/* A channel was created: it belongs to the current process. */
+SEC("kretprobe/hal_kernel_trs_chan_create")
+int BPF_KRETPROBE(on_chan_create_ret, int ret)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct chan_create_args *a = bpf_map_lookup_elem(&chan_creating, &id);
+	struct trs_chan_type types;
+	struct trs_id_inst inst;
+	__u64 idx;
+	int chan;
+
+	if (!a)
+		return 0;
+	if (ret ||
+	    bpf_probe_read_kernel(&inst, sizeof(inst), (void *)a->inst) ||
+	    bpf_probe_read_kernel(
+		    &types, sizeof(types),
+		    (void *)(a->para + __builtin_offsetof(struct trs_chan_para,
+							  types))) ||
+	    bpf_probe_read_kernel(&chan, sizeof(chan), (void *)a->chan_id) ||
+	    types.type != TRS_CHAN_TYPE_HW || chan < 0)
+		goto out;
+	idx = npuprof_sq_owner_index(inst.devid, (__u32)chan);
+	if (idx >= NPUPROF_SQ_OWNER_SLOTS)
+		goto out;
+	sq_owner_tab[idx].uid = (__u32)bpf_get_current_uid_gid();
+	/* the uid before the tgid that makes it valid (stores are not
+	 * reordered with each other on x86; the compiler must not either) */
+	asm volatile("" ::: "memory");
+	sq_owner_tab[idx].tgid = (__u32)(id >> 32);
+out:
+	bpf_map_delete_elem(&chan_creating, &id);
+	return 0;
+}
+
+/* A channel is destroyed: its id may name another process's SQ next. */
+SEC("kprobe/hal_kernel_trs_chan_destroy")
+int BPF_KPROBE(on_chan_destroy, void *inst, int chan_id)
+{
+	struct trs_id_inst in;
+	__u64 idx;
+
+	if (bpf_probe_read_kernel(&in, sizeof(in), inst))
+		return 0;
+	idx = npuprof_sq_owner_index(in.devid, (__u32)chan_id);
+	if (idx < NPUPROF_SQ_OWNER_SLOTS)
+		sq_owner_tab[idx].tgid = 0;
+	return 0;
 }
 
 /* ---- test entry points: the arguments by value (BPF_PROG_TEST_RUN) -------- */

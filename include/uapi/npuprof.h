@@ -48,13 +48,17 @@ enum npuprof_rec_type {
 /* hdr.flags */
 #define NPUPROF_F_CQE_RECV 0x0001 /* COMPLETE: "Task Recv" (else dispatch) */
 #define NPUPROF_F_RECV_FINISH 0x0002 /* RECV: "Recv finish" (else start) */
+/* SUBMIT: hdr.pid is the tgid of the process that created the SQ's channel
+ * (the SQ owner table, uapi/npuprof_filter.h), not of the current task,
+ * which in send mode UIO_T is the driver's forwarding kernel thread */
+#define NPUPROF_F_SQ_OWNER 0x0004
 
 struct npuprof_rec_hdr {
 	__u16 type; /* enum npuprof_rec_type */
 	__u16 size; /* bytes including this header: NPUPROF_RECORD_SIZE */
 	__u16 cpu;
 	__u16 flags;
-	__u32 pid; /* tgid of the current task */
+	__u32 pid; /* tgid of the current task (but see NPUPROF_F_SQ_OWNER) */
 	__u32 tid;
 	__u64 ts; /* CLOCK_MONOTONIC ns */
 };
@@ -224,15 +228,25 @@ static inline void npuprof_encode_clock_sync(struct npuprof_record *r, __u32 dev
 	r->clock.counter_hz = counter_hz;
 }
 
+/* A submit record attributed to its SQ's owner @tgid, who is not the
+ * current task; npuprof_encode_hdr() keeps that pid. */
+static inline void npuprof_encode_sq_owner(struct npuprof_record *r, __u32 tgid)
+{
+	r->hdr.flags |= NPUPROF_F_SQ_OWNER;
+	r->hdr.pid = tgid;
+}
+
 /* The header fields that depend on the moment of capture: the time and
  * CPU, and the task that was current (in interrupt context, the task the
- * interrupt arrived in, as both engines see it). */
+ * interrupt arrived in, as both engines see it); the pid stays the SQ
+ * owner's if the record was attributed to it. */
 static inline void npuprof_encode_hdr(struct npuprof_record *r, __u64 ts, __u32 cpu, __u32 pid,
 				      __u32 tid)
 {
 	r->hdr.ts = ts;
 	r->hdr.cpu = (__u16)cpu;
-	r->hdr.pid = pid;
+	if (!(r->hdr.flags & NPUPROF_F_SQ_OWNER))
+		r->hdr.pid = pid;
 	r->hdr.tid = tid;
 }
 

@@ -16,12 +16,22 @@
  *     records it drops; a submit and its completion fall the same way;
  *  3. the device mask, on every record;
  *  4. the stream mask, on task records;
- *  5. who: a submit or a recv record is judged by the task current at the
- *     tracepoint (the pid filter, and the engine's own permission); a
- *     submit also leaves that verdict in the owner table for its (device,
- *     stream), by which the stream's completions and task times are judged,
- *     as they arrive in interrupt context in whatever task was current.
- *     Without an owner table (no pid filter) every completion passes.
+ *  5. who: a submit is judged by the process that created its channel
+ *     (its SQ), when the SQ owner table knows it, else by the task current
+ *     at the tracepoint; a recv record by the current task (the pid
+ *     filter, and the engine's own permission: npuprof_filter_who()). On a
+ *     910B (send mode UIO_T) trs_chan:sqe fires in a kernel worker that
+ *     forwards the process's user-mode queue, so the current task says
+ *     nothing of whose a submit is; both engines learn each channel's
+ *     creator by probing the driver's hal_kernel_trs_chan_create and
+ *     hal_kernel_trs_chan_destroy (uapi/trs_chan.h), in the creating
+ *     process, and keep it in the SQ owner table, keyed by (device,
+ *     chan_id). In KIO the current task is the submitter and the fallback.
+ *     A submit also leaves its verdict in the stream verdict table
+ *     ("owner") for its (device, stream), by which the stream's
+ *     completions and task times are judged, as they arrive in interrupt
+ *     context in whatever task was current. Without a verdict table (no
+ *     pid filter) every completion passes.
  * A record that is sampled out is counted as such even if a filter would
  * also have rejected it; "filtered" counts the records the filters reject
  * of those the sampling kept.
@@ -59,11 +69,34 @@ enum npuprof_verdict {
 	NPUPROF_SAMPLED_OUT = 2, /* counts in npuprof_stats.sampled_out */
 };
 
-/* Owner table entries: what the last submit to a (device, stream) said. */
+/* Stream verdict table ("owner") entries: what the last submit to a
+ * (device, stream) said. */
 #define NPUPROF_OWNER_UNKNOWN 0
 #define NPUPROF_OWNER_KEEP 1
 #define NPUPROF_OWNER_SKIP 2
 #define NPUPROF_OWNER_SLOTS (NPUPROF_MAX_DEVICES * NPUPROF_MAX_STREAMS)
+
+/*
+ * The SQ owner table: the process that created each (device, channel), as
+ * an engine learnt it from hal_kernel_trs_chan_create, shared by all of the
+ * engine's captures. tgid 0: not known (created before the engine was
+ * there, or the channel id is beyond NPUPROF_MAX_STREAMS).
+ */
+struct npuprof_sq_owner {
+	__u32 tgid;
+	__u32 uid; /* its euid (initial user namespace), for the permission */
+};
+
+#define NPUPROF_SQ_OWNER_SLOTS (NPUPROF_MAX_DEVICES * NPUPROF_MAX_STREAMS)
+
+/* The index of (device, channel) in the SQ owner table, or
+ * NPUPROF_SQ_OWNER_SLOTS if the table has no room for it. */
+NPUPROF_FILTER_INLINE __u32 npuprof_sq_owner_index(__u32 devid, __u32 chan_id)
+{
+	if (devid >= NPUPROF_MAX_DEVICES || chan_id >= NPUPROF_MAX_STREAMS)
+		return NPUPROF_SQ_OWNER_SLOTS;
+	return devid * NPUPROF_MAX_STREAMS + chan_id;
+}
 
 /* A capture's filters, as configured (struct npuprof_config's fields). */
 struct npuprof_filter {
@@ -71,8 +104,19 @@ struct npuprof_filter {
 	__u32 dev_mask; /* bit d: device d (0: all) */
 	__u32 sample_n; /* keep 1 task in n (0, 1: all) */
 	__u32 flags; /* NPUPROF_CFG_STREAM_FILTER, NPUPROF_CFG_NO_RECV */
+	__u32 any_uid; /* 1: every user's tasks; 0: only uid's */
+	__u32 uid; /* the capture's user (npuprof.ko's unprivileged sessions) */
 	const volatile __u64 *stream_mask; /* [NPUPROF_MAX_STREAMS / 64] */
-	__u8 *owner; /* [NPUPROF_OWNER_SLOTS]; 0: completions all pass */
+	__u8 *owner; /* verdicts [NPUPROF_OWNER_SLOTS]; 0: completions all pass */
+	/* [NPUPROF_SQ_OWNER_SLOTS]; 0: submits judged by the current task */
+	const volatile struct npuprof_sq_owner *sq_owner;
+};
+
+/* The task a record is judged by, and a submit attributed to. */
+struct npuprof_who {
+	__u32 tgid;
+	__u32 uid;
+	__u32 sq_owner; /* 1: the SQ's owner, which is not the current task */
 };
 
 /* Does the capture see records of this type at all? */
@@ -113,15 +157,42 @@ NPUPROF_FILTER_INLINE __u8 *npuprof_filter_owner(const struct npuprof_filter *f,
 }
 
 /*
+ * Who a record of @kind is judged by: for a submit on channel @chan_id of
+ * device @devid, the channel's creator when the SQ owner table knows it; otherwise, and
+ * for recv records, the current task (@cur_tgid, @cur_uid). Nothing is
+ * looked up for NPUPROF_KIND_TASK records, which are judged by their
+ * stream's verdict.
+ */
+NPUPROF_FILTER_INLINE struct npuprof_who npuprof_filter_who(const struct npuprof_filter *f,
+							    int kind, __u32 devid, __u32 chan_id,
+							    __u32 cur_tgid, __u32 cur_uid)
+{
+	struct npuprof_who w = { cur_tgid, cur_uid, 0 };
+	__u64 idx = npuprof_sq_owner_index(devid, chan_id);
+	__u32 tgid;
+
+	NPUPROF_FILTER_BOUND(idx);
+	if (kind != NPUPROF_KIND_SUBMIT || !f->sq_owner || idx >= NPUPROF_SQ_OWNER_SLOTS)
+		return w;
+	tgid = f->sq_owner[idx].tgid;
+	if (tgid) {
+		w.uid = f->sq_owner[idx].uid;
+		w.sq_owner = tgid != cur_tgid;
+		w.tgid = tgid;
+	}
+	return w;
+}
+
+/*
  * The verdict on one record of @kind for (devid, stream, task). For a
- * submit or recv record, @cur_tgid is the current task's tgid and
- * @cur_allowed whether the engine lets this capture see that task at all
- * (npuprof.ko: an unprivileged session sees only its own user's tasks);
- * both are ignored for NPUPROF_KIND_TASK. A submit updates the owner table.
+ * submit or recv record, @who is what npuprof_filter_who() said: the pid
+ * filter judges its tgid, and the engine's permission its uid (an
+ * unprivileged npuprof.ko session sees only its own user's tasks); @who is
+ * ignored for NPUPROF_KIND_TASK. A submit updates the verdict table.
  */
 NPUPROF_FILTER_INLINE int npuprof_filter_decide(const struct npuprof_filter *f, int kind,
 						__u32 devid, __u32 stream, __u32 task,
-						__u32 cur_tgid, int cur_allowed)
+						const struct npuprof_who *who)
 {
 	volatile __u8 *slot;
 	int sel;
@@ -136,7 +207,7 @@ NPUPROF_FILTER_INLINE int npuprof_filter_decide(const struct npuprof_filter *f, 
 	slot = npuprof_filter_owner(f, devid, stream);
 	if (kind == NPUPROF_KIND_TASK)
 		return !slot || *slot == NPUPROF_OWNER_KEEP ? NPUPROF_KEEP : NPUPROF_FILTERED;
-	sel = cur_allowed && (!f->pid || cur_tgid == f->pid);
+	sel = (f->any_uid || who->uid == f->uid) && (!f->pid || who->tgid == f->pid);
 	if (kind == NPUPROF_KIND_SUBMIT && slot)
 		*slot = sel ? NPUPROF_OWNER_KEEP : NPUPROF_OWNER_SKIP;
 	return sel ? NPUPROF_KEEP : NPUPROF_FILTERED;

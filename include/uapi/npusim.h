@@ -4,8 +4,9 @@
  *
  * One character device per simulated device, /dev/npusim<N>. A process opens
  * the device, creates streams (each owns one SQ and one CQ), writes 64-byte
- * SQEs into a stream's SQ with NPUSIM_IOC_SQ_SEND, and reads 16-byte CQEs back
- * with NPUSIM_IOC_CQ_RECV. The SQE header and the CQE follow the STARS v1
+ * SQEs into a stream's SQ with NPUSIM_IOC_SQ_SEND (or, on a device in a
+ * user-mode send mode, into the stream's mapped soft queue: the UIO section
+ * below), and reads 16-byte CQEs back with NPUSIM_IOC_CQ_RECV. The SQE header and the CQE follow the STARS v1
  * formats of the Ascend 910B (see docs/ascend-reference.md §8.4); bytes 8-63
  * of an SQE carry the simulator's task model (duration, bytes, event ids).
  *
@@ -23,7 +24,7 @@
 #include "npusim_tp.h"
 #endif
 
-#define NPUSIM_ABI_VERSION 2
+#define NPUSIM_ABI_VERSION 4
 #define NPUSIM_CHIP_NAME "Ascend910B"
 #define NPUSIM_MAX_DEVICES 8
 #define NPUSIM_SQE_SIZE 64
@@ -144,7 +145,8 @@ struct npusim_dev_info {
 	__u32 cqe_mode; /* 0: every task completes with a CQE; 1: realistic */
 	__u64 counter_hz; /* device counter frequency */
 	__u32 num_devices;
-	__u32 rsv[7];
+	__u32 rsv[6];
+	__u32 sq_send_mode; /* ABI 3: enum npusim_send_mode of new streams */
 };
 
 struct npusim_stream_create {
@@ -231,5 +233,154 @@ struct npusim_stream_status {
 #define NPUSIM_IOC_ID_ALLOC _IOWR(NPUSIM_IOC_MAGIC, 8, struct npusim_id)
 #define NPUSIM_IOC_ID_FREE _IOW(NPUSIM_IOC_MAGIC, 9, struct npusim_id)
 #define NPUSIM_IOC_STREAM_STATUS _IOWR(NPUSIM_IOC_MAGIC, 10, struct npusim_stream_status)
+
+/* ---- UIO: user-mode submission (ABI 3) --------------------------------------
+ *
+ * The real driver picks one of three send modes for each SQ when it maps it
+ * (hicann/driver trs_sqcq_map.c, enum sq_send_mode_type in trs_sqcq_ctx.h);
+ * npusim takes the mode of the stream's device (module parameter
+ * sq_send_mode, UIO_T unless it says otherwise, reported in
+ * npusim_dev_info.sq_send_mode):
+ *  KIO    the SQEs go in with NPUSIM_IOC_SQ_SEND; trs_chan:sqe fires in the
+ *         submitting task, at the call.
+ *  UIO_T  (Ascend 910B, 910_93, 310B) the driver allocates a soft queue per
+ *         SQ that the process maps (mmap of the device at map_offset). The
+ *         process writes SQEs at the tail, then the tail, and rings the
+ *         trigger (NPUSIM_IOC_SQ_TRIGGER); a kernel worker (and a polling
+ *         kernel thread, every 4 ms idle / 1 ms busy) forwards the SQEs one at
+ *         a time into the SQ, so trs_chan:sqe fires in that kernel thread at
+ *         forwarding time, not in the submitter.
+ *  UIO_D  (Ascend 950, 910_96) the same mapping, but the trigger is the
+ *         hardware doorbell: the SQEs go to the device at once with no
+ *         trs_chan:sqe at all.
+ * NPUSIM_IOC_SQ_SEND stays available on every stream, as TRS_SQCQ_SEND does.
+ *
+ * The mapping is one control page (struct npusim_uio_ctrl) followed by the
+ * queue, depth SQEs. Indices run 0..depth-1; the queue holds at most depth-1
+ * SQEs (full when (tail + 1) % depth == head). The process owns tail, the
+ * driver owns head (it never reads head back from the page). A stream that
+ * is destroyed while mapped shows state NPUSIM_UIO_DEAD; its pages stay
+ * valid until unmapped.
+ */
+enum npusim_send_mode {
+	NPUSIM_SEND_KIO = 0, /* SEND_MODE_KIO */
+	NPUSIM_SEND_UIO_T = 1, /* SEND_MODE_UIO_T: soft queue + trigger */
+	NPUSIM_SEND_UIO_D = 2, /* SEND_MODE_UIO_D: direct doorbell */
+};
+
+#define NPUSIM_UIO_LIVE 1
+#define NPUSIM_UIO_DEAD 2
+
+struct npusim_uio_ctrl {
+	__u32 head; /* driver: next SQE to forward */
+	__u32 tail; /* process: one past the last SQE written */
+	__u32 depth;
+	__u32 stream_id;
+	__u32 state; /* NPUSIM_UIO_LIVE or NPUSIM_UIO_DEAD */
+	__s32 error; /* 0, or why the SQE at head is not forwarded (-EINVAL) */
+	__u64 send_ok; /* SQEs forwarded */
+	__u64 send_fail; /* SQEs refused (malformed), counted once each */
+	__u64 triggers; /* NPUSIM_IOC_SQ_TRIGGER calls that were accepted */
+	__u64 rsv[4];
+};
+
+/* Where a stream's soft queue is, if it has one. */
+struct npusim_sq_uio_info {
+	__u32 stream_id; /* in */
+	__u32 mode; /* out: enum npusim_send_mode of this stream */
+	__u32 depth; /* out: queue slots (0 in KIO) */
+	__u32 sqe_size; /* out: NPUSIM_SQE_SIZE */
+	__u64 map_offset; /* out: mmap offset of the mapping */
+	__u64 map_size; /* out: bytes to map: control page + queue */
+	__u64 queue_offset; /* out: where the queue starts in the mapping */
+	__u32 rsv[4]; /* must be zero */
+};
+
+/* The trigger (UIO_T) or doorbell (UIO_D) of a stream's soft queue: the
+ * SQEs between head and the tail in the control page are sent. */
+struct npusim_sq_trigger {
+	__u32 stream_id;
+	__u32 rsv[3]; /* must be zero */
+};
+
+#define NPUSIM_UIO_MMAP_OFFSET(stream_id) ((__u64)(stream_id) << 32)
+
+#define NPUSIM_IOC_SQ_UIO_INFO _IOWR(NPUSIM_IOC_MAGIC, 20, struct npusim_sq_uio_info)
+#define NPUSIM_IOC_SQ_TRIGGER _IOW(NPUSIM_IOC_MAGIC, 21, struct npusim_sq_trigger)
+
+/* ---- Profiling channels: the STARS SoC log (ABI 4) --------------------------
+ *
+ * Device task times come, as on a 910B, from the device's STARS SoC log,
+ * profiling channel 50 (CHANNEL_STARS_SOC_LOG_BUFFER; hicann/runtime
+ * pkg_inc/driver/ascend_hal_base.h), never from a tracepoint: a reader
+ * starts the channel of a device (prof_drv_start), drains it
+ * (prof_channel_read) and stops it (prof_stop). While the channel runs, the
+ * device appends one 64-byte ACSQ_TASK record ("4HQHH11L",
+ * struct npusim_stars_acsq) when a task starts and one when it ends, its
+ * time in device counter ticks (npusim_dev_info.counter_hz); the records sit
+ * in a ring of the device until read. A full ring drops the newest records
+ * and counts them (npusim_prof_read.dropped): overflow is never silent.
+ * One reader per device and channel at a time: the one that started it.
+ *
+ * Errors, as the driver's profiling layer gives them (the HAL maps them to
+ * PROF_STARTED_ALREADY, PROF_STOPPED_ALREADY, PROF_ERROR): start of a running
+ * channel -EBUSY; read or stop of a channel that is not running, or by a
+ * file that did not start it, -ESRCH; an unknown channel -ENODEV; bad flags,
+ * reserved fields or sizes -EINVAL.
+ */
+#define NPUSIM_PROF_CHANNEL_STARS_SOC_LOG 50
+#define NPUSIM_PROF_CHANNEL_NUM 160
+#define NPUSIM_STARS_RECORD_SIZE 64
+#define NPUSIM_STARS_FUNC_START 0 /* ACSQ_TASK: the task started */
+#define NPUSIM_STARS_FUNC_END 1 /* ACSQ_TASK: the task ended */
+#define NPUSIM_STARS_ACSQ_TASK 0x1 /* StarsSocLogConfigT.acsq_task */
+
+/*
+ * An ACSQ_TASK record of the STARS SoC log (Ascend/msprof
+ * profiling_bean/stars/acsq_task.py; data_struct_size_constant.py "4HQHH11L"):
+ *  head   bits 0-5 function type (NPUSIM_STARS_FUNC_*), bits 10-15 SQE type
+ *  stream the stream id (< 2048 here: bits 12, 13 and 15 clear, so msprof
+ *         takes stream and task as they are)
+ *  task   the task id
+ *  sys_cnt the device system counter at the start or end
+ *  acc    bits 0-5 accelerator id, bits 6-12 ACSQ (the SQ) id
+ */
+struct npusim_stars_acsq {
+	__u16 head;
+	__u16 rsv0;
+	__u16 stream_id;
+	__u16 task_id;
+	__u64 sys_cnt;
+	__u16 rsv1;
+	__u16 acc;
+	__u32 rsv2[11];
+};
+
+struct npusim_prof_start {
+	__u32 channel; /* NPUSIM_PROF_CHANNEL_STARS_SOC_LOG */
+	__u32 flags; /* NPUSIM_STARS_ACSQ_TASK */
+	__u32 ring_records; /* ring size, a power of two; 0: the default */
+	__u32 rsv[5]; /* must be zero */
+};
+
+struct npusim_prof_read {
+	__u32 channel;
+	__u32 len; /* in: buffer bytes (a multiple of NPUSIM_STARS_RECORD_SIZE) */
+	__u64 buf; /* in: user address */
+	__u32 bytes; /* out: bytes written (whole records) */
+	__u32 rsv0;
+	__u64 dropped; /* out: records dropped by a full ring since start */
+	__u64 records; /* out: records written by the device since start */
+	__u32 rsv[4]; /* must be zero */
+};
+
+struct npusim_prof_stop {
+	__u32 channel;
+	__u32 rsv[3]; /* must be zero */
+};
+
+#define NPUSIM_IOC_PROF_START _IOW(NPUSIM_IOC_MAGIC, 22, struct npusim_prof_start)
+#define NPUSIM_IOC_PROF_READ _IOWR(NPUSIM_IOC_MAGIC, 23, struct npusim_prof_read)
+#define NPUSIM_IOC_PROF_STOP _IOW(NPUSIM_IOC_MAGIC, 24, struct npusim_prof_stop)
 
 #endif /* _UAPI_NPUSIM_H */

@@ -74,4 +74,57 @@ struct trs_chan_recv_trace {
 	__s32 timeout; /* ms */
 };
 
+/*
+ * Channel creation, the point where a tracer learns whose an SQ is.
+ *
+ * The driver creates a channel (one SQ and its CQ) with
+ *   int hal_kernel_trs_chan_create(struct trs_id_inst *inst,
+ *                                  struct trs_chan_para *para, int *chan_id);
+ *   void hal_kernel_trs_chan_destroy(struct trs_id_inst *inst, int chan_id);
+ * (exported by asdrv_trsbase; hicann/driver src/sdk_driver/inc/
+ * ascend_kernel_hal.h). The runtime's SQ allocation (TRS_SQCQ_ALLOC,
+ * trs_hw_sqcq_alloc) calls it in the allocating process's ioctl, with
+ * types HW/RTS for a normal SQ, and *chan_id is the chan_id every later
+ * trs_chan:sqe of the SQ carries. On a 910B those events fire in a kernel
+ * worker (send mode UIO_T), so a capture attributes a submit to the process
+ * that created its channel, learnt by probing these two functions (entry
+ * and return), never to the current task. The layout is the driver's
+ * (64-bit kernel); a tracer reads only inst, types and *chan_id.
+ */
+#define TRS_CHAN_SQCQ_INFO_LENGTH 5 /* SQCQ_INFO_LENGTH */
+
+struct trs_chan_sq_para {
+	__u32 sq_depth;
+	__u32 sqe_size;
+	void *sq_que_uva;
+};
+
+struct trs_chan_cq_para {
+	__u32 cq_depth;
+	__u32 cqe_size;
+};
+
+struct trs_chan_ops {
+	void *cqe_is_valid;
+	void *get_sq_head_in_cqe;
+	void *cq_recv;
+	void *abnormal_proc;
+	void *trace_cqe_fill;
+	void *trace_sqe_fill;
+};
+
+struct trs_chan_para {
+	__u32 flag;
+	__s32 ssid;
+	__u32 sqid; /* a specified SQ id (a flag bit says so) */
+	__u32 cqid;
+	__u32 msg[TRS_CHAN_SQCQ_INFO_LENGTH]; /* to the TS */
+	__u32 ext_msg_len;
+	void *ext_msg;
+	struct trs_chan_type types;
+	struct trs_chan_sq_para sq_para;
+	struct trs_chan_cq_para cq_para;
+	struct trs_chan_ops ops;
+};
+
 #endif /* _UAPI_TRS_CHAN_H */

@@ -126,6 +126,9 @@ static int np_ioc_configure(struct np_session *s, void __user *uarg)
 		.flags = cfg.flags,
 		.stream_mask = s->cfg.stream_mask,
 		.owner = s->stream_state,
+		.sq_owner = np_sq_owner,
+		.any_uid = priv,
+		.uid = from_kuid(&init_user_ns, s->uid),
 	};
 	if (ret)
 		np_rings_free(s);

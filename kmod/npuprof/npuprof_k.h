@@ -21,6 +21,9 @@
 
 struct np_session;
 
+/* The SQ owner table (probes.c), shared by every session's filter. */
+extern struct npuprof_sq_owner *np_sq_owner;
+
 /* One CPU's ring: a control page and a data area, both vmalloc_user so they
  * can be mapped read-only into the reader. Single producer: the probe on this
  * CPU, with interrupts disabled. */

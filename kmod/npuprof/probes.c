@@ -14,6 +14,12 @@
  * one does is the record encoded (the shared encoders of uapi/npuprof.h)
  * and appended to this CPU's ring of each session that keeps it.
  *
+ * A submit is attributed to the process that created its SQ's channel: a
+ * kretprobe on the driver's hal_kernel_trs_chan_create (in the creating
+ * process) and a kprobe on hal_kernel_trs_chan_destroy keep the SQ owner
+ * table (uapi/npuprof_filter.h), shared by all sessions; they are
+ * registered with the tracepoint probes, on the same driver module.
+ *
  * Probe timing (module parameter `probe_stats`, off by default, like the
  * kernel's bpf_stats_enabled for BPF programs): while it is 1 each probe
  * hit is timed with local_clock() and counted per CPU; reading the
@@ -21,8 +27,11 @@
  * writing 0 to probe_stats and 1 again starts the counts over. Off, a probe
  * pays one predictable branch for it.
  */
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/cred.h>
@@ -118,15 +127,138 @@ u32 np_probes_attached(void)
 	return READ_ONCE(np_attached);
 }
 
+/* ---- the SQ owner table ------------------------------------------------ */
+struct npuprof_sq_owner *np_sq_owner; /* [NPUPROF_SQ_OWNER_SLOTS] */
+
+struct np_chan_args {
+	struct trs_id_inst *inst;
+	struct trs_chan_para *para;
+	int *chan_id;
+};
+
+static int np_chan_create_entry(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	struct np_chan_args *a = (struct np_chan_args *)ri->data;
+
+	a->inst = (void *)regs_get_kernel_argument(regs, 0);
+	a->para = (void *)regs_get_kernel_argument(regs, 1);
+	a->chan_id = (void *)regs_get_kernel_argument(regs, 2);
+	return 0;
+}
+
+/* A channel was created: it belongs to the current process. */
+static int np_chan_create_ret(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	struct np_chan_args *a = (struct np_chan_args *)ri->data;
+	struct trs_chan_type types;
+	struct trs_id_inst inst;
+	int chan_id;
+	u32 idx;
+
+	if (regs_return_value(regs) ||
+	    copy_from_kernel_nofault(&inst, a->inst, sizeof(inst)) ||
+	    copy_from_kernel_nofault(&types, &a->para->types, sizeof(types)) ||
+	    copy_from_kernel_nofault(&chan_id, a->chan_id, sizeof(chan_id)))
+		return 0;
+	if (types.type != TRS_CHAN_TYPE_HW || chan_id < 0)
+		return 0;
+	idx = npuprof_sq_owner_index(inst.devid, chan_id);
+	if (idx >= NPUPROF_SQ_OWNER_SLOTS)
+		return 0;
+	WRITE_ONCE(np_sq_owner[idx].uid,
+		   from_kuid(&init_user_ns, current_euid()));
+	smp_wmb(); /* a reader that sees the tgid sees its uid */
+	WRITE_ONCE(np_sq_owner[idx].tgid, current->tgid);
+	return 0;
+}
+
+static struct kretprobe np_chan_create_krp = {
+	.kp.symbol_name = "hal_kernel_trs_chan_create",
+	.entry_handler = np_chan_create_entry,
+	.handler = np_chan_create_ret,
+	.data_size = sizeof(struct np_chan_args),
+	.maxactive = 64,
+};
+
+/* A channel is destroyed: its id may name another process's SQ next. */
+static int np_chan_destroy_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct trs_id_inst inst;
+	u32 idx;
+
+	if (copy_from_kernel_nofault(&inst,
+				     (void *)regs_get_kernel_argument(regs, 0),
+				     sizeof(inst)))
+		return 0;
+	idx = npuprof_sq_owner_index(inst.devid,
+				     (u32)regs_get_kernel_argument(regs, 1));
+	if (idx < NPUPROF_SQ_OWNER_SLOTS)
+		WRITE_ONCE(np_sq_owner[idx].tgid, 0);
+	return 0;
+}
+
+static struct kprobe np_chan_destroy_kp = {
+	.symbol_name = "hal_kernel_trs_chan_destroy",
+	.pre_handler = np_chan_destroy_pre,
+};
+
+static bool np_owner_probes; /* both registered */
+
+/* Probe @mod's channel creation and destruction, if it has them. */
+static void np_owner_attach(struct module *mod)
+{
+	static char create[MODULE_NAME_LEN + 32], destroy[MODULE_NAME_LEN + 32];
+	int ret;
+
+	snprintf(create, sizeof(create), "%s:hal_kernel_trs_chan_create",
+		 mod->name);
+	snprintf(destroy, sizeof(destroy), "%s:hal_kernel_trs_chan_destroy",
+		 mod->name);
+	memset(&np_chan_create_krp.kp, 0, sizeof(np_chan_create_krp.kp));
+	np_chan_create_krp.kp.symbol_name = create;
+	memset(&np_chan_destroy_kp, 0, sizeof(np_chan_destroy_kp));
+	np_chan_destroy_kp.symbol_name = destroy;
+	np_chan_destroy_kp.pre_handler = np_chan_destroy_pre;
+	memset(np_sq_owner, 0,
+	       NPUPROF_SQ_OWNER_SLOTS * sizeof(struct npuprof_sq_owner));
+	ret = register_kretprobe(&np_chan_create_krp);
+	if (!ret) {
+		ret = register_kprobe(&np_chan_destroy_kp);
+		if (ret)
+			unregister_kretprobe(&np_chan_create_krp);
+	}
+	np_owner_probes = !ret;
+	if (ret)
+		pr_warn("npuprof: %s: no channel creation probes (%d): submits are attributed to the current task\n",
+			mod->name, ret);
+}
+
+static void np_owner_detach(void)
+{
+	if (!np_owner_probes)
+		return;
+	unregister_kprobe(&np_chan_destroy_kp);
+	unregister_kretprobe(&np_chan_create_krp);
+	np_owner_probes = false;
+}
+
+/* Who a record of @kind on channel @chan is judged by and attributed to. */
+static struct npuprof_who np_who(int kind, u32 devid, u32 chan)
+{
+	struct npuprof_filter f = { .sq_owner = np_sq_owner };
+
+	return npuprof_filter_who(&f, kind, devid, chan, current->tgid,
+				  from_kuid(&init_user_ns, current_euid()));
+}
+
 /* The capture decision of session @s on one record of @kind. */
 static int np_decide(struct np_session *s, int kind, u32 devid, u32 stream,
-		     u32 task)
+		     u32 task, const struct npuprof_who *who)
 {
-	bool allowed = kind == NPUPROF_KIND_TASK || s->privileged ||
-		       uid_eq(current_euid(), s->uid);
-
 	return npuprof_filter_decide(&s->filter, kind, devid, stream, task,
-				     current->tgid, allowed);
+				     who);
 }
 
 /*
@@ -135,7 +267,7 @@ static int np_decide(struct np_session *s, int kind, u32 devid, u32 stream,
  * and, if it rejects the record, why. Nothing is encoded yet.
  */
 static int np_select(struct np_session **keep, u32 type, int kind, u32 devid,
-		     u32 stream, u32 task)
+		     u32 stream, u32 task, const struct npuprof_who *who)
 {
 	int i, n = 0;
 
@@ -147,7 +279,7 @@ static int np_select(struct np_session **keep, u32 type, int kind, u32 devid,
 			continue;
 		st = this_cpu_ptr(s->stats);
 		st->events[type]++;
-		switch (np_decide(s, kind, devid, stream, task)) {
+		switch (np_decide(s, kind, devid, stream, task, who)) {
 		case NPUPROF_KEEP: keep[n++] = s; break;
 		case NPUPROF_FILTERED: st->filtered++; break;
 		default: st->sampled_out++; break;
@@ -171,12 +303,16 @@ static __always_inline void np_probe_sqe_body(void *data, const char *str,
 {
 	struct np_session *keep[NP_MAX_SESSIONS];
 	struct npuprof_record r;
+	struct npuprof_who who = np_who(NPUPROF_KIND_SUBMIT, inst->devid,
+					t->chan_id);
 	int n = np_select(keep, NPUPROF_REC_SUBMIT, NPUPROF_KIND_SUBMIT,
-			  inst->devid, t->stream_id, t->task_id);
+			  inst->devid, t->stream_id, t->task_id, &who);
 
 	if (!n)
 		return;
 	npuprof_encode_submit(&r, inst, t);
+	if (who.sq_owner)
+		npuprof_encode_sq_owner(&r, who.tgid);
 	np_write(keep, n, &r);
 }
 
@@ -186,8 +322,10 @@ static __always_inline void np_probe_cqe_body(void *data, const char *str,
 {
 	struct np_session *keep[NP_MAX_SESSIONS];
 	struct npuprof_record r;
+	struct npuprof_who who = np_who(NPUPROF_KIND_TASK, inst->devid,
+					t->chan_id);
 	int n = np_select(keep, NPUPROF_REC_COMPLETE, NPUPROF_KIND_TASK,
-			  inst->devid, t->stream_id, t->task_id);
+			  inst->devid, t->stream_id, t->task_id, &who);
 
 	if (!n)
 		return;
@@ -202,8 +340,10 @@ static __always_inline void np_probe_recv_body(void *data, const char *str,
 {
 	struct np_session *keep[NP_MAX_SESSIONS];
 	struct npuprof_record r;
+	struct npuprof_who who = np_who(NPUPROF_KIND_OTHER, inst->devid,
+					t->chan_id);
 	int n = np_select(keep, NPUPROF_REC_RECV, NPUPROF_KIND_OTHER,
-			  inst->devid, t->chan_id, 0);
+			  inst->devid, t->chan_id, 0, &who);
 
 	if (!n)
 		return;
@@ -217,8 +357,10 @@ static __always_inline void np_probe_task_time_body(
 {
 	struct np_session *keep[NP_MAX_SESSIONS];
 	struct npuprof_record r;
+	struct npuprof_who who = np_who(NPUPROF_KIND_TASK, inst->devid,
+					t->sq_id);
 	int n = np_select(keep, NPUPROF_REC_TASK_TIME, NPUPROF_KIND_TASK,
-			  inst->devid, t->stream_id, t->task_id);
+			  inst->devid, t->stream_id, t->task_id, &who);
 
 	if (!n)
 		return;
@@ -302,6 +444,7 @@ static void np_attach(struct module *mod)
 	}
 	if (np_attached) {
 		np_tp_owner = mod;
+		np_owner_attach(mod);
 		pr_info("npuprof: attached to %s (tracepoints %#x)\n",
 			mod->name, np_attached);
 	}
@@ -311,6 +454,7 @@ static void np_detach(void)
 {
 	unsigned int j;
 
+	np_owner_detach();
 	for (j = 0; j < ARRAY_SIZE(np_tps); j++) {
 		if (!np_tps[j].tp)
 			continue;
@@ -346,7 +490,18 @@ static struct notifier_block np_tp_nb = {
 
 int np_probes_init(void)
 {
-	return register_tracepoint_module_notifier(&np_tp_nb);
+	int ret;
+
+	np_sq_owner = vzalloc(NPUPROF_SQ_OWNER_SLOTS *
+			      sizeof(struct npuprof_sq_owner));
+	if (!np_sq_owner)
+		return -ENOMEM;
+	ret = register_tracepoint_module_notifier(&np_tp_nb);
+	if (ret) {
+		vfree(np_sq_owner);
+		np_sq_owner = NULL;
+	}
+	return ret;
 }
 
 void np_probes_exit(void)
@@ -355,4 +510,6 @@ void np_probes_exit(void)
 	mutex_lock(&np_tp_mutex);
 	np_detach();
 	mutex_unlock(&np_tp_mutex);
+	vfree(np_sq_owner);
+	np_sq_owner = NULL;
 }

@@ -10,6 +10,10 @@
  * Everything a process creates (streams, event and notify ids) belongs to its
  * open file and is torn down on close, including when the process is killed
  * with tasks in flight.
+ *
+ * Streams take their device's send mode (uio.c for the user-mode ones); a
+ * stream's channel is created and destroyed through the driver's
+ * hal_kernel_trs_chan_create/destroy, where a tracer learns whose it is.
  */
 #include <linux/device.h>
 #include <linux/fs.h>
@@ -23,37 +27,63 @@
 static dev_t npusim_devt;
 static struct class *npusim_class;
 
-/* ---- streams -------------------------------------------------------------- */
-
-static void npusim_stream_free(struct kref *ref)
+/*
+ * The channel layer's channel creation and destruction, with the real
+ * driver's exported signatures (hicann/driver ascend_kernel_hal.h:
+ * hal_kernel_trs_chan_create, hal_kernel_trs_chan_destroy; uapi/trs_chan.h).
+ * The real SQ allocation (trs_hw_sqcq_alloc, in the allocating process's
+ * TRS_SQCQ_ALLOC ioctl) creates a HW/RTS channel through the first; npusim's
+ * stream creation does the same, in the creating process, once the stream
+ * has its id. They are out of line and global so a tracer can probe them
+ * (kprobe and kretprobe): it learns there whose each chan_id is, which in a
+ * user-mode send mode the current task at trs_chan:sqe cannot tell it. The
+ * stream itself records its creator for /proc (s->tgid).
+ */
+noinline int hal_kernel_trs_chan_create(struct trs_id_inst *inst,
+					struct trs_chan_para *para,
+					int *chan_id)
 {
-	struct npusim_stream *s = container_of(ref, struct npusim_stream, ref);
-
-	kvfree(s->sq);
-	kvfree(s->cq);
-	kfree(s);
+	if (para->types.type != TRS_CHAN_TYPE_HW ||
+	    para->types.sub_type != TRS_CHAN_SUB_TYPE_HW_RTS)
+		return -EINVAL;
+	*chan_id = para->sqid; /* npusim: one channel per SQ, same id */
+	pr_debug("npusim: chan create (devid=%u; tsid=%u; chan_id=%d; pid=%d)\n",
+		 inst->devid, inst->tsid, *chan_id, current->tgid);
+	return 0;
 }
 
-static void npusim_stream_put(struct npusim_stream *s)
+noinline void hal_kernel_trs_chan_destroy(struct trs_id_inst *inst, int chan_id)
 {
-	kref_put(&s->ref, npusim_stream_free);
+	pr_debug("npusim: chan destroy (devid=%u; tsid=%u; chan_id=%d)\n",
+		 inst->devid, inst->tsid, chan_id);
 }
 
-static struct npusim_stream *npusim_stream_get(struct npusim_file *f, u32 id)
+/* Stream @s (id assigned, in the device table) gets its channel. */
+static void npusim_stream_chan_create(struct npusim_stream *s)
 {
-	struct npusim_stream *s = NULL;
-	unsigned long flags;
+	struct trs_id_inst inst = { .devid = s->dev->id, .tsid = 0 };
+	struct trs_chan_para para = {
+		.sqid = s->id,
+		.cqid = s->id,
+		.types = { TRS_CHAN_TYPE_HW, TRS_CHAN_SUB_TYPE_HW_RTS },
+		.sq_para = { .sq_depth = s->depth,
+			     .sqe_size = NPUSIM_SQE_SIZE },
+		.cq_para = { .cq_depth = s->depth,
+			     .cqe_size = NPUSIM_CQE_SIZE },
+	};
+	int chan_id;
 
-	if (id >= npusim_max_streams)
-		return NULL;
-	spin_lock_irqsave(&npusim_lock, flags);
-	s = f->dev->streams[id];
-	if (s && (s->owner != f || s->dead))
-		s = NULL;
-	if (s)
-		kref_get(&s->ref);
-	spin_unlock_irqrestore(&npusim_lock, flags);
-	return s;
+	para.msg[0] = s->id; /* the stream id, as info[0] of TRS_SQCQ_ALLOC */
+	if (!hal_kernel_trs_chan_create(&inst, &para, &chan_id))
+		WRITE_ONCE(s->tgid, current->tgid);
+}
+
+static void npusim_stream_chan_destroy(struct npusim_stream *s)
+{
+	struct trs_id_inst inst = { .devid = s->dev->id, .tsid = 0 };
+
+	hal_kernel_trs_chan_destroy(&inst, s->id);
+	WRITE_ONCE(s->tgid, 0);
 }
 
 static int npusim_ioc_stream_create(struct npusim_file *f, void __user *uarg)
@@ -71,19 +101,22 @@ static int npusim_ioc_stream_create(struct npusim_file *f, void __user *uarg)
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
+	kref_init(&s->ref);
 	s->depth = npusim_sq_depth;
 	s->sq = kvcalloc(s->depth, sizeof(*s->sq), GFP_KERNEL);
 	s->cq = kvcalloc(s->depth, sizeof(*s->cq), GFP_KERNEL);
 	if (!s->sq || !s->cq) {
-		npusim_stream_free(&s->ref);
+		npusim_stream_put(s);
 		return -ENOMEM;
 	}
-	kref_init(&s->ref);
 	s->dev = dev;
 	s->owner = f;
 	INIT_LIST_HEAD(&s->active_node);
 	mutex_init(&s->recv_lock);
 	init_waitqueue_head(&s->wq);
+	s->mode = dev->send_mode;
+	if (s->mode != NPUSIM_SEND_KIO && npusim_uio_create(s))
+		s->mode = NPUSIM_SEND_KIO; /* as the driver when mapping fails */
 
 	spin_lock_irqsave(&npusim_lock, flags);
 	for (id = 0; id < npusim_max_streams; id++)
@@ -95,9 +128,10 @@ static int npusim_ioc_stream_create(struct npusim_file *f, void __user *uarg)
 	}
 	spin_unlock_irqrestore(&npusim_lock, flags);
 	if (id >= npusim_max_streams) {
-		npusim_stream_free(&s->ref);
+		npusim_stream_put(s);
 		return -ENOSPC;
 	}
+	npusim_stream_chan_create(s);
 
 	a.stream_id = id;
 	a.sq_id = id;
@@ -126,6 +160,8 @@ static void npusim_stream_cancel(struct npusim_stream *s)
 	npusim_schedule_locked(); /* releases a task held by an injected stall */
 	spin_unlock_irqrestore(&npusim_lock, flags);
 	wake_up_all(&s->wq);
+	if (s->uio)
+		npusim_uio_cancel(s); /* no forwarding after this */
 
 	wait_event(s->wq, !READ_ONCE(s->running));
 
@@ -137,12 +173,16 @@ static void npusim_stream_cancel(struct npusim_stream *s)
 	if (dev->streams[s->id] == s)
 		dev->streams[s->id] = NULL;
 	spin_unlock_irqrestore(&npusim_lock, flags);
+	npusim_stream_chan_destroy(s);
 	npusim_stream_put(s); /* the table's reference */
 }
 
+/* Nothing queued: not in the SQ, and not in a soft queue still to forward. */
 static bool npusim_stream_idle(struct npusim_stream *s)
 {
-	return READ_ONCE(s->head) == READ_ONCE(s->tail) || READ_ONCE(s->dead);
+	return (READ_ONCE(s->head) == READ_ONCE(s->tail) &&
+		!npusim_uio_pending(s)) ||
+	       READ_ONCE(s->dead);
 }
 
 static long npusim_wait(struct npusim_stream *s, s32 timeout_ms,
@@ -255,18 +295,8 @@ static int npusim_ioc_sq_send(struct npusim_file *f, void __user *uarg)
 			goto out_put;
 		}
 	}
-	/* SQE into the slot, tail advanced, then "Task Send" — as the driver */
 	pos = s->tail & (s->depth - 1);
-	for (i = 0; i < a.sqe_num; i++) {
-		s->sq[s->tail & (s->depth - 1)] = buf[i];
-		s->tail++;
-		npusim_trace_sqe(s, &buf[i]);
-	}
-	if (!s->active) {
-		list_add_tail(&s->active_node, &f->dev->active);
-		s->active = true;
-	}
-	npusim_schedule_locked();
+	npusim_sq_fill_locked(s, buf, a.sqe_num, true);
 	spin_unlock_irqrestore(&npusim_lock, flags);
 
 	a.pos = pos;
@@ -512,6 +542,7 @@ static int npusim_ioc_dev_info(struct npusim_file *f, void __user *uarg)
 	a.cqe_mode = npusim_cqe_mode;
 	a.counter_hz = (u64)npusim_counter_mhz * 1000000ULL;
 	a.num_devices = npusim_ndev;
+	a.sq_send_mode = f->dev->send_mode;
 	return copy_to_user(uarg, &a, sizeof(a)) ? -EFAULT : 0;
 }
 
@@ -532,6 +563,8 @@ static long npusim_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case NPUSIM_IOC_ID_ALLOC: return npusim_ioc_id(f, uarg, true);
 	case NPUSIM_IOC_ID_FREE: return npusim_ioc_id(f, uarg, false);
 	case NPUSIM_IOC_STREAM_STATUS: return npusim_ioc_stream_status(f, uarg);
+	case NPUSIM_IOC_SQ_UIO_INFO: return npusim_ioc_sq_uio_info(f, uarg);
+	case NPUSIM_IOC_SQ_TRIGGER: return npusim_ioc_sq_trigger(f, uarg);
 	default: return -ENOTTY;
 	}
 }
@@ -582,10 +615,16 @@ static int npusim_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+static int npusim_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return npusim_uio_mmap(file->private_data, vma);
+}
+
 static const struct file_operations npusim_fops = {
 	.owner = THIS_MODULE,
 	.open = npusim_open,
 	.release = npusim_release,
+	.mmap = npusim_mmap,
 	.unlocked_ioctl = npusim_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,
@@ -611,6 +650,7 @@ static void npusim_destroy_devices(void)
 			device_destroy(npusim_class,
 				       MKDEV(MAJOR(npusim_devt), d));
 		cdev_del(&dev->cdev);
+		npusim_uio_dev_exit(dev);
 		kvfree(dev->streams);
 		kvfree(dev);
 		npusim_devs[d] = NULL;
@@ -638,6 +678,10 @@ static int npusim_create_device(unsigned int d)
 				GFP_KERNEL);
 	if (!dev->streams)
 		return -ENOMEM;
+	dev->send_mode = npusim_param_send_mode(d);
+	ret = npusim_uio_dev_init(dev);
+	if (ret)
+		return ret;
 	cdev_init(&dev->cdev, &npusim_fops);
 	dev->cdev.owner = THIS_MODULE;
 	ret = cdev_add(&dev->cdev, MKDEV(MAJOR(npusim_devt), d), 1);
@@ -689,9 +733,10 @@ static int __init npusim_init(void)
 		if (ret)
 			goto err_devices;
 	}
-	pr_info("npusim: %u x %s, %u AI cores, sq_depth %u, cqe_mode %u\n",
+	pr_info("npusim: %u x %s, %u AI cores, sq_depth %u, cqe_mode %u, sq_send_mode %s\n",
 		npusim_ndev, NPUSIM_CHIP_NAME, npusim_aicores, npusim_sq_depth,
-		npusim_cqe_mode);
+		npusim_cqe_mode,
+		npusim_send_mode_names[npusim_param_send_mode(0)]);
 	return 0;
 
 err_devices:

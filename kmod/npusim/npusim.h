@@ -17,6 +17,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <uapi/npusim.h>
 #include <uapi/trs_chan.h>
 
@@ -24,12 +25,28 @@
 #define NPUSIM_SDMA_BASE_NS 2000 /* fixed SDMA setup latency */
 
 struct npusim_file;
+/* a user-mode stream's soft queue (stream.c; forwarded by uio.c) */
+struct npusim_uio {
+	struct kref ref;
+	void *mem; /* vmalloc_user: the control page, then the queue */
+	size_t size;
+	struct npusim_uio_ctrl *ctrl;
+	struct npusim_sqe *que;
+	u32 depth; /* a power of two */
+	u32 head; /* the driver's own head; ctrl->head is its copy */
+	bool stuck; /* the SQE at head is malformed */
+	atomic_t maps; /* mappings of it */
+	struct mutex send_lock; /* one forwarder at a time */
+};
 
 struct npusim_stream {
 	struct kref ref;
 	struct npusim_dev *dev;
 	struct npusim_file *owner;
 	u32 id; /* stream id == SQ id == CQ id */
+	u32 mode; /* enum npusim_send_mode */
+	struct npusim_uio *uio; /* UIO_T, UIO_D: the soft queue (uio.c) */
+	pid_t tgid; /* the process that created its channel */
 	bool dead; /* destroyed: accept nothing, start nothing */
 	bool active; /* on dev->active */
 	struct list_head active_node;
@@ -88,6 +105,15 @@ struct npusim_dev {
 	u64 fault_resets; /* device resets */
 	u64 fault_aborted; /* tasks aborted by them */
 	u64 fault_unknown; /* CQEs emitted for tasks never submitted */
+
+	/* user-mode send (uio.c), when send_mode is not KIO */
+	u32 send_mode; /* enum npusim_send_mode of new streams */
+	unsigned long *uio_pending; /* [max_streams] bits: triggered */
+	struct workqueue_struct *sq_wq; /* "dev<N>_sq_send_wq" */
+	struct work_struct sq_work; /* the trigger's work */
+	int sq_work_retry;
+	struct task_struct *sq_task; /* "dev<N>_sq_task": polls the queues */
+	int sq_task_flag; /* a trigger came: the poller starts */
 };
 
 struct npusim_file {
@@ -98,8 +124,10 @@ struct npusim_file {
 
 /*
  * The files of the driver, each using only those below it:
- *   main.c    the char devices, their ioctls, streams; module init/exit
+ *   main.c    the char devices, their ioctls, stream creation; init/exit
+ *   uio.c     user-mode submission: trigger, forwarding, mapping
  *   procfs.c  /proc/trs_chan/dev<D>-ts0/{trace_enable,summary,fault}
+ *   stream.c  a stream's lifetime, its soft queue, the SQ fill step
  *   sched.c   the device model: scheduling, completion, the device table
  *   fault.c   fault injection: which tasks are held or lost
  *   trace.c   the tracepoints and their call sites
@@ -117,7 +145,32 @@ extern unsigned int npusim_counter_mhz;
 extern unsigned int npusim_sdma_mbps;
 extern bool npusim_trace_default;
 extern bool npusim_cq_hold;
+u32 npusim_param_send_mode(unsigned int devid);
 int npusim_params_valid(void);
+
+/* main.c */
+int hal_kernel_trs_chan_create(struct trs_id_inst *inst,
+			       struct trs_chan_para *para, int *chan_id);
+void hal_kernel_trs_chan_destroy(struct trs_id_inst *inst, int chan_id);
+
+/* stream.c */
+struct npusim_stream *npusim_stream_get(struct npusim_file *f, u32 id);
+void npusim_stream_put(struct npusim_stream *s);
+void npusim_sq_fill_locked(struct npusim_stream *s,
+			   const struct npusim_sqe *sqes, u32 n, bool trace);
+int npusim_uio_create(struct npusim_stream *s);
+void npusim_uio_cancel(struct npusim_stream *s);
+void npusim_uio_put(struct npusim_uio *q);
+bool npusim_uio_pending(struct npusim_stream *s);
+void npusim_uio_stats(struct npusim_stream *s, u64 *ok, u64 *fail);
+extern const char *const npusim_send_mode_names[3];
+
+/* uio.c */
+int npusim_uio_mmap(struct npusim_file *f, struct vm_area_struct *vma);
+int npusim_ioc_sq_uio_info(struct npusim_file *f, void __user *uarg);
+int npusim_ioc_sq_trigger(struct npusim_file *f, void __user *uarg);
+int npusim_uio_dev_init(struct npusim_dev *dev);
+void npusim_uio_dev_exit(struct npusim_dev *dev);
 
 /* trace.c */
 void npusim_trace_sqe(struct npusim_stream *s, const struct npusim_sqe *sqe);

@@ -59,9 +59,32 @@ MODULE_PARM_DESC(
 	cq_hold,
 	"a full CQ holds its stream's next completion back until the host receives, as the hardware does (default off: the CQE is lost and counted in cq_overflow, so programs that never receive keep running)");
 
+static unsigned int npusim_send_mode[NPUSIM_MAX_DEVICES];
+static int npusim_send_mode_n;
+module_param_array_named(sq_send_mode, npusim_send_mode, uint,
+			 &npusim_send_mode_n, 0444);
+MODULE_PARM_DESC(
+	sq_send_mode,
+	"SQ send mode of each device, one value for all or one per device: 0 KIO (ioctl; the real driver's fallback), 1 UIO_T (mapped soft queue and trigger, forwarded by a kernel worker: the 910B's, the default), 2 UIO_D (mapped queue and doorbell, no trs_chan:sqe: STARS v2)");
+
+/* The send mode of device @devid's new streams: as a 910B's normal SQs
+ * (UIO_T) unless the parameter says otherwise. */
+u32 npusim_param_send_mode(unsigned int devid)
+{
+	if (npusim_send_mode_n == 1)
+		return npusim_send_mode[0];
+	return devid < npusim_send_mode_n ? npusim_send_mode[devid] :
+					    NPUSIM_SEND_UIO_T;
+}
+
 /* Are the parameters the driver was loaded with usable? */
 int npusim_params_valid(void)
 {
+	int i;
+
+	for (i = 0; i < npusim_send_mode_n; i++)
+		if (npusim_send_mode[i] > NPUSIM_SEND_UIO_D)
+			return -EINVAL;
 	if (!npusim_ndev || npusim_ndev > NPUSIM_MAX_DEVICES)
 		return -EINVAL;
 	if (!npusim_aicores || npusim_aicores > 1024 || !npusim_aicpus ||

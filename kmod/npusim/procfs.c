@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /proc/trs_chan/dev<D>-ts0/: the per-device trace switch with the exact
- * semantics of the real driver, a summary of the device's streams, and the
- * fault injector's switch.
+ * semantics of the real driver, a summary of the device's streams (with,
+ * as the real driver's per-process summary, each SQ's send mode, its
+ * owner and the user-mode queue's send counts), and the fault injector's
+ * switch.
  *
  * trace_enable reads as "0\n" or "1\n". A write must be exactly two bytes at
  * offset 0 (e.g. "1\n"), otherwise -EINVAL; the first byte is parsed as a
@@ -78,8 +80,9 @@ static int summary_show(struct seq_file *m, void *v)
 		dev->aic_free, dev->aiv_free, dev->aicpu_free);
 	for (id = 0; id < npusim_max_streams; id++) {
 		struct npusim_stream *s;
-		u32 head, tail, running, cqp;
-		u64 done, ovf;
+		u32 head, tail, running, cqp, mode;
+		u64 done, ovf, ok, fail;
+		pid_t pid;
 
 		spin_lock_irqsave(&npusim_lock, flags);
 		s = dev->streams[id];
@@ -93,13 +96,17 @@ static int summary_show(struct seq_file *m, void *v)
 		cqp = s->cq_tail - s->cq_head;
 		done = s->completed;
 		ovf = s->cq_overflow;
+		mode = s->mode;
+		pid = s->tgid;
+		npusim_uio_stats(s, &ok, &fail);
 		spin_unlock_irqrestore(&npusim_lock, flags);
 		seq_printf(
 			m,
-			"stream %u sq_head %u sq_tail %u queued %u running %u completed %llu cq_pending %u cq_overflow %llu\n",
+			"stream %u sq_head %u sq_tail %u queued %u running %u completed %llu cq_pending %u cq_overflow %llu mode %s pid %d uio send ok %llu send fail %llu\n",
 			id, head & (npusim_sq_depth - 1),
 			tail & (npusim_sq_depth - 1), tail - head, running,
-			done, cqp, ovf);
+			done, cqp, ovf, npusim_send_mode_names[mode], pid, ok,
+			fail);
 	}
 	return 0;
 }

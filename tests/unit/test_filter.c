@@ -32,6 +32,7 @@ static struct npuprof_filter filter(uint32_t pid, uint32_t dev_mask, uint32_t sa
 		.flags = flags,
 		.stream_mask = mask,
 		.owner = pid ? owner : NULL,
+		.any_uid = 1,
 	};
 
 	memset(mask, 0, sizeof(mask));
@@ -47,7 +48,9 @@ static void want_stream(uint32_t s)
 static int decide(const struct npuprof_filter *f, int kind, uint32_t dev, uint32_t stream,
 		  uint32_t task, uint32_t tgid)
 {
-	return npuprof_filter_decide(f, kind, dev, stream, task, tgid, 1);
+	struct npuprof_who who = { tgid, 0, 0 };
+
+	return npuprof_filter_decide(f, kind, dev, stream, task, &who);
 }
 
 /* ---- the task key --------------------------------------------------------- */
@@ -183,20 +186,96 @@ START_TEST(test_pid_and_owner)
 }
 END_TEST
 
+/* The SQ owner table: a submit on a channel whose creator is known is
+ * judged by (and attributed to) the creator, whatever task is current (a
+ * UIO_T forwarding kernel thread); unknown channels, out-of-range ids and
+ * non-submit records fall back to the current task. */
+START_TEST(test_sq_owner)
+{
+	static struct npuprof_sq_owner tab[NPUPROF_SQ_OWNER_SLOTS];
+	struct npuprof_filter f = filter(ME, 0, 0, 0);
+	const __u32 kworker = 55;
+	struct npuprof_who w;
+
+	memset(tab, 0, sizeof(tab));
+	f.sq_owner = tab;
+	tab[npuprof_sq_owner_index(1, 7)] = (struct npuprof_sq_owner){ ME, 1000 };
+	tab[npuprof_sq_owner_index(1, 8)] = (struct npuprof_sq_owner){ OTHER, 1001 };
+
+	w = npuprof_filter_who(&f, NPUPROF_KIND_SUBMIT, 1, 7, kworker, 0);
+	ck_assert_uint_eq(w.tgid, ME);
+	ck_assert_uint_eq(w.uid, 1000);
+	ck_assert_uint_eq(w.sq_owner, 1);
+	ck_assert_int_eq(npuprof_filter_decide(&f, NPUPROF_KIND_SUBMIT, 1, 3, 1, &w), NPUPROF_KEEP);
+	/* the verdict lands in the stream table: the stream's completions pass */
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 1, 3, 1, kworker), NPUPROF_KEEP);
+
+	w = npuprof_filter_who(&f, NPUPROF_KIND_SUBMIT, 1, 8, kworker, 0);
+	ck_assert_uint_eq(w.tgid, OTHER);
+	ck_assert_int_eq(npuprof_filter_decide(&f, NPUPROF_KIND_SUBMIT, 1, 4, 1, &w),
+			 NPUPROF_FILTERED);
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 1, 4, 1, ME), NPUPROF_FILTERED);
+
+	/* the creator submitting itself (KIO): not flagged */
+	w = npuprof_filter_who(&f, NPUPROF_KIND_SUBMIT, 1, 7, ME, 1000);
+	ck_assert_uint_eq(w.sq_owner, 0);
+	ck_assert_uint_eq(w.tgid, ME);
+	/* unknown channel, other device, ids beyond the table: the current task */
+	w = npuprof_filter_who(&f, NPUPROF_KIND_SUBMIT, 1, 9, kworker, 0);
+	ck_assert_uint_eq(w.tgid, kworker);
+	ck_assert_uint_eq(w.sq_owner, 0);
+	w = npuprof_filter_who(&f, NPUPROF_KIND_SUBMIT, 0, 7, kworker, 0);
+	ck_assert_uint_eq(w.tgid, kworker);
+	w = npuprof_filter_who(&f, NPUPROF_KIND_SUBMIT, 1, NPUPROF_MAX_STREAMS, kworker, 0);
+	ck_assert_uint_eq(w.tgid, kworker);
+	w = npuprof_filter_who(&f, NPUPROF_KIND_SUBMIT, NPUPROF_MAX_DEVICES, 7, kworker, 0);
+	ck_assert_uint_eq(w.tgid, kworker);
+	ck_assert_uint_eq(npuprof_sq_owner_index(NPUPROF_MAX_DEVICES, 0), NPUPROF_SQ_OWNER_SLOTS);
+	/* only submits look at the table */
+	w = npuprof_filter_who(&f, NPUPROF_KIND_OTHER, 1, 7, kworker, 0);
+	ck_assert_uint_eq(w.tgid, kworker);
+	/* without a table: the current task */
+	f.sq_owner = NULL;
+	w = npuprof_filter_who(&f, NPUPROF_KIND_SUBMIT, 1, 7, kworker, 0);
+	ck_assert_uint_eq(w.tgid, kworker);
+}
+END_TEST
+
+/* The attribution survives the header stamp; other records keep the
+ * current task's pid. */
+START_TEST(test_encode_sq_owner)
+{
+	struct npuprof_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.hdr.type = NPUPROF_REC_SUBMIT;
+	npuprof_encode_sq_owner(&r, ME);
+	npuprof_encode_hdr(&r, 1, 0, 55, 56);
+	ck_assert_uint_eq(r.hdr.pid, ME);
+	ck_assert_uint_eq(r.hdr.tid, 56);
+	ck_assert_uint_eq(r.hdr.flags, NPUPROF_F_SQ_OWNER);
+	memset(&r, 0, sizeof(r));
+	npuprof_encode_hdr(&r, 1, 0, 55, 56);
+	ck_assert_uint_eq(r.hdr.pid, 55);
+}
+END_TEST
+
 /* The engine's own permission (the kmod's unprivileged sessions). */
 START_TEST(test_not_allowed)
 {
 	struct npuprof_filter f = filter(ME, 0, 0, 0);
+	struct npuprof_who who = { ME, 1000, 0 }; /* another user's task */
 
-	ck_assert_int_eq(npuprof_filter_decide(&f, NPUPROF_KIND_SUBMIT, 0, 3, 1, ME, 0),
+	f.any_uid = 0;
+	f.uid = 1001;
+	ck_assert_int_eq(npuprof_filter_decide(&f, NPUPROF_KIND_SUBMIT, 0, 3, 1, &who),
 			 NPUPROF_FILTERED);
 	ck_assert_uint_eq(owner[3], NPUPROF_OWNER_SKIP);
-	ck_assert_int_eq(npuprof_filter_decide(&f, NPUPROF_KIND_OTHER, 0, 3, 0, ME, 0),
+	ck_assert_int_eq(npuprof_filter_decide(&f, NPUPROF_KIND_OTHER, 0, 3, 0, &who),
 			 NPUPROF_FILTERED);
 	/* completions are judged by the owner table alone */
 	owner[3] = NPUPROF_OWNER_KEEP;
-	ck_assert_int_eq(npuprof_filter_decide(&f, NPUPROF_KIND_TASK, 0, 3, 1, ME, 0),
-			 NPUPROF_KEEP);
+	ck_assert_int_eq(npuprof_filter_decide(&f, NPUPROF_KIND_TASK, 0, 3, 1, &who), NPUPROF_KEEP);
 }
 END_TEST
 
@@ -332,6 +411,8 @@ Suite *unit_suite(void)
 	tcase_add_test(tf, test_stream_mask);
 	tcase_add_test(tf, test_pid_and_owner);
 	tcase_add_test(tf, test_not_allowed);
+	tcase_add_test(tf, test_sq_owner);
+	tcase_add_test(tf, test_encode_sq_owner);
 	tcase_add_test(tf, test_sampling);
 	tcase_add_test(tf, test_sampling_first);
 	tcase_add_test(tf, test_no_recv);

@@ -3,8 +3,8 @@
  * for the BPF engine) against known npusim workloads.
  *
  *   capture_test [-e ENGINE] CASE      CASE: known known_realistic overflow
- *                                       filter_pid filter_dev filter_stream
- *                                       sample unpriv badioctl
+ *                                       filter_pid filter_pid_uio filter_dev
+ *                                       filter_stream sample unpriv badioctl
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -214,7 +214,14 @@ static void case_known(int realistic)
 
 			if (r->hdr.type == NPUPROF_REC_SUBMIT &&
 			    r->submit.devid == (uint32_t)jobs[j].dev &&
-			    r->submit.stream_id == jobs[j].sid && r->hdr.tid == jobs[j].tid) {
+			    r->submit.stream_id == jobs[j].sid) {
+				/* KIO: in the submitting thread; UIO_T: in the
+				 * driver's kernel thread, attributed to us */
+				int owner = !!(r->hdr.flags & NPUPROF_F_SQ_OWNER);
+
+				CHECK(owner ? r->hdr.tid != jobs[j].tid : r->hdr.tid == jobs[j].tid,
+				      "job %d submit %d: in thread %u (owner flag %d)", j, next,
+				      r->hdr.tid, owner);
 				CHECK(r->submit.task_id == (uint32_t)next &&
 					      r->submit.sqe_type == job_type(next) &&
 					      r->submit.sq_id == jobs[j].sid &&
@@ -293,7 +300,11 @@ static void case_overflow(void)
 }
 
 /* Only the selected process's tasks, including their completions. */
-static void case_filter_pid(void)
+/* With @uio (npusim loaded with sq_send_mode=1, as a 910B) every submit
+ * fires in the driver's forwarding kernel thread: the engine must still
+ * keep all of ours, attributed to us by the SQ owner table, and none of the
+ * other process's. */
+static void case_filter_pid(int uio)
 {
 	struct npuprof_capture_opts o = { 0 };
 	struct npuprof_engine *e;
@@ -328,6 +339,15 @@ static void case_filter_pid(void)
 		if (r->hdr.type == NPUPROF_REC_SUBMIT || r->hdr.type == NPUPROF_REC_RECV ||
 		    (r->hdr.flags & NPUPROF_F_CQE_RECV))
 			CHECK(r->hdr.pid == (uint32_t)getpid(), "record of pid %u", r->hdr.pid);
+		if (r->hdr.type == NPUPROF_REC_SUBMIT && uio) {
+			CHECK(r->hdr.flags & NPUPROF_F_SQ_OWNER,
+			      "submit not attributed to its SQ owner");
+			CHECK(r->hdr.tid != mine.tid, "submit in the submitting thread %u",
+			      r->hdr.tid);
+		} else if (r->hdr.type == NPUPROF_REC_SUBMIT) {
+			CHECK(!(r->hdr.flags & NPUPROF_F_SQ_OWNER), "KIO submit flagged");
+			CHECK(r->hdr.tid == mine.tid, "KIO submit in thread %u", r->hdr.tid);
+		}
 		if (r->hdr.type == NPUPROF_REC_COMPLETE)
 			CHECK(r->complete.devid == 1, "completion of the other process");
 		if (r->hdr.type == NPUPROF_REC_TASK_TIME)
@@ -668,7 +688,9 @@ int main(int argc, char **argv)
 	else if (!strcmp(cs, "overflow"))
 		case_overflow();
 	else if (!strcmp(cs, "filter_pid"))
-		case_filter_pid();
+		case_filter_pid(0);
+	else if (!strcmp(cs, "filter_pid_uio"))
+		case_filter_pid(1);
 	else if (!strcmp(cs, "filter_dev"))
 		case_filter_dev();
 	else if (!strcmp(cs, "no_recv_shared"))

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -660,7 +661,8 @@ static void case_known(void)
 	MUST(npusim_stream_sync(fd, sid, 2000));
 	CHECK(npusim_cq_recv(fd, sid, cq, 3, 1000) == 3, "3 CQEs");
 	printf("stream %u\n", sid);
-	close(fd);
+	printf("pid %d mode %u\n", (int)getpid(), npusim_sq_mode(fd, sid));
+	npusim_dev_close(fd);
 }
 
 /* cqe_mode=1: only wr_cqe, event-record and place-holder tasks complete
@@ -812,6 +814,287 @@ static void case_timed(void)
 	close(fd);
 }
 
+/* ---- UIO: user-mode submission (load with sq_send_mode=1 or 2) ------------- */
+
+/* A stream created with the bare ioctl: the client does not map it. */
+static uint32_t raw_stream(int fd)
+{
+	struct npusim_stream_create sc = { 0 };
+
+	MUST(raw_ioctl(fd, NPUSIM_IOC_STREAM_CREATE, &sc));
+	return sc.stream_id;
+}
+
+static int trigger(int fd, uint32_t sid)
+{
+	struct npusim_sq_trigger t = { .stream_id = sid };
+
+	return raw_ioctl(fd, NPUSIM_IOC_SQ_TRIGGER, &t);
+}
+
+static int uio_info(int fd, uint32_t sid, struct npusim_sq_uio_info *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->stream_id = sid;
+	return raw_ioctl(fd, NPUSIM_IOC_SQ_UIO_INFO, a);
+}
+
+static void *map_queue(int fd, const struct npusim_sq_uio_info *a)
+{
+	void *p = mmap(NULL, a->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		       (off_t)a->map_offset);
+
+	if (p == MAP_FAILED) {
+		fail("mmap stream %u: %s", a->stream_id, strerror(errno));
+		exit(1);
+	}
+	return p;
+}
+
+static uint64_t completed(int fd, uint32_t sid)
+{
+	struct npusim_stream_status st;
+
+	MUST(npusim_stream_status(fd, sid, &st));
+	return st.completed;
+}
+
+/* wait up to 2 s for cond (the poller runs every few ms) */
+#define WAIT_FOR(cond)                                      \
+	do {                                                \
+		for (int w_ = 0; w_ < 400 && !(cond); w_++) \
+			usleep(5000);                       \
+	} while (0)
+
+/* The summary line of stream sid on device d, or "" */
+static void summary_line(int d, uint32_t sid, char *out, size_t n)
+{
+	char path[64], line[512], want[32];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/trs_chan/dev%d-ts0/summary", d);
+	snprintf(want, sizeof(want), "stream %u ", sid);
+	out[0] = 0;
+	if (!(f = fopen(path, "r")))
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, want, strlen(want)))
+			snprintf(out, n, "%s", line);
+	fclose(f);
+}
+
+/*
+ * UIO_T through the client (tasks that wrap the soft queue, all complete in
+ * order), and the driver's refusals through the bare interface: a trigger
+ * of an unmapped queue, a tail beyond the queue, malformed SQEs (the queue
+ * stops at one until it is rewritten), bad mappings; a stream destroyed
+ * while mapped.
+ */
+static void case_uio(void)
+{
+	enum {
+		NTASK = 3000,
+		BATCH = 100
+	};
+	int fd = open_dev(0);
+	struct npusim_dev_info info;
+	struct npusim_sq_uio_info a;
+	struct npusim_sqe q[BATCH];
+	struct npusim_uio_ctrl *c;
+	uint32_t sid, raw, other;
+	char line[512], want[128];
+	void *p;
+
+	MUST(npusim_dev_info(fd, &info));
+	CHECK(info.abi_version == NPUSIM_ABI_VERSION && info.sq_send_mode == NPUSIM_SEND_UIO_T,
+	      "abi %u mode %u", info.abi_version, info.sq_send_mode);
+	MUST(npusim_stream_create(fd, &sid));
+	CHECK(npusim_sq_mode(fd, sid) == NPUSIM_SEND_UIO_T, "the client does not use UIO_T");
+	MUST(uio_info(fd, sid, &a));
+	CHECK(a.mode == NPUSIM_SEND_UIO_T && a.depth == info.sq_depth &&
+		      a.sqe_size == NPUSIM_SQE_SIZE &&
+		      a.map_offset == NPUSIM_UIO_MMAP_OFFSET(sid) &&
+		      a.queue_offset == (uint64_t)sysconf(_SC_PAGESIZE) &&
+		      a.map_size >= a.queue_offset + (uint64_t)a.depth * NPUSIM_SQE_SIZE,
+	      "uio info: mode %u depth %u size %llu", a.mode, a.depth,
+	      (unsigned long long)a.map_size);
+	for (int t = 0; t < NTASK; t += BATCH) {
+		for (int i = 0; i < BATCH; i++) {
+			npusim_sqe_init(&q[i], i % 3 ? NPUSIM_SQE_AIV : NPUSIM_SQE_SDMA, sid,
+					t + i);
+			q[i].duration_ns = 2000;
+			q[i].bytes = 4096;
+		}
+		MUST(npusim_sq_send(fd, sid, q, BATCH, -1, NULL));
+		if (recv_in_order(fd, sid, BATCH, t, 5000))
+			return;
+	}
+	MUST(npusim_stream_sync(fd, sid, 5000));
+	CHECK(completed(fd, sid) == NTASK, "completed %llu of %d",
+	      (unsigned long long)completed(fd, sid), NTASK);
+	/* a second mapping of the same queue sees the driver's counts */
+	c = p = map_queue(fd, &a);
+	CHECK(c->state == NPUSIM_UIO_LIVE && c->stream_id == sid && c->depth == a.depth &&
+		      c->send_ok == NTASK && c->send_fail == 0 && c->triggers >= 1 &&
+		      c->head == c->tail && c->head == NTASK % a.depth,
+	      "ctrl: state %u ok %llu fail %llu triggers %llu head %u tail %u", c->state,
+	      (unsigned long long)c->send_ok, (unsigned long long)c->send_fail,
+	      (unsigned long long)c->triggers, c->head, c->tail);
+	munmap(p, a.map_size);
+	summary_line(0, sid, line, sizeof(line));
+	snprintf(want, sizeof(want), " mode UIO_T pid %d uio send ok %d send fail 0", (int)getpid(),
+		 NTASK);
+	CHECK(strstr(line, want), "summary: %s", line);
+
+	/* the bare interface */
+	raw = raw_stream(fd);
+	EXPECT_ERR(trigger(fd, raw), EINVAL); /* not mapped */
+	EXPECT_ERR(trigger(fd, 4242), EINVAL);
+	struct npusim_sq_trigger bt = { .stream_id = raw, .rsv = { 1 } };
+	EXPECT_ERR(raw_ioctl(fd, NPUSIM_IOC_SQ_TRIGGER, &bt), EINVAL);
+	EXPECT_ERR(raw_ioctl(fd, NPUSIM_IOC_SQ_TRIGGER, NULL), EFAULT);
+	MUST(uio_info(fd, raw, &a));
+	struct npusim_sq_uio_info bad = a;
+	bad.rsv[2] = 1;
+	EXPECT_ERR(raw_ioctl(fd, NPUSIM_IOC_SQ_UIO_INFO, &bad), EINVAL);
+	bad = a;
+	bad.stream_id = 4242;
+	EXPECT_ERR(raw_ioctl(fd, NPUSIM_IOC_SQ_UIO_INFO, &bad), EINVAL);
+	/* bad mappings: size, private, another offset, someone else's */
+	CHECK(mmap(NULL, a.map_size - 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   (off_t)a.map_offset) == MAP_FAILED &&
+		      errno == EINVAL,
+	      "short mapping accepted");
+	CHECK(mmap(NULL, a.map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd,
+		   (off_t)a.map_offset) == MAP_FAILED &&
+		      errno == EINVAL,
+	      "private mapping accepted");
+	CHECK(mmap(NULL, a.map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   (off_t)a.map_offset + 4096) == MAP_FAILED &&
+		      errno == EINVAL,
+	      "mapping at an inner offset accepted");
+	{
+		int fd2 = open_dev(0);
+
+		CHECK(mmap(NULL, a.map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd2,
+			   (off_t)a.map_offset) == MAP_FAILED &&
+			      errno == EINVAL,
+		      "another file's stream mapped");
+		close(fd2);
+	}
+	c = p = map_queue(fd, &a);
+	struct npusim_sqe *que = (struct npusim_sqe *)((char *)p + a.queue_offset);
+	CHECK(c->state == NPUSIM_UIO_LIVE && c->stream_id == raw && c->head == 0 && c->tail == 0,
+	      "fresh queue");
+	/* a tail beyond the queue */
+	c->tail = a.depth;
+	EXPECT_ERR(trigger(fd, raw), EINVAL);
+	c->tail = a.depth + 5;
+	EXPECT_ERR(trigger(fd, raw), EINVAL);
+	c->tail = 0;
+	MUST(trigger(fd, raw)); /* nothing to send */
+	/* a malformed SQE: refused, and the queue stops there */
+	npusim_sqe_init(&que[0], NPUSIM_SQE_AI_CORE, raw + 1, 0);
+	__atomic_store_n(&c->tail, 1, __ATOMIC_RELEASE);
+	EXPECT_ERR(trigger(fd, raw), EINVAL);
+	usleep(20000); /* the poller is running: it finds the same */
+	CHECK(c->head == 0 && completed(fd, raw) == 0, "malformed SQE forwarded");
+	MUST(npusim_stream_sync(fd, raw, 1000)); /* a stopped queue is idle */
+	/* rewritten, it goes */
+	npusim_sqe_init(&que[0], NPUSIM_SQE_AI_CORE, raw, 0);
+	MUST(trigger(fd, raw));
+	MUST(npusim_stream_sync(fd, raw, 2000));
+	CHECK(completed(fd, raw) == 1 && c->head == 1 && c->error == 0,
+	      "rewritten SQE: %llu, head %u", (unsigned long long)completed(fd, raw), c->head);
+	/* good, bad: the good one goes, the queue stops at the bad one */
+	npusim_sqe_init(&que[1], NPUSIM_SQE_AI_CORE, raw, 1);
+	npusim_sqe_init(&que[2], 63, raw, 2);
+	__atomic_store_n(&c->tail, 3, __ATOMIC_RELEASE);
+	EXPECT_ERR(trigger(fd, raw), EINVAL);
+	WAIT_FOR(c->head == 2 && c->error == -EINVAL);
+	MUST(npusim_stream_sync(fd, raw, 2000));
+	CHECK(c->head == 2 && c->error == -EINVAL && c->send_fail >= 1 && completed(fd, raw) == 2,
+	      "good then bad: head %u error %d fail %llu completed %llu", c->head, c->error,
+	      (unsigned long long)c->send_fail, (unsigned long long)completed(fd, raw));
+	npusim_sqe_init(&que[2], NPUSIM_SQE_PLACE_HOLDER, raw, 2);
+	MUST(trigger(fd, raw));
+	MUST(npusim_stream_sync(fd, raw, 2000));
+	CHECK(completed(fd, raw) == 3 && c->error == 0, "after the fix: %llu",
+	      (unsigned long long)completed(fd, raw));
+	/* written without a trigger: the poller forwards it (the device has
+	 * seen triggers) */
+	npusim_sqe_init(&que[3], NPUSIM_SQE_AI_CORE, raw, 3);
+	__atomic_store_n(&c->tail, 4, __ATOMIC_RELEASE);
+	WAIT_FOR(completed(fd, raw) == 4);
+	CHECK(completed(fd, raw) == 4, "the poller did not forward");
+	/* the ioctl still works on a UIO stream, as TRS_SQCQ_SEND does */
+	struct npusim_sq_send ss = { .stream_id = raw, .sqe_num = 1 };
+	npusim_sqe_init(&q[0], NPUSIM_SQE_AI_CORE, raw, 4);
+	ss.sqe_addr = (uint64_t)(uintptr_t)q;
+	MUST(raw_ioctl(fd, NPUSIM_IOC_SQ_SEND, &ss));
+	MUST(npusim_stream_sync(fd, raw, 2000));
+	CHECK(completed(fd, raw) == 5, "ioctl send on a UIO stream");
+	/* destroyed while mapped: the page says so, the trigger is refused */
+	MUST(npusim_stream_destroy(fd, raw, 0, 1000));
+	CHECK(c->state == NPUSIM_UIO_DEAD, "state %u after destroy", c->state);
+	EXPECT_ERR(trigger(fd, raw), EINVAL);
+	munmap(p, a.map_size);
+	/* mapped, then unmapped: not mapped any more */
+	other = raw_stream(fd);
+	MUST(uio_info(fd, other, &a));
+	p = map_queue(fd, &a);
+	MUST(trigger(fd, other));
+	munmap(p, a.map_size);
+	EXPECT_ERR(trigger(fd, other), EINVAL);
+	/* a queue whose SQEs are never sent when the stream is destroyed with
+	 * NPUSIM_DESTROY_CANCEL */
+	c = p = map_queue(fd, &a);
+	que = (struct npusim_sqe *)((char *)p + a.queue_offset);
+	for (int i = 0; i < 10; i++) {
+		kernel_sqe(&que[i], other, i, 20000000);
+	}
+	__atomic_store_n(&c->tail, 10, __ATOMIC_RELEASE);
+	MUST(trigger(fd, other));
+	MUST(npusim_stream_destroy(fd, other, NPUSIM_DESTROY_CANCEL, 0));
+	CHECK(c->state == NPUSIM_UIO_DEAD, "cancelled stream's queue live");
+	munmap(p, a.map_size);
+	MUST(npusim_stream_destroy(fd, sid, 0, 1000));
+	npusim_dev_close(fd);
+}
+
+/*
+ * UIO_D: the doorbell sends at once (no trs_chan:sqe: checked by the suite
+ * with ftrace); everything completes, in order, more than the SQ holds.
+ */
+static void case_uio_direct(void)
+{
+	enum {
+		NTASK = 3000,
+		BATCH = 500
+	};
+	int fd = open_dev(1);
+	struct npusim_dev_info info;
+	struct npusim_sqe q[BATCH];
+	uint32_t sid;
+
+	MUST(npusim_dev_info(fd, &info));
+	CHECK(info.sq_send_mode == NPUSIM_SEND_UIO_D, "mode %u", info.sq_send_mode);
+	MUST(npusim_stream_create(fd, &sid));
+	CHECK(npusim_sq_mode(fd, sid) == NPUSIM_SEND_UIO_D, "the client does not use UIO_D");
+	for (int t = 0; t < NTASK; t += BATCH) {
+		for (int i = 0; i < BATCH; i++)
+			kernel_sqe(&q[i], sid, t + i, 1000);
+		MUST(npusim_sq_send(fd, sid, q, BATCH, -1, NULL));
+		if (recv_in_order(fd, sid, BATCH, t, 5000))
+			return;
+	}
+	MUST(npusim_stream_sync(fd, sid, 5000));
+	CHECK(completed(fd, sid) == NTASK, "completed %llu",
+	      (unsigned long long)completed(fd, sid));
+	printf("stream %u\n", sid);
+	npusim_dev_close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -828,6 +1111,8 @@ int main(int argc, char **argv)
 		{ "known", case_known },
 		{ "cqe_realistic", case_cqe_realistic },
 		{ "timed", case_timed },
+		{ "uio", case_uio },
+		{ "uio_direct", case_uio_direct },
 	};
 
 	if (argc != 2) {

@@ -1,6 +1,8 @@
 # npusim: the simulated Ascend driver (sourced by tests/vm/run.sh).
 
-sim_case() { load_sim && $TB/npusim_test "$1"; }
+# the ioctl ABI cases run in the driver's KIO mode (the SQEs go in with
+# NPUSIM_IOC_SQ_SEND); uio_case below runs them on the 910B's UIO_T
+sim_case() { load_sim sq_send_mode=0 && $TB/npusim_test "$1"; }
 
 t_load_unload() {
 	i=0
@@ -80,6 +82,77 @@ t_ftrace_abi() {
 	echo > $TRACEFS/trace
 }
 
+# ---- user-mode send modes (sq_send_mode=1 UIO_T, 2 UIO_D) ----------------
+
+uio_case() { load_sim && $TB/npusim_test "$1"; }
+
+# load and unload in every mode with the workers running; bad modes refused
+t_uio_load_unload() {
+	unload_sim
+	i=0
+	while [ $i -lt 12 ]; do
+		case $((i % 4)) in
+		0) insmod $NPUSIM_KO sq_send_mode=1 || return 1 ;;
+		1) insmod $NPUSIM_KO devices=3 sq_send_mode=1,0,2 || return 1 ;;
+		2) insmod $NPUSIM_KO sq_send_mode=2 sq_depth=64 || return 1 ;;
+		3) insmod $NPUSIM_KO sq_send_mode=1 sq_depth=16 max_streams=8 || return 1 ;;
+		esac
+		$TB/npusim_test known > /dev/null || { echo "cycle $i: known failed"; return 1; }
+		rmmod npusim || return 1
+		i=$((i + 1))
+	done
+	insmod $NPUSIM_KO sq_send_mode=3 2>/dev/null && { echo "sq_send_mode=3 accepted"; return 1; }
+	# the per-device mode as DEV_INFO and the summary report it
+	insmod $NPUSIM_KO devices=3 sq_send_mode=1,0,2 || return 1
+	$TB/npusim_test known | grep -q '^pid [0-9]* mode 0$' || { echo "device 1 is not KIO"; return 1; }
+	ps -eo comm | grep -qx dev0_sq_task && ps -eo comm | grep -qx dev2_sq_task &&
+		! ps -eo comm | grep -qx dev1_sq_task || { echo "pollers:"; ps -eo comm | grep sq_task; return 1; }
+	rmmod npusim || return 1
+	! ps -eo comm | grep -q '_sq_task$' || { echo "a poller outlived the module"; return 1; }
+}
+
+# UIO_T: every "Task Send" of a submit fires in a kernel worker (the
+# trigger's kworker or the dev<N>_sq_task poller), at forwarding time, never
+# in the submitting process; UIO_D: no "Task Send" at all
+t_uio_ftrace() {
+	load_sim sq_send_mode=1 || return 1
+	t=$TRACEFS/trace
+	echo > $t
+	echo 1 > $TRACEFS/events/trs_chan/sqe/enable
+	trace_on 0 1 || return 1
+	out=$($TB/npusim_test known) || { echo "$out"; return 1; }
+	sid=$(echo "$out" | sed -n 's/^stream //p')
+	pid=$(echo "$out" | sed -n 's/^pid \([0-9]*\) mode 1$/\1/p')
+	[ -n "$pid" ] || { echo "the client did not use UIO_T: $out"; return 1; }
+	echo 0 > $TRACEFS/events/trs_chan/sqe/enable
+	sends=$(grep "sqe: Task Send: devid=1 .*stream_id=$sid " $t)
+	echo "$sends"
+	[ "$(echo "$sends" | grep -c .)" = 3 ] || { echo "want 3 sends"; head -20 $t; return 1; }
+	# "comm-pid [cpu] ...": a kernel thread, never the submitter
+	for p in $(echo "$sends" | awk '{ n = split($1, a, "-"); print a[n] }'); do
+		c=$(cat /proc/$p/comm 2>/dev/null)
+		echo "send in pid $p ($c), submitter $pid"
+		[ "$p" != "$pid" ] && [ -z "$(cat /proc/$p/cmdline 2>/dev/null)" ] || return 1
+		case "$c" in kworker/* | dev1_sq_task) ;; *) return 1 ;; esac
+	done
+	grep -q "sq_tail=3 .*task_id=9 stream_id=$sid " $t || return 1
+	# UIO_D: the device runs the tasks (uio_direct checks each one's CQE),
+	# the kernel sees no submission
+	load_sim devices=2 sq_send_mode=2 || return 1
+	echo > $t
+	echo 1 > $TRACEFS/events/trs_chan/sqe/enable
+	echo 1 > $TRACEFS/events/trs_chan/cqe/enable
+	trace_on 0 1 || return 1
+	out=$($TB/npusim_test uio_direct) || { echo "$out"; return 1; }
+	echo 0 > $TRACEFS/events/trs_chan/sqe/enable
+	echo 0 > $TRACEFS/events/trs_chan/cqe/enable
+	n=$(grep -c 'Task Send' $t)
+	m=$(grep -c 'cqe: .*devid=1 ' $t)
+	echo "UIO_D: $n sends, $m completion events"
+	[ "$n" = 0 ] && [ "$m" -ge 3000 ] || return 1
+	echo > $t
+}
+
 run npusim.load_unload t_load_unload
 run npusim.trace_switch t_trace_switch
 run npusim.order sim_case order
@@ -92,4 +165,12 @@ run npusim.concurrent sim_case concurrent
 run npusim.killed sim_case killed
 run npusim.cqe_realistic sh -c ". tests/vm/lib.sh; load_sim cqe_mode=1 && $TB/npusim_test cqe_realistic"
 run npusim.ftrace_abi t_ftrace_abi
+run npusim.uio_load_unload t_uio_load_unload
+run npusim.uio uio_case uio
+run npusim.uio_order uio_case order
+run npusim.uio_deps uio_case deps
+run npusim.uio_wrap uio_case wrap
+run npusim.uio_concurrent uio_case concurrent
+run npusim.uio_killed uio_case killed
+run npusim.uio_ftrace t_uio_ftrace
 unload_sim

@@ -3,6 +3,11 @@
 both() { load_sim "$@" && { loaded npuprof || insmod $NPUPROF_KO; }; }
 cap_case() { both && $TB/capture_test -e kmod "$1"; }
 
+# a 910B's send mode (UIO_T): submits fire in the driver's kernel thread and
+# are attributed to the process that created the SQ's channel
+t_filter_pid_kio() { both sq_send_mode=0 && $TB/capture_test -e kmod filter_pid; }
+t_filter_pid_uio() { both sq_send_mode=1 && $TB/capture_test -e kmod filter_pid_uio; }
+
 # npuprof stat on a real workload: counts agree with what npuwork submitted
 t_stat() {
 	both || return 1
@@ -80,7 +85,8 @@ run npuprof.probe_time t_probe_time
 run npuprof.known cap_case known
 run npuprof.known_realistic sh -c ". tests/vm/lib.sh; load_sim cqe_mode=1 && { loaded npuprof || insmod $NPUPROF_KO; } && $TB/capture_test -e kmod known_realistic"
 run npuprof.overflow cap_case overflow
-run npuprof.filter_pid cap_case filter_pid
+run npuprof.filter_pid t_filter_pid_kio
+run npuprof.filter_pid_uio t_filter_pid_uio
 run npuprof.filter_dev cap_case filter_dev
 run npuprof.no_recv_shared cap_case no_recv_shared
 run npuprof.filter_stream cap_case filter_stream

@@ -41,6 +41,22 @@ t_bpf_filter_pid() {
 	return $rc
 }
 
+# the same on a 910B's send mode (UIO_T): every submit fires in the
+# driver's forwarding kernel thread; both engines attribute it to the SQ's
+# owner (the process that created its channel) identically
+t_bpf_filter_pid_uio() {
+	bpf_both sq_send_mode=1 || return 1
+	$TB/capture_test -e bpf filter_pid_uio || return 1
+	build/bin/npuwork --scenario flood --tasks 100000000 --devices 2 --quiet &
+	noise=$!
+	sleep 1
+	$TB/bpf_check dual --expect-filtered --other-load -- $TRAIN
+	rc=$?
+	kill $noise
+	wait $noise
+	return $rc
+}
+
 t_bpf_filter_devices() {
 	bpf_both || return 1
 	$TB/bpf_check dual --devices 1 --expect-filtered -- $TRAIN
@@ -137,6 +153,7 @@ run bpf.identical t_bpf_identical
 run bpf.identical_realistic t_bpf_identical_realistic
 run bpf.identical_all t_bpf_identical_all
 run bpf.filter_pid t_bpf_filter_pid
+run bpf.filter_pid_uio t_bpf_filter_pid_uio
 run bpf.filter_devices t_bpf_filter_devices
 run bpf.filter_streams t_bpf_filter_streams
 run bpf.no_recv t_bpf_no_recv

@@ -14,12 +14,23 @@ t_manifest() {
 	engine=$1
 	scenario=$2
 	shift 2
-	mods && newdir || return 1
+	mods $SIM_ARGS && newdir || return 1
 	build/bin/npuprof record --quiet --engine $engine -o "$OUTX" -- \
 		build/bin/npuwork --scenario $scenario --manifest "$OUTX/manifest.tsv" --quiet "$@" || return 1
 	python3 tests/vm/export_check.py "$(dbof)" "$OUTX/manifest.tsv" $MSTX || return 1
 	# the consumer queries of ascend-reference.md §5 on the default export
 	tests/sql/check.sh --counts "$(dbof)"
+}
+
+# t_manifest on devices in send mode MODE (0 KIO, 1 UIO_T, 2 UIO_D)
+SIM_ARGS=
+t_manifest_mode() {
+	SIM_ARGS="sq_send_mode=$1"
+	shift
+	t_manifest "$@"
+	tm_rc=$?
+	SIM_ARGS=
+	return $tm_rc
 }
 
 # a replayed real fixture, recorded: every consumer query holds, and its
@@ -267,6 +278,14 @@ PY
 MSTX="--mstx 24"
 run export.train_kmod t_manifest kmod train --devices 2 --steps 3
 run export.train_bpf t_manifest bpf train --devices 2 --steps 3
+# the default devices are a 910B's (send mode UIO_T: the submits fire in the
+# driver's kernel thread, and the pid-filtered record above keeps every task
+# with either engine); the same in the driver's fallback mode (KIO: the
+# submits fire in the submitting thread), and on STARS v2 (UIO_D: no submit
+# is visible at all)
+run export.train_kio_kmod t_manifest_mode 0 kmod train --devices 2 --steps 3
+run export.train_kio_bpf t_manifest_mode 0 bpf train --devices 2 --steps 3
+run export.train_uio_d t_manifest_mode 2 kmod train --devices 2 --steps 3
 MSTX=""
 run export.mstx_ranges t_mstx_ranges
 run export.sdk_mstx t_sdk_mstx

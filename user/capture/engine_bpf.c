@@ -98,6 +98,8 @@ struct bpfeng {
 	struct pollfd *pfds; /* [ncpu] */
 	size_t ring_bytes; /* per CPU */
 	struct bpf_link *links[4];
+	/* the driver's channel creation and destruction (SQ owners) */
+	struct bpf_link *owner_links[3];
 	uint32_t attached;
 	int running;
 	int final; /* stopped and drained: deliver everything */
@@ -394,6 +396,10 @@ static void bpf_detach(struct bpfeng *b)
 		bpf_link__destroy(b->links[i]);
 		b->links[i] = NULL;
 	}
+	for (int i = 0; i < 3; i++) {
+		bpf_link__destroy(b->owner_links[i]);
+		b->owner_links[i] = NULL;
+	}
 	b->attached = 0;
 }
 
@@ -540,10 +546,29 @@ static int attach_missing(struct bpfeng *b, int *failed)
 		b->skel->progs.on_recv,
 		b->skel->progs.on_task_time,
 	};
+	/* the SQ owners first, so no channel created while the tracepoints
+	 * are being attached is missed; without them (no such driver function)
+	 * submits are attributed to the current task */
+	static const struct {
+		const char *fn;
+		int ret;
+	} owner_fns[3] = { { "hal_kernel_trs_chan_create", 0 },
+			   { "hal_kernel_trs_chan_create", 1 },
+			   { "hal_kernel_trs_chan_destroy", 0 } };
+	struct bpf_program *owner_progs[3] = {
+		b->skel->progs.on_chan_create,
+		b->skel->progs.on_chan_create_ret,
+		b->skel->progs.on_chan_destroy,
+	};
 	libbpf_print_fn_t old = libbpf_set_print(bpf_log_fn);
 	int r = 0;
 
 	bpf_log_reset();
+	for (int i = 0; i < 3; i++)
+		if (!b->owner_links[i])
+			b->owner_links[i] = bpf_program__attach_kprobe(owner_progs[i],
+								       owner_fns[i].ret,
+								       owner_fns[i].fn);
 	for (int i = 0; i < 4 && !r; i++) {
 		if (b->links[i])
 			continue;

@@ -133,6 +133,7 @@ static int file_open(struct npuprof_engine *e, const struct npuprof_capture_opts
 			 (f->o.nstreams ? NPUPROF_CFG_STREAM_FILTER : 0),
 		.stream_mask = f->stream_mask,
 		.owner = f->owner,
+		.any_uid = 1,
 	};
 	n = npuprof_rawk_read(o->source, collect, f, &info, e->err, sizeof(e->err));
 	if (n >= 0 && f->load_err) {
@@ -207,6 +208,7 @@ static int keep(struct file_engine *f, const struct npuprof_record *r)
 {
 	uint32_t dev, stream, task = 0;
 	int kind = NPUPROF_KIND_TASK, v;
+	struct npuprof_who who;
 
 	switch (r->hdr.type) {
 	case NPUPROF_REC_SUBMIT:
@@ -234,7 +236,10 @@ static int keep(struct file_engine *f, const struct npuprof_record *r)
 		break;
 	default: return 1; /* clock sync, drops: always */
 	}
-	v = npuprof_filter_decide(&f->filter, kind, dev, stream, task, r->hdr.pid, 1);
+	who.tgid = r->hdr.pid; /* a submit's is its SQ owner's, as the engine attributed it */
+	who.uid = 0;
+	who.sq_owner = 0;
+	v = npuprof_filter_decide(&f->filter, kind, dev, stream, task, &who);
 	return v == NPUPROF_KEEP ? 1 : v == NPUPROF_SAMPLED_OUT ? -1 : 0;
 }
 

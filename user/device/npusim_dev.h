@@ -3,7 +3,15 @@
  * (include/uapi/npusim.h), used by the ACL runtime, npuwork and the tests.
  *
  * Every function returns 0 (or a non-negative value where stated) on success
- * and a negative errno on failure; none of them allocates.
+ * and a negative errno on failure.
+ *
+ * On a device in a user-mode send mode (UIO_T, as a real 910B; UIO_D) the
+ * client maps each stream's soft queue when it creates the stream, and
+ * npusim_sq_send() writes the SQEs there and rings the trigger instead of
+ * NPUSIM_IOC_SQ_SEND, as libascend_hal's halSqTaskSend does; on a KIO device
+ * (or if the mapping fails) it uses the ioctl. The mappings are the only
+ * thing the client allocates; npusim_stream_destroy() and npusim_dev_close()
+ * release them (a mapping keeps its device file open).
  */
 #ifndef NPUPROF_NPUSIM_DEV_H
 #define NPUPROF_NPUSIM_DEV_H
@@ -17,6 +25,8 @@ extern "C" {
 
 /* Open /dev/npusim<devid> (O_RDWR | O_CLOEXEC). Returns the fd or -errno. */
 int npusim_dev_open(unsigned int devid);
+/* Unmap what the client mapped of fd's streams, then close fd. */
+int npusim_dev_close(int fd);
 /* Number of /dev/npusim* devices present (0 if the driver is not loaded). */
 int npusim_dev_count(void);
 int npusim_dev_info(int fd, struct npusim_dev_info *info);
@@ -26,12 +36,16 @@ int npusim_stream_destroy(int fd, uint32_t stream_id, uint32_t flags, int timeou
 int npusim_stream_sync(int fd, uint32_t stream_id, int timeout_ms);
 int npusim_stream_status(int fd, uint32_t stream_id, struct npusim_stream_status *st);
 
-/* Send n SQEs; *pos (optional) receives the SQ slot of the first. */
+/* Send n SQEs; *pos (optional) receives the SQ slot (or soft queue slot) of
+ * the first. timeout_ms: wait for room (0: -EBUSY at once; < 0: forever). */
 int npusim_sq_send(int fd, uint32_t stream_id, const struct npusim_sqe *sqes, uint32_t n,
 		   int timeout_ms, uint32_t *pos);
 /* Receive up to cap CQEs; returns how many (0 on a poll with none). */
 int npusim_cq_recv(int fd, uint32_t stream_id, struct npusim_cqe *cqes, uint32_t cap,
 		   int timeout_ms);
+
+/* The send mode the client uses for fd's stream (enum npusim_send_mode). */
+uint32_t npusim_sq_mode(int fd, uint32_t stream_id);
 
 int npusim_clock_sync(int fd, struct npusim_clock_sample *samples, uint32_t n);
 int npusim_id_alloc(int fd, uint32_t kind, uint32_t *id);

@@ -103,7 +103,7 @@ static int device_release_locked(int dev)
 	d->refs = 0;
 	d->gen++;
 	if (d->fd >= 0)
-		close(d->fd);
+		npusim_dev_close(d->fd);
 	d->fd = -1;
 	return was_open;
 }
@@ -162,7 +162,7 @@ aclError aclrtSetDevice(int32_t deviceId)
 				d->fd = fd;
 				ret = rt_stream_create_locked(deviceId, 1, &d->dflt);
 				if (ret) {
-					close(fd);
+					npusim_dev_close(fd);
 					d->fd = -1;
 				} else {
 					opened = 1;

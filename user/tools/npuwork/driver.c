@@ -194,7 +194,7 @@ uint64_t run_driver_scenario(int flood)
 		run_train(devs);
 	for (int i = 0; i < opt.ndev; i++) {
 		total += devs[i].submitted;
-		close(devs[i].fd);
+		npusim_dev_close(devs[i].fd);
 	}
 	return total;
 }
