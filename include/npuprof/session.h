@@ -6,6 +6,8 @@
  *   host/info.json, host/start_info, host/end_info, host/host_start.log
  *   host/data/npuprof.host.<pid>.raw        (written by libnpuprof in the app)
  *   device_<N>/info.json.<N>, start_info.<N>, end_info.<N>, dev_start.log.<N>
+ *   device_<N>/data/stars_soc.data          (the device's STARS SoC log:
+ *                                           its 64-byte ACSQ_TASK records)
  *   kernel/npuprof.kernel.raw               (the capture engine's records)
  *   npuprof.session                         (our own session info, key=value)
  *   <aclprofInit dir>/npuprof_profile_location.txt  (a program's own
@@ -78,6 +80,10 @@ struct npuprof_session {
 	 * config): export writes only the tables they enable. 0: every table
 	 * (`npuprof record`, where the recorder's session governs) */
 	uint64_t switches;
+	/* the devices' STARS SoC logs (device_<N>/data/stars_soc.data): the
+	 * records the devices wrote while recorded and those their rings
+	 * dropped, summed over the devices */
+	uint64_t stars_records, stars_dropped;
 };
 
 /* Fill s with this host's identity, the devices present (through the device

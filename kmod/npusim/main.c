@@ -565,6 +565,9 @@ static long npusim_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case NPUSIM_IOC_STREAM_STATUS: return npusim_ioc_stream_status(f, uarg);
 	case NPUSIM_IOC_SQ_UIO_INFO: return npusim_ioc_sq_uio_info(f, uarg);
 	case NPUSIM_IOC_SQ_TRIGGER: return npusim_ioc_sq_trigger(f, uarg);
+	case NPUSIM_IOC_PROF_START: return npusim_ioc_prof_start(f, uarg);
+	case NPUSIM_IOC_PROF_READ: return npusim_ioc_prof_read(f, uarg);
+	case NPUSIM_IOC_PROF_STOP: return npusim_ioc_prof_stop(f, uarg);
 	default: return -ENOTTY;
 	}
 }
@@ -591,6 +594,7 @@ static int npusim_release(struct inode *inode, struct file *file)
 	unsigned long flags;
 	unsigned int id, bit;
 
+	npusim_stars_release(f);
 	/* cancel every stream of this file, one at a time */
 	for (id = 0; id < npusim_max_streams; id++) {
 		spin_lock_irqsave(&npusim_lock, flags);
@@ -678,6 +682,7 @@ static int npusim_create_device(unsigned int d)
 				GFP_KERNEL);
 	if (!dev->streams)
 		return -ENOMEM;
+	npusim_stars_dev_init(dev);
 	dev->send_mode = npusim_param_send_mode(d);
 	ret = npusim_uio_dev_init(dev);
 	if (ret)

@@ -25,6 +25,7 @@
 #define NPUSIM_SDMA_BASE_NS 2000 /* fixed SDMA setup latency */
 
 struct npusim_file;
+struct npusim_stars;
 /* a user-mode stream's soft queue (stream.c; forwarded by uio.c) */
 struct npusim_uio {
 	struct kref ref;
@@ -114,6 +115,11 @@ struct npusim_dev {
 	int sq_work_retry;
 	struct task_struct *sq_task; /* "dev<N>_sq_task": polls the queues */
 	int sq_task_flag; /* a trigger came: the poller starts */
+
+	/* the STARS SoC log, profiling channel 50 (stars.c) */
+	struct npusim_stars *stars; /* the running channel's ring, or NULL */
+	spinlock_t stars_lock; /* the pointer and the producer's side */
+	struct mutex prof_lock; /* start, read and stop */
 };
 
 struct npusim_file {
@@ -130,6 +136,7 @@ struct npusim_file {
  *   stream.c  a stream's lifetime, its soft queue, the SQ fill step
  *   sched.c   the device model: scheduling, completion, the device table
  *   fault.c   fault injection: which tasks are held or lost
+ *   stars.c   the STARS SoC log: profiling channel 50's ring and ioctls
  *   trace.c   the tracepoints and their call sites
  *   params.c  module parameters
  */
@@ -171,6 +178,16 @@ int npusim_ioc_sq_uio_info(struct npusim_file *f, void __user *uarg);
 int npusim_ioc_sq_trigger(struct npusim_file *f, void __user *uarg);
 int npusim_uio_dev_init(struct npusim_dev *dev);
 void npusim_uio_dev_exit(struct npusim_dev *dev);
+
+/* stars.c */
+void npusim_stars_dev_init(struct npusim_dev *dev);
+void npusim_stars_task(struct npusim_stream *s, const struct npusim_sqe *sqe,
+		       u32 func, u64 cnt);
+int npusim_ioc_prof_start(struct npusim_file *f, void __user *uarg);
+int npusim_ioc_prof_read(struct npusim_file *f, void __user *uarg);
+int npusim_ioc_prof_stop(struct npusim_file *f, void __user *uarg);
+void npusim_stars_release(struct npusim_file *f);
+bool npusim_stars_stats(struct npusim_dev *dev, u64 *records, u64 *dropped);
 
 /* trace.c */
 void npusim_trace_sqe(struct npusim_stream *s, const struct npusim_sqe *sqe);

@@ -108,6 +108,13 @@ static int summary_show(struct seq_file *m, void *v)
 			done, cqp, ovf, npusim_send_mode_names[mode], pid, ok,
 			fail);
 	}
+	{
+		u64 recs, drops;
+		bool on = npusim_stars_stats(dev, &recs, &drops);
+
+		seq_printf(m, "stars_soc_log %s records %llu dropped %llu\n",
+			   on ? "on" : "off", recs, drops);
+	}
 	return 0;
 }
 

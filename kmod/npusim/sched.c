@@ -320,10 +320,12 @@ static void npusim_complete(struct npusim_stream *s)
 	/* an injected lost completion: the device finished the task but the
 	 * host hears nothing of it (no task time, no CQE) */
 	drop = npusim_fault_drop_locked(dev, s);
-	if (!drop)
+	if (!drop) {
+		npusim_stars_task(s, sqe, NPUSIM_STARS_FUNC_END, end_cnt);
 		npusim_trace_task_time(s, sqe,
 				       npusim_dev_counter(dev, s->start_ns),
 				       end_cnt);
+	}
 
 	s->head++;
 	s->completed++;
@@ -369,8 +371,15 @@ void npusim_schedule_locked(void)
 					s->active = false;
 					continue;
 				}
-				if (!s->dead && npusim_try_start(s, now))
+				if (!s->dead && npusim_try_start(s, now)) {
+					npusim_stars_task(
+						s,
+						&s->sq[s->head & (s->depth - 1)],
+						NPUSIM_STARS_FUNC_START,
+						npusim_dev_counter(
+							dev, s->start_ns));
 					progress = true;
+				}
 			}
 		}
 	} while (progress);

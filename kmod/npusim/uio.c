@@ -125,6 +125,11 @@ static u32 npusim_uio_forward_locked(struct npusim_stream *s, bool trace)
 		if (!(++num % 64))
 			cond_resched();
 	}
+	/* a waiter for the stream to go idle may have seen the last task
+	 * complete while its SQE was still counted here (the device can
+	 * finish it inside the fill step): it looks again now */
+	if (num || READ_ONCE(q->stuck))
+		wake_up_all(&s->wq);
 	return num;
 }
 

@@ -1095,6 +1095,182 @@ static void case_uio_direct(void)
 	npusim_dev_close(fd);
 }
 
+/* ---- the STARS SoC log (profiling channel 50) ------------------------------ */
+
+/* Read every record there is on fd's channel into out (cap records). */
+static int stars_read_all(int fd, struct npusim_stars_acsq *out, int cap, uint64_t *records,
+			  uint64_t *dropped)
+{
+	int got = 0;
+
+	for (;;) {
+		int r = npusim_prof_read(fd, out + got, (uint32_t)(cap - got) * 64, records,
+					 dropped);
+
+		if (r < 0) {
+			fail("prof_read: %s", strerror(-r));
+			return -1;
+		}
+		got += r / 64;
+		if (!r || got == cap)
+			return got;
+	}
+}
+
+static int stars_line_on(int d)
+{
+	char path[64], line[256];
+	int on = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/trs_chan/dev%d-ts0/summary", d);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "stars_soc_log ", 14))
+			on = !strncmp(line + 14, "on", 2);
+	fclose(f);
+	return on;
+}
+
+/*
+ * Channel 50 as the HAL uses it: refused where the driver refuses, one
+ * start and one end record per task with the device model's times, the
+ * ring's overflow counted, a closed file's channel stopped.
+ */
+static void case_stars(void)
+{
+	int fd = open_dev(0), fd2;
+	struct npusim_dev_info info;
+	struct npusim_prof_start ps;
+	struct npusim_prof_read pr;
+	struct npusim_prof_stop pt;
+	struct npusim_stars_acsq rec[512];
+	struct npusim_sqe q[100];
+	uint64_t records, dropped, t0, tick, hz;
+	uint32_t sa;
+	int n;
+
+	MUST(npusim_dev_info(fd, &info));
+	hz = info.counter_hz;
+	tick = 1000000000ULL / hz + 1;
+	_Static_assert(sizeof(struct npusim_stars_acsq) == 64, "ACSQ_TASK is 64 bytes");
+
+	/* what the profiling layer refuses */
+	CHECK(npusim_prof_read(fd, rec, 64, NULL, NULL) == -ESRCH,
+	      "read of a channel never started");
+	CHECK(npusim_prof_stop(fd) == -ESRCH, "stop of a channel never started");
+	memset(&ps, 0, sizeof(ps));
+	ps.channel = 49;
+	ps.flags = NPUSIM_STARS_ACSQ_TASK;
+	CHECK(raw_ioctl(fd, NPUSIM_IOC_PROF_START, &ps) == -ENODEV, "channel 49 started");
+	ps.channel = NPUSIM_PROF_CHANNEL_NUM;
+	CHECK(raw_ioctl(fd, NPUSIM_IOC_PROF_START, &ps) == -EINVAL, "channel 160 started");
+	ps.channel = NPUSIM_PROF_CHANNEL_STARS_SOC_LOG;
+	ps.flags = 0;
+	CHECK(raw_ioctl(fd, NPUSIM_IOC_PROF_START, &ps) == -EINVAL, "no record kind accepted");
+	ps.flags = NPUSIM_STARS_ACSQ_TASK;
+	ps.ring_records = 100;
+	CHECK(raw_ioctl(fd, NPUSIM_IOC_PROF_START, &ps) == -EINVAL, "a ring of 100 accepted");
+	ps.ring_records = 0;
+	ps.rsv[2] = 1;
+	CHECK(raw_ioctl(fd, NPUSIM_IOC_PROF_START, &ps) == -EINVAL, "reserved bits accepted");
+	CHECK(stars_line_on(0) == 0, "summary: the channel is not off");
+
+	MUST(npusim_prof_start(fd, 0));
+	CHECK(npusim_prof_start(fd, 0) == -EBUSY, "a running channel started again");
+	CHECK(stars_line_on(0) == 1, "summary: the channel is not on");
+	memset(&pr, 0, sizeof(pr));
+	pr.channel = NPUSIM_PROF_CHANNEL_STARS_SOC_LOG;
+	pr.len = 63;
+	pr.buf = (uint64_t)(uintptr_t)rec;
+	CHECK(raw_ioctl(fd, NPUSIM_IOC_PROF_READ, &pr) == -EINVAL, "a read of 63 bytes accepted");
+	fd2 = open_dev(0);
+	CHECK(npusim_prof_start(fd2, 0) == -EBUSY, "a second reader started the channel");
+	CHECK(npusim_prof_read(fd2, rec, 64, NULL, NULL) == -ESRCH,
+	      "another file read the channel");
+	CHECK(npusim_prof_stop(fd2) == -ESRCH, "another file stopped the channel");
+
+	/* a timeline of three tasks: a 1 us PH at t0, a 5 ms kernel after it,
+	 * a 16 ns PH: six records, their counters the model's times */
+	MUST(npusim_stream_create(fd, &sa));
+	t0 = now_ns() + 20000000;
+	npusim_sqe_init(&q[0], NPUSIM_SQE_PLACE_HOLDER, sa, 0);
+	q[0].duration_ns = 1000;
+	kernel_sqe(&q[1], sa, 1, 5000000);
+	npusim_sqe_init(&q[2], NPUSIM_SQE_PLACE_HOLDER, sa, 2);
+	q[2].duration_ns = 16;
+	for (int i = 0; i < 3; i++) {
+		q[i].flags = NPUSIM_SQE_F_TIMED;
+		q[i].start_ns = t0;
+	}
+	MUST(npusim_sq_send(fd, sa, q, 3, -1, NULL));
+	MUST(npusim_stream_sync(fd, sa, 5000));
+	n = stars_read_all(fd, rec, 512, &records, &dropped);
+	CHECK(n == 6 && records == 6 && dropped == 0,
+	      "%d records (%llu written, %llu dropped), want 6", n, (unsigned long long)records,
+	      (unsigned long long)dropped);
+	if (n == 6) {
+		static const unsigned want_type[3] = { NPUSIM_SQE_PLACE_HOLDER, NPUSIM_SQE_AI_CORE,
+						       NPUSIM_SQE_PLACE_HOLDER };
+		static const uint64_t want_ns[6] = { 0, 1000, 1000, 5001000, 5001000, 5001016 };
+		uint64_t c0 = rec[0].sys_cnt;
+
+		for (int i = 0; i < 6; i++) {
+			uint64_t ns = (rec[i].sys_cnt - c0) * 1000000000ULL / hz;
+
+			CHECK((rec[i].head & 0x3f) == (unsigned)(i & 1),
+			      "record %d: function type %u", i, rec[i].head & 0x3f);
+			CHECK((rec[i].head >> 10) == want_type[i / 2], "record %d: SQE type %u", i,
+			      rec[i].head >> 10);
+			CHECK(rec[i].stream_id == sa && rec[i].task_id == i / 2 &&
+				      (rec[i].acc >> 6 & 0x7f) == sa,
+			      "record %d: stream %u task %u acsq %u", i, rec[i].stream_id,
+			      rec[i].task_id, rec[i].acc >> 6 & 0x7f);
+			CHECK(ns + tick >= want_ns[i] && ns <= want_ns[i] + tick,
+			      "record %d: %llu ns after the first start, want %llu", i,
+			      (unsigned long long)ns, (unsigned long long)want_ns[i]);
+		}
+		/* the first start is t0 on the device's counter */
+		struct npusim_clock_sample cs;
+
+		MUST(tight_clock_sample(fd, &cs));
+		uint64_t c_t0 = cs.dev_cnt - (uint64_t)((cs.host_ns - t0) * (double)hz / 1e9);
+
+		CHECK(c0 + 2 * hz / 1000000 >= c_t0 && c0 <= c_t0 + 2 * hz / 1000000,
+		      "the first start at counter %llu, t0 is %llu", (unsigned long long)c0,
+		      (unsigned long long)c_t0);
+	}
+	CHECK(npusim_prof_read(fd, rec, 64, &records, NULL) == 0, "records after a full read");
+	MUST(npusim_prof_stop(fd));
+	CHECK(npusim_prof_stop(fd) == -ESRCH, "a stopped channel stopped again");
+	memset(&pt, 0, sizeof(pt));
+	pt.channel = NPUSIM_PROF_CHANNEL_STARS_SOC_LOG;
+	pt.rsv[0] = 1;
+	CHECK(raw_ioctl(fd, NPUSIM_IOC_PROF_STOP, &pt) == -EINVAL, "reserved bits of a stop");
+
+	/* a ring of 64 records and 100 tasks unread: 64 kept, 136 counted */
+	MUST(npusim_prof_start(fd, 64));
+	for (int i = 0; i < 100; i++)
+		npusim_sqe_init(&q[i], NPUSIM_SQE_PLACE_HOLDER, sa, (uint16_t)(3 + i));
+	MUST(npusim_sq_send(fd, sa, q, 100, -1, NULL));
+	MUST(npusim_stream_sync(fd, sa, 5000));
+	n = stars_read_all(fd, rec, 512, &records, &dropped);
+	CHECK(n == 64 && records == 64 && dropped == 136,
+	      "full ring: %d read, %llu written, %llu dropped; want 64, 64, 136", n,
+	      (unsigned long long)records, (unsigned long long)dropped);
+	CHECK(n > 0 && rec[0].task_id == 3 && (rec[0].head & 0x3f) == NPUSIM_STARS_FUNC_START,
+	      "the ring kept not the oldest records");
+
+	/* the file that started it closes: the channel stops */
+	close(fd);
+	CHECK(stars_line_on(0) == 0, "the channel runs after its file closed");
+	MUST(npusim_prof_start(fd2, 0));
+	MUST(npusim_prof_stop(fd2));
+	close(fd2);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -1113,6 +1289,7 @@ int main(int argc, char **argv)
 		{ "timed", case_timed },
 		{ "uio", case_uio },
 		{ "uio_direct", case_uio_direct },
+		{ "stars", case_stars },
 	};
 
 	if (argc != 2) {

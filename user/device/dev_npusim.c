@@ -1,6 +1,7 @@
 /*
  * dev_npusim.c - the device backend of the simulated driver: devices are
- * /dev/npusim<N> (npusim_dev.h), clock sync is its CLOCK_SYNC ioctl.
+ * /dev/npusim<N> (npusim_dev.h), clock sync is its CLOCK_SYNC ioctl, the
+ * STARS SoC log its profiling channel 50 (NPUSIM_IOC_PROF_*).
  */
 #include "device.h"
 #include "npusim_dev.h"
@@ -54,8 +55,40 @@ static int npusim_sync(uint32_t devid, struct npuprof_clock_sample *s, int n)
 	return n;
 }
 
+/* The STARS SoC log: the handle is the device file that started it (the
+ * driver stops the channel when that file closes). */
+static int npusim_stars_start(uint32_t devid, uint32_t ring_records)
+{
+	int fd = npusim_dev_open(devid), r;
+
+	if (fd < 0)
+		return fd;
+	r = npusim_prof_start(fd, ring_records);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+static int npusim_stars_read(int h, void *buf, uint32_t len, uint64_t *records, uint64_t *dropped)
+{
+	return npusim_prof_read(h, buf, len, records, dropped);
+}
+
+static int npusim_stars_stop(int h)
+{
+	int r = npusim_prof_stop(h);
+
+	close(h);
+	return r;
+}
+
 const struct npuprof_device_backend npuprof_device_npusim = {
 	.name = "npusim",
 	.enumerate = npusim_enumerate,
 	.clock_sync = npusim_sync,
+	.stars_start = npusim_stars_start,
+	.stars_read = npusim_stars_read,
+	.stars_stop = npusim_stars_stop,
 };

@@ -38,6 +38,17 @@ struct npuprof_device_backend {
 	/* Takes up to n samples of device devid into s; returns how many, 0 if
 	 * the device has no clock-sync source, or a negative errno. */
 	int (*clock_sync)(uint32_t devid, struct npuprof_clock_sample *s, int n);
+	/* The device's task-time log, a 910B's STARS SoC log (profiling
+	 * channel 50; NULL: the backend has none). stars_start starts it on
+	 * device devid with a ring of ring_records (0: the driver's default)
+	 * and returns a handle >= 0 or -errno (-EBUSY: another reader has
+	 * it); stars_read copies the whole 64-byte ACSQ_TASK records there are
+	 * (struct npusim_stars_acsq, uapi/npusim.h) into buf and returns their
+	 * bytes (0: none yet), with the records written and dropped since the
+	 * start; stars_stop stops it and frees the handle. */
+	int (*stars_start)(uint32_t devid, uint32_t ring_records);
+	int (*stars_read)(int h, void *buf, uint32_t len, uint64_t *records, uint64_t *dropped);
+	int (*stars_stop)(int h);
 };
 
 /* The backends, one per dev_<name>.c. */

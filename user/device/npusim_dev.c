@@ -374,6 +374,45 @@ int npusim_clock_sync(int fd, struct npusim_clock_sample *samples, uint32_t n)
 	return r;
 }
 
+int npusim_prof_start(int fd, uint32_t ring_records)
+{
+	struct npusim_prof_start a;
+
+	memset(&a, 0, sizeof(a));
+	a.channel = NPUSIM_PROF_CHANNEL_STARS_SOC_LOG;
+	a.flags = NPUSIM_STARS_ACSQ_TASK;
+	a.ring_records = ring_records;
+	return npusim_ioctl(fd, NPUSIM_IOC_PROF_START, &a);
+}
+
+int npusim_prof_read(int fd, void *buf, uint32_t len, uint64_t *records, uint64_t *dropped)
+{
+	struct npusim_prof_read a;
+	int r;
+
+	memset(&a, 0, sizeof(a));
+	a.channel = NPUSIM_PROF_CHANNEL_STARS_SOC_LOG;
+	a.len = len;
+	a.buf = (uint64_t)(uintptr_t)buf;
+	r = npusim_ioctl(fd, NPUSIM_IOC_PROF_READ, &a);
+	if (r < 0)
+		return r;
+	if (records)
+		*records = a.records;
+	if (dropped)
+		*dropped = a.dropped;
+	return (int)a.bytes;
+}
+
+int npusim_prof_stop(int fd)
+{
+	struct npusim_prof_stop a;
+
+	memset(&a, 0, sizeof(a));
+	a.channel = NPUSIM_PROF_CHANNEL_STARS_SOC_LOG;
+	return npusim_ioctl(fd, NPUSIM_IOC_PROF_STOP, &a);
+}
+
 int npusim_id_alloc(int fd, uint32_t kind, uint32_t *id)
 {
 	struct npusim_id a = { .kind = kind };

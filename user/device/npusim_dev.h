@@ -51,6 +51,14 @@ int npusim_clock_sync(int fd, struct npusim_clock_sample *samples, uint32_t n);
 int npusim_id_alloc(int fd, uint32_t kind, uint32_t *id);
 int npusim_id_free(int fd, uint32_t kind, uint32_t id);
 
+/* The STARS SoC log of fd's device (profiling channel 50), as the HAL's
+ * prof_drv_start / prof_channel_read / prof_stop: start with a ring of
+ * ring_records (0: the driver's default); read returns the bytes of whole
+ * records copied into buf (0: none yet) and the channel's counts; stop. */
+int npusim_prof_start(int fd, uint32_t ring_records);
+int npusim_prof_read(int fd, void *buf, uint32_t len, uint64_t *records, uint64_t *dropped);
+int npusim_prof_stop(int fd);
+
 /* Zero an SQE and fill its STARS header. */
 void npusim_sqe_init(struct npusim_sqe *sqe, unsigned int type, uint16_t stream_id,
 		     uint16_t task_id);

@@ -138,6 +138,9 @@ static int write_session_file(const struct npuprof_session *s, char *err, size_t
 	  (unsigned long long)s->rate_skipped);
 	if (s->switches)
 		P("switches=0x%llx\n", (unsigned long long)s->switches);
+	if (s->stars_records || s->stars_dropped)
+		P("stars_records=%llu\nstars_dropped=%llu\n", (unsigned long long)s->stars_records,
+		  (unsigned long long)s->stars_dropped);
 	P("devices=%d\n", s->ndev);
 	for (int i = 0; i < s->ndev && n < sizeof(buf) - 256; i++)
 		P("device.%d=%u,%s,%llu,%u,%d\n", i, s->dev[i].id, s->dev[i].chip,
@@ -376,6 +379,8 @@ static int session_field(struct npuprof_session *s, const char *k, const char *v
 	U(rate_limit, UINT32_MAX)
 	U(window_skipped, UINT64_MAX)
 	U(rate_skipped, UINT64_MAX)
+	U(stars_records, UINT64_MAX)
+	U(stars_dropped, UINT64_MAX)
 	else if (!strcmp(k, "start_realtime_ns") || !strcmp(k, "start_monotonic_ns"))
 	{
 		ok = session_number(v, UINT64_MAX, &x);

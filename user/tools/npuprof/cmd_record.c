@@ -3,7 +3,8 @@
  * session directory and export its msprof database.
  *
  * The engine's records go to kernel/npuprof.kernel.raw together with
- * clock-sync samples of every simulated device (once a second); the program
+ * clock-sync samples of every simulated device (once a second), each
+ * device's STARS SoC log to device_<N>/data/stars_soc.data; the program
  * gets NPUPROF_OUTPUT_DIR so that libnpuprof inside it writes the host
  * stream into the same directory. Live counts go to stderr. When the
  * program exits, the duration ends or on SIGINT, the session is closed and
@@ -25,6 +26,7 @@
 #include "npuprof/export.h"
 #include "npuprof/rawkern.h"
 #include "npuprof/session.h"
+#include "starslog.h"
 
 struct rec_ctx {
 	struct npuprof_session s;
@@ -35,6 +37,7 @@ struct rec_ctx {
 	int failed;
 	struct job_tree tree; /* with a command: its process tree */
 	int follow;
+	struct starslog stars; /* the devices' STARS SoC logs */
 };
 
 static void usage(FILE *f)
@@ -80,6 +83,7 @@ static void on_tick(void *vctx, struct npuprof_engine *e)
 	struct rec_ctx *c = vctx;
 	uint64_t now = capture_now_ns();
 
+	starslog_drain(&c->stars);
 	if (now - c->last_sync >= 1000000000ULL) {
 		clock_sync(c);
 		npuprof_rawk_flush(c->raw);
@@ -116,6 +120,7 @@ static void before_start(void *vctx, pid_t pid, struct npuprof_engine *e)
 		return;
 	}
 	clock_sync(c);
+	starslog_start(&c->stars, &c->s, stderr);
 	c->last_sync = c->last_tick = capture_now_ns();
 }
 
@@ -217,6 +222,16 @@ int cmd_record(int argc, char **argv)
 	}
 	if (c->live)
 		fputc('\n', stderr);
+	if (starslog_finish(&c->stars, &c->s, err, sizeof(err)) < 0) {
+		fprintf(stderr, "npuprof record: %s\n", err);
+		status = 1;
+	}
+	if (c->s.stars_dropped)
+		fprintf(stderr,
+			"npuprof record: warning: the devices' STARS SoC logs dropped %llu of %llu "
+			"records (their rings were full): those tasks have no device times\n",
+			(unsigned long long)c->s.stars_dropped,
+			(unsigned long long)(c->s.stars_records + c->s.stars_dropped));
 	if (c->raw) {
 		int r;
 

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The STARS SoC log: profiling channel 50 of each device, where a 910B
+ * writes its task start and end times (uapi/npusim.h, "Profiling channels";
+ * hicann/runtime's prof_drv_start / prof_channel_read / prof_stop).
+ *
+ * A reader starts the channel with NPUSIM_IOC_PROF_START: the device gets a
+ * ring of 64-byte ACSQ_TASK records, and from then on the device model
+ * (sched.c) appends one when a task starts and one when it ends, its time
+ * in device counter ticks. NPUSIM_IOC_PROF_READ copies the whole records
+ * there are; NPUSIM_IOC_PROF_STOP (or closing the file that started it)
+ * frees the ring. A full ring drops the new record and counts it.
+ *
+ * Locking: the ring pointer and the producer's head are under the device's
+ * stars_lock (taken inside npusim_lock, with interrupts off); the reader's
+ * tail belongs to the one file that started the channel, serialised by
+ * prof_lock, and is published with a release store once the records are
+ * copied out, so the producer never overwrites what is being read.
+ */
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include "npusim.h"
+
+#define NPUSIM_STARS_RING_DEFAULT 65536 /* records: 4 MiB */
+#define NPUSIM_STARS_RING_MIN 64
+#define NPUSIM_STARS_RING_MAX (1U << 20) /* 64 MiB */
+
+struct npusim_stars {
+	struct npusim_file *owner; /* the file that started it */
+	struct npusim_stars_acsq *rec;
+	u32 size; /* records, a power of two */
+	u32 head; /* free-running: the producer's next slot */
+	u32 tail; /* free-running: the reader's next record */
+	u64 records; /* written since start */
+	u64 dropped; /* lost to a full ring since start */
+};
+
+void npusim_stars_dev_init(struct npusim_dev *dev)
+{
+	spin_lock_init(&dev->stars_lock);
+	mutex_init(&dev->prof_lock);
+}
+
+/*
+ * One ACSQ_TASK record of stream @s's task @sqe: function type @func at
+ * device counter @cnt. The stream id and task id are the SQE's, the SQ id
+ * is the stream's (7 bits of acc, as the hardware's ACSQ id). Called by the
+ * device model with npusim_lock held.
+ */
+void npusim_stars_task(struct npusim_stream *s, const struct npusim_sqe *sqe,
+		       u32 func, u64 cnt)
+{
+	struct npusim_dev *dev = s->dev;
+	struct npusim_stars *r;
+	struct npusim_stars_acsq *a;
+
+	spin_lock(&dev->stars_lock);
+	r = dev->stars;
+	if (!r)
+		goto out;
+	if (r->head - smp_load_acquire(&r->tail) >= r->size) {
+		r->dropped++;
+		goto out;
+	}
+	a = &r->rec[r->head & (r->size - 1)];
+	memset(a, 0, sizeof(*a));
+	a->head = (func & 0x3f) |
+		  ((sqe->type & NPUSIM_SQE_TYPE_MASK & 0x3f) << 10);
+	a->stream_id = sqe->stream_id;
+	a->task_id = sqe->task_id;
+	a->sys_cnt = cnt;
+	a->acc = (s->id & 0x7f) << 6;
+	r->head++;
+	r->records++;
+out:
+	spin_unlock(&dev->stars_lock);
+}
+
+static int npusim_prof_channel_check(u32 channel)
+{
+	if (channel >= NPUSIM_PROF_CHANNEL_NUM)
+		return -EINVAL;
+	return channel == NPUSIM_PROF_CHANNEL_STARS_SOC_LOG ? 0 : -ENODEV;
+}
+
+int npusim_ioc_prof_start(struct npusim_file *f, void __user *uarg)
+{
+	struct npusim_dev *dev = f->dev;
+	struct npusim_prof_start a;
+	struct npusim_stars *r;
+	unsigned long flags;
+	int ret;
+	u32 i;
+
+	if (copy_from_user(&a, uarg, sizeof(a)))
+		return -EFAULT;
+	for (i = 0; i < ARRAY_SIZE(a.rsv); i++)
+		if (a.rsv[i])
+			return -EINVAL;
+	ret = npusim_prof_channel_check(a.channel);
+	if (ret)
+		return ret;
+	if (a.flags != NPUSIM_STARS_ACSQ_TASK)
+		return -EINVAL;
+	if (!a.ring_records)
+		a.ring_records = NPUSIM_STARS_RING_DEFAULT;
+	if (a.ring_records < NPUSIM_STARS_RING_MIN ||
+	    a.ring_records > NPUSIM_STARS_RING_MAX ||
+	    (a.ring_records & (a.ring_records - 1)))
+		return -EINVAL;
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	r->rec = vmalloc((size_t)a.ring_records * sizeof(*r->rec));
+	if (!r->rec) {
+		kfree(r);
+		return -ENOMEM;
+	}
+	r->size = a.ring_records;
+	r->owner = f;
+	mutex_lock(&dev->prof_lock);
+	ret = -EBUSY;
+	spin_lock_irqsave(&dev->stars_lock, flags);
+	if (!dev->stars) {
+		dev->stars = r;
+		ret = 0;
+	}
+	spin_unlock_irqrestore(&dev->stars_lock, flags);
+	mutex_unlock(&dev->prof_lock);
+	if (ret) {
+		vfree(r->rec);
+		kfree(r);
+	}
+	return ret;
+}
+
+int npusim_ioc_prof_read(struct npusim_file *f, void __user *uarg)
+{
+	struct npusim_dev *dev = f->dev;
+	struct npusim_prof_read a;
+	struct npusim_stars *r;
+	unsigned long flags;
+	u32 head, n, first, i;
+	int ret;
+
+	if (copy_from_user(&a, uarg, sizeof(a)))
+		return -EFAULT;
+	if (a.rsv0)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(a.rsv); i++)
+		if (a.rsv[i])
+			return -EINVAL;
+	ret = npusim_prof_channel_check(a.channel);
+	if (ret)
+		return ret;
+	if (!a.len || a.len % NPUSIM_STARS_RECORD_SIZE)
+		return -EINVAL;
+	mutex_lock(&dev->prof_lock);
+	r = dev->stars;
+	if (!r || r->owner != f) {
+		mutex_unlock(&dev->prof_lock);
+		return -ESRCH;
+	}
+	spin_lock_irqsave(&dev->stars_lock, flags);
+	head = r->head;
+	a.records = r->records;
+	a.dropped = r->dropped;
+	spin_unlock_irqrestore(&dev->stars_lock, flags);
+	n = min_t(u32, head - r->tail, a.len / NPUSIM_STARS_RECORD_SIZE);
+	/* the records before head are complete: the producer wrote them
+	 * under stars_lock, which this side took after it */
+	first = min_t(u32, n, r->size - (r->tail & (r->size - 1)));
+	ret = 0;
+	if (copy_to_user(u64_to_user_ptr(a.buf),
+			 &r->rec[r->tail & (r->size - 1)],
+			 (size_t)first * sizeof(*r->rec)) ||
+	    copy_to_user(u64_to_user_ptr(a.buf) +
+				 (size_t)first * sizeof(*r->rec),
+			 r->rec, (size_t)(n - first) * sizeof(*r->rec)))
+		ret = -EFAULT;
+	if (!ret)
+		smp_store_release(&r->tail, r->tail + n);
+	mutex_unlock(&dev->prof_lock);
+	if (ret)
+		return ret;
+	a.bytes = n * NPUSIM_STARS_RECORD_SIZE;
+	return copy_to_user(uarg, &a, sizeof(a)) ? -EFAULT : 0;
+}
+
+/* Stop @dev's channel if @f started it; -ESRCH if not. */
+static int npusim_stars_stop(struct npusim_file *f)
+{
+	struct npusim_dev *dev = f->dev;
+	struct npusim_stars *r;
+	unsigned long flags;
+
+	mutex_lock(&dev->prof_lock);
+	spin_lock_irqsave(&dev->stars_lock, flags);
+	r = dev->stars;
+	if (r && r->owner == f)
+		dev->stars = NULL;
+	else
+		r = NULL;
+	spin_unlock_irqrestore(&dev->stars_lock, flags);
+	mutex_unlock(&dev->prof_lock);
+	if (!r)
+		return -ESRCH;
+	if (r->dropped)
+		pr_info("npusim: dev %u: STARS SoC log: %llu of %llu records dropped (ring of %u full)\n",
+			dev->id, r->dropped, r->dropped + r->records, r->size);
+	vfree(r->rec);
+	kfree(r);
+	return 0;
+}
+
+int npusim_ioc_prof_stop(struct npusim_file *f, void __user *uarg)
+{
+	struct npusim_prof_stop a;
+	u32 i;
+	int ret;
+
+	if (copy_from_user(&a, uarg, sizeof(a)))
+		return -EFAULT;
+	for (i = 0; i < ARRAY_SIZE(a.rsv); i++)
+		if (a.rsv[i])
+			return -EINVAL;
+	ret = npusim_prof_channel_check(a.channel);
+	return ret ? ret : npusim_stars_stop(f);
+}
+
+/* File @f goes: the channel it started stops. */
+void npusim_stars_release(struct npusim_file *f)
+{
+	npusim_stars_stop(f);
+}
+
+/* For /proc: is the channel running, with what counts. */
+bool npusim_stars_stats(struct npusim_dev *dev, u64 *records, u64 *dropped)
+{
+	unsigned long flags;
+	bool on;
+
+	spin_lock_irqsave(&dev->stars_lock, flags);
+	on = dev->stars;
+	*records = on ? dev->stars->records : 0;
+	*dropped = on ? dev->stars->dropped : 0;
+	spin_unlock_irqrestore(&dev->stars_lock, flags);
+	return on;
+}

@@ -1,0 +1,45 @@
+/*
+ * starslog.h — the STARS SoC log of a recorded session's devices: profiling
+ * channel 50 of each device, started when the capture starts, drained on
+ * every tick of the capture loop into device_<N>/data/stars_soc.data (a
+ * temporary until the end, then renamed), stopped at the end. The export
+ * takes the session's task times from these files (user/export).
+ */
+#ifndef NPUPROF_STARSLOG_H
+#define NPUPROF_STARSLOG_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "npuprof/session.h"
+
+struct npuprof_device_backend;
+
+struct starslog_dev {
+	uint32_t devid;
+	int h; /* the backend's handle; < 0: not running */
+	int fd; /* the temporary file; < 0: none */
+	int err; /* the first write or read error (-errno) */
+	uint64_t records, dropped; /* the channel's counts at the last read */
+	uint64_t bytes; /* written to the file */
+	char tmp[4480], path[4480];
+};
+
+struct starslog {
+	const struct npuprof_device_backend *b;
+	int ndev;
+	struct starslog_dev dev[NPUPROF_MAX_SESSION_DEVICES];
+	void *buf;
+};
+
+/* Start the log of every device of session s that has one. A device whose
+ * log cannot be started (another reader has it, no driver support) is told
+ * on warn and left out: its task times then come from the kernel stream. */
+void starslog_start(struct starslog *l, const struct npuprof_session *s, FILE *warn);
+/* Move what the devices have logged into the files. */
+void starslog_drain(struct starslog *l);
+/* Drain, stop, and rename each file into place; the counts go to s.
+ * Returns 0, or -errno of the first failure, described in err. */
+int starslog_finish(struct starslog *l, struct npuprof_session *s, char *err, size_t errlen);
+
+#endif
