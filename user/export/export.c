@@ -105,7 +105,7 @@ struct export_ctx {
 	uint64_t kernel_times; /* devices with the kernel's task times (pass 1) */
 	struct u64map kstreams; /* (device, stream) the kernel stream has records of */
 	uint64_t kstream_last; /* the key put last (a cache) */
-	struct stars_src stars[CORR_MAX_DEV];
+	struct stars_src *stars; /* those being merged (stars_begin) */
 	int nstars;
 	int stars_warned; /* the logs' warnings said (a second database) */
 	struct stars_totals stars_tot;
@@ -566,7 +566,14 @@ static void stars_begin(struct export_ctx *x)
 	memset(&x->stars_tot, 0, sizeof(x->stars_tot));
 	x->nstars = 0;
 	x->stars_used = 0;
-	for (uint32_t d = 0; d < CORR_MAX_DEV && !x->host_only; d++) {
+	if (!x->stars_found)
+		return;
+	x->stars = calloc((size_t)__builtin_popcountll(x->stars_found), sizeof(*x->stars));
+	if (!x->stars) {
+		check(x, -ENOMEM);
+		return;
+	}
+	for (uint32_t d = 0; d < CORR_MAX_DEV; d++) {
 		struct stars_src *src = &x->stars[x->nstars];
 
 		if (!(x->stars_found >> d & 1))
@@ -629,6 +636,8 @@ static void stars_end(struct export_ctx *x)
 			stars_close(x->stars[i].rd); /* an error stopped the export */
 			x->stars[i].rd = NULL;
 		}
+	free(x->stars);
+	x->stars = NULL;
 	x->nstars = 0;
 	x->stars_warned |= x->stars_found != 0;
 }
