@@ -20,6 +20,12 @@
  * no kernel stream; its TASK rows come from the host task tracks (launch
  * time + modelled duration) and META_DATA npuprof.task_time_source=host.
  *
+ * A device with a STARS SoC log in the session (device_<N>/data/stars_soc.data,
+ * session.h) has its task times from the log (user/export/stars.h), its
+ * kernel task-time records ignored; META_DATA npuprof.task_time_source says
+ * stars and npuprof.stars_* hold the log's counts. A log cut inside a
+ * record is damaged input (its whole records are exported).
+ *
  * Damaged input costs only the damaged records: a truncated or corrupt raw
  * file, or one that cannot be read at all, is reported (file and offsets)
  * on opts.warn, what is intact is exported, the skipped parts are counted
@@ -105,6 +111,13 @@ struct npuprof_export_result {
 	/* --pytorch: PYTORCH_API rows, and framework records skipped as
 	 * damaged (they make `damaged` set) */
 	uint64_t fwk_ops, fwk_skipped;
+	/* the devices' STARS SoC logs (device_<N>/data/stars_soc.data), the
+	 * task times of their devices: records read, tasks paired, records
+	 * that paired with nothing (an end without a start, a start without
+	 * an end), bad ones (an unknown function type, an end before its
+	 * start, a truncated tail: damage), and tasks of streams the capture
+	 * has no record of (other processes'), left out */
+	uint64_t stars_records, stars_tasks, stars_unpaired, stars_bad, stars_other;
 };
 
 /* Returns 0 or -errno with a message in err. */

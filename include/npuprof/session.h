@@ -6,8 +6,8 @@
  *   host/info.json, host/start_info, host/end_info, host/host_start.log
  *   host/data/npuprof.host.<pid>.raw        (written by libnpuprof in the app)
  *   device_<N>/info.json.<N>, start_info.<N>, end_info.<N>, dev_start.log.<N>
- *   device_<N>/data/stars_soc.data          (the device's STARS SoC log:
- *                                           its 64-byte ACSQ_TASK records)
+ *   device_<N>/data/stars_soc.data          (the device's STARS SoC log, as
+ *                                           npuprof record drained it)
  *   kernel/npuprof.kernel.raw               (the capture engine's records)
  *   npuprof.session                         (our own session info, key=value)
  *   <aclprofInit dir>/npuprof_profile_location.txt  (a program's own
@@ -37,6 +37,11 @@ extern "C" {
 #define NPUPROF_SESSION_FILE "npuprof.session"
 #define NPUPROF_SESSION_VERSION 2 /* the version= this code writes */
 #define NPUPROF_KERNEL_RAW "kernel/npuprof.kernel.raw"
+/* A device's STARS SoC log under its device_<N>/ directory: the 64-byte
+ * ACSQ_TASK records of profiling channel 50 (uapi/npusim.h, struct
+ * npusim_stars_acsq) as read from the channel, concatenated; export takes
+ * the device's task times from it (user/export/stars.h) */
+#define NPUPROF_STARS_SOC_FILE "data/stars_soc.data"
 /* engine= of a session without kernel capture (an API-driven session where
  * /dev/npuprof is missing): export takes task times from the host task
  * tracks and says so in META_DATA (npuprof.task_time_source=host) */

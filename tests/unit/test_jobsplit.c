@@ -5,7 +5,9 @@
  * its own PROF_* directory, and its records keep their threads: the
  * --pytorch export of each directory has its own process's PYTORCH_API,
  * MEMORY_RECORD and GC_RECORD rows, thread by thread; a process that
- * recorded nothing but the collection's bookkeeping gets none.
+ * recorded nothing but the collection's bookkeeping gets none. Each
+ * process's directory gets its devices' STARS SoC logs, and its export
+ * takes the times of its own streams' tasks from them.
  */
 #include <check.h>
 #include <sqlite3.h>
@@ -21,8 +23,10 @@
 #include "npuprof/export.h"
 #include "npuprof/msprof_ids.h"
 #include "npuprof/rank.h"
+#include "npuprof/rawkern.h"
 #include "npuprof/session.h"
 #include "testutil.h"
+#include "uapi/npusim.h"
 
 #define U 1000ULL
 
@@ -196,6 +200,97 @@ START_TEST(test_framework_only_process)
 }
 END_TEST
 
+/* Two processes (pids 1001 and 1002, streams 1 and 2 of device 0), their
+ * tasks in one STARS SoC log. */
+START_TEST(test_stars_log_carried)
+{
+	char top[] = "/tmp/npuprof-test-jobsplit-XXXXXX", err[1024], got[256], path[4400];
+	char dirs[4][4352];
+	struct npuprof_session s;
+	struct npuprof_rawk_writer *w;
+	struct npuprof_record r;
+	FILE *f;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(mkdtemp(top));
+	memset(&s, 0, sizeof(s));
+	snprintf(s.hostname, sizeof(s.hostname), "testhost");
+	snprintf(s.host_uid, sizeof(s.host_uid), "12345");
+	snprintf(s.engine, sizeof(s.engine), "kmod");
+	s.start_realtime_ns = 1700000000000000000ULL;
+	s.start_monotonic_ns = 1000;
+	s.end_realtime_ns = s.start_realtime_ns + 1000 * U * U;
+	s.rank = NPUPROF_RANK_NONE;
+	s.ndev = 1;
+	snprintf(s.dev[0].chip, sizeof(s.dev[0].chip), "Ascend910B");
+	s.dev[0].counter_hz = 1000000000ULL; /* a tick a ns, counter = host time */
+	ck_assert_int_eq(npuprof_session_create(&s, top, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/%s", s.dir, NPUPROF_KERNEL_RAW);
+	ck_assert_int_eq(npuprof_rawk_create(&w, path, "kmod", 0, 0, err, sizeof(err)), 0);
+	memset(&r, 0, sizeof(r));
+	r.hdr.size = NPUPROF_RECORD_SIZE;
+	r.hdr.type = NPUPROF_REC_CLOCK_SYNC;
+	r.hdr.ts = r.clock.host_ns = r.clock.dev_cnt = 10 * U;
+	r.clock.counter_hz = 1000000000ULL;
+	ck_assert_int_eq(npuprof_rawk_append(w, &r), 0);
+	snprintf(path, sizeof(path), "%s/device_0/data", s.dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/device_0/" NPUPROF_STARS_SOC_FILE, s.dir);
+	f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	for (uint32_t i = 0; i < 6; i++) {
+		uint64_t t = 20 * U + i * 10 * U;
+		struct npusim_stars_acsq a;
+
+		memset(&r, 0, sizeof(r));
+		r.hdr.size = NPUPROF_RECORD_SIZE;
+		r.hdr.type = NPUPROF_REC_SUBMIT;
+		r.hdr.ts = t;
+		r.hdr.pid = r.hdr.tid = 1001 + i % 2;
+		r.submit.stream_id = 1 + i % 2;
+		r.submit.task_id = i / 2;
+		ck_assert_int_eq(npuprof_rawk_append(w, &r), 0);
+		memset(&a, 0, sizeof(a));
+		a.stream_id = (uint16_t)(1 + i % 2);
+		a.task_id = (uint16_t)(i / 2);
+		a.head = NPUSIM_STARS_FUNC_START;
+		a.sys_cnt = t + U;
+		ck_assert_uint_eq(fwrite(&a, sizeof(a), 1, f), 1);
+		a.head = NPUSIM_STARS_FUNC_END;
+		a.sys_cnt = t + U + 100 * (1 + i);
+		ck_assert_uint_eq(fwrite(&a, sizeof(a), 1, f), 1);
+	}
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(npuprof_rawk_close(w), 0);
+	ck_assert_int_eq(npuprof_session_finish(&s, err, sizeof(err)), 0);
+
+	ck_assert_msg(job_split(&s, dirs, 4, &n, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(n, 2);
+	for (int i = 0; i < 2; i++) {
+		struct npuprof_export_result res;
+		char want[128];
+
+		snprintf(path, sizeof(path), "%.4352s/device_0/" NPUPROF_STARS_SOC_FILE, dirs[i]);
+		ck_assert_int_eq(access(path, R_OK), 0);
+		ck_assert_msg(npuprof_export(dirs[i], NULL, &res, err, sizeof(err)) == 0, "%s",
+			      err);
+		ck_assert_int_eq(res.damaged, 0);
+		ck_assert_uint_eq(res.tasks, 3);
+		ck_assert_uint_eq(res.derived, 0);
+		ck_assert_uint_eq(res.stars_other, 3); /* the other process's */
+		/* pid 1001 (the first directory): tasks 0, 2, 4 of the log */
+		rows(res.db_path,
+		     "SELECT group_concat(streamId || ':' || taskId || ':' || (endNs - startNs))"
+		     " FROM (SELECT * FROM TASK ORDER BY taskId)",
+		     got, sizeof(got));
+		snprintf(want, sizeof(want), "%d:0:%d,%d:1:%d,%d:2:%d", 1 + i, 100 * (1 + i), 1 + i,
+			 100 * (3 + i), 1 + i, 100 * (5 + i));
+		ck_assert_str_eq(got, want);
+	}
+	tu_rm_rf(top);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("jobsplit");
@@ -203,6 +298,7 @@ Suite *unit_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_framework_only_process);
+	tcase_add_test(tc, test_stars_log_carried);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -22,15 +22,16 @@ t_manifest() {
 	tests/sql/check.sh --counts "$(dbof)"
 }
 
-# t_manifest on devices in send mode MODE (0 KIO, 1 UIO_T, 2 UIO_D)
+# a test on devices in send mode MODE (0 KIO, 1 UIO_T, 2 UIO_D):
+# with_mode MODE TEST ARGS...
 SIM_ARGS=
-t_manifest_mode() {
+with_mode() {
 	SIM_ARGS="sq_send_mode=$1"
 	shift
-	t_manifest "$@"
-	tm_rc=$?
+	"$@"
+	wm_rc=$?
 	SIM_ARGS=
-	return $tm_rc
+	return $wm_rc
 }
 
 # a replayed real fixture, recorded: every consumer query holds, and its
@@ -127,6 +128,41 @@ t_kernel_only() {
 	[ "$(sq "SELECT count(*) FROM TASK WHERE globalPid = $pid")" = 136 ] &&
 		[ "$(sq 'SELECT count(*) FROM TASK')" = 136 ] &&
 		[ "$(sq 'SELECT count(*) FROM TASK WHERE connectionId != -1')" = 0 ]
+}
+
+# device times from the STARS SoC log: each device's file holds whole
+# records, a start and an end per task, none dropped; META_DATA says where
+# the times came from; and they are the device model's times: the same
+# session exported without its STARS files (times from npusim:task_time)
+# has the same TASK times
+t_stars_times() {
+	mods $SIM_ARGS && newdir || return 1
+	build/bin/npuprof record --quiet -o "$OUTX" -- \
+		build/bin/npuwork --scenario train --devices 2 --steps 2 --quiet || return 1
+	s=$(session)
+	for d in 0 1; do
+		f=$s/device_$d/data/stars_soc.data
+		[ -s "$f" ] || { echo "no $f"; return 1; }
+		[ $(($(stat -c %s "$f") % 64)) = 0 ] || { echo "$f: not whole records"; return 1; }
+	done
+	src=$(meta npuprof.task_time_source)
+	[ "$src" = stars ] || { echo "task_time_source: $src"; return 1; }
+	recs=$(sed -n 's/^stars_records=//p' "$s/npuprof.session")
+	drops=$(sed -n 's/^stars_dropped=//p' "$s/npuprof.session")
+	tasks=$(sq 'SELECT count(*) FROM TASK')
+	echo "TASK rows $tasks, STARS records $recs, dropped $drops"
+	[ "$drops" = 0 ] && [ "$recs" = $((2 * tasks)) ] || return 1
+	q='SELECT deviceId, streamId, taskId, startNs, endNs FROM TASK ORDER BY 1, 2, 4, 3'
+	sq "$q" > "$OUTX/stars.txt"
+	mkdir "$OUTX/copy" && cp -r "$s" "$OUTX/copy/" || return 1
+	c=$OUTX/copy/$(basename "$s")
+	rm -f "$c"/device_*/data/stars_soc.data "$c"/msprof_*.db
+	build/bin/npuprof export "$c" > /dev/null || return 1
+	sqlite3 "$c"/msprof_*.db "$q" < /dev/null > "$OUTX/tracepoint.txt"
+	src=$(sqlite3 "$c"/msprof_*.db "SELECT value FROM META_DATA WHERE name = 'npuprof.task_time_source'" < /dev/null)
+	[ "$src" != stars ] || { echo "stars without STARS files"; return 1; }
+	cmp "$OUTX/stars.txt" "$OUTX/tracepoint.txt" ||
+		{ diff "$OUTX/stars.txt" "$OUTX/tracepoint.txt" | head; return 1; }
 }
 
 # ring overflow: drops reported in META_DATA and by report, db consistent
@@ -283,9 +319,11 @@ run export.train_bpf t_manifest bpf train --devices 2 --steps 3
 # with either engine); the same in the driver's fallback mode (KIO: the
 # submits fire in the submitting thread), and on STARS v2 (UIO_D: no submit
 # is visible at all)
-run export.train_kio_kmod t_manifest_mode 0 kmod train --devices 2 --steps 3
-run export.train_kio_bpf t_manifest_mode 0 bpf train --devices 2 --steps 3
-run export.train_uio_d t_manifest_mode 2 kmod train --devices 2 --steps 3
+run export.train_kio_kmod with_mode 0 t_manifest kmod train --devices 2 --steps 3
+run export.train_kio_bpf with_mode 0 t_manifest bpf train --devices 2 --steps 3
+run export.train_uio_d with_mode 2 t_manifest kmod train --devices 2 --steps 3
+run export.stars_times t_stars_times
+run export.stars_times_kio with_mode 0 t_stars_times
 MSTX=""
 run export.mstx_ranges t_mstx_ranges
 run export.sdk_mstx t_sdk_mstx

@@ -2,11 +2,13 @@
  * fsutil.c - file-system helpers shared by the recorder and the tool library.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fsutil.h"
 
@@ -47,4 +49,31 @@ int fs_remove_tree(const char *path)
 	int r = nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 
 	return r < 0 ? -errno : r;
+}
+
+int fs_copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out, r = 0;
+	ssize_t n;
+
+	if (in < 0)
+		return -errno;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		r = -errno;
+		close(in);
+		return r;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			r = -EIO;
+			break;
+		}
+	if (n < 0)
+		r = -errno;
+	close(in);
+	if (close(out) < 0 && !r)
+		r = -errno;
+	return r;
 }

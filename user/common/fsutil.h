@@ -14,4 +14,8 @@ int npuprof_mkdirs(const char *path, mode_t mode);
  * (the first failure stops it). */
 int fs_remove_tree(const char *path);
 
+/* Copy the file from to the file to (created, or truncated: mode 0644); 0
+ * or a negative errno. */
+int fs_copy_file(const char *from, const char *to);
+
 #endif

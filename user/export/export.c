@@ -6,7 +6,8 @@
  * task times, while a second thread indexes the host streams
  * (hostdata_open). Pass 2 feeds the records, through a bounded reorder heap that
  * absorbs the small cross-CPU disorder of a capture, to the correlator
- * (correlate.c), which hands back finished tasks; each becomes a TASK row
+ * (correlate.c), with the task times of the devices' STARS SoC logs
+ * (stars.c) merged in by time; it hands back finished tasks; each becomes a TASK row
  * plus, from the host task track matched at submit time, its connectionId,
  * runtime task type and detail rows (COMPUTE_TASK_INFO, MEMCPY_INFO,
  * COMMUNICATION_TASK_INFO). Host-only rows (CANN_API, MSTX_EVENTS,
@@ -30,6 +31,7 @@
 #include "fwk.h"
 #include "hostdata.h"
 #include "ranks.h"
+#include "stars.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -47,6 +49,23 @@
 
 #define REORDER_WINDOW 65536 /* records held back to restore time order */
 #define U32_NONE 4294967295LL
+
+/* A device's STARS SoC log being merged: its next task as a record. */
+struct stars_src {
+	struct stars_reader *rd;
+	uint32_t dev;
+	int have; /* head holds the next task */
+	struct npuprof_record head;
+	char path[4400];
+};
+
+/* What the STARS logs of one export gave. */
+struct stars_totals {
+	struct stars_stats st; /* summed over the devices */
+	uint64_t other; /* tasks of streams the capture has no record of */
+	uint64_t kernel_ignored; /* the kernel's own task times of STARS devices */
+	uint64_t damaged; /* logs cut short or unreadable */
+};
 
 struct export_ctx {
 	const struct npuprof_session *s;
@@ -80,6 +99,16 @@ struct export_ctx {
 	uint64_t host_gtid; /* corr_task.gtid of host-only tasks */
 	npuprof_db_str (*opids)[12]; /* op_strings() */
 	size_t nopids;
+	/* the devices' STARS SoC logs (device_<N>/data/stars_soc.data) */
+	uint64_t stars_found; /* devices with a log (bit = device id) */
+	uint64_t stars_used; /* those whose task times come from it */
+	uint64_t kernel_times; /* devices with the kernel's task times (pass 1) */
+	struct u64map kstreams; /* (device, stream) the kernel stream has records of */
+	uint64_t kstream_last; /* the key put last (a cache) */
+	struct stars_src *stars; /* those being merged (stars_begin) */
+	int nstars;
+	int stars_warned; /* the logs' warnings said (a second database) */
+	struct stars_totals stars_tot;
 	const char *metadata_path; /* profiler_metadata.json (PyTorch db), or NULL */
 	char metadata_buf[4400];
 	struct fwk_result fwk; /* the framework tables of the PyTorch db */
@@ -412,14 +441,222 @@ static void progress(struct export_ctx *x)
 		fputc('\n', stderr);
 }
 
+/* ---- device task times from the STARS SoC logs ----------------------------
+ * A device with a log (device_<N>/data/stars_soc.data) has its task times
+ * from it, not from the kernel stream's task-time records (the npusim:task_time
+ * tracepoint, which a 910B does not have): each task the log pairs
+ * (stars.c) becomes a TASK_TIME record stamped with its end on the host
+ * clock (the device's clock fit) and is fed to the correlator between the
+ * kernel records, in time order, before a kernel record of the same time.
+ *
+ * The log holds every task the device ran, the capture only those of the
+ * processes it took (the pid filter; a job split into one session per
+ * process, jobsplit.c, gives each the whole log): a task of a stream the
+ * kernel stream has neither a submit nor a completion of is another
+ * process's, counted and left out. */
+
+static void stars_path(char *buf, size_t len, const char *dir, uint32_t dev)
+{
+	snprintf(buf, len, "%s/device_%u/" NPUPROF_STARS_SOC_FILE, dir, dev);
+}
+
+/* Which devices of the session have a log (before pass 1, which then
+ * notes their kernel streams). */
+static void stars_find(struct export_ctx *x)
+{
+	char path[4400];
+
+	for (uint32_t d = 0; d < CORR_MAX_DEV; d++) {
+		stars_path(path, sizeof(path), x->s->dir, d);
+		if (access(path, F_OK) == 0)
+			x->stars_found |= 1ULL << d;
+	}
+}
+
+/* Pass 1: a stream of a device with a log that the kernel stream has. */
+static void stars_kernel_stream(struct export_ctx *x, uint32_t dev, uint32_t stream)
+{
+	uint64_t k = npuprof_stream_key(dev, stream);
+
+	if (dev >= CORR_MAX_DEV || !(x->stars_found >> dev & 1) || k + 1 == x->kstream_last)
+		return;
+	x->kstream_last = k + 1;
+	if (u64map_put(&x->kstreams, k, 1) < 0)
+		check(x, -ENOMEM);
+}
+
+/* A log's counts and problems, once it has been read to its end. */
+static void stars_done(struct export_ctx *x, struct stars_src *src)
+{
+	const struct stars_stats *st = stars_stats(src->rd);
+	struct stars_stats *t = &x->stars_tot.st;
+	int say = !x->stars_warned;
+
+	t->records += st->records;
+	t->tasks += st->tasks;
+	t->unstarted += st->unstarted;
+	t->unended += st->unended;
+	t->unknown += st->unknown;
+	t->backwards += st->backwards;
+	t->late += st->late;
+	t->tail_bytes += st->tail_bytes;
+	if (st->tail_bytes) {
+		x->stars_tot.damaged++;
+		x->res->damaged = 1;
+		if (say)
+			fprintf(x->warn,
+				"npuprof export: warning: %s: offset %llu: truncated record (%llu bytes); the %llu whole records before it are exported\n",
+				src->path, (unsigned long long)st->tail_offset,
+				(unsigned long long)st->tail_bytes,
+				(unsigned long long)st->records);
+	}
+	if (say && (st->unstarted || st->unended || st->unknown || st->backwards))
+		fprintf(x->warn,
+			"npuprof export: warning: %s: %llu ends without a start, %llu starts without an end, %llu records of an unknown function type, %llu ends before their start: those tasks have no STARS times\n",
+			src->path, (unsigned long long)st->unstarted,
+			(unsigned long long)st->unended, (unsigned long long)st->unknown,
+			(unsigned long long)st->backwards);
+	stars_close(src->rd);
+	src->rd = NULL;
+}
+
+/* The log's next task into src->head, or the log's end. */
+static void stars_advance(struct export_ctx *x, struct stars_src *src)
+{
+	const struct corr_clock *clk = &x->corr.clock[src->dev];
+	struct npuprof_task_time *tt = &src->head.task_time;
+	struct stars_task t;
+	char err[4600];
+	int r = stars_next(src->rd, &t, err, sizeof(err));
+
+	src->have = r == 1;
+	if (r == 0)
+		stars_done(x, src);
+	if (r < 0) {
+		/* what was read counts; the rest of the file cannot be had */
+		if (!x->stars_warned)
+			fprintf(x->warn,
+				"npuprof export: warning: %s; its tasks before that are exported\n",
+				err);
+		x->res->damaged = 1;
+		x->stars_tot.damaged++;
+		stars_done(x, src);
+	}
+	if (!src->have)
+		return;
+	memset(&src->head, 0, sizeof(src->head));
+	src->head.hdr.type = NPUPROF_REC_TASK_TIME;
+	src->head.hdr.size = NPUPROF_RECORD_SIZE;
+	src->head.hdr.ts = corr_clock_mono(clk, t.end_cnt);
+	tt->devid = src->dev;
+	tt->sq_id = t.sq_id;
+	tt->stream_id = t.stream_id;
+	tt->task_id = t.task_id;
+	tt->sqe_type = t.sqe_type;
+	tt->start_cnt = t.start_cnt;
+	tt->end_cnt = t.end_cnt;
+}
+
+/* After the clock fit: open the logs of the devices whose counter converts
+ * to the host clock; from now on their task times are the logs'. */
+static void stars_begin(struct export_ctx *x)
+{
+	char err[4600];
+
+	memset(&x->stars_tot, 0, sizeof(x->stars_tot));
+	x->nstars = 0;
+	x->stars_used = 0;
+	if (!x->stars_found)
+		return;
+	x->stars = calloc((size_t)__builtin_popcountll(x->stars_found), sizeof(*x->stars));
+	if (!x->stars) {
+		check(x, -ENOMEM);
+		return;
+	}
+	for (uint32_t d = 0; d < CORR_MAX_DEV; d++) {
+		struct stars_src *src = &x->stars[x->nstars];
+
+		if (!(x->stars_found >> d & 1))
+			continue;
+		memset(src, 0, sizeof(*src));
+		src->dev = d;
+		stars_path(src->path, sizeof(src->path), x->s->dir, d);
+		if (!x->corr.clock[d].valid) {
+			if (!x->stars_warned)
+				fprintf(x->warn,
+					"npuprof export: warning: %s: device %u has no clock-sync samples, so its STARS times cannot be put on the host clock: not used\n",
+					src->path, d);
+			continue;
+		}
+		if (stars_open(&src->rd, src->path, err, sizeof(err)) < 0) {
+			if (!x->stars_warned)
+				fprintf(x->warn,
+					"npuprof export: error: %s: nothing exported from it\n",
+					err);
+			x->res->damaged = 1;
+			x->res->unreadable++;
+			x->stars_tot.damaged++;
+			continue;
+		}
+		x->stars_used |= 1ULL << d;
+		x->corr.task_time[d] = 1;
+		x->nstars++;
+		stars_advance(x, src);
+	}
+}
+
+/* Feed the logs' tasks up to time ts (all: UINT64_MAX), in time order. */
+static void stars_feed_upto(struct export_ctx *x, uint64_t ts)
+{
+	while (!x->err) {
+		struct stars_src *next = NULL;
+		const struct npuprof_task_time *tt;
+
+		for (int i = 0; i < x->nstars; i++)
+			if (x->stars[i].have && x->stars[i].head.hdr.ts <= ts &&
+			    (!next || x->stars[i].head.hdr.ts < next->head.hdr.ts))
+				next = &x->stars[i];
+		if (!next)
+			return;
+		tt = &next->head.task_time;
+		if (u64map_get(&x->kstreams, npuprof_stream_key(tt->devid, tt->stream_id), NULL))
+			check(x, corr_feed(&x->corr, &next->head));
+		else
+			x->stars_tot.other++;
+		stars_advance(x, next);
+	}
+}
+
+/* After pass 2: the rest of the logs, and every log closed. */
+static void stars_end(struct export_ctx *x)
+{
+	stars_feed_upto(x, UINT64_MAX);
+	for (int i = 0; i < x->nstars; i++)
+		if (x->stars[i].rd) {
+			stars_close(x->stars[i].rd); /* an error stopped the export */
+			x->stars[i].rd = NULL;
+		}
+	free(x->stars);
+	x->stars = NULL;
+	x->nstars = 0;
+	x->stars_warned |= x->stars_found != 0;
+}
+
+/* A kernel record to the correlator: the logs' tasks not later than it
+ * first, and never the kernel's own task times of a device with a log. */
 static int feed(struct export_ctx *x, const struct npuprof_record *r)
 {
-	int ret = corr_feed(&x->corr, r);
-
 	x->fed++;
 	if ((x->fed & 0xffff) == 0)
 		progress(x);
-	check(x, ret);
+	if (x->nstars)
+		stars_feed_upto(x, r->hdr.ts);
+	if (r->hdr.type == NPUPROF_REC_TASK_TIME && r->task_time.devid < CORR_MAX_DEV &&
+	    (x->stars_used >> r->task_time.devid & 1)) {
+		x->stars_tot.kernel_ignored++;
+		return x->err;
+	}
+	check(x, corr_feed(&x->corr, r));
 	return x->err;
 }
 
@@ -442,8 +679,13 @@ static int on_scan_record(void *vctx, const struct npuprof_record *r)
 	if (r->hdr.type == NPUPROF_REC_CLOCK_SYNC && r->clock.devid < CORR_MAX_DEV)
 		corr_clock_add(&x->corr.clock[r->clock.devid], r->clock.host_ns, r->clock.dev_cnt,
 			       r->clock.counter_hz);
-	else if (r->hdr.type == NPUPROF_REC_TASK_TIME && r->task_time.devid < CORR_MAX_DEV)
+	else if (r->hdr.type == NPUPROF_REC_TASK_TIME && r->task_time.devid < CORR_MAX_DEV) {
 		x->corr.task_time[r->task_time.devid] = 1;
+		x->kernel_times |= 1ULL << r->task_time.devid;
+	} else if (x->stars_found && r->hdr.type == NPUPROF_REC_SUBMIT)
+		stars_kernel_stream(x, r->submit.devid, r->submit.stream_id);
+	else if (x->stars_found && r->hdr.type == NPUPROF_REC_COMPLETE)
+		stars_kernel_stream(x, r->complete.devid, r->complete.stream_id);
 	return 0;
 }
 
@@ -717,6 +959,31 @@ static void meta(struct export_ctx *x, const char *name, const char *fmt, ...)
 	check(x, npuprof_db_add_meta_data(x->w, &row));
 }
 
+/* The STARS logs' counts (only in a session that has logs); the result
+ * gets them too. */
+static void write_stars_meta(struct export_ctx *x)
+{
+	const struct stars_totals *t = &x->stars_tot;
+	struct npuprof_export_result *res = x->res;
+
+	res->stars_records = t->st.records;
+	res->stars_tasks = t->st.tasks;
+	res->stars_unpaired = t->st.unstarted + t->st.unended;
+	res->stars_bad = t->st.unknown + t->st.backwards + (t->st.tail_bytes ? 1 : 0);
+	res->stars_other = t->other;
+	meta(x, "npuprof.stars_devices", "%d", __builtin_popcountll(x->stars_used));
+	meta(x, "npuprof.stars_records", "%llu", (unsigned long long)t->st.records);
+	meta(x, "npuprof.stars_tasks", "%llu", (unsigned long long)t->st.tasks);
+	meta(x, "npuprof.stars_ends_without_start", "%llu", (unsigned long long)t->st.unstarted);
+	meta(x, "npuprof.stars_starts_without_end", "%llu", (unsigned long long)t->st.unended);
+	meta(x, "npuprof.stars_unknown_records", "%llu", (unsigned long long)t->st.unknown);
+	meta(x, "npuprof.stars_ends_before_start", "%llu", (unsigned long long)t->st.backwards);
+	meta(x, "npuprof.stars_truncated_bytes", "%llu", (unsigned long long)t->st.tail_bytes);
+	meta(x, "npuprof.stars_other_stream_tasks", "%llu", (unsigned long long)t->other);
+	meta(x, "npuprof.stars_kernel_task_times_ignored", "%llu",
+	     (unsigned long long)t->kernel_ignored);
+}
+
 static void write_session_rows(struct export_ctx *x)
 {
 	const struct npuprof_session *s = x->s;
@@ -757,17 +1024,24 @@ static void write_session_rows(struct export_ctx *x)
 	     (unsigned long long)(s->dropped > cs->drops_lost ? s->dropped : cs->drops_lost));
 	meta(x, "npuprof.tasks_in_flight_at_stop", "%llu", (unsigned long long)cs->in_flight);
 	meta(x, "npuprof.completions_without_submit", "%llu", (unsigned long long)cs->orphans);
-	meta(x, "npuprof.task_time_source", "%s",
+	/* measured times: from the STARS logs, the kernel's task-time
+	 * records, or both (devices of either kind) */
+	const char *dev = !x->stars_used		   ? "device" :
+			  x->kernel_times & ~x->stars_used ? "stars+device" :
+							     "stars";
+	meta(x, "npuprof.task_time_source", "%s%s",
 	     x->host_only			   ? "host" :
 	     cs->tasks && cs->derived == cs->tasks ? "derived" :
-	     cs->derived			   ? "device+derived" :
-						     "device");
+						     dev,
+	     !x->host_only && cs->derived && cs->derived != cs->tasks ? "+derived" : "");
 	meta(x, "npuprof.derived_tasks", "%llu", (unsigned long long)cs->derived);
 	meta(x, "npuprof.clock_fit_residual_ns", "%.1f", resid);
 	meta(x, "npuprof.host_records_lost", "%llu", (unsigned long long)x->hd->lost);
 	meta(x, "npuprof.damaged_inputs", "%llu",
 	     (unsigned long long)(x->hd->damaged_files + (x->kernel_damaged ? 1 : 0) +
-				  (x->session_damaged ? 1 : 0)));
+				  (x->session_damaged ? 1 : 0) + x->stars_tot.damaged));
+	if (x->stars_found)
+		write_stars_meta(x);
 	meta(x, "npuprof.kernel_records_skipped", "%llu",
 	     (unsigned long long)x->res->kernel_bad_records);
 	meta(x, "npuprof.late_records", "%llu", (unsigned long long)cs->late);
@@ -1065,6 +1339,7 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	for (int d = 0; d < CORR_MAX_DEV; d++)
 		corr_clock_fit(&x->corr.clock[d]);
 	x->res->kernel_records = x->total;
+	stars_begin(x);
 
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -1076,6 +1351,7 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 		while (x->nheap && !x->err)
 			feed(x, window_pop(x));
 	}
+	stars_end(x);
 	progress(x);
 	corr_finish(&x->corr);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -1271,6 +1547,8 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	x.cancel = o->cancel;
 	x.force = o->force;
 	x.host_only = !strcmp(s.engine, NPUPROF_ENGINE_HOST);
+	if (!x.host_only)
+		stars_find(&x);
 	snprintf(kpath, sizeof(kpath), "%s/%s", dir, NPUPROF_KERNEL_RAW);
 	/* the host side streams (--pytorch's framework links need every API);
 	 * its index is built on a second thread while this one does the
@@ -1365,6 +1643,7 @@ out:
 	free(x.opids);
 	u64map_free(&x.mstx_dev);
 	u64map_free(&x.mstx_open);
+	u64map_free(&x.kstreams);
 	free(x.mstx_pend);
 	hostdata_free(&hd);
 	return r;

@@ -83,6 +83,14 @@ void export_print_summary(const struct npuprof_export_result *r, FILE *f)
 		fprintf(f,
 			"  note: %llu task times derived from submit/complete (no device task time)\n",
 			(unsigned long long)r->derived);
+	if (r->stars_records)
+		fprintf(f, "  STARS SoC log: %llu records, %llu tasks paired\n",
+			(unsigned long long)r->stars_records, (unsigned long long)r->stars_tasks);
+	if (r->stars_unpaired || r->stars_bad || r->stars_other)
+		fprintf(f,
+			"  warning: STARS SoC log: %llu records without their pair, %llu bad, %llu tasks of streams not captured (left out)\n",
+			(unsigned long long)r->stars_unpaired, (unsigned long long)r->stars_bad,
+			(unsigned long long)r->stars_other);
 }
 
 static volatile sig_atomic_t g_cancel;

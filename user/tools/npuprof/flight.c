@@ -3,6 +3,7 @@
  */
 #include "atomicfile.h"
 #include "flight.h"
+#include "fsutil.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -59,33 +60,6 @@ void flightbuf_trim(struct flightbuf *b, uint64_t now)
 	}
 }
 
-static int copy_file(const char *from, const char *to)
-{
-	char buf[65536];
-	int in = open(from, O_RDONLY | O_CLOEXEC), out, r = 0;
-	ssize_t n;
-
-	if (in < 0)
-		return -errno;
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0) {
-		r = -errno;
-		close(in);
-		return r;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			r = -EIO;
-			break;
-		}
-	if (n < 0)
-		r = -errno;
-	close(in);
-	if (close(out) < 0 && !r)
-		r = -errno;
-	return r;
-}
-
 /* The program's host streams (append-only files) as they are now. */
 static void copy_host(const char *from_dir, const char *to_dir)
 {
@@ -102,7 +76,7 @@ static void copy_host(const char *from_dir, const char *to_dir)
 			continue;
 		snprintf(from, sizeof(from), "%s/host/data/%s", from_dir, e->d_name);
 		snprintf(to, sizeof(to), "%s/host/data/%s", to_dir, e->d_name);
-		copy_file(from, to);
+		fs_copy_file(from, to);
 	}
 	closedir(d);
 }

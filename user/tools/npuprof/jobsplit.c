@@ -322,6 +322,36 @@ static int host_pids(const char *dir, struct split *sp)
 	return 0;
 }
 
+/* Process p's devices' STARS SoC logs, whole (linked, else copied): a log's
+ * records name streams, not processes, and who owned a stream is known only
+ * in host time (the kernel stream's submits) while the log counts device
+ * ticks, so the split does not sort them; each session's export keeps the
+ * tasks of the streams its own kernel stream has (export.c). */
+static int carry_stars(const struct npuprof_session *s, const struct proc *p, char *err,
+		       size_t errlen)
+{
+	for (int d = 0; d < p->s.ndev; d++) {
+		char from[4400], to[4400];
+		int r;
+
+		snprintf(from, sizeof(from), "%s/device_%u/" NPUPROF_STARS_SOC_FILE, s->dir,
+			 p->s.dev[d].id);
+		if (access(from, F_OK) < 0)
+			continue;
+		snprintf(to, sizeof(to), "%s/device_%u/data", p->s.dir, p->s.dev[d].id);
+		r = npuprof_mkdirs(to, 0755);
+		snprintf(to, sizeof(to), "%s/device_%u/" NPUPROF_STARS_SOC_FILE, p->s.dir,
+			 p->s.dev[d].id);
+		if (!r && link(from, to) < 0)
+			r = fs_copy_file(from, to);
+		if (r < 0) {
+			npuprof_seterr(err, errlen, "copying %s to %s: %s", from, to, strerror(-r));
+			return r;
+		}
+	}
+	return 0;
+}
+
 static int cmp_proc(const void *a, const void *b)
 {
 	const struct proc *x = a, *y = b;
@@ -423,8 +453,10 @@ int job_split(const struct npuprof_session *s, char (*dirs)[4352], int max, int 
 				       strerror(errno));
 			break;
 		}
+		r = carry_stars(s, p, err, errlen);
 		/* the job's capture counts (copied), its own end files */
-		r = npuprof_session_finish(&p->s, err, errlen);
+		if (!r)
+			r = npuprof_session_finish(&p->s, err, errlen);
 	}
 	u64map_free(&sp->owner);
 	if (r) {

@@ -12,8 +12,9 @@
  * submits from more than one pid) is split: each process gets its own
  * PROF_* directory next to the job's (its host stream, the kernel records
  * of its streams, the clock samples of its devices, only its devices'
- * device_<N>/ directories; its rank is decided at export from its host
- * stream, npuprof/rank.h), and the job's directory is removed. One process:
+ * device_<N>/ directories with their STARS SoC logs whole; its rank is
+ * decided at export from its host stream, npuprof/rank.h), and the job's
+ * directory is removed. One process:
  * nothing changes.
  */
 #ifndef NPUPROF_JOBSPLIT_H

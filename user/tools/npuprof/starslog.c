@@ -17,7 +17,6 @@
  * device at 150,000 tasks/s between two ticks of the capture loop */
 #define STARSLOG_RING 131072
 #define STARSLOG_BUF (4096 * 64) /* bytes per read */
-#define STARS_FILE "stars_soc.data"
 
 void starslog_start(struct starslog *l, const struct npuprof_session *s, FILE *warn)
 {
@@ -34,14 +33,16 @@ void starslog_start(struct starslog *l, const struct npuprof_session *s, FILE *w
 	for (int i = 0; i < s->ndev; i++) {
 		struct starslog_dev *d = &l->dev[l->ndev];
 		char dir[4400];
+		const char *base = strrchr(NPUPROF_STARS_SOC_FILE, '/') + 1;
 		int h;
 
 		memset(d, 0, sizeof(*d));
 		d->devid = s->dev[i].id;
 		d->h = d->fd = -1;
-		snprintf(dir, sizeof(dir), "%s/device_%u/data", s->dir, d->devid);
-		snprintf(d->path, sizeof(d->path), "%s/%s", dir, STARS_FILE);
-		snprintf(d->tmp, sizeof(d->tmp), "%s/.%s.tmp", dir, STARS_FILE);
+		snprintf(d->path, sizeof(d->path), "%s/device_%u/" NPUPROF_STARS_SOC_FILE, s->dir,
+			 d->devid);
+		snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(d->path, '/') - d->path), d->path);
+		snprintf(d->tmp, sizeof(d->tmp), "%s/.%s.tmp", dir, base);
 		if (npuprof_mkdirs(dir, 0755) < 0 ||
 		    (d->fd = open(d->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
 			fprintf(warn,
