@@ -443,10 +443,9 @@ static __always_inline int handle(int type, struct args *a, int read_str_arg,
 	}
 	st->events[type]++; /* type is a constant here */
 	/* the task a record is judged by: looked up only where it matters (a
-	 * submit's SQ owner always, for its pid; the current task for a pid
-	 * filter) */
-	if (kind == NPUPROF_KIND_SUBMIT ||
-	    (kind != NPUPROF_KIND_TASK && cfg_pid)) {
+	 * submit's SQ owner always, for its pid; with a pid filter the current
+	 * task, or for a completion or task time its SQ's owner) */
+	if (kind == NPUPROF_KIND_SUBMIT || cfg_pid) {
 		struct npuprof_filter f = capture_filter();
 
 		who = npuprof_filter_who(&f, kind, a->inst.devid, chan,

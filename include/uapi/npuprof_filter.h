@@ -30,8 +30,9 @@
  *     A submit also leaves its verdict in the stream verdict table
  *     ("owner") for its (device, stream), by which the stream's
  *     completions and task times are judged, as they arrive in interrupt
- *     context in whatever task was current. Without a verdict table (no
- *     pid filter) every completion passes.
+ *     context in whatever task was current; a stream without a verdict
+ *     (no submit fires in send mode UIO_D) is judged by its SQ's owner.
+ *     Without a verdict table (no pid filter) every completion passes.
  * A record that is sampled out is counted as such even if a filter would
  * also have rejected it; "filtered" counts the records the filters reject
  * of those the sampling kept.
@@ -159,9 +160,11 @@ NPUPROF_FILTER_INLINE __u8 *npuprof_filter_owner(const struct npuprof_filter *f,
 /*
  * Who a record of @kind is judged by: for a submit on channel @chan_id of
  * device @devid, the channel's creator when the SQ owner table knows it; otherwise, and
- * for recv records, the current task (@cur_tgid, @cur_uid). Nothing is
- * looked up for NPUPROF_KIND_TASK records, which are judged by their
- * stream's verdict.
+ * for recv records, the current task (@cur_tgid, @cur_uid). A completion or
+ * task time (NPUPROF_KIND_TASK, in interrupt context: the current task
+ * means nothing) gets the channel's creator when the table knows it, else
+ * nobody (tgid 0); it is judged by that only on a stream no submit has given
+ * a verdict (send mode UIO_D fires no trs_chan:sqe), and never attributed.
  */
 NPUPROF_FILTER_INLINE struct npuprof_who npuprof_filter_who(const struct npuprof_filter *f,
 							    int kind, __u32 devid, __u32 chan_id,
@@ -172,23 +175,26 @@ NPUPROF_FILTER_INLINE struct npuprof_who npuprof_filter_who(const struct npuprof
 	__u32 tgid;
 
 	NPUPROF_FILTER_BOUND(idx);
-	if (kind != NPUPROF_KIND_SUBMIT || !f->sq_owner || idx >= NPUPROF_SQ_OWNER_SLOTS)
+	if (kind == NPUPROF_KIND_TASK)
+		w.tgid = w.uid = 0;
+	if (kind == NPUPROF_KIND_OTHER || !f->sq_owner || idx >= NPUPROF_SQ_OWNER_SLOTS)
 		return w;
 	tgid = f->sq_owner[idx].tgid;
 	if (tgid) {
 		w.uid = f->sq_owner[idx].uid;
-		w.sq_owner = tgid != cur_tgid;
+		w.sq_owner = kind == NPUPROF_KIND_SUBMIT && tgid != cur_tgid;
 		w.tgid = tgid;
 	}
 	return w;
 }
 
 /*
- * The verdict on one record of @kind for (devid, stream, task). For a
- * submit or recv record, @who is what npuprof_filter_who() said: the pid
- * filter judges its tgid, and the engine's permission its uid (an
- * unprivileged npuprof.ko session sees only its own user's tasks); @who is
- * ignored for NPUPROF_KIND_TASK. A submit updates the verdict table.
+ * The verdict on one record of @kind for (devid, stream, task). @who is
+ * what npuprof_filter_who() said: the pid filter judges its tgid, and the
+ * engine's permission its uid (an unprivileged npuprof.ko session sees
+ * only its own user's tasks). A completion or task time is judged by its
+ * stream's verdict, and by @who (its SQ's owner) only where the stream has
+ * none. A submit updates the verdict table.
  */
 NPUPROF_FILTER_INLINE int npuprof_filter_decide(const struct npuprof_filter *f, int kind,
 						__u32 devid, __u32 stream, __u32 task,
@@ -205,8 +211,13 @@ NPUPROF_FILTER_INLINE int npuprof_filter_decide(const struct npuprof_filter *f, 
 	    !npuprof_filter_stream(f, stream))
 		return NPUPROF_FILTERED;
 	slot = npuprof_filter_owner(f, devid, stream);
-	if (kind == NPUPROF_KIND_TASK)
-		return !slot || *slot == NPUPROF_OWNER_KEEP ? NPUPROF_KEEP : NPUPROF_FILTERED;
+	if (kind == NPUPROF_KIND_TASK) {
+		if (!slot || *slot == NPUPROF_OWNER_KEEP)
+			return NPUPROF_KEEP;
+		/* a submit's verdict stands; without one, the SQ's owner */
+		if (*slot != NPUPROF_OWNER_UNKNOWN || !who->tgid)
+			return NPUPROF_FILTERED;
+	}
 	sel = (f->any_uid || who->uid == f->uid) && (!f->pid || who->tgid == f->pid);
 	if (kind == NPUPROF_KIND_SUBMIT && slot)
 		*slot = sel ? NPUPROF_OWNER_KEEP : NPUPROF_OWNER_SKIP;

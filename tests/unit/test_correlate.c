@@ -162,6 +162,46 @@ START_TEST(test_resubmitted_key)
 }
 END_TEST
 
+/* On a device with task times a completion can arrive before its task's
+ * time (the device log's times pass through the clock fit): it waits
+ * CORR_HOLD_NS of record time for it, then retires its task as derived;
+ * corr_drain retires what still waits at the end. */
+START_TEST(test_cqe_waits_for_task_time)
+{
+	struct correlator c;
+	static struct got g;
+
+	start(&c, &g, 1);
+	submit(&c, 1, 5, 2000);
+	complete(&c, 1, 5, 5990); /* before the task time at 6000 */
+	ck_assert_int_eq(g.n, 0);
+	task_time(&c, 1, 5, 4000, 5000);
+	ck_assert_int_eq(g.n, 1);
+	ck_assert_int_eq(g.t[0].derived, 0);
+	ck_assert_uint_eq(g.t[0].start_ns, 5000);
+	ck_assert_uint_eq(g.t[0].end_ns, 6000);
+	/* a completion whose task time never comes */
+	submit(&c, 2, 1, 7000);
+	complete(&c, 2, 1, 8000);
+	submit(&c, 2, 2, 8000 + CORR_HOLD_NS - 1);
+	ck_assert_int_eq(g.n, 1);
+	submit(&c, 2, 3, 8000 + CORR_HOLD_NS); /* the held one's time is up */
+	ck_assert_int_eq(g.n, 2);
+	ck_assert_uint_eq(g.t[1].task, 1);
+	ck_assert_int_eq(g.t[1].derived, 1);
+	ck_assert_uint_eq(g.t[1].end_ns, 8000);
+	/* task 3's completion waits; at the end it retires task 2 and 3 */
+	complete(&c, 2, 3, 9000 + CORR_HOLD_NS);
+	ck_assert_int_eq(corr_drain(&c), 0);
+	ck_assert_int_eq(g.n, 4); /* tasks 2 and 3, derived */
+	ck_assert_uint_eq(g.t[3].task, 3);
+	ck_assert_uint_eq(g.t[3].end_ns, 9000 + CORR_HOLD_NS);
+	corr_finish(&c);
+	ck_assert_uint_eq(c.stats.orphans, 0);
+	ck_assert_uint_eq(c.stats.in_flight, 0);
+}
+END_TEST
+
 START_TEST(test_orphans_and_cqe)
 {
 	struct correlator c;
@@ -294,6 +334,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_lost_task_time_derives_older);
 	tcase_add_test(tc, test_resubmitted_key);
 	tcase_add_test(tc, test_orphans_and_cqe);
+	tcase_add_test(tc, test_cqe_waits_for_task_time);
 	tcase_add_test(tc, test_cqe_only);
 	tcase_add_test(tc, test_wrap_batches);
 	tcase_add_test(tc, test_many_streams);

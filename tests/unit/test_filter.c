@@ -166,7 +166,7 @@ START_TEST(test_pid_and_owner)
 	/* ... so its completions are kept in whatever task they arrive */
 	ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 0, 5 | 0x8000, 1, OTHER), NPUPROF_KEEP);
 	/* the same stream id on another device is another stream */
-	ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 1, 5, 1, ME), NPUPROF_FILTERED);
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 1, 5, 1, 0), NPUPROF_FILTERED);
 	/* stream ids name owner entries modulo NPUPROF_MAX_STREAMS */
 	ck_assert_int_eq(decide(&f, NPUPROF_KIND_TASK, 0, 5 + NPUPROF_MAX_STREAMS, 1, ME),
 			 NPUPROF_KEEP);
@@ -238,6 +238,52 @@ START_TEST(test_sq_owner)
 	f.sq_owner = NULL;
 	w = npuprof_filter_who(&f, NPUPROF_KIND_SUBMIT, 1, 7, kworker, 0);
 	ck_assert_uint_eq(w.tgid, kworker);
+}
+END_TEST
+
+/* A stream no submit gave a verdict (UIO_D sends fire no trs_chan:sqe):
+ * its completions and task times are judged by the SQ's owner, looked up
+ * for them, never by the interrupted task, and not attributed; a submit's
+ * verdict, where there is one, stands. */
+START_TEST(test_task_by_sq_owner)
+{
+	static struct npuprof_sq_owner tab[NPUPROF_SQ_OWNER_SLOTS];
+	struct npuprof_filter f = filter(ME, 0, 0, 0);
+	const __u32 irq_task = 55;
+	struct npuprof_who w;
+
+	memset(tab, 0, sizeof(tab));
+	f.sq_owner = tab;
+	tab[npuprof_sq_owner_index(0, 7)] = (struct npuprof_sq_owner){ ME, 1000 };
+	tab[npuprof_sq_owner_index(0, 8)] = (struct npuprof_sq_owner){ OTHER, 1001 };
+
+	w = npuprof_filter_who(&f, NPUPROF_KIND_TASK, 0, 7, irq_task, 0);
+	ck_assert_uint_eq(w.tgid, ME);
+	ck_assert_uint_eq(w.uid, 1000);
+	ck_assert_uint_eq(w.sq_owner, 0);
+	ck_assert_int_eq(npuprof_filter_decide(&f, NPUPROF_KIND_TASK, 0, 7, 1, &w), NPUPROF_KEEP);
+	ck_assert_uint_eq(owner[7], NPUPROF_OWNER_UNKNOWN); /* nothing learnt */
+	w = npuprof_filter_who(&f, NPUPROF_KIND_TASK, 0, 8, ME, 0);
+	ck_assert_uint_eq(w.tgid, OTHER);
+	ck_assert_int_eq(npuprof_filter_decide(&f, NPUPROF_KIND_TASK, 0, 8, 1, &w),
+			 NPUPROF_FILTERED);
+	/* an unknown channel: nobody, even when we are the interrupted task */
+	w = npuprof_filter_who(&f, NPUPROF_KIND_TASK, 0, 9, ME, 0);
+	ck_assert_uint_eq(w.tgid, 0);
+	ck_assert_int_eq(npuprof_filter_decide(&f, NPUPROF_KIND_TASK, 0, 9, 1, &w),
+			 NPUPROF_FILTERED);
+	/* another process's submit on our channel's stream: its verdict stands */
+	ck_assert_int_eq(decide(&f, NPUPROF_KIND_SUBMIT, 0, 7, 2, OTHER), NPUPROF_FILTERED);
+	w = npuprof_filter_who(&f, NPUPROF_KIND_TASK, 0, 7, irq_task, 0);
+	ck_assert_int_eq(npuprof_filter_decide(&f, NPUPROF_KIND_TASK, 0, 7, 2, &w),
+			 NPUPROF_FILTERED);
+	/* the engine's permission holds for them too */
+	f.any_uid = 0;
+	f.uid = 1001;
+	tab[npuprof_sq_owner_index(0, 10)] = (struct npuprof_sq_owner){ ME, 1000 };
+	w = npuprof_filter_who(&f, NPUPROF_KIND_TASK, 0, 10, irq_task, 0);
+	ck_assert_int_eq(npuprof_filter_decide(&f, NPUPROF_KIND_TASK, 0, 10, 1, &w),
+			 NPUPROF_FILTERED);
 }
 END_TEST
 
@@ -412,6 +458,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tf, test_pid_and_owner);
 	tcase_add_test(tf, test_not_allowed);
 	tcase_add_test(tf, test_sq_owner);
+	tcase_add_test(tf, test_task_by_sq_owner);
 	tcase_add_test(tf, test_encode_sq_owner);
 	tcase_add_test(tf, test_sampling);
 	tcase_add_test(tf, test_sampling_first);

@@ -1263,8 +1263,9 @@ static void case_stars(void)
 	CHECK(n > 0 && rec[0].task_id == 3 && (rec[0].head & 0x3f) == NPUSIM_STARS_FUNC_START,
 	      "the ring kept not the oldest records");
 
-	/* the file that started it closes: the channel stops */
-	close(fd);
+	/* the file that started it closes (its last reference: the soft
+	 * queues' mappings hold it too): the channel stops */
+	npusim_dev_close(fd);
 	CHECK(stars_line_on(0) == 0, "the channel runs after its file closed");
 	MUST(npusim_prof_start(fd2, 0));
 	MUST(npusim_prof_stop(fd2));

@@ -236,7 +236,9 @@ static int keep(struct file_engine *f, const struct npuprof_record *r)
 		break;
 	default: return 1; /* clock sync, drops: always */
 	}
-	who.tgid = r->hdr.pid; /* a submit's is its SQ owner's, as the engine attributed it */
+	/* a submit's is its SQ owner's, as the engine attributed it; a
+	 * completion's pid is the interrupted task's, nobody's */
+	who.tgid = kind == NPUPROF_KIND_TASK ? 0 : r->hdr.pid;
 	who.uid = 0;
 	who.sq_owner = 0;
 	v = npuprof_filter_decide(&f->filter, kind, dev, stream, task, &who);

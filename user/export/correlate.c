@@ -108,6 +108,8 @@ int corr_init(struct correlator *c, corr_submit_fn on_submit, corr_done_fn on_do
 	c->st = NULL;
 	c->nst = c->capst = 0;
 	memset(c->st_cache, 0, sizeof(c->st_cache));
+	c->held = NULL;
+	c->held_head = c->held_n = c->held_cap = 0;
 	return 0;
 }
 
@@ -330,16 +332,69 @@ static int on_task_time(struct correlator *c, const struct npuprof_record *r)
  * still in flight (it ended without a task time: aborted, or the record
  * was lost) retires it as without task times, and a CQE of neither is a
  * completion without a submit. */
+/* Hold completion @r of in-flight entry @v for its task time. */
+static int hold(struct correlator *c, const struct npuprof_record *r, uint32_t v)
+{
+	struct corr_held *h;
+
+	if (c->held_n == c->held_cap) {
+		uint32_t cap = c->held_cap ? 2 * c->held_cap : 1024;
+		struct corr_held *n = malloc(cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < c->held_n; i++)
+			n[i] = c->held[(c->held_head + i) % c->held_cap];
+		free(c->held);
+		c->held = n;
+		c->held_cap = cap;
+		c->held_head = 0;
+	}
+	h = &c->held[(c->held_head + c->held_n++) % c->held_cap];
+	h->r = *r;
+	h->gtid = c->ent[v].t.gtid;
+	return 0;
+}
+
+static int complete_inflight(struct correlator *c, const struct npuprof_record *r, uint32_t v);
+
+/* The oldest held completion: its task's time did not come (it retired
+ * already if it did). */
+static int release_held(struct correlator *c)
+{
+	struct corr_held *h = &c->held[c->held_head];
+	const struct npuprof_complete *cq = &h->r.complete;
+	uint64_t v;
+
+	c->held_head = (c->held_head + 1) % c->held_cap;
+	c->held_n--;
+	if (!u64map_get(&c->inflight, task_key(cq->devid, cq->stream_id, cq->task_id), &v) ||
+	    c->ent[v].t.gtid != h->gtid)
+		return 0;
+	return complete_inflight(c, &h->r, (uint32_t)v);
+}
+
+int corr_drain(struct correlator *c)
+{
+	int ret = 0;
+
+	while (c->held_n && !ret)
+		ret = release_held(c);
+	return ret;
+}
+
 static int on_complete(struct correlator *c, const struct npuprof_record *r)
 {
 	const struct npuprof_complete *cq = &r->complete;
 	uint64_t k = task_key(cq->devid, cq->stream_id, cq->task_id), v;
-	int ret, found;
+	int found;
 
 	if (r->hdr.flags & NPUPROF_F_CQE_RECV)
 		return 0; /* the same CQE again, as the receiver took it */
 	c->stats.completions++;
 	found = u64map_get(&c->inflight, k, &v);
+	if (found && cq->devid < CORR_MAX_DEV && c->task_time[cq->devid])
+		return hold(c, r, (uint32_t)v);
 	if (cq->devid < CORR_MAX_DEV && c->task_time[cq->devid] && !found) {
 		uint64_t sk = npuprof_stream_key(cq->devid, cq->stream_id), si;
 
@@ -360,7 +415,15 @@ static int on_complete(struct correlator *c, const struct npuprof_record *r)
 		t.derived = 1;
 		return done(c, &t);
 	}
+	return complete_inflight(c, r, (uint32_t)v);
+}
+
+/* Completion @r of in-flight entry @v: it and every earlier task of its
+ * stream retire, with derived times. */
+static int complete_inflight(struct correlator *c, const struct npuprof_record *r, uint32_t v)
+{
 	struct corr_stream *st = &c->st[c->ent[v].stream_idx];
+	int ret;
 
 	for (;;) {
 		uint32_t h = st->head;
@@ -381,6 +444,12 @@ static int on_complete(struct correlator *c, const struct npuprof_record *r)
 
 int corr_feed(struct correlator *c, const struct npuprof_record *r)
 {
+	while (c->held_n && c->held[c->held_head].r.hdr.ts + CORR_HOLD_NS <= r->hdr.ts) {
+		int ret = release_held(c);
+
+		if (ret)
+			return ret;
+	}
 	if (r->hdr.ts < c->last_ts)
 		c->stats.late++;
 	else
@@ -401,6 +470,9 @@ void corr_finish(struct correlator *c)
 	u64map_free(&c->streams);
 	free(c->ent);
 	free(c->st);
+	free(c->held);
 	c->ent = NULL;
 	c->st = NULL;
+	c->held = NULL;
+	c->held_n = c->held_cap = c->held_head = 0;
 }

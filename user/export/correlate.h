@@ -22,6 +22,10 @@
 #include "u64map.h"
 
 #define CORR_MAX_DEV 64
+/* On a device with task times, a completion that arrives before its task's
+ * time (the device log's times go through the clock fit, the CQE is the
+ * host's stamp: they are close) waits this long, in record time, for it */
+#define CORR_HOLD_NS 100000000ULL
 #define CORR_STREAM_CACHE 64 /* a power of two */
 
 struct corr_clock {
@@ -45,6 +49,12 @@ struct corr_task {
 	int derived; /* times derived from the kernel view */
 	int orphan; /* completed without a captured submit */
 	const void *user; /* what on_submit attached */
+};
+
+/* a completion waiting for its task's time: the task it found in flight */
+struct corr_held {
+	struct npuprof_record r;
+	uint64_t gtid;
 };
 
 struct correlator;
@@ -79,6 +89,8 @@ struct correlator {
 		uint64_t key;
 		uint32_t idx1;
 	} st_cache[CORR_STREAM_CACHE];
+	struct corr_held *held; /* FIFO ring, in arrival order */
+	uint32_t held_head, held_n, held_cap;
 	struct corr_stats stats;
 };
 
@@ -92,6 +104,9 @@ int corr_init(struct correlator *c, corr_submit_fn on_submit, corr_done_fn on_do
 /* Feed one record; records should arrive in timestamp order (later ones
  * are still handled and counted as late). Returns the callback's error. */
 int corr_feed(struct correlator *c, const struct npuprof_record *r);
+/* The end of the records: the completions still waiting for a task time
+ * retire their tasks without one. Returns the callback's error. */
+int corr_drain(struct correlator *c);
 /* Count what is still in flight and free everything. */
 void corr_finish(struct correlator *c);
 

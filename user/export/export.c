@@ -389,7 +389,22 @@ static int write_task(struct export_ctx *x, const struct corr_task *t)
 static int on_done(void *vctx, const struct corr_task *t)
 {
 	struct export_ctx *x = vctx;
-	int r = write_task(x, t);
+	struct corr_task own;
+	int r;
+
+	if (t->orphan && !t->user && x->s->pid) {
+		/* a task without a submit (send mode UIO_D fires none): the
+		 * profiled process's launch of (device, stream, task), which
+		 * precedes the task's start */
+		own = *t;
+		own.pid = x->s->pid;
+		own.user = hostdata_launch(x->hd, own.pid, t->dev, t->stream, t->task, 0,
+					   t->start_ns);
+		if (!own.user)
+			check(x, -ENOMEM);
+		t = &own;
+	}
+	r = write_task(x, t);
 
 	hostdata_release(x->hd, t->user);
 	return r;
@@ -1352,6 +1367,8 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 			feed(x, window_pop(x));
 	}
 	stars_end(x);
+	if (!x->err)
+		check(x, corr_drain(&x->corr));
 	progress(x);
 	corr_finish(&x->corr);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
