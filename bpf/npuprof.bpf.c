@@ -442,10 +442,10 @@ static __always_inline int handle(int type, struct args *a, int read_str_arg,
 		break;
 	}
 	st->events[type]++; /* type is a constant here */
-	/* the task a record is judged by: looked up only where it matters (a
-	 * submit's SQ owner always, for its pid; with a pid filter the current
-	 * task, or for a completion or task time its SQ's owner) */
-	if (kind == NPUPROF_KIND_SUBMIT || cfg_pid) {
+	/* the task a record is judged by and attributed to: looked up only
+	 * where it matters (a task record's SQ owner always, for its pid; the
+	 * current task for a recv with a pid filter) */
+	if (kind != NPUPROF_KIND_OTHER || cfg_pid) {
 		struct npuprof_filter f = capture_filter();
 
 		who = npuprof_filter_who(&f, kind, a->inst.devid, chan,

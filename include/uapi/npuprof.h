@@ -48,9 +48,10 @@ enum npuprof_rec_type {
 /* hdr.flags */
 #define NPUPROF_F_CQE_RECV 0x0001 /* COMPLETE: "Task Recv" (else dispatch) */
 #define NPUPROF_F_RECV_FINISH 0x0002 /* RECV: "Recv finish" (else start) */
-/* SUBMIT: hdr.pid is the tgid of the process that created the SQ's channel
- * (the SQ owner table, uapi/npuprof_filter.h), not of the current task,
- * which in send mode UIO_T is the driver's forwarding kernel thread */
+/* SUBMIT, COMPLETE, TASK_TIME: hdr.pid is the tgid of the process that
+ * created the SQ's channel (the SQ owner table, uapi/npuprof_filter.h), not
+ * of the current task, which in send mode UIO_T is the driver's forwarding
+ * kernel thread at a submit, and any task at a completion */
 #define NPUPROF_F_SQ_OWNER 0x0004
 
 struct npuprof_rec_hdr {

@@ -162,9 +162,10 @@ NPUPROF_FILTER_INLINE __u8 *npuprof_filter_owner(const struct npuprof_filter *f,
  * device @devid, the channel's creator when the SQ owner table knows it; otherwise, and
  * for recv records, the current task (@cur_tgid, @cur_uid). A completion or
  * task time (NPUPROF_KIND_TASK, in interrupt context: the current task
- * means nothing) gets the channel's creator when the table knows it, else
- * nobody (tgid 0); it is judged by that only on a stream no submit has given
- * a verdict (send mode UIO_D fires no trs_chan:sqe), and never attributed.
+ * means nothing) gets the channel's creator when the table knows it, and
+ * is attributed to it, else nobody (tgid 0); it is judged by that only on a
+ * stream no submit has given a verdict (send mode UIO_D fires no
+ * trs_chan:sqe).
  */
 NPUPROF_FILTER_INLINE struct npuprof_who npuprof_filter_who(const struct npuprof_filter *f,
 							    int kind, __u32 devid, __u32 chan_id,
@@ -182,7 +183,7 @@ NPUPROF_FILTER_INLINE struct npuprof_who npuprof_filter_who(const struct npuprof
 	tgid = f->sq_owner[idx].tgid;
 	if (tgid) {
 		w.uid = f->sq_owner[idx].uid;
-		w.sq_owner = kind == NPUPROF_KIND_SUBMIT && tgid != cur_tgid;
+		w.sq_owner = kind == NPUPROF_KIND_TASK || tgid != cur_tgid;
 		w.tgid = tgid;
 	}
 	return w;

@@ -331,6 +331,8 @@ static __always_inline void np_probe_cqe_body(void *data, const char *str,
 		return;
 	npuprof_encode_complete(&r, inst, t,
 				str && !strcmp(str, TRS_CHAN_STR_TASK_RECV));
+	if (who.sq_owner)
+		npuprof_encode_sq_owner(&r, who.tgid);
 	np_write(keep, n, &r);
 }
 
@@ -365,6 +367,8 @@ static __always_inline void np_probe_task_time_body(
 	if (!n)
 		return;
 	npuprof_encode_task_time(&r, inst, t);
+	if (who.sq_owner)
+		npuprof_encode_sq_owner(&r, who.tgid);
 	np_write(keep, n, &r);
 }
 

@@ -77,8 +77,14 @@ out:
 	spin_unlock(&dev->stars_lock);
 }
 
-static int npusim_prof_channel_check(u32 channel)
+/* Reserved fields must be zero; then the channel: 0, -EINVAL, -ENODEV. */
+static int npusim_prof_check(const u32 *rsv, size_t n, u32 channel)
 {
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (rsv[i])
+			return -EINVAL;
 	if (channel >= NPUSIM_PROF_CHANNEL_NUM)
 		return -EINVAL;
 	return channel == NPUSIM_PROF_CHANNEL_STARS_SOC_LOG ? 0 : -ENODEV;
@@ -91,14 +97,10 @@ int npusim_ioc_prof_start(struct npusim_file *f, void __user *uarg)
 	struct npusim_stars *r;
 	unsigned long flags;
 	int ret;
-	u32 i;
 
 	if (copy_from_user(&a, uarg, sizeof(a)))
 		return -EFAULT;
-	for (i = 0; i < ARRAY_SIZE(a.rsv); i++)
-		if (a.rsv[i])
-			return -EINVAL;
-	ret = npusim_prof_channel_check(a.channel);
+	ret = npusim_prof_check(a.rsv, ARRAY_SIZE(a.rsv), a.channel);
 	if (ret)
 		return ret;
 	if (a.flags != NPUSIM_STARS_ACSQ_TASK)
@@ -141,17 +143,14 @@ int npusim_ioc_prof_read(struct npusim_file *f, void __user *uarg)
 	struct npusim_prof_read a;
 	struct npusim_stars *r;
 	unsigned long flags;
-	u32 head, n, first, i;
+	u32 head, n, first;
 	int ret;
 
 	if (copy_from_user(&a, uarg, sizeof(a)))
 		return -EFAULT;
 	if (a.rsv0)
 		return -EINVAL;
-	for (i = 0; i < ARRAY_SIZE(a.rsv); i++)
-		if (a.rsv[i])
-			return -EINVAL;
-	ret = npusim_prof_channel_check(a.channel);
+	ret = npusim_prof_check(a.rsv, ARRAY_SIZE(a.rsv), a.channel);
 	if (ret)
 		return ret;
 	if (!a.len || a.len % NPUSIM_STARS_RECORD_SIZE)
@@ -217,15 +216,11 @@ static int npusim_stars_stop(struct npusim_file *f)
 int npusim_ioc_prof_stop(struct npusim_file *f, void __user *uarg)
 {
 	struct npusim_prof_stop a;
-	u32 i;
 	int ret;
 
 	if (copy_from_user(&a, uarg, sizeof(a)))
 		return -EFAULT;
-	for (i = 0; i < ARRAY_SIZE(a.rsv); i++)
-		if (a.rsv[i])
-			return -EINVAL;
-	ret = npusim_prof_channel_check(a.channel);
+	ret = npusim_prof_check(a.rsv, ARRAY_SIZE(a.rsv), a.channel);
 	return ret ? ret : npusim_stars_stop(f);
 }
 

@@ -217,9 +217,18 @@ START_TEST(test_orphans_and_cqe)
 	task_time(&c, 3, 10, 3000, 3100);
 	complete(&c, 3, 10, 4200); /* the CQE of a retired task */
 	ck_assert_int_eq(g.n, 2);
+	/* tasks retire in order: a CQE coming after a later task's time is
+	 * of a retired task too */
+	submit(&c, 3, 11, 4300);
+	submit(&c, 3, 12, 4400);
+	task_time(&c, 3, 11, 4000, 4100);
+	task_time(&c, 3, 12, 4150, 4200);
+	complete(&c, 3, 11, 5250);
+	ck_assert_int_eq(g.n, 4);
+	ck_assert_uint_eq(c.stats.orphans, 1);
 	complete(&c, 4, 1, 5000); /* neither: an orphan completion */
-	ck_assert_int_eq(g.n, 3);
-	ck_assert_int_eq(g.t[2].orphan, 1);
+	ck_assert_int_eq(g.n, 5);
+	ck_assert_int_eq(g.t[4].orphan, 1);
 	corr_finish(&c);
 }
 END_TEST

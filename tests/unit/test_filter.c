@@ -243,8 +243,8 @@ END_TEST
 
 /* A stream no submit gave a verdict (UIO_D sends fire no trs_chan:sqe):
  * its completions and task times are judged by the SQ's owner, looked up
- * for them, never by the interrupted task, and not attributed; a submit's
- * verdict, where there is one, stands. */
+ * for them, never by the interrupted task, and attributed to it; a
+ * submit's verdict, where there is one, stands. */
 START_TEST(test_task_by_sq_owner)
 {
 	static struct npuprof_sq_owner tab[NPUPROF_SQ_OWNER_SLOTS];
@@ -260,7 +260,9 @@ START_TEST(test_task_by_sq_owner)
 	w = npuprof_filter_who(&f, NPUPROF_KIND_TASK, 0, 7, irq_task, 0);
 	ck_assert_uint_eq(w.tgid, ME);
 	ck_assert_uint_eq(w.uid, 1000);
-	ck_assert_uint_eq(w.sq_owner, 0);
+	ck_assert_uint_eq(w.sq_owner, 1); /* attributed, whoever is current */
+	w = npuprof_filter_who(&f, NPUPROF_KIND_TASK, 0, 7, ME, 0);
+	ck_assert_uint_eq(w.sq_owner, 1);
 	ck_assert_int_eq(npuprof_filter_decide(&f, NPUPROF_KIND_TASK, 0, 7, 1, &w), NPUPROF_KEEP);
 	ck_assert_uint_eq(owner[7], NPUPROF_OWNER_UNKNOWN); /* nothing learnt */
 	w = npuprof_filter_who(&f, NPUPROF_KIND_TASK, 0, 8, ME, 0);

@@ -291,6 +291,43 @@ START_TEST(test_stars_log_carried)
 }
 END_TEST
 
+/* The process tree of `npuprof record -- CMD` keeps a completion of a stream
+ * none of its processes submitted to (send mode UIO_D fires no submit) when
+ * the engine attributed it to its SQ's owner, a member; not otherwise. */
+static struct npuprof_record task_rec(int type, uint32_t pid, int owner)
+{
+	struct npuprof_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.hdr.type = (uint16_t)type;
+	r.hdr.pid = pid;
+	r.hdr.flags = owner ? NPUPROF_F_SQ_OWNER : 0;
+	r.complete.devid = 1;
+	r.complete.stream_id = 3;
+	return r;
+}
+
+START_TEST(test_completion_of_sq_owner)
+{
+	struct job_tree t;
+	struct npuprof_record r;
+
+	job_tree_init(&t, getpid(), "/nonexistent");
+	r = task_rec(NPUPROF_REC_COMPLETE, (uint32_t)getpid(), 1);
+	ck_assert_int_eq(job_tree_keep(&t, &r), 1);
+	r = task_rec(NPUPROF_REC_TASK_TIME, (uint32_t)getpid(), 1);
+	ck_assert_int_eq(job_tree_keep(&t, &r), 1);
+	/* the interrupted task's pid says nothing */
+	r = task_rec(NPUPROF_REC_COMPLETE, (uint32_t)getpid(), 0);
+	ck_assert_int_eq(job_tree_keep(&t, &r), 0);
+	/* another process's SQ (init is no member of ours) */
+	r = task_rec(NPUPROF_REC_COMPLETE, 1, 1);
+	ck_assert_int_eq(job_tree_keep(&t, &r), 0);
+	ck_assert_uint_eq(t.filtered, 2);
+	job_tree_free(&t);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("jobsplit");
@@ -299,6 +336,7 @@ Suite *unit_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_framework_only_process);
 	tcase_add_test(tc, test_stars_log_carried);
+	tcase_add_test(tc, test_completion_of_sq_owner);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -149,9 +149,12 @@ t_stars_times() {
 	[ "$src" = stars ] || { echo "task_time_source: $src"; return 1; }
 	recs=$(sed -n 's/^stars_records=//p' "$s/npuprof.session")
 	drops=$(sed -n 's/^stars_dropped=//p' "$s/npuprof.session")
-	tasks=$(sq 'SELECT count(*) FROM TASK')
-	echo "TASK rows $tasks, STARS records $recs, dropped $drops"
+	tasks=$(meta npuprof.stars_tasks)
+	echo "STARS records $recs (dropped $drops), tasks $tasks; TASK rows $(sq 'SELECT count(*) FROM TASK')"
 	[ "$drops" = 0 ] && [ "$recs" = $((2 * tasks)) ] || return 1
+	# every task timed by the log: none derived, none without its submit
+	[ "$(meta npuprof.derived_tasks)" = 0 ] && [ "$(meta npuprof.completions_without_submit)" = 0 ] ||
+		{ echo "derived $(meta npuprof.derived_tasks), orphans $(meta npuprof.completions_without_submit)"; return 1; }
 	q='SELECT deviceId, streamId, taskId, startNs, endNs FROM TASK ORDER BY 1, 2, 4, 3'
 	sq "$q" > "$OUTX/stars.txt"
 	mkdir "$OUTX/copy" && cp -r "$s" "$OUTX/copy/" || return 1

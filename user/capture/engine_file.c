@@ -237,8 +237,10 @@ static int keep(struct file_engine *f, const struct npuprof_record *r)
 	default: return 1; /* clock sync, drops: always */
 	}
 	/* a submit's is its SQ owner's, as the engine attributed it; a
-	 * completion's pid is the interrupted task's, nobody's */
-	who.tgid = kind == NPUPROF_KIND_TASK ? 0 : r->hdr.pid;
+	 * completion's too when attributed, else the interrupted task's:
+	 * nobody's */
+	who.tgid = kind != NPUPROF_KIND_TASK || (r->hdr.flags & NPUPROF_F_SQ_OWNER) ? r->hdr.pid :
+										      0;
 	who.uid = 0;
 	who.sq_owner = 0;
 	v = npuprof_filter_decide(&f->filter, kind, dev, stream, task, &who);

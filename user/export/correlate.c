@@ -398,8 +398,11 @@ static int on_complete(struct correlator *c, const struct npuprof_record *r)
 	if (cq->devid < CORR_MAX_DEV && c->task_time[cq->devid] && !found) {
 		uint64_t sk = npuprof_stream_key(cq->devid, cq->stream_id), si;
 
-		if (u64map_get(&c->streams, sk, &si) &&
-		    c->st[si].last_retired == (cq->task_id & 0xffff) + 1)
+		/* a stream's tasks retire in order: a task id at or behind the
+		 * last retired one (by serial number arithmetic on 16 bits)
+		 * is retired; its CQE can come after later tasks' times */
+		if (u64map_get(&c->streams, sk, &si) && c->st[si].last_retired &&
+		    (uint16_t)(c->st[si].last_retired - 1 - (cq->task_id & 0xffff)) < 0x8000)
 			return 0;
 	}
 	if (!found) {

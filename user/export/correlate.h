@@ -11,7 +11,11 @@
  * without task-time records, are derived: start = max(submit, end of the
  * previous task on the stream), end = the completion that retired it (a
  * completion also retires every earlier task of its stream, which executes
- * in order). Memory is proportional to the tasks in flight.
+ * in order). On a device with task times a completion waits up to
+ * CORR_HOLD_NS of record time for its task's time, which, taken from the
+ * device's STARS log through the clock fit, may come a little after it;
+ * a completion of a task at or behind its stream's last retired one is of
+ * a retired task. Memory is proportional to the tasks in flight.
  */
 #ifndef NPUPROF_CORRELATE_H
 #define NPUPROF_CORRELATE_H

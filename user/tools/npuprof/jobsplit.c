@@ -89,9 +89,21 @@ static int is_member(struct job_tree *t, pid_t pid)
 	return member;
 }
 
+/* A completion or task time of stream key k: the stream's submits were
+ * ours, or (no submit: send mode UIO_D) the engine attributed it to its SQ's
+ * owner, one of ours. */
+static int task_rec_keep(struct job_tree *t, const struct npuprof_record *r, uint64_t k)
+{
+	uint64_t v;
+
+	if (u64map_get(&t->owner, k, &v))
+		return 1;
+	return (r->hdr.flags & NPUPROF_F_SQ_OWNER) && is_member(t, (pid_t)r->hdr.pid);
+}
+
 int job_tree_keep(struct job_tree *t, const struct npuprof_record *r)
 {
-	uint64_t k, v;
+	uint64_t k;
 	int keep = 1;
 
 	switch (r->hdr.type) {
@@ -108,11 +120,11 @@ int job_tree_keep(struct job_tree *t, const struct npuprof_record *r)
 		break;
 	case NPUPROF_REC_COMPLETE:
 		k = npuprof_stream_key(r->complete.devid, r->complete.stream_id);
-		keep = u64map_get(&t->owner, k, &v);
+		keep = task_rec_keep(t, r, k);
 		break;
 	case NPUPROF_REC_TASK_TIME:
 		k = npuprof_stream_key(r->task_time.devid, r->task_time.stream_id);
-		keep = u64map_get(&t->owner, k, &v);
+		keep = task_rec_keep(t, r, k);
 		break;
 	case NPUPROF_REC_RECV: keep = is_member(t, (pid_t)r->hdr.pid); break;
 	}
