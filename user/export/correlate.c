@@ -110,6 +110,8 @@ int corr_init(struct correlator *c, corr_submit_fn on_submit, corr_done_fn on_do
 	memset(c->st_cache, 0, sizeof(c->st_cache));
 	c->held = NULL;
 	c->held_head = c->held_n = c->held_cap = 0;
+	c->held_seq0 = 0;
+	u64map_init(&c->held_tt);
 	return 0;
 }
 
@@ -206,6 +208,8 @@ static int done(struct correlator *c, struct corr_task *t)
 	return c->on_done(c->ctx, t);
 }
 
+static int take_held_task_time(struct correlator *c, uint64_t k);
+
 static int on_submit(struct correlator *c, const struct npuprof_record *r)
 {
 	const struct npuprof_submit *s = &r->submit;
@@ -256,12 +260,14 @@ static int on_submit(struct correlator *c, const struct npuprof_record *r)
 		c->ent[old].in_map = 0;
 		ret = 0;
 	}
-	return ret;
+	return ret ? ret : take_held_task_time(c, k);
 }
 
 /* A task finished with device times: retire it (earlier tasks of the
  * stream still queued before it are retired as derived). */
-static int on_task_time(struct correlator *c, const struct npuprof_record *r)
+static int hold(struct correlator *c, const struct npuprof_record *r, uint64_t gtid);
+
+static int on_task_time(struct correlator *c, const struct npuprof_record *r, int may_hold)
 {
 	const struct npuprof_task_time *tt = &r->task_time;
 	const struct corr_clock *clk = tt->devid < CORR_MAX_DEV ? &c->clock[tt->devid] : NULL;
@@ -285,6 +291,16 @@ static int on_task_time(struct correlator *c, const struct npuprof_record *r)
 		v = st->head;
 	else if (!u64map_get(&c->inflight, k, &v)) {
 		struct corr_task t;
+
+		if (may_hold) {
+			/* not submitted yet, as far as the records say: wait */
+			c->stats.task_times--; /* counted when it is taken */
+			if (u64map_get(&c->held_tt, k, NULL))
+				return 0; /* one waits already: a duplicate */
+			if (u64map_put(&c->held_tt, k, c->held_seq0 + c->held_n) < 0)
+				return -ENOMEM;
+			return hold(c, r, CORR_HELD_TT);
+		}
 
 		memset(&t, 0, sizeof(t));
 		t.gtid = c->next_gtid++;
@@ -332,8 +348,9 @@ static int on_task_time(struct correlator *c, const struct npuprof_record *r)
  * still in flight (it ended without a task time: aborted, or the record
  * was lost) retires it as without task times, and a CQE of neither is a
  * completion without a submit. */
-/* Hold completion @r of in-flight entry @v for its task time. */
-static int hold(struct correlator *c, const struct npuprof_record *r, uint32_t v)
+/* Hold record @r: a completion of the in-flight task @gtid for its task
+ * time, or a task time (CORR_HELD_TT) for its submit. */
+static int hold(struct correlator *c, const struct npuprof_record *r, uint64_t gtid)
 {
 	struct corr_held *h;
 
@@ -352,26 +369,64 @@ static int hold(struct correlator *c, const struct npuprof_record *r, uint32_t v
 	}
 	h = &c->held[(c->held_head + c->held_n++) % c->held_cap];
 	h->r = *r;
-	h->gtid = c->ent[v].t.gtid;
+	h->gtid = gtid;
+	h->until = r->hdr.ts + (gtid == CORR_HELD_TT ? CORR_TT_HOLD_NS : CORR_HOLD_NS);
+	h->gone = 0;
 	return 0;
+}
+
+/* The held record of sequence number @seq, or NULL if it left. */
+static struct corr_held *held_at(struct correlator *c, uint64_t seq)
+{
+	if (seq < c->held_seq0 || seq - c->held_seq0 >= c->held_n)
+		return NULL;
+	return &c->held[(c->held_head + (seq - c->held_seq0)) % c->held_cap];
+}
+
+/* Task @k was just submitted: the task time that waited for it, if one did. */
+static int take_held_task_time(struct correlator *c, uint64_t k)
+{
+	struct corr_held *h;
+	uint64_t seq;
+
+	if (!c->held_tt.len || !u64map_get(&c->held_tt, k, &seq))
+		return 0;
+	u64map_del(&c->held_tt, k);
+	h = held_at(c, seq);
+	if (!h || h->gone)
+		return 0;
+	h->gone = 1;
+	return on_task_time(c, &h->r, 0);
 }
 
 static int complete_inflight(struct correlator *c, const struct npuprof_record *r, uint32_t v);
 
-/* The oldest held completion: its task's time did not come (it retired
- * already if it did). */
+/* The oldest held record, whose time is up: a task time whose submit did
+ * not come is a task without one; a completion whose task's time did not
+ * come retires its task (it retired already if the time came). */
 static int release_held(struct correlator *c)
 {
-	struct corr_held *h = &c->held[c->held_head];
-	const struct npuprof_complete *cq = &h->r.complete;
-	uint64_t v;
+	struct corr_held h = c->held[c->held_head];
+	const struct npuprof_complete *cq = &h.r.complete;
+	uint64_t v, seq;
 
 	c->held_head = (c->held_head + 1) % c->held_cap;
 	c->held_n--;
+	c->held_seq0++;
+	if (h.gtid == CORR_HELD_TT) {
+		const struct npuprof_task_time *tt = &h.r.task_time;
+		uint64_t k = task_key(tt->devid, tt->stream_id, tt->task_id);
+
+		if (h.gone)
+			return 0;
+		if (u64map_get(&c->held_tt, k, &seq) && seq == c->held_seq0 - 1)
+			u64map_del(&c->held_tt, k);
+		return on_task_time(c, &h.r, 0);
+	}
 	if (!u64map_get(&c->inflight, task_key(cq->devid, cq->stream_id, cq->task_id), &v) ||
-	    c->ent[v].t.gtid != h->gtid)
+	    c->ent[v].t.gtid != h.gtid)
 		return 0;
-	return complete_inflight(c, &h->r, (uint32_t)v);
+	return complete_inflight(c, &h.r, (uint32_t)v);
 }
 
 int corr_drain(struct correlator *c)
@@ -394,15 +449,19 @@ static int on_complete(struct correlator *c, const struct npuprof_record *r)
 	c->stats.completions++;
 	found = u64map_get(&c->inflight, k, &v);
 	if (found && cq->devid < CORR_MAX_DEV && c->task_time[cq->devid])
-		return hold(c, r, (uint32_t)v);
+		return hold(c, r, c->ent[v].t.gtid);
+	/* a task time waits for this task's submit: it makes the task */
+	if (!found && c->held_tt.len && u64map_get(&c->held_tt, k, NULL))
+		return 0;
 	if (cq->devid < CORR_MAX_DEV && c->task_time[cq->devid] && !found) {
 		uint64_t sk = npuprof_stream_key(cq->devid, cq->stream_id), si;
 
-		/* a stream's tasks retire in order: a task id at or behind the
-		 * last retired one (by serial number arithmetic on 16 bits)
+		/* a stream's tasks retire in order: a task id at or a little
+		 * behind the last retired one (16-bit ids, CORR_RETIRED_BACK)
 		 * is retired; its CQE can come after later tasks' times */
 		if (u64map_get(&c->streams, sk, &si) && c->st[si].last_retired &&
-		    (uint16_t)(c->st[si].last_retired - 1 - (cq->task_id & 0xffff)) < 0x8000)
+		    (uint16_t)(c->st[si].last_retired - 1 - (cq->task_id & 0xffff)) <
+			    CORR_RETIRED_BACK)
 			return 0;
 	}
 	if (!found) {
@@ -447,7 +506,8 @@ static int complete_inflight(struct correlator *c, const struct npuprof_record *
 
 int corr_feed(struct correlator *c, const struct npuprof_record *r)
 {
-	while (c->held_n && c->held[c->held_head].r.hdr.ts + CORR_HOLD_NS <= r->hdr.ts) {
+	/* in arrival order: one waiting longer holds back those after it */
+	while (c->held_n && c->held[c->held_head].until <= r->hdr.ts) {
 		int ret = release_held(c);
 
 		if (ret)
@@ -459,7 +519,7 @@ int corr_feed(struct correlator *c, const struct npuprof_record *r)
 		c->last_ts = r->hdr.ts;
 	switch (r->hdr.type) {
 	case NPUPROF_REC_SUBMIT: return on_submit(c, r);
-	case NPUPROF_REC_TASK_TIME: return on_task_time(c, r);
+	case NPUPROF_REC_TASK_TIME: return on_task_time(c, r, 1);
 	case NPUPROF_REC_COMPLETE: return on_complete(c, r);
 	case NPUPROF_REC_DROP: c->stats.drops_lost += r->drop.lost; return 0;
 	default: return 0;
@@ -474,6 +534,7 @@ void corr_finish(struct correlator *c)
 	free(c->ent);
 	free(c->st);
 	free(c->held);
+	u64map_free(&c->held_tt);
 	c->ent = NULL;
 	c->st = NULL;
 	c->held = NULL;

@@ -11,11 +11,14 @@
  * without task-time records, are derived: start = max(submit, end of the
  * previous task on the stream), end = the completion that retired it (a
  * completion also retires every earlier task of its stream, which executes
- * in order). On a device with task times a completion waits up to
- * CORR_HOLD_NS of record time for its task's time, which, taken from the
- * device's STARS log through the clock fit, may come a little after it;
- * a completion of a task at or behind its stream's last retired one is of
- * a retired task. Memory is proportional to the tasks in flight.
+ * in order). Device times taken from the STARS log pass through the clock
+ * fit, so they may come a little before a task's submit or after its
+ * completion: a task time of a task not yet submitted waits up to
+ * CORR_TT_HOLD_NS of record time for the submit (then it is a task without
+ * one: send mode UIO_D has none), and on a device with task times a
+ * completion waits as long for its task's time; a completion of a task at
+ * or a little behind its stream's last retired one is of a retired task.
+ * Memory is proportional to the tasks in flight.
  */
 #ifndef NPUPROF_CORRELATE_H
 #define NPUPROF_CORRELATE_H
@@ -30,6 +33,14 @@
  * time (the device log's times go through the clock fit, the CQE is the
  * host's stamp: they are close) waits this long, in record time, for it */
 #define CORR_HOLD_NS 100000000ULL
+/* A task time of a task not yet submitted waits this long for the submit:
+ * npusim's replays (TIMED SQEs) run the recorded device timeline, which
+ * can be ahead of the host's submits by a fraction of a second, and more
+ * on a slow machine */
+#define CORR_TT_HOLD_NS 10000000000ULL
+/* ... and a completion of one of the last CORR_RETIRED_BACK task ids its
+ * stream retired is of a retired task (later tasks' times came first) */
+#define CORR_RETIRED_BACK 4096
 #define CORR_STREAM_CACHE 64 /* a power of two */
 
 struct corr_clock {
@@ -55,10 +66,15 @@ struct corr_task {
 	const void *user; /* what on_submit attached */
 };
 
-/* a completion waiting for its task's time: the task it found in flight */
+/* a record waiting: a completion for its task's time (gtid: the task it
+ * found in flight), or a task time for its task's submit (gtid
+ * CORR_HELD_TT; gone: the submit came and took it) */
+#define CORR_HELD_TT UINT64_MAX
 struct corr_held {
 	struct npuprof_record r;
 	uint64_t gtid;
+	uint64_t until; /* record time when it stops waiting */
+	int gone;
 };
 
 struct correlator;
@@ -95,6 +111,8 @@ struct correlator {
 	} st_cache[CORR_STREAM_CACHE];
 	struct corr_held *held; /* FIFO ring, in arrival order */
 	uint32_t held_head, held_n, held_cap;
+	uint64_t held_seq0; /* the sequence number of held[held_head] */
+	struct u64map held_tt; /* task key -> sequence number of its held task time */
 	struct corr_stats stats;
 };
 

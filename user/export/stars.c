@@ -18,15 +18,7 @@ _Static_assert(sizeof(struct npusim_stars_acsq) == NPUSIM_STARS_RECORD_SIZE, "ac
 
 #define REC NPUSIM_STARS_RECORD_SIZE
 #define CHUNK (1024 * REC) /* bytes per read */
-#define WINDOW 256 /* tasks held to restore end order */
 #define FUNC_MASK 0x3f /* head bits 0-5 */
-
-/* a task in the reorder window: seq keeps ties (zero-length tasks of one
- * stream) in the order the device ended them */
-struct pending {
-	struct stars_task t;
-	uint64_t seq;
-};
 
 struct stars_reader {
 	int fd; /* -1: a buffer */
@@ -37,9 +29,8 @@ struct stars_reader {
 	unsigned char *buf; /* a file's chunk */
 	int eof, done;
 	struct u64map open; /* stream << 16 | task id -> START counter */
-	struct pending win[WINDOW]; /* a min-heap on (end, seq) */
-	size_t nwin;
-	uint64_t seq;
+	struct stars_task ready; /* the task the last END closed */
+	int have;
 	uint64_t last_end;
 	struct stars_stats st;
 };
@@ -121,46 +112,7 @@ static int refill(struct stars_reader *r, char *err, size_t errlen)
 	return 0;
 }
 
-static int before(const struct pending *a, const struct pending *b)
-{
-	return a->t.end_cnt < b->t.end_cnt || (a->t.end_cnt == b->t.end_cnt && a->seq < b->seq);
-}
-
-static void win_push(struct stars_reader *r, const struct stars_task *t)
-{
-	struct pending n = { *t, r->seq++ };
-	size_t i = r->nwin++;
-
-	while (i && before(&n, &r->win[(i - 1) / 2])) {
-		r->win[i] = r->win[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	r->win[i] = n;
-}
-
-static void win_pop(struct stars_reader *r, struct stars_task *t)
-{
-	struct pending last = r->win[--r->nwin];
-	size_t i = 0;
-
-	*t = r->win[0].t;
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= r->nwin)
-			break;
-		if (c + 1 < r->nwin && before(&r->win[c + 1], &r->win[c]))
-			c++;
-		if (!before(&r->win[c], &last))
-			break;
-		r->win[i] = r->win[c];
-		i = c;
-	}
-	if (r->nwin)
-		r->win[i] = last;
-}
-
-/* One record: a START opens its key, an END closes it into the window. */
+/* One record: a START opens its key, an END closes it into r->ready. */
 static int pair(struct stars_reader *r, const struct npusim_stars_acsq *a)
 {
 	uint64_t key = (uint64_t)a->stream_id << 16 | a->task_id, start;
@@ -193,7 +145,8 @@ static int pair(struct stars_reader *r, const struct npusim_stars_acsq *a)
 	t.acc_id = a->acc & 0x3f;
 	t.start_cnt = start;
 	t.end_cnt = a->sys_cnt;
-	win_push(r, &t);
+	r->ready = t;
+	r->have = 1;
 	return 0;
 }
 
@@ -202,7 +155,7 @@ int stars_next(struct stars_reader *r, struct stars_task *t, char *err, size_t e
 	struct npusim_stars_acsq a;
 	int ret;
 
-	while (!r->done && r->nwin < WINDOW) {
+	while (!r->done && !r->have) {
 		if (r->len < REC && (ret = refill(r, err, errlen)) < 0)
 			return ret;
 		if (r->len < REC) {
@@ -226,9 +179,10 @@ int stars_next(struct stars_reader *r, struct stars_task *t, char *err, size_t e
 			return ret;
 		}
 	}
-	if (!r->nwin)
+	if (!r->have)
 		return 0;
-	win_pop(r, t);
+	*t = r->ready;
+	r->have = 0;
 	if (r->st.tasks && t->end_cnt < r->last_end)
 		r->st.late++;
 	else

@@ -10,17 +10,19 @@
  * a START opens (stream, task id), the next END of that key closes it.
  * Task ids are 16 bits and come back 65536 tasks of a stream later, long
  * after the earlier task ended, so a key open at most once at a time is
- * enough. A task comes out at its END, ordered by its end counter (a small
- * reorder window absorbs what the device wrote out of order; a task later
- * than that window is handed out all the same and counted as late).
+ * enough. A task comes out at its END, in the order the device wrote the
+ * ENDs: per stream the order its tasks finished in, which is their submit
+ * order, as the correlation needs (a task whose end is before the one
+ * handed out before it, as a container's subtasks in a replay of a
+ * recorded timeline, is counted late; it comes out all the same).
  *
  * Nothing is dropped silently: an END with no START open for its key, a
  * START never ended (open at the end, or opened again before its END), a
  * record of an unknown function type, an END counter before its START's
  * (that task is not handed out: its times are wrong) and a partial record
  * at the end of the file (damage: its offset is kept) are counted in
- * struct stars_stats. The file is read in chunks: memory is the open tasks
- * and the window, whatever the file's size.
+ * struct stars_stats. The file is read in chunks: memory is the open tasks,
+ * whatever the file's size.
  */
 #ifndef NPUPROF_EXPORT_STARS_H
 #define NPUPROF_EXPORT_STARS_H
