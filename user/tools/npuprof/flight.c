@@ -74,8 +74,12 @@ static void copy_host(const char *from_dir, const char *to_dir)
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(from, sizeof(from), "%s/host/data/%s", from_dir, e->d_name);
-		snprintf(to, sizeof(to), "%s/host/data/%s", to_dir, e->d_name);
+		/* a path that does not fit is not copied (never a cut one) */
+		if ((size_t)snprintf(from, sizeof(from), "%s/host/data/%s", from_dir, e->d_name) >=
+			    sizeof(from) ||
+		    (size_t)snprintf(to, sizeof(to), "%s/host/data/%s", to_dir, e->d_name) >=
+			    sizeof(to))
+			continue;
 		fs_copy_file(from, to);
 	}
 	closedir(d);
