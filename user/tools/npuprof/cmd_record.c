@@ -120,7 +120,11 @@ static void before_start(void *vctx, pid_t pid, struct npuprof_engine *e)
 		return;
 	}
 	clock_sync(c);
-	starslog_start(&c->stars, &c->s, stderr);
+	/* the device log holds every task: a sampled, windowed or
+	 * rate-limited capture (production sampling) keeps only some, and
+	 * takes their times from the kernel stream */
+	if (c->s.sample_n <= 1 && !c->s.window_on_ms && !c->s.rate_limit)
+		starslog_start(&c->stars, &c->s, stderr);
 	c->last_sync = c->last_tick = capture_now_ns();
 }
 
