@@ -2,6 +2,7 @@
  * rawkern.c — writing and reading raw kernel stream files (rawkern.h).
  */
 #include "errmsg.h"
+#include "fsutil.h"
 #include "npuprof/hostfmt.h" /* npuprof_crc32 */
 #include "npuprof/rawkern.h"
 
@@ -70,24 +71,6 @@ static uint64_t clock_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t w = write(fd, c, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int npuprof_rawk_create(struct npuprof_rawk_writer **out, const char *path, const char *engine,
 			uint32_t sample_n, uint32_t flags, char *err, size_t errlen)
 {
@@ -123,7 +106,7 @@ int npuprof_rawk_create(struct npuprof_rawk_writer **out, const char *path, cons
 		strncpy((char *)h + 40, engine, 16);
 	put32(h + 56, sample_n);
 	put32(h + 60, flags);
-	r = write_all(w->fd, h, sizeof(h));
+	r = fs_write_all(w->fd, h, sizeof(h));
 	if (r < 0) {
 		npuprof_seterr(err, errlen, "%s: write header: %s", path, strerror(-r));
 		close(w->fd);
@@ -142,7 +125,7 @@ int npuprof_rawk_flush(struct npuprof_rawk_writer *w)
 		put_sum(w); /* a slot is kept free for it (append) */
 	if (!w->nbuf || w->error)
 		return w->error;
-	r = write_all(w->fd, w->buf, (size_t)w->nbuf * NPUPROF_RECORD_SIZE);
+	r = fs_write_all(w->fd, w->buf, (size_t)w->nbuf * NPUPROF_RECORD_SIZE);
 	w->nbuf = 0;
 	if (r < 0)
 		w->error = r;

@@ -51,6 +51,24 @@ int fs_remove_tree(const char *path)
 	return r < 0 ? -errno : r;
 }
 
+int fs_write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t w = write(fd, c, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 int fs_copy_file(const char *from, const char *to)
 {
 	char buf[65536];

@@ -4,6 +4,7 @@
 #ifndef NPUPROF_FSUTIL_H
 #define NPUPROF_FSUTIL_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 /* mkdir -p with `mode` for every missing component; 0, or a negative errno
@@ -13,6 +14,10 @@ int npuprof_mkdirs(const char *path, mode_t mode);
 /* rm -rf path (depth first, symlinks not followed); 0 or a negative errno
  * (the first failure stops it). */
 int fs_remove_tree(const char *path);
+
+/* Write all n bytes of p to fd, again after a short write or EINTR; 0 or a
+ * negative errno. */
+int fs_write_all(int fd, const void *p, size_t n);
 
 /* Copy the file from to the file to (created, or truncated: mode 0644); 0
  * or a negative errno. */

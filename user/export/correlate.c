@@ -263,18 +263,37 @@ static int on_submit(struct correlator *c, const struct npuprof_record *r)
 	return ret ? ret : take_held_task_time(c, k);
 }
 
-/* A task finished with device times: retire it (earlier tasks of the
- * stream still queued before it are retired as derived). */
 static int hold(struct correlator *c, const struct npuprof_record *r, uint64_t gtid);
 
+/* A task finished with device times: retire it (earlier tasks of the
+ * stream still queued before it are retired as derived). With @may_hold a
+ * task not submitted yet, as far as the records say, waits for its
+ * submit. */
 static int on_task_time(struct correlator *c, const struct npuprof_record *r, int may_hold)
 {
 	const struct npuprof_task_time *tt = &r->task_time;
 	const struct corr_clock *clk = tt->devid < CORR_MAX_DEV ? &c->clock[tt->devid] : NULL;
 	uint64_t k = task_key(tt->devid, tt->stream_id, tt->task_id), v;
 	uint64_t start = r->hdr.ts, end = r->hdr.ts;
-	int ret;
+	uint32_t si;
+	struct corr_stream *st = stream_of(c, tt->devid, tt->stream_id, &si);
+	int ret, found;
 
+	/* in order, the task is its stream's oldest: no lookup */
+	if (st && st->head != NIL && c->ent[st->head].in_map &&
+	    c->ent[st->head].t.task == (tt->task_id & NPUPROF_TASK_ID_MASK)) {
+		v = st->head;
+		found = 1;
+	} else {
+		found = u64map_get(&c->inflight, k, &v);
+	}
+	if (!found && may_hold) {
+		if (u64map_get(&c->held_tt, k, NULL))
+			return 0; /* one waits already: a duplicate */
+		if (u64map_put(&c->held_tt, k, c->held_seq0 + c->held_n) < 0)
+			return -ENOMEM;
+		return hold(c, r, CORR_HELD_TT);
+	}
 	c->stats.task_times++;
 	if (clk && clk->valid) {
 		start = corr_clock_mono(clk, tt->start_cnt);
@@ -282,25 +301,8 @@ static int on_task_time(struct correlator *c, const struct npuprof_record *r, in
 		if (end < start)
 			end = start;
 	}
-	uint32_t si;
-	struct corr_stream *st = stream_of(c, tt->devid, tt->stream_id, &si);
-
-	/* in order, the task is its stream's oldest: no lookup */
-	if (st && st->head != NIL && c->ent[st->head].in_map &&
-	    c->ent[st->head].t.task == (tt->task_id & NPUPROF_TASK_ID_MASK))
-		v = st->head;
-	else if (!u64map_get(&c->inflight, k, &v)) {
+	if (!found) {
 		struct corr_task t;
-
-		if (may_hold) {
-			/* not submitted yet, as far as the records say: wait */
-			c->stats.task_times--; /* counted when it is taken */
-			if (u64map_get(&c->held_tt, k, NULL))
-				return 0; /* one waits already: a duplicate */
-			if (u64map_put(&c->held_tt, k, c->held_seq0 + c->held_n) < 0)
-				return -ENOMEM;
-			return hold(c, r, CORR_HELD_TT);
-		}
 
 		memset(&t, 0, sizeof(t));
 		t.gtid = c->next_gtid++;

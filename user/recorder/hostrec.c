@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "hostrec_internal.h"
 #include "hostrec.h"
 
@@ -675,22 +676,6 @@ static int open_stream(const char *dir, char *err, size_t errlen)
 	return fd;
 }
 
-static int write_all(int fd, const void *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p = (const char *)p + w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int npuprof_hostrec_start(const struct npuprof_hostrec_config *cfg, char *err, size_t errlen)
 {
 	struct npuprof_host_file_header fh;
@@ -753,7 +738,7 @@ int npuprof_hostrec_start(const struct npuprof_hostrec_config *cfg, char *err, s
 	fh.switches = cfg->switches;
 	fh.flags = npuprof_g_stamp_flags ? NPUPROF_HOST_F_TSC : 0;
 	gethostname(fh.hostname, sizeof(fh.hostname) - 1);
-	r = write_all(fd, &fh, sizeof(fh));
+	r = fs_write_all(fd, &fh, sizeof(fh));
 	if (r) {
 		snprintf(err, errlen, "cannot write %s: %s", g_path, strerror(-r));
 		close(fd);

@@ -68,22 +68,6 @@ void starslog_start(struct starslog *l, const struct npuprof_session *s, FILE *w
 	}
 }
 
-/* Write n bytes or fail with -errno. */
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static void drain_dev(struct starslog *l, struct starslog_dev *d)
 {
 	for (;;) {
@@ -95,7 +79,7 @@ static void drain_dev(struct starslog *l, struct starslog_dev *d)
 			return;
 		}
 		if (!d->err) {
-			int r = write_all(d->fd, l->buf, (size_t)n);
+			int r = fs_write_all(d->fd, l->buf, (size_t)n);
 
 			if (r < 0)
 				d->err = r;
