@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * npuprof.bpf.c — capture engine 2: raw tracepoint programs on the Ascend
- * driver's trs_chan:sqe/cqe/recv and npusim:task_time, writing the same
+ * driver's trs_chan:sqe/cqe/recv, writing the same
  * records as npuprof.ko (kmod/npuprof/probes.c, ring.c) into per-CPU BPF
  * ringbufs.
  *
@@ -123,15 +123,6 @@ struct trs_chan_recv_trace___core {
 	__s32 timeout;
 } __attribute__((preserve_access_index));
 
-struct npusim_task_time_trace___core {
-	__u32 sq_id;
-	__u32 stream_id;
-	__u32 task_id;
-	__u32 sqe_type;
-	__u64 start_cnt;
-	__u64 end_cnt;
-} __attribute__((preserve_access_index));
-
 /* ---- step 1: copy the arguments out of the driver --------------------------- */
 
 static __always_inline void read_inst(struct trs_id_inst *d, const void *src)
@@ -198,23 +189,6 @@ static __always_inline void read_recv(struct trs_chan_recv_trace *d,
 		BPF_CORE_READ_INTO(&d->cqe_num, s, cqe_num);
 		BPF_CORE_READ_INTO(&d->recv_cqe_num, s, recv_cqe_num);
 		BPF_CORE_READ_INTO(&d->timeout, s, timeout);
-	} else {
-		bpf_probe_read_kernel(d, sizeof(*d), src);
-	}
-}
-
-static __always_inline void read_tt(struct npusim_task_time_trace *d,
-				    const void *src)
-{
-	const struct npusim_task_time_trace___core *s = src;
-
-	if (bpf_core_type_exists(struct npusim_task_time_trace___core)) {
-		BPF_CORE_READ_INTO(&d->sq_id, s, sq_id);
-		BPF_CORE_READ_INTO(&d->stream_id, s, stream_id);
-		BPF_CORE_READ_INTO(&d->task_id, s, task_id);
-		BPF_CORE_READ_INTO(&d->sqe_type, s, sqe_type);
-		BPF_CORE_READ_INTO(&d->start_cnt, s, start_cnt);
-		BPF_CORE_READ_INTO(&d->end_cnt, s, end_cnt);
 	} else {
 		bpf_probe_read_kernel(d, sizeof(*d), src);
 	}
@@ -302,7 +276,7 @@ static __always_inline int select_record(struct npuprof_bpf_pcpu *st,
 	}
 }
 
-/* The arguments of any of the four tracepoints, copied out. */
+/* The arguments of any of the three tracepoints, copied out. */
 struct args {
 	char str[NPUPROF_BPF_STR_MAX];
 	struct trs_id_inst inst;
@@ -310,7 +284,6 @@ struct args {
 		struct trs_chan_sq_trace sq;
 		struct trs_chan_cq_trace cq;
 		struct trs_chan_recv_trace recv;
-		struct npusim_task_time_trace tt;
 	};
 };
 
@@ -325,11 +298,10 @@ static __always_inline void encode(struct npuprof_record *r, int type,
 		npuprof_encode_complete(r, &a->inst, &a->cq,
 					str_is_task_recv(a->str));
 		break;
-	case NPUPROF_REC_RECV:
+	default:
 		npuprof_encode_recv(r, &a->inst, &a->recv,
 				    str_is_recv_finish(a->str));
 		break;
-	default: npuprof_encode_task_time(r, &a->inst, &a->tt); break;
 	}
 }
 
@@ -428,17 +400,11 @@ static __always_inline int handle(int type, struct args *a, int read_str_arg,
 		chan = a->cq.chan_id;
 		kind = NPUPROF_KIND_TASK;
 		break;
-	case NPUPROF_REC_RECV:
+	default:
 		stream = a->recv.chan_id;
 		task = 0;
 		chan = a->recv.chan_id;
 		kind = NPUPROF_KIND_OTHER;
-		break;
-	default:
-		stream = a->tt.stream_id;
-		task = a->tt.task_id;
-		chan = a->tt.sq_id;
-		kind = NPUPROF_KIND_TASK;
 		break;
 	}
 	st->events[type]++; /* type is a constant here */
@@ -494,16 +460,6 @@ int on_recv(struct bpf_raw_tracepoint_args *ctx)
 	read_inst(&a.inst, (const void *)ctx->args[1]);
 	read_recv(&a.recv, (const void *)ctx->args[2]);
 	return handle(NPUPROF_REC_RECV, &a, 1, (const void *)ctx->args[0]);
-}
-
-SEC("raw_tp/task_time")
-int on_task_time(struct bpf_raw_tracepoint_args *ctx)
-{
-	struct args a;
-
-	read_inst(&a.inst, (const void *)ctx->args[0]);
-	read_tt(&a.tt, (const void *)ctx->args[1]);
-	return handle(NPUPROF_REC_TASK_TIME, &a, 0, 0);
 }
 
 /* ---- who created each channel ---------------------------------------------- */
@@ -610,13 +566,4 @@ int test_recv(struct bpf_raw_tracepoint_args *ctx)
 		return 0;
 	test_args(&a, ctx->args);
 	return handle(NPUPROF_REC_RECV, &a, 0, 0);
-}
-
-SEC("raw_tp")
-int test_task_time(struct bpf_raw_tracepoint_args *ctx)
-{
-	struct args a;
-
-	test_args(&a, ctx->args);
-	return handle(NPUPROF_REC_TASK_TIME, &a, 0, 0);
 }

@@ -30,7 +30,7 @@ struct npuprof_bpf_pcpu {
 	__u64 rsv[4]; /* pads to 128 bytes: no false sharing */
 };
 
-/* The four test entry points (test_sqe, test_cqe, test_recv, test_task_time)
+/* The three test entry points (test_sqe, test_cqe, test_recv)
  * take the tracepoint arguments by value as their BPF_PROG_TEST_RUN context,
  * so the host can run the encoding path without the driver: the first
  * argument string (NUL padded), the instance, and the trace struct. */
@@ -43,7 +43,6 @@ struct npuprof_bpf_test_args {
 		struct trs_chan_sq_trace sq;
 		struct trs_chan_cq_trace cq;
 		struct trs_chan_recv_trace recv;
-		struct npusim_task_time_trace tt;
 	};
 };
 

@@ -29,7 +29,6 @@
 #include <linux/types.h>
 #endif
 #include "trs_chan.h"
-#include "npusim_tp.h"
 
 #define NPUPROF_ABI_VERSION 1
 #define NPUPROF_SCHEMA_VERSION 1
@@ -39,7 +38,11 @@ enum npuprof_rec_type {
 	NPUPROF_REC_SUBMIT = 1, /* trs_chan:sqe */
 	NPUPROF_REC_COMPLETE = 2, /* trs_chan:cqe */
 	NPUPROF_REC_RECV = 3, /* trs_chan:recv */
-	NPUPROF_REC_TASK_TIME = 4, /* npusim:task_time (device task time) */
+	/* a device task time (start, end on the device counter): the STARS SoC
+	 * log's, paired by the export (user/export/stars.c); no capture engine
+	 * writes it (captures before the log carried them, from a tracepoint
+	 * the simulator no longer has, and still export) */
+	NPUPROF_REC_TASK_TIME = 4,
 	NPUPROF_REC_CLOCK_SYNC = 5, /* (host ns, device counter) sample */
 	NPUPROF_REC_DROP = 6, /* records lost before this one on this CPU */
 	NPUPROF_REC_TYPE_MAX
@@ -192,24 +195,6 @@ static inline void npuprof_encode_recv(struct npuprof_record *r, const struct tr
 	r->recv.cqe_num = t->cqe_num;
 	r->recv.recv_cqe_num = t->recv_cqe_num;
 	r->recv.timeout = t->timeout;
-}
-
-static inline void npuprof_encode_task_time(struct npuprof_record *r,
-					    const struct trs_id_inst *inst,
-					    const struct npusim_task_time_trace *t)
-{
-	__builtin_memset(r->raw, 0, sizeof(r->raw));
-	r->hdr.type = NPUPROF_REC_TASK_TIME;
-	r->hdr.size = NPUPROF_RECORD_SIZE;
-	r->hdr.flags = 0;
-	r->task_time.devid = inst->devid;
-	r->task_time.tsid = inst->tsid;
-	r->task_time.sq_id = t->sq_id;
-	r->task_time.stream_id = t->stream_id;
-	r->task_time.task_id = t->task_id;
-	r->task_time.sqe_type = t->sqe_type;
-	r->task_time.start_cnt = t->start_cnt;
-	r->task_time.end_cnt = t->end_cnt;
 }
 
 /* A (host time, device counter) pair of a device's clock, read through the
@@ -402,7 +387,7 @@ struct npuprof_stats {
 #define NPUPROF_TP_SQE 0x1
 #define NPUPROF_TP_CQE 0x2
 #define NPUPROF_TP_RECV 0x4
-#define NPUPROF_TP_TASK_TIME 0x8
+/* 0x8 was a simulator-only task-time tracepoint's */
 
 /* mmap offsets: the control page and the data of CPU c */
 #define NPUPROF_MMAP_CTRL(c) (((__u64)(c) << 32) | 0)

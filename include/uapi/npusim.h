@@ -20,8 +20,6 @@
 #if !defined(__bpf__) /* BPF programs get the base types from vmlinux.h */
 #include <linux/ioctl.h>
 #include <linux/types.h>
-
-#include "npusim_tp.h"
 #endif
 
 #define NPUSIM_ABI_VERSION 4
@@ -128,8 +126,6 @@ struct npusim_cqe {
 	__u16 task_id;
 	__u64 syscnt; /* device counter at completion; valid for evt/place_hold */
 };
-
-/* The npusim:task_time tracepoint argument: npusim_tp.h. */
 
 /* ---- ioctls --------------------------------------------------------------- */
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Probes on the Ascend driver's trs_chan tracepoints (and npusim's
- * task_time), attached whether the driver loads before or after us.
+ * Probes on the Ascend driver's trs_chan tracepoints (sqe, cqe, recv),
+ * attached whether the driver loads before or after us. Device task times
+ * are not a tracepoint's: they come from the STARS SoC log, which npuprof
+ * record drains from the device (user/tools/npuprof/starslog.c).
  *
  * A tracepoint module notifier tells us when a module with tracepoints comes
  * or goes (it also replays the modules already loaded). For the driver
@@ -46,8 +48,9 @@ MODULE_PARM_DESC(
 	"comma-separated modules whose trs_chan tracepoints are probed");
 
 /* ---- probe timing ------------------------------------------------------ */
+#define NP_NTP 3 /* the tracepoints probed: np_wanted[] */
 struct np_ptime {
-	u64 hits[4], ns[4]; /* by np_wanted[] index */
+	u64 hits[NP_NTP], ns[NP_NTP]; /* by np_wanted[] index */
 };
 static DEFINE_PER_CPU(struct np_ptime, np_ptime);
 static bool np_pstats;
@@ -74,13 +77,13 @@ static const struct kernel_param_ops np_pstats_ops = {
 module_param_cb(probe_stats, &np_pstats_ops, &np_pstats, 0644);
 MODULE_PARM_DESC(probe_stats, "1: time every probe hit (see probe_time)");
 
-static const char *const np_tp_names[4] = { "sqe", "cqe", "recv", "task_time" };
+static const char *const np_tp_names[NP_NTP] = { "sqe", "cqe", "recv" };
 
 static int np_ptime_get(char *buf, const struct kernel_param *kp)
 {
 	int i, cpu, n = 0;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < NP_NTP; i++) {
 		u64 hits = 0, ns = 0;
 
 		for_each_possible_cpu(cpu) {
@@ -120,7 +123,7 @@ static struct {
 	struct tracepoint *tp;
 	u32 bit;
 	void *probe;
-} np_tps[4];
+} np_tps[NP_NTP];
 
 u32 np_probes_attached(void)
 {
@@ -354,24 +357,6 @@ static __always_inline void np_probe_recv_body(void *data, const char *str,
 	np_write(keep, n, &r);
 }
 
-static __always_inline void np_probe_task_time_body(
-	void *data, struct trs_id_inst *inst, struct npusim_task_time_trace *t)
-{
-	struct np_session *keep[NP_MAX_SESSIONS];
-	struct npuprof_record r;
-	struct npuprof_who who = np_who(NPUPROF_KIND_TASK, inst->devid,
-					t->sq_id);
-	int n = np_select(keep, NPUPROF_REC_TASK_TIME, NPUPROF_KIND_TASK,
-			  inst->devid, t->stream_id, t->task_id, &who);
-
-	if (!n)
-		return;
-	npuprof_encode_task_time(&r, inst, t);
-	if (who.sq_owner)
-		npuprof_encode_sq_owner(&r, who.tgid);
-	np_write(keep, n, &r);
-}
-
 static void np_probe_sqe(void *data, const char *str, struct trs_id_inst *inst,
 			 struct trs_chan_sq_trace *t)
 {
@@ -390,12 +375,6 @@ static void np_probe_recv(void *data, const char *str, struct trs_id_inst *inst,
 	NP_TIMED(2, np_probe_recv_body(data, str, inst, t));
 }
 
-static void np_probe_task_time(void *data, struct trs_id_inst *inst,
-			       struct npusim_task_time_trace *t)
-{
-	NP_TIMED(3, np_probe_task_time_body(data, inst, t));
-}
-
 static const struct {
 	const char *name;
 	u32 bit;
@@ -404,7 +383,6 @@ static const struct {
 	{ "sqe", NPUPROF_TP_SQE, np_probe_sqe },
 	{ "cqe", NPUPROF_TP_CQE, np_probe_cqe },
 	{ "recv", NPUPROF_TP_RECV, np_probe_recv },
-	{ "task_time", NPUPROF_TP_TASK_TIME, np_probe_task_time },
 };
 
 static bool np_is_driver(const char *modname)

@@ -196,9 +196,6 @@ void npusim_trace_cqe(struct npusim_stream *s, const char *what,
 void npusim_trace_recv_cqe(struct npusim_stream *s, u32 pos);
 void npusim_trace_recv(struct npusim_stream *s, const char *what, u32 cqe_num,
 		       u32 recv_num, int timeout);
-void npusim_trace_task_time(struct npusim_stream *s,
-			    const struct npusim_sqe *sqe, u64 start_cnt,
-			    u64 end_cnt);
 
 /* fault.c */
 struct npusim_fault_report {

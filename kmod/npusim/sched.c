@@ -318,13 +318,10 @@ static void npusim_complete(struct npusim_stream *s)
 		s->last_end_ns = s->end_ns;
 
 	/* an injected lost completion: the device finished the task but the
-	 * host hears nothing of it (no task time, no CQE) */
+	 * host hears nothing of it (no STARS END record, no CQE) */
 	drop = npusim_fault_drop_locked(dev, s);
 	if (!drop) {
 		npusim_stars_task(s, sqe, NPUSIM_STARS_FUNC_END, end_cnt);
-		npusim_trace_task_time(s, sqe,
-				       npusim_dev_counter(dev, s->start_ns),
-				       end_cnt);
 	}
 
 	s->head++;

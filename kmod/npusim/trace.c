@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * npusim's tracepoints: trs_chan:sqe/cqe/recv with the real Ascend driver's
- * ABI, and npusim:task_time. This file instantiates them and holds their
+ * ABI, and no other (device task times are the STARS log's, stars.c). This file instantiates them and holds their
  * call sites, which fill the argument structs from a stream's state and
  * fire only while the device's trace_enable switch is on, like the real
  * driver's. The char device (main.c) and the device model (sched.c) call
@@ -11,7 +11,6 @@
 #include "npusim.h"
 #define CREATE_TRACE_POINTS
 #include "trs_chan_trace.h"
-#include "npusim_trace.h"
 
 void npusim_trace_sqe(struct npusim_stream *s, const struct npusim_sqe *sqe)
 {
@@ -83,24 +82,4 @@ void npusim_trace_recv(struct npusim_stream *s, const char *what, u32 cqe_num,
 	t.recv_cqe_num = recv_num;
 	t.timeout = timeout;
 	trace_recv(what, &inst, &t);
-}
-
-void npusim_trace_task_time(struct npusim_stream *s,
-			    const struct npusim_sqe *sqe, u64 start_cnt,
-			    u64 end_cnt)
-{
-	struct trs_id_inst inst;
-	struct npusim_task_time_trace tt;
-
-	if (!READ_ONCE(s->dev->trace_enable))
-		return;
-	inst.devid = s->dev->id;
-	inst.tsid = 0;
-	tt.sq_id = s->id;
-	tt.stream_id = sqe->stream_id;
-	tt.task_id = sqe->task_id;
-	tt.sqe_type = sqe->type & NPUSIM_SQE_TYPE_MASK;
-	tt.start_cnt = start_cnt;
-	tt.end_cnt = end_cnt;
-	trace_task_time(&inst, &tt);
 }

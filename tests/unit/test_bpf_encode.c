@@ -301,31 +301,6 @@ START_TEST(test_recv_identical)
 }
 END_TEST
 
-START_TEST(test_task_time_identical)
-{
-	struct tb_cfg c = { 0 };
-	struct tb *t = tb_open(&c);
-
-	for (unsigned i = 0; i < ENC_NVEC(enc_vec_tt); i++) {
-		const struct enc_vec_tt *v = &enc_vec_tt[i];
-		struct npuprof_bpf_test_args a;
-		struct npuprof_record want;
-		uint64_t t0 = mono_ns();
-
-		memset(&a, 0, sizeof(a));
-		a.inst = v->inst;
-		a.tt = v->t;
-		tb_run(t, t->skel->progs.test_task_time, &a);
-		ck_assert_int_eq(tb_drain(t), 1);
-		memset(&want, 0xa5, sizeof(want));
-		npuprof_encode_task_time(&want, &v->inst, &v->t);
-		check_capture_fields(&t->rec[0], &want, t0);
-		check_identical(&t->rec[0], &want, "task_time", (int)i);
-	}
-	tb_close(t);
-}
-END_TEST
-
 /* ---- filters and sampling ------------------------------------------------- */
 
 static void run_sqe(struct tb *t, uint32_t dev, uint32_t stream, uint32_t task)
@@ -350,19 +325,6 @@ static void run_cqe(struct tb *t, uint32_t dev, uint32_t stream, uint32_t task)
 	a.cq.stream_id = stream;
 	a.cq.task_id = task;
 	tb_run(t, t->skel->progs.test_cqe, &a);
-}
-
-static void run_tt(struct tb *t, uint32_t dev, uint32_t stream, uint32_t task)
-{
-	struct npuprof_bpf_test_args a;
-
-	memset(&a, 0, sizeof(a));
-	a.inst.devid = dev;
-	a.tt.sq_id = a.tt.stream_id = stream;
-	a.tt.task_id = task;
-	a.tt.start_cnt = task;
-	a.tt.end_cnt = task + 1;
-	tb_run(t, t->skel->progs.test_task_time, &a);
 }
 
 static void run_recv(struct tb *t, uint32_t dev, uint32_t chan)
@@ -412,7 +374,6 @@ START_TEST(test_stream_filter)
 	for (uint32_t st = 0; st < 128; st++) {
 		run_sqe(t, 0, st, 1);
 		run_cqe(t, 0, st | 0x8000, 1); /* match bit is not the id */
-		run_tt(t, 0, st, 1);
 		run_recv(t, 0, st); /* recv records are not stream-filtered */
 	}
 	run_sqe(t, 0, 4095, 1);
@@ -431,10 +392,9 @@ START_TEST(test_stream_filter)
 	}
 	ck_assert_int_eq(n[NPUPROF_REC_SUBMIT], 3);
 	ck_assert_int_eq(n[NPUPROF_REC_COMPLETE], 2);
-	ck_assert_int_eq(n[NPUPROF_REC_TASK_TIME], 2);
 	ck_assert_int_eq(n[NPUPROF_REC_RECV], 128);
 	tb_stats(t, &s);
-	ck_assert_uint_eq(s.filtered, 3 * 128 + 2 - 7);
+	ck_assert_uint_eq(s.filtered, 2 * 128 + 2 - 5);
 	tb_close(t);
 }
 END_TEST
@@ -450,15 +410,13 @@ START_TEST(test_pid_filter_stream_owner)
 
 	run_sqe(t, 0, 5, 1);
 	run_cqe(t, 0, 5 | 0x8000, 1); /* owned: kept */
-	run_tt(t, 0, 5, 1);
 	run_cqe(t, 0, 6, 1); /* never submitted: dropped */
-	run_tt(t, 1, 5, 1); /* same stream id on another device: dropped */
+	run_cqe(t, 1, 5, 1); /* same stream id on another device: dropped */
 	run_recv(t, 0, 9); /* current task is ours: kept */
-	ck_assert_int_eq(tb_drain(t), 4);
+	ck_assert_int_eq(tb_drain(t), 3);
 	ck_assert_uint_eq(t->rec[0].hdr.type, NPUPROF_REC_SUBMIT);
 	ck_assert_uint_eq(t->rec[1].hdr.type, NPUPROF_REC_COMPLETE);
-	ck_assert_uint_eq(t->rec[2].hdr.type, NPUPROF_REC_TASK_TIME);
-	ck_assert_uint_eq(t->rec[3].hdr.type, NPUPROF_REC_RECV);
+	ck_assert_uint_eq(t->rec[2].hdr.type, NPUPROF_REC_RECV);
 	tb_stats(t, &s);
 	ck_assert_uint_eq(s.filtered, 2);
 	tb_close(t);
@@ -468,11 +426,10 @@ START_TEST(test_pid_filter_stream_owner)
 	t = tb_open(&c);
 	run_sqe(t, 0, 5, 1);
 	run_cqe(t, 0, 5, 1);
-	run_tt(t, 0, 5, 1);
 	run_recv(t, 0, 5);
 	ck_assert_int_eq(tb_drain(t), 0);
 	tb_stats(t, &s);
-	ck_assert_uint_eq(s.filtered, 4);
+	ck_assert_uint_eq(s.filtered, 3);
 	/* the owner table lives in .bss: the submit wrote SKIP there */
 	ck_assert_uint_eq(t->skel->bss->stream_owner[5], NPUPROF_OWNER_SKIP);
 	tb_close(t);
@@ -486,13 +443,12 @@ START_TEST(test_sampling)
 	struct tb *t = tb_open(&c);
 	struct npuprof_bpf_pcpu s;
 	uint32_t keep = 0;
-	int got[3] = { 0 };
+	int got[2] = { 0 };
 
 	for (uint32_t task = 0; task < 300; task++) {
 		keep += npuprof_sample_keep(n, 1, 7, task);
 		run_sqe(t, 1, 7, task);
 		run_cqe(t, 1, 7 | 0x8000, task); /* same decision as its submit */
-		run_tt(t, 1, 7, task);
 	}
 	run_recv(t, 1, 7); /* not a task record: never sampled out */
 	ck_assert_uint_gt(keep, 50);
@@ -500,23 +456,19 @@ START_TEST(test_sampling)
 	tb_drain(t);
 	for (int i = 0; i < t->nrec; i++) {
 		const struct npuprof_record *r = &t->rec[i];
-		uint32_t task = r->hdr.type == NPUPROF_REC_SUBMIT   ? r->submit.task_id :
-				r->hdr.type == NPUPROF_REC_COMPLETE ? r->complete.task_id :
-								      r->task_time.task_id;
+		uint32_t task = r->hdr.type == NPUPROF_REC_SUBMIT ? r->submit.task_id :
+								      r->complete.task_id;
 
 		if (r->hdr.type == NPUPROF_REC_RECV)
 			continue;
 		ck_assert(npuprof_sample_keep(n, 1, 7, task));
-		got[r->hdr.type == NPUPROF_REC_SUBMIT	? 0 :
-		    r->hdr.type == NPUPROF_REC_COMPLETE ? 1 :
-							  2]++;
+		got[r->hdr.type == NPUPROF_REC_SUBMIT ? 0 : 1]++;
 	}
 	ck_assert_uint_eq(got[0], keep);
 	ck_assert_uint_eq(got[1], keep);
-	ck_assert_uint_eq(got[2], keep);
-	ck_assert_int_eq(t->nrec, 3 * keep + 1);
+	ck_assert_int_eq(t->nrec, 2 * keep + 1);
 	tb_stats(t, &s);
-	ck_assert_uint_eq(s.sampled_out, 3 * (300 - keep));
+	ck_assert_uint_eq(s.sampled_out, 2 * (300 - keep));
 	tb_close(t);
 }
 END_TEST
@@ -669,7 +621,6 @@ static Suite *bpf_suite(void)
 	tcase_add_test(tc, test_submit_identical);
 	tcase_add_test(tc, test_complete_identical);
 	tcase_add_test(tc, test_recv_identical);
-	tcase_add_test(tc, test_task_time_identical);
 	tcase_add_test(tc, test_device_filter);
 	tcase_add_test(tc, test_stream_filter);
 	tcase_add_test(tc, test_pid_filter_stream_owner);

@@ -315,8 +315,6 @@ START_TEST(test_completion_of_sq_owner)
 	job_tree_init(&t, getpid(), "/nonexistent");
 	r = task_rec(NPUPROF_REC_COMPLETE, (uint32_t)getpid(), 1);
 	ck_assert_int_eq(job_tree_keep(&t, &r), 1);
-	r = task_rec(NPUPROF_REC_TASK_TIME, (uint32_t)getpid(), 1);
-	ck_assert_int_eq(job_tree_keep(&t, &r), 1);
 	/* the interrupted task's pid says nothing */
 	r = task_rec(NPUPROF_REC_COMPLETE, (uint32_t)getpid(), 0);
 	ck_assert_int_eq(job_tree_keep(&t, &r), 0);

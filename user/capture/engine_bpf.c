@@ -5,7 +5,7 @@
  * open() checks privileges, sets the read-only configuration (filters,
  * sampling, wake-up watermark) and loads the programs from the skeleton
  * compiled into this library; start() attaches them to trs_chan:sqe/cqe/recv
- * and npusim:task_time (whichever exist; at least one must, and the missing
+ * (whichever exist; at least one must, and the missing
  * ones are looked for again while running), stop() detaches them. Unlike
  * npuprof.ko, an attached program pins the driver module: it cannot be
  * unloaded in the middle of a BPF capture.
@@ -52,7 +52,8 @@
 #define BPF_BATCH_NS (20ULL * 1000000)
 #define BPF_STAGE_MAX (1u << 20) /* records staged before forced delivery */
 #define BPF_REATTACH_NS (500ULL * 1000000)
-#define BPF_TP_ALL (NPUPROF_TP_SQE | NPUPROF_TP_CQE | NPUPROF_TP_RECV | NPUPROF_TP_TASK_TIME)
+#define BPF_NTP 3 /* the tracepoints: bpf_tps[] */
+#define BPF_TP_ALL (NPUPROF_TP_SQE | NPUPROF_TP_CQE | NPUPROF_TP_RECV)
 #define BPF_SLOT_BYTES (NPUPROF_BPF_RB_HDR + NPUPROF_RECORD_SIZE)
 
 #ifndef CAP_PERFMON
@@ -70,11 +71,10 @@ struct staged {
 static const struct {
 	const char *tp;
 	uint32_t bit;
-} bpf_tps[4] = {
+} bpf_tps[BPF_NTP] = {
 	{ "sqe", NPUPROF_TP_SQE },
 	{ "cqe", NPUPROF_TP_CQE },
 	{ "recv", NPUPROF_TP_RECV },
-	{ "task_time", NPUPROF_TP_TASK_TIME },
 };
 
 /* One CPU's ringbuf, mapped as libbpf's consumer does it (our position on
@@ -97,7 +97,7 @@ struct bpfeng {
 	struct bring *rings; /* [ncpu] */
 	struct pollfd *pfds; /* [ncpu] */
 	size_t ring_bytes; /* per CPU */
-	struct bpf_link *links[4];
+	struct bpf_link *links[BPF_NTP];
 	/* the driver's channel creation and destruction (SQ owners) */
 	struct bpf_link *owner_links[3];
 	uint32_t attached;
@@ -392,7 +392,7 @@ static uint64_t horizon(const struct bpfeng *b)
 
 static void bpf_detach(struct bpfeng *b)
 {
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < BPF_NTP; i++) {
 		bpf_link__destroy(b->links[i]);
 		b->links[i] = NULL;
 	}
@@ -501,7 +501,6 @@ static int bpf_open(struct npuprof_engine *e, const struct npuprof_capture_opts 
 	bpf_program__set_autoload(b->skel->progs.test_sqe, false);
 	bpf_program__set_autoload(b->skel->progs.test_cqe, false);
 	bpf_program__set_autoload(b->skel->progs.test_recv, false);
-	bpf_program__set_autoload(b->skel->progs.test_task_time, false);
 	r = npuprof_bpf__load(b->skel);
 	if (r) {
 		r = r < 0 ? r : -errno;
@@ -540,11 +539,10 @@ fail_early:
  */
 static int attach_missing(struct bpfeng *b, int *failed)
 {
-	struct bpf_program *progs[4] = {
+	struct bpf_program *progs[BPF_NTP] = {
 		b->skel->progs.on_sqe,
 		b->skel->progs.on_cqe,
 		b->skel->progs.on_recv,
-		b->skel->progs.on_task_time,
 	};
 	/* the SQ owners first, so no channel created while the tracepoints
 	 * are being attached is missed; without them (no such driver function)
@@ -569,7 +567,7 @@ static int attach_missing(struct bpfeng *b, int *failed)
 			b->owner_links[i] = bpf_program__attach_kprobe(owner_progs[i],
 								       owner_fns[i].ret,
 								       owner_fns[i].fn);
-	for (int i = 0; i < 4 && !r; i++) {
+	for (int i = 0; i < BPF_NTP && !r; i++) {
 		if (b->links[i])
 			continue;
 		b->links[i] = bpf_program__attach_raw_tracepoint(progs[i], bpf_tps[i].tp);

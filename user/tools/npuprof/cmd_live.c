@@ -1,7 +1,8 @@
 /*
- * npuprof live — a streaming view of the driver: one line per submit,
- * completion and device task time as it happens (like `perf trace`), with
- * each completion's latency since its submit.
+ * npuprof live — a streaming view of the driver: one line per submit and
+ * completion as it happens (like `perf trace`), with each completion's
+ * latency since its submit. Device task times are not the driver's
+ * tracepoints': they are the STARS log's, which `npuprof record` drains.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -16,7 +17,7 @@
 struct live_ctx {
 	FILE *out;
 	uint64_t t0;
-	int show_recv, show_time;
+	int show_recv;
 	struct u64map submit_ts; /* task key -> submit ts */
 	uint64_t lines;
 };
@@ -62,15 +63,6 @@ static int on_record(void *vctx, const struct npuprof_record *r)
 		fputc('\n', c->out);
 		break;
 	}
-	case NPUPROF_REC_TASK_TIME:
-		if (!c->show_time)
-			break;
-		stamp(c, r);
-		fprintf(c->out, "dev%u stream %u devtime  task %u %s %llu cycles\n",
-			r->task_time.devid, r->task_time.stream_id, r->task_time.task_id,
-			tracker_type_name(r->task_time.sqe_type),
-			(unsigned long long)(r->task_time.end_cnt - r->task_time.start_cnt));
-		break;
 	case NPUPROF_REC_RECV:
 		if (!c->show_recv)
 			break;
@@ -109,7 +101,7 @@ static void usage(FILE *f)
 		"  Print submits and completions as they happen, one line each:\n"
 		"  time (s), CPU, pid/tid, device, stream, what, task, details.\n\n"
 		"  --recv                  also CQ receives (trs_chan:recv, Task Recv)\n"
-		"  --task-time             also device task times\n" CAPTURE_USAGE REPLAY_USAGE
+		CAPTURE_USAGE REPLAY_USAGE
 		"\nexamples:\n"
 		"  npuprof live --devices 0 --streams 3\n"
 		"  npuprof live -- ./npuwork --scenario infer\n"
@@ -121,7 +113,6 @@ int cmd_live(int argc, char **argv)
 	static const struct option lo[] = { CAPTURE_LONG_OPTIONS,
 					    REPLAY_LONG_OPTION,
 					    { "recv", no_argument, 0, 'r' },
-					    { "task-time", no_argument, 0, 't' },
 					    { "help", no_argument, 0, 'h' },
 					    { 0, 0, 0, 0 } };
 	struct capture_args *a = calloc(1, sizeof(*a));
@@ -140,7 +131,6 @@ int cmd_live(int argc, char **argv)
 		switch (opt) {
 		case CAP_OPT_INVALID: free(a); return 2;
 		case 'r': c.show_recv = 1; break;
-		case 't': c.show_time = 1; break;
 		case 'h':
 			usage(stdout);
 			free(a);

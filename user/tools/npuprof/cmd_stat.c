@@ -29,7 +29,7 @@ struct pending {
 
 struct strow {
 	uint32_t dev, stream;
-	uint64_t submit, complete, task_time;
+	uint64_t submit, complete;
 };
 
 struct stat_ctx {
@@ -141,14 +141,6 @@ static int on_record(void *ctx, const struct npuprof_record *r)
 					      r->complete.task_id),
 			     r->hdr.ts);
 		break;
-	case NPUPROF_REC_TASK_TIME:
-		if ((row = row_of(c, r->task_time.devid, r->task_time.stream_id)))
-			row->task_time++;
-		pending_done(c,
-			     npuprof_task_key(r->task_time.devid, r->task_time.stream_id,
-					      r->task_time.task_id),
-			     r->hdr.ts);
-		break;
 	case NPUPROF_REC_DROP: c->lost += r->drop.lost; break;
 	}
 	return 0;
@@ -187,21 +179,21 @@ static void print_report(struct stat_ctx *c, const struct npuprof_stats *ks, con
 			 const char *what, double secs, uint32_t sample_n)
 {
 	static const char *names[NPUPROF_REC_TYPE_MAX] = {
-		[NPUPROF_REC_SUBMIT] = "submit",    [NPUPROF_REC_COMPLETE] = "complete",
-		[NPUPROF_REC_RECV] = "recv",	    [NPUPROF_REC_TASK_TIME] = "task_time",
+		[NPUPROF_REC_SUBMIT] = "submit",
+		[NPUPROF_REC_COMPLETE] = "complete",
+		[NPUPROF_REC_RECV] = "recv",
 		[NPUPROF_REC_DROP] = "drop-marker",
 	};
 	static const char *src[NPUPROF_REC_TYPE_MAX] = {
 		[NPUPROF_REC_SUBMIT] = "trs_chan:sqe Task Send",
 		[NPUPROF_REC_COMPLETE] = "trs_chan:cqe, both call sites",
 		[NPUPROF_REC_RECV] = "trs_chan:recv",
-		[NPUPROF_REC_TASK_TIME] = "npusim:task_time",
 		[NPUPROF_REC_DROP] = "ring overflow markers",
 	};
 
 	printf("\n npuprof stat (engine %s) for %s: %.3f s\n\n", engine, what, secs);
 	for (int t = 1; t < NPUPROF_REC_TYPE_MAX; t++) {
-		if (t == NPUPROF_REC_CLOCK_SYNC)
+		if (!names[t]) /* clock samples; task times are the STARS log's */
 			continue;
 		printf(" %12llu  %-12s (%s)\n", (unsigned long long)c->type[t], names[t], src[t]);
 	}
@@ -210,13 +202,11 @@ static void print_report(struct stat_ctx *c, const struct npuprof_stats *ks, con
 	printf(" %12llu  %-12s\n", (unsigned long long)(ks->dropped), "dropped");
 
 	qsort(c->rows, c->nrows, sizeof(*c->rows), cmp_row);
-	printf("\n %6s %6s %12s %12s %12s\n", "device", "stream", "submitted", "completed",
-	       "task_time");
+	printf("\n %6s %6s %12s %12s\n", "device", "stream", "submitted", "completed");
 	for (size_t i = 0; i < c->nrows; i++)
-		printf(" %6u %6u %12llu %12llu %12llu\n", c->rows[i].dev, c->rows[i].stream,
+		printf(" %6u %6u %12llu %12llu\n", c->rows[i].dev, c->rows[i].stream,
 		       (unsigned long long)c->rows[i].submit,
-		       (unsigned long long)c->rows[i].complete,
-		       (unsigned long long)c->rows[i].task_time);
+		       (unsigned long long)c->rows[i].complete);
 
 	if (c->nlat) {
 		qsort(c->lat, c->nlat, sizeof(*c->lat), cmp_u64);

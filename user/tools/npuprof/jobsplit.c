@@ -89,7 +89,7 @@ static int is_member(struct job_tree *t, pid_t pid)
 	return member;
 }
 
-/* A completion or task time of stream key k: the stream's submits were
+/* A completion of stream key k: the stream's submits were
  * ours, or (no submit: send mode UIO_D) the engine attributed it to its SQ's
  * owner, one of ours. */
 static int task_rec_keep(struct job_tree *t, const struct npuprof_record *r, uint64_t k)
@@ -120,10 +120,6 @@ int job_tree_keep(struct job_tree *t, const struct npuprof_record *r)
 		break;
 	case NPUPROF_REC_COMPLETE:
 		k = npuprof_stream_key(r->complete.devid, r->complete.stream_id);
-		keep = task_rec_keep(t, r, k);
-		break;
-	case NPUPROF_REC_TASK_TIME:
-		k = npuprof_stream_key(r->task_time.devid, r->task_time.stream_id);
 		keep = task_rec_keep(t, r, k);
 		break;
 	case NPUPROF_REC_RECV: keep = is_member(t, (pid_t)r->hdr.pid); break;
@@ -237,11 +233,6 @@ static int pass2(void *ctx, const struct npuprof_record *r)
 		break;
 	case NPUPROF_REC_COMPLETE:
 		k = npuprof_stream_key(r->complete.devid, r->complete.stream_id);
-		if (u64map_get(&sp->owner, k, &v))
-			p = &sp->p[v - 1];
-		break;
-	case NPUPROF_REC_TASK_TIME:
-		k = npuprof_stream_key(r->task_time.devid, r->task_time.stream_id);
 		if (u64map_get(&sp->owner, k, &v))
 			p = &sp->p[v - 1];
 		break;

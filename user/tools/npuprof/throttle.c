@@ -80,12 +80,7 @@ int throttle_record(void *vt, const struct npuprof_record *r)
 		u64map_put(&t->decided, k, KEEP);
 		break;
 	case NPUPROF_REC_COMPLETE:
-	case NPUPROF_REC_TASK_TIME:
-		k = r->hdr.type == NPUPROF_REC_COMPLETE ?
-			    npuprof_task_key(r->complete.devid, r->complete.stream_id,
-					     r->complete.task_id) :
-			    npuprof_task_key(r->task_time.devid, r->task_time.stream_id,
-					     r->task_time.task_id);
+		k = npuprof_task_key(r->complete.devid, r->complete.stream_id, r->complete.task_id);
 		u64map_get(&t->decided, k, &v);
 		if (v != KEEP) {
 			/* follows its submit; unseen submits count as windowed */
