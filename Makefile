@@ -111,7 +111,7 @@ $(BUILD)/obj/%.o: %.c
 $(BUILD)/obj-rec/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC_recorder) $(REC_INC) -fvisibility=hidden -c -o $@ $<
-$(BUILD)/obj-rec/user/recorder/apisession.o: REC_INC = -Iuser/capture
+$(BUILD)/obj-rec/user/recorder/apisession.o: REC_INC = -Iuser/capture -Iuser/device
 $(BUILD)/obj-rec/user/capture/%.o: REC_INC = -Iuser/capture
 $(BUILD)/obj-rec/user/export/%.o:  REC_INC = -Iuser/device
 $(BUILD)/obj-rec/user/device/%.o:  REC_INC = -Iuser/device

@@ -457,7 +457,7 @@ START_TEST(test_sampling)
 	for (int i = 0; i < t->nrec; i++) {
 		const struct npuprof_record *r = &t->rec[i];
 		uint32_t task = r->hdr.type == NPUPROF_REC_SUBMIT ? r->submit.task_id :
-								      r->complete.task_id;
+								    r->complete.task_id;
 
 		if (r->hdr.type == NPUPROF_REC_RECV)
 			continue;

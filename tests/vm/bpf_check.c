@@ -273,16 +273,16 @@ static int cmd_dual(int argc, char **argv)
 	uint64_t nk[NPUPROF_REC_TYPE_MAX], nb[NPUPROF_REC_TYPE_MAX];
 	count_types(&rk, nk);
 	count_types(&rb, nb);
-	printf("kmod: %zu records (submit %llu complete %llu recv %llu task_time %llu drop %llu) written %llu dropped %llu filtered %llu sampled_out %llu\n",
+	printf("kmod: %zu records (submit %llu complete %llu recv %llu drop %llu) written %llu dropped %llu filtered %llu sampled_out %llu\n",
 	       rk.n, (unsigned long long)nk[1], (unsigned long long)nk[2],
-	       (unsigned long long)nk[3], (unsigned long long)nk[4], (unsigned long long)nk[6],
-	       (unsigned long long)sk.written, (unsigned long long)sk.dropped,
-	       (unsigned long long)sk.filtered, (unsigned long long)sk.sampled_out);
-	printf("bpf:  %zu records (submit %llu complete %llu recv %llu task_time %llu drop %llu) written %llu dropped %llu filtered %llu sampled_out %llu\n",
+	       (unsigned long long)nk[3], (unsigned long long)nk[6], (unsigned long long)sk.written,
+	       (unsigned long long)sk.dropped, (unsigned long long)sk.filtered,
+	       (unsigned long long)sk.sampled_out);
+	printf("bpf:  %zu records (submit %llu complete %llu recv %llu drop %llu) written %llu dropped %llu filtered %llu sampled_out %llu\n",
 	       rb.n, (unsigned long long)nb[1], (unsigned long long)nb[2],
-	       (unsigned long long)nb[3], (unsigned long long)nb[4], (unsigned long long)nb[6],
-	       (unsigned long long)sb.written, (unsigned long long)sb.dropped,
-	       (unsigned long long)sb.filtered, (unsigned long long)sb.sampled_out);
+	       (unsigned long long)nb[3], (unsigned long long)nb[6], (unsigned long long)sb.written,
+	       (unsigned long long)sb.dropped, (unsigned long long)sb.filtered,
+	       (unsigned long long)sb.sampled_out);
 	/* the kmod merges what each read finds, so only each read is in
 	 * order; the BPF engine holds back a window and must be in order */
 	if (rb.disorder) {
@@ -382,10 +382,6 @@ static int key_of(const struct npuprof_record *r, struct npuprof_record *k)
 		k->submit.sq_head = 0; /* how far the device got */
 		return 1;
 	case NPUPROF_REC_COMPLETE: k->complete = r->complete; return 1;
-	case NPUPROF_REC_TASK_TIME:
-		k->task_time = r->task_time;
-		k->task_time.start_cnt = k->task_time.end_cnt = 0;
-		return 1;
 	default: return 0;
 	}
 }

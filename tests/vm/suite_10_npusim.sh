@@ -54,7 +54,8 @@ t_ftrace_abi() {
 		{ echo "tracepoint layout differs"; cat $fmt; return 1; }
 	echo > $TRACEFS/trace
 	echo 1 > $TRACEFS/events/trs_chan/enable
-	echo 1 > $TRACEFS/events/npusim/enable
+	# the real driver's tracepoints only: no simulator-only event system
+	[ ! -e $TRACEFS/events/npusim ] || { echo "npusim has tracepoints of its own:"; ls $TRACEFS/events/npusim; return 1; }
 	# switch off: nothing is emitted
 	$TB/npusim_test known > /dev/null || return 1
 	n=$(grep -c 'Task Send' $TRACEFS/trace)
@@ -62,7 +63,6 @@ t_ftrace_abi() {
 	trace_on 0 1 || return 1
 	sid=$($TB/npusim_test known | sed -n 's/^stream //p')
 	echo 0 > $TRACEFS/events/trs_chan/enable
-	echo 0 > $TRACEFS/events/npusim/enable
 	t=$TRACEFS/trace
 	ok=0
 	grep -q "sqe: Task Send: devid=1 tsid=0 sqid=$sid sq_head=[0-9]* sq_tail=1 chan_id=$sid type=0 task_id=7 stream_id=$sid " $t &&
@@ -72,8 +72,7 @@ t_ftrace_abi() {
 	grep -q "cqe: Cqe Dispatch: devid=1 .* task_id=9 sq_id=$sid sq_head=3 stream_id=$sid " $t &&
 	grep -q "cqe: Task Recv: devid=1 .* task_id=8 sq_id=$sid sq_head=2 stream_id=$sid " $t &&
 	grep -q "recv: Recv start: devid=1 " $t &&
-	grep -q "recv: Recv finish: devid=1 .* recv_cqe_num=3 " $t &&
-	grep -q "task_time: devid=1 tsid=0 sq_id=$sid stream_id=$sid task_id=7 type=0 " $t && ok=1
+	grep -q "recv: Recv finish: devid=1 .* recv_cqe_num=3 " $t && ok=1
 	[ $ok = 1 ] || { echo "expected events missing (stream $sid):"; head -40 $t; return 1; }
 	# sqe strictly before its cqe
 	a=$(grep -n "Task Send.*task_id=7 stream_id=$sid " $t | head -1 | cut -d: -f1)

@@ -14,7 +14,7 @@ t_stat() {
 	out=$(build/bin/npuprof stat --engine kmod -- build/bin/npuwork --scenario driver --steps 4 --devices 2) || { echo "$out"; return 1; }
 	echo "$out"
 	echo "$out" | grep -q ' 272  submit ' &&
-		echo "$out" | grep -q ' 272  task_time ' &&
+		! echo "$out" | grep -q 'task_time' &&
 		echo "$out" | grep -Eq '^ +0  dropped' &&
 		echo "$out" | grep -q 'submit -> complete latency (us): n=272 ' &&
 		echo "$out" | grep -q 'tasks in flight at stop: 0; per-CPU order violations: 0'
@@ -61,8 +61,9 @@ t_load_orders() {
 	rmmod npuprof && rmmod npusim
 }
 
-# probe_stats/probe_time: with a session running, every submit and task time
-# of a workload is timed (272 each), the times are positive; off, nothing counts
+# probe_stats/probe_time: with a session running, every submit and CQE of a
+# workload is timed (272 submits, a CQE each at least), the times are
+# positive; the driver's three tracepoints only; off, nothing counts
 t_probe_time() {
 	both || return 1
 	P=/sys/module/npuprof/parameters
@@ -71,7 +72,8 @@ t_probe_time() {
 	t=$(cat $P/probe_time)
 	echo "$t"
 	echo "$t" | awk '$1 == "sqe" && $2 == 272 && $3 > 0 { ok = 1 } END { exit !ok }' || return 1
-	echo "$t" | awk '$1 == "task_time" && $2 == 272 && $3 > 0 { ok = 1 } END { exit !ok }' || return 1
+	echo "$t" | awk '$1 == "cqe" && $2 >= 272 && $3 > 0 { ok = 1 } END { exit !ok }' || return 1
+	[ "$(echo "$t" | awk '{ print $1 }' | tr '\n' ' ')" = "sqe cqe recv " ] || return 1
 	echo 0 > $P/probe_stats
 	build/bin/npuprof stat --engine kmod -- build/bin/npuwork --scenario driver --steps 4 --devices 2 > /dev/null || return 1
 	[ "$(cat $P/probe_time)" = "$t" ] || { echo "counted while off:"; cat $P/probe_time; return 1; }

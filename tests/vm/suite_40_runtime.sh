@@ -6,11 +6,11 @@ mkdir -p "$RT_OUT"
 
 rt_case() { load_sim devices=4 && $TB/rt_test "$@"; }
 
-# npuwork's manifest matches what npusim executed (npusim:task_time events)
+# npuwork's manifest matches what the device was sent (trs_chan:sqe events)
 t_manifest() {
 	load_sim devices=2 || return 1
 	trace_on 0 1 || return 1
-	ev=$TRACEFS/events/npusim/task_time/enable
+	ev=$TRACEFS/events/trs_chan/sqe/enable
 	echo > $TRACEFS/trace
 	echo 1 > $ev || return 1
 	build/bin/npuwork --scenario train --devices 2 --steps 2 --layers 2 --seed 7 \

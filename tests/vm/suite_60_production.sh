@@ -54,11 +54,11 @@ t_fault_knob() {
 	echo "timed stall of 5000 ms released after $held ms"
 	grep -q 'stall' $f || [ $held -lt 4900 ] && { cat $f; kill $w; wait $w; return 1; }
 	kill $w; wait $w
-	# a lost completion: the device's task time and CQE never reach the host
+	# a lost completion: the task's STARS END record and CQE never reach the host
 	echo "drop 0" > $f
 	out=$($P stat --engine kmod -- $W --scenario flood --tasks 64 --devices 1 --quiet) || return 1
-	echo "$out" | grep -E ' (submit|task_time) '
-	echo "$out" | grep -q ' 64  submit ' && echo "$out" | grep -q ' 63  task_time ' &&
+	echo "$out" | grep -E ' submit |latency'
+	echo "$out" | grep -q ' 64  submit ' && echo "$out" | grep -q 'submit -> complete latency (us): n=63 ' &&
 		grep -qx 'dropped 1' $f
 }
 

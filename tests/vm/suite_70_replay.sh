@@ -39,13 +39,13 @@ t_replay_tools() {
 	s=$(rp_session)
 	[ -d "$s" ] || return 1
 	P=build/bin/npuprof
-	$P live --task-time --from "$s" >"$RP/live.out" 2>"$RP/live.err" || return 1
+	$P live --from "$s" >"$RP/live.out" 2>"$RP/live.err" || return 1
 	$P top -b --interval 0.1 --from "$s" >"$RP/top.out" 2>"$RP/top.err" || return 1
 	$P watch --threshold 500 --from "$s" >"$RP/watch.out" 2>&1
 	rc=$?
 	# the raw stream alone replays the same (no session beside it)
 	cp "$s/kernel/npuprof.kernel.raw" "$RP/alone.raw" || return 1
-	$P live --task-time --from "$RP/alone.raw" >"$RP/live_alone.out" 2>/dev/null || return 1
+	$P live --from "$RP/alone.raw" >"$RP/live_alone.out" 2>/dev/null || return 1
 	head -n 3 "$RP/live.out"
 	tail -n 2 "$RP/top.out"
 	cat "$RP/watch.out"
@@ -64,7 +64,7 @@ t_replay_tools() {
 # the committed recording replays in the guest exactly as on the host
 t_replay_fixture() {
 	F=tests/fixtures/replay
-	build/bin/npuprof live --task-time --from $F/flood_stall 2>/dev/null | cmp - $F/live.out &&
+	build/bin/npuprof live --from $F/flood_stall 2>/dev/null | cmp - $F/live.out &&
 		build/bin/npuprof top -b --interval 0.1 --from $F/flood_stall 2>/dev/null | cmp - $F/top.out &&
 		{ build/bin/npuprof watch --threshold 500 --from $F/flood_stall 2>&1; true; } | cmp - $F/watch.out
 }

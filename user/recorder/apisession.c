@@ -12,8 +12,10 @@
  * (all signals blocked) waits on the rings as `npuprof record` does (100 ms
  * poll), appends what it reads to kernel/npuprof.kernel.raw (user/capture/
  * rawkern.c) and adds the devices' clock-sync samples at the start, once a
- * second and at the end. Stop joins the reader, stops the capture and drains
- * the rings on the calling thread.
+ * second and at the end. The devices' STARS SoC logs (the device times,
+ * user/device/starslog.c) are started with the capture and drained by the
+ * same reader, as `npuprof record` does. Stop joins the reader, stops the
+ * capture and drains the rings and the logs on the calling thread.
  *
  * Without /dev/npuprof the session is host-only (engine=host, one warning):
  * export then takes task times from the runtime's task tracks.
@@ -34,6 +36,7 @@
 #include "npuprof/engine.h"
 #include "npuprof/rawkern.h"
 #include "npuprof/session.h"
+#include "starslog.h"
 #include "trace_switch.h"
 
 #define READ_WAIT_MS 100 /* as `npuprof record` */
@@ -50,6 +53,7 @@ static struct npuprof_rawk_writer *g_raw;
 static pthread_t g_reader;
 static _Atomic int g_reader_stop;
 static int g_capturing;
+static struct starslog g_stars; /* started with the capture */
 
 static uint64_t mono_ns(void)
 {
@@ -120,6 +124,7 @@ static void *reader_main(void *arg)
 		g_e.ops->wait(&g_e, READ_WAIT_MS);
 		if (g_e.ops->read(&g_e, npuprof_rawk_append, g_raw) < 0)
 			break;
+		starslog_drain(&g_stars);
 		now = mono_ns();
 		if (now - last_sync >= CLOCK_SYNC_NS) {
 			npuprof_session_clock_sync(&g_s, npuprof_rawk_append, g_raw);
@@ -197,6 +202,7 @@ void apisession_capture_start(void)
 		return;
 	}
 	trace_switch_warn("npuprof", g_sw.failed, 0, 1);
+	starslog_start(&g_stars, &g_s, "npuprof", stderr);
 	atomic_store(&g_reader_stop, 0);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -205,6 +211,7 @@ void apisession_capture_start(void)
 	if (r) {
 		fprintf(stderr, "npuprof: warning: no device capture (reader thread: %s)\n",
 			strerror(r));
+		starslog_finish(&g_stars, &g_s, err, sizeof(err));
 		g_e.ops->stop(&g_e);
 		capture_abort();
 		return;
@@ -225,6 +232,7 @@ int apisession_finish(char *err, size_t errlen)
 		return 0;
 	if (g_capturing) {
 		struct npuprof_stats st;
+		char serr[1024];
 
 		atomic_store_explicit(&g_reader_stop, 1, memory_order_release);
 		pthread_join(g_reader, NULL);
@@ -245,6 +253,11 @@ int apisession_finish(char *err, size_t errlen)
 		if (w < 0) {
 			snprintf(err, errlen, "writing %s/%s failed: %s", g_s.dir,
 				 NPUPROF_KERNEL_RAW, strerror(-w));
+			r = w;
+		}
+		w = starslog_finish(&g_stars, &g_s, serr, sizeof(serr));
+		if (w < 0 && !r) {
+			snprintf(err, errlen, "%s", serr);
 			r = w;
 		}
 		trace_switch_warn("npuprof", 0, g_sw.unknown, g_s.written);

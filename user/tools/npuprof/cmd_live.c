@@ -100,9 +100,8 @@ static void usage(FILE *f)
 		"usage: npuprof live [options] [-- CMD ARGS]\n"
 		"  Print submits and completions as they happen, one line each:\n"
 		"  time (s), CPU, pid/tid, device, stream, what, task, details.\n\n"
-		"  --recv                  also CQ receives (trs_chan:recv, Task Recv)\n"
-		CAPTURE_USAGE REPLAY_USAGE
-		"\nexamples:\n"
+		"  --recv                  also CQ receives (trs_chan:recv, Task Recv)\n" CAPTURE_USAGE
+			REPLAY_USAGE "\nexamples:\n"
 		"  npuprof live --devices 0 --streams 3\n"
 		"  npuprof live -- ./npuwork --scenario infer\n"
 		"  npuprof live --from PROF_000001_20260609062613089_LCGOJBRHMJCDONRB/kernel/npuprof.kernel.raw\n");

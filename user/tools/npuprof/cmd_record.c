@@ -122,9 +122,10 @@ static void before_start(void *vctx, pid_t pid, struct npuprof_engine *e)
 	clock_sync(c);
 	/* the device log holds every task: a sampled, windowed or
 	 * rate-limited capture (production sampling) keeps only some, and
-	 * takes their times from the kernel stream */
+	 * the export derives their times from their submits and completions
+	 * (META_DATA npuprof.task_time_source=derived) */
 	if (c->s.sample_n <= 1 && !c->s.window_on_ms && !c->s.rate_limit)
-		starslog_start(&c->stars, &c->s, stderr);
+		starslog_start(&c->stars, &c->s, "npuprof record", stderr);
 	c->last_sync = c->last_tick = capture_now_ns();
 }
 
@@ -230,12 +231,6 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "npuprof record: %s\n", err);
 		status = 1;
 	}
-	if (c->s.stars_dropped)
-		fprintf(stderr,
-			"npuprof record: warning: the devices' STARS SoC logs dropped %llu of %llu "
-			"records (their rings were full): those tasks have no device times\n",
-			(unsigned long long)c->s.stars_dropped,
-			(unsigned long long)(c->s.stars_records + c->s.stars_dropped));
 	if (c->raw) {
 		int r;
 

@@ -18,16 +18,21 @@
 #define STARSLOG_RING 131072
 #define STARSLOG_BUF (4096 * 64) /* bytes per read */
 
-void starslog_start(struct starslog *l, const struct npuprof_session *s, FILE *warn)
+void starslog_start(struct starslog *l, const struct npuprof_session *s, const char *who,
+		    FILE *warn)
 {
 	memset(l, 0, sizeof(*l));
+	l->who = who;
+	l->warn = warn;
 	l->b = npuprof_device_find(s->device_backend);
 	if (!l->b || !l->b->stars_start)
 		return;
 	l->buf = malloc(STARSLOG_BUF);
 	if (!l->buf) {
-		fprintf(warn, "npuprof record: warning: no memory for the STARS SoC log: "
-			      "task times come from the kernel stream\n");
+		fprintf(warn,
+			"%s: warning: no memory for the STARS SoC log: "
+			"task times will be derived from completions\n",
+			who);
 		return;
 	}
 	for (int i = 0; i < s->ndev; i++) {
@@ -46,18 +51,18 @@ void starslog_start(struct starslog *l, const struct npuprof_session *s, FILE *w
 		if (npuprof_mkdirs(dir, 0755) < 0 ||
 		    (d->fd = open(d->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
 			fprintf(warn,
-				"npuprof record: warning: %s: %s: device %u's task times come "
-				"from the kernel stream\n",
-				d->tmp, strerror(errno), d->devid);
+				"%s: warning: %s: %s: device %u's task times will be derived "
+				"from completions\n",
+				who, d->tmp, strerror(errno), d->devid);
 			continue;
 		}
 		h = l->b->stars_start(d->devid, STARSLOG_RING);
 		if (h < 0) {
 			fprintf(warn,
-				"npuprof record: warning: device %u: the STARS SoC log (profiling "
-				"channel 50) cannot be started: %s%s; its task times come from the "
-				"kernel stream\n",
-				d->devid, strerror(-h),
+				"%s: warning: device %u: the STARS SoC log (profiling "
+				"channel 50) cannot be started: %s%s; its task times will be derived "
+				"from completions\n",
+				who, d->devid, strerror(-h),
 				h == -EBUSY ? " (another profiler reads it)" : "");
 			close(d->fd);
 			unlink(d->tmp);
@@ -125,6 +130,12 @@ int starslog_finish(struct starslog *l, struct npuprof_session *s, char *err, si
 				 d->path);
 		}
 	}
+	if (s->stars_dropped && l->warn)
+		fprintf(l->warn,
+			"%s: warning: the devices' STARS SoC logs dropped %llu of %llu "
+			"records (their rings were full): those tasks' times are derived\n",
+			l->who, (unsigned long long)s->stars_dropped,
+			(unsigned long long)(s->stars_records + s->stars_dropped));
 	free(l->buf);
 	l->buf = NULL;
 	l->ndev = 0;

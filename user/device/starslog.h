@@ -1,9 +1,12 @@
 /*
- * starslog.h — the STARS SoC log of a recorded session's devices: profiling
- * channel 50 of each device, started when the capture starts, drained on
- * every tick of the capture loop into device_<N>/data/stars_soc.data (a
- * temporary until the end, then renamed), stopped at the end. The export
- * takes the session's task times from these files (user/export).
+ * starslog.h — the STARS SoC log of a session's devices: profiling channel
+ * 50 of each device, started when the capture starts, drained on every tick
+ * of the capture loop into device_<N>/data/stars_soc.data (a temporary until
+ * the end, then renamed), stopped at the end. The export takes the session's
+ * task times from these files (user/export): the kernel stream has none.
+ * Both captures drain it: `npuprof record` (user/tools/npuprof) and an
+ * aclprofStart session inside the application (user/recorder/apisession.c),
+ * so this file is libc only.
  */
 #ifndef NPUPROF_STARSLOG_H
 #define NPUPROF_STARSLOG_H
@@ -30,15 +33,20 @@ struct starslog {
 	int ndev;
 	struct starslog_dev dev[NPUPROF_MAX_SESSION_DEVICES];
 	void *buf;
+	const char *who; /* the warnings' prefix: "npuprof record", "npuprof" */
+	FILE *warn;
 };
 
 /* Start the log of every device of session s that has one. A device whose
  * log cannot be started (another reader has it, no driver support) is told
- * on warn and left out: its task times then come from the kernel stream. */
-void starslog_start(struct starslog *l, const struct npuprof_session *s, FILE *warn);
+ * on warn, each line prefixed with who, and left out: the export then
+ * derives its task times from submits and completions. */
+void starslog_start(struct starslog *l, const struct npuprof_session *s, const char *who,
+		    FILE *warn);
 /* Move what the devices have logged into the files. */
 void starslog_drain(struct starslog *l);
-/* Drain, stop, and rename each file into place; the counts go to s.
+/* Drain, stop, and rename each file into place; the counts go to s, and
+ * records the channels dropped (their rings were full) are warned about.
  * Returns 0, or -errno of the first failure, described in err. */
 int starslog_finish(struct starslog *l, struct npuprof_session *s, char *err, size_t errlen);
 
