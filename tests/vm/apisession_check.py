@@ -5,7 +5,7 @@
   apisession_check.py DB EXPECTED SOURCE [OTHER_DB]
 
 EXPECTED is the sample's stdout (key=value lines). SOURCE is the task time
-source META_DATA must name: "device" (captured by npuprof.ko) or "host"
+source META_DATA must name: "stars" (captured by npuprof.ko, times from the STARS log) or "host"
 (a host-only session). Checks:
   - TASK rows are exactly the launched tasks: per taskType the launched
     count, no other type; captured tasks have positive device durations;
@@ -58,7 +58,7 @@ def summary(path):
 
 def main():
     if len(sys.argv) not in (4, 5):
-        fail("usage: apisession_check.py DB EXPECTED device|host [OTHER_DB]")
+        fail("usage: apisession_check.py DB EXPECTED stars|host [OTHER_DB]")
     want = {}
     for line in open(sys.argv[2]):
         if "=" in line:

@@ -55,7 +55,7 @@ t_kmod() {
 	done
 	grep -q '^engine=kmod$' "$p/npuprof.session" || { cat "$p/npuprof.session"; return 1; }
 	build/bin/npuprof export --quiet "$p" || return 1
-	python3 tests/vm/apisession_check.py "$(as_db "$d")" "$d.out" device || return 1
+	python3 tests/vm/apisession_check.py "$(as_db "$d")" "$d.out" stars || return 1
 	# kept for apisession.record
 	cp "$d.out" "$AS_OUT/kmod.expected" && echo "$p" > "$AS_OUT/kmod.session" || return 1
 	# a second session into the same result path; export the parent
@@ -85,7 +85,7 @@ t_record() {
 	[ -f "$AS_OUT/kmod.expected" ] || { echo "run apisession.kmod first"; return 1; }
 	cmp "$d.kv" "$AS_OUT/kmod.expected" || return 1
 	python3 tests/vm/apisession_check.py "$(ls "$(cat "$AS_OUT/kmod.session")"/msprof_*.db)" \
-		"$AS_OUT/kmod.expected" device \
+		"$AS_OUT/kmod.expected" stars \
 		"$(as_db "$d.prof")"
 }
 
@@ -107,7 +107,7 @@ t_unpriv() {
 	grep -q '^engine=kmod$' "$p/npuprof.session" || return 1
 	[ "$(stat -c %u "$p/kernel/npuprof.kernel.raw")" -eq 65534 ] || return 1
 	build/bin/npuprof export --quiet "$p" || return 1
-	python3 tests/vm/apisession_check.py "$(as_db "$d")" "$d.out" device || return 1
+	python3 tests/vm/apisession_check.py "$(as_db "$d")" "$d.out" stars || return 1
 	# switched off by root: nothing arrives, and the one warning says why
 	printf '0\n' > /proc/trs_chan/dev0-ts0/trace_enable || return 1
 	rm -rf "$d" && mkdir -p "$d" && chmod 0777 "$d"
