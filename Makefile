@@ -149,6 +149,13 @@ $(BUILD)/tests/unit/test_jobsplit: $(BUILD)/obj/tests/unit/test_jobsplit.o $(JOB
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(JOBSPLIT_O) $(UNIT_MAIN) $(TEST_LINK) $(CHECK_LIBS) $(LDLIBS)
 
+# test_tracker drives the tool's stream tracker (user/tools/npuprof/tracker.c)
+TRACKER_O := $(BUILD)/obj/user/tools/npuprof/tracker.o
+$(BUILD)/obj/tests/unit/test_tracker.o: INC = $(INC_tests) -Iuser/tools/npuprof
+$(BUILD)/tests/unit/test_tracker: $(BUILD)/obj/tests/unit/test_tracker.o $(TRACKER_O) $(UNIT_MAIN) $(REC_A) $(GEN_OBJS) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< $(TRACKER_O) $(UNIT_MAIN) $(TEST_LINK) $(CHECK_LIBS) $(LDLIBS)
+
 $(BUILD)/tests/bin/dbgen: $(BUILD)/obj/tests/gen/dbgen_main.o $(GEN_OBJS) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(LDLIBS)

@@ -18,6 +18,7 @@
 #include "capture.h"
 #include "cmds.h"
 #include "npuprof/rawkern.h"
+#include "tracker.h"
 
 #define NBUCKET 65536
 
@@ -40,7 +41,7 @@ struct stat_ctx {
 	size_t nrows, caprows;
 	struct pending *bucket[NBUCKET];
 	struct pending *freelist;
-	uint64_t inflight;
+	struct tracker trk; /* in flight by CQEs and queue progress */
 	uint64_t *lat;
 	size_t nlat, caplat;
 	uint64_t last_ts[1024]; /* per CPU, for the order check */
@@ -78,7 +79,6 @@ static void pending_add(struct stat_ctx *c, uint64_t key, uint64_t ts)
 	p->ts = ts;
 	p->next = c->bucket[key % NBUCKET];
 	c->bucket[key % NBUCKET] = p;
-	c->inflight++;
 }
 
 static void pending_done(struct stat_ctx *c, uint64_t key, uint64_t ts)
@@ -91,7 +91,6 @@ static void pending_done(struct stat_ctx *c, uint64_t key, uint64_t ts)
 		*pp = p->next;
 		p->next = c->freelist;
 		c->freelist = p;
-		c->inflight--;
 		if (c->nlat == c->caplat) {
 			size_t n = c->caplat ? 2 * c->caplat : 4096;
 			uint64_t *l = realloc(c->lat, n * sizeof(*l));
@@ -111,6 +110,7 @@ static int on_record(void *ctx, const struct npuprof_record *r)
 	struct stat_ctx *c = ctx;
 	struct strow *row;
 
+	tracker_feed(&c->trk, r);
 	if (c->raw)
 		npuprof_rawk_append(c->raw, r);
 	if (r->hdr.type < NPUPROF_REC_TYPE_MAX)
@@ -219,8 +219,12 @@ static void print_report(struct stat_ctx *c, const struct npuprof_stats *ks, con
 	       (unsigned long long)ks->written, (unsigned long long)ks->dropped,
 	       (unsigned long long)ks->filtered, (unsigned long long)ks->sampled_out,
 	       sample_n > 1 ? sample_n : 1, (unsigned long long)ks->overwritten);
+	uint64_t inflight = 0;
+
+	for (const struct trk_stream *s = c->trk.all; s; s = s->next)
+		inflight += s->len;
 	printf(" tasks in flight at stop: %llu; per-CPU order violations: %llu; lost per drop markers: %llu\n",
-	       (unsigned long long)c->inflight, (unsigned long long)c->disorder,
+	       (unsigned long long)inflight, (unsigned long long)c->disorder,
 	       (unsigned long long)c->lost);
 }
 
@@ -252,9 +256,14 @@ int cmd_stat(int argc, char **argv)
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return 1;
+	if (tracker_init(&c->trk) < 0) {
+		free(c);
+		return 1;
+	}
 	if (rawpath && npuprof_rawk_create(&c->raw, rawpath, a.engine, a.o.sample_n, a.o.flags, err,
 					   sizeof(err)) < 0) {
 		fprintf(stderr, "npuprof stat: %s\n", err);
+		tracker_free(&c->trk);
 		free(c);
 		return 1;
 	}
@@ -271,6 +280,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (!status && res.exit_status > 0)
 		status = res.exit_status;
+	tracker_free(&c->trk);
 	free(c->rows);
 	free(c->lat);
 	for (int i = 0; i < NBUCKET; i++)

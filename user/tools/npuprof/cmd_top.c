@@ -1,8 +1,9 @@
 /*
  * npuprof top — per device and stream, refreshed in the terminal: tasks
  * completed per second, queue depth (tasks in flight), the share of the
- * interval the stream's tasks were running on the device (device task
- * times), and the oldest task in flight.
+ * interval the stream had work in flight (from submits and queue progress:
+ * the driver's tracepoints carry no device execution times, which are the
+ * STARS log's, `npuprof record`), and the oldest task in flight.
  */
 #include <getopt.h>
 #include <limits.h>
@@ -74,20 +75,26 @@ static void show(struct top_ctx *c, uint64_t now)
 		dev = (int)s->dev;
 		{
 			double rate = dt > 0 ? (s->completes - s->prev_completes) / dt : 0;
-			double busy = dt > 0 ? 100.0 * (s->busy_ns - s->prev_busy_ns) / 1e9 / dt :
-					       0;
+			uint64_t occ = tracker_occupied_ns(s, now);
+			double busy = dt > 0 ? 100.0 * (occ - s->prev_occupied_ns) / 1e9 / dt : 0;
 			double oldest = s->len ? (now - s->q[s->first].ts) / 1e6 : 0;
 
 			if (busy > 100)
 				busy = 100;
-			printf("%4u %6u %10.0f %7u %6.1f %11.1f %10llu %10llu\n", s->dev, s->id,
-			       rate, s->len, busy, oldest, (unsigned long long)s->submits,
-			       (unsigned long long)s->completes);
+			if (!s->submits && s->unsubmitted) /* UIO_D: no submits to follow */
+				printf("%4u %6u %10s %7s %6s %11s %10s %10llu  no submits seen (direct-doorbell SQ?)\n",
+				       s->dev, s->id, "-", "-", "-", "-", "-",
+				       (unsigned long long)s->unsubmitted);
+			else
+				printf("%4u %6u %10.0f %7u %6.1f %11.1f %10llu %10llu\n", s->dev,
+				       s->id, rate, s->len, busy, oldest,
+				       (unsigned long long)s->submits,
+				       (unsigned long long)s->completes);
 			dev_rate += rate;
 			dev_busy += busy;
 			dev_q += s->len;
 			s->prev_completes = s->completes;
-			s->prev_busy_ns = s->busy_ns;
+			s->prev_occupied_ns = occ;
 		}
 	}
 	if (c->batch)
@@ -125,7 +132,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: npuprof top [options] [-- CMD ARGS]\n"
 		"  Per device and stream, refreshed: tasks completed per second, tasks\n"
-		"  queued (in flight), busy share of the device, oldest task in flight.\n\n"
+		"  queued (in flight), busy share (of the interval, with work in flight),\n"
+		"  oldest task in flight. A stream whose SQ fires no submits (direct\n"
+		"  doorbell) shows its completions only.\n\n"
 		"  -d, --interval S        refresh every S seconds (default 1)\n"
 		"  -n, --iterations N      stop after N refreshes\n"
 		"  -b, --batch             append each refresh instead of redrawing\n" CAPTURE_USAGE
@@ -147,7 +156,6 @@ int cmd_top(int argc, char **argv)
 	struct capture_args *a = calloc(1, sizeof(*a));
 	struct capture_result res;
 	struct top_ctx c;
-	struct npuprof_session s;
 	int opt, status;
 	double interval;
 
@@ -192,10 +200,6 @@ int cmd_top(int argc, char **argv)
 		free(a);
 		return 1;
 	}
-	capture_devices(a, &s);
-	for (int i = 0; i < s.ndev; i++)
-		if (s.dev[i].id < NPUPROF_MAX_DEVICES)
-			c.trk.counter_hz[s.dev[i].id] = s.dev[i].counter_hz;
 	status = capture_run(a, "npuprof top", on_record, &c, on_tick, before_start, &res);
 	if (!status && !c.shown)
 		show(&c, res.end_ns);

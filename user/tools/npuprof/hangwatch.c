@@ -255,9 +255,6 @@ int hangwatch_run(const struct hangwatch_opts *o, struct capture_args *a)
 	c->trk.offline = a->from != NULL;
 	if (a->from_session) /* its host streams, for the report */
 		snprintf(c->host_dir, sizeof(c->host_dir), "%s", a->from_session->dir);
-	for (int i = 0; i < c->devs.ndev; i++)
-		if (c->devs.dev[i].id < NPUPROF_MAX_DEVICES)
-			c->trk.counter_hz[c->devs.dev[i].id] = c->devs.dev[i].counter_hz;
 	if (a->cmd) {
 		size_t n = 0;
 

@@ -100,15 +100,44 @@ static void push(struct trk_stream *s, const struct npuprof_record *r)
 		s->first = 0;
 	}
 put:
-	if (!s->len)
+	if (!s->len) {
 		s->head_since = r->hdr.ts;
+		s->occ_since = r->hdr.ts;
+	}
 	k = &s->q[(s->first + s->len) % s->cap];
 	k->ts = r->hdr.ts;
 	k->task = r->submit.task_id;
 	k->type = r->submit.sqe_type;
 	k->pid = r->hdr.pid;
 	k->tid = r->hdr.tid;
+	k->sq = r->submit.sq_id;
+	/* a tail of 0 wrapped: the SQE is at the end of the ring, one past
+	 * the previous SQE of the SQ (unknown without one) */
+	k->pos = r->submit.sq_tail			    ? r->submit.sq_tail - 1 :
+		 s->submits > 1 && s->sq == r->submit.sq_id ? s->tail :
+							      UINT32_MAX;
+	s->sq = r->submit.sq_id;
+	s->tail = r->submit.sq_tail;
 	s->len++;
+}
+
+uint64_t tracker_occupied_ns(const struct trk_stream *s, uint64_t now)
+{
+	return s->occupied_ns + (s->len && now > s->occ_since ? now - s->occ_since : 0);
+}
+
+/* Retire the n oldest tasks at ts. */
+static void retire_n(struct trk_stream *s, uint32_t n, uint64_t ts)
+{
+	if (!n)
+		return;
+	s->first = (s->first + n) % s->cap;
+	s->len -= n;
+	s->completes += n;
+	s->head_since = ts;
+	s->last_complete = ts;
+	if (!s->len && ts > s->occ_since)
+		s->occupied_ns += ts - s->occ_since;
 }
 
 /* Retire task_id and everything before it; nothing if it is not queued. */
@@ -119,13 +148,36 @@ static void retire(struct trk_stream *s, uint32_t task_id, uint64_t ts)
 	for (i = 0; i < s->len; i++)
 		if ((s->q[(s->first + i) % s->cap].task & 0xffff) == (task_id & 0xffff))
 			break;
-	if (i == s->len)
+	if (i < s->len)
+		retire_n(s, i + 1, ts);
+}
+
+/*
+ * The device has consumed SQ sq up to position head (the next SQE it will
+ * take): everything before the newest queued task at head is done, and
+ * everything if head is the latest submit's tail (a submit needs room,
+ * so the ring is never full then, and a CQE is written after its task left
+ * it). The newest, because after lost records the queue may hold an older
+ * lap of the ring whose progress was never seen.
+ */
+static void apply_head(struct trk_stream *s, uint32_t sq, uint32_t head, uint64_t ts)
+{
+	uint32_t i;
+
+	if (!s->len || sq != s->sq)
 		return;
-	s->first = (s->first + i + 1) % s->cap;
-	s->len -= i + 1;
-	s->completes += i + 1;
-	s->head_since = ts;
-	s->last_complete = ts;
+	if (head == s->tail) {
+		retire_n(s, s->len, ts);
+		return;
+	}
+	for (i = s->len; i-- > 0;) {
+		const struct trk_task *k = &s->q[(s->first + i) % s->cap];
+
+		if (k->sq == sq && k->pos == head) {
+			retire_n(s, i, ts);
+			return;
+		}
+	}
 }
 
 static void note_progress(struct tracker *t, const struct trk_stream *s)
@@ -144,34 +196,28 @@ void tracker_feed(struct tracker *t, const struct npuprof_record *r)
 		s = stream_get(t, r->submit.devid, r->submit.stream_id);
 		if (s) {
 			s->submits++;
+			apply_head(s, r->submit.sq_id, r->submit.sq_head, r->hdr.ts);
 			push(s, r);
+			note_progress(t, s);
 		}
 		break;
 	case NPUPROF_REC_COMPLETE:
 		s = stream_get(t, r->complete.devid, r->complete.stream_id);
-		if (s) {
-			retire(s, r->complete.task_id, r->hdr.ts);
-			note_progress(t, s);
-		}
-		break;
-	case NPUPROF_REC_TASK_TIME:
-		s = stream_get(t, r->task_time.devid, r->task_time.stream_id);
 		if (!s)
 			break;
-		if (r->task_time.devid < NPUPROF_MAX_DEVICES && t->counter_hz[r->task_time.devid] &&
-		    r->task_time.end_cnt > r->task_time.start_cnt)
-			s->busy_ns += (uint64_t)((double)(r->task_time.end_cnt -
-							  r->task_time.start_cnt) *
-						 1e9 / (double)t->counter_hz[r->task_time.devid]);
-		retire(s, r->task_time.task_id, r->hdr.ts);
+		if (!s->submits) {
+			s->unsubmitted++;
+			break;
+		}
+		retire(s, r->complete.task_id, r->hdr.ts);
+		/* a CQE's head is of when the device wrote it ("Cqe Dispatch",
+		 * in order with the submits); a receive may come much later,
+		 * after submits that moved the tail past that head again */
+		if (!(r->hdr.flags & NPUPROF_F_CQE_RECV))
+			apply_head(s, r->complete.sq_id, r->complete.sq_head, r->hdr.ts);
 		note_progress(t, s);
 		break;
 	case NPUPROF_REC_DROP: t->lost += r->drop.lost; break;
-	case NPUPROF_REC_CLOCK_SYNC:
-		/* a recording carries its devices' counter frequencies */
-		if (r->clock.devid < NPUPROF_MAX_DEVICES && !t->counter_hz[r->clock.devid])
-			t->counter_hz[r->clock.devid] = r->clock.counter_hz;
-		break;
 	}
 }
 
@@ -349,6 +395,11 @@ void tracker_report(const struct tracker *t, const struct trk_hang *h, const cha
 		fprintf(f,
 			"  note: %llu records were lost by the capture; a lost completion looks like a hang\n",
 			(unsigned long long)t->lost);
+	for (const struct trk_stream *o = t->all; o; o = o->next)
+		if (o->unsubmitted && !o->submits)
+			fprintf(f,
+				"  not followed: device %u stream %u completes without submits (a direct-doorbell SQ fires no trs_chan:sqe); its hangs cannot be seen\n",
+				o->dev, o->id);
 	if (host_dir)
 		report_host(h, host_dir, f);
 	fflush(f);

@@ -3,10 +3,18 @@
  * capture stream: the live view of `npuprof top` and the hang detector of
  * `npuprof watch` and `npuprof flight`.
  *
- * Streams execute in order, so a completion (CQE or device task time) of
- * task T retires T and everything submitted to the stream before it; a task
- * whose own completion was never reported (realistic CQE mode, a lost
- * record) is retired by the next one that is. The head of a stream's queue
+ * The records are the driver's only (submits and CQEs: the kernel stream has
+ * no device task times). Streams execute in order, so a CQE of task T
+ * retires T and everything submitted to the stream before it. Most tasks
+ * write no CQE (a 910B writes them for wr_cqe tasks only), so progress also
+ * comes from the SQ: every submit and CQE carries the SQ's head (how far the
+ * device has consumed it), each queued task its SQ position (its submit's
+ * tail - 1), and a head at position P retires the tasks before the newest
+ * queued task at P (all of them when P is past the last submit). A head
+ * that names no queued position (lost records) retires nothing. A stream
+ * whose completions come without submits (a direct-doorbell SQ, send mode
+ * UIO_D, fires no trs_chan:sqe) cannot be followed: it is counted as such
+ * (`unsubmitted`), never shown as an empty queue. The head of a stream's queue
  * is the task the device is working on (or waiting on); it has been there
  * since it was submitted or since its predecessor completed, whichever is
  * later. A hang is a head that has been there longer than the threshold:
@@ -27,6 +35,7 @@
 struct trk_task {
 	uint64_t ts; /* submit, CLOCK_MONOTONIC ns */
 	uint32_t task, type, pid, tid;
+	uint32_t sq, pos; /* its SQ and position there (masked by the depth) */
 };
 
 struct trk_stream {
@@ -36,8 +45,11 @@ struct trk_stream {
 	uint64_t head_since; /* when q[first] became the head */
 	uint64_t last_complete; /* ts of the last completion, 0: none */
 	uint64_t submits, completes; /* cumulative */
-	uint64_t busy_ns; /* device time of completed tasks (task-time records) */
-	uint64_t prev_completes, prev_busy_ns; /* at the previous top refresh */
+	uint64_t unsubmitted; /* completions on a stream without submits seen */
+	uint32_t sq, tail; /* the SQ and tail of the latest submit */
+	/* time with at least one task in flight, up to occ_since if len */
+	uint64_t occupied_ns, occ_since;
+	uint64_t prev_completes, prev_occupied_ns; /* at the previous top refresh */
 	uint32_t alarmed_task; /* task + 1 of the last hang reported */
 	uint32_t overflow; /* tasks forgotten because the queue was full */
 	struct trk_stream *next; /* all streams, newest first */
@@ -46,7 +58,6 @@ struct trk_stream {
 struct tracker {
 	struct trk_stream **slot; /* [NPUPROF_MAX_DEVICES * NPUPROF_MAX_STREAMS] */
 	struct trk_stream *all;
-	uint64_t counter_hz[NPUPROF_MAX_DEVICES]; /* 0: unknown */
 	uint64_t last_complete_any; /* the latest completion on any stream */
 	uint64_t lost; /* records lost by the engine (DROP records) */
 	uint64_t records;
@@ -59,6 +70,8 @@ int tracker_init(struct tracker *t);
 void tracker_free(struct tracker *t);
 /* Feed one record (any type; non-task records are ignored). */
 void tracker_feed(struct tracker *t, const struct npuprof_record *r);
+/* The time stream s has had work in flight, up to now. */
+uint64_t tracker_occupied_ns(const struct trk_stream *s, uint64_t now);
 
 struct trk_hang {
 	struct trk_stream *s;

@@ -1,0 +1,240 @@
+/*
+ * test_tracker.c - the stream tracker of `npuprof top`, `watch` and
+ * `flight` (user/tools/npuprof/tracker.c) follows a stream from the
+ * driver's records alone: a CQE retires its task and everything before it,
+ * the SQ head of every submit and CQE retires what the device consumed (a
+ * 910B writes CQEs for few tasks), the newest queued lap of a wrapped ring
+ * counts, a head naming no queued position changes nothing, occupancy
+ * accumulates only with work in flight, and completions without submits
+ * (a direct-doorbell SQ) are counted, not followed.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "tracker.h"
+
+#define MS 1000000ULL
+
+static struct npuprof_record sub(uint64_t ts, uint32_t task, uint32_t head, uint32_t tail)
+{
+	struct npuprof_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.hdr.type = NPUPROF_REC_SUBMIT;
+	r.hdr.ts = ts;
+	r.hdr.pid = 4242;
+	r.submit.devid = 0;
+	r.submit.stream_id = 3;
+	r.submit.sq_id = 3;
+	r.submit.task_id = task;
+	r.submit.sq_head = head;
+	r.submit.sq_tail = tail;
+	return r;
+}
+
+static struct npuprof_record cqe(uint64_t ts, uint32_t task, uint32_t head)
+{
+	struct npuprof_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.hdr.type = NPUPROF_REC_COMPLETE;
+	r.hdr.ts = ts;
+	r.complete.devid = 0;
+	r.complete.stream_id = 3 | 0x8000; /* the match flag is no part of the id */
+	r.complete.sq_id = 3;
+	r.complete.task_id = task;
+	r.complete.sq_head = head;
+	return r;
+}
+
+static void feed(struct tracker *t, struct npuprof_record r)
+{
+	tracker_feed(t, &r);
+}
+
+static struct trk_stream *only(struct tracker *t)
+{
+	ck_assert_ptr_nonnull(t->all);
+	ck_assert_ptr_null(t->all->next);
+	return t->all;
+}
+
+static void open_tracker(struct tracker *t)
+{
+	ck_assert_int_eq(tracker_init(t), 0);
+	t->offline = 1; /* no /proc lookups */
+}
+
+/* wr_cqe only: one CQE, of the last task, retires all ten */
+START_TEST(test_one_cqe_retires_all)
+{
+	struct tracker t;
+
+	open_tracker(&t);
+	for (uint32_t i = 0; i < 10; i++)
+		feed(&t, sub(i * MS, i, 0, i + 1));
+	ck_assert_uint_eq(only(&t)->len, 10);
+	feed(&t, cqe(20 * MS, 9, 10));
+	ck_assert_uint_eq(only(&t)->len, 0);
+	ck_assert_uint_eq(only(&t)->completes, 10);
+	tracker_free(&t);
+}
+END_TEST
+
+/* no CQE at all: a later submit's SQ head retires what the device took;
+ * the first task not consumed is the head a hang names */
+START_TEST(test_submit_head_progress)
+{
+	struct tracker t;
+	struct trk_hang h;
+
+	open_tracker(&t);
+	for (uint32_t i = 0; i < 6; i++)
+		feed(&t, sub(i * MS, i, 0, i + 1));
+	/* the device has consumed positions 0..3 when task 6 is sent */
+	feed(&t, sub(10 * MS, 6, 4, 7));
+	ck_assert_uint_eq(only(&t)->len, 3);
+	ck_assert_uint_eq(only(&t)->q[only(&t)->first].task, 4);
+	ck_assert_int_eq(tracker_find_hang(&t, 11 * MS, 500 * MS, &h), 0);
+	ck_assert_int_eq(tracker_find_hang(&t, 700 * MS, 500 * MS, &h), 1);
+	ck_assert_uint_eq(h.task.task, 4);
+	ck_assert_uint_eq(h.s->len, 3);
+	tracker_free(&t);
+}
+END_TEST
+
+/* an 8-deep ring, 20 tasks: positions wrap (a tail of 0 is position 7);
+ * progress reported only now and then never retires a task in flight */
+START_TEST(test_ring_wrap)
+{
+	struct tracker t;
+	uint32_t done = 0; /* tasks the device has consumed */
+
+	open_tracker(&t);
+	for (uint32_t i = 0; i < 20; i++) {
+		/* the device runs 3 behind; it reports its head with each submit */
+		done = i > 3 ? i - 3 : 0;
+		feed(&t, sub(i * MS, i, done % 8, (i + 1) % 8));
+		ck_assert_uint_eq(only(&t)->len, i + 1 - done);
+		ck_assert_uint_eq(only(&t)->q[only(&t)->first].task, done);
+	}
+	/* a CQE of task 18 with its head: 19 is left */
+	feed(&t, cqe(30 * MS, 18, 19 % 8));
+	ck_assert_uint_eq(only(&t)->len, 1);
+	ck_assert_uint_eq(only(&t)->q[only(&t)->first].task, 19);
+	tracker_free(&t);
+}
+END_TEST
+
+/* the queue holds an older lap (progress reports lost): the newest task
+ * at the head's position is the one the device takes next */
+START_TEST(test_newest_lap)
+{
+	struct tracker t;
+	struct npuprof_record r;
+
+	open_tracker(&t);
+	/* 10 tasks on a 4-deep ring (positions 0 1 2 3 0 1 2 3 0 1), every
+	 * head report naming no position */
+	for (uint32_t i = 0; i < 10; i++)
+		feed(&t, sub(i * MS, i, 99, (i + 1) % 4));
+	ck_assert_uint_eq(only(&t)->len, 10);
+	/* head 3: task 7 is next (not task 3, of an older lap) */
+	feed(&t, cqe(20 * MS, 77, 3));
+	ck_assert_uint_eq(only(&t)->len, 3);
+	ck_assert_uint_eq(only(&t)->q[only(&t)->first].task, 7);
+	/* a receive's head is stale: it moves nothing */
+	r = cqe(21 * MS, 78, 1);
+	r.hdr.flags = NPUPROF_F_CQE_RECV;
+	feed(&t, r);
+	ck_assert_uint_eq(only(&t)->len, 3);
+	tracker_free(&t);
+}
+END_TEST
+
+/* the SQ head equal to the tail: all consumed */
+START_TEST(test_head_at_tail)
+{
+	struct tracker t;
+
+	open_tracker(&t);
+	for (uint32_t i = 0; i < 5; i++)
+		feed(&t, sub(i * MS, i, 0, i + 1));
+	feed(&t, cqe(9 * MS, 0, 5)); /* a CQE of the first, the head past all */
+	ck_assert_uint_eq(only(&t)->len, 0);
+	tracker_free(&t);
+}
+END_TEST
+
+/* a head naming no queued position (records lost) retires nothing, nor
+ * does a CQE of a task not queued, nor a head of another SQ */
+START_TEST(test_unknown_head)
+{
+	struct tracker t;
+	struct npuprof_record r;
+
+	open_tracker(&t);
+	for (uint32_t i = 0; i < 5; i++)
+		feed(&t, sub(i * MS, i, 0, i + 1));
+	feed(&t, cqe(9 * MS, 77, 40));
+	ck_assert_uint_eq(only(&t)->len, 5);
+	r = cqe(9 * MS, 77, 3);
+	r.complete.sq_id = 9;
+	feed(&t, r);
+	ck_assert_uint_eq(only(&t)->len, 5);
+	tracker_free(&t);
+}
+END_TEST
+
+/* occupancy: only while something is in flight */
+START_TEST(test_occupancy)
+{
+	struct tracker t;
+
+	open_tracker(&t);
+	feed(&t, sub(10 * MS, 0, 0, 1));
+	feed(&t, cqe(30 * MS, 0, 1)); /* 20 ms in flight */
+	ck_assert_uint_eq(tracker_occupied_ns(only(&t), 100 * MS), 20 * MS);
+	feed(&t, sub(100 * MS, 1, 1, 2)); /* in flight again from 100 ms */
+	ck_assert_uint_eq(tracker_occupied_ns(only(&t), 105 * MS), 25 * MS);
+	feed(&t, sub(110 * MS, 2, 2, 3)); /* the head says task 1 is done */
+	ck_assert_uint_eq(only(&t)->len, 1);
+	ck_assert_uint_eq(tracker_occupied_ns(only(&t), 120 * MS), 40 * MS);
+	tracker_free(&t);
+}
+END_TEST
+
+/* a direct-doorbell SQ: completions, no submits; counted, not followed */
+START_TEST(test_no_submits)
+{
+	struct tracker t;
+	struct trk_hang h;
+
+	open_tracker(&t);
+	for (uint32_t i = 0; i < 4; i++)
+		feed(&t, cqe(i * MS, i, i + 1));
+	ck_assert_uint_eq(only(&t)->unsubmitted, 4);
+	ck_assert_uint_eq(only(&t)->submits, 0);
+	ck_assert_uint_eq(only(&t)->len, 0);
+	ck_assert_uint_eq(only(&t)->completes, 0);
+	ck_assert_int_eq(tracker_find_hang(&t, 9000 * MS, 500 * MS, &h), 0);
+	tracker_free(&t);
+}
+END_TEST
+
+Suite *unit_suite(void)
+{
+	Suite *s = suite_create("tracker");
+	TCase *tc = tcase_create("progress");
+
+	tcase_add_test(tc, test_one_cqe_retires_all);
+	tcase_add_test(tc, test_submit_head_progress);
+	tcase_add_test(tc, test_ring_wrap);
+	tcase_add_test(tc, test_newest_lap);
+	tcase_add_test(tc, test_head_at_tail);
+	tcase_add_test(tc, test_unknown_head);
+	tcase_add_test(tc, test_occupancy);
+	tcase_add_test(tc, test_no_submits);
+	suite_add_tcase(s, tc);
+	return s;
+}
