@@ -9,7 +9,8 @@
  * log cut inside a record is damaged input: the warning names the file and
  * offset, the intact tasks keep their STARS times. A log of a device
  * without clock samples is not used, and said so; a session without logs
- * exports as before.
+ * exports as before. A sampled capture keeps the log's tasks the kernel
+ * kept.
  */
 #include <check.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@
 static const uint64_t cnt0[2] = { 777000000ULL, 123000000ULL }; /* counters at T0 */
 static const uint32_t stream_of[2] = { 5, 6 };
 static char parent[256];
+static uint32_t sample_n; /* the capture's --sample N (0: every task) */
 
 static uint64_t cnt_at(int dev, uint64_t mono)
 {
@@ -64,6 +66,7 @@ static void make_session(struct npuprof_session *s, int ndev)
 	s->start_monotonic_ns = MONO0;
 	s->end_realtime_ns = REALTIME + 2000000000ULL;
 	s->pid = (uint32_t)getpid();
+	s->sample_n = sample_n;
 	s->ndev = ndev;
 	for (int d = 0; d < ndev; d++) {
 		s->dev[d].id = (uint32_t)d;
@@ -93,9 +96,10 @@ static int by_time(const void *a, const void *b)
 	return (x->hdr.ts > y->hdr.ts) - (x->hdr.ts < y->hdr.ts);
 }
 
-/* The kernel stream: clock samples if asked, and per task a submit, a
- * task-time record 1 ms off (the STARS log must win over it) and a
- * completion 500 ns after the end (device 0's task 0: at the end). */
+/* The kernel stream: clock samples if asked, and per task the kernel kept
+ * (all but in a sampled capture) a submit, a task-time record 1 ms off (the
+ * STARS log must win over it) and a completion 500 ns after the end
+ * (device 0's task 0: at the end). */
 static void write_kernel(const struct npuprof_session *s, int clock)
 {
 	struct npuprof_record *r = calloc(4 + 3 * N * (size_t)s->ndev, sizeof(*r));
@@ -118,6 +122,8 @@ static void write_kernel(const struct npuprof_session *s, int clock)
 		for (uint32_t i = 0; i < N; i++) {
 			uint64_t end = start_ns(d, i) + DUR;
 
+			if (!npuprof_sample_keep(sample_n, (uint32_t)d, stream_of[d], i))
+				continue;
 			r[n] = kernel_rec(NPUPROF_REC_SUBMIT, submit_ns(d, i));
 			r[n].submit.devid = (uint32_t)d;
 			r[n].submit.stream_id = r[n].submit.sq_id = stream_of[d];
@@ -135,7 +141,7 @@ static void write_kernel(const struct npuprof_session *s, int clock)
 		}
 	qsort(r, n, sizeof(*r), by_time);
 	snprintf(path, sizeof(path), "%s/%s", s->dir, NPUPROF_KERNEL_RAW);
-	ck_assert_int_eq(npuprof_rawk_create(&w, path, "kmod", 0, 0, err, sizeof(err)), 0);
+	ck_assert_int_eq(npuprof_rawk_create(&w, path, "kmod", sample_n, 0, err, sizeof(err)), 0);
 	for (size_t k = 0; k < n; k++)
 		ck_assert_int_eq(npuprof_rawk_append(w, &r[k]), 0);
 	ck_assert_int_eq(npuprof_rawk_close(w), 0);
@@ -348,6 +354,45 @@ START_TEST(test_without_stars)
 }
 END_TEST
 
+/* A 1-in-4 capture: the log has every task, the export keeps those the
+ * kernel kept (their STARS times, none derived, no task of the log made up)
+ * and counts the rest. */
+START_TEST(test_stars_sampled)
+{
+	struct npuprof_session s;
+	struct npuprof_export_result res;
+	char v[64], want[32], *w;
+	uint32_t kept = 0;
+	int ret;
+
+	sample_n = 4;
+	for (uint32_t i = 0; i < N; i++)
+		kept += (uint32_t)npuprof_sample_keep(sample_n, 0, stream_of[0], i);
+	ck_assert_uint_gt(kept, N / 8);
+	ck_assert_uint_lt(kept, N / 2);
+	make_session(&s, 1);
+	write_kernel(&s, 1);
+	write_stars(&s, 0);
+	w = export_warnings(s.dir, &ret, &res);
+	free(w);
+	ck_assert_uint_eq(res.damaged, 0);
+	ck_assert_uint_eq(res.tasks, kept);
+	ck_assert_uint_eq(res.derived, 0);
+	ck_assert_uint_eq(res.orphan_completions, 0);
+	ck_assert_uint_eq(res.stars_tasks, N + 1);
+	sqlite3 *db = open_ro(res.db_path);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM TASK"), kept);
+	ck_assert_int_eq(stars_timed(db, 0), kept);
+	ck_assert_str_eq(meta(db, "task_time_source", v), "stars");
+	ck_assert_str_eq(meta(db, "sample_n", v), "4");
+	snprintf(want, sizeof(want), "%u", N - kept);
+	ck_assert_str_eq(meta(db, "stars_sampled_out_tasks", v), want);
+	sqlite3_close(db);
+	tu_rm_rf(parent);
+	sample_n = 0;
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("export_stars");
@@ -358,6 +403,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_stars_truncated);
 	tcase_add_test(tc, test_stars_without_clock);
 	tcase_add_test(tc, test_without_stars);
+	tcase_add_test(tc, test_stars_sampled);
 	suite_add_tcase(s, tc);
 	return s;
 }

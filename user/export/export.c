@@ -63,6 +63,7 @@ struct stars_src {
 struct stars_totals {
 	struct stars_stats st; /* summed over the devices */
 	uint64_t other; /* tasks of streams the capture has no record of */
+	uint64_t sampled_out; /* tasks a --sample N capture did not keep */
 	uint64_t kernel_ignored; /* the kernel's own task times of STARS devices */
 	uint64_t damaged; /* logs cut short or unreadable */
 };
@@ -634,7 +635,11 @@ static void stars_feed_upto(struct export_ctx *x, uint64_t ts)
 		if (!next)
 			return;
 		tt = &next->head.task_time;
-		if (u64map_get(&x->kstreams, npuprof_stream_key(tt->devid, tt->stream_id), NULL))
+		/* the log has every task; a sampled capture keeps the kernel's choice */
+		if (!npuprof_sample_keep(x->s->sample_n, tt->devid, tt->stream_id, tt->task_id))
+			x->stars_tot.sampled_out++;
+		else if (u64map_get(&x->kstreams, npuprof_stream_key(tt->devid, tt->stream_id),
+				    NULL))
 			check(x, corr_feed(&x->corr, &next->head));
 		else
 			x->stars_tot.other++;
@@ -995,6 +1000,7 @@ static void write_stars_meta(struct export_ctx *x)
 	meta(x, "npuprof.stars_ends_before_start", "%llu", (unsigned long long)t->st.backwards);
 	meta(x, "npuprof.stars_truncated_bytes", "%llu", (unsigned long long)t->st.tail_bytes);
 	meta(x, "npuprof.stars_other_stream_tasks", "%llu", (unsigned long long)t->other);
+	meta(x, "npuprof.stars_sampled_out_tasks", "%llu", (unsigned long long)t->sampled_out);
 	meta(x, "npuprof.stars_kernel_task_times_ignored", "%llu",
 	     (unsigned long long)t->kernel_ignored);
 }

@@ -120,11 +120,12 @@ static void before_start(void *vctx, pid_t pid, struct npuprof_engine *e)
 		return;
 	}
 	clock_sync(c);
-	/* the device log holds every task: a sampled, windowed or
-	 * rate-limited capture (production sampling) keeps only some, and
-	 * the export derives their times from their submits and completions
+	/* the device log holds every task: a sampled capture's export keeps
+	 * the tasks the kernel kept (the same hash); a windowed or
+	 * rate-limited one keeps tasks by time, so the export derives their
+	 * times from their submits and completions
 	 * (META_DATA npuprof.task_time_source=derived) */
-	if (c->s.sample_n <= 1 && !c->s.window_on_ms && !c->s.rate_limit)
+	if (!c->s.window_on_ms && !c->s.rate_limit)
 		starslog_start(&c->stars, &c->s, "npuprof record", stderr);
 	c->last_sync = c->last_tick = capture_now_ns();
 }
