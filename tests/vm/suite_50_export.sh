@@ -22,16 +22,22 @@ t_manifest() {
 	tests/sql/check.sh --counts "$(dbof)"
 }
 
-# a test on devices in send mode MODE (0 KIO, 1 UIO_T, 2 UIO_D):
-# with_mode MODE TEST ARGS...
+# a test on devices loaded with npusim parameters PARAMS:
+# with_sim "PARAMS" TEST ARGS...
 SIM_ARGS=
-with_mode() {
-	SIM_ARGS="sq_send_mode=$1"
+with_sim() {
+	SIM_ARGS=$1
 	shift
 	"$@"
 	wm_rc=$?
 	SIM_ARGS=
 	return $wm_rc
+}
+# in send mode MODE (0 KIO, 1 UIO_T, 2 UIO_D): with_mode MODE TEST ARGS...
+with_mode() {
+	m=$1
+	shift
+	with_sim "sq_send_mode=$m" "$@"
 }
 
 # a replayed real fixture, recorded: every consumer query holds, and its
@@ -329,6 +335,13 @@ run export.train_bpf t_manifest bpf train --devices 2 --steps 3
 run export.train_kio_kmod with_mode 0 t_manifest kmod train --devices 2 --steps 3
 run export.train_kio_bpf with_mode 0 t_manifest bpf train --devices 2 --steps 3
 run export.train_uio_d with_mode 2 t_manifest kmod train --devices 2 --steps 3
+# and as a 910B completes: a CQE only for the tasks that ask for one
+# (wr_cqe, event records, place holders), the rest seen through the SQ head
+# and timed by the STARS log; on UIO_D too, where the host's task track
+# names the streams
+run export.train_wr_cqe with_sim cqe_mode=1 t_manifest kmod train --devices 2 --steps 3
+run export.train_wr_cqe_bpf with_sim cqe_mode=1 t_manifest bpf train --devices 2 --steps 3
+run export.train_wr_cqe_uio_d with_sim "cqe_mode=1 sq_send_mode=2" t_manifest kmod train --devices 2 --steps 3
 run export.stars_times t_stars_times
 run export.stars_times_kio with_mode 0 t_stars_times
 MSTX=""

@@ -136,6 +136,8 @@ t_flight_memory() {
 	base=$(awk '/VmRSS/{print $2}' /proc/$f/status)
 	$W --scenario flood --tasks 400000 --devices 2 --quiet || return 1
 	hwm=$(awk '/VmHWM/{print $2}' /proc/$f/status)
+	# where it is, if the bound is ever missed
+	awk '/^Rss(Anon|File|Shmem)/{printf "%s %s KiB  ", $1, $2} END{print ""}' /proc/$f/status
 	kill -INT $f; wait $f
 	tail -2 $PR/fl.err
 	echo "flight RSS: $base KiB at start, peak $hwm KiB, bound 8 MiB of history"
