@@ -77,6 +77,12 @@ START_TEST(test_one_cqe_retires_all)
 	feed(&t, cqe(20 * MS, 9, 10));
 	ck_assert_uint_eq(only(&t)->len, 0);
 	ck_assert_uint_eq(only(&t)->completes, 10);
+	/* stat's lookup: the stream by (device, id), the match flag ignored */
+	ck_assert_ptr_eq(tracker_stream(&t, 0, 3), only(&t));
+	ck_assert_ptr_eq(tracker_stream(&t, 0, 3 | 0x8000), only(&t));
+	ck_assert_ptr_null(tracker_stream(&t, 1, 3));
+	ck_assert_ptr_null(tracker_stream(&t, 0, 4));
+	ck_assert_ptr_null(tracker_stream(&t, NPUPROF_MAX_DEVICES, 3));
 	tracker_free(&t);
 }
 END_TEST

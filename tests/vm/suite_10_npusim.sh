@@ -1,8 +1,12 @@
 # npusim: the simulated Ascend driver (sourced by tests/vm/run.sh).
 
 # the ioctl ABI cases run in the driver's KIO mode (the SQEs go in with
-# NPUSIM_IOC_SQ_SEND); uio_case below runs them on the 910B's UIO_T
-sim_case() { load_sim sq_send_mode=0 && $TB/npusim_test "$1"; }
+# NPUSIM_IOC_SQ_SEND); uio_case below runs them on the 910B's UIO_T. Both
+# check the device model task by task through its CQEs, so they load it
+# writing one for every task (cqe_mode=0, whatever the default; a 910B's,
+# cqe_mode=1, writes them for few: npusim.cqe_realistic and the ftrace ABI
+# test check that)
+sim_case() { load_sim sq_send_mode=0 cqe_mode=0 && $TB/npusim_test "$1"; }
 
 t_load_unload() {
 	i=0
@@ -42,9 +46,11 @@ t_trace_switch() {
 	printf '7\n' > $f && [ "$(cat $f)" = 1 ]
 }
 
-# The ABI proof: ftrace shows trs_chan:sqe/cqe with the right fields.
+# The ABI proof: ftrace shows trs_chan:sqe/cqe with the right fields
+# (every task writing a CQE), and as a 910B completes, a kernel and a copy
+# without wr_cqe fire no cqe event.
 t_ftrace_abi() {
-	load_sim || return 1
+	load_sim cqe_mode=0 || return 1
 	fmt=$TRACEFS/events/trs_chan/sqe/format
 	grep -q 'field:struct trs_id_inst inst;	offset:12;	size:8;' $fmt &&
 		grep -q 'field:struct trs_chan_sq_trace sq_trace;	offset:20;	size:40;' $fmt &&
@@ -78,12 +84,26 @@ t_ftrace_abi() {
 	a=$(grep -n "Task Send.*task_id=7 stream_id=$sid " $t | head -1 | cut -d: -f1)
 	b=$(grep -n "Cqe Dispatch.*task_id=7 .*stream_id=$sid " $t | head -1 | cut -d: -f1)
 	[ "$a" -lt "$b" ] || { echo "cqe before sqe"; return 1; }
+	# a 910B's completions: only the place holder writes a CQE, which
+	# carries the SQ consumed past all three
+	load_sim cqe_mode=1 || return 1
+	echo > $t
+	echo 1 > $TRACEFS/events/trs_chan/enable
+	trace_on 0 1 || return 1
+	sid=$($TB/npusim_test known | sed -n 's/^stream //p')
+	echo 0 > $TRACEFS/events/trs_chan/enable
+	[ "$(grep -c "sqe: Task Send: devid=1 .*stream_id=$sid " $t)" = 3 ] || { echo "want 3 sends"; head -20 $t; return 1; }
+	grep "cqe: .*devid=1 " $t
+	[ "$(grep -c "cqe: .*devid=1 " $t)" = 2 ] &&
+		grep -q "cqe: Cqe Dispatch: devid=1 .* task_id=9 sq_id=$sid sq_head=3 stream_id=$sid " $t &&
+		grep -q "cqe: Task Recv: devid=1 .* task_id=9 sq_id=$sid sq_head=3 stream_id=$sid " $t ||
+		{ echo "cqe_mode=1: want the place holder's Dispatch and Recv only"; return 1; }
 	echo > $TRACEFS/trace
 }
 
 # ---- user-mode send modes (sq_send_mode=1 UIO_T, 2 UIO_D) ----------------
 
-uio_case() { load_sim && $TB/npusim_test "$1"; }
+uio_case() { load_sim cqe_mode=0 && $TB/npusim_test "$1"; }
 
 # load and unload in every mode with the workers running; bad modes refused
 t_uio_load_unload() {
@@ -137,7 +157,7 @@ t_uio_ftrace() {
 	grep -q "sq_tail=3 .*task_id=9 stream_id=$sid " $t || return 1
 	# UIO_D: the device runs the tasks (uio_direct checks each one's CQE),
 	# the kernel sees no submission
-	load_sim devices=2 sq_send_mode=2 || return 1
+	load_sim devices=2 sq_send_mode=2 cqe_mode=0 || return 1
 	echo > $t
 	echo 1 > $TRACEFS/events/trs_chan/sqe/enable
 	echo 1 > $TRACEFS/events/trs_chan/cqe/enable

@@ -16,8 +16,22 @@ t_stat() {
 	echo "$out" | grep -q ' 272  submit ' &&
 		! echo "$out" | grep -q 'task_time' &&
 		echo "$out" | grep -Eq '^ +0  dropped' &&
-		echo "$out" | grep -q 'submit -> complete latency (us): n=272 ' &&
+		echo "$out" | grep -q 'submit -> complete latency (us, tasks with a CQE): n=272 ' &&
 		echo "$out" | grep -q 'tasks in flight at stop: 0; per-CPU order violations: 0'
+}
+
+# the same as a 910B completes (cqe_mode=1): few CQEs, and every stream's
+# tasks counted completed all the same, from the SQ head the CQEs and
+# submits carry; none left in flight
+t_stat_910b() {
+	both cqe_mode=1 || return 1
+	out=$(build/bin/npuprof stat --engine kmod -- build/bin/npuwork --scenario driver --steps 4 --devices 2) || { echo "$out"; return 1; }
+	echo "$out"
+	echo "$out" | grep -q ' 272  submit ' &&
+		echo "$out" | grep -q 'tasks in flight at stop: 0; per-CPU order violations: 0' || return 1
+	# device stream submitted completed CQEs: all done, fewer CQEs
+	echo "$out" | awk '$1 ~ /^[0-9]+$/ && NF == 5 { n++; if ($3 != $4 || $5 >= $3) bad = 1 }
+		END { exit !(n == 4 && !bad) }'
 }
 
 # attach in every load order; npusim unloads in the middle of a capture
@@ -83,6 +97,7 @@ t_probe_time() {
 }
 
 run npuprof.stat t_stat
+run npuprof.stat_910b t_stat_910b
 run npuprof.probe_time t_probe_time
 run npuprof.known cap_case known
 run npuprof.known_realistic sh -c ". tests/vm/lib.sh; load_sim cqe_mode=1 && { loaded npuprof || insmod $NPUPROF_KO; } && $TB/capture_test -e kmod known_realistic"

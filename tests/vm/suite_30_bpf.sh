@@ -95,7 +95,7 @@ t_bpf_stat_cli() {
 	echo "$out" | grep -q ' 272  submit ' &&
 		! echo "$out" | grep -q 'task_time' &&
 		echo "$out" | grep -Eq '^ +0  dropped' &&
-		echo "$out" | grep -q 'submit -> complete latency (us): n=272 ' &&
+		echo "$out" | grep -q 'submit -> complete latency (us, tasks with a CQE): n=272 ' &&
 		echo "$out" | grep -q 'tasks in flight at stop: 0; per-CPU order violations: 0' ||
 		return 1
 	bpf_both || return 1

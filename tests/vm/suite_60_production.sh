@@ -58,7 +58,7 @@ t_fault_knob() {
 	echo "drop 0" > $f
 	out=$($P stat --engine kmod -- $W --scenario flood --tasks 64 --devices 1 --quiet) || return 1
 	echo "$out" | grep -E ' submit |latency'
-	echo "$out" | grep -q ' 64  submit ' && echo "$out" | grep -q 'submit -> complete latency (us): n=63 ' &&
+	echo "$out" | grep -q ' 64  submit ' && echo "$out" | grep -q 'submit -> complete latency (us, tasks with a CQE): n=63 ' &&
 		grep -qx 'dropped 1' $f
 }
 

@@ -202,16 +202,27 @@ static void print_report(struct stat_ctx *c, const struct npuprof_stats *ks, con
 	printf(" %12llu  %-12s\n", (unsigned long long)(ks->dropped), "dropped");
 
 	qsort(c->rows, c->nrows, sizeof(*c->rows), cmp_row);
-	printf("\n %6s %6s %12s %12s\n", "device", "stream", "submitted", "completed");
-	for (size_t i = 0; i < c->nrows; i++)
-		printf(" %6u %6u %12llu %12llu\n", c->rows[i].dev, c->rows[i].stream,
-		       (unsigned long long)c->rows[i].submit,
-		       (unsigned long long)c->rows[i].complete);
+	/* completed: the tasks the device finished, by their CQEs or by the
+	 * SQ head (a 910B writes CQEs for few tasks); a stream completing
+	 * without submits (direct doorbell, UIO_D) cannot be followed */
+	printf("\n %6s %6s %12s %12s %12s\n", "device", "stream", "submitted", "completed", "CQEs");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct strow *w = &c->rows[i];
+		const struct trk_stream *s = tracker_stream(&c->trk, w->dev, w->stream);
+		char done[24];
+
+		if (s && s->submits)
+			snprintf(done, sizeof(done), "%llu", (unsigned long long)s->completes);
+		else
+			snprintf(done, sizeof(done), "%s", w->complete ? "not followed" : "0");
+		printf(" %6u %6u %12llu %12s %12llu\n", w->dev, w->stream,
+		       (unsigned long long)w->submit, done, (unsigned long long)w->complete);
+	}
 
 	if (c->nlat) {
 		qsort(c->lat, c->nlat, sizeof(*c->lat), cmp_u64);
 #define PCT(p) (c->lat[(size_t)((c->nlat - 1) * (p) / 100.0)] / 1000.0)
-		printf("\n submit -> complete latency (us): n=%zu p50=%.1f p90=%.1f p99=%.1f max=%.1f\n",
+		printf("\n submit -> complete latency (us, tasks with a CQE): n=%zu p50=%.1f p90=%.1f p99=%.1f max=%.1f\n",
 		       c->nlat, PCT(50), PCT(90), PCT(99), PCT(100));
 #undef PCT
 	}

@@ -54,6 +54,17 @@ void tracker_free(struct tracker *t)
 	t->slot = NULL;
 }
 
+const struct trk_stream *tracker_stream(const struct tracker *t, uint32_t dev, uint32_t id)
+{
+	const struct trk_stream *s;
+
+	id = npuprof_stream_id(id);
+	if (dev >= NPUPROF_MAX_DEVICES)
+		return NULL;
+	s = t->slot[dev * NPUPROF_MAX_STREAMS + id % NPUPROF_MAX_STREAMS];
+	return s && s->dev == dev && s->id == id ? s : NULL;
+}
+
 static struct trk_stream *stream_get(struct tracker *t, uint32_t dev, uint32_t id)
 {
 	struct trk_stream **sp, *s;

@@ -70,6 +70,8 @@ int tracker_init(struct tracker *t);
 void tracker_free(struct tracker *t);
 /* Feed one record (any type; non-task records are ignored). */
 void tracker_feed(struct tracker *t, const struct npuprof_record *r);
+/* The stream (dev, id), or NULL if no record named it. */
+const struct trk_stream *tracker_stream(const struct tracker *t, uint32_t dev, uint32_t id);
 /* The time stream s has had work in flight, up to now. */
 uint64_t tracker_occupied_ns(const struct trk_stream *s, uint64_t now);
 
