@@ -30,7 +30,7 @@ t_stat_910b() {
 	echo "$out" | grep -q ' 272  submit ' &&
 		echo "$out" | grep -q 'tasks in flight at stop: 0; per-CPU order violations: 0' || return 1
 	# device stream submitted completed CQEs: all done, fewer CQEs
-	echo "$out" | awk '$1 ~ /^[0-9]+$/ && NF == 5 { n++; if ($3 != $4 || $5 >= $3) bad = 1 }
+	echo "$out" | awk 'NF == 5 && $0 ~ /^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+$/ { n++; if ($3 != $4 || $5 >= $3) bad = 1 }
 		END { exit !(n == 4 && !bad) }'
 }
 
