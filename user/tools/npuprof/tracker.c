@@ -54,15 +54,22 @@ void tracker_free(struct tracker *t)
 	t->slot = NULL;
 }
 
-const struct trk_stream *tracker_stream(const struct tracker *t, uint32_t dev, uint32_t id)
+/* The slot of (dev, id), id already without the CQE's match flag; NULL for
+ * a device past the table. */
+static struct trk_stream **slot_of(const struct tracker *t, uint32_t dev, uint32_t id)
 {
-	const struct trk_stream *s;
-
-	id = npuprof_stream_id(id);
 	if (dev >= NPUPROF_MAX_DEVICES)
 		return NULL;
-	s = t->slot[dev * NPUPROF_MAX_STREAMS + id % NPUPROF_MAX_STREAMS];
-	return s && s->dev == dev && s->id == id ? s : NULL;
+	return &t->slot[dev * NPUPROF_MAX_STREAMS + id % NPUPROF_MAX_STREAMS];
+}
+
+const struct trk_stream *tracker_stream(const struct tracker *t, uint32_t dev, uint32_t id)
+{
+	struct trk_stream **sp;
+
+	id = npuprof_stream_id(id);
+	sp = slot_of(t, dev, id);
+	return sp && *sp && (*sp)->dev == dev && (*sp)->id == id ? *sp : NULL;
 }
 
 static struct trk_stream *stream_get(struct tracker *t, uint32_t dev, uint32_t id)
@@ -70,9 +77,9 @@ static struct trk_stream *stream_get(struct tracker *t, uint32_t dev, uint32_t i
 	struct trk_stream **sp, *s;
 
 	id = npuprof_stream_id(id); /* a CQE's bit 15 is the match flag */
-	if (dev >= NPUPROF_MAX_DEVICES)
+	sp = slot_of(t, dev, id);
+	if (!sp)
 		return NULL;
-	sp = &t->slot[dev * NPUPROF_MAX_STREAMS + id % NPUPROF_MAX_STREAMS];
 	if (*sp)
 		return *sp;
 	s = calloc(1, sizeof(*s));
