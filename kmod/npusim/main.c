@@ -756,11 +756,15 @@ err_region:
 
 static void __exit npusim_exit(void)
 {
+	/* the device timer first: it walks every device's active streams and
+	 * may still be armed for a task of a stream already destroyed; fired
+	 * after the devices are freed it would walk freed memory. No file is
+	 * open, so nothing arms it again. */
+	npusim_sched_exit();
 	npusim_procfs_exit();
 	npusim_destroy_devices();
 	class_destroy(npusim_class);
 	unregister_chrdev_region(npusim_devt, NPUSIM_MAX_DEVICES);
-	npusim_sched_exit();
 }
 
 module_init(npusim_init);
