@@ -28,6 +28,12 @@ sanitized() {
 passed=0
 failed=0
 status=0
+# what failed, repeated above the summary so a log's tail names it
+failures=
+note() {
+	failures="$failures$1
+"
+}
 for t in "$build"/tests/unit/test_*; do
 	[ -x "$t" ] || continue
 	out=$(CK_FORK=$fork "$t" 2>&1)
@@ -36,13 +42,18 @@ for t in "$build"/tests/unit/test_*; do
 	line=$(printf '%s\n' "$out" | sed -n 's/.*Checks: \([0-9]*\), Failures: \([0-9]*\), Errors: \([0-9]*\).*/\1 \2 \3/p' | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "$t: no Check summary (exit $rc)"
+		note "$t: no Check summary (exit $rc)"
 		failed=$((failed + 1))
 		status=1
 		continue
 	fi
 	set -- $line
+	for f in $(printf '%s\n' "$out" | sed -n 's/^\([^ ]*:[0-9]*:[FE]:[^:]*:[^:]*\):.*/\1/p'); do
+		note "$f"
+	done
 	if sanitized "$out"; then
 		echo "$t: sanitizer report (exit $rc)"
+		note "$t: sanitizer report (exit $rc)"
 		failed=$((failed + 1))
 		status=1
 		continue
@@ -62,8 +73,10 @@ for t in $shell_tests; do
 	else
 		failed=$((failed + 1))
 		status=1
+		note "$t"
 	fi
 	printf '%s\n' "$out"
 done
+[ -z "$failures" ] || printf 'failed:\n%s' "$failures"
 echo "$label: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$status" -eq 0 ]
