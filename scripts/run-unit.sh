@@ -48,9 +48,9 @@ for t in "$build"/tests/unit/test_*; do
 		continue
 	fi
 	set -- $line
-	for f in $(printf '%s\n' "$out" | sed -n 's/^\([^ ]*:[0-9]*:[FE]:[^:]*:[^:]*\):.*/\1/p'); do
-		note "$f"
-	done
+	# each failed case's whole line: the place and Check's message
+	fl=$(printf '%s\n' "$out" | grep -E '^[^ ]+:[0-9]+:[FE]:[^:]*:[^:]*:')
+	[ -z "$fl" ] || note "$fl"
 	if sanitized "$out"; then
 		echo "$t: sanitizer report (exit $rc)"
 		note "$t: sanitizer report (exit $rc)"
