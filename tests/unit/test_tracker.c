@@ -228,6 +228,47 @@ START_TEST(test_no_submits)
 }
 END_TEST
 
+/* stream ids past NPUPROF_MAX_STREAMS (they run to 0x7fff): stream 3 and
+ * stream 3 + 4096 share a slot but keep their own queues */
+START_TEST(test_ids_sharing_a_slot)
+{
+	struct tracker t;
+	struct npuprof_record r;
+	const struct trk_stream *a, *b;
+
+	open_tracker(&t);
+	for (uint32_t i = 0; i < 3; i++)
+		feed(&t, sub(i * MS, i, 0, i + 1));
+	for (uint32_t i = 0; i < 5; i++) {
+		r = sub((10 + i) * MS, 100 + i, 0, i + 1);
+		r.submit.stream_id = 3 + NPUPROF_MAX_STREAMS;
+		r.submit.sq_id = 7;
+		feed(&t, r);
+	}
+	a = tracker_stream(&t, 0, 3);
+	b = tracker_stream(&t, 0, 3 + NPUPROF_MAX_STREAMS);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_ne(a, b);
+	ck_assert_uint_eq(a->len, 3);
+	ck_assert_uint_eq(b->len, 5);
+	ck_assert_uint_eq(b->id, 3 + NPUPROF_MAX_STREAMS);
+	ck_assert_ptr_null(tracker_stream(&t, 0, 3 + 2 * NPUPROF_MAX_STREAMS));
+	/* a CQE of the first retires its tasks only */
+	feed(&t, cqe(20 * MS, 2, 3));
+	ck_assert_uint_eq(a->len, 0);
+	ck_assert_uint_eq(b->len, 5);
+	r = cqe(21 * MS, 104, 5);
+	r.complete.stream_id = (3 + NPUPROF_MAX_STREAMS) | 0x8000;
+	r.complete.sq_id = 7;
+	feed(&t, r);
+	ck_assert_uint_eq(b->len, 0);
+	ck_assert_uint_eq(b->completes, 5);
+	ck_assert_uint_eq(a->completes, 3);
+	tracker_free(&t);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("tracker");
@@ -241,6 +282,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_unknown_head);
 	tcase_add_test(tc, test_occupancy);
 	tcase_add_test(tc, test_no_submits);
+	tcase_add_test(tc, test_ids_sharing_a_slot);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -55,7 +55,9 @@ void tracker_free(struct tracker *t)
 }
 
 /* The slot of (dev, id), id already without the CQE's match flag; NULL for
- * a device past the table. */
+ * a device past the table. Stream ids run to 0x7fff and a slot holds every
+ * id equal modulo NPUPROF_MAX_STREAMS, chained: stream 4 and stream 4100
+ * share a slot, never a queue. */
 static struct trk_stream **slot_of(const struct tracker *t, uint32_t dev, uint32_t id)
 {
 	if (dev >= NPUPROF_MAX_DEVICES)
@@ -63,13 +65,20 @@ static struct trk_stream **slot_of(const struct tracker *t, uint32_t dev, uint32
 	return &t->slot[dev * NPUPROF_MAX_STREAMS + id % NPUPROF_MAX_STREAMS];
 }
 
+/* The stream (dev, id) of its slot's chain, or NULL. */
+static struct trk_stream *find(struct trk_stream *const *sp, uint32_t dev, uint32_t id)
+{
+	struct trk_stream *s = sp ? *sp : NULL;
+
+	while (s && (s->dev != dev || s->id != id))
+		s = s->chain;
+	return s;
+}
+
 const struct trk_stream *tracker_stream(const struct tracker *t, uint32_t dev, uint32_t id)
 {
-	struct trk_stream **sp;
-
 	id = npuprof_stream_id(id);
-	sp = slot_of(t, dev, id);
-	return sp && *sp && (*sp)->dev == dev && (*sp)->id == id ? *sp : NULL;
+	return find(slot_of(t, dev, id), dev, id);
 }
 
 static struct trk_stream *stream_get(struct tracker *t, uint32_t dev, uint32_t id)
@@ -80,8 +89,9 @@ static struct trk_stream *stream_get(struct tracker *t, uint32_t dev, uint32_t i
 	sp = slot_of(t, dev, id);
 	if (!sp)
 		return NULL;
-	if (*sp)
-		return *sp;
+	s = find(sp, dev, id);
+	if (s)
+		return s;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
@@ -89,6 +99,7 @@ static struct trk_stream *stream_get(struct tracker *t, uint32_t dev, uint32_t i
 	s->id = id;
 	s->next = t->all;
 	t->all = s;
+	s->chain = *sp;
 	*sp = s;
 	return s;
 }

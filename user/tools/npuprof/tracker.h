@@ -53,6 +53,7 @@ struct trk_stream {
 	uint32_t alarmed_task; /* task + 1 of the last hang reported */
 	uint32_t overflow; /* tasks forgotten because the queue was full */
 	struct trk_stream *next; /* all streams, newest first */
+	struct trk_stream *chain; /* the next stream of its slot (tracker.c) */
 };
 
 struct tracker {
