@@ -77,6 +77,13 @@ START_TEST(test_one_cqe_retires_all)
 	feed(&t, cqe(20 * MS, 9, 10));
 	ck_assert_uint_eq(only(&t)->len, 0);
 	ck_assert_uint_eq(only(&t)->completes, 10);
+	/* stat's CQE column: the CQE written, not its receive */
+	struct npuprof_record rv = cqe(21 * MS, 9, 10);
+
+	rv.hdr.flags |= NPUPROF_F_CQE_RECV;
+	feed(&t, rv);
+	ck_assert_uint_eq(only(&t)->cqes, 1);
+	ck_assert_uint_eq(only(&t)->completes, 10);
 	/* stat's lookup: the stream by (device, id), the match flag ignored */
 	ck_assert_ptr_eq(tracker_stream(&t, 0, 3), only(&t));
 	ck_assert_ptr_eq(tracker_stream(&t, 0, 3 | 0x8000), only(&t));
@@ -220,6 +227,7 @@ START_TEST(test_no_submits)
 	for (uint32_t i = 0; i < 4; i++)
 		feed(&t, cqe(i * MS, i, i + 1));
 	ck_assert_uint_eq(only(&t)->unsubmitted, 4);
+	ck_assert_uint_eq(only(&t)->cqes, 4);
 	ck_assert_uint_eq(only(&t)->submits, 0);
 	ck_assert_uint_eq(only(&t)->len, 0);
 	ck_assert_uint_eq(only(&t)->completes, 0);

@@ -28,17 +28,10 @@ struct pending {
 	struct pending *next;
 };
 
-struct strow {
-	uint32_t dev, stream;
-	uint64_t submit, complete;
-};
-
 struct stat_ctx {
 	uint64_t type[NPUPROF_REC_TYPE_MAX];
 	uint64_t cqe_recv;
 	uint64_t lost;
-	struct strow *rows;
-	size_t nrows, caprows;
 	struct pending *bucket[NBUCKET];
 	struct pending *freelist;
 	struct tracker trk; /* in flight by CQEs and queue progress */
@@ -48,24 +41,6 @@ struct stat_ctx {
 	uint64_t disorder;
 	struct npuprof_rawk_writer *raw;
 };
-
-static struct strow *row_of(struct stat_ctx *c, uint32_t dev, uint32_t stream)
-{
-	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].dev == dev && c->rows[i].stream == stream)
-			return &c->rows[i];
-	if (c->nrows == c->caprows) {
-		size_t n = c->caprows ? 2 * c->caprows : 16;
-		struct strow *r = realloc(c->rows, n * sizeof(*r));
-
-		if (!r)
-			return NULL;
-		c->rows = r;
-		c->caprows = n;
-	}
-	c->rows[c->nrows] = (struct strow){ .dev = dev, .stream = stream };
-	return &c->rows[c->nrows++];
-}
 
 static void pending_add(struct stat_ctx *c, uint64_t key, uint64_t ts)
 {
@@ -108,7 +83,6 @@ static void pending_done(struct stat_ctx *c, uint64_t key, uint64_t ts)
 static int on_record(void *ctx, const struct npuprof_record *r)
 {
 	struct stat_ctx *c = ctx;
-	struct strow *row;
 
 	tracker_feed(&c->trk, r);
 	if (c->raw)
@@ -122,8 +96,6 @@ static int on_record(void *ctx, const struct npuprof_record *r)
 	}
 	switch (r->hdr.type) {
 	case NPUPROF_REC_SUBMIT:
-		if ((row = row_of(c, r->submit.devid, r->submit.stream_id)))
-			row->submit++;
 		pending_add(c,
 			    npuprof_task_key(r->submit.devid, r->submit.stream_id,
 					     r->submit.task_id),
@@ -134,8 +106,6 @@ static int on_record(void *ctx, const struct npuprof_record *r)
 			c->cqe_recv++;
 			break;
 		}
-		if ((row = row_of(c, r->complete.devid, npuprof_stream_id(r->complete.stream_id))))
-			row->complete++;
 		pending_done(c,
 			     npuprof_task_key(r->complete.devid, r->complete.stream_id,
 					      r->complete.task_id),
@@ -153,13 +123,14 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int cmp_row(const void *a, const void *b)
+static int cmp_stream(const void *a, const void *b)
 {
-	const struct strow *x = a, *y = b;
+	const struct trk_stream *x = *(const struct trk_stream *const *)a,
+				*y = *(const struct trk_stream *const *)b;
 
 	if (x->dev != y->dev)
 		return x->dev < y->dev ? -1 : 1;
-	return x->stream < y->stream ? -1 : x->stream > y->stream;
+	return x->id < y->id ? -1 : x->id > y->id;
 }
 
 static void usage(FILE *f)
@@ -201,23 +172,36 @@ static void print_report(struct stat_ctx *c, const struct npuprof_stats *ks, con
 	       "cqe-recv");
 	printf(" %12llu  %-12s\n", (unsigned long long)(ks->dropped), "dropped");
 
-	qsort(c->rows, c->nrows, sizeof(*c->rows), cmp_row);
 	/* completed: the tasks the device finished, by their CQEs or by the
 	 * SQ head (a 910B writes CQEs for few tasks); a stream completing
 	 * without submits (direct doorbell, UIO_D) cannot be followed */
 	printf("\n %6s %6s %12s %12s %12s\n", "device", "stream", "submitted", "completed", "CQEs");
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct strow *w = &c->rows[i];
-		const struct trk_stream *s = tracker_stream(&c->trk, w->dev, w->stream);
+	size_t n = 0, i = 0;
+	const struct trk_stream **v;
+
+	for (const struct trk_stream *s = c->trk.all; s; s = s->next)
+		n++;
+	v = n ? malloc(n * sizeof(*v)) : NULL;
+	for (const struct trk_stream *s = c->trk.all; v && s; s = s->next)
+		v[i++] = s;
+	if (n && !v)
+		printf(" (out of memory for the per-stream table)\n");
+	else if (n)
+		qsort(v, n, sizeof(*v), cmp_stream);
+	for (i = 0; v && i < n; i++) {
+		const struct trk_stream *s = v[i];
 		char done[24];
 
-		if (s && s->submits)
+		if (!s->submits && !s->cqes)
+			continue; /* receives only */
+		if (s->submits)
 			snprintf(done, sizeof(done), "%llu", (unsigned long long)s->completes);
 		else
-			snprintf(done, sizeof(done), "%s", w->complete ? "not followed" : "0");
-		printf(" %6u %6u %12llu %12s %12llu\n", w->dev, w->stream,
-		       (unsigned long long)w->submit, done, (unsigned long long)w->complete);
+			snprintf(done, sizeof(done), "not followed");
+		printf(" %6u %6u %12llu %12s %12llu\n", s->dev, s->id,
+		       (unsigned long long)s->submits, done, (unsigned long long)s->cqes);
 	}
+	free(v);
 
 	if (c->nlat) {
 		qsort(c->lat, c->nlat, sizeof(*c->lat), cmp_u64);
@@ -292,7 +276,6 @@ int cmd_stat(int argc, char **argv)
 	if (!status && res.exit_status > 0)
 		status = res.exit_status;
 	tracker_free(&c->trk);
-	free(c->rows);
 	free(c->lat);
 	for (int i = 0; i < NBUCKET; i++)
 		while (c->bucket[i]) {

@@ -234,6 +234,8 @@ void tracker_feed(struct tracker *t, const struct npuprof_record *r)
 		s = stream_get(t, r->complete.devid, r->complete.stream_id);
 		if (!s)
 			break;
+		if (!(r->hdr.flags & NPUPROF_F_CQE_RECV))
+			s->cqes++;
 		if (!s->submits) {
 			s->unsubmitted++;
 			break;

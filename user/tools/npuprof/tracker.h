@@ -45,6 +45,7 @@ struct trk_stream {
 	uint64_t head_since; /* when q[first] became the head */
 	uint64_t last_complete; /* ts of the last completion, 0: none */
 	uint64_t submits, completes; /* cumulative */
+	uint64_t cqes; /* CQEs written (receives not counted) */
 	uint64_t unsubmitted; /* completions on a stream without submits seen */
 	uint32_t sq, tail; /* the SQ and tail of the latest submit */
 	/* time with at least one task in flight, up to occ_since if len */
