@@ -676,6 +676,16 @@ static int open_stream(const char *dir, char *err, size_t errlen)
 	return fd;
 }
 
+/* The process's ranks (rank.c), written at a collection's start. */
+static void emit_ranks(void)
+{
+	struct npuprof_hrec_rank recs[NPUPROF_RANK_RECORDS_MAX];
+	unsigned n = npuprof_rank_records(recs);
+
+	if (n)
+		npuprof_hostrec_emit(recs, n * sizeof(recs[0]));
+}
+
 int npuprof_hostrec_start(const struct npuprof_hostrec_config *cfg, char *err, size_t errlen)
 {
 	struct npuprof_host_file_header fh;
@@ -773,7 +783,7 @@ int npuprof_hostrec_start(const struct npuprof_hostrec_config *cfg, char *err, s
 	pthread_mutex_lock(&g_io_lock);
 	clock_emit_locked(1); /* the first pair, before any stamp */
 	pthread_mutex_unlock(&g_io_lock);
-	npuprof_rank_emit_all();
+	emit_ranks();
 	if (g_start_hook)
 		g_start_hook();
 
@@ -863,6 +873,15 @@ int npuprof_hostrec_emit(const void *records, size_t len)
 	}
 	pthread_mutex_unlock(&g_io_lock);
 	return r;
+}
+
+void npuprof_hostrec_set_rank(uint32_t device_id, int32_t rank, uint32_t rank_size,
+			      uint64_t group_name_id)
+{
+	struct npuprof_hrec_rank r;
+
+	if (npuprof_rank_keep(device_id, rank, rank_size, group_name_id, &r))
+		npuprof_hostrec_emit(&r, sizeof(r)); /* -ENOTCONN: written at the next start */
 }
 
 void npuprof_hostrec_set_start_hook(void (*fn)(void))

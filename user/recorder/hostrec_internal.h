@@ -354,7 +354,15 @@ static inline __attribute__((always_inline)) int hrec_emit_mstx_end(uint64_t tim
 	return 0;
 }
 
-/* Writes the process's rank records (rank.c) to the running stream. */
-void npuprof_rank_emit_all(void);
+/* The process's rank table (rank.c), below the recorder: it builds the
+ * records, hostrec.c writes them. */
+#define NPUPROF_RANK_RECORDS_MAX 65 /* 64 devices' HCCL ranks and the environment's */
+/* The environment's rank and every kept HCCL rank, as records: their count. */
+unsigned npuprof_rank_records(struct npuprof_hrec_rank out[NPUPROF_RANK_RECORDS_MAX]);
+/* Keeps device_id's HCCL rank as record *r: 1 if kept (the device's first),
+ * 0 if the device has one already or the table is full (*r is filled
+ * either way). */
+int npuprof_rank_keep(uint32_t device_id, int32_t rank, uint32_t rank_size, uint64_t group_name_id,
+		      struct npuprof_hrec_rank *r);
 
 #endif
