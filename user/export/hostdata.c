@@ -1986,14 +1986,14 @@ struct hd_hccl_op *hostdata_hccl_op(struct hostdata *h, uint32_t pid, uint64_t o
 	return NULL;
 }
 
-const struct hd_api *hostdata_enclosing_api(const struct hostdata *h, uint32_t pid, uint32_t tid,
+const struct hd_api *hostdata_enclosing_api(struct hostdata *h, uint32_t pid, uint32_t tid,
 					    uint64_t t)
 {
 	size_t lo = 0, hi = h->napi;
 	const struct hd_api *best = NULL;
 
 	if (h->stream)
-		return stream_enclosing((struct hostdata *)h, pid, tid, t);
+		return stream_enclosing(h, pid, tid, t);
 	/* first API of (pid, tid) starting after t */
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;

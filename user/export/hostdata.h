@@ -239,8 +239,9 @@ static inline const struct hd_api_strings *hostdata_api_strings(const struct hos
 	return &h->apistr[a->strings];
 }
 struct hd_hccl_op *hostdata_hccl_op(struct hostdata *h, uint32_t pid, uint64_t op_seq);
-/* Innermost node- or acl-level API on (pid, tid) open at time t. */
-const struct hd_api *hostdata_enclosing_api(const struct hostdata *h, uint32_t pid, uint32_t tid,
+/* Innermost node- or acl-level API on (pid, tid) open at time t. Not a
+ * const query: on a streaming reader it reads the thread ahead up to t. */
+const struct hd_api *hostdata_enclosing_api(struct hostdata *h, uint32_t pid, uint32_t tid,
 					    uint64_t t);
 
 #endif
