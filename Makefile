@@ -316,7 +316,7 @@ include bpf/bpf.mk
 # Programs that use the runtime (npuwork, tests/vm/rt_*, tests/unit/
 # test_runtime*) link these shared libraries, never libnpuprof.a, so that the
 # process has one recorder; the tool library carries none. `make install-sdk PREFIX=DIR` lays them out as
-# CANN does: DIR/include/{acl,hccl}, DIR/lib64, DIR/bin/setenv.bash.
+# CANN does: DIR/include/{acl,hccl}, DIR/lib64, DIR/set_env.sh (see install-sdk).
 # RT_REPORT picks the backend of the runtime's reporting layer
 # (user/runtime/rt_prof.c): rec (rt_prof_rec.c, libmsprofiler.so's host
 # records; the default until `npuprof export` decodes CANN's reports) or
@@ -414,6 +414,14 @@ $(BUILD)/tests/bench/bench_mstx: $(BUILD)/obj/tests/bench/bench_mstx.o $(RT_LIBS
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(LIB_A) $(RT_LINK) $(LDLIBS)
 
+# The SDK is a CANN install as CANN's scripts see it (example/set_sample_env.sh
+# and common/resolve_cann_env.sh of hicann/runtime): set_env.sh at the root,
+# include/acl/acl.h with lib64/libacl_rt.so (CANN's current name of the
+# runtime library; here the same library as libascendcl.so), the
+# <arch>-linux/{include,lib64} layout, and
+# <arch>-linux/tikcpp/ascendc_kernel_cmake/ascendc.cmake, which refuses kernel
+# builds (dist/sdk/).
+SDK_ARCH := $(shell uname -m)-linux
 .PHONY: install-sdk
 install-sdk: $(RT_LIBS) $(NN_LIBS)
 	@test -n "$(PREFIX)" || { echo "usage: make install-sdk PREFIX=DIR" >&2; exit 2; }
@@ -431,6 +439,12 @@ install-sdk: $(RT_LIBS) $(NN_LIBS)
 	install -m 755 $(NN_LIBS) $(PREFIX)/lib64/
 	printf 'export ASCEND_HOME_PATH=%s\nexport LD_LIBRARY_PATH=%s/lib64$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}\n' \
 		"$(abspath $(PREFIX))" "$(abspath $(PREFIX))" > $(PREFIX)/bin/setenv.bash
+	sed 's|@PREFIX@|$(abspath $(PREFIX))|' dist/sdk/set_env.sh > $(PREFIX)/set_env.sh
+	ln -sf libascendcl.so $(PREFIX)/lib64/libacl_rt.so
+	install -d $(PREFIX)/$(SDK_ARCH)/tikcpp/ascendc_kernel_cmake
+	ln -sfn ../include $(PREFIX)/$(SDK_ARCH)/include
+	ln -sfn ../lib64 $(PREFIX)/$(SDK_ARCH)/lib64
+	install -m 644 dist/sdk/ascendc.cmake $(PREFIX)/$(SDK_ARCH)/tikcpp/ascendc_kernel_cmake/
 	@echo "SDK installed in $(PREFIX)"
 
 # The aclnn operator API (user/aclnn) in CANN's layout: libnnopbase.so

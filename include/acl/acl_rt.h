@@ -62,6 +62,10 @@ ACL_FUNC_VISIBILITY aclError aclrtResetDeviceForce(int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t *count);
 ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode);
+/* The SoC version of device 0 ("Ascend910B1" on npusim), the SOC_VERSION that
+ * CANN's sample scripts build for; NULL if no device answers. Needs no
+ * aclInit. (CANN declares it in acl/acl_base_rt.h, included by acl.h.) */
+ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
 
 ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);

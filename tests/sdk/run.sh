@@ -62,4 +62,29 @@ readelf -d "$out/build/mstx_sample_ext" | grep -q 'libms_tools_ext.so' ||
 readelf -d "$out/prefix/lib64/libms_tools_ext.so" | grep -q 'Filter library: \[libprofapi.so\]' ||
 	{ echo "sdk: libms_tools_ext.so is not a filter of libprofapi.so"; exit 1; }
 "$out/build-aclnn/aclnn_sample"
+# the SDK as CANN's sample scripts see it: set_env.sh at the root, the
+# include/lib64 pair with libacl_rt.so, ascendc.cmake where they look for it
+# (the VM suite 40_runtime runs soc_name on npusim: Ascend910B1)
+(
+	unset ASCEND_HOME_PATH
+	. "$out/prefix/set_env.sh"
+	[ "$ASCEND_HOME_PATH" = "$root/$out/prefix" ] || { echo "sdk: set_env.sh set ASCEND_HOME_PATH=$ASCEND_HOME_PATH"; exit 1; }
+	arch=$(uname -m)-linux
+	for f in include/acl/acl.h lib64/libacl_rt.so $arch/include/acl/acl.h $arch/lib64/libacl_rt.so \
+		$arch/tikcpp/ascendc_kernel_cmake/ascendc.cmake; do
+		[ -f "$ASCEND_HOME_PATH/$f" ] || { echo "sdk: $f missing"; exit 1; }
+	done
+	export ASCENDC_CMAKE_DIR="$ASCEND_HOME_PATH/$arch/tikcpp/ascendc_kernel_cmake" SOC_VERSION=Ascend910B1
+	cmake -S tests/sdk/layout -B "$out/layout" -DASCEND_CANN_PACKAGE_PATH="$ASCEND_HOME_PATH" >/dev/null
+	cmake --build "$out/layout" >/dev/null
+	# no device here: no SoC name, said so
+	if "$out/layout/soc_name" 2>"$out/soc_name.err"; then echo "sdk: soc_name answered without a device"; exit 1; fi
+	grep -q 'no device' "$out/soc_name.err" || { echo "sdk: soc_name said: $(cat "$out/soc_name.err")"; exit 1; }
+	# a kernel build is refused at configure time, naming the missing compiler
+	if cmake -S tests/sdk/layout -B "$out/layout-kernel" -DTRY_KERNEL=ON \
+		-DASCEND_CANN_PACKAGE_PATH="$ASCEND_HOME_PATH" >"$out/kernel.log" 2>&1; then
+		echo "sdk: an AscendC kernel library configured"; exit 1
+	fi
+	grep -q 'no AscendC kernel compiler' "$out/kernel.log" || { cat "$out/kernel.log"; exit 1; }
+)
 echo "sdk: ok"

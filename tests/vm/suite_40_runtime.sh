@@ -63,6 +63,18 @@ t_sdk() {
 	LD_LIBRARY_PATH=build/sdk/prefix/lib64 build/sdk/build/acl_sample "$RT_OUT/sdk_prof"
 }
 
+# the SoC version CANN's sample scripts take for SOC_VERSION: device 0's,
+# through libacl_rt.so of the SDK, without aclInit; none without a device
+t_soc_name() {
+	[ -x build/sdk/layout/soc_name ] || { echo "build/sdk/layout/soc_name missing: run tests/sdk/run.sh (make check does)"; return 1; }
+	unload_sim || return 1
+	if build/sdk/layout/soc_name; then echo "a SoC name without npusim"; return 1; fi
+	load_sim devices=2 || return 1
+	soc=$(build/sdk/layout/soc_name) || return 1
+	echo "aclrtGetSocName: $soc"
+	[ "$soc" = Ascend910B1 ]
+}
+
 run runtime.order rt_case order
 run runtime.errors rt_case errors
 run runtime.hccl_2 rt_case hccl 2
@@ -75,4 +87,5 @@ for f in tests/fixtures/real/*.db; do
 	run "runtime.replay.$(basename "$f" .db)" t_replay "$f"
 done
 run runtime.sdk t_sdk
+run runtime.soc_name t_soc_name
 unload_sim

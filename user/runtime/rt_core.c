@@ -250,6 +250,28 @@ aclError aclrtGetDeviceCount(uint32_t *count)
 	return ACL_SUCCESS;
 }
 
+/*
+ * A 910B's SoC version is a product of the family (Ascend910B1..B4); npusim
+ * models the one CANN's own 910B HAL stub reports (PLATFORMCONFIG_CLOUD_V2_
+ * 910B1). Device 0 answers, as CANN's does with several devices; no device,
+ * or one that is not npusim's 910B, gives NULL, as CANN's without a driver.
+ */
+#define RT_SOC_NAME NPUSIM_CHIP_NAME "1"
+
+const char *aclrtGetSocName(void)
+{
+	struct npusim_dev_info info;
+	int fd = npusim_dev_open(0), r;
+
+	if (fd < 0)
+		return NULL;
+	r = npusim_dev_info(fd, &info);
+	npusim_dev_close(fd);
+	if (r < 0 || strncmp(info.chip_name, NPUSIM_CHIP_NAME, sizeof(info.chip_name)) != 0)
+		return NULL;
+	return RT_SOC_NAME;
+}
+
 aclError aclrtGetRunMode(aclrtRunMode *runMode)
 {
 	if (!runMode)
