@@ -85,8 +85,10 @@ static void copy_host(const char *from_dir, const char *to_dir)
 	closedir(d);
 }
 
-int flight_dump(const struct flightbuf *b, uint64_t now, const struct flight_dump_info *in,
-		struct npuprof_session *s, uint64_t *written, char *err, size_t errlen)
+/* Writes the whole dump into a new session directory under parent. */
+static int dump_into(const char *parent, const struct flightbuf *b, uint64_t now,
+		     const struct flight_dump_info *in, struct npuprof_session *s,
+		     uint64_t *written, char *err, size_t errlen)
 {
 	struct npuprof_rawk_writer *w;
 	uint64_t from = now > b->keep_ns ? now - b->keep_ns : 0, n = 0;
@@ -108,7 +110,7 @@ int flight_dump(const struct flightbuf *b, uint64_t now, const struct flight_dum
 		s->start_monotonic_ns -= back;
 		s->start_realtime_ns -= back;
 	}
-	if ((r = npuprof_session_create(s, in->parent, err, errlen)) < 0)
+	if ((r = npuprof_session_create(s, parent, err, errlen)) < 0)
 		return r;
 	snprintf(path, sizeof(path), "%s/%s", s->dir, NPUPROF_KERNEL_RAW);
 	if ((r = npuprof_rawk_create(&w, path, in->engine, in->sample_n, in->flags, err, errlen)) <
@@ -148,4 +150,47 @@ int flight_dump(const struct flightbuf *b, uint64_t now, const struct flight_dum
 	if (written)
 		*written = n;
 	return npuprof_session_finish(s, err, errlen);
+}
+
+/*
+ * A dump is built in a hidden staging directory, <parent>/.npuprof-dump-<pid>,
+ * and renamed into parent only once it is whole: a recorder killed while
+ * dumping leaves no PROF_* directory that looks finished (`npuprof export
+ * parent` and readers of PROF_* never see the part), only the staging
+ * directory, which the next dump of the same process reuses.
+ */
+int flight_dump(const struct flightbuf *b, uint64_t now, const struct flight_dump_info *in,
+		struct npuprof_session *s, uint64_t *written, char *err, size_t errlen)
+{
+	char staging[4352], final[sizeof(s->dir)];
+	const char *name;
+	int r;
+
+	if ((size_t)snprintf(staging, sizeof(staging), "%s/.npuprof-dump-%ld", in->parent,
+			     (long)getpid()) >= sizeof(staging)) {
+		snprintf(err, errlen, "%s: path too long", in->parent);
+		return -ENAMETOOLONG;
+	}
+	if ((r = dump_into(staging, b, now, in, s, written, err, errlen)) < 0)
+		return r;
+	name = strrchr(s->dir, '/') + 1;
+	if ((size_t)snprintf(final, sizeof(final), "%s/%s", in->parent, name) >= sizeof(final)) {
+		snprintf(err, errlen, "%s/%s: path too long", in->parent, name);
+		return -ENAMETOOLONG;
+	}
+	/* renameat2(RENAME_NOREPLACE) semantics by hand: the name is fresh
+	 * (random), and a clash is refused rather than merged into */
+	if (access(final, F_OK) == 0) {
+		snprintf(err, errlen, "%s: already exists", final);
+		return -EEXIST;
+	}
+	if (rename(s->dir, final) < 0) {
+		r = -errno;
+		snprintf(err, errlen, "%s: cannot move the dump into place: %s", final,
+			 strerror(errno));
+		return r;
+	}
+	snprintf(s->dir, sizeof(s->dir), "%s", final);
+	rmdir(staging); /* empty now; kept if another dump of ours is in it */
+	return 0;
 }
