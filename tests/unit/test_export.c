@@ -700,6 +700,29 @@ START_TEST(test_damaged_session)
 }
 END_TEST
 
+/* A command with newlines (`python3 -c` code) is written on one line: the
+ * session loads and exports, its command with spaces for the newlines. */
+START_TEST(test_multiline_cmd)
+{
+	struct npuprof_session s, l;
+	struct npuprof_export_result res;
+	char err[2048], *w;
+	int ret;
+
+	make_session(&s);
+	snprintf(s.cmd, sizeof(s.cmd), "python3 -c import os\nprint(1)\r\n\tx");
+	ck_assert_int_eq(npuprof_session_write_info(&s, err, sizeof(err)), 0);
+	write_kernel(&s, 5, 0);
+	ck_assert_int_eq(npuprof_session_finish(&s, err, sizeof(err)), 0);
+	ck_assert_msg(npuprof_session_load(&l, s.dir, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(l.cmd, "python3 -c import os print(1)  \tx");
+	w = export_warnings(s.dir, &ret, &res);
+	ck_assert_msg(ret == 0 && !res.damaged, "%s", w);
+	free(w);
+	cleanup();
+}
+END_TEST
+
 /* Issue 31 #2: bit flips in the kernel stream are found (each record has
  * its checksum): each costs at most the record it is in, the warning names
  * them, the good database is kept and the message says why; --force
@@ -1008,6 +1031,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_cqe_with_task_times);
 	tcase_add_test(tc, test_damaged_kernel);
 	tcase_add_test(tc, test_damaged_session);
+	tcase_add_test(tc, test_multiline_cmd);
 	tcase_add_test(tc, test_kernel_bit_flips);
 	tcase_add_test(tc, test_unreadable_keeps_complete_db);
 	tcase_add_test(tc, test_outputs_atomic);

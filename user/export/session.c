@@ -113,14 +113,28 @@ static void local_stamp(uint64_t unix_ns, const char *fmt, char *out, size_t len
 		snprintf(out, len, "%s", base);
 }
 
+/* A text field as one line of the file: a control character (a newline in
+ * `python3 -c` code, say) would end the line or be refused when read
+ * (session_text), so each is written as a space. */
+static const char *one_line(const char *v, char *out, size_t len)
+{
+	size_t i = 0;
+
+	for (; v[i] && i + 1 < len; i++)
+		out[i] = (unsigned char)v[i] < 0x20 && v[i] != '\t' ? ' ' : v[i];
+	out[i] = 0;
+	return out;
+}
+
 static int write_session_file(const struct npuprof_session *s, char *err, size_t errlen)
 {
-	char buf[16384];
+	char buf[16384], cmd[sizeof(s->cmd)], host[sizeof(s->hostname)];
 	size_t n = 0;
 
 #define P(...) n += (size_t)snprintf(buf + n, sizeof(buf) - n, __VA_ARGS__)
 	P("version=%d\nhostname=%s\nhost_uid=%s\npid=%u\ncmd=%s\nengine=%s\n",
-	  NPUPROF_SESSION_VERSION, s->hostname, s->host_uid, s->pid, s->cmd, s->engine);
+	  NPUPROF_SESSION_VERSION, one_line(s->hostname, host, sizeof(host)), s->host_uid, s->pid,
+	  one_line(s->cmd, cmd, sizeof(cmd)), s->engine);
 	P("device_backend=%s\n", s->device_backend);
 	P("rank=%d\n", (int)s->rank);
 	P("sample_n=%u\ncapture_flags=%u\n", s->sample_n, s->capture_flags);
