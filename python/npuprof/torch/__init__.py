@@ -900,3 +900,4 @@ def stats():
 
 
 from . import mstx  # noqa: E402,F401
+from . import dynamic_profile  # noqa: E402,F401
