@@ -13,18 +13,64 @@ profiler's database, with the API of torch_npu.profiler::
 
 Only the active steps of the schedule are recorded. Each active range
 (one per repeat) is one collection: at its first step the profiler creates
-``<dir>/<worker>_<YYYYmmddHHMMSSfff>_ascend_pt/`` (worker: the handler's
-worker_name, default ``<hostname>_<pid>``), starts a CANN profiling session
+``<dir>/<worker>_<pid>_<YYYYmmddHHMMSSfff>_ascend_pt/`` (worker: the
+handler's worker_name, default the hostname), starts a CANN profiling session
 in it (aclprofInit/aclprofCreateConfig/aclprofStart: the PROF_* directory),
 records every torch op (PYTORCH_API rows), the steps (STEP_TIME), allocator
 events with profile_memory (MEMORY_RECORD, OP_MEMORY), Python stacks with
-with_stack (PYTORCH_CALLCHAINS) and garbage collections (GC_RECORD); at its
+with_stack (PYTORCH_CALLCHAINS) and, with the experimental config's
+gc_detect_threshold, garbage collections (GC_RECORD); at its
 end it stops the session, writes profiler_info_<rank>.json and
 profiler_metadata.json and calls on_trace_ready (an exception it raises is
 written to stderr with its traceback and kept in ``prof.trace_ready_errors``;
 the loop and the next cycles go on). tensorboard_trace_handler's
 handler runs ``npuprof export --pytorch`` on the directory, which writes
 ``ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_<rank>.db``.
+
+The public names are torch_npu.profiler's (its __all__, plus
+_KinetoProfile, analyse and the dynamic_profile module), with its
+signatures and defaults. As torch_npu's, a bad argument does not raise:
+a line "[date] [WARNING] [pid] profiler.py: ..." on stdout says it and
+the value is reset (TORCH_NPU_WARNING_DISABLE=1 or a RANK other than 0
+silences them); an exception inside start/stop/step is an [ERROR] line.
+npuprof's own configuration errors (NPUPROF_TORCH_MIRROR, RANK, a missing
+npuprof build) do raise.
+
+experimental_config (_ExperimentalConfig; default Level0, export_type
+text): profiler_info.json's config.experimental_config holds its
+attributes, as torch_npu writes them, and profiler_metadata.json (the
+database's META_DATA) its npuprof.experimental_config with the aclprof
+switches chosen. On npusim:
+
+  profiler_level  honoured: the switches of torch_npu's level table
+                  (Level_none: none, framework and mstx rows only;
+                  Level0 TASK_TIME_L0|ACL_API: device tasks and CANN
+                  APIs; Level1 + TASK_TIME, HCCL_TRACE, AICORE_METRICS:
+                  HCCL small tasks; Level2 + RUNTIME_API, AICPU)
+  mstx/msprof_tx  honoured: off, npuprof.torch.mstx records nothing
+                  inside a profile and MSTX rows are not exported
+  gc_detect_threshold honoured: GC_RECORD only with it, for collections
+                  of at least that many ms (0: all)
+  export_type     Db and Text both get the database (no text exporter)
+  aic_metrics, l2_cache, op_attr, record_op_args, data_simplification,
+  host_sys, sys_io, sys_interconnection, mstx_domain_include/exclude:
+                  checked, recorded and their switches set; not applicable
+                  (npusim has no PMU, L2 model, host or interconnect
+                  samplers to fill them)
+
+A host-only collection (no NPU activity, or no device to profile) also
+carries ACL_PROF_MSPROFTX: aclprof allows a session without devices only
+for it, and its host stream holds the framework records.
+
+export_chrome_trace(path): the collection's PyTorch database as a
+Chrome/Perfetto trace (npuprof export --json). export_stacks(path,
+metric): flame-graph lines of each Python stack's ops' self CPU time, in
+us. export_memory_timeline: torch_npu's checks, then says it is not
+available (MEMORY_RECORD/OP_MEMORY hold the events). A profile without
+on_trace_ready writes under ./export_only_prof_dir (or
+$ASCEND_WORK_PATH/profiling_data) and, as torch_npu, deletes that
+collection with the object. Directory names are torch_npu's:
+<worker or hostname>_<pid>_<YYYYmmddHHMMSSfff>_ascend_pt.
 
 Under ``npuprof record -- python3 train.py`` record's session governs: no
 directory or session of the profiler's own is made, the records go into
