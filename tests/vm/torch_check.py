@@ -349,8 +349,20 @@ def main():
                   os.path.basename(info[0]) == "profiler_info.json",
                   "%s: profiler_info.json (no rank)" % l["loop"])
             md = json.load(open(os.path.join(d, "profiler_metadata.json")))
-            check(md == {"loop": l["loop"], "distributed_args": {"tensor_model_parallel_size": 1}},
+            check({k: md.get(k) for k in ("loop", "distributed_args")} ==
+                  {"loop": l["loop"], "distributed_args": {"tensor_model_parallel_size": 1}},
                   "%s: profiler_metadata.json holds add_metadata/add_metadata_json" % l["loop"])
+            # the _ExperimentalConfig: in profiler_info.json as torch_npu
+            # writes it, in the metadata with the switches it chose
+            # (Level1: TASK_TIME|ACL_API|HCCL_TRACE|AICORE_METRICS, mstx on;
+            # with profile_memory TASK_MEMORY)
+            ec = md.get("npuprof.experimental_config", {})
+            want_sw = 0x27 | 0x80 | (0x1000 if l["memory"] else 0)
+            check(l["switches"] == want_sw and ec.get("aclprof_switches") == "0x%x" % want_sw and
+                  ec.get("_profiler_level") == "Level1" and
+                  json.load(open(info[0]))["config"]["experimental_config"] == l["config"],
+                  "%s: the experimental config (Level1, switches 0x%x) in profiler_info.json and "
+                  "the metadata" % (l["loop"], l["switches"] or 0))
             check(len(glob.glob(os.path.join(d, "PROF_*"))) == 1, "%s: one PROF_* inside" % l["loop"])
             recs = dump([d])
             check_raw(l, recs, exp, ref_mem)

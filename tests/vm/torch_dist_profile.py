@@ -7,7 +7,9 @@ because torch.distributed is initialised, and exports each rank into its own
 <worker>_<time>_ascend_pt directory. Then it checks its own database:
 ascend_pytorch_profiler_<rank>.db, profiler_info_<rank>.json,
 RANK_DEVICE_MAP (rank, device), and every all-reduce in PYTORCH_API linked
-through CONNECTION_IDS -> CANN_API to its COMMUNICATION_OP.
+through CONNECTION_IDS -> CANN_API to its COMMUNICATION_OP; with no
+experimental_config (torch_npu's default, Level0: TASK_TIME_L0|ACL_API)
+the device tasks and CANN APIs are there.
 
 usage: torch_dist_profile.py OUT RANK WORLD INIT_FILE STEPS
 """
@@ -86,6 +88,17 @@ def main():
         fails.append("all-reduces: %d in PYTORCH_API, %d linked, expected %d" % (n_ar, linked, want))
     if n_ops < want or groups != 1:
         fails.append("COMMUNICATION_OP: %d rows (want >= %d), %d groups" % (n_ops, want, groups))
+    # no experimental_config: torch_npu's default, Level0 (TASK_TIME_L0 |
+    # ACL_API): the device tasks are captured, CANN APIs recorded, no mstx
+    md = dict(db.execute("SELECT name, value FROM META_DATA"))
+    ec = json.loads(md.get("npuprof.experimental_config", "{}"))
+    n_task = db.execute("SELECT count(*) FROM TASK").fetchone()[0] if "TASK" in tables else 0
+    n_cann = db.execute("SELECT count(*) FROM CANN_API").fetchone()[0] if "CANN_API" in tables else 0
+    print("rank %d: Level0 (switches %s): %d TASK, %d CANN_API" % (rank, ec.get("aclprof_switches"),
+                                                                 n_task, n_cann))
+    if ec.get("_profiler_level") != "Level0" or ec.get("aclprof_switches") != "0x801" or \
+            n_task == 0 or n_cann == 0:
+        fails.append("Level0: config %s, %d TASK, %d CANN_API" % (ec, n_task, n_cann))
     for f in fails:
         print("FAIL rank %d: %s" % (rank, f))
     sys.exit(1 if fails else 0)

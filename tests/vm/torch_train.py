@@ -72,9 +72,15 @@ def run_loop(name, sched, nsteps, body, out, with_stack, memory, use_ref, skip_f
     handler = nprof.tensorboard_trace_handler(out, worker_name=name)
     t0 = time.monotonic()
     t_start = time.monotonic_ns()  # CLOCK_MONOTONIC, the records' clock
+    # as torch_npu's documentation writes it: Level1 into a database, mstx
+    # on, every garbage collection (threshold 0)
+    cfg = nprof._ExperimentalConfig(export_type=[nprof.ExportType.Db],
+                                    profiler_level=nprof.ProfilerLevel.Level1,
+                                    aic_metrics=nprof.AiCMetrics.PipeUtilization, l2_cache=False,
+                                    data_simplification=False, mstx=True, gc_detect_threshold=0)
     prof = nprof.profile(activities=[nprof.ProfilerActivity.CPU, nprof.ProfilerActivity.NPU],
                          schedule=sched, on_trace_ready=handler, record_shapes=True,
-                         profile_memory=memory, with_stack=with_stack)
+                         profile_memory=memory, with_stack=with_stack, experimental_config=cfg)
     prof.add_metadata("loop", name)
     prof.add_metadata_json("distributed_args", json.dumps({"tensor_model_parallel_size": 1}))
     if use_ref and recording(sched, 0):
@@ -97,7 +103,8 @@ def run_loop(name, sched, nsteps, body, out, with_stack, memory, use_ref, skip_f
     t_end = time.monotonic_ns()
     return {"t_start": t_start, "t_end": t_end, "loop": name, "dirs": prof.ascend_pt_dirs, "active_steps": active,
             "torch_ops": ref.ops, "torch_mem": ref.mem, "seconds": time.monotonic() - t0,
-            "steps": nsteps, "mirror": prof.mirror, "memory": memory, "ref": use_ref}
+            "steps": nsteps, "mirror": prof.mirror, "memory": memory, "ref": use_ref,
+            "config": cfg.to_json(), "switches": prof.switches}
 
 
 def main():

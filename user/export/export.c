@@ -1344,10 +1344,12 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	x->nheap = x->whead = 0;
 	x->host_gtid = 0;
 	/* the host merge from the start (a previous run went over it) */
-	check(x,
-	      hostdata_rewind(x->hd, enabled(x, ACL_PROF_ACL_API) ? on_api : NULL,
-			      x->host_only && enabled(x, ACL_PROF_TASK_TIME) ? on_host_task : NULL,
-			      x));
+	check(x, hostdata_rewind(x->hd, enabled(x, ACL_PROF_ACL_API) ? on_api : NULL,
+				 x->host_only && enabled(x, ACL_PROF_TASK_TIME |
+								    ACL_PROF_TASK_TIME_L0) ?
+					 on_host_task :
+					 NULL,
+				 x));
 	for (size_t i = 0; i < x->hd->nhop; i++)
 		x->hd->hop[i].dev_start = x->hd->hop[i].dev_end = -1;
 

@@ -161,7 +161,9 @@ void apisession_capture_start(void)
 	sigset_t all, old;
 	int r;
 
-	if (!g_have_session || !(g_s.switches & ACL_PROF_TASK_TIME) || !g_dev_mask)
+	/* task time at level 0 (torch_npu's Level0) or above */
+	if (!g_have_session || !(g_s.switches & (ACL_PROF_TASK_TIME | ACL_PROF_TASK_TIME_L0)) ||
+	    !g_dev_mask)
 		return; /* nothing on a device to capture */
 	if (access("/dev/npuprof", F_OK) != 0) {
 		fprintf(stderr,

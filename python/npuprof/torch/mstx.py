@@ -59,15 +59,28 @@ def _stream(stream):
     raise TypeError("mstx: stream must be an aclrtStream handle (int) or None")
 
 
+def _off():
+    """A profile records with mstx and msprof_tx off (its
+    _ExperimentalConfig's): torch_npu's markers record nothing then."""
+    from . import current_profile
+    p = current_profile()
+    return p is not None and not p.experimental_config.tx_enabled
+
+
 def mark(message="", stream=None):
     """An instant marker."""
-    _lib.mstxMarkA(_msg(message), _stream(stream))
+    b, s = _msg(message), _stream(stream)
+    if not _off():
+        _lib.mstxMarkA(b, s)
 
 
 def range_start(message="", stream=None):
     """Starts a range; returns its id (0 if no collection runs)."""
     from . import current_profile
     b = _msg(message)
+    if _off():
+        _stream(stream)
+        return 0
     t0 = _C.now()
     rid = _lib.mstxRangeStartA(b, _stream(stream))
     if current_profile() is not None:
