@@ -311,17 +311,24 @@ include bpf/bpf.mk
 #                   no cost per call; its own definitions are link-time
 #                   placeholders of the names in its version script
 # libascendcl.so    the runtime (user/runtime/*.c plus the npusim client,
-#                   user/device/npusim_dev.c), linked to libprofapi.so
+#                   user/device/npusim_dev.c), linked to libmsprofiler.so
 # libms_tools_ext.so  CANN's mstx library name: a filter over libprofapi.so
 # Programs that use the runtime (npuwork, tests/vm/rt_*, tests/unit/
 # test_runtime*) link these shared libraries, never libnpuprof.a, so that the
 # process has one recorder; the tool library carries none. `make install-sdk PREFIX=DIR` lays them out as
 # CANN does: DIR/include/{acl,hccl}, DIR/lib64, DIR/bin/setenv.bash.
-# The runtime reports as CANN's does, through CANN's reporter ABI only
-# (user/runtime/rt_prof.c and rt_prof_cann.c): libascendcl.so is linked to
-# libprofapi.so.
-RT_SRCS    := $(wildcard user/runtime/*.c)
+# RT_REPORT picks the backend of the runtime's reporting layer
+# (user/runtime/rt_prof.c): cann (the default: rt_prof_cann.c, CANN's
+# reporter ABI, libascendcl.so linked to libprofapi.so) or rec (rt_prof_rec.c,
+# libmsprofiler.so's private host-record hooks). The other backend is compiled too, so that it stays
+# buildable, but not linked.
+RT_REPORT  ?= cann
+RT_BACKENDS := rec cann
+RT_SRCS    := $(filter-out $(RT_BACKENDS:%=user/runtime/rt_prof_%.c),$(wildcard user/runtime/*.c)) \
+              user/runtime/rt_prof_$(RT_REPORT).c
 RT_OBJS    := $(RT_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/user/device/npusim_dev.o
+RT_OTHER_BACKENDS := $(patsubst %,$(BUILD)/obj-alt/user/runtime/rt_prof_%.o,$(filter-out $(RT_REPORT),$(RT_BACKENDS)))
+RT_ACL_LIBS := $(if $(filter cann,$(RT_REPORT)),-lprofapi,-lmsprofiler)
 RT_MSPROF  := $(BUILD)/lib/libmsprofiler.so
 RT_ACL     := $(BUILD)/lib/libascendcl.so
 RT_PROFAPI := $(BUILD)/lib/libprofapi.so
@@ -332,7 +339,13 @@ RT_LIBS    := $(RT_MSPROF) $(RT_ACL) $(RT_PROFAPI) $(RT_MSTX)
 RT_LINK     = -L$(BUILD)/lib -lascendcl -lmsprofiler -Wl,-rpath,'$$ORIGIN/../lib' -Wl,-rpath,'$$ORIGIN/../../lib'
 NPUWORK_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard user/tools/npuwork/*.c) user/common/numparse.c user/common/errmsg.c user/common/atomicfile.c)
 
-user: $(RT_LIBS)
+user: $(RT_LIBS) $(RT_OTHER_BACKENDS)
+
+# the backend not linked: compiled apart (not in obj/, whose objects make
+# up the library and tests/layering_test.sh's view of it)
+$(BUILD)/obj-alt/user/runtime/%.o: user/runtime/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC_runtime) -c -o $@ $<
 
 $(RT_PROFAPI): $(REC_OBJS) $(PROFAPI_MAP)
 	@mkdir -p $(dir $@)
@@ -350,8 +363,8 @@ $(RT_MSPROF): $(RT_PROFAPI) $(REC_MAP)
 		$(CC) -shared -fPIC -Wl,-soname,libmsprofiler.so -Wl,--version-script=$(REC_MAP) \
 		-Wl,--filter=libprofapi.so -x c -o $@ - -Wl,-rpath,'$$ORIGIN'
 
-$(RT_ACL): $(RT_OBJS) $(RT_MSPROF) $(RT_PROFAPI)
-	$(CC) -shared -Wl,-soname,libascendcl.so -o $@ $(RT_OBJS) -L$(BUILD)/lib -lprofapi \
+$(RT_ACL): $(RT_OBJS) $(RT_MSPROF) $(if $(filter cann,$(RT_REPORT)),$(RT_PROFAPI))
+	$(CC) -shared -Wl,-soname,libascendcl.so -o $@ $(RT_OBJS) -L$(BUILD)/lib $(RT_ACL_LIBS) \
 		-Wl,-rpath,'$$ORIGIN' -lpthread
 
 $(RT_MSTX): $(RT_PROFAPI)
@@ -370,8 +383,9 @@ $(BUILD)/tests/vm/rt_%: $(BUILD)/obj/tests/vm/rt_%.o $(RT_LIBS) $(LIB_A)
 	$(CC) -o $@ $< $(LIB_A) $(RT_LINK) $(LDLIBS)
 
 # the CANN backend of the reporting layer over this test's side of the ABI
+RT_CANN_O := $(BUILD)/$(if $(filter cann,$(RT_REPORT)),obj,obj-alt)/user/runtime/rt_prof_cann.o
 $(BUILD)/tests/unit/test_rt_report: $(BUILD)/obj/tests/unit/test_rt_report.o $(UNIT_MAIN) \
-		$(BUILD)/obj/user/runtime/rt_prof.o $(BUILD)/obj/user/runtime/rt_prof_cann.o
+		$(BUILD)/obj/user/runtime/rt_prof.o $(RT_CANN_O)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(CHECK_LIBS) -ldl -lpthread
 

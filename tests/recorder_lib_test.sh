@@ -60,6 +60,7 @@ npuprof_hostrec_active
 npuprof_hostrec_commit
 npuprof_hostrec_now
 npuprof_hostrec_reserve
+npuprof_hostrec_set_rank
 npuprof_hostrec_tid
 npuprof_register_runtime_hooks
 npuprof_str2id_hash

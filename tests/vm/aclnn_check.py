@@ -14,32 +14,28 @@ non-zero if any failed.
 import sqlite3
 import sys
 
-# Formats: the runtime reports a tensor's format as CANN's tensor info does,
-# a GE Format number, which msprof's rules name (ND is "ND"); the real
-# fixtures' aclnn rows say "FORMAT_ND", a name no number of CANN's tensor
-# info gives (docs/DESIGN.md §6).
 # name, opType, GE task type, runtime task type, in formats, in dtypes,
 # in shapes, out formats, out dtypes, out shapes, block dim, modelled ns
 OPS = {
     "aclnnAdd": ("aclnnAdd_AddAiCore_Add", "Add", "AI_VECTOR_CORE", "KERNEL_AIVEC",
-                 "ND;ND", "FLOAT;FLOAT", '"4,2;4,2"', "ND", "FLOAT",
+                 "FORMAT_ND;FORMAT_ND", "FLOAT;FLOAT", '"4,2;4,2"', "FORMAT_ND", "FLOAT",
                  '"4,2"', 1, 2000),
     "aclnnMul": ("aclnnMul_MulAiCore_Mul", "Mul", "AI_VECTOR_CORE", "KERNEL_AIVEC",
-                 "ND;ND", "FLOAT;FLOAT", '"4,2;2"', "ND", "FLOAT",
+                 "FORMAT_ND;FORMAT_ND", "FLOAT;FLOAT", '"4,2;2"', "FORMAT_ND", "FLOAT",
                  '"4,2"', 1, 2000),
     "aclnnCast": ("aclnnCast_CastAiCore_Cast", "Cast", "AI_VECTOR_CORE", "KERNEL_AIVEC",
-                  "ND", "FLOAT", '"4,2"', "ND", "FLOAT16", '"4,2"', 1, 2000),
+                  "FORMAT_ND", "FLOAT", '"4,2"', "FORMAT_ND", "FLOAT16", '"4,2"', 1, 2000),
     # 2*1024^3 FLOP at 280 TFLOPS + 4 us
     "aclnnMatmul": ("aclnnMatmul_MatMulCommon_MatMulV2", "MatMulV2", "AI_CORE",
-                    "KERNEL_AICORE", "ND;ND", "FLOAT16;FLOAT16",
-                    '"1024,1024;1024,1024"', "ND", "FLOAT16", '"1024,1024"', 24, 11670),
+                    "KERNEL_AICORE", "FORMAT_ND;FORMAT_ND", "FLOAT16;FLOAT16",
+                    '"1024,1024;1024,1024"', "FORMAT_ND", "FLOAT16", '"1024,1024"', 24, 11670),
     "aclnnSoftmax": ("aclnnSoftmax_SoftmaxV2AiCore_SoftmaxV2", "SoftmaxV2", "AI_VECTOR_CORE",
-                     "KERNEL_AIVEC", "ND", "FLOAT", '"8,1024"', "ND", "FLOAT",
+                     "KERNEL_AIVEC", "FORMAT_ND", "FLOAT", '"8,1024"', "FORMAT_ND", "FLOAT",
                      '"8,1024"', 2, 2061),
     "aclnnLayerNorm": ("aclnnLayerNorm_LayerNormV4_LayerNormV4", "LayerNormV4",
-                       "AI_VECTOR_CORE", "KERNEL_AIVEC", "ND;ND;ND",
+                       "AI_VECTOR_CORE", "KERNEL_AIVEC", "FORMAT_ND;FORMAT_ND;FORMAT_ND",
                        "FLOAT;FLOAT;FLOAT", '"8,1024;1024;1024"',
-                       "ND;ND;ND", "FLOAT;FLOAT;FLOAT",
+                       "FORMAT_ND;FORMAT_ND;FORMAT_ND", "FLOAT;FLOAT;FLOAT",
                        '"8,1024;8,1;8,1"', 3, 2066),
 }
 # the device counter ticks at 50 MHz: allow two ticks

@@ -1,14 +1,13 @@
 /*
  * hostrec.h - the host recorder's API: what the in-application library
- * (libprofapi.so, with libmsprofiler.so a filter over it; user/recorder)
- * offers its own aclprof*, mstx* and Msprof* (user/profapi) code. The
- * stream it writes is laid out in npuprof/hostfmt.h. Not installed:
- * reserve/commit, tid, now and active are exported by the version script
- * (user/recorder/libmsprofiler.map) for one component of ours that lives in
- * the application, the torch extension and its mirror (python/npuprof/csrc),
- * which record framework ops through them (no CANN reporter type carries
- * them). The ACL runtime reports through CANN's reporter ABI only
- * (user/runtime/rt_prof_cann.c).
+ * (libmsprofiler.so, user/recorder) offers its own aclprof* code and the
+ * ACL runtime (user/runtime), which records CANN_API, task-track and op
+ * records through reserve/commit. The stream it writes is laid out in
+ * npuprof/hostfmt.h. Not installed: a contract between two of our
+ * components, exported from libmsprofiler.so by its version script
+ * (user/recorder/libmsprofiler.map) for our components that live in the
+ * application: the runtime, and the torch extension and its mirror
+ * (python/npuprof/csrc), which record framework ops through it.
  */
 #ifndef NPUPROF_HOSTREC_H
 #define NPUPROF_HOSTREC_H
@@ -74,12 +73,11 @@ NPUPROF_REC_EXPORT uint32_t npuprof_hostrec_tid(void);
 /* CLOCK_MONOTONIC in ns: the time base of every host record. */
 NPUPROF_REC_EXPORT uint64_t npuprof_hostrec_now(void);
 
-/* The rank of a communicator initialised on a device (npuprof/rank.h); the
- * recorder writes it into this and every later collection's stream
- * (NPUPROF_HREC_RANK). Not exported: the runtime's HCCL reports its ranks
- * in each MsprofHcclInfo, as CANN's does. */
-void npuprof_hostrec_set_rank(uint32_t device_id, int32_t rank, uint32_t rank_size,
-			      uint64_t group_name_id);
+/* The runtime's HCCL reports the rank of the first communicator it
+ * initialises on a device (npuprof/rank.h); the recorder writes it into
+ * this and every later collection's stream (NPUPROF_HREC_RANK). */
+NPUPROF_REC_EXPORT void npuprof_hostrec_set_rank(uint32_t device_id, int32_t rank,
+						 uint32_t rank_size, uint64_t group_name_id);
 
 /* The one writer of a framework op record (hostfmt.h, a PYTORCH_API row)
  * for every framework producer (the torch extension, the device mirror,

@@ -3,10 +3,9 @@
  * NPUPROF_HREC_RANK records (npuprof/rank.h).
  *
  * The environment's rank (RANK_ID, RANK, ...) is read at every collection
- * start; HCCL ranks set through npuprof_hostrec_set_rank (one per device;
- * not exported: our runtime's HCCL reports its ranks in MsprofHcclInfo)
- * are kept here for the process's life. hostrec.c writes them all at
- * every collection start, and an HCCL rank also when it is set
+ * start; the HCCL ranks come from the runtime (npuprof_hostrec_set_rank, one
+ * per device) and are kept here for the process's life. hostrec.c writes
+ * them all at every collection start, and an HCCL rank also when it is set
  * during a collection, so that every stream states the ranks of its
  * process whenever the communicator was made. This file only keeps the
  * table: it calls nothing of the recorder (hostrec.c calls down to it).

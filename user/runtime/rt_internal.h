@@ -14,9 +14,10 @@
  *   rt_mem.c     device memory (host memory in the simulation) and copies
  *   rt_stream.c  streams, the submit path (task ids), synchronisation,
  *                events
- *   rt_prof.c    the reporting layer: API ranges, connectionIds;
- *   rt_prof_cann.c  its backend, CANN's reporter ABI: the switch, the
- *                clock, string ids and every report
+ *   rt_prof.c    the reporting layer: API ranges, connectionIds; its
+ *                backend (Makefile RT_REPORT) the switch, the clock,
+ *                string ids and every record: rt_prof_rec.c (the host
+ *                recorder) or rt_prof_cann.c (CANN's reporter ABI)
  *   rt_state.c   the device table, the thread's current device, errors
  *   rt_names.c   db names of data types and formats
  */
@@ -184,7 +185,7 @@ static inline aclError rt_api_end(struct rt_api *a, aclError ret)
 		rtprof_end(a, ret);
 	return ret;
 }
-/* The backend's writer of one API range (rt_prof_cann.c):
+/* The backend's writer of one API range (rt_prof_rec.c / rt_prof_cann.c):
  * item_id is rtprof_str(item) or NPUPROF_HREC_NO_STRING. */
 void rtrep_api(uint32_t level, const char *name, uint64_t item_id, uint64_t start_ns,
 	       uint64_t end_ns, uint64_t conn, aclError ret);
