@@ -26,6 +26,7 @@
 #include "profiling/prof_api.h"
 #include "profiling/prof_common.h"
 #include "rt_internal.h"
+#include "rthooks.h"
 
 /* ---- the other side of the ABI --------------------------------------------- */
 
@@ -48,6 +49,7 @@ static struct {
 	struct MsprofAdditionalInfo add[MAX_REP];
 	int nadd;
 	int inits, finals, reporter_init, reporter_uninit;
+	int hooks_set, hooks_cleared;
 	uint32_t notify_dev[8];
 	int notify_open[8];
 	int nnotify;
@@ -58,6 +60,15 @@ int32_t MsprofRegisterCallback(uint32_t moduleId, ProfCommandHandle handle)
 {
 	P.cb_module[P.ncb] = moduleId;
 	P.cb[P.ncb++] = handle;
+	return 0;
+}
+
+/* The recorder's runtime hooks (rthooks.h), which npuprof's libprofapi.so
+ * takes for MarkEx and the device count until it finds them as CANN's does */
+int npuprof_register_runtime_hooks(const struct npuprof_runtime_hooks *h)
+{
+	P.hooks_set += h != NULL;
+	P.hooks_cleared += h == NULL;
 	return 0;
 }
 
@@ -286,7 +297,9 @@ START_TEST(switch_bits)
 		ck_assert_int_ne(handler(7)(PROF_CTRL_SWITCH, &c, sizeof(c) - 1), 0);
 	}
 	ck_assert_int_eq(rtprof_on(RTPROF_TASK_TRACK), 0);
+	ck_assert_int_eq(P.hooks_set, 1);
 	rtprof_acl_finalize();
+	ck_assert_int_eq(P.hooks_cleared, 1);
 	ck_assert_int_eq(P.finals, 0); /* the collection ends profiling */
 }
 END_TEST

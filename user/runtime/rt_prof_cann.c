@@ -63,6 +63,7 @@
 #include "profiling/prof_api.h"
 #include "profiling/prof_common.h"
 #include "rt_internal.h"
+#include "rthooks.h"
 
 /* Module ids: CANN's log-module enum (hicann/runtime
  * include/dfx/base/log_types.h:52 HCCL, :56 RUNTIME, :86 ASCENDCL). */
@@ -182,19 +183,30 @@ uint64_t rtprof_now(void)
 }
 
 /* npuprof's libprofapi.so answers MsprofSysCycleTime in CLOCK_MONOTONIC_RAW
- * ns (no raw counter), so a monotonic time moves by the two clocks' offset
- * now. Saturates at 0 and UINT64_MAX. */
-uint64_t rtprof_from_mono(uint64_t mono_ns)
+ * ns (no raw counter), so a monotonic time moves by the two clocks' offset.
+ * The offset is read once, at the first conversion: read again for every
+ * time, its jitter (the two clock reads are apart) broke the nesting of a
+ * replay's ranges that share a bound (a node `launch` starting with its
+ * acl API). Saturates at 0 and UINT64_MAX. */
+static pthread_once_t g_mono_once = PTHREAD_ONCE_INIT;
+static uint64_t g_mono, g_cyc; /* one (CLOCK_MONOTONIC, cycle time) pair */
+
+static void mono_pair(void)
 {
 	struct timespec ts;
-	uint64_t mono, cyc;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	cyc = MsprofSysCycleTime();
-	mono = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	if (cyc >= mono)
-		return mono_ns > UINT64_MAX - (cyc - mono) ? UINT64_MAX : mono_ns + (cyc - mono);
-	return mono_ns < mono - cyc ? 0 : mono_ns - (mono - cyc);
+	g_cyc = MsprofSysCycleTime();
+	g_mono = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t rtprof_from_mono(uint64_t mono_ns)
+{
+	pthread_once(&g_mono_once, mono_pair);
+	if (g_cyc >= g_mono)
+		return mono_ns > UINT64_MAX - (g_cyc - g_mono) ? UINT64_MAX :
+								 mono_ns + (g_cyc - g_mono);
+	return mono_ns < g_mono - g_cyc ? 0 : mono_ns - (g_mono - g_cyc);
 }
 
 /* ---- HCCL's own handle on libprofapi.so -------------------------------------- */
@@ -404,10 +416,17 @@ void rtprof_acl_init(int (*launch_trace)(void *stream, uint64_t index_id, uint32
 					 uint32_t tag),
 		     int (*device_count)(uint32_t *count))
 {
-	/* CANN's libprofapi finds both by name (rtProfilerTraceEx,
-	 * aclrtGetDeviceCount) */
-	(void)launch_trace;
-	(void)device_count;
+	/* CANN's libprofapi finds both by name (its runtime plugin dlsyms
+	 * rtProfilerTraceEx from libruntime.so; the device count comes from
+	 * the HAL). npuprof's libprofapi.so takes them from the runtime's hooks
+	 * (rthooks.h) until it has that route. */
+	struct npuprof_runtime_hooks h = {
+		.size = sizeof(h),
+		.launch_trace = launch_trace,
+		.get_device_count = device_count,
+	};
+
+	npuprof_register_runtime_hooks(&h);
 	(void)MsprofInit(MSPROF_CTRL_INIT_DYNA, NULL, 0);
 	MsprofRegisterCallback(MOD_ASCENDCL, acl_command);
 }
@@ -418,7 +437,9 @@ void rtprof_acl_finalize(void)
 	 * refuses every report. npuprof's runtime may be initialised again in
 	 * the same process (and reports its own aclFinalize), so it leaves
 	 * the end of profiling to the collection (aclprofFinalize, or the
-	 * environment's session at exit). */
+	 * environment's session at exit). First: aclprofMarkEx must not reach
+	 * a dying stream. */
+	npuprof_register_runtime_hooks(NULL);
 }
 
 void rtprof_set_device(int dev, int open)
@@ -705,6 +726,29 @@ void rtprof_hccl_op(const struct npuprof_hrec_hccl_op *b)
 	g_hp.compact(1, &c, sizeof(c));
 }
 
+/* The communicators initialised on a device: their size, for every
+ * MsprofHcclInfo (rtprof_rank). Appended under the lock, read without. */
+#define COMMS_MAX 256
+static struct {
+	pthread_mutex_t lock;
+	_Atomic uint32_t n;
+	struct {
+		uint32_t dev;
+		_Atomic uint32_t size;
+		uint64_t group;
+	} e[COMMS_MAX];
+} g_comms = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static uint32_t comm_size(uint32_t dev, uint64_t group)
+{
+	uint32_t n = atomic_load_explicit(&g_comms.n, memory_order_acquire);
+
+	for (uint32_t i = 0; i < n; i++)
+		if (g_comms.e[i].dev == dev && g_comms.e[i].group == group)
+			return atomic_load_explicit(&g_comms.e[i].size, memory_order_relaxed);
+	return 0;
+}
+
 void rtprof_hccl_task(const struct npuprof_hrec_hccl_task *b)
 {
 	struct MsprofAdditionalInfo x;
@@ -729,6 +773,7 @@ void rtprof_hccl_task(const struct npuprof_hrec_hccl_task *b)
 	h.linkType = b->link_type;
 	h.transportType = b->transport_type;
 	h.rdmaType = b->rdma_type;
+	h.rankSize = comm_size(b->device_id, b->group_name_id);
 	/* one task of the latest track not after its time (cannrec.c): it
 	 * carries its track's time */
 	additional_head(&x, MSPROF_REPORT_HCCL_NODE_LEVEL, MSPROF_REPORT_HCCL_NODE_BASE_TYPE,
@@ -739,10 +784,26 @@ void rtprof_hccl_task(const struct npuprof_hrec_hccl_task *b)
 
 void rtprof_rank(int dev, uint32_t rank, uint32_t rank_size, const char *group)
 {
-	/* Neither CANN's ABI nor npuprof_ext.h carries a communicator's rank
-	 * yet; each MsprofHcclInfo names its ranks. */
-	(void)dev;
+	/* As CANN's HCCL: no record of its own; every MsprofHcclInfo of the
+	 * communicator carries its rank (localRank) and rankSize, from which
+	 * the export builds RANK_DEVICE_MAP and COMMUNICATION_OP.rankSize. */
+	uint64_t g = rtprof_str(group);
+	uint32_t n;
+
 	(void)rank;
-	(void)rank_size;
-	(void)group;
+	pthread_mutex_lock(&g_comms.lock);
+	n = atomic_load_explicit(&g_comms.n, memory_order_relaxed);
+	for (uint32_t i = 0; i < n; i++)
+		if (g_comms.e[i].dev == (uint32_t)dev && g_comms.e[i].group == g) {
+			atomic_store_explicit(&g_comms.e[i].size, rank_size, memory_order_relaxed);
+			n = UINT32_MAX;
+			break;
+		}
+	if (n < COMMS_MAX) {
+		g_comms.e[n].dev = (uint32_t)dev;
+		g_comms.e[n].group = g;
+		atomic_store_explicit(&g_comms.e[n].size, rank_size, memory_order_relaxed);
+		atomic_store_explicit(&g_comms.n, n + 1, memory_order_release);
+	}
+	pthread_mutex_unlock(&g_comms.lock);
 }

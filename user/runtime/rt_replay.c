@@ -42,6 +42,10 @@ aclError aclnpuRecordApi(uint32_t level, const char *name, uint64_t startNs, uin
 {
 	if (!name || !*name || !connectionId || endNs < startNs)
 		return ACL_ERROR_INVALID_PARAM;
+	/* a replay's HCCL rows come without a communicator: HCCL's own
+	 * handle on the profiler (rtprof_hccl_init) is taken here */
+	if (level == NPUPROF_API_HCCL)
+		rtprof_hccl_init();
 	rtprof_api_range(level, name, startNs, endNs, connectionId);
 	return ACL_SUCCESS;
 }
@@ -59,6 +63,7 @@ aclError aclnpuRecordHcclOp(const aclnpuHcclOpDesc *d, aclrtStream stream, uint6
 	if (ret)
 		return ret;
 	*opSeq = atomic_fetch_add_explicit(&g_replay_op_seq, 1, memory_order_relaxed);
+	rtprof_hccl_init();
 	if (!rtprof_on(RTPROF_HCCL))
 		return ACL_SUCCESS;
 	ids[0] = rtprof_str(d->opName);
