@@ -46,6 +46,7 @@ struct rt_stream {
 	int dev;
 	uint32_t sid; /* npusim stream id (the SQE's stream id) */
 	int is_default;
+	uint32_t flags, priority; /* aclrtCreateStreamV2's config (rt_misc.c) */
 	pthread_mutex_t lock; /* orders task ids and SQ writes */
 	uint64_t seq; /* tasks submitted so far: task_id/batch_id */
 	uint32_t since_drain;
@@ -80,6 +81,8 @@ extern struct rt_global rt_g;
 
 /* The calling thread's current device, -1 if none. */
 extern __thread int rt_cur_dev;
+/* The last error an ACL call of this thread returned (aclrtGetLastError). */
+extern __thread aclError rt_last_err;
 
 /* rt_state.c */
 int rt_dev_fd(int dev);
@@ -181,6 +184,8 @@ static inline void rt_api_begin(struct rt_api *a, uint32_t level, const char *na
 }
 static inline aclError rt_api_end(struct rt_api *a, aclError ret)
 {
+	if (RT_UNLIKELY(ret))
+		rt_last_err = ret;
 	if (RT_UNLIKELY(a->on))
 		rtprof_end(a, ret);
 	return ret;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_internal.h"
+#include "rt_ctx.h"
 
 #define MEM_MAGIC 0x4e50554d454d0001ULL
 #define MEM_HDR 64 /* keeps the returned pointer 64-byte aligned */
@@ -92,6 +92,30 @@ aclError aclrtFreeHost(void *hostPtr)
 	return mem_free("aclrtFreeHost", hostPtr);
 }
 
+/* The device of device memory p, -1 for host memory. */
+static int dev_of(const void *p)
+{
+	return rt_is_dev_ptr(p) ? ((const struct mem_hdr *)((const char *)p - MEM_HDR))->dev : -1;
+}
+
+/* A copy between the memory of two devices runs on one of them (the
+ * current device) with its access to the other enabled
+ * (aclrtDeviceEnablePeerAccess), as CANN's P2P copies. */
+static aclError check_peer(void *dst, const void *src)
+{
+	int ds = dev_of(src), dd = dev_of(dst), cur;
+
+	if (ds < 0 || dd < 0 || ds == dd)
+		return ACL_SUCCESS;
+	if (rt_current_dev(&cur))
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	if ((cur == ds && rt_peer_enabled(ds, dd)) || (cur == dd && rt_peer_enabled(dd, ds)))
+		return ACL_SUCCESS;
+	rt_set_errmsg("copy between devices %d and %d on device %d: peer access not enabled", ds,
+		      dd, cur);
+	return ACL_ERROR_RT_PARAM_INVALID;
+}
+
 static aclError check_copy(void *dst, size_t destMax, const void *src, size_t count,
 			   aclrtMemcpyKind kind)
 {
@@ -99,7 +123,7 @@ static aclError check_copy(void *dst, size_t destMax, const void *src, size_t co
 		return ACL_ERROR_INVALID_PARAM;
 	if (!rt_g.initialized)
 		return ACL_ERROR_UNINITIALIZE;
-	return ACL_SUCCESS;
+	return check_peer(dst, src);
 }
 
 /* ENUM_MEMCPY_OPERATION of a copy: the kind, or inferred for DEFAULT. */

@@ -10,6 +10,7 @@
 
 struct rt_global rt_g = { .lock = PTHREAD_MUTEX_INITIALIZER };
 __thread int rt_cur_dev = -1;
+__thread aclError rt_last_err;
 
 static __thread char t_errmsg[256];
 

@@ -1,0 +1,695 @@
+/*
+ * rt_misc.c - the CANN API around devices, streams and events that needs no
+ * device task of its own (acl_base.h, acl_rt.h): data buffers, half
+ * precision, CANN attributes and package versions, the thread's last error
+ * and device error details, peer access, device capabilities, events with
+ * flags, stream configs and queries, forced stream destruction, memset.
+ *
+ * Facts (names, values, the version file and its weights) are CANN's
+ * (hicann/runtime include/external/acl and docs/zh/api_ref); where npusim
+ * cannot do what a call asks, it returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (listed in docs/DESIGN.md §6), never a silent success.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_ctx.h"
+
+/* ---- data buffers --------------------------------------------------------- */
+
+struct aclDataBuffer {
+	void *data;
+	size_t size;
+};
+
+aclDataBuffer *aclCreateDataBuffer(void *data, size_t size)
+{
+	aclDataBuffer *b = malloc(sizeof(*b));
+
+	if (b) {
+		b->data = data;
+		b->size = size;
+	}
+	return b;
+}
+
+aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer)
+{
+	if (!dataBuffer)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	free((void *)dataBuffer);
+	return ACL_SUCCESS;
+}
+
+aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size)
+{
+	if (!dataBuffer)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	dataBuffer->data = data;
+	dataBuffer->size = size;
+	return ACL_SUCCESS;
+}
+
+void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer)
+{
+	return dataBuffer ? dataBuffer->data : NULL;
+}
+
+uint32_t aclGetDataBufferSize(const aclDataBuffer *dataBuffer)
+{
+	/* a size that does not fit is refused (0), never wrapped */
+	if (!dataBuffer || dataBuffer->size > UINT32_MAX)
+		return 0;
+	return (uint32_t)dataBuffer->size;
+}
+
+size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer)
+{
+	return dataBuffer ? dataBuffer->size : 0;
+}
+
+/* ---- half precision ------------------------------------------------------- */
+
+#define FP16_MAX_BITS 0x7bffU /* 65504 */
+
+aclFloat16 aclFloatToFloat16(float value)
+{
+	uint32_t x, ax, sign, m, r, rem, half;
+	int e, shift;
+
+	memcpy(&x, &value, sizeof(x));
+	sign = (x >> 16) & 0x8000U;
+	ax = x & 0x7fffffffU;
+	if (ax > 0x7f800000U) /* NaN */
+		return FP16_MAX_BITS;
+	if (ax >= 0x477ff000U) /* >= 65520 rounds to Inf: saturate (Inf too) */
+		return (aclFloat16)(sign | FP16_MAX_BITS);
+	if (ax < 0x33000000U) /* < 2^-25: rounds to zero */
+		return (aclFloat16)sign;
+	e = (int)(ax >> 23) - 127;
+	m = (ax & 0x7fffffU) | 0x800000U;
+	if (e < -14) { /* subnormal: m * 2^(e+1) units of 2^-24 */
+		shift = -(e + 1);
+		r = m >> shift;
+		rem = m & ((1U << shift) - 1);
+		half = 1U << (shift - 1);
+		if (rem > half || (rem == half && (r & 1)))
+			r++;
+		return (aclFloat16)(sign | r);
+	}
+	r = m >> 13;
+	rem = m & 0x1fffU;
+	if (rem > 0x1000U || (rem == 0x1000U && (r & 1)))
+		r++; /* a carry into bit 11 moves into the exponent */
+	return (aclFloat16)(sign | ((((uint32_t)(e + 15)) << 10) + r - 0x400U));
+}
+
+float aclFloat16ToFloat(aclFloat16 value)
+{
+	uint32_t sign = ((uint32_t)value & 0x8000U) << 16, e = ((uint32_t)value >> 10) & 0x1fU,
+		 m = (uint32_t)value & 0x3ffU, x;
+	float f;
+
+	if (e == 31) /* CANN keeps no Inf/NaN: finite stand-ins */
+		return m ? 98304.0f : (sign ? -65536.0f : 65536.0f);
+	if (e == 0) {
+		f = (float)m * (1.0f / 16777216.0f);
+		return sign ? -f : f;
+	}
+	x = sign | ((e - 15 + 127) << 23) | (m << 13);
+	memcpy(&f, &x, sizeof(f));
+	return f;
+}
+
+/* ---- CANN attributes and versions ------------------------------------------- */
+
+static const aclCannAttr g_attrs[] = { ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_BF16 };
+
+aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num)
+{
+	if (!cannAttrList || !num)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	*cannAttrList = g_attrs;
+	*num = sizeof(g_attrs) / sizeof(g_attrs[0]);
+	return ACL_SUCCESS;
+}
+
+aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value)
+{
+	if (!value || cannAttr < ACL_CANN_ATTR_INF_NAN || cannAttr > ACL_CANN_ATTR_JIT_COMPILE)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	*value = 0;
+	for (size_t i = 0; i < sizeof(g_attrs) / sizeof(g_attrs[0]); i++)
+		if (g_attrs[i] == cannAttr)
+			*value = 1;
+	return ACL_SUCCESS;
+}
+
+/* The Version= value of <ASCEND_HOME_PATH>/share/info/<name>/version.info
+ * into out (ACL_PKG_VERSION_MAX_SIZE bytes). */
+static aclError version_of(const char *name, char *out)
+{
+	const char *home = getenv("ASCEND_HOME_PATH");
+	char path[4096], line[512];
+	aclError ret = ACL_ERROR_INVALID_FILE;
+	FILE *f;
+
+	if (!home || !*home) {
+		rt_set_errmsg("aclsysGetVersionStr: ASCEND_HOME_PATH is not set");
+		return ACL_ERROR_INVALID_FILE;
+	}
+	if (strchr(name, '/') || snprintf(path, sizeof(path), "%s/share/info/%s/version.info", home,
+					  name) >= (int)sizeof(path))
+		return ACL_ERROR_INVALID_PARAM;
+	f = fopen(path, "r");
+	if (!f) {
+		rt_set_errmsg("aclsysGetVersionStr: %s: %s", path, strerror(errno));
+		return ACL_ERROR_INVALID_FILE;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *v = strstr(line, "Version="), *end;
+
+		if (!v)
+			continue;
+		v += strlen("Version=");
+		while (isspace((unsigned char)*v))
+			v++;
+		end = v + strlen(v);
+		while (end > v && isspace((unsigned char)end[-1]))
+			*--end = '\0';
+		if (*v && (size_t)(end - v) < ACL_PKG_VERSION_MAX_SIZE) {
+			memcpy(out, v, (size_t)(end - v) + 1);
+			ret = ACL_SUCCESS;
+		}
+		break;
+	}
+	fclose(f);
+	if (ret)
+		rt_set_errmsg("aclsysGetVersionStr: no usable Version= in %s", path);
+	return ret;
+}
+
+/* CANN's lookup: the name as given, then with '-' and '_' swapped. */
+static aclError pkg_version(const char *pkg, char *out)
+{
+	char alt[256];
+	aclError ret;
+
+	if (!pkg || !out || !*pkg || strlen(pkg) >= sizeof(alt))
+		return ACL_ERROR_INVALID_PARAM;
+	ret = version_of(pkg, out);
+	if (ret != ACL_ERROR_INVALID_FILE)
+		return ret;
+	strcpy(alt, pkg);
+	if (strchr(alt, '-')) {
+		for (char *p = alt; *p; p++)
+			if (*p == '-')
+				*p = '_';
+	} else if (strchr(alt, '_')) {
+		for (char *p = alt; *p; p++)
+			if (*p == '_')
+				*p = '-';
+	} else {
+		return ret;
+	}
+	return version_of(alt, out);
+}
+
+aclError aclsysGetVersionStr(char *pkgName, char *versionStr)
+{
+	return rt_fail(pkg_version(pkgName, versionStr));
+}
+
+/* One number of at most 4 digits at *p, advancing it; -1 if none. */
+static int version_part(const char **p)
+{
+	int v = 0, n = 0;
+
+	while (isdigit((unsigned char)**p) && n < 4) {
+		v = v * 10 + (**p - '0');
+		(*p)++;
+		n++;
+	}
+	return n && !isdigit((unsigned char)**p) ? v : -1;
+}
+
+int rt_version_num(const char *s, int32_t *num)
+{
+	static const struct {
+		const char *word;
+		int weight;
+	} pre[] = { { "alpha", 300 }, { "beta", 200 }, { "rc", 100 } };
+	const char *p = s;
+	int major, minor, patch, n;
+
+	if ((major = version_part(&p)) < 0 || major > 200 || *p++ != '.' ||
+	    (minor = version_part(&p)) < 0 || minor > 99 || *p++ != '.' ||
+	    (patch = version_part(&p)) < 0 || patch > 99)
+		return -1;
+	n = major * 10000000 + minor * 100000 + patch * 1000;
+	if (*p) {
+		size_t i;
+
+		if (*p == '-' || *p == '.' || *p == '_')
+			p++;
+		for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+			if (!strncasecmp(p, pre[i].word, strlen(pre[i].word)))
+				break;
+		if (i == sizeof(pre) / sizeof(pre[0]))
+			return -1;
+		p += strlen(pre[i].word);
+		if (*p == '.')
+			p++;
+		{
+			int k = version_part(&p);
+
+			if (k < 0 || k >= 100 || *p)
+				return -1;
+			n = n - pre[i].weight + k;
+		}
+	}
+	*num = n;
+	return 0;
+}
+
+aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum)
+{
+	char v[ACL_PKG_VERSION_MAX_SIZE];
+	aclError ret;
+
+	if (!versionNum)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	ret = pkg_version(pkgName, v);
+	if (ret)
+		return rt_fail(ret);
+	if (rt_version_num(v, versionNum)) {
+		rt_set_errmsg("aclsysGetVersionNum: cannot parse version \"%s\" of %s", v, pkgName);
+		return rt_fail(ACL_ERROR_INTERNAL_ERROR);
+	}
+	return ACL_SUCCESS;
+}
+
+/* ---- errors ------------------------------------------------------------------ */
+
+aclError aclrtPeekAtLastError(aclrtLastErrLevel level)
+{
+	if (level != ACL_RT_THREAD_LEVEL)
+		return ACL_ERROR_INVALID_PARAM;
+	return rt_last_err;
+}
+
+aclError aclrtGetLastError(aclrtLastErrLevel level)
+{
+	aclError ret = rt_last_err;
+
+	if (level != ACL_RT_THREAD_LEVEL)
+		return ACL_ERROR_INVALID_PARAM;
+	rt_last_err = ACL_SUCCESS;
+	return ret;
+}
+
+aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo)
+{
+	if (!errorInfo)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if (!rt_g.initialized)
+		return rt_fail(ACL_ERROR_UNINITIALIZE);
+	if (deviceId < 0 || deviceId >= rt_g.ndev)
+		return rt_fail(ACL_ERROR_RT_INVALID_DEVICEID);
+	if (rt_g.dev[deviceId].fd < 0)
+		return rt_fail(ACL_ERROR_RT_CONTEXT_NULL);
+	memset(errorInfo, 0, sizeof(*errorInfo));
+	errorInfo->errorType = ACL_RT_NO_ERROR;
+	return ACL_SUCCESS;
+}
+
+/* ---- peers and capabilities ---------------------------------------------------- */
+
+/* g_peer[a][b]: device a may access device b's memory while both are in
+ * the generations recorded (a release of either ends it). rt_g.lock. */
+static struct {
+	int on;
+	uint32_t gen_a, gen_b;
+} g_peer[NPUSIM_MAX_DEVICES][NPUSIM_MAX_DEVICES];
+
+static int peer_on_locked(int a, int b)
+{
+	return g_peer[a][b].on && g_peer[a][b].gen_a == rt_g.dev[a].gen &&
+	       g_peer[a][b].gen_b == rt_g.dev[b].gen && rt_g.dev[a].fd >= 0 && rt_g.dev[b].fd >= 0;
+}
+
+int rt_peer_enabled(int from, int to)
+{
+	int on;
+
+	if (from == to)
+		return 1;
+	if (from < 0 || to < 0 || from >= NPUSIM_MAX_DEVICES || to >= NPUSIM_MAX_DEVICES)
+		return 0;
+	pthread_mutex_lock(&rt_g.lock);
+	on = peer_on_locked(from, to);
+	pthread_mutex_unlock(&rt_g.lock);
+	return on;
+}
+
+aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId, int32_t peerDeviceId)
+{
+	if (!canAccessPeer)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if (!rt_g.initialized)
+		return rt_fail(ACL_ERROR_UNINITIALIZE);
+	if (deviceId < 0 || deviceId >= rt_g.ndev || peerDeviceId < 0 || peerDeviceId >= rt_g.ndev)
+		return rt_fail(ACL_ERROR_RT_INVALID_DEVICEID);
+	if (deviceId == peerDeviceId)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	*canAccessPeer = 1;
+	return ACL_SUCCESS;
+}
+
+static aclError peer_set(const char *api, int32_t peer, int on)
+{
+	struct rt_api a;
+	aclError ret;
+	int dev;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, api, NULL);
+	ret = rt_current_dev(&dev);
+	if (ret)
+		return rt_api_end(&a, ret);
+	if (peer < 0 || peer >= rt_g.ndev)
+		return rt_api_end(&a, ACL_ERROR_RT_INVALID_DEVICEID);
+	if (peer == dev)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	pthread_mutex_lock(&rt_g.lock);
+	if (on && rt_g.dev[peer].fd < 0) {
+		/* the peer's generation starts when it is opened */
+		rt_set_errmsg("%s: device %d is not open (aclrtSetDevice it first)", api, peer);
+		ret = ACL_ERROR_RT_CONTEXT_NULL;
+	} else if (!on && !peer_on_locked(dev, peer)) {
+		rt_set_errmsg("%s: access of device %d to device %d is not enabled", api, dev,
+			      peer);
+		ret = ACL_ERROR_RT_PARAM_INVALID;
+	} else {
+		g_peer[dev][peer].on = on;
+		g_peer[dev][peer].gen_a = rt_g.dev[dev].gen;
+		g_peer[dev][peer].gen_b = rt_g.dev[peer].gen;
+	}
+	pthread_mutex_unlock(&rt_g.lock);
+	return rt_api_end(&a, ret);
+}
+
+aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags)
+{
+	if (flags != 0)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	return peer_set("aclrtDeviceEnablePeerAccess", peerDeviceId, 1);
+}
+
+aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId)
+{
+	return peer_set("aclrtDeviceDisablePeerAccess", peerDeviceId, 0);
+}
+
+aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType,
+				  int32_t *value)
+{
+	if (!value)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if (!rt_g.initialized)
+		return rt_fail(ACL_ERROR_UNINITIALIZE);
+	if (deviceId < 0 || deviceId >= rt_g.ndev)
+		return rt_fail(ACL_ERROR_RT_INVALID_DEVICEID);
+	switch (devFeatureType) {
+	/* npusim's task scheduler runs no TS-CPU task updates and has no
+	 * memory queues */
+	case ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV:
+	case ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV: *value = ACL_DEV_FEATURE_NOT_SUPPORT; break;
+	default: return rt_fail(ACL_ERROR_INVALID_PARAM);
+	}
+	return ACL_SUCCESS;
+}
+
+aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompatible)
+{
+	const char *soc;
+
+	if (!socVersion || !canCompatible)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	soc = aclrtGetSocName();
+	if (!soc) {
+		rt_set_errmsg("aclrtCheckArchCompatibility: no device answers");
+		return rt_fail(ACL_ERROR_RT_INVALID_DEVICEID);
+	}
+	/* the 910B family (Ascend910B1..B4) shares one architecture */
+	*canCompatible = strncmp(socVersion, NPUSIM_CHIP_NAME, strlen(NPUSIM_CHIP_NAME)) == 0 &&
+			 strlen(socVersion) == strlen(NPUSIM_CHIP_NAME) + 1 &&
+			 socVersion[strlen(NPUSIM_CHIP_NAME)] >= '1' &&
+			 socVersion[strlen(NPUSIM_CHIP_NAME)] <= '4';
+	return ACL_SUCCESS;
+}
+
+/* ---- events with flags ------------------------------------------------------- */
+
+#define EVENT_PLAIN_FLAGS (ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE | ACL_EVENT_DEVICE_USE_ONLY)
+#define EVENT_UNSUPPORTED_FLAGS \
+	(ACL_EVENT_IPC | ACL_EVENT_EXTERNAL | ACL_EVENT_CAPTURE_STREAM_PROGRESS)
+
+static aclError event_with_flag(const char *api, aclrtEvent *event, uint32_t flag)
+{
+	if (!event || (flag & ~(EVENT_PLAIN_FLAGS | EVENT_UNSUPPORTED_FLAGS)))
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if (flag & EVENT_UNSUPPORTED_FLAGS) {
+		rt_set_errmsg("%s: flag 0x%x (IPC, external or capture events) is not "
+			      "supported on npusim",
+			      api, flag & EVENT_UNSUPPORTED_FLAGS);
+		return rt_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	}
+	return aclrtCreateEvent(event);
+}
+
+aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
+{
+	return event_with_flag("aclrtCreateEventWithFlag", event, flag);
+}
+
+aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
+{
+	return event_with_flag("aclrtCreateEventExWithFlag", event, flag);
+}
+
+/* ---- stream configs and queries ------------------------------------------------ */
+
+#define RT_STREAM_PRIORITY_MAX 7U
+#define RT_STREAM_FLAGS_OK (ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_HUGE)
+#define RT_STREAM_FLAGS_UNSUPPORTED \
+	(ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
+
+aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void)
+{
+	return calloc(1, sizeof(aclrtStreamConfigHandle));
+}
+
+aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle)
+{
+	if (!handle)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	free(handle);
+	return ACL_SUCCESS;
+}
+
+/* A uint32_t or size_t attribute value. */
+static int config_value(const void *v, size_t size, uint64_t *out)
+{
+	if (size == sizeof(uint32_t)) {
+		uint32_t x;
+
+		memcpy(&x, v, sizeof(x));
+		*out = x;
+		return 0;
+	}
+	if (size == sizeof(uint64_t)) {
+		memcpy(out, v, sizeof(*out));
+		return 0;
+	}
+	return -1;
+}
+
+static aclError check_stream_flags(uint64_t flags)
+{
+	if (flags & ~(uint64_t)(RT_STREAM_FLAGS_OK | RT_STREAM_FLAGS_UNSUPPORTED))
+		return ACL_ERROR_INVALID_PARAM;
+	if (flags & RT_STREAM_FLAGS_UNSUPPORTED) {
+		rt_set_errmsg("stream flags 0x%llx (persistent, CPU-scheduled or device-only "
+			      "streams) are not supported on npusim",
+			      (unsigned long long)(flags & RT_STREAM_FLAGS_UNSUPPORTED));
+		return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+	}
+	return ACL_SUCCESS;
+}
+
+aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr,
+				 const void *attrValue, size_t valueSize)
+{
+	uint64_t v;
+	aclError ret;
+
+	if (!handle || !attrValue || config_value(attrValue, valueSize, &v))
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	switch (attr) {
+	case ACL_RT_STREAM_WORK_ADDR_PTR:
+	case ACL_RT_STREAM_WORK_SIZE:
+		rt_set_errmsg("aclrtSetStreamConfigOpt: model work areas are not supported on "
+			      "npusim");
+		return rt_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	case ACL_RT_STREAM_FLAG:
+		if ((ret = check_stream_flags(v)))
+			return rt_fail(ret);
+		handle->flag = (size_t)v;
+		return ACL_SUCCESS;
+	case ACL_RT_STREAM_PRIORITY:
+		if (v > RT_STREAM_PRIORITY_MAX)
+			return rt_fail(ACL_ERROR_INVALID_PARAM);
+		handle->priority = (uint32_t)v;
+		return ACL_SUCCESS;
+	default: return rt_fail(ACL_ERROR_INVALID_PARAM);
+	}
+}
+
+aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle)
+{
+	struct rt_stream *s;
+	aclError ret;
+
+	if (!stream || !handle)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	/* the handle's fields are public: check what was written directly too */
+	if (handle->workptr || handle->workSize)
+		return rt_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	if ((ret = check_stream_flags(handle->flag)))
+		return rt_fail(ret);
+	if (handle->priority > RT_STREAM_PRIORITY_MAX)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	ret = aclrtCreateStream(stream);
+	if (ret)
+		return ret;
+	s = *stream;
+	s->flags = (uint32_t)handle->flag;
+	s->priority = handle->priority;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId)
+{
+	struct rt_stream *s;
+	aclError ret;
+
+	if (!streamId)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_fail(ret);
+	*streamId = (int32_t)s->sid;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority)
+{
+	struct rt_stream *s;
+	aclError ret;
+
+	if (!priority)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_fail(ret);
+	*priority = s->priority;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags)
+{
+	struct rt_stream *s;
+	aclError ret;
+
+	if (!flags)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_fail(ret);
+	*flags = s->flags;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyStreamForce(aclrtStream stream)
+{
+	struct rt_api a;
+	struct rt_stream *s;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtDestroyStreamForce", NULL);
+	if (!stream)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	pthread_mutex_lock(&rt_g.lock);
+	ret = rt_stream_get(stream, &s);
+	if (!ret && s->is_default)
+		ret = ACL_ERROR_RT_PARAM_INVALID;
+	if (!ret) {
+		/* drop the queued tasks first; the ordinary destroy that follows
+		 * then finds nothing to drain (and the id gone, which it
+		 * ignores) */
+		pthread_mutex_lock(&s->lock);
+		npusim_stream_destroy(rt_dev_fd(s->dev), s->sid, NPUSIM_DESTROY_CANCEL, 0);
+		pthread_mutex_unlock(&s->lock);
+		rt_stream_destroy_locked(s);
+	}
+	pthread_mutex_unlock(&rt_g.lock);
+	return rt_api_end(&a, ret);
+}
+
+/* ---- memset -------------------------------------------------------------------- */
+
+static aclError check_set(void *p, size_t maxCount, size_t count)
+{
+	if (!p || count > maxCount)
+		return ACL_ERROR_INVALID_PARAM;
+	if (!rt_g.initialized)
+		return ACL_ERROR_UNINITIALIZE;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
+{
+	struct rt_api a;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtMemset", NULL);
+	ret = check_set(devPtr, maxCount, count);
+	if (!ret && count)
+		memset(devPtr, (uint8_t)value, count);
+	return rt_api_end(&a, ret);
+}
+
+aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
+			  aclrtStream stream)
+{
+	struct rt_api a, r;
+	struct rt_stream *s;
+	struct rt_task t;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtMemsetAsync", NULL);
+	ret = check_set(devPtr, maxCount, count);
+	if (!ret)
+		ret = rt_stream_get(stream, &s);
+	if (ret)
+		return rt_api_end(&a, ret);
+	rt_api_begin(&r, NPUPROF_API_RUNTIME, "MemsetAsync", NULL);
+	if (count)
+		memset(devPtr, (uint8_t)value, count);
+	rt_task_init(&t, NPUSIM_SQE_SDMA, "MEMSET_ASYNC");
+	t.sqe.bytes = count;
+	t.bytes = count;
+	ret = rt_submit(s, &t, 1);
+	rt_api_end(&r, ret);
+	return rt_api_end(&a, ret);
+}
