@@ -18,6 +18,9 @@
  *                backend (Makefile RT_REPORT) the switch, the clock,
  *                string ids and every record: rt_prof_rec.c (the host
  *                recorder) or rt_prof_cann.c (CANN's reporter ABI)
+ *   rt_ctx.c     contexts (rt_ctx.h: what it and rt_misc.c share)
+ *   rt_misc.c    the CANN API without device tasks of its own: data
+ *                buffers, versions, errors, peers, stream configs, memset
  *   rt_state.c   the device table, the thread's current device, errors
  *   rt_names.c   db names of data types and formats
  */
