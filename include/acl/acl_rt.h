@@ -147,6 +147,19 @@ typedef enum {
 } aclrtDevFeatureType;
 
 typedef enum {
+	ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM = 10,
+	ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX = 11,
+	ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN = 12,
+	ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL = 13,
+} aclrtReduceKind;
+
+typedef enum aclrtFloatOverflowMode {
+	ACL_RT_OVERFLOW_MODE_SATURATION = 0,
+	ACL_RT_OVERFLOW_MODE_INFNAN,
+	ACL_RT_OVERFLOW_MODE_UNDEF,
+} aclrtFloatOverflowMode;
+
+typedef enum {
 	ACL_RT_DEV_RES_CUBE_CORE = 0,
 	ACL_RT_DEV_RES_VECTOR_CORE,
 } aclrtDevResLimitType;
@@ -273,6 +286,32 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t 
 					 size_t count);
 ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
 					      size_t count, aclrtStream stream);
+
+/* dst[i] = dst[i] op src[i] over count bytes of elements of type (the
+ * 910B's: int8, int16, int32, fp16, fp32, bf16; others are
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT), computed on the host when submitted,
+ * and an SDMA task of count bytes on the stream. SUM, MAX and MIN;
+ * ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL is ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+ * Integer sums wrap; fp16 and bf16 are summed in float and rounded to
+ * nearest even. dst and src are device memory of the stream's device;
+ * reserve must be NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count,
+					      aclrtReduceKind kind, aclDataType type,
+					      aclrtStream stream, void *reserve);
+
+/* Float overflow: the device's saturation mode (INFNAN by default, as a
+ * 910B's; kept per device until it is released) and a stream's overflow
+ * switch (0 or 1) are kept and reported. npusim computes no kernels, so
+ * it never overflows: aclrtGetOverflowStatus writes outputSize zero bytes
+ * (no overflow) to outputAddr, and aclrtResetOverflowStatus has nothing to
+ * clear. */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag);
+ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize,
+						    aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -304,6 +304,41 @@ START_TEST(no_devices)
 }
 END_TEST
 
+/* What reduce and overflow refuse before they need a device. */
+START_TEST(reduce_overflow_checks)
+{
+	char a[16] = { 0 }, b[16] = { 0 };
+	aclrtFloatOverflowMode m;
+	uint32_t f;
+
+	ck_assert_int_eq(aclrtReduceAsync(a, b, 16, ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL, ACL_FLOAT,
+					  NULL, NULL),
+			 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	ck_assert_int_eq(aclrtReduceAsync(a, b, 16, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_DOUBLE,
+					  NULL, NULL),
+			 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	ck_assert_int_eq(aclrtReduceAsync(a, b, 6, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT,
+					  NULL, NULL),
+			 ACL_ERROR_INVALID_PARAM); /* not whole elements */
+	ck_assert_int_eq(aclrtReduceAsync(a, b, 16, (aclrtReduceKind)9, ACL_FLOAT, NULL, NULL),
+			 ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtReduceAsync(a, b, 16, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT,
+					  NULL, a),
+			 ACL_ERROR_INVALID_PARAM); /* reserve must be NULL */
+	ck_assert_int_eq(aclrtReduceAsync(a, b, 16, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT,
+					  NULL, NULL),
+			 ACL_ERROR_UNINITIALIZE);
+	ck_assert_int_eq(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_UNDEF),
+			 ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION),
+			 ACL_ERROR_UNINITIALIZE);
+	ck_assert_int_eq(aclrtGetDeviceSatMode(&m), ACL_ERROR_UNINITIALIZE);
+	ck_assert_int_eq(aclrtSetStreamOverflowSwitch(NULL, 2), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtGetStreamOverflowSwitch(NULL, &f), ACL_ERROR_UNINITIALIZE);
+	ck_assert_int_eq(aclrtGetOverflowStatus(NULL, 8, NULL), ACL_ERROR_INVALID_PARAM);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("runtime_api");
@@ -318,6 +353,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, stream_config);
 	tcase_add_test(tc, event_flags);
 	tcase_add_test(tc, no_devices);
+	tcase_add_test(tc, reduce_overflow_checks);
 	suite_add_tcase(s, tc);
 	return s;
 }

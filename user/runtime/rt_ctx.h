@@ -28,6 +28,10 @@ int rt_peer_enabled(int from, int to);
  * one: X.Y.Z[-]{alpha,beta,rc}N); 0, or -1 if s is not one. */
 int rt_version_num(const char *s, int32_t *num);
 
+/* rt_mem.c: the device of device memory p (aclrtMalloc), -1 for any other;
+ * *size its allocated size. */
+int rt_mem_dev(const void *p, size_t *size);
+
 /* Records ret as the thread's last error if it is one; returns it. */
 static inline aclError rt_fail(aclError ret)
 {

@@ -49,7 +49,7 @@ struct rt_stream {
 	int dev;
 	uint32_t sid; /* npusim stream id (the SQE's stream id) */
 	int is_default;
-	uint32_t flags, priority; /* aclrtCreateStreamV2's config (rt_misc.c) */
+	uint32_t flags, priority, overflow; /* config, overflow switch (rt_misc.c) */
 	pthread_mutex_t lock; /* orders task ids and SQ writes */
 	uint64_t seq; /* tasks submitted so far: task_id/batch_id */
 	uint32_t since_drain;

@@ -98,6 +98,14 @@ static int dev_of(const void *p)
 	return rt_is_dev_ptr(p) ? ((const struct mem_hdr *)((const char *)p - MEM_HDR))->dev : -1;
 }
 
+int rt_mem_dev(const void *p, size_t *size)
+{
+	if (!rt_is_dev_ptr(p))
+		return -1;
+	*size = ((const struct mem_hdr *)((const char *)p - MEM_HDR))->size;
+	return dev_of(p);
+}
+
 /* A copy between the memory of two devices runs on one of them (the
  * current device) with its access to the other enabled
  * (aclrtDeviceEnablePeerAccess), as CANN's P2P copies. */

@@ -75,7 +75,10 @@ size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer)
 
 #define FP16_MAX_BITS 0x7bffU /* 65504 */
 
-aclFloat16 aclFloatToFloat16(float value)
+/* float to fp16, rounding to nearest even; saturate: NaN, Inf and
+ * overflow to the largest finite value (CANN's aclFloatToFloat16), else
+ * IEEE's Inf and NaN. */
+static uint16_t half_from_float(float value, int saturate)
 {
 	uint32_t x, ax, sign, m, r, rem, half;
 	int e, shift;
@@ -84,9 +87,9 @@ aclFloat16 aclFloatToFloat16(float value)
 	sign = (x >> 16) & 0x8000U;
 	ax = x & 0x7fffffffU;
 	if (ax > 0x7f800000U) /* NaN */
-		return FP16_MAX_BITS;
-	if (ax >= 0x477ff000U) /* >= 65520 rounds to Inf: saturate (Inf too) */
-		return (aclFloat16)(sign | FP16_MAX_BITS);
+		return saturate ? FP16_MAX_BITS : (uint16_t)(sign | 0x7e00U);
+	if (ax >= 0x477ff000U) /* >= 65520 rounds to Inf */
+		return (uint16_t)(sign | (saturate ? FP16_MAX_BITS : 0x7c00U));
 	if (ax < 0x33000000U) /* < 2^-25: rounds to zero */
 		return (aclFloat16)sign;
 	e = (int)(ax >> 23) - 127;
@@ -107,14 +110,26 @@ aclFloat16 aclFloatToFloat16(float value)
 	return (aclFloat16)(sign | ((((uint32_t)(e + 15)) << 10) + r - 0x400U));
 }
 
-float aclFloat16ToFloat(aclFloat16 value)
+aclFloat16 aclFloatToFloat16(float value)
+{
+	return half_from_float(value, 1);
+}
+
+/* fp16 to float; saturate: Inf and NaN become CANN's finite stand-ins
+ * (aclFloat16ToFloat), else stay Inf and NaN. */
+static float half_to_float(uint16_t value, int saturate)
 {
 	uint32_t sign = ((uint32_t)value & 0x8000U) << 16, e = ((uint32_t)value >> 10) & 0x1fU,
 		 m = (uint32_t)value & 0x3ffU, x;
 	float f;
 
-	if (e == 31) /* CANN keeps no Inf/NaN: finite stand-ins */
+	if (e == 31 && saturate)
 		return m ? 98304.0f : (sign ? -65536.0f : 65536.0f);
+	if (e == 31) {
+		x = sign | 0x7f800000U | (m << 13);
+		memcpy(&f, &x, sizeof(f));
+		return f;
+	}
 	if (e == 0) {
 		f = (float)m * (1.0f / 16777216.0f);
 		return sign ? -f : f;
@@ -122,6 +137,11 @@ float aclFloat16ToFloat(aclFloat16 value)
 	x = sign | ((e - 15 + 127) << 23) | (m << 13);
 	memcpy(&f, &x, sizeof(f));
 	return f;
+}
+
+float aclFloat16ToFloat(aclFloat16 value)
+{
+	return half_to_float(value, 1);
 }
 
 /* ---- CANN attributes and versions ------------------------------------------- */
@@ -692,4 +712,234 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t c
 	ret = rt_submit(s, &t, 1);
 	rt_api_end(&r, ret);
 	return rt_api_end(&a, ret);
+}
+
+/* ---- reduce ---------------------------------------------------------------------- */
+
+static float bf16_to_float(uint16_t v)
+{
+	uint32_t x = (uint32_t)v << 16;
+	float f;
+
+	memcpy(&f, &x, sizeof(f));
+	return f;
+}
+
+static uint16_t bf16_from_float(float f)
+{
+	uint32_t x;
+
+	memcpy(&x, &f, sizeof(x));
+	if ((x & 0x7fffffffU) > 0x7f800000U)
+		return (uint16_t)((x >> 16) | 0x40); /* a quiet NaN */
+	return (uint16_t)((x + 0x7fffU + ((x >> 16) & 1)) >> 16);
+}
+
+static float reduce_f(float a, float b, aclrtReduceKind kind)
+{
+	switch (kind) {
+	case ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM: return a + b;
+	case ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX: return b > a ? b : a;
+	default: return b < a ? b : a;
+	}
+}
+
+static int64_t reduce_i(int64_t a, int64_t b, aclrtReduceKind kind)
+{
+	switch (kind) {
+	case ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM: return a + b;
+	case ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX: return b > a ? b : a;
+	default: return b < a ? b : a;
+	}
+}
+
+/* dst[i] = dst[i] op src[i] over n elements (integer sums wrap, as two's
+ * complement adders do). */
+static void reduce_host(void *dst, const void *src, size_t n, aclrtReduceKind kind,
+			aclDataType type)
+{
+	for (size_t i = 0; i < n; i++) {
+		switch (type) {
+		case ACL_INT8: {
+			int8_t *d = dst;
+			const int8_t *q = src;
+
+			d[i] = (int8_t)(uint8_t)reduce_i(d[i], q[i], kind);
+			break;
+		}
+		case ACL_INT16: {
+			int16_t *d = dst;
+			const int16_t *q = src;
+
+			d[i] = (int16_t)(uint16_t)reduce_i(d[i], q[i], kind);
+			break;
+		}
+		case ACL_INT32: {
+			int32_t *d = dst;
+			const int32_t *q = src;
+
+			d[i] = (int32_t)(uint32_t)reduce_i(d[i], q[i], kind);
+			break;
+		}
+		case ACL_FLOAT: {
+			float *d = dst;
+			const float *q = src;
+
+			d[i] = reduce_f(d[i], q[i], kind);
+			break;
+		}
+		case ACL_FLOAT16: {
+			uint16_t *d = dst;
+			const uint16_t *q = src;
+
+			d[i] = half_from_float(reduce_f(half_to_float(d[i], 0),
+							half_to_float(q[i], 0), kind),
+					       0);
+			break;
+		}
+		default: { /* ACL_BF16 */
+			uint16_t *d = dst;
+			const uint16_t *q = src;
+
+			d[i] = bf16_from_float(
+				reduce_f(bf16_to_float(d[i]), bf16_to_float(q[i]), kind));
+			break;
+		}
+		}
+	}
+}
+
+aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduceKind kind,
+			  aclDataType type, aclrtStream stream, void *reserve)
+{
+	struct rt_api a, r;
+	struct rt_stream *s;
+	struct rt_task t;
+	size_t dsize = 0, ssize = 0, esize = aclDataTypeSize(type);
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtReduceAsync", NULL);
+	if (!dst || !src || reserve || !esize || count % esize)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	if (kind < ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM || kind > ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	if (kind == ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL ||
+	    (type != ACL_INT8 && type != ACL_INT16 && type != ACL_INT32 && type != ACL_FLOAT &&
+	     type != ACL_FLOAT16 && type != ACL_BF16)) {
+		rt_set_errmsg("aclrtReduceAsync: kind %d of type %d is not supported on a 910B",
+			      (int)kind, (int)type);
+		return rt_api_end(&a, ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	}
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_api_end(&a, ret);
+	if (rt_mem_dev(dst, &dsize) != s->dev || rt_mem_dev(src, &ssize) != s->dev ||
+	    count > dsize || count > ssize) {
+		rt_set_errmsg("aclrtReduceAsync: dst and src must be %llu bytes of device %d's "
+			      "memory",
+			      (unsigned long long)count, s->dev);
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	}
+	rt_api_begin(&r, NPUPROF_API_RUNTIME, "ReduceAsync", NULL);
+	reduce_host(dst, src, (size_t)(count / esize), kind, type);
+	rt_task_init(&t, NPUSIM_SQE_SDMA, "MEMCPY_ASYNC");
+	t.sqe.bytes = count;
+	t.bytes = count;
+	t.memcpy_op = ACL_MEMCPY_DEVICE_TO_DEVICE;
+	ret = rt_submit(s, &t, 1);
+	rt_api_end(&r, ret);
+	return rt_api_end(&a, ret);
+}
+
+/* ---- float overflow ------------------------------------------------------------- */
+
+/* The saturation mode set on a device in generation gen (rt_g.lock). */
+static struct {
+	int set;
+	uint32_t gen;
+	aclrtFloatOverflowMode mode;
+} g_sat[NPUSIM_MAX_DEVICES];
+
+aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode)
+{
+	aclError ret;
+	int dev;
+
+	if (mode != ACL_RT_OVERFLOW_MODE_SATURATION && mode != ACL_RT_OVERFLOW_MODE_INFNAN)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_current_dev(&dev)))
+		return rt_fail(ret);
+	pthread_mutex_lock(&rt_g.lock);
+	g_sat[dev].set = 1;
+	g_sat[dev].gen = rt_g.dev[dev].gen;
+	g_sat[dev].mode = mode;
+	pthread_mutex_unlock(&rt_g.lock);
+	return ACL_SUCCESS;
+}
+
+aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode)
+{
+	aclError ret;
+	int dev;
+
+	if (!mode)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_current_dev(&dev)))
+		return rt_fail(ret);
+	pthread_mutex_lock(&rt_g.lock);
+	*mode = g_sat[dev].set && g_sat[dev].gen == rt_g.dev[dev].gen ? g_sat[dev].mode :
+									ACL_RT_OVERFLOW_MODE_INFNAN;
+	pthread_mutex_unlock(&rt_g.lock);
+	return ACL_SUCCESS;
+}
+
+aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag)
+{
+	struct rt_stream *s;
+	aclError ret;
+
+	if (flag > 1)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_fail(ret);
+	s->overflow = flag;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag)
+{
+	struct rt_stream *s;
+	aclError ret;
+
+	if (!flag)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_fail(ret);
+	*flag = s->overflow;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize, aclrtStream stream)
+{
+	struct rt_stream *s;
+	size_t size = 0;
+	aclError ret;
+
+	if (!outputAddr || !outputSize)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_fail(ret);
+	if (rt_mem_dev(outputAddr, &size) != s->dev || outputSize > size) {
+		rt_set_errmsg("aclrtGetOverflowStatus: %zu bytes of device %d's memory expected",
+			      outputSize, s->dev);
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	}
+	memset(outputAddr, 0, outputSize); /* npusim never overflows */
+	return ACL_SUCCESS;
+}
+
+aclError aclrtResetOverflowStatus(aclrtStream stream)
+{
+	struct rt_stream *s;
+
+	return rt_fail(rt_stream_get(stream, &s));
 }
