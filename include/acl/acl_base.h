@@ -42,6 +42,13 @@ typedef void *aclrtStream;
 typedef void *aclrtEvent;
 typedef void *aclrtContext;
 
+/* A custom allocator (acl_rt_allocator.h): the descriptor, the caller's
+ * allocator object, a block it handed out, an address it is advised. */
+typedef void *aclrtAllocatorDesc;
+typedef void *aclrtAllocator;
+typedef void *aclrtAllocatorBlock;
+typedef void *aclrtAllocatorAddr;
+
 /* A pointer and a size, owned by the caller (CANN: acl_base_rt.h). */
 typedef struct aclDataBuffer aclDataBuffer;
 /* IEEE 754 half precision, as its bits. */

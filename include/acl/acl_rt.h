@@ -235,8 +235,10 @@ ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorIn
 
 /* Peer access between npusim devices: every pair of distinct devices can
  * (their memory is one host address space). Enabling is device-wide, one
- * direction (the current device's access to peerDeviceId's memory), and
- * lasts until disabled or either device is released; flags must be 0.
+ * direction (the current device's access to peerDeviceId's memory, which
+ * need not be open yet), and lasts until disabled or either device is
+ * released; disabling what this device did not enable is
+ * ACL_ERROR_RT_PARAM_INVALID; flags must be 0.
  * A device-to-device aclrtMemcpy between two devices needs the current
  * device to be one of them with access to the other enabled
  * (ACL_ERROR_RT_PARAM_INVALID otherwise). */

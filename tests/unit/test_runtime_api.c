@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "acl/acl.h"
+#include "acl/acl_rt_allocator.h"
 
 START_TEST(data_buffer)
 {
@@ -339,6 +340,29 @@ START_TEST(reduce_overflow_checks)
 }
 END_TEST
 
+static void *dummy_alloc(aclrtAllocator a, size_t n)
+{
+	return a ? (void *)n : NULL;
+}
+
+START_TEST(allocator_desc)
+{
+	aclrtAllocatorDesc d = aclrtAllocatorCreateDesc();
+	int obj;
+
+	ck_assert_ptr_nonnull(d);
+	ck_assert_int_eq(aclrtAllocatorSetObjToDesc(d, &obj), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtAllocatorSetAllocFuncToDesc(d, dummy_alloc), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtAllocatorSetAllocFuncToDesc(d, NULL), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtAllocatorSetObjToDesc(&obj, &obj), ACL_ERROR_INVALID_PARAM);
+	/* incomplete (no free, no address callback): refused before any stream */
+	ck_assert_int_eq(aclrtAllocatorRegister((aclrtStream)&obj, d), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtAllocatorUnregister(NULL), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtAllocatorDestroyDesc(d), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtAllocatorDestroyDesc(NULL), ACL_ERROR_INVALID_PARAM);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("runtime_api");
@@ -354,6 +378,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, event_flags);
 	tcase_add_test(tc, no_devices);
 	tcase_add_test(tc, reduce_overflow_checks);
+	tcase_add_test(tc, allocator_desc);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -50,6 +50,7 @@ struct rt_stream {
 	uint32_t sid; /* npusim stream id (the SQE's stream id) */
 	int is_default;
 	uint32_t flags, priority, overflow; /* config, overflow switch (rt_misc.c) */
+	struct rt_allocator *alloc; /* aclrtAllocatorRegister's (rt_misc.c), malloc'd */
 	pthread_mutex_t lock; /* orders task ids and SQ writes */
 	uint64_t seq; /* tasks submitted so far: task_id/batch_id */
 	uint32_t since_drain;

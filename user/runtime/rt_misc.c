@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acl/acl_rt_allocator.h"
 #include "rt_ctx.h"
 
 /* ---- data buffers --------------------------------------------------------- */
@@ -349,7 +350,8 @@ aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo)
 /* ---- peers and capabilities ---------------------------------------------------- */
 
 /* g_peer[a][b]: device a may access device b's memory while both are in
- * the generations recorded (a release of either ends it). rt_g.lock. */
+ * the generations recorded (a release of either ends it; b need not be
+ * open yet when a enables it: opening keeps the generation). rt_g.lock. */
 static struct {
 	int on;
 	uint32_t gen_a, gen_b;
@@ -404,11 +406,7 @@ static aclError peer_set(const char *api, int32_t peer, int on)
 	if (peer == dev)
 		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
 	pthread_mutex_lock(&rt_g.lock);
-	if (on && rt_g.dev[peer].fd < 0) {
-		/* the peer's generation starts when it is opened */
-		rt_set_errmsg("%s: device %d is not open (aclrtSetDevice it first)", api, peer);
-		ret = ACL_ERROR_RT_CONTEXT_NULL;
-	} else if (!on && !peer_on_locked(dev, peer)) {
+	if (!on && !(g_peer[dev][peer].on && g_peer[dev][peer].gen_a == rt_g.dev[dev].gen)) {
 		rt_set_errmsg("%s: access of device %d to device %d is not enabled", api, dev,
 			      peer);
 		ret = ACL_ERROR_RT_PARAM_INVALID;
@@ -942,4 +940,134 @@ aclError aclrtResetOverflowStatus(aclrtStream stream)
 	struct rt_stream *s;
 
 	return rt_fail(rt_stream_get(stream, &s));
+}
+
+/* ---- custom allocators ---------------------------------------------------------- */
+
+#define RT_ALLOC_MAGIC 0x414c4c43U /* "ALLC" */
+
+struct rt_allocator {
+	uint32_t magic;
+	aclrtAllocator obj;
+	aclrtAllocatorAllocFunc alloc;
+	aclrtAllocatorFreeFunc free;
+	aclrtAllocatorAllocAdviseFunc advise;
+	aclrtAllocatorGetAddrFromBlockFunc addr;
+	aclrtAllocatorDesc desc; /* on a stream: the descriptor registered */
+};
+
+aclrtAllocatorDesc aclrtAllocatorCreateDesc(void)
+{
+	struct rt_allocator *d = calloc(1, sizeof(*d));
+
+	if (d)
+		d->magic = RT_ALLOC_MAGIC;
+	return d;
+}
+
+static struct rt_allocator *desc_of(aclrtAllocatorDesc h)
+{
+	struct rt_allocator *d = h;
+
+	return d && d->magic == RT_ALLOC_MAGIC ? d : NULL;
+}
+
+aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
+{
+	struct rt_allocator *d = desc_of(allocatorDesc);
+
+	if (!d)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	d->magic = 0;
+	free(d);
+	return ACL_SUCCESS;
+}
+
+#define DESC_SETTER(fn, type, field)                             \
+	aclError fn(aclrtAllocatorDesc allocatorDesc, type v)    \
+	{                                                        \
+		struct rt_allocator *d = desc_of(allocatorDesc); \
+                                                                 \
+		if (!d || !v)                                    \
+			return rt_fail(ACL_ERROR_INVALID_PARAM); \
+		d->field = v;                                    \
+		return ACL_SUCCESS;                              \
+	}
+DESC_SETTER(aclrtAllocatorSetObjToDesc, aclrtAllocator, obj)
+DESC_SETTER(aclrtAllocatorSetAllocFuncToDesc, aclrtAllocatorAllocFunc, alloc)
+DESC_SETTER(aclrtAllocatorSetFreeFuncToDesc, aclrtAllocatorFreeFunc, free)
+DESC_SETTER(aclrtAllocatorSetAllocAdviseFuncToDesc, aclrtAllocatorAllocAdviseFunc, advise)
+DESC_SETTER(aclrtAllocatorSetGetAddrFromBlockFuncToDesc, aclrtAllocatorGetAddrFromBlockFunc, addr)
+
+aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc)
+{
+	struct rt_allocator *d = desc_of(allocatorDesc), *copy;
+	struct rt_stream *s;
+	aclError ret;
+
+	if (!stream || !d || !d->obj || !d->alloc || !d->free || !d->addr) {
+		rt_set_errmsg("aclrtAllocatorRegister: a stream and a descriptor with the "
+			      "allocator object and its alloc, free and address callbacks");
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	}
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_fail(ret);
+	if (!(copy = malloc(sizeof(*copy))))
+		return rt_fail(ACL_ERROR_BAD_ALLOC);
+	*copy = *d;
+	copy->magic = 0; /* not a descriptor */
+	copy->desc = allocatorDesc;
+	pthread_mutex_lock(&s->lock);
+	free(s->alloc);
+	s->alloc = copy;
+	pthread_mutex_unlock(&s->lock);
+	return ACL_SUCCESS;
+}
+
+aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc *allocatorDesc,
+				   aclrtAllocator *allocator, aclrtAllocatorAllocFunc *allocFunc,
+				   aclrtAllocatorFreeFunc *freeFunc,
+				   aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,
+				   aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc)
+{
+	struct rt_stream *s;
+	aclError ret;
+
+	if (!stream || !allocatorDesc || !allocator || !allocFunc || !freeFunc ||
+	    !allocAdviseFunc || !getAddrFromBlockFunc)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_fail(ret);
+	pthread_mutex_lock(&s->lock);
+	if (s->alloc) {
+		*allocatorDesc = s->alloc->desc;
+		*allocator = s->alloc->obj;
+		*allocFunc = s->alloc->alloc;
+		*freeFunc = s->alloc->free;
+		*allocAdviseFunc = s->alloc->advise;
+		*getAddrFromBlockFunc = s->alloc->addr;
+	} else {
+		rt_set_errmsg("aclrtAllocatorGetByStream: no allocator registered on the stream");
+		ret = ACL_ERROR_INVALID_PARAM;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return rt_fail(ret);
+}
+
+aclError aclrtAllocatorUnregister(aclrtStream stream)
+{
+	struct rt_stream *s;
+	aclError ret;
+
+	if (!stream)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_fail(ret);
+	pthread_mutex_lock(&s->lock);
+	if (!s->alloc)
+		ret = ACL_ERROR_INVALID_PARAM;
+	free(s->alloc);
+	s->alloc = NULL;
+	pthread_mutex_unlock(&s->lock);
+	return rt_fail(ret);
 }

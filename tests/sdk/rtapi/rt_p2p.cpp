@@ -19,6 +19,8 @@ int main()
     void *d0, *d1;
     unsigned char *host = new unsigned char[size];
     OK(aclrtSetDevice(0));
+    // as CANN's example: device 0 enables its access before device 1 is open
+    OK(aclrtDeviceEnablePeerAccess(1, 0));
     OK(aclrtMalloc(&d0, size, ACL_MEM_MALLOC_HUGE_FIRST_P2P));
     OK(aclrtMemset(d0, size, 0x77, size));
     OK(aclrtSetDevice(1));
@@ -34,16 +36,27 @@ int main()
     OK(aclrtMemcpy(host, size, d1, size, ACL_MEMCPY_DEVICE_TO_HOST));
     EXPECT(host[0], 0x77);
     EXPECT(host[size - 1], 0x77);
-    // one direction only: device 0 has not enabled its access to device 1
+    // device 0's access, enabled before device 1 opened, holds: copy back
     OK(aclrtSetDevice(0));
-    EXPECT(aclrtMemcpy(d0, size, d1, size, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+    OK(aclrtMemset(d0, size, 0, size));
+    OK(aclrtMemcpy(d0, size, d1, size, ACL_MEMCPY_DEVICE_TO_DEVICE));
+    OK(aclrtMemcpy(host, size, d0, size, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT(host[size / 2], 0x77);
+    // one direction only: device 1 disabled its access, device 0's remains
     OK(aclrtSetDevice(1));
     OK(aclrtDeviceDisablePeerAccess(0));
     EXPECT(aclrtMemcpy(d1, size, d0, size, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+    OK(aclrtSetDevice(0));
+    OK(aclrtMemcpy(d1, size, d0, size, ACL_MEMCPY_DEVICE_TO_DEVICE));
+    OK(aclrtSetDevice(1));
     OK(aclrtFree(d1));
+    OK(aclrtResetDeviceForce(1));
+    // disabling after the peer is gone succeeds (CANN's example does it)
+    OK(aclrtSetDevice(0));
+    OK(aclrtDeviceDisablePeerAccess(1));
+    EXPECT(aclrtDeviceDisablePeerAccess(1), ACL_ERROR_RT_PARAM_INVALID);
     OK(aclrtFree(d0));
     delete[] host;
-    OK(aclrtResetDevice(1));
     OK(aclrtResetDevice(0));
     OK(aclFinalize());
     std::printf("[SUCCESS] rt_p2p\n");
