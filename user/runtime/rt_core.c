@@ -194,7 +194,7 @@ aclError aclrtSetDevice(int32_t deviceId)
 			d->refs++;
 		}
 		rt_cur_dev = deviceId;
-		rt_ctx_thread_reset();
+		rt_cur_ctx = NULL; /* the device's implicit context */
 	}
 	pthread_mutex_unlock(&rt_g.lock);
 	if (opened)

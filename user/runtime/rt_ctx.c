@@ -31,12 +31,6 @@ struct rt_ctx {
 
 static struct rt_ctx g_implicit[NPUSIM_MAX_DEVICES];
 static struct rt_ctx *g_free; /* under rt_g.lock */
-static __thread struct rt_ctx *t_ctx; /* NULL: the current device's implicit one */
-
-void rt_ctx_thread_reset(void)
-{
-	t_ctx = NULL;
-}
 
 /* The live context h; its device must still be the one it was made on. */
 static aclError ctx_get(aclrtContext h, struct rt_ctx **out)
@@ -82,7 +76,7 @@ aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
 	c->gen = gen;
 	c->implicit = 0;
 	atomic_store(&c->magic, RT_CTX_MAGIC);
-	t_ctx = c;
+	rt_cur_ctx = c;
 	rt_cur_dev = deviceId;
 	*context = c;
 	return rt_api_end(&a, ACL_SUCCESS);
@@ -108,8 +102,8 @@ aclError aclrtDestroyContext(aclrtContext context)
 	pthread_mutex_unlock(&rt_g.lock);
 	if (ret)
 		return rt_api_end(&a, ret);
-	if (t_ctx == c)
-		t_ctx = NULL;
+	if (rt_cur_ctx == c)
+		rt_cur_ctx = NULL;
 	rt_dev_unref(c->dev, c->gen);
 	pthread_mutex_lock(&rt_g.lock);
 	c->free_next = g_free;
@@ -129,7 +123,7 @@ aclError aclrtSetCurrentContext(aclrtContext context)
 	ret = ctx_get(context, &c);
 	pthread_mutex_unlock(&rt_g.lock);
 	if (!ret) {
-		t_ctx = c->implicit ? NULL : c;
+		rt_cur_ctx = c->implicit ? NULL : c;
 		rt_cur_dev = c->dev;
 	}
 	return rt_api_end(&a, ret);
@@ -137,7 +131,7 @@ aclError aclrtSetCurrentContext(aclrtContext context)
 
 aclError aclrtGetCurrentContext(aclrtContext *context)
 {
-	struct rt_ctx *c = t_ctx;
+	struct rt_ctx *c = rt_cur_ctx;
 	aclError ret;
 	int dev;
 

@@ -16,13 +16,11 @@ aclError rt_dev_ref(int dev, uint32_t *gen);
  * Nothing if the device was released since (gen differs). */
 void rt_dev_unref(int dev, uint32_t gen);
 
-/* rt_ctx.c: the calling thread's current context becomes the implicit
- * one of its current device (aclrtSetDevice). */
-void rt_ctx_thread_reset(void);
-
-/* rt_misc.c: 1 if device `from` may access device `to`'s memory (always for
- * from == to; else after aclrtDeviceEnablePeerAccess on `from`). */
-int rt_peer_enabled(int from, int to);
+/* rt_state.c: the calling thread's current context made by
+ * aclrtCreateContext (rt_ctx.c); NULL: the implicit one of its current
+ * device (aclrtSetDevice sets it so). */
+struct rt_ctx;
+extern __thread struct rt_ctx *rt_cur_ctx;
 
 /* rt_misc.c: CANN's version number of a version string ("8.0.RC1" is not
  * one: X.Y.Z[-]{alpha,beta,rc}N); 0, or -1 if s is not one. */

@@ -11,7 +11,8 @@
  *   hccl.c       communicators and collectives
  *   rt_op.c      aclnpuLaunchOp: kernel tasks with their operator info
  *   rt_replay.c  what replays need (timed tasks, the db's API ranges)
- *   rt_mem.c     device memory (host memory in the simulation) and copies
+ *   rt_mem.c     device memory (host memory in the simulation), copies,
+ *                peer access
  *   rt_stream.c  streams, the submit path (task ids), synchronisation,
  *                events
  *   rt_prof.c    the reporting layer: API ranges, connectionIds; its
@@ -19,8 +20,8 @@
  *                string ids and every record: rt_prof_rec.c (the host
  *                recorder) or rt_prof_cann.c (CANN's reporter ABI)
  *   rt_ctx.c     contexts (rt_ctx.h: what it and rt_misc.c share)
- *   rt_misc.c    the CANN API without device tasks of its own: data
- *                buffers, versions, errors, peers, stream configs, memset
+ *   rt_misc.c    the rest of CANN's API: data buffers, versions, errors,
+ *                stream configs, memset, reduce, overflow, allocators
  *   rt_state.c   the device table, the thread's current device, errors
  *   rt_names.c   db names of data types and formats
  */

@@ -2,8 +2,10 @@
  * rt_misc.c - the CANN API around devices, streams and events that needs no
  * device task of its own (acl_base.h, acl_rt.h): data buffers, half
  * precision, CANN attributes and package versions, the thread's last error
- * and device error details, peer access, device capabilities, events with
- * flags, stream configs and queries, forced stream destruction, memset.
+ * and device error details, device capabilities, events with flags, stream
+ * configs and queries, forced stream destruction, memset, reduce, float
+ * overflow, custom allocators. (Peer access is rt_mem.c's, beside the
+ * copies it governs; contexts are rt_ctx.c's.)
  *
  * Facts (names, values, the version file and its weights) are CANN's
  * (hicann/runtime include/external/acl and docs/zh/api_ref); where npusim
@@ -347,89 +349,7 @@ aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo)
 	return ACL_SUCCESS;
 }
 
-/* ---- peers and capabilities ---------------------------------------------------- */
-
-/* g_peer[a][b]: device a may access device b's memory while both are in
- * the generations recorded (a release of either ends it; b need not be
- * open yet when a enables it: opening keeps the generation). rt_g.lock. */
-static struct {
-	int on;
-	uint32_t gen_a, gen_b;
-} g_peer[NPUSIM_MAX_DEVICES][NPUSIM_MAX_DEVICES];
-
-static int peer_on_locked(int a, int b)
-{
-	return g_peer[a][b].on && g_peer[a][b].gen_a == rt_g.dev[a].gen &&
-	       g_peer[a][b].gen_b == rt_g.dev[b].gen && rt_g.dev[a].fd >= 0 && rt_g.dev[b].fd >= 0;
-}
-
-int rt_peer_enabled(int from, int to)
-{
-	int on;
-
-	if (from == to)
-		return 1;
-	if (from < 0 || to < 0 || from >= NPUSIM_MAX_DEVICES || to >= NPUSIM_MAX_DEVICES)
-		return 0;
-	pthread_mutex_lock(&rt_g.lock);
-	on = peer_on_locked(from, to);
-	pthread_mutex_unlock(&rt_g.lock);
-	return on;
-}
-
-aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId, int32_t peerDeviceId)
-{
-	if (!canAccessPeer)
-		return rt_fail(ACL_ERROR_INVALID_PARAM);
-	if (!rt_g.initialized)
-		return rt_fail(ACL_ERROR_UNINITIALIZE);
-	if (deviceId < 0 || deviceId >= rt_g.ndev || peerDeviceId < 0 || peerDeviceId >= rt_g.ndev)
-		return rt_fail(ACL_ERROR_RT_INVALID_DEVICEID);
-	if (deviceId == peerDeviceId)
-		return rt_fail(ACL_ERROR_INVALID_PARAM);
-	*canAccessPeer = 1;
-	return ACL_SUCCESS;
-}
-
-static aclError peer_set(const char *api, int32_t peer, int on)
-{
-	struct rt_api a;
-	aclError ret;
-	int dev;
-
-	rt_api_begin(&a, NPUPROF_API_ACL, api, NULL);
-	ret = rt_current_dev(&dev);
-	if (ret)
-		return rt_api_end(&a, ret);
-	if (peer < 0 || peer >= rt_g.ndev)
-		return rt_api_end(&a, ACL_ERROR_RT_INVALID_DEVICEID);
-	if (peer == dev)
-		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
-	pthread_mutex_lock(&rt_g.lock);
-	if (!on && !(g_peer[dev][peer].on && g_peer[dev][peer].gen_a == rt_g.dev[dev].gen)) {
-		rt_set_errmsg("%s: access of device %d to device %d is not enabled", api, dev,
-			      peer);
-		ret = ACL_ERROR_RT_PARAM_INVALID;
-	} else {
-		g_peer[dev][peer].on = on;
-		g_peer[dev][peer].gen_a = rt_g.dev[dev].gen;
-		g_peer[dev][peer].gen_b = rt_g.dev[peer].gen;
-	}
-	pthread_mutex_unlock(&rt_g.lock);
-	return rt_api_end(&a, ret);
-}
-
-aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags)
-{
-	if (flags != 0)
-		return rt_fail(ACL_ERROR_INVALID_PARAM);
-	return peer_set("aclrtDeviceEnablePeerAccess", peerDeviceId, 1);
-}
-
-aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId)
-{
-	return peer_set("aclrtDeviceDisablePeerAccess", peerDeviceId, 0);
-}
+/* ---- capabilities ---------------------------------------------------- */
 
 aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType,
 				  int32_t *value)
