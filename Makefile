@@ -423,6 +423,9 @@ $(BUILD)/tests/bench/bench_mstx: $(BUILD)/obj/tests/bench/bench_mstx.o $(RT_LIBS
 # builds (dist/sdk/).
 SDK_ARCH := $(shell uname -m)-linux
 .PHONY: install-sdk
+# The packages' version.info (aclsysGetVersionStr reads it as CANN's does):
+# the version acl.h's ACL_*_VERSION macros give.
+SDK_CANN_VERSION = $(shell sed -n 's/^\#define ACL_\(MAJOR\|MINOR\|PATCH\)_VERSION //p' include/acl/acl.h | paste -sd.)
 install-sdk: $(RT_LIBS) $(NN_LIBS)
 	@test -n "$(PREFIX)" || { echo "usage: make install-sdk PREFIX=DIR" >&2; exit 2; }
 	install -d $(PREFIX)/include/acl/error_codes $(PREFIX)/include/hccl $(PREFIX)/include/mstx \
@@ -445,6 +448,8 @@ install-sdk: $(RT_LIBS) $(NN_LIBS)
 	ln -sfn ../include $(PREFIX)/$(SDK_ARCH)/include
 	ln -sfn ../lib64 $(PREFIX)/$(SDK_ARCH)/lib64
 	install -m 644 dist/sdk/ascendc.cmake $(PREFIX)/$(SDK_ARCH)/tikcpp/ascendc_kernel_cmake/
+	for p in cann runtime; do install -d $(PREFIX)/share/info/$$p && \
+		printf 'Version=%s\n' "$(SDK_CANN_VERSION)" > $(PREFIX)/share/info/$$p/version.info || exit 1; done
 	@echo "SDK installed in $(PREFIX)"
 
 # The aclnn operator API (user/aclnn) in CANN's layout: libnnopbase.so

@@ -42,6 +42,18 @@ typedef void *aclrtStream;
 typedef void *aclrtEvent;
 typedef void *aclrtContext;
 
+/* A custom allocator (acl_rt_allocator.h): the descriptor, the caller's
+ * allocator object, a block it handed out, an address it is advised. */
+typedef void *aclrtAllocatorDesc;
+typedef void *aclrtAllocator;
+typedef void *aclrtAllocatorBlock;
+typedef void *aclrtAllocatorAddr;
+
+/* A pointer and a size, owned by the caller (CANN: acl_base_rt.h). */
+typedef struct aclDataBuffer aclDataBuffer;
+/* IEEE 754 half precision, as its bits. */
+typedef uint16_t aclFloat16;
+
 static const int ACL_SUCCESS = 0;
 static const int ACL_ERROR_NONE = 0;
 
@@ -64,6 +76,7 @@ static const int ACL_ERROR_PROF_API_CONFLICT = 148047;
 static const int ACL_ERROR_BAD_ALLOC = 200000;
 static const int ACL_ERROR_API_NOT_SUPPORT = 200001;
 static const int ACL_ERROR_INVALID_DEVICE = 200002;
+static const int ACL_ERROR_INVALID_RESOURCE_HANDLE = 200005;
 static const int ACL_ERROR_FEATURE_UNSUPPORTED = 200006;
 static const int ACL_ERROR_PROF_MODULES_UNSUPPORTED = 200007;
 
@@ -104,6 +117,37 @@ typedef enum {
 
 /* Bytes of one element of dataType; 0 for ACL_DT_UNDEFINED and unknown types. */
 ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
+
+/* Data buffers: a descriptor of caller-owned memory (NULL data and size 0
+ * are allowed, as CANN's); NULL only when out of memory. Destroying one
+ * never frees the memory. */
+ACL_FUNC_VISIBILITY aclDataBuffer *aclCreateDataBuffer(void *data, size_t size);
+ACL_FUNC_VISIBILITY aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data,
+						 size_t size);
+ACL_FUNC_VISIBILITY void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer);
+/* Deprecated by CANN for aclGetDataBufferSizeV2; sizes above 4 GiB give 0. */
+ACL_FUNC_VISIBILITY uint32_t aclGetDataBufferSize(const aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer);
+
+/* Half-precision conversions with CANN's saturating semantics: float to
+ * fp16 rounds to nearest even and maps NaN and +-Inf (and overflow) to
+ * +-65504; fp16 to float maps +Inf to 65536, -Inf to -65536, NaN to 98304. */
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
+
+/* Features of the CANN install (aclGetCannAttribute*). npusim's SDK
+ * reports INF_NAN and BF16 (the 910B's) and not JIT_COMPILE (no op
+ * compiler). */
+typedef enum {
+	ACL_CANN_ATTR_UNDEFINED = -1,
+	ACL_CANN_ATTR_INF_NAN = 0,
+	ACL_CANN_ATTR_BF16 = 1,
+	ACL_CANN_ATTR_JIT_COMPILE = 2
+} aclCannAttr;
+
+ACL_FUNC_VISIBILITY aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num);
+ACL_FUNC_VISIBILITY aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value);
 
 typedef enum {
 	ACL_FORMAT_UNDEFINED = -1,

@@ -53,6 +53,117 @@ typedef enum aclrtEventRecordedStatus {
 	ACL_EVENT_RECORDED_STATUS_COMPLETE = 1,
 } aclrtEventRecordedStatus;
 
+/* Event flags (aclrtCreateEventWithFlag / aclrtCreateEventExWithFlag). */
+#define ACL_EVENT_SYNC 0x00000001U
+#define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x00000002U
+#define ACL_EVENT_TIME_LINE 0x00000008U
+#define ACL_EVENT_DEVICE_USE_ONLY 0x00000010U
+#define ACL_EVENT_EXTERNAL 0x00000020U
+#define ACL_EVENT_IPC 0x00000040U
+
+/* Stream flags (ACL_RT_STREAM_FLAG of a stream config). */
+#define ACL_STREAM_FAST_LAUNCH 0x00000001U
+#define ACL_STREAM_FAST_SYNC 0x00000002U
+#define ACL_STREAM_PERSISTENT 0x00000004U
+#define ACL_STREAM_HUGE 0x00000008U
+#define ACL_STREAM_CPU_SCHEDULE 0x00000010U
+#define ACL_STREAM_DEVICE_USE_ONLY 0x00000020U
+
+/* aclrtGetDeviceCapability's answers. */
+#define ACL_DEV_FEATURE_SUPPORT 0x00000001
+#define ACL_DEV_FEATURE_NOT_SUPPORT 0x00000000
+
+/* Version strings (aclsysGetVersionStr). */
+#define ACL_PKG_VERSION_MAX_SIZE 128
+#define ACL_PKG_VERSION_PARTS_MAX_SIZE 64
+
+typedef enum {
+	ACL_RT_STREAM_WORK_ADDR_PTR = 0,
+	ACL_RT_STREAM_WORK_SIZE,
+	ACL_RT_STREAM_FLAG,
+	ACL_RT_STREAM_PRIORITY,
+} aclrtStreamConfigAttr;
+
+/* CANN exposes the handle's fields; set them with aclrtSetStreamConfigOpt. */
+typedef struct aclrtStreamConfigHandle {
+	void *workptr;
+	size_t workSize;
+	size_t flag;
+	uint32_t priority;
+} aclrtStreamConfigHandle;
+
+/* Error details of a device fault (aclrtGetErrorVerbose). */
+#define MAX_MEM_UCE_INFO_ARRAY_SIZE 128
+#define UCE_INFO_RESERVED_SIZE 14
+
+typedef struct aclrtMemUceInfo {
+	void *addr;
+	size_t len;
+	size_t reserved[UCE_INFO_RESERVED_SIZE];
+} aclrtMemUceInfo;
+
+typedef enum {
+	ACL_RT_NO_ERROR = 0,
+	ACL_RT_ERROR_MEMORY = 1,
+	ACL_RT_ERROR_L2 = 2,
+	ACL_RT_ERROR_AICORE = 3,
+	ACL_RT_ERROR_LINK = 4,
+	ACL_RT_ERROR_L3_PORT = 5,
+	ACL_RT_ERROR_OTHERS = 0xFFFF,
+} aclrtErrorType;
+
+typedef enum aclrtAicoreErrorType {
+	ACL_RT_AICORE_ERROR_UNKNOWN,
+	ACL_RT_AICORE_ERROR_SW,
+	ACL_RT_AICORE_ERROR_HW_LOCAL,
+} aclrtAicoreErrorType;
+
+#define ACL_RT_MEM_UCE_INFO_MAX_NUM 20
+typedef struct {
+	size_t arraySize;
+	aclrtMemUceInfo memUceInfoArray[ACL_RT_MEM_UCE_INFO_MAX_NUM];
+} aclrtMemUceInfoArray;
+
+typedef union aclrtErrorInfoDetail {
+	aclrtMemUceInfoArray uceInfo;
+	aclrtAicoreErrorType aicoreErrType;
+} aclrtErrorInfoDetail;
+
+typedef struct aclrtErrorInfo {
+	uint8_t tryRepair;
+	uint8_t hasDetail;
+	uint8_t reserved[2];
+	aclrtErrorType errorType;
+	aclrtErrorInfoDetail detail;
+} aclrtErrorInfo;
+
+typedef enum aclrtLastErrLevel {
+	ACL_RT_THREAD_LEVEL = 0,
+} aclrtLastErrLevel;
+
+typedef enum {
+	ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV = 1,
+	ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV = 21,
+} aclrtDevFeatureType;
+
+typedef enum {
+	ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM = 10,
+	ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX = 11,
+	ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN = 12,
+	ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL = 13,
+} aclrtReduceKind;
+
+typedef enum aclrtFloatOverflowMode {
+	ACL_RT_OVERFLOW_MODE_SATURATION = 0,
+	ACL_RT_OVERFLOW_MODE_INFNAN,
+	ACL_RT_OVERFLOW_MODE_UNDEF,
+} aclrtFloatOverflowMode;
+
+typedef enum {
+	ACL_RT_DEV_RES_CUBE_CORE = 0,
+	ACL_RT_DEV_RES_VECTOR_CORE,
+} aclrtDevResLimitType;
+
 ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath);
 ACL_FUNC_VISIBILITY aclError aclFinalize(void);
 
@@ -89,6 +200,120 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src,
 					      size_t count, aclrtMemcpyKind kind,
 					      aclrtStream stream);
+
+/* ---- rt_ctx.c: contexts ----------------------------------------------------
+ * aclrtCreateContext opens the device like aclrtSetDevice (one reference
+ * per context) and makes the context current for the calling thread;
+ * aclrtDestroyContext drops that reference (the last one releases the
+ * device and its streams). Every context of a device shares the device's
+ * default stream (CANN gives each context its own). aclrtSetDevice makes
+ * the device's implicit context current. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context);
+ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context);
+ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream);
+/* The cores the current thread may use: the device's AI cores (cube) or
+ * vector cores; npusim sets no per-thread limit. */
+ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value);
+
+/* ---- rt_misc.c: versions, errors, peers, stream configs, memset ---------- */
+/* The version of package pkgName ("runtime", "cann", ...): the Version= line
+ * of $ASCEND_HOME_PATH/share/info/<pkgName>/version.info, as CANN reads it
+ * ('-' and '_' interchangeable); ACL_ERROR_INVALID_FILE if there is none.
+ * versionStr must hold ACL_PKG_VERSION_MAX_SIZE bytes. */
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName, char *versionStr);
+/* The same as a number: major*10^7 + minor*10^5 + patch*10^3, less 300/200/
+ * 100 plus N for an alphaN/betaN/rcN suffix. */
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum);
+/* The last error an ACL call of this thread returned; Get also clears it. */
+ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
+ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
+/* npusim raises no device faults: ACL_RT_NO_ERROR without detail, for an
+ * open device. */
+ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo);
+
+/* Peer access between npusim devices: every pair of distinct devices can
+ * (their memory is one host address space). Enabling is device-wide, one
+ * direction (the current device's access to peerDeviceId's memory, which
+ * need not be open yet), and lasts until disabled or either device is
+ * released; disabling what this device did not enable is
+ * ACL_ERROR_RT_PARAM_INVALID; flags must be 0.
+ * A device-to-device aclrtMemcpy between two devices needs the current
+ * device to be one of them with access to the other enabled
+ * (ACL_ERROR_RT_PARAM_INVALID otherwise). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId,
+						      int32_t peerDeviceId);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
+
+/* ACL_DEV_FEATURE_SUPPORT / _NOT_SUPPORT of a feature of device deviceId. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(int32_t deviceId,
+						      aclrtDevFeatureType devFeatureType,
+						      int32_t *value);
+/* 1 if code built for socVersion runs on device 0 (the same 910B family). */
+ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char *socVersion,
+							 int32_t *canCompatible);
+
+/* Events with flags: ACL_EVENT_SYNC, ACL_EVENT_TIME_LINE and
+ * ACL_EVENT_DEVICE_USE_ONLY give an ordinary event; ACL_EVENT_IPC,
+ * ACL_EVENT_EXTERNAL and ACL_EVENT_CAPTURE_STREAM_PROGRESS are
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT on npusim; unknown bits are
+ * ACL_ERROR_INVALID_PARAM. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag);
+
+/* Stream configs: a handle of attributes for aclrtCreateStreamV2. The work
+ * area attributes (model streams) are ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+ * priority is 0..7 (0 highest, npusim does not schedule by it); flags are
+ * kept and reported by aclrtStreamGetFlags. */
+ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle,
+						     aclrtStreamConfigAttr attr,
+						     const void *attrValue, size_t valueSize);
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamV2(aclrtStream *stream,
+						 const aclrtStreamConfigHandle *handle);
+/* The stream's npusim id (the SQE's stream id, TASK.streamId). */
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId);
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority);
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags);
+/* Destroys a stream without waiting: its queued tasks are dropped. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
+
+/* Sets count bytes at devPtr to (uint8_t)value (count <= maxCount). The
+ * asynchronous form also runs an SDMA task of count bytes on the stream,
+ * as aclrtMemcpyAsync does. */
+ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value,
+					 size_t count);
+ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
+					      size_t count, aclrtStream stream);
+
+/* dst[i] = dst[i] op src[i] over count bytes of elements of type (the
+ * 910B's: int8, int16, int32, fp16, fp32, bf16; others are
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT), computed on the host when submitted,
+ * and an SDMA task of count bytes on the stream. SUM, MAX and MIN;
+ * ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL is ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+ * Integer sums wrap; fp16 and bf16 are summed in float and rounded to
+ * nearest even. dst and src are device memory of the stream's device;
+ * reserve must be NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count,
+					      aclrtReduceKind kind, aclDataType type,
+					      aclrtStream stream, void *reserve);
+
+/* Float overflow: the device's saturation mode (INFNAN by default, as a
+ * 910B's; kept per device until it is released) and a stream's overflow
+ * switch (0 or 1) are kept and reported. npusim computes no kernels, so
+ * it never overflows: aclrtGetOverflowStatus writes outputSize zero bytes
+ * (no overflow) to outputAddr, and aclrtResetOverflowStatus has nothing to
+ * clear. */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag);
+ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize,
+						    aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -86,5 +86,12 @@ readelf -d "$out/prefix/lib64/libms_tools_ext.so" | grep -q 'Filter library: \[l
 		echo "sdk: an AscendC kernel library configured"; exit 1
 	fi
 	grep -q 'no AscendC kernel compiler' "$out/kernel.log" || { cat "$out/kernel.log"; exit 1; }
+	# npuprof's programs for the API of CANN's runtime examples (the VM
+	# suite 40_runtime runs them on npusim); here, what needs no device
+	cmake -S tests/sdk/rtapi -B "$out/rtapi" -DASCEND_CANN_PACKAGE_PATH="$ASCEND_HOME_PATH" >/dev/null
+	cmake --build "$out/rtapi" >/dev/null
+	"$out/rtapi/rt_basics" | grep -qx '\[SUCCESS\] rt_basics' || { echo "sdk: rt_basics failed"; exit 1; }
+	# without a device a context is refused, not faked
+	if "$out/rtapi/rt_context" 2>/dev/null; then echo "sdk: rt_context ran without a device"; exit 1; fi
 )
 echo "sdk: ok"

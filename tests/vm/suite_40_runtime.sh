@@ -86,6 +86,44 @@ run runtime.scenarios t_scenarios
 for f in tests/fixtures/real/*.db; do
 	run "runtime.replay.$(basename "$f" .db)" t_replay "$f"
 done
+# npuprof's programs for the API of CANN's runtime examples (tests/sdk/
+# rtapi, built against the SDK by tests/sdk/run.sh) run on npusim to their
+# own success line; rt_stream_event also under `npuprof record`, whose
+# database holds its calls (66 aclrtMemsetAsync, one refused: 65
+# MEMSET_ASYNC tasks at most, the forced destroy drops some) and the three
+# aclrtDestroyStreamForce
+t_rtapi() {
+	d=build/sdk/rtapi
+	[ -x $d/rt_context ] || { echo "$d missing: run tests/sdk/run.sh (make check does)"; return 1; }
+	load_sim devices=2 || return 1
+	(
+		. build/sdk/prefix/set_env.sh
+		for t in "rt_basics device" rt_context rt_stream_event rt_p2p rt_reduce_overflow rt_allocator; do
+			set -- $t
+			$d/"$@" > "$RT_OUT/$1.out" 2>&1 || { cat "$RT_OUT/$1.out"; exit 1; }
+			cat "$RT_OUT/$1.out"
+			grep -q "^\[SUCCESS\] $1" "$RT_OUT/$1.out" || exit 1
+		done
+	) || return 1
+	loaded npuprof || insmod $NPUPROF_KO || return 1
+	p=$RT_OUT/rtapi.prof
+	rm -rf "$p" && mkdir -p "$p" || return 1
+	build/bin/npuprof record --quiet -o "$p" -- $d/rt_stream_event > "$p/out" 2>&1 ||
+		{ cat "$p/out"; return 1; }
+	db=$(ls "$p"/PROF_*/msprof_*.db | tail -n 1)
+	[ -n "$db" ] || return 1
+	q() { sqlite3 "$db" "$1"; }
+	n=$(q "SELECT COUNT(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType WHERE s.value = 'MEMSET_ASYNC'")
+	echo "MEMSET_ASYNC tasks: $n"
+	[ "$n" -ge 1 ] && [ "$n" -le 65 ] || return 1
+	for api in aclrtMemsetAsync:66 aclrtMemset:1 aclrtDestroyStreamForce:3; do
+		n=$(q "SELECT COUNT(*) FROM CANN_API c JOIN STRING_IDS s ON s.id = c.name WHERE s.value = '${api%%:*}'")
+		echo "${api%%:*} CANN_API rows: $n"
+		[ "$n" -eq "${api#*:}" ] || return 1
+	done
+}
+
 run runtime.sdk t_sdk
+run runtime.rtapi t_rtapi
 run runtime.soc_name t_soc_name
 unload_sim

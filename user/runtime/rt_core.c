@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt_internal.h"
+#include "rt_ctx.h"
 
 /* this thread holds a reference on device d if t_ref[d] == gen + 1 */
 static __thread uint32_t t_ref[NPUSIM_MAX_DEVICES];
@@ -134,55 +134,104 @@ aclError aclFinalize(void)
 	return rt_api_end(&a, ret);
 }
 
+/* Opens device dev with its default stream unless it is open. rt_g.lock
+ * held; *opened is set when it was opened now (the caller announces it
+ * once the lock is dropped). */
+static aclError device_open_locked(const char *api, int dev, int *opened)
+{
+	struct rt_device *d = &rt_g.dev[dev];
+	aclError ret;
+	int fd;
+
+	*opened = 0;
+	if (d->fd >= 0)
+		return ACL_SUCCESS;
+	fd = npusim_dev_open((unsigned)dev);
+	if (fd < 0) {
+		rt_set_errmsg("%s: open /dev/npusim%d: %s", api, dev, strerror(-fd));
+		return ACL_ERROR_RT_DEV_SETUP_ERROR;
+	}
+	d->fd = fd;
+	ret = rt_stream_create_locked(dev, 1, &d->dflt);
+	if (ret) {
+		npusim_dev_close(fd);
+		d->fd = -1;
+		return ret;
+	}
+	*opened = 1;
+	return ACL_SUCCESS;
+}
+
+static aclError check_dev_locked(const char *api, int32_t deviceId)
+{
+	if (!rt_g.initialized)
+		return ACL_ERROR_UNINITIALIZE;
+	if (deviceId < 0 || deviceId >= rt_g.ndev) {
+		rt_set_errmsg("%s: device %d out of range (%d devices)", api, deviceId, rt_g.ndev);
+		return ACL_ERROR_RT_INVALID_DEVICEID;
+	}
+	return ACL_SUCCESS;
+}
+
 aclError aclrtSetDevice(int32_t deviceId)
 {
 	struct rt_api a;
-	aclError ret = ACL_SUCCESS;
+	aclError ret;
 	int opened = 0;
 
 	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtSetDevice", NULL);
 	pthread_mutex_lock(&rt_g.lock);
-	if (!rt_g.initialized) {
-		ret = ACL_ERROR_UNINITIALIZE;
-	} else if (deviceId < 0 || deviceId >= rt_g.ndev) {
-		rt_set_errmsg("aclrtSetDevice: device %d out of range (%d devices)", deviceId,
-			      rt_g.ndev);
-		ret = ACL_ERROR_RT_INVALID_DEVICEID;
-	} else {
+	ret = check_dev_locked("aclrtSetDevice", deviceId);
+	if (!ret)
+		ret = device_open_locked("aclrtSetDevice", deviceId, &opened);
+	if (!ret) {
 		struct rt_device *d = &rt_g.dev[deviceId];
 
-		if (d->fd < 0) {
-			int fd = npusim_dev_open((unsigned)deviceId);
-
-			if (fd < 0) {
-				rt_set_errmsg("aclrtSetDevice: open /dev/npusim%d: %s", deviceId,
-					      strerror(-fd));
-				ret = ACL_ERROR_RT_DEV_SETUP_ERROR;
-			} else {
-				d->fd = fd;
-				ret = rt_stream_create_locked(deviceId, 1, &d->dflt);
-				if (ret) {
-					npusim_dev_close(fd);
-					d->fd = -1;
-				} else {
-					opened = 1;
-				}
-			}
+		/* CANN counts one reference per thread and device; a thread
+		 * setting the same device again does not add one. */
+		if (t_ref[deviceId] != d->gen + 1) {
+			t_ref[deviceId] = d->gen + 1;
+			d->refs++;
 		}
-		if (!ret) {
-			/* CANN counts one reference per thread and device; a thread
-             * setting the same device again does not add one. */
-			if (t_ref[deviceId] != d->gen + 1) {
-				t_ref[deviceId] = d->gen + 1;
-				d->refs++;
-			}
-			rt_cur_dev = deviceId;
-		}
+		rt_cur_dev = deviceId;
+		rt_cur_ctx = NULL; /* the device's implicit context */
 	}
 	pthread_mutex_unlock(&rt_g.lock);
 	if (opened)
 		rtprof_set_device(deviceId, 1);
 	return rt_api_end(&a, ret);
+}
+
+aclError rt_dev_ref(int dev, uint32_t *gen)
+{
+	aclError ret;
+	int opened = 0;
+
+	pthread_mutex_lock(&rt_g.lock);
+	ret = check_dev_locked("aclrtCreateContext", dev);
+	if (!ret)
+		ret = device_open_locked("aclrtCreateContext", dev, &opened);
+	if (!ret) {
+		rt_g.dev[dev].refs++;
+		*gen = rt_g.dev[dev].gen;
+	}
+	pthread_mutex_unlock(&rt_g.lock);
+	if (opened)
+		rtprof_set_device(dev, 1);
+	return ret;
+}
+
+void rt_dev_unref(int dev, uint32_t gen)
+{
+	int closed = 0;
+
+	pthread_mutex_lock(&rt_g.lock);
+	if (rt_g.initialized && rt_g.dev[dev].gen == gen && rt_g.dev[dev].fd >= 0 &&
+	    --rt_g.dev[dev].refs <= 0)
+		closed = device_release_locked(dev);
+	pthread_mutex_unlock(&rt_g.lock);
+	if (closed)
+		rtprof_set_device(dev, 0);
 }
 
 static aclError reset_device(const char *name, int32_t deviceId, int force)
@@ -237,7 +286,7 @@ aclError aclrtGetDevice(int32_t *deviceId)
 	ret = rt_current_dev(&dev);
 	if (!ret)
 		*deviceId = dev;
-	return ret;
+	return rt_fail(ret);
 }
 
 aclError aclrtGetDeviceCount(uint32_t *count)
@@ -274,8 +323,10 @@ const char *aclrtGetSocName(void)
 
 aclError aclrtGetRunMode(aclrtRunMode *runMode)
 {
-	if (!runMode)
-		return ACL_ERROR_INVALID_PARAM;
+	if (!runMode) {
+		rt_set_errmsg("aclrtGetRunMode: runMode is NULL");
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	}
 	*runMode = ACL_HOST;
 	return ACL_SUCCESS;
 }

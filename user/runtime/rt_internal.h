@@ -11,13 +11,17 @@
  *   hccl.c       communicators and collectives
  *   rt_op.c      aclnpuLaunchOp: kernel tasks with their operator info
  *   rt_replay.c  what replays need (timed tasks, the db's API ranges)
- *   rt_mem.c     device memory (host memory in the simulation) and copies
+ *   rt_mem.c     device memory (host memory in the simulation), copies,
+ *                peer access
  *   rt_stream.c  streams, the submit path (task ids), synchronisation,
  *                events
  *   rt_prof.c    the reporting layer: API ranges, connectionIds; its
  *                backend (Makefile RT_REPORT) the switch, the clock,
  *                string ids and every record: rt_prof_rec.c (the host
  *                recorder) or rt_prof_cann.c (CANN's reporter ABI)
+ *   rt_ctx.c     contexts (rt_ctx.h: what it and rt_misc.c share)
+ *   rt_misc.c    the rest of CANN's API: data buffers, versions, errors,
+ *                stream configs, memset, reduce, overflow, allocators
  *   rt_state.c   the device table, the thread's current device, errors
  *   rt_names.c   db names of data types and formats
  */
@@ -46,6 +50,8 @@ struct rt_stream {
 	int dev;
 	uint32_t sid; /* npusim stream id (the SQE's stream id) */
 	int is_default;
+	uint32_t flags, priority, overflow; /* config, overflow switch (rt_misc.c) */
+	struct rt_allocator *alloc; /* aclrtAllocatorRegister's (rt_misc.c), malloc'd */
 	pthread_mutex_t lock; /* orders task ids and SQ writes */
 	uint64_t seq; /* tasks submitted so far: task_id/batch_id */
 	uint32_t since_drain;
@@ -80,6 +86,8 @@ extern struct rt_global rt_g;
 
 /* The calling thread's current device, -1 if none. */
 extern __thread int rt_cur_dev;
+/* The last error an ACL call of this thread returned (aclrtGetLastError). */
+extern __thread aclError rt_last_err;
 
 /* rt_state.c */
 int rt_dev_fd(int dev);
@@ -181,6 +189,8 @@ static inline void rt_api_begin(struct rt_api *a, uint32_t level, const char *na
 }
 static inline aclError rt_api_end(struct rt_api *a, aclError ret)
 {
+	if (RT_UNLIKELY(ret))
+		rt_last_err = ret;
 	if (RT_UNLIKELY(a->on))
 		rtprof_end(a, ret);
 	return ret;

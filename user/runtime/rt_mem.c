@@ -1,5 +1,5 @@
 /*
- * rt_mem.c - device memory and copies.
+ * rt_mem.c - device memory, copies and peer access between devices.
  *
  * The simulated device has no memory of its own: aclrtMalloc returns host
  * memory behind a small header that marks it as "device" memory of the
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_internal.h"
+#include "rt_ctx.h"
 
 #define MEM_MAGIC 0x4e50554d454d0001ULL
 #define MEM_HDR 64 /* keeps the returned pointer 64-byte aligned */
@@ -92,6 +92,122 @@ aclError aclrtFreeHost(void *hostPtr)
 	return mem_free("aclrtFreeHost", hostPtr);
 }
 
+/* The device of device memory p, -1 for host memory. */
+static int dev_of(const void *p)
+{
+	return rt_is_dev_ptr(p) ? ((const struct mem_hdr *)((const char *)p - MEM_HDR))->dev : -1;
+}
+
+int rt_mem_dev(const void *p, size_t *size)
+{
+	if (!rt_is_dev_ptr(p))
+		return -1;
+	*size = ((const struct mem_hdr *)((const char *)p - MEM_HDR))->size;
+	return dev_of(p);
+}
+
+/* ---- peer access ---- */
+
+/* g_peer[a][b]: device a may access device b's memory while both are in
+ * the generations recorded (a release of either ends it; b need not be
+ * open yet when a enables it: opening keeps the generation). rt_g.lock. */
+static struct {
+	int on;
+	uint32_t gen_a, gen_b;
+} g_peer[NPUSIM_MAX_DEVICES][NPUSIM_MAX_DEVICES];
+
+static int peer_on_locked(int a, int b)
+{
+	return g_peer[a][b].on && g_peer[a][b].gen_a == rt_g.dev[a].gen &&
+	       g_peer[a][b].gen_b == rt_g.dev[b].gen && rt_g.dev[a].fd >= 0 && rt_g.dev[b].fd >= 0;
+}
+
+static int peer_enabled(int from, int to)
+{
+	int on;
+
+	if (from == to)
+		return 1;
+	if (from < 0 || to < 0 || from >= NPUSIM_MAX_DEVICES || to >= NPUSIM_MAX_DEVICES)
+		return 0;
+	pthread_mutex_lock(&rt_g.lock);
+	on = peer_on_locked(from, to);
+	pthread_mutex_unlock(&rt_g.lock);
+	return on;
+}
+
+aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId, int32_t peerDeviceId)
+{
+	if (!canAccessPeer)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if (!rt_g.initialized)
+		return rt_fail(ACL_ERROR_UNINITIALIZE);
+	if (deviceId < 0 || deviceId >= rt_g.ndev || peerDeviceId < 0 || peerDeviceId >= rt_g.ndev)
+		return rt_fail(ACL_ERROR_RT_INVALID_DEVICEID);
+	if (deviceId == peerDeviceId)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	*canAccessPeer = 1;
+	return ACL_SUCCESS;
+}
+
+static aclError peer_set(const char *api, int32_t peer, int on)
+{
+	struct rt_api a;
+	aclError ret;
+	int dev;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, api, NULL);
+	ret = rt_current_dev(&dev);
+	if (ret)
+		return rt_api_end(&a, ret);
+	if (peer < 0 || peer >= rt_g.ndev)
+		return rt_api_end(&a, ACL_ERROR_RT_INVALID_DEVICEID);
+	if (peer == dev)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	pthread_mutex_lock(&rt_g.lock);
+	if (!on && !(g_peer[dev][peer].on && g_peer[dev][peer].gen_a == rt_g.dev[dev].gen)) {
+		rt_set_errmsg("%s: access of device %d to device %d is not enabled", api, dev,
+			      peer);
+		ret = ACL_ERROR_RT_PARAM_INVALID;
+	} else {
+		g_peer[dev][peer].on = on;
+		g_peer[dev][peer].gen_a = rt_g.dev[dev].gen;
+		g_peer[dev][peer].gen_b = rt_g.dev[peer].gen;
+	}
+	pthread_mutex_unlock(&rt_g.lock);
+	return rt_api_end(&a, ret);
+}
+
+aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags)
+{
+	if (flags != 0)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	return peer_set("aclrtDeviceEnablePeerAccess", peerDeviceId, 1);
+}
+
+aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId)
+{
+	return peer_set("aclrtDeviceDisablePeerAccess", peerDeviceId, 0);
+}
+
+/* A copy between the memory of two devices runs on one of them (the
+ * current device) with its access to the other enabled
+ * (aclrtDeviceEnablePeerAccess), as CANN's P2P copies. */
+static aclError check_peer(void *dst, const void *src)
+{
+	int ds = dev_of(src), dd = dev_of(dst), cur;
+
+	if (ds < 0 || dd < 0 || ds == dd)
+		return ACL_SUCCESS;
+	if (rt_current_dev(&cur))
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	if ((cur == ds && peer_enabled(ds, dd)) || (cur == dd && peer_enabled(dd, ds)))
+		return ACL_SUCCESS;
+	rt_set_errmsg("copy between devices %d and %d on device %d: peer access not enabled", ds,
+		      dd, cur);
+	return ACL_ERROR_RT_PARAM_INVALID;
+}
+
 static aclError check_copy(void *dst, size_t destMax, const void *src, size_t count,
 			   aclrtMemcpyKind kind)
 {
@@ -99,7 +215,7 @@ static aclError check_copy(void *dst, size_t destMax, const void *src, size_t co
 		return ACL_ERROR_INVALID_PARAM;
 	if (!rt_g.initialized)
 		return ACL_ERROR_UNINITIALIZE;
-	return ACL_SUCCESS;
+	return check_peer(dst, src);
 }
 
 /* ENUM_MEMCPY_OPERATION of a copy: the kind, or inferred for DEFAULT. */

@@ -6,10 +6,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "rt_internal.h"
+#include "rt_ctx.h"
 
 struct rt_global rt_g = { .lock = PTHREAD_MUTEX_INITIALIZER };
 __thread int rt_cur_dev = -1;
+__thread aclError rt_last_err;
+__thread struct rt_ctx *rt_cur_ctx;
 
 static __thread char t_errmsg[256];
 

@@ -76,6 +76,11 @@ aclError rt_stream_create_locked(int dev, int is_default, struct rt_stream **out
 	s->dev = dev;
 	s->sid = sid;
 	s->is_default = is_default;
+	s->flags = 0;
+	s->priority = 0;
+	s->overflow = 0;
+	free(s->alloc);
+	s->alloc = NULL;
 	s->seq = 0;
 	s->since_drain = 0;
 	s->next = rt_g.dev[dev].streams;

@@ -1,0 +1,993 @@
+/*
+ * rt_misc.c - the CANN API around devices, streams and events that needs no
+ * device task of its own (acl_base.h, acl_rt.h): data buffers, half
+ * precision, CANN attributes and package versions, the thread's last error
+ * and device error details, device capabilities, events with flags, stream
+ * configs and queries, forced stream destruction, memset, reduce, float
+ * overflow, custom allocators. (Peer access is rt_mem.c's, beside the
+ * copies it governs; contexts are rt_ctx.c's.)
+ *
+ * Facts (names, values, the version file and its weights) are CANN's
+ * (hicann/runtime include/external/acl and docs/zh/api_ref); where npusim
+ * cannot do what a call asks, it returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (listed in docs/DESIGN.md §6), never a silent success.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl/acl_rt_allocator.h"
+#include "rt_ctx.h"
+
+/* ---- data buffers --------------------------------------------------------- */
+
+struct aclDataBuffer {
+	void *data;
+	size_t size;
+};
+
+aclDataBuffer *aclCreateDataBuffer(void *data, size_t size)
+{
+	aclDataBuffer *b = malloc(sizeof(*b));
+
+	if (b) {
+		b->data = data;
+		b->size = size;
+	}
+	return b;
+}
+
+aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer)
+{
+	if (!dataBuffer)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	free((void *)dataBuffer);
+	return ACL_SUCCESS;
+}
+
+aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size)
+{
+	if (!dataBuffer)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	dataBuffer->data = data;
+	dataBuffer->size = size;
+	return ACL_SUCCESS;
+}
+
+void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer)
+{
+	return dataBuffer ? dataBuffer->data : NULL;
+}
+
+uint32_t aclGetDataBufferSize(const aclDataBuffer *dataBuffer)
+{
+	/* a size that does not fit is refused (0), never wrapped */
+	if (!dataBuffer || dataBuffer->size > UINT32_MAX)
+		return 0;
+	return (uint32_t)dataBuffer->size;
+}
+
+size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer)
+{
+	return dataBuffer ? dataBuffer->size : 0;
+}
+
+/* ---- half precision ------------------------------------------------------- */
+
+#define FP16_MAX_BITS 0x7bffU /* 65504 */
+
+/* float to fp16, rounding to nearest even; saturate: NaN, Inf and
+ * overflow to the largest finite value (CANN's aclFloatToFloat16), else
+ * IEEE's Inf and NaN. */
+static uint16_t half_from_float(float value, int saturate)
+{
+	uint32_t x, ax, sign, m, r, rem, half;
+	int e, shift;
+
+	memcpy(&x, &value, sizeof(x));
+	sign = (x >> 16) & 0x8000U;
+	ax = x & 0x7fffffffU;
+	if (ax > 0x7f800000U) /* NaN */
+		return saturate ? FP16_MAX_BITS : (uint16_t)(sign | 0x7e00U);
+	if (ax >= 0x477ff000U) /* >= 65520 rounds to Inf */
+		return (uint16_t)(sign | (saturate ? FP16_MAX_BITS : 0x7c00U));
+	if (ax < 0x33000000U) /* < 2^-25: rounds to zero */
+		return (aclFloat16)sign;
+	e = (int)(ax >> 23) - 127;
+	m = (ax & 0x7fffffU) | 0x800000U;
+	if (e < -14) { /* subnormal: m * 2^(e+1) units of 2^-24 */
+		shift = -(e + 1);
+		r = m >> shift;
+		rem = m & ((1U << shift) - 1);
+		half = 1U << (shift - 1);
+		if (rem > half || (rem == half && (r & 1)))
+			r++;
+		return (aclFloat16)(sign | r);
+	}
+	r = m >> 13;
+	rem = m & 0x1fffU;
+	if (rem > 0x1000U || (rem == 0x1000U && (r & 1)))
+		r++; /* a carry into bit 11 moves into the exponent */
+	return (aclFloat16)(sign | ((((uint32_t)(e + 15)) << 10) + r - 0x400U));
+}
+
+aclFloat16 aclFloatToFloat16(float value)
+{
+	return half_from_float(value, 1);
+}
+
+/* fp16 to float; saturate: Inf and NaN become CANN's finite stand-ins
+ * (aclFloat16ToFloat), else stay Inf and NaN. */
+static float half_to_float(uint16_t value, int saturate)
+{
+	uint32_t sign = ((uint32_t)value & 0x8000U) << 16, e = ((uint32_t)value >> 10) & 0x1fU,
+		 m = (uint32_t)value & 0x3ffU, x;
+	float f;
+
+	if (e == 31 && saturate)
+		return m ? 98304.0f : (sign ? -65536.0f : 65536.0f);
+	if (e == 31) {
+		x = sign | 0x7f800000U | (m << 13);
+		memcpy(&f, &x, sizeof(f));
+		return f;
+	}
+	if (e == 0) {
+		f = (float)m * (1.0f / 16777216.0f);
+		return sign ? -f : f;
+	}
+	x = sign | ((e - 15 + 127) << 23) | (m << 13);
+	memcpy(&f, &x, sizeof(f));
+	return f;
+}
+
+float aclFloat16ToFloat(aclFloat16 value)
+{
+	return half_to_float(value, 1);
+}
+
+/* ---- CANN attributes and versions ------------------------------------------- */
+
+static const aclCannAttr g_attrs[] = { ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_BF16 };
+
+aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num)
+{
+	if (!cannAttrList || !num)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	*cannAttrList = g_attrs;
+	*num = sizeof(g_attrs) / sizeof(g_attrs[0]);
+	return ACL_SUCCESS;
+}
+
+aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value)
+{
+	if (!value || cannAttr < ACL_CANN_ATTR_INF_NAN || cannAttr > ACL_CANN_ATTR_JIT_COMPILE)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	*value = 0;
+	for (size_t i = 0; i < sizeof(g_attrs) / sizeof(g_attrs[0]); i++)
+		if (g_attrs[i] == cannAttr)
+			*value = 1;
+	return ACL_SUCCESS;
+}
+
+/* The Version= value of <ASCEND_HOME_PATH>/share/info/<name>/version.info
+ * into out (ACL_PKG_VERSION_MAX_SIZE bytes). */
+static aclError version_of(const char *name, char *out)
+{
+	const char *home = getenv("ASCEND_HOME_PATH");
+	char path[4096], line[512];
+	aclError ret = ACL_ERROR_INVALID_FILE;
+	FILE *f;
+
+	if (!home || !*home) {
+		rt_set_errmsg("aclsysGetVersionStr: ASCEND_HOME_PATH is not set");
+		return ACL_ERROR_INVALID_FILE;
+	}
+	if (strchr(name, '/') || snprintf(path, sizeof(path), "%s/share/info/%s/version.info", home,
+					  name) >= (int)sizeof(path))
+		return ACL_ERROR_INVALID_PARAM;
+	f = fopen(path, "r");
+	if (!f) {
+		rt_set_errmsg("aclsysGetVersionStr: %s: %s", path, strerror(errno));
+		return ACL_ERROR_INVALID_FILE;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *v = strstr(line, "Version="), *end;
+
+		if (!v)
+			continue;
+		v += strlen("Version=");
+		while (isspace((unsigned char)*v))
+			v++;
+		end = v + strlen(v);
+		while (end > v && isspace((unsigned char)end[-1]))
+			*--end = '\0';
+		if (*v && (size_t)(end - v) < ACL_PKG_VERSION_MAX_SIZE) {
+			memcpy(out, v, (size_t)(end - v) + 1);
+			ret = ACL_SUCCESS;
+		}
+		break;
+	}
+	fclose(f);
+	if (ret)
+		rt_set_errmsg("aclsysGetVersionStr: no usable Version= in %s", path);
+	return ret;
+}
+
+/* CANN's lookup: the name as given, then with '-' and '_' swapped. */
+static aclError pkg_version(const char *pkg, char *out)
+{
+	char alt[256];
+	aclError ret;
+
+	if (!pkg || !out || !*pkg || strlen(pkg) >= sizeof(alt))
+		return ACL_ERROR_INVALID_PARAM;
+	ret = version_of(pkg, out);
+	if (ret != ACL_ERROR_INVALID_FILE)
+		return ret;
+	strcpy(alt, pkg);
+	if (strchr(alt, '-')) {
+		for (char *p = alt; *p; p++)
+			if (*p == '-')
+				*p = '_';
+	} else if (strchr(alt, '_')) {
+		for (char *p = alt; *p; p++)
+			if (*p == '_')
+				*p = '-';
+	} else {
+		return ret;
+	}
+	return version_of(alt, out);
+}
+
+aclError aclsysGetVersionStr(char *pkgName, char *versionStr)
+{
+	return rt_fail(pkg_version(pkgName, versionStr));
+}
+
+/* One number of at most 4 digits at *p, advancing it; -1 if none. */
+static int version_part(const char **p)
+{
+	int v = 0, n = 0;
+
+	while (isdigit((unsigned char)**p) && n < 4) {
+		v = v * 10 + (**p - '0');
+		(*p)++;
+		n++;
+	}
+	return n && !isdigit((unsigned char)**p) ? v : -1;
+}
+
+int rt_version_num(const char *s, int32_t *num)
+{
+	static const struct {
+		const char *word;
+		int weight;
+	} pre[] = { { "alpha", 300 }, { "beta", 200 }, { "rc", 100 } };
+	const char *p = s;
+	int major, minor, patch, n;
+
+	if ((major = version_part(&p)) < 0 || major > 200 || *p++ != '.' ||
+	    (minor = version_part(&p)) < 0 || minor > 99 || *p++ != '.' ||
+	    (patch = version_part(&p)) < 0 || patch > 99)
+		return -1;
+	n = major * 10000000 + minor * 100000 + patch * 1000;
+	if (*p) {
+		size_t i;
+
+		if (*p == '-' || *p == '.' || *p == '_')
+			p++;
+		for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+			if (!strncasecmp(p, pre[i].word, strlen(pre[i].word)))
+				break;
+		if (i == sizeof(pre) / sizeof(pre[0]))
+			return -1;
+		p += strlen(pre[i].word);
+		if (*p == '.')
+			p++;
+		{
+			int k = version_part(&p);
+
+			if (k < 0 || k >= 100 || *p)
+				return -1;
+			n = n - pre[i].weight + k;
+		}
+	}
+	*num = n;
+	return 0;
+}
+
+aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum)
+{
+	char v[ACL_PKG_VERSION_MAX_SIZE];
+	aclError ret;
+
+	if (!versionNum)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	ret = pkg_version(pkgName, v);
+	if (ret)
+		return rt_fail(ret);
+	if (rt_version_num(v, versionNum)) {
+		rt_set_errmsg("aclsysGetVersionNum: cannot parse version \"%s\" of %s", v, pkgName);
+		return rt_fail(ACL_ERROR_INTERNAL_ERROR);
+	}
+	return ACL_SUCCESS;
+}
+
+/* ---- errors ------------------------------------------------------------------ */
+
+aclError aclrtPeekAtLastError(aclrtLastErrLevel level)
+{
+	if (level != ACL_RT_THREAD_LEVEL)
+		return ACL_ERROR_INVALID_PARAM;
+	return rt_last_err;
+}
+
+aclError aclrtGetLastError(aclrtLastErrLevel level)
+{
+	aclError ret = rt_last_err;
+
+	if (level != ACL_RT_THREAD_LEVEL)
+		return ACL_ERROR_INVALID_PARAM;
+	rt_last_err = ACL_SUCCESS;
+	return ret;
+}
+
+aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo)
+{
+	if (!errorInfo)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if (!rt_g.initialized)
+		return rt_fail(ACL_ERROR_UNINITIALIZE);
+	if (deviceId < 0 || deviceId >= rt_g.ndev)
+		return rt_fail(ACL_ERROR_RT_INVALID_DEVICEID);
+	if (rt_g.dev[deviceId].fd < 0)
+		return rt_fail(ACL_ERROR_RT_CONTEXT_NULL);
+	memset(errorInfo, 0, sizeof(*errorInfo));
+	errorInfo->errorType = ACL_RT_NO_ERROR;
+	return ACL_SUCCESS;
+}
+
+/* ---- capabilities ---------------------------------------------------- */
+
+aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType,
+				  int32_t *value)
+{
+	if (!value)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if (!rt_g.initialized)
+		return rt_fail(ACL_ERROR_UNINITIALIZE);
+	if (deviceId < 0 || deviceId >= rt_g.ndev)
+		return rt_fail(ACL_ERROR_RT_INVALID_DEVICEID);
+	switch (devFeatureType) {
+	/* npusim's task scheduler runs no TS-CPU task updates and has no
+	 * memory queues */
+	case ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV:
+	case ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV: *value = ACL_DEV_FEATURE_NOT_SUPPORT; break;
+	default: return rt_fail(ACL_ERROR_INVALID_PARAM);
+	}
+	return ACL_SUCCESS;
+}
+
+aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompatible)
+{
+	const char *soc;
+
+	if (!socVersion || !canCompatible)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	soc = aclrtGetSocName();
+	if (!soc) {
+		rt_set_errmsg("aclrtCheckArchCompatibility: no device answers");
+		return rt_fail(ACL_ERROR_RT_INVALID_DEVICEID);
+	}
+	/* the 910B family (Ascend910B1..B4) shares one architecture */
+	*canCompatible = strncmp(socVersion, NPUSIM_CHIP_NAME, strlen(NPUSIM_CHIP_NAME)) == 0 &&
+			 strlen(socVersion) == strlen(NPUSIM_CHIP_NAME) + 1 &&
+			 socVersion[strlen(NPUSIM_CHIP_NAME)] >= '1' &&
+			 socVersion[strlen(NPUSIM_CHIP_NAME)] <= '4';
+	return ACL_SUCCESS;
+}
+
+/* ---- events with flags ------------------------------------------------------- */
+
+#define EVENT_PLAIN_FLAGS (ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE | ACL_EVENT_DEVICE_USE_ONLY)
+#define EVENT_UNSUPPORTED_FLAGS \
+	(ACL_EVENT_IPC | ACL_EVENT_EXTERNAL | ACL_EVENT_CAPTURE_STREAM_PROGRESS)
+
+static aclError event_with_flag(const char *api, aclrtEvent *event, uint32_t flag)
+{
+	if (!event || (flag & ~(EVENT_PLAIN_FLAGS | EVENT_UNSUPPORTED_FLAGS)))
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if (flag & EVENT_UNSUPPORTED_FLAGS) {
+		rt_set_errmsg("%s: flag 0x%x (IPC, external or capture events) is not "
+			      "supported on npusim",
+			      api, flag & EVENT_UNSUPPORTED_FLAGS);
+		return rt_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	}
+	return aclrtCreateEvent(event);
+}
+
+aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
+{
+	return event_with_flag("aclrtCreateEventWithFlag", event, flag);
+}
+
+aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
+{
+	return event_with_flag("aclrtCreateEventExWithFlag", event, flag);
+}
+
+/* ---- stream configs and queries ------------------------------------------------ */
+
+#define RT_STREAM_PRIORITY_MAX 7U
+#define RT_STREAM_FLAGS_OK (ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_HUGE)
+#define RT_STREAM_FLAGS_UNSUPPORTED \
+	(ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
+
+aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void)
+{
+	return calloc(1, sizeof(aclrtStreamConfigHandle));
+}
+
+aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle)
+{
+	if (!handle)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	free(handle);
+	return ACL_SUCCESS;
+}
+
+/* A uint32_t or size_t attribute value. */
+static int config_value(const void *v, size_t size, uint64_t *out)
+{
+	if (size == sizeof(uint32_t)) {
+		uint32_t x;
+
+		memcpy(&x, v, sizeof(x));
+		*out = x;
+		return 0;
+	}
+	if (size == sizeof(uint64_t)) {
+		memcpy(out, v, sizeof(*out));
+		return 0;
+	}
+	return -1;
+}
+
+static aclError check_stream_flags(uint64_t flags)
+{
+	if (flags & ~(uint64_t)(RT_STREAM_FLAGS_OK | RT_STREAM_FLAGS_UNSUPPORTED))
+		return ACL_ERROR_INVALID_PARAM;
+	if (flags & RT_STREAM_FLAGS_UNSUPPORTED) {
+		rt_set_errmsg("stream flags 0x%llx (persistent, CPU-scheduled or device-only "
+			      "streams) are not supported on npusim",
+			      (unsigned long long)(flags & RT_STREAM_FLAGS_UNSUPPORTED));
+		return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+	}
+	return ACL_SUCCESS;
+}
+
+aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr,
+				 const void *attrValue, size_t valueSize)
+{
+	uint64_t v;
+	aclError ret;
+
+	if (!handle || !attrValue || config_value(attrValue, valueSize, &v))
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	switch (attr) {
+	case ACL_RT_STREAM_WORK_ADDR_PTR:
+	case ACL_RT_STREAM_WORK_SIZE:
+		rt_set_errmsg("aclrtSetStreamConfigOpt: model work areas are not supported on "
+			      "npusim");
+		return rt_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	case ACL_RT_STREAM_FLAG:
+		if ((ret = check_stream_flags(v)))
+			return rt_fail(ret);
+		handle->flag = (size_t)v;
+		return ACL_SUCCESS;
+	case ACL_RT_STREAM_PRIORITY:
+		if (v > RT_STREAM_PRIORITY_MAX)
+			return rt_fail(ACL_ERROR_INVALID_PARAM);
+		handle->priority = (uint32_t)v;
+		return ACL_SUCCESS;
+	default: return rt_fail(ACL_ERROR_INVALID_PARAM);
+	}
+}
+
+aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle)
+{
+	struct rt_stream *s;
+	aclError ret;
+
+	if (!stream || !handle)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	/* the handle's fields are public: check what was written directly too */
+	if (handle->workptr || handle->workSize)
+		return rt_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	if ((ret = check_stream_flags(handle->flag)))
+		return rt_fail(ret);
+	if (handle->priority > RT_STREAM_PRIORITY_MAX)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	ret = aclrtCreateStream(stream);
+	if (ret)
+		return ret;
+	s = *stream;
+	s->flags = (uint32_t)handle->flag;
+	s->priority = handle->priority;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId)
+{
+	struct rt_stream *s;
+	aclError ret;
+
+	if (!streamId)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_fail(ret);
+	*streamId = (int32_t)s->sid;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority)
+{
+	struct rt_stream *s;
+	aclError ret;
+
+	if (!priority)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_fail(ret);
+	*priority = s->priority;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags)
+{
+	struct rt_stream *s;
+	aclError ret;
+
+	if (!flags)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_fail(ret);
+	*flags = s->flags;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyStreamForce(aclrtStream stream)
+{
+	struct rt_api a;
+	struct rt_stream *s;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtDestroyStreamForce", NULL);
+	if (!stream)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	pthread_mutex_lock(&rt_g.lock);
+	ret = rt_stream_get(stream, &s);
+	if (!ret && s->is_default)
+		ret = ACL_ERROR_RT_PARAM_INVALID;
+	if (!ret) {
+		/* drop the queued tasks first; the ordinary destroy that follows
+		 * then finds nothing to drain (and the id gone, which it
+		 * ignores) */
+		pthread_mutex_lock(&s->lock);
+		npusim_stream_destroy(rt_dev_fd(s->dev), s->sid, NPUSIM_DESTROY_CANCEL, 0);
+		pthread_mutex_unlock(&s->lock);
+		rt_stream_destroy_locked(s);
+	}
+	pthread_mutex_unlock(&rt_g.lock);
+	return rt_api_end(&a, ret);
+}
+
+/* ---- memset -------------------------------------------------------------------- */
+
+static aclError check_set(void *p, size_t maxCount, size_t count)
+{
+	if (!p || count > maxCount)
+		return ACL_ERROR_INVALID_PARAM;
+	if (!rt_g.initialized)
+		return ACL_ERROR_UNINITIALIZE;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
+{
+	struct rt_api a;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtMemset", NULL);
+	ret = check_set(devPtr, maxCount, count);
+	if (!ret && count)
+		memset(devPtr, (uint8_t)value, count);
+	return rt_api_end(&a, ret);
+}
+
+aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
+			  aclrtStream stream)
+{
+	struct rt_api a, r;
+	struct rt_stream *s;
+	struct rt_task t;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtMemsetAsync", NULL);
+	ret = check_set(devPtr, maxCount, count);
+	if (!ret)
+		ret = rt_stream_get(stream, &s);
+	if (ret)
+		return rt_api_end(&a, ret);
+	rt_api_begin(&r, NPUPROF_API_RUNTIME, "MemsetAsync", NULL);
+	if (count)
+		memset(devPtr, (uint8_t)value, count);
+	rt_task_init(&t, NPUSIM_SQE_SDMA, "MEMSET_ASYNC");
+	t.sqe.bytes = count;
+	t.bytes = count;
+	ret = rt_submit(s, &t, 1);
+	rt_api_end(&r, ret);
+	return rt_api_end(&a, ret);
+}
+
+/* ---- reduce ---------------------------------------------------------------------- */
+
+static float bf16_to_float(uint16_t v)
+{
+	uint32_t x = (uint32_t)v << 16;
+	float f;
+
+	memcpy(&f, &x, sizeof(f));
+	return f;
+}
+
+static uint16_t bf16_from_float(float f)
+{
+	uint32_t x;
+
+	memcpy(&x, &f, sizeof(x));
+	if ((x & 0x7fffffffU) > 0x7f800000U)
+		return (uint16_t)((x >> 16) | 0x40); /* a quiet NaN */
+	return (uint16_t)((x + 0x7fffU + ((x >> 16) & 1)) >> 16);
+}
+
+static float reduce_f(float a, float b, aclrtReduceKind kind)
+{
+	switch (kind) {
+	case ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM: return a + b;
+	case ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX: return b > a ? b : a;
+	default: return b < a ? b : a;
+	}
+}
+
+static int64_t reduce_i(int64_t a, int64_t b, aclrtReduceKind kind)
+{
+	switch (kind) {
+	case ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM: return a + b;
+	case ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX: return b > a ? b : a;
+	default: return b < a ? b : a;
+	}
+}
+
+/* dst[i] = dst[i] op src[i] over n elements (integer sums wrap, as two's
+ * complement adders do). */
+static void reduce_host(void *dst, const void *src, size_t n, aclrtReduceKind kind,
+			aclDataType type)
+{
+	for (size_t i = 0; i < n; i++) {
+		switch (type) {
+		case ACL_INT8: {
+			int8_t *d = dst;
+			const int8_t *q = src;
+
+			d[i] = (int8_t)(uint8_t)reduce_i(d[i], q[i], kind);
+			break;
+		}
+		case ACL_INT16: {
+			int16_t *d = dst;
+			const int16_t *q = src;
+
+			d[i] = (int16_t)(uint16_t)reduce_i(d[i], q[i], kind);
+			break;
+		}
+		case ACL_INT32: {
+			int32_t *d = dst;
+			const int32_t *q = src;
+
+			d[i] = (int32_t)(uint32_t)reduce_i(d[i], q[i], kind);
+			break;
+		}
+		case ACL_FLOAT: {
+			float *d = dst;
+			const float *q = src;
+
+			d[i] = reduce_f(d[i], q[i], kind);
+			break;
+		}
+		case ACL_FLOAT16: {
+			uint16_t *d = dst;
+			const uint16_t *q = src;
+
+			d[i] = half_from_float(reduce_f(half_to_float(d[i], 0),
+							half_to_float(q[i], 0), kind),
+					       0);
+			break;
+		}
+		default: { /* ACL_BF16 */
+			uint16_t *d = dst;
+			const uint16_t *q = src;
+
+			d[i] = bf16_from_float(
+				reduce_f(bf16_to_float(d[i]), bf16_to_float(q[i]), kind));
+			break;
+		}
+		}
+	}
+}
+
+aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduceKind kind,
+			  aclDataType type, aclrtStream stream, void *reserve)
+{
+	struct rt_api a, r;
+	struct rt_stream *s;
+	struct rt_task t;
+	size_t dsize = 0, ssize = 0, esize = aclDataTypeSize(type);
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtReduceAsync", NULL);
+	if (!dst || !src || reserve || !esize || count % esize)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	if (kind < ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM || kind > ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	if (kind == ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL ||
+	    (type != ACL_INT8 && type != ACL_INT16 && type != ACL_INT32 && type != ACL_FLOAT &&
+	     type != ACL_FLOAT16 && type != ACL_BF16)) {
+		rt_set_errmsg("aclrtReduceAsync: kind %d of type %d is not supported on a 910B",
+			      (int)kind, (int)type);
+		return rt_api_end(&a, ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	}
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_api_end(&a, ret);
+	if (rt_mem_dev(dst, &dsize) != s->dev || rt_mem_dev(src, &ssize) != s->dev ||
+	    count > dsize || count > ssize) {
+		rt_set_errmsg("aclrtReduceAsync: dst and src must be %llu bytes of device %d's "
+			      "memory",
+			      (unsigned long long)count, s->dev);
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	}
+	rt_api_begin(&r, NPUPROF_API_RUNTIME, "ReduceAsync", NULL);
+	reduce_host(dst, src, (size_t)(count / esize), kind, type);
+	rt_task_init(&t, NPUSIM_SQE_SDMA, "MEMCPY_ASYNC");
+	t.sqe.bytes = count;
+	t.bytes = count;
+	t.memcpy_op = ACL_MEMCPY_DEVICE_TO_DEVICE;
+	ret = rt_submit(s, &t, 1);
+	rt_api_end(&r, ret);
+	return rt_api_end(&a, ret);
+}
+
+/* ---- float overflow ------------------------------------------------------------- */
+
+/* The saturation mode set on a device in generation gen (rt_g.lock). */
+static struct {
+	int set;
+	uint32_t gen;
+	aclrtFloatOverflowMode mode;
+} g_sat[NPUSIM_MAX_DEVICES];
+
+aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode)
+{
+	aclError ret;
+	int dev;
+
+	if (mode != ACL_RT_OVERFLOW_MODE_SATURATION && mode != ACL_RT_OVERFLOW_MODE_INFNAN)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_current_dev(&dev)))
+		return rt_fail(ret);
+	pthread_mutex_lock(&rt_g.lock);
+	g_sat[dev].set = 1;
+	g_sat[dev].gen = rt_g.dev[dev].gen;
+	g_sat[dev].mode = mode;
+	pthread_mutex_unlock(&rt_g.lock);
+	return ACL_SUCCESS;
+}
+
+aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode)
+{
+	aclError ret;
+	int dev;
+
+	if (!mode)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_current_dev(&dev)))
+		return rt_fail(ret);
+	pthread_mutex_lock(&rt_g.lock);
+	*mode = g_sat[dev].set && g_sat[dev].gen == rt_g.dev[dev].gen ? g_sat[dev].mode :
+									ACL_RT_OVERFLOW_MODE_INFNAN;
+	pthread_mutex_unlock(&rt_g.lock);
+	return ACL_SUCCESS;
+}
+
+aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag)
+{
+	struct rt_stream *s;
+	aclError ret;
+
+	if (flag > 1)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_fail(ret);
+	s->overflow = flag;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag)
+{
+	struct rt_stream *s;
+	aclError ret;
+
+	if (!flag)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_fail(ret);
+	*flag = s->overflow;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize, aclrtStream stream)
+{
+	struct rt_stream *s;
+	size_t size = 0;
+	aclError ret;
+
+	if (!outputAddr || !outputSize)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_fail(ret);
+	if (rt_mem_dev(outputAddr, &size) != s->dev || outputSize > size) {
+		rt_set_errmsg("aclrtGetOverflowStatus: %zu bytes of device %d's memory expected",
+			      outputSize, s->dev);
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	}
+	memset(outputAddr, 0, outputSize); /* npusim never overflows */
+	return ACL_SUCCESS;
+}
+
+aclError aclrtResetOverflowStatus(aclrtStream stream)
+{
+	struct rt_stream *s;
+
+	return rt_fail(rt_stream_get(stream, &s));
+}
+
+/* ---- custom allocators ---------------------------------------------------------- */
+
+#define RT_ALLOC_MAGIC 0x414c4c43U /* "ALLC" */
+
+struct rt_allocator {
+	uint32_t magic;
+	aclrtAllocator obj;
+	aclrtAllocatorAllocFunc alloc;
+	aclrtAllocatorFreeFunc free;
+	aclrtAllocatorAllocAdviseFunc advise;
+	aclrtAllocatorGetAddrFromBlockFunc addr;
+	aclrtAllocatorDesc desc; /* on a stream: the descriptor registered */
+};
+
+aclrtAllocatorDesc aclrtAllocatorCreateDesc(void)
+{
+	struct rt_allocator *d = calloc(1, sizeof(*d));
+
+	if (d)
+		d->magic = RT_ALLOC_MAGIC;
+	return d;
+}
+
+static struct rt_allocator *desc_of(aclrtAllocatorDesc h)
+{
+	struct rt_allocator *d = h;
+
+	return d && d->magic == RT_ALLOC_MAGIC ? d : NULL;
+}
+
+aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
+{
+	struct rt_allocator *d = desc_of(allocatorDesc);
+
+	if (!d)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	d->magic = 0;
+	free(d);
+	return ACL_SUCCESS;
+}
+
+#define DESC_SETTER(fn, type, field)                             \
+	aclError fn(aclrtAllocatorDesc allocatorDesc, type v)    \
+	{                                                        \
+		struct rt_allocator *d = desc_of(allocatorDesc); \
+                                                                 \
+		if (!d || !v)                                    \
+			return rt_fail(ACL_ERROR_INVALID_PARAM); \
+		d->field = v;                                    \
+		return ACL_SUCCESS;                              \
+	}
+DESC_SETTER(aclrtAllocatorSetObjToDesc, aclrtAllocator, obj)
+DESC_SETTER(aclrtAllocatorSetAllocFuncToDesc, aclrtAllocatorAllocFunc, alloc)
+DESC_SETTER(aclrtAllocatorSetFreeFuncToDesc, aclrtAllocatorFreeFunc, free)
+DESC_SETTER(aclrtAllocatorSetAllocAdviseFuncToDesc, aclrtAllocatorAllocAdviseFunc, advise)
+DESC_SETTER(aclrtAllocatorSetGetAddrFromBlockFuncToDesc, aclrtAllocatorGetAddrFromBlockFunc, addr)
+
+aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc)
+{
+	struct rt_allocator *d = desc_of(allocatorDesc), *copy;
+	struct rt_stream *s;
+	aclError ret;
+
+	if (!stream || !d || !d->obj || !d->alloc || !d->free || !d->addr) {
+		rt_set_errmsg("aclrtAllocatorRegister: a stream and a descriptor with the "
+			      "allocator object and its alloc, free and address callbacks");
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	}
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_fail(ret);
+	if (!(copy = malloc(sizeof(*copy))))
+		return rt_fail(ACL_ERROR_BAD_ALLOC);
+	*copy = *d;
+	copy->magic = 0; /* not a descriptor */
+	copy->desc = allocatorDesc;
+	pthread_mutex_lock(&s->lock);
+	free(s->alloc);
+	s->alloc = copy;
+	pthread_mutex_unlock(&s->lock);
+	return ACL_SUCCESS;
+}
+
+aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc *allocatorDesc,
+				   aclrtAllocator *allocator, aclrtAllocatorAllocFunc *allocFunc,
+				   aclrtAllocatorFreeFunc *freeFunc,
+				   aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,
+				   aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc)
+{
+	struct rt_stream *s;
+	aclError ret;
+
+	if (!stream || !allocatorDesc || !allocator || !allocFunc || !freeFunc ||
+	    !allocAdviseFunc || !getAddrFromBlockFunc)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_fail(ret);
+	pthread_mutex_lock(&s->lock);
+	if (s->alloc) {
+		*allocatorDesc = s->alloc->desc;
+		*allocator = s->alloc->obj;
+		*allocFunc = s->alloc->alloc;
+		*freeFunc = s->alloc->free;
+		*allocAdviseFunc = s->alloc->advise;
+		*getAddrFromBlockFunc = s->alloc->addr;
+	} else {
+		rt_set_errmsg("aclrtAllocatorGetByStream: no allocator registered on the stream");
+		ret = ACL_ERROR_INVALID_PARAM;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return rt_fail(ret);
+}
+
+aclError aclrtAllocatorUnregister(aclrtStream stream)
+{
+	struct rt_stream *s;
+	aclError ret;
+
+	if (!stream)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_fail(ret);
+	pthread_mutex_lock(&s->lock);
+	if (!s->alloc)
+		ret = ACL_ERROR_INVALID_PARAM;
+	free(s->alloc);
+	s->alloc = NULL;
+	pthread_mutex_unlock(&s->lock);
+	return rt_fail(ret);
+}
