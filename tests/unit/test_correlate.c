@@ -238,6 +238,51 @@ START_TEST(test_task_time_before_submit)
 }
 END_TEST
 
+/* A windowed or rate-limited capture (submitted_only): the kernel stream
+ * holds the tasks the throttle kept, each with its submit. A log task
+ * without one is left out and counted: at once when its stream's submits
+ * are past it, else when its wait is up; a kept task's time that comes
+ * before its submit still waits for it. */
+START_TEST(test_submitted_only)
+{
+	struct correlator c;
+	static struct got g;
+
+	start(&c, &g, 1);
+	c.submitted_only = 1;
+	submit(&c, 5, 1, 2000);
+	task_time(&c, 5, 1, 1100, 1200); /* at 2200 */
+	ck_assert_int_eq(g.n, 1);
+	submit(&c, 5, 3, 2250); /* task 2's submit was not kept */
+	task_time(&c, 5, 2, 1260, 1270); /* the stream is past it */
+	ck_assert_uint_eq(c.stats.unkept, 1);
+	ck_assert_uint_eq(c.held_n, 0);
+	task_time(&c, 5, 3, 1300, 1400);
+	ck_assert_int_eq(g.n, 2);
+	task_time(&c, 5, 4, 1500, 1600); /* ahead of its submit: it waits */
+	ck_assert_uint_eq(c.held_n, 1);
+	submit(&c, 5, 4, 2700);
+	ck_assert_int_eq(g.n, 3);
+	ck_assert_int_eq(g.t[2].orphan, 0);
+	ck_assert_int_eq(g.t[2].derived, 0);
+	ck_assert_uint_eq(g.t[2].start_ns, 2500);
+	task_time(&c, 5, 5, 1800, 1900); /* its submit never comes */
+	submit(&c, 6, 1, 2900 + CORR_TT_HOLD_NS - 1);
+	ck_assert_uint_eq(c.stats.unkept, 1);
+	submit(&c, 6, 2, 2900 + CORR_TT_HOLD_NS);
+	ck_assert_uint_eq(c.stats.unkept, 2);
+	task_time(&c, 7, 1, CORR_TT_HOLD_NS + 3000, CORR_TT_HOLD_NS + 3100);
+	ck_assert_int_eq(corr_drain(&c), 0); /* the end: left out too */
+	ck_assert_uint_eq(c.stats.unkept, 3);
+	ck_assert_int_eq(g.n, 3);
+	corr_finish(&c);
+	ck_assert_uint_eq(c.stats.orphans, 0);
+	ck_assert_uint_eq(c.stats.derived, 0);
+	ck_assert_uint_eq(c.stats.task_times, 3);
+	ck_assert_uint_eq(c.stats.in_flight, 2); /* 6/1, 6/2 */
+}
+END_TEST
+
 START_TEST(test_orphans_and_cqe)
 {
 	struct correlator c;
@@ -384,6 +429,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_orphans_and_cqe);
 	tcase_add_test(tc, test_cqe_waits_for_task_time);
 	tcase_add_test(tc, test_task_time_before_submit);
+	tcase_add_test(tc, test_submitted_only);
 	tcase_add_test(tc, test_cqe_only);
 	tcase_add_test(tc, test_wrap_batches);
 	tcase_add_test(tc, test_many_streams);

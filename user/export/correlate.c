@@ -95,6 +95,7 @@ static uint64_t task_key(uint32_t dev, uint32_t stream, uint32_t task)
 int corr_init(struct correlator *c, corr_submit_fn on_submit, corr_done_fn on_done, void *ctx)
 {
 	memset(&c->stats, 0, sizeof(c->stats));
+	c->submitted_only = 0;
 	c->on_submit = on_submit;
 	c->on_done = on_done;
 	c->ctx = ctx;
@@ -286,6 +287,14 @@ static int on_task_time(struct correlator *c, const struct npuprof_record *r, in
 		found = 1;
 	} else {
 		found = u64map_get(&c->inflight, k, &v);
+	}
+	if (!found && c->submitted_only &&
+	    (!may_hold ||
+	     (st && st->seen && (uint16_t)(st->last_task - (tt->task_id & 0xffff)) < 0x8000))) {
+		/* its submit did not come, or its stream is past it (a
+		 * stream's submits come in task order): not kept */
+		c->stats.unkept++;
+		return 0;
 	}
 	if (!found && may_hold) {
 		if (u64map_get(&c->held_tt, k, NULL))
