@@ -84,6 +84,77 @@ static void complete(struct correlator *c, uint32_t stream, uint32_t task, uint6
 	ck_assert_int_eq(corr_feed(c, &r), 0);
 }
 
+/* A submit or CQE of SQ 3 of stream 0 that says the SQ's head and, for a
+ * submit, its tail after the SQE. */
+static void sq_rec(struct correlator *c, int type, uint32_t task, uint64_t ts, uint32_t head,
+		   uint32_t tail)
+{
+	struct npuprof_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.hdr.type = (uint16_t)type;
+	r.hdr.ts = ts;
+	if (type == NPUPROF_REC_SUBMIT) {
+		r.submit.sq_id = 3;
+		r.submit.task_id = task;
+		r.submit.sq_head = head;
+		r.submit.sq_tail = tail;
+	} else {
+		r.complete.sq_id = 3;
+		r.complete.task_id = task;
+		r.complete.sq_head = head;
+	}
+	ck_assert_int_eq(corr_feed(c, &r), 0);
+}
+
+/* As a 910B completes, most tasks write no CQE: on a device without task
+ * times the SQ head of later submits and CQEs retires them (the task whose
+ * submit left the tail there and every earlier one), with derived times
+ * ending at that record; a head that names no task in flight retires
+ * nothing; a device with task times leaves retiring to them. */
+START_TEST(test_sq_head_retires)
+{
+	struct correlator c;
+	static struct got g;
+
+	start(&c, &g, 0);
+	sq_rec(&c, NPUPROF_REC_SUBMIT, 1, 2000, 0, 1); /* positions 0, 1, 2 */
+	sq_rec(&c, NPUPROF_REC_SUBMIT, 2, 2100, 0, 2);
+	sq_rec(&c, NPUPROF_REC_SUBMIT, 3, 2200, 0, 3);
+	ck_assert_int_eq(g.n, 0);
+	sq_rec(&c, NPUPROF_REC_SUBMIT, 4, 2300, 2, 4); /* 1 and 2 consumed */
+	ck_assert_int_eq(g.n, 2);
+	ck_assert_uint_eq(g.t[0].task, 1);
+	ck_assert_uint_eq(g.t[1].task, 2);
+	ck_assert_int_eq(g.t[1].derived, 1);
+	ck_assert_uint_eq(g.t[0].start_ns, 2000);
+	ck_assert_uint_eq(g.t[1].start_ns, 2300);
+	ck_assert_uint_eq(g.t[1].end_ns, 2300);
+	sq_rec(&c, NPUPROF_REC_SUBMIT, 5, 2400, 9, 5); /* names nothing in flight */
+	ck_assert_int_eq(g.n, 2);
+	/* task 5's CQE (a place holder): it and everything before it */
+	sq_rec(&c, NPUPROF_REC_COMPLETE, 5, 2600, 5, 0);
+	ck_assert_int_eq(g.n, 5);
+	ck_assert_uint_eq(g.t[4].task, 5);
+	ck_assert_uint_eq(g.t[4].end_ns, 2600);
+	sq_rec(&c, NPUPROF_REC_SUBMIT, 6, 2700, 5, 6);
+	sq_rec(&c, NPUPROF_REC_SUBMIT, 7, 2800, 5, 0); /* the ring's last slot */
+	sq_rec(&c, NPUPROF_REC_SUBMIT, 8, 2900, 0, 1); /* consumed both */
+	ck_assert_int_eq(g.n, 7);
+	ck_assert_uint_eq(g.t[6].task, 7);
+	corr_finish(&c);
+	ck_assert_uint_eq(c.stats.in_flight, 1);
+	ck_assert_uint_eq(c.stats.orphans, 0);
+
+	start(&c, &g, 1); /* the device's log times its tasks */
+	sq_rec(&c, NPUPROF_REC_SUBMIT, 1, 2000, 0, 1);
+	sq_rec(&c, NPUPROF_REC_SUBMIT, 2, 2100, 1, 2);
+	ck_assert_int_eq(g.n, 0);
+	corr_finish(&c);
+	ck_assert_uint_eq(c.stats.in_flight, 2);
+}
+END_TEST
+
 START_TEST(test_in_order_times)
 {
 	struct correlator c;
@@ -431,6 +502,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_task_time_before_submit);
 	tcase_add_test(tc, test_submitted_only);
 	tcase_add_test(tc, test_cqe_only);
+	tcase_add_test(tc, test_sq_head_retires);
 	tcase_add_test(tc, test_wrap_batches);
 	tcase_add_test(tc, test_many_streams);
 	tcase_add_test(tc, test_clock_out_of_range);

@@ -11,7 +11,9 @@
  * without task-time records, are derived: start = max(submit, end of the
  * previous task on the stream), end = the completion that retired it (a
  * completion also retires every earlier task of its stream, which executes
- * in order). Device times taken from the STARS log pass through the clock
+ * in order), or, as a 910B writes CQEs for few tasks, the first submit or
+ * CQE of its SQ whose sq_head is its submit's tail (the device consumed
+ * it; every earlier task retires with it). Device times taken from the STARS log pass through the clock
  * fit, so they may come a little before a task's submit or after its
  * completion: a task time of a task not yet submitted waits up to
  * CORR_TT_HOLD_NS of record time for the submit (then it is a task without
