@@ -214,6 +214,23 @@ static int done(struct correlator *c, struct corr_task *t)
 
 static int take_held_task_time(struct correlator *c, uint64_t k);
 
+/* The oldest task of stream st (there is one) retires with derived times:
+ * from its submit or its predecessor's end, whichever is later, to ts (or
+ * its start, if ts is earlier). */
+static int retire_head_derived(struct correlator *c, struct corr_stream *st, uint64_t ts)
+{
+	struct corr_entry *e = &c->ent[st->head];
+	int ret;
+
+	e->t.start_ns = e->t.submit_ns > st->prev_end ? e->t.submit_ns : st->prev_end;
+	e->t.end_ns = ts > e->t.start_ns ? ts : e->t.start_ns;
+	e->t.derived = 1;
+	st->prev_end = e->t.end_ns;
+	ret = done(c, &e->t);
+	pop_head(c, st, st->head);
+	return ret;
+}
+
 /*
  * The device has consumed SQ sq of stream st up to head (a submit's or a
  * CQE's sq_head): on a device without task times, the task whose submit
@@ -240,17 +257,9 @@ static int retire_to_head(struct correlator *c, struct corr_stream *st, uint32_t
 			break;
 	if (i == NIL)
 		return 0;
-	for (uint32_t k = 0; k <= n; k++) {
-		struct corr_entry *e = &c->ent[st->head];
-
-		e->t.start_ns = e->t.submit_ns > st->prev_end ? e->t.submit_ns : st->prev_end;
-		e->t.end_ns = ts > e->t.start_ns ? ts : e->t.start_ns;
-		e->t.derived = 1;
-		st->prev_end = e->t.end_ns;
-		if ((ret = done(c, &e->t)) != 0)
+	for (uint32_t k = 0; k <= n; k++)
+		if ((ret = retire_head_derived(c, st, ts)) != 0)
 			return ret;
-		pop_head(c, st, st->head);
-	}
 	return 0;
 }
 
@@ -378,18 +387,10 @@ static int on_task_time(struct correlator *c, const struct npuprof_record *r, in
 	struct corr_entry *e = &c->ent[v];
 
 	st = &c->st[e->stream_idx];
-	while (st->head != NIL && st->head != (uint32_t)v) {
-		struct corr_entry *h = &c->ent[st->head];
-
-		/* an earlier task lost its task-time record: derive */
-		h->t.start_ns = h->t.submit_ns > st->prev_end ? h->t.submit_ns : st->prev_end;
-		h->t.end_ns = start > h->t.start_ns ? start : h->t.start_ns;
-		h->t.derived = 1;
-		st->prev_end = h->t.end_ns;
-		if ((ret = done(c, &h->t)) != 0)
+	/* an earlier task lost its task-time record: derive */
+	while (st->head != NIL && st->head != (uint32_t)v)
+		if ((ret = retire_head_derived(c, st, start)) != 0)
 			return ret;
-		pop_head(c, st, st->head);
-	}
 	e->t.start_ns = start;
 	e->t.end_ns = end;
 	e->t.derived = !(clk && clk->valid);
@@ -552,15 +553,9 @@ static int complete_inflight(struct correlator *c, const struct npuprof_record *
 
 	for (;;) {
 		uint32_t h = st->head;
-		struct corr_entry *e = &c->ent[h];
 
-		e->t.start_ns = e->t.submit_ns > st->prev_end ? e->t.submit_ns : st->prev_end;
-		e->t.end_ns = r->hdr.ts > e->t.start_ns ? r->hdr.ts : e->t.start_ns;
-		e->t.derived = 1;
-		st->prev_end = e->t.end_ns;
-		if ((ret = done(c, &e->t)) != 0)
+		if ((ret = retire_head_derived(c, st, r->hdr.ts)) != 0)
 			return ret;
-		pop_head(c, st, h);
 		if (h == (uint32_t)v || st->head == NIL)
 			break;
 	}
