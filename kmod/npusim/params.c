@@ -32,11 +32,11 @@ unsigned int npusim_max_streams = 1024;
 module_param_named(max_streams, npusim_max_streams, uint, 0444);
 MODULE_PARM_DESC(max_streams, "streams per device (1-2048, default 1024)");
 
-unsigned int npusim_cqe_mode;
+unsigned int npusim_cqe_mode = 1;
 module_param_named(cqe_mode, npusim_cqe_mode, uint, 0444);
 MODULE_PARM_DESC(
 	cqe_mode,
-	"0: every task completes with a CQE; 1: realistic, only tasks with wr_cqe and event-record/place-holder tasks");
+	"1 (default): a 910B's, only tasks with wr_cqe and event-record/place-holder tasks complete with a CQE; 0: every task does");
 
 unsigned int npusim_counter_mhz = 50;
 module_param_named(counter_mhz, npusim_counter_mhz, uint, 0444);

@@ -84,6 +84,77 @@ static void complete(struct correlator *c, uint32_t stream, uint32_t task, uint6
 	ck_assert_int_eq(corr_feed(c, &r), 0);
 }
 
+/* A submit or CQE of SQ 3 of stream 0 that says the SQ's head and, for a
+ * submit, its tail after the SQE. */
+static void sq_rec(struct correlator *c, int type, uint32_t task, uint64_t ts, uint32_t head,
+		   uint32_t tail)
+{
+	struct npuprof_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.hdr.type = (uint16_t)type;
+	r.hdr.ts = ts;
+	if (type == NPUPROF_REC_SUBMIT) {
+		r.submit.sq_id = 3;
+		r.submit.task_id = task;
+		r.submit.sq_head = head;
+		r.submit.sq_tail = tail;
+	} else {
+		r.complete.sq_id = 3;
+		r.complete.task_id = task;
+		r.complete.sq_head = head;
+	}
+	ck_assert_int_eq(corr_feed(c, &r), 0);
+}
+
+/* As a 910B completes, most tasks write no CQE: on a device without task
+ * times the SQ head of later submits and CQEs retires them (the task whose
+ * submit left the tail there and every earlier one), with derived times
+ * ending at that record; a head that names no task in flight retires
+ * nothing; a device with task times leaves retiring to them. */
+START_TEST(test_sq_head_retires)
+{
+	struct correlator c;
+	static struct got g;
+
+	start(&c, &g, 0);
+	sq_rec(&c, NPUPROF_REC_SUBMIT, 1, 2000, 0, 1); /* positions 0, 1, 2 */
+	sq_rec(&c, NPUPROF_REC_SUBMIT, 2, 2100, 0, 2);
+	sq_rec(&c, NPUPROF_REC_SUBMIT, 3, 2200, 0, 3);
+	ck_assert_int_eq(g.n, 0);
+	sq_rec(&c, NPUPROF_REC_SUBMIT, 4, 2300, 2, 4); /* 1 and 2 consumed */
+	ck_assert_int_eq(g.n, 2);
+	ck_assert_uint_eq(g.t[0].task, 1);
+	ck_assert_uint_eq(g.t[1].task, 2);
+	ck_assert_int_eq(g.t[1].derived, 1);
+	ck_assert_uint_eq(g.t[0].start_ns, 2000);
+	ck_assert_uint_eq(g.t[1].start_ns, 2300);
+	ck_assert_uint_eq(g.t[1].end_ns, 2300);
+	sq_rec(&c, NPUPROF_REC_SUBMIT, 5, 2400, 9, 5); /* names nothing in flight */
+	ck_assert_int_eq(g.n, 2);
+	/* task 5's CQE (a place holder): it and everything before it */
+	sq_rec(&c, NPUPROF_REC_COMPLETE, 5, 2600, 5, 0);
+	ck_assert_int_eq(g.n, 5);
+	ck_assert_uint_eq(g.t[4].task, 5);
+	ck_assert_uint_eq(g.t[4].end_ns, 2600);
+	sq_rec(&c, NPUPROF_REC_SUBMIT, 6, 2700, 5, 6);
+	sq_rec(&c, NPUPROF_REC_SUBMIT, 7, 2800, 5, 0); /* the ring's last slot */
+	sq_rec(&c, NPUPROF_REC_SUBMIT, 8, 2900, 0, 1); /* consumed both */
+	ck_assert_int_eq(g.n, 7);
+	ck_assert_uint_eq(g.t[6].task, 7);
+	corr_finish(&c);
+	ck_assert_uint_eq(c.stats.in_flight, 1);
+	ck_assert_uint_eq(c.stats.orphans, 0);
+
+	start(&c, &g, 1); /* the device's log times its tasks */
+	sq_rec(&c, NPUPROF_REC_SUBMIT, 1, 2000, 0, 1);
+	sq_rec(&c, NPUPROF_REC_SUBMIT, 2, 2100, 1, 2);
+	ck_assert_int_eq(g.n, 0);
+	corr_finish(&c);
+	ck_assert_uint_eq(c.stats.in_flight, 2);
+}
+END_TEST
+
 START_TEST(test_in_order_times)
 {
 	struct correlator c;
@@ -238,6 +309,51 @@ START_TEST(test_task_time_before_submit)
 }
 END_TEST
 
+/* A windowed or rate-limited capture (submitted_only): the kernel stream
+ * holds the tasks the throttle kept, each with its submit. A log task
+ * without one is left out and counted: at once when its stream's submits
+ * are past it, else when its wait is up; a kept task's time that comes
+ * before its submit still waits for it. */
+START_TEST(test_submitted_only)
+{
+	struct correlator c;
+	static struct got g;
+
+	start(&c, &g, 1);
+	c.submitted_only = 1;
+	submit(&c, 5, 1, 2000);
+	task_time(&c, 5, 1, 1100, 1200); /* at 2200 */
+	ck_assert_int_eq(g.n, 1);
+	submit(&c, 5, 3, 2250); /* task 2's submit was not kept */
+	task_time(&c, 5, 2, 1260, 1270); /* the stream is past it */
+	ck_assert_uint_eq(c.stats.unkept, 1);
+	ck_assert_uint_eq(c.held_n, 0);
+	task_time(&c, 5, 3, 1300, 1400);
+	ck_assert_int_eq(g.n, 2);
+	task_time(&c, 5, 4, 1500, 1600); /* ahead of its submit: it waits */
+	ck_assert_uint_eq(c.held_n, 1);
+	submit(&c, 5, 4, 2700);
+	ck_assert_int_eq(g.n, 3);
+	ck_assert_int_eq(g.t[2].orphan, 0);
+	ck_assert_int_eq(g.t[2].derived, 0);
+	ck_assert_uint_eq(g.t[2].start_ns, 2500);
+	task_time(&c, 5, 5, 1800, 1900); /* its submit never comes */
+	submit(&c, 6, 1, 2900 + CORR_TT_HOLD_NS - 1);
+	ck_assert_uint_eq(c.stats.unkept, 1);
+	submit(&c, 6, 2, 2900 + CORR_TT_HOLD_NS);
+	ck_assert_uint_eq(c.stats.unkept, 2);
+	task_time(&c, 7, 1, CORR_TT_HOLD_NS + 3000, CORR_TT_HOLD_NS + 3100);
+	ck_assert_int_eq(corr_drain(&c), 0); /* the end: left out too */
+	ck_assert_uint_eq(c.stats.unkept, 3);
+	ck_assert_int_eq(g.n, 3);
+	corr_finish(&c);
+	ck_assert_uint_eq(c.stats.orphans, 0);
+	ck_assert_uint_eq(c.stats.derived, 0);
+	ck_assert_uint_eq(c.stats.task_times, 3);
+	ck_assert_uint_eq(c.stats.in_flight, 2); /* 6/1, 6/2 */
+}
+END_TEST
+
 START_TEST(test_orphans_and_cqe)
 {
 	struct correlator c;
@@ -384,7 +500,9 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_orphans_and_cqe);
 	tcase_add_test(tc, test_cqe_waits_for_task_time);
 	tcase_add_test(tc, test_task_time_before_submit);
+	tcase_add_test(tc, test_submitted_only);
 	tcase_add_test(tc, test_cqe_only);
+	tcase_add_test(tc, test_sq_head_retires);
 	tcase_add_test(tc, test_wrap_batches);
 	tcase_add_test(tc, test_many_streams);
 	tcase_add_test(tc, test_clock_out_of_range);

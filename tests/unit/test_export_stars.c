@@ -10,7 +10,7 @@
  * offset, the intact tasks keep their STARS times. A log of a device
  * without clock samples is not used, and said so; a session without logs
  * exports as before. A sampled capture keeps the log's tasks the kernel
- * kept.
+ * kept, a windowed one those whose submits the throttle kept.
  */
 #include <check.h>
 #include <stdio.h>
@@ -35,6 +35,7 @@ static const uint64_t cnt0[2] = { 777000000ULL, 123000000ULL }; /* counters at T
 static const uint32_t stream_of[2] = { 5, 6 };
 static char parent[256];
 static uint32_t sample_n; /* the capture's --sample N (0: every task) */
+static uint32_t window_on_ms, window_period_ms; /* the capture's --window */
 
 static uint64_t cnt_at(int dev, uint64_t mono)
 {
@@ -52,6 +53,18 @@ static uint64_t start_ns(int d, uint32_t i)
 	return submit_ns(d, i) + 2000;
 }
 
+/* Did the capture keep task i of device d: the kernel's 1-in-N choice,
+ * and a throttle's window, which judges a submit by its time from the
+ * first one (throttle.c) */
+static int kept(int d, uint32_t i)
+{
+	uint64_t since = submit_ns(d, i) - submit_ns(0, 0);
+
+	return npuprof_sample_keep(sample_n, (uint32_t)d, stream_of[d], i) &&
+	       (!window_period_ms ||
+		since % (window_period_ms * 1000000ULL) < window_on_ms * 1000000ULL);
+}
+
 static void make_session(struct npuprof_session *s, int ndev)
 {
 	char err[512];
@@ -67,6 +80,8 @@ static void make_session(struct npuprof_session *s, int ndev)
 	s->end_realtime_ns = REALTIME + 2000000000ULL;
 	s->pid = (uint32_t)getpid();
 	s->sample_n = sample_n;
+	s->window_on_ms = window_on_ms;
+	s->window_period_ms = window_period_ms;
 	s->ndev = ndev;
 	for (int d = 0; d < ndev; d++) {
 		s->dev[d].id = (uint32_t)d;
@@ -96,8 +111,8 @@ static int by_time(const void *a, const void *b)
 	return (x->hdr.ts > y->hdr.ts) - (x->hdr.ts < y->hdr.ts);
 }
 
-/* The kernel stream: clock samples if asked, and per task the kernel kept
- * (all but in a sampled capture) a submit, a task-time record 1 ms off (the
+/* The kernel stream: clock samples if asked, and per task the capture kept
+ * (all but in a sampled or windowed capture) a submit, a task-time record 1 ms off (the
  * STARS log must win over it) and a completion 500 ns after the end
  * (device 0's task 0: at the end). */
 static void write_kernel(const struct npuprof_session *s, int clock)
@@ -122,7 +137,7 @@ static void write_kernel(const struct npuprof_session *s, int clock)
 		for (uint32_t i = 0; i < N; i++) {
 			uint64_t end = start_ns(d, i) + DUR;
 
-			if (!npuprof_sample_keep(sample_n, (uint32_t)d, stream_of[d], i))
+			if (!kept(d, i))
 				continue;
 			r[n] = kernel_rec(NPUPROF_REC_SUBMIT, submit_ns(d, i));
 			r[n].submit.devid = (uint32_t)d;
@@ -393,6 +408,49 @@ START_TEST(test_stars_sampled)
 }
 END_TEST
 
+/* A windowed capture (1 ms of every 2): the log has every task, the
+ * kernel stream the tasks whose submits the throttle kept; the export
+ * keeps exactly those, with their STARS times, and counts the rest. */
+START_TEST(test_stars_windowed)
+{
+	struct npuprof_session s;
+	struct npuprof_export_result res;
+	char v[64], want[32], *w;
+	uint32_t nkept = 0;
+	int ret;
+
+	window_on_ms = 1;
+	window_period_ms = 2;
+	for (uint32_t i = 0; i < N; i++)
+		nkept += (uint32_t)kept(0, i);
+	ck_assert_uint_eq(nkept, 200); /* tasks 0-99 and 200-299 */
+	make_session(&s, 1);
+	write_kernel(&s, 1);
+	write_stars(&s, 0);
+	w = export_warnings(s.dir, &ret, &res);
+	free(w);
+	ck_assert_uint_eq(res.damaged, 0);
+	ck_assert_uint_eq(res.tasks, nkept);
+	ck_assert_uint_eq(res.derived, 0);
+	ck_assert_uint_eq(res.orphan_completions, 0);
+	ck_assert_uint_eq(res.in_flight, 0);
+	ck_assert_uint_eq(res.stars_tasks, N + 1);
+	sqlite3 *db = open_ro(res.db_path);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM TASK"), nkept);
+	ck_assert_int_eq(stars_timed(db, 0), nkept);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM TASK WHERE taskId BETWEEN 100 AND 199"),
+			 0);
+	ck_assert_str_eq(meta(db, "task_time_source", v), "stars");
+	ck_assert_str_eq(meta(db, "window", v), "1/2");
+	snprintf(want, sizeof(want), "%u", N - nkept);
+	ck_assert_str_eq(meta(db, "stars_throttled_out_tasks", v), want);
+	ck_assert_str_eq(meta(db, "stars_sampled_out_tasks", v), "0");
+	sqlite3_close(db);
+	tu_rm_rf(parent);
+	window_on_ms = window_period_ms = 0;
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("export_stars");
@@ -404,6 +462,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_stars_without_clock);
 	tcase_add_test(tc, test_without_stars);
 	tcase_add_test(tc, test_stars_sampled);
+	tcase_add_test(tc, test_stars_windowed);
 	suite_add_tcase(s, tc);
 	return s;
 }

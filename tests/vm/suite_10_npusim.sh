@@ -3,9 +3,9 @@
 # the ioctl ABI cases run in the driver's KIO mode (the SQEs go in with
 # NPUSIM_IOC_SQ_SEND); uio_case below runs them on the 910B's UIO_T. Both
 # check the device model task by task through its CQEs, so they load it
-# writing one for every task (cqe_mode=0, whatever the default; a 910B's,
-# cqe_mode=1, writes them for few: npusim.cqe_realistic and the ftrace ABI
-# test check that)
+# writing one for every task (cqe_mode=0; a 910B's, cqe_mode=1 and the
+# default, writes them for few: npusim.cqe_realistic, on the defaults, and
+# the ftrace ABI test check that)
 sim_case() { load_sim sq_send_mode=0 cqe_mode=0 && $TB/npusim_test "$1"; }
 
 t_load_unload() {
@@ -182,7 +182,7 @@ run npusim.wrap sim_case wrap
 run npusim.badioctl sim_case badioctl
 run npusim.concurrent sim_case concurrent
 run npusim.killed sim_case killed
-run npusim.cqe_realistic sh -c ". tests/vm/lib.sh; load_sim cqe_mode=1 && $TB/npusim_test cqe_realistic"
+run npusim.cqe_realistic sh -c ". tests/vm/lib.sh; load_sim && $TB/npusim_test cqe_realistic"
 run npusim.ftrace_abi t_ftrace_abi
 run npusim.uio_load_unload t_uio_load_unload
 run npusim.uio uio_case uio

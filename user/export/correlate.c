@@ -12,6 +12,8 @@
 
 struct corr_entry {
 	struct corr_task t;
+	uint32_t sq, sq_end; /* its SQ, and the SQ's head once it was consumed
+				(its submit's tail) */
 	uint32_t next; /* in the stream's FIFO, or the free list */
 	uint32_t stream_idx;
 	int in_map; /* inflight maps its key to this entry (a resubmit of the
@@ -25,6 +27,7 @@ struct corr_stream {
 	int seen;
 	uint64_t prev_end; /* derived times: end of the previous task */
 	uint32_t last_retired; /* task id + 1 of the last task retired, 0: none */
+	uint32_t last_head; /* + 1: the SQ head last seen (retire_to_head) */
 };
 
 /* ---- clocks ------------------------------------------------------------- */
@@ -95,6 +98,7 @@ static uint64_t task_key(uint32_t dev, uint32_t stream, uint32_t task)
 int corr_init(struct correlator *c, corr_submit_fn on_submit, corr_done_fn on_done, void *ctx)
 {
 	memset(&c->stats, 0, sizeof(c->stats));
+	c->submitted_only = 0;
 	c->on_submit = on_submit;
 	c->on_done = on_done;
 	c->ctx = ctx;
@@ -210,6 +214,55 @@ static int done(struct correlator *c, struct corr_task *t)
 
 static int take_held_task_time(struct correlator *c, uint64_t k);
 
+/* The oldest task of stream st (there is one) retires with derived times:
+ * from its submit or its predecessor's end, whichever is later, to ts (or
+ * its start, if ts is earlier). */
+static int retire_head_derived(struct correlator *c, struct corr_stream *st, uint64_t ts)
+{
+	struct corr_entry *e = &c->ent[st->head];
+	int ret;
+
+	e->t.start_ns = e->t.submit_ns > st->prev_end ? e->t.submit_ns : st->prev_end;
+	e->t.end_ns = ts > e->t.start_ns ? ts : e->t.start_ns;
+	e->t.derived = 1;
+	st->prev_end = e->t.end_ns;
+	ret = done(c, &e->t);
+	pop_head(c, st, st->head);
+	return ret;
+}
+
+/*
+ * The device has consumed SQ sq of stream st up to head (a submit's or a
+ * CQE's sq_head): on a device without task times, the task whose submit
+ * left the tail there, and every earlier one, are done: they retire with
+ * derived times, ending by ts. A 910B writes CQEs for few tasks (wr_cqe,
+ * event records, place holders), so this is how the others complete. A
+ * head that names no task in flight (records lost, nothing consumed since)
+ * retires nothing; the scan stops at the first match, which is the only
+ * one while fewer tasks than the SQ's depth are in flight.
+ */
+static int retire_to_head(struct correlator *c, struct corr_stream *st, uint32_t dev, uint32_t sq,
+			  uint32_t head, uint64_t ts)
+{
+	uint32_t i, n = 0;
+	int ret;
+
+	if (dev < CORR_MAX_DEV && c->task_time[dev])
+		return 0; /* the device's own times retire its tasks */
+	if (st->last_head == head + 1)
+		return 0; /* no progress since: nothing to look for */
+	st->last_head = head + 1;
+	for (i = st->head; i != NIL; i = c->ent[i].next, n++)
+		if (c->ent[i].sq == sq && c->ent[i].sq_end == head)
+			break;
+	if (i == NIL)
+		return 0;
+	for (uint32_t k = 0; k <= n; k++)
+		if ((ret = retire_head_derived(c, st, ts)) != 0)
+			return ret;
+	return 0;
+}
+
 static int on_submit(struct correlator *c, const struct npuprof_record *r)
 {
 	const struct npuprof_submit *s = &r->submit;
@@ -222,6 +275,8 @@ static int on_submit(struct correlator *c, const struct npuprof_record *r)
 	st = stream_of(c, s->devid, s->stream_id, &si);
 	if (!st)
 		return -ENOMEM;
+	if ((ret = retire_to_head(c, st, s->devid, s->sq_id, s->sq_head, r->hdr.ts)) != 0)
+		return ret;
 	if (st->seen && (s->task_id & 0xffff) <= st->last_task)
 		st->batch++; /* the 16-bit id wrapped */
 	st->seen = 1;
@@ -242,6 +297,8 @@ static int on_submit(struct correlator *c, const struct npuprof_record *r)
 	e->t.pid = r->hdr.pid;
 	e->t.tid = r->hdr.tid;
 	e->t.submit_ns = r->hdr.ts;
+	e->sq = s->sq_id;
+	e->sq_end = s->sq_tail;
 	e->next = NIL;
 	e->stream_idx = si;
 	e->in_map = 1;
@@ -287,6 +344,14 @@ static int on_task_time(struct correlator *c, const struct npuprof_record *r, in
 	} else {
 		found = u64map_get(&c->inflight, k, &v);
 	}
+	if (!found && c->submitted_only &&
+	    (!may_hold ||
+	     (st && st->seen && (uint16_t)(st->last_task - (tt->task_id & 0xffff)) < 0x8000))) {
+		/* its submit did not come, or its stream is past it (a
+		 * stream's submits come in task order): not kept */
+		c->stats.unkept++;
+		return 0;
+	}
 	if (!found && may_hold) {
 		if (u64map_get(&c->held_tt, k, NULL))
 			return 0; /* one waits already: a duplicate */
@@ -322,18 +387,10 @@ static int on_task_time(struct correlator *c, const struct npuprof_record *r, in
 	struct corr_entry *e = &c->ent[v];
 
 	st = &c->st[e->stream_idx];
-	while (st->head != NIL && st->head != (uint32_t)v) {
-		struct corr_entry *h = &c->ent[st->head];
-
-		/* an earlier task lost its task-time record: derive */
-		h->t.start_ns = h->t.submit_ns > st->prev_end ? h->t.submit_ns : st->prev_end;
-		h->t.end_ns = start > h->t.start_ns ? start : h->t.start_ns;
-		h->t.derived = 1;
-		st->prev_end = h->t.end_ns;
-		if ((ret = done(c, &h->t)) != 0)
+	/* an earlier task lost its task-time record: derive */
+	while (st->head != NIL && st->head != (uint32_t)v)
+		if ((ret = retire_head_derived(c, st, start)) != 0)
 			return ret;
-		pop_head(c, st, st->head);
-	}
 	e->t.start_ns = start;
 	e->t.end_ns = end;
 	e->t.derived = !(clk && clk->valid);
@@ -444,7 +501,7 @@ static int on_complete(struct correlator *c, const struct npuprof_record *r)
 {
 	const struct npuprof_complete *cq = &r->complete;
 	uint64_t k = task_key(cq->devid, cq->stream_id, cq->task_id), v;
-	int found;
+	int found, ret;
 
 	if (r->hdr.flags & NPUPROF_F_CQE_RECV)
 		return 0; /* the same CQE again, as the receiver took it */
@@ -477,9 +534,14 @@ static int on_complete(struct correlator *c, const struct npuprof_record *r)
 		t.start_ns = t.end_ns = r->hdr.ts;
 		t.orphan = 1;
 		t.derived = 1;
-		return done(c, &t);
+		ret = done(c, &t);
+	} else {
+		ret = complete_inflight(c, r, (uint32_t)v);
 	}
-	return complete_inflight(c, r, (uint32_t)v);
+	/* its SQ head retires what the device consumed past it */
+	if (!ret && u64map_get(&c->streams, npuprof_stream_key(cq->devid, cq->stream_id), &v))
+		ret = retire_to_head(c, &c->st[v], cq->devid, cq->sq_id, cq->sq_head, r->hdr.ts);
+	return ret;
 }
 
 /* Completion @r of in-flight entry @v: it and every earlier task of its
@@ -491,15 +553,9 @@ static int complete_inflight(struct correlator *c, const struct npuprof_record *
 
 	for (;;) {
 		uint32_t h = st->head;
-		struct corr_entry *e = &c->ent[h];
 
-		e->t.start_ns = e->t.submit_ns > st->prev_end ? e->t.submit_ns : st->prev_end;
-		e->t.end_ns = r->hdr.ts > e->t.start_ns ? r->hdr.ts : e->t.start_ns;
-		e->t.derived = 1;
-		st->prev_end = e->t.end_ns;
-		if ((ret = done(c, &e->t)) != 0)
+		if ((ret = retire_head_derived(c, st, r->hdr.ts)) != 0)
 			return ret;
-		pop_head(c, st, h);
 		if (h == (uint32_t)v || st->head == NIL)
 			break;
 	}

@@ -11,7 +11,9 @@
  * without task-time records, are derived: start = max(submit, end of the
  * previous task on the stream), end = the completion that retired it (a
  * completion also retires every earlier task of its stream, which executes
- * in order). Device times taken from the STARS log pass through the clock
+ * in order), or, as a 910B writes CQEs for few tasks, the first submit or
+ * CQE of its SQ whose sq_head is its submit's tail (the device consumed
+ * it; every earlier task retires with it). Device times taken from the STARS log pass through the clock
  * fit, so they may come a little before a task's submit or after its
  * completion: a task time of a task not yet submitted waits up to
  * CORR_TT_HOLD_NS of record time for the submit (then it is a task without
@@ -87,11 +89,20 @@ struct corr_stats {
 	uint64_t submits, completions, task_times, drops_lost;
 	uint64_t tasks, derived, orphans, in_flight, late;
 	uint64_t dup_submits; /* a key resubmitted while still in flight */
+	uint64_t unkept; /* task times left out: submitted_only, no submit */
 };
 
 struct correlator {
 	struct corr_clock clock[CORR_MAX_DEV];
 	int task_time[CORR_MAX_DEV]; /* device has task-time records */
+	/* the capture kept some tasks, each with its submit (a windowed or
+	 * rate-limited record: the throttle decides at the submit, and the
+	 * kernel stream is what it kept): a task time without a submit is of
+	 * a task it left out, so it is left out too (stats.unkept) rather
+	 * than a task without a submit. One whose stream has a later submit
+	 * already is left out at once; others wait for their submit as
+	 * usual (CORR_TT_HOLD_NS) */
+	int submitted_only;
 	corr_submit_fn on_submit;
 	corr_done_fn on_done;
 	void *ctx;

@@ -1001,6 +1001,8 @@ static void write_stars_meta(struct export_ctx *x)
 	meta(x, "npuprof.stars_truncated_bytes", "%llu", (unsigned long long)t->st.tail_bytes);
 	meta(x, "npuprof.stars_other_stream_tasks", "%llu", (unsigned long long)t->other);
 	meta(x, "npuprof.stars_sampled_out_tasks", "%llu", (unsigned long long)t->sampled_out);
+	meta(x, "npuprof.stars_throttled_out_tasks", "%llu",
+	     (unsigned long long)x->corr.stats.unkept);
 	meta(x, "npuprof.stars_kernel_task_times_ignored", "%llu",
 	     (unsigned long long)t->kernel_ignored);
 }
@@ -1333,6 +1335,9 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	if (r < 0)
 		return r;
 	corr_init(&x->corr, on_submit, on_done, x);
+	/* a windowed or rate-limited capture: the log's tasks it kept are
+	 * those with a submit */
+	x->corr.submitted_only = x->s->window_period_ms || x->s->rate_limit;
 	u64map_free(&x->sid); /* ids of a previous writer mean nothing here */
 	free(x->opids);
 	x->opids = NULL;

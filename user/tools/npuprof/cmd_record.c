@@ -120,13 +120,11 @@ static void before_start(void *vctx, pid_t pid, struct npuprof_engine *e)
 		return;
 	}
 	clock_sync(c);
-	/* the device log holds every task: a sampled capture's export keeps
-	 * the tasks the kernel kept (the same hash); a windowed or
-	 * rate-limited one keeps tasks by time, so the export derives their
-	 * times from their submits and completions
-	 * (META_DATA npuprof.task_time_source=derived) */
-	if (!c->s.window_on_ms && !c->s.rate_limit)
-		starslog_start(&c->stars, &c->s, "npuprof record", stderr);
+	/* the device log holds every task, and is a 910B's only source of
+	 * device times: a sampled capture's export keeps the tasks the kernel
+	 * kept (the same hash), a windowed or rate-limited one those whose
+	 * submit the throttle kept (throttle.h) */
+	starslog_start(&c->stars, &c->s, "npuprof record", stderr);
 	c->last_sync = c->last_tick = capture_now_ns();
 }
 

@@ -6,7 +6,10 @@
  * compute stream, an event hand-off to a communication stream, and an
  * all-reduce decomposed into notify record/wait and SDMA tasks between every
  * pair of devices. `flood` submits short tasks as fast as possible, for
- * measuring per-task tracing cost.
+ * measuring per-task tracing cost; the last task of each batch asks for a
+ * CQE (wr_cqe), as a runtime's do where it must learn a stream's progress
+ * (a 910B writes none for the others, and a tracer would otherwise see the
+ * batch's end complete only with the next batch's submits).
  * Both keep their task counts fixed (tests and benchmarks rely on them).
  */
 #include <errno.h>
@@ -160,6 +163,7 @@ static void *flood_dev(void *p)
 
 		for (int i = 0; i < n; i++)
 			next_sqe(d, &q[i], 0, NPUSIM_SQE_AIV);
+		q[n - 1].ctrl |= NPUSIM_SQE_CTRL_WR_CQE;
 		send(d, d->compute, q, n);
 		drain(d, d->compute);
 	}
