@@ -100,6 +100,7 @@ void rt_set_errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 aclError rt_stream_get(aclrtStream h, struct rt_stream **out);
 aclError rt_stream_create_locked(int dev, int is_default, struct rt_stream **out);
 void rt_stream_destroy_locked(struct rt_stream *s);
+aclError rt_stream_destroy_api(aclrtStream stream, const char *api, int force);
 aclError rt_stream_sync(struct rt_stream *s);
 
 /* One SQE and what the profiler records about it. The caller fills sqe's

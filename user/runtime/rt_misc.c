@@ -560,28 +560,7 @@ aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags)
 
 aclError aclrtDestroyStreamForce(aclrtStream stream)
 {
-	struct rt_api a;
-	struct rt_stream *s;
-	aclError ret;
-
-	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtDestroyStreamForce", NULL);
-	if (!stream)
-		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
-	pthread_mutex_lock(&rt_g.lock);
-	ret = rt_stream_get(stream, &s);
-	if (!ret && s->is_default)
-		ret = ACL_ERROR_RT_PARAM_INVALID;
-	if (!ret) {
-		/* drop the queued tasks first; the ordinary destroy that follows
-		 * then finds nothing to drain (and the id gone, which it
-		 * ignores) */
-		pthread_mutex_lock(&s->lock);
-		npusim_stream_destroy(rt_dev_fd(s->dev), s->sid, NPUSIM_DESTROY_CANCEL, 0);
-		pthread_mutex_unlock(&s->lock);
-		rt_stream_destroy_locked(s);
-	}
-	pthread_mutex_unlock(&rt_g.lock);
-	return rt_api_end(&a, ret);
+	return rt_stream_destroy_api(stream, "aclrtDestroyStreamForce", 1);
 }
 
 /* ---- memset -------------------------------------------------------------------- */

@@ -153,23 +153,36 @@ aclError aclrtCreateStream(aclrtStream *stream)
 	return rt_api_end(&a, ret);
 }
 
-aclError aclrtDestroyStream(aclrtStream stream)
+/* aclrtDestroyStream (drains the stream's tasks) and, with force,
+ * aclrtDestroyStreamForce (drops them first: the ordinary destroy that
+ * follows then finds nothing to drain, and the id gone, which it ignores). */
+aclError rt_stream_destroy_api(aclrtStream stream, const char *api, int force)
 {
 	struct rt_api a;
 	struct rt_stream *s;
 	aclError ret;
 
-	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtDestroyStream", NULL);
+	rt_api_begin(&a, NPUPROF_API_ACL, api, NULL);
 	if (!stream)
 		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
 	pthread_mutex_lock(&rt_g.lock);
 	ret = rt_stream_get(stream, &s);
 	if (!ret && s->is_default)
 		ret = ACL_ERROR_RT_PARAM_INVALID;
+	if (!ret && force) {
+		pthread_mutex_lock(&s->lock);
+		npusim_stream_destroy(rt_dev_fd(s->dev), s->sid, NPUSIM_DESTROY_CANCEL, 0);
+		pthread_mutex_unlock(&s->lock);
+	}
 	if (!ret)
 		rt_stream_destroy_locked(s);
 	pthread_mutex_unlock(&rt_g.lock);
 	return rt_api_end(&a, ret);
+}
+
+aclError aclrtDestroyStream(aclrtStream stream)
+{
+	return rt_stream_destroy_api(stream, "aclrtDestroyStream", 0);
 }
 
 static void drain_cq(struct rt_stream *s)
