@@ -118,7 +118,8 @@ ACL_FUNC_VISIBILITY void aclnpuSetRecentErrMsg(const char *msg);
  * range the caller has open. */
 typedef struct aclnpuRawTask {
 	size_t size; /* sizeof(aclnpuRawTask) of the caller's build */
-	uint32_t sqeType; /* enum npusim_sqe_type */
+	uint32_t sqeType; /* enum npusim_sqe_type; a kernel (0, or 2 for an AI
+			     Vector one) goes out as an FFTS SQE, type 0 */
 	uint32_t kind; /* kernels: npusim_kernel_kind; PLACE_HOLDER:
 			  ACLNPU_RAW_PROFILER_TRACE for a MarkEx trace */
 	uint32_t blockDim;

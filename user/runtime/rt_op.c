@@ -118,16 +118,22 @@ void aclnpuSetRecentErrMsg(const char *msg)
 }
 
 /* A raw task's fields into the real payload of its type, or npusim's
- * model where a real SQE has no such field. */
+ * model where a real SQE has no such field. A kernel is an FFTS SQE (type
+ * 0) whatever it asks for, as the 910B runtime writes it: an AIV one
+ * (sqeType 2) is AIV only, or a mix. */
 static void raw_payload(struct rt_task *t, const aclnpuRawTask *rt)
 {
 	t->sqe.block_dim = (uint16_t)rt->blockDim;
 	switch (rt->sqeType) {
 	case NPUSIM_SQE_AI_CORE:
-		t->sqe.u.ffts.ffts_type = rt->kind == NPUSIM_KERNEL_PLAIN ? NPUSIM_FFTS_AIC_ONLY :
-									    NPUSIM_FFTS_AIC_AIV_MIX;
-		/* fall through */
-	case NPUSIM_SQE_AIV: t->model.kind = (uint8_t)rt->kind; break;
+	case NPUSIM_SQE_AIV:
+		t->sqe.type = NPUSIM_SQE_AI_CORE;
+		t->sqe.u.ffts.ffts_type = rt->kind != NPUSIM_KERNEL_PLAIN ?
+						  NPUSIM_FFTS_AIC_AIV_MIX :
+					  rt->sqeType == NPUSIM_SQE_AIV ? NPUSIM_FFTS_AIV_ONLY :
+									  NPUSIM_FFTS_AIC_ONLY;
+		t->model.kind = (uint8_t)rt->kind;
+		break;
 	case NPUSIM_SQE_PLACE_HOLDER:
 		if (rt->kind == ACLNPU_RAW_PROFILER_TRACE) {
 			t->sqe.block_dim = NPUSIM_PH_TASK_PROFILER_TRACE_EX;
