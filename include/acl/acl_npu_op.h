@@ -109,20 +109,26 @@ ACL_FUNC_VISIBILITY void aclnpuSetRecentErrMsg(const char *msg);
 
 /* One task of any SQE type, reported with the runtime task-type name given:
  * for replaying databases (FFTS+ subtask names such as "Notify Wait") and
- * for tests. sqeType/kind/id/targetDevice/tag/value are npusim's task model
- * (include/uapi/npusim.h). With apiName the task hangs off an acl-level
- * range of that name, else off whatever range the caller has open. */
+ * for tests. The runtime writes the fields into the SQE of sqeType as the
+ * 910B runtime would (include/uapi/npusim.h: id the event / notify id,
+ * tag / value a profiler trace's tag and index id, value a write value's,
+ * bytes an SDMA length) and what no real SQE carries (durationNs, which
+ * cores lead a mix, targetDevice) into npusim's task model. With apiName
+ * the task hangs off an acl-level range of that name, else off whatever
+ * range the caller has open. */
 typedef struct aclnpuRawTask {
 	size_t size; /* sizeof(aclnpuRawTask) of the caller's build */
-	uint32_t sqeType; /* enum npusim_sqe_type */
-	uint32_t kind; /* kernels: npusim_kernel_kind */
+	uint32_t sqeType; /* enum npusim_sqe_type; a kernel (0, or 2 for an AI
+			     Vector one) goes out as an FFTS SQE, type 0 */
+	uint32_t kind; /* kernels: npusim_kernel_kind; PLACE_HOLDER:
+			  ACLNPU_RAW_PROFILER_TRACE for a MarkEx trace */
 	uint32_t blockDim;
 	uint32_t id; /* event / notify id */
 	uint32_t targetDevice; /* NOTIFY_RECORD: device owning the notify */
 	uint32_t tag;
 	uint64_t value;
 	uint64_t durationNs;
-	uint64_t bytes; /* SDMA */
+	uint64_t bytes; /* SDMA: at most 4 GiB - 1 (the SQE's length) */
 	const char *taskTypeName; /* required */
 	const char *apiName; /* NULL: none */
 	/* Replay (ACLNPU_REPLAY_*, below); 0 for a live launch. */
@@ -134,13 +140,14 @@ typedef struct aclnpuRawTask {
 	const struct aclnpuHcclTaskInfo *hccl; /* its COMMUNICATION_TASK_INFO */
 } aclnpuRawTask;
 ACL_FUNC_VISIBILITY aclError aclnpuLaunchRawTask(const aclnpuRawTask *task, aclrtStream stream);
+#define ACLNPU_RAW_PROFILER_TRACE 1u /* aclnpuRawTask.kind of a place holder */
 
 /*
  * Replaying a recorded device timeline (npuwork --scenario replay).
  *   TIMED    startNs is the CLOCK_MONOTONIC time the task starts at the
  *            earliest (it also waits for its stream and its event); the
  *            duration is durationNs exactly, however short; no cores taken
- *            (npusim's NPUSIM_SQE_F_TIMED)
+ *            (npusim's NPUSIM_TASK_F_TIMED)
  *   SUBTASK  (with TIMED) an FFTS+ subtask of the stream's last task that
  *            was not one: startNs is its start after that task's start
  *   CONN     the task's connectionId is connectionId (aclnpuRecordApi's)

@@ -507,8 +507,9 @@ struct npuprof_hrec_task_track {
 	uint8_t reserved0; /* 0 */
 	uint32_t batch_id; /* task-id wraps on this stream before this task */
 	uint32_t model_id; /* NPUPROF_NO_ID32 (no graph models) */
-	uint64_t duration_ns; /* modelled duration put into the SQE
-                               (0: from bytes, or a pure sync task) */
+	uint64_t duration_ns; /* the runtime's modelled duration (handed
+                               to npusim beside the SQE, never in it;
+                               0: from bytes, or a pure sync task) */
 	uint64_t bytes; /* MEMCPY_ASYNC / SDMA: bytes moved (MEMCPY_INFO.size) */
 	uint32_t memcpy_op; /* ENUM_MEMCPY_OPERATION id (1 H2D, 2 D2H, 3 D2D ...);
                                NPUPROF_ENUM_INVALID when not a copy */

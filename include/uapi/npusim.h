@@ -6,9 +6,11 @@
  * the device, creates streams (each owns one SQ and one CQ), writes 64-byte
  * SQEs into a stream's SQ with NPUSIM_IOC_SQ_SEND (or, on a device in a
  * user-mode send mode, into the stream's mapped soft queue: the UIO section
- * below), and reads 16-byte CQEs back with NPUSIM_IOC_CQ_RECV. The SQE header and the CQE follow the STARS v1
- * formats of the Ascend 910B (see docs/ascend-reference.md §8.4); bytes 8-63
- * of an SQE carry the simulator's task model (duration, bytes, event ids).
+ * below), and reads 16-byte CQEs back with NPUSIM_IOC_CQ_RECV. SQEs and CQEs are
+ * the STARS v1 formats of the Ascend 910B (docs/ascend-reference.md §8.4,
+ * §8.5, §12.2): the real header, type numbers and per-type payloads. How
+ * long a task runs is the simulator's own business: a struct
+ * npusim_task_model per SQE, handed over beside the SQEs, never in them.
  *
  * Evolution rule: structures only grow at the end, reserved fields must be
  * zero, and NPUSIM_ABI_VERSION is bumped on any change; NPUSIM_IOC_DEV_INFO
@@ -22,7 +24,7 @@
 #include <linux/types.h>
 #endif
 
-#define NPUSIM_ABI_VERSION 4
+#define NPUSIM_ABI_VERSION 5
 #define NPUSIM_CHIP_NAME "Ascend910B"
 #define NPUSIM_MAX_DEVICES 8
 #define NPUSIM_SQE_SIZE 64
@@ -34,9 +36,15 @@
 #define NPUSIM_CLOCK_SAMPLES_MAX 16
 #define NPUSIM_MAX_TASK_NS 10000000000ULL /* longest modelled task: 10 s */
 
-/* SQE types: the STARS v1 numbering (msprof STARS_SQE_TYPE_TABLE). */
+/*
+ * SQE types: the STARS v1 numbering (hicann/runtime
+ * src/runtime/core/inc/sqe/v100/stars_sqe.hpp 24-46, enum rtStarsSqeType;
+ * msprof STARS_SQE_TYPE_TABLE). The 910B runtime writes AI Core and AI
+ * Vector kernels as type 0 (FFTS) with the cores marked in ffts_type; type 2
+ * (AIV) is in msprof's table and npusim still takes it, as a vector kernel.
+ */
 enum npusim_sqe_type {
-	NPUSIM_SQE_AI_CORE = 0,
+	NPUSIM_SQE_AI_CORE = 0, /* RT_STARS_SQE_TYPE_FFTS */
 	NPUSIM_SQE_AI_CPU = 1,
 	NPUSIM_SQE_AIV = 2,
 	NPUSIM_SQE_PLACE_HOLDER = 3,
@@ -46,55 +54,214 @@ enum npusim_sqe_type {
 	NPUSIM_SQE_NOTIFY_WAIT = 7,
 	NPUSIM_SQE_WRITE_VALUE = 8,
 	NPUSIM_SQE_SDMA = 11,
+	NPUSIM_SQE_PCIE_DMA = 17,
+	NPUSIM_SQE_COND = 20,
+	NPUSIM_SQE_TYPE_END = 21, /* RT_STARS_SQE_TYPE_END: types are below */
 };
 
 /* SQE byte 0 and byte 1 bit fields (STARS v1). */
 #define NPUSIM_SQE_TYPE_MASK 0x3f
 #define NPUSIM_SQE_CTRL_WR_CQE 0x40 /* byte 1 bit 6: request a CQE */
 
-/* npusim_sqe.kind for AI_CORE / AIV tasks: which cores a kernel occupies. */
-enum npusim_kernel_kind {
-	NPUSIM_KERNEL_PLAIN = 0, /* AI_CORE: cube cores; AIV: vector cores */
-	NPUSIM_KERNEL_MIX_AIC = 1, /* cube-led mix: cube + vector cores */
-	NPUSIM_KERNEL_MIX_AIV = 2, /* vector-led mix: vector + cube cores */
-};
+/* FFTS SQE ffts_type bits 0-2: the cores of a kernel (hicann/runtime
+ * src/runtime/core/inc/stars/stars.hpp 27-29, TS_FFTS_TYPE_*). */
+#define NPUSIM_FFTS_TYPE_MASK 0x7
+#define NPUSIM_FFTS_AIC_ONLY 0
+#define NPUSIM_FFTS_AIV_ONLY 1
+#define NPUSIM_FFTS_AIC_AIV_MIX 5
 
-/* npusim_sqe.kind for PLACE_HOLDER tasks. */
-enum npusim_ph_kind {
-	NPUSIM_PH_PLAIN = 0,
-	NPUSIM_PH_PROFILER_TRACE = 1, /* msproftx MarkEx / mstx device marker */
-};
+/* PLACE_HOLDER: header block_dim is the TS task type (task_type). The
+ * profiler trace (msproftx MarkEx / mstx device marker) is
+ * TS_TASK_TYPE_PROFILER_TRACE_EX (hicann/runtime
+ * src/runtime/core/inc/task/task_base.hpp 132). */
+#define NPUSIM_PH_TASK_PROFILER_TRACE_EX 26
 
-/* Profiler trace tags carried in npusim_sqe.tag (PROFILER_TRACE_EX). */
+/* Profiler trace tags carried in the place holder's tag_id. */
 #define NPUSIM_TRACE_TAG_MARK 11
 #define NPUSIM_TRACE_TAG_RANGE 12
+
+/*
+ * The payloads (SQE bytes 8-63) of the types npusim models, with the offsets
+ * of the 910B runtime's packed structs; offsets below are from the start of
+ * the SQE. Files are hicann/runtime src/runtime/core/inc/sqe/v100/.
+ */
+/* types 0 (and 2): RtFftsPlusKernelSqe, stars_kernel.hpp 164-191 */
+struct npusim_sqe_ffts {
+	__u16 ffts_type; /* 8: bits 0-2 NPUSIM_FFTS_*, bits 12-15 wrr_ratio */
+	__u16 rsv0;
+	__u16 sqe_index; /* 12 */
+	__u8 kernel_credit; /* 14 */
+	__u8 prefetch; /* 15: schem:2, rsv:1, icache_prefetch_cnt:5 */
+	__u32 stack_base_lo; /* 16 */
+	__u32 stack_base_hi; /* 20 */
+	__u32 rsv1;
+	__u32 qos; /* 28: pmg:2, ns:1, part_id:8, rsv:1, qos:4 */
+	__u32 pc_lo; /* 32: kernel code address */
+	__u32 pc_hi; /* 36: bits 0-15 */
+	__u32 param_lo; /* 40: kernel arguments address */
+	__u32 param_hi; /* 44 */
+	__u32 rsv2[4];
+};
+
+/* types 4, 5: RtStarsEventSqe, stars_kernel.hpp 296-306 */
+struct npusim_sqe_event {
+	__u16 event_id; /* 8 */
+	__u16 rsv0;
+	__u16 rsv1;
+	__u8 kernel_credit; /* 14 */
+	__u8 rsv2;
+	__u32 exe_result; /* 16 */
+	__u32 timeout; /* 20 */
+	__u32 rsv3[10];
+};
+
+/* types 6, 7: RtStarsNotifySqe, stars_kernel.hpp 309-319 */
+#define NPUSIM_NOTIFY_ID_MASK 0x1fff
+struct npusim_sqe_notify {
+	__u32 notify_id; /* 8: bits 0-12 */
+	__u16 rsv0;
+	__u8 kernel_credit; /* 14 */
+	__u8 rsv1;
+	__u32 timeout; /* 16 */
+	__u32 rsv2[11];
+};
+
+/* type 8: RtStarsWriteValueSqe, stars_sqe.hpp 51-81 */
+struct npusim_sqe_write_value {
+	__u32 rsv0;
+	__u16 rsv1;
+	__u8 kernel_credit; /* 14 */
+	__u8 rsv2;
+	__u32 addr_lo; /* 16 */
+	__u32 addr_hi; /* 20: bits 0-16 address, 20-22 awsize, 23 snoop,
+			  24-27 awcache, 28-30 awprot, 31 va */
+	__u32 rsv3; /* 24: event id of an event reset */
+	__u32 sub_type; /* 28 */
+	__u32 value[8]; /* 32: write_value_part0..7 */
+};
+
+/* type 3: RtStarsPhSqe, stars_sqe.hpp 265-305; the profiler trace is
+ * rtProfilerTraceEx_t, stars_sqe.hpp 153-158 */
+struct npusim_sqe_place_holder {
+	__u32 rsv0; /* 8: RUNTIME_BUILD_VERSION */
+	__u16 rsv1;
+	__u8 kernel_credit; /* 14 */
+	__u8 rsv2;
+	union { /* 16: 48 bytes, by task_type */
+		struct {
+			__u64 trace_id; /* 16: profilerTraceId (index id) */
+			__u64 model_id; /* 24 */
+			__u16 tag_id; /* 32: NPUSIM_TRACE_TAG_* */
+			__u8 rsv[30];
+		} trace;
+		__u32 raw[12];
+	};
+};
+
+/* type 11: RtStarsMemcpyAsyncSqe, stars_dma.hpp 125-168 */
+struct npusim_sqe_sdma {
+	__u32 rsv0;
+	__u16 rsv1; /* 12: max_retry, retry_cnt */
+	__u8 kernel_credit; /* 14 */
+	__u8 ptr_mode; /* 15: bit 0 */
+	__u32 opcode; /* 16: bits 0-7 opcode, then ie2, sssv, dssv, ... */
+	__u16 src_streamid; /* 20 */
+	__u16 src_sub_streamid;
+	__u16 dst_streamid;
+	__u16 dst_sub_streamid;
+	__u32 length; /* 28: bytes to copy */
+	__u32 src_lo; /* 32 */
+	__u32 src_hi; /* 36 */
+	__u32 dst_lo; /* 40 */
+	__u32 dst_hi; /* 44 */
+	__u32 src_off_lo; /* 48 */
+	__u32 dst_off_lo; /* 52 */
+	__u16 src_off_hi; /* 56 */
+	__u16 dst_off_hi; /* 58 */
+	__u32 rsv2;
+};
+
+/* type 17: RtStarsPcieDmaSqe, stars_dma.hpp 47-83 */
+struct npusim_sqe_pcie_dma {
+	__u32 rsv0;
+	__u16 rsv1;
+	__u8 kernel_credit; /* 14 */
+	__u8 rsv2;
+	__u32 sq_addr_lo; /* 16 */
+	__u32 sq_addr_hi; /* 20 */
+	__u16 sq_tail; /* 24 */
+	__u16 rsv3;
+	__u32 update; /* 28: is_converted, is_dsa_update, is_sqe_update, offset:8 */
+	__u64 src; /* 32 */
+	__u64 dst; /* 40 */
+	__u64 length; /* 48: bytes to copy */
+	__u32 pasid; /* 56 */
+	__u32 rsv4;
+};
+
+/* type 20: the COND SQEs, e.g. RtStarsGetFloatStatusSqe, stars_sqe.hpp 409 */
+struct npusim_sqe_cond {
+	__u8 conds_sub_type; /* 8 */
+	__u8 rsv0[3];
+	__u16 rsv1;
+	__u8 kernel_credit; /* 14 */
+	__u8 csc; /* 15: bit 7 */
+	__u32 ops[12]; /* 16: the condition program, 8 bytes an op */
+};
 
 struct npusim_sqe {
 	/* STARS SQE header (8 bytes) */
 	__u8 type; /* bits 0-5 type, bit 6 l1_lock, bit 7 l1_unlock */
 	__u8 ctrl; /* bits 0-1 ie, 2-3 pre_p, 4-5 post_p, 6 wr_cqe */
-	__u16 block_dim; /* kernels: number of blocks */
+	__u16 block_dim; /* kernels: blocks; PLACE_HOLDER: task_type */
 	__u16 stream_id; /* runtime stream id; must be the SQ's stream */
 	__u16 task_id; /* per-stream task id, chosen by the submitter, wraps */
-	/* simulator task model (56 bytes) */
-	__u64 duration_ns; /* modelled run time; SDMA: 0 = from bytes */
-	__u64 bytes; /* SDMA: bytes to move */
-	__u32 id; /* EVENT_*: event id, NOTIFY_*: notify id */
-	__u32 target_dev; /* NOTIFY_RECORD: device owning the notify */
-	__u16 jitter_pm; /* +- per-mille random jitter on duration */
-	__u8 kind; /* enum npusim_kernel_kind or enum npusim_ph_kind */
-	__u8 rsv0;
-	__u32 tag; /* PROFILER_TRACE: tag (11 mark, 12 range) */
-	__u64 value; /* WRITE_VALUE: value; PROFILER_TRACE: index id */
-	__u64 start_ns; /* NPUSIM_SQE_F_TIMED: CLOCK_MONOTONIC time the task
-			   starts at the earliest; with NPUSIM_SQE_F_SUBTASK:
-			   its start after its container's */
-	__u8 flags; /* NPUSIM_SQE_F_* */
-	__u8 rsv[7]; /* must be zero */
+	union { /* bytes 8-63: the payload of the type */
+		struct npusim_sqe_ffts ffts;
+		struct npusim_sqe_event event;
+		struct npusim_sqe_notify notify;
+		struct npusim_sqe_write_value write_value;
+		struct npusim_sqe_place_holder ph;
+		struct npusim_sqe_sdma sdma;
+		struct npusim_sqe_pcie_dma pcie_dma;
+		struct npusim_sqe_cond cond;
+		__u8 raw[56];
+	} u;
 };
 
 /*
- * npusim_sqe.flags: replaying a recorded device timeline (ABI 2).
+ * The device model of a task (ABI 5): how long it runs and what it holds.
+ * Simulator-only, never part of an SQE: a real 910B takes its times from
+ * the work itself. It travels beside the SQEs (npusim_sq_send.model_addr,
+ * or the model array of a mapped soft queue, same slot as the SQE) and
+ * nothing the tracer reads (trs_chan tracepoints, the STARS log, CQEs)
+ * carries it. A task without one gets the defaults of its type: 1 us, an
+ * SDMA / PCIE_DMA from its length, the kernel of its ffts_type.
+ */
+struct npusim_task_model {
+	__u64 duration_ns; /* modelled run time; 0: the type's default */
+	__u64 start_ns; /* NPUSIM_TASK_F_TIMED: CLOCK_MONOTONIC time the task
+			   starts at the earliest; with NPUSIM_TASK_F_SUBTASK:
+			   its start after its container's */
+	__u32 target_dev; /* NOTIFY_RECORD: NPUSIM_TARGET_DEV(device owning the
+			     notify); 0: the recording device */
+	__u16 jitter_pm; /* +- per-mille random jitter on duration */
+	__u8 kind; /* kernels: enum npusim_kernel_kind, which cores lead a mix */
+	__u8 flags; /* NPUSIM_TASK_F_* */
+	__u64 rsv; /* must be zero */
+};
+
+#define NPUSIM_TARGET_DEV(dev) ((dev) + 1)
+
+/* npusim_task_model.kind of a mixed kernel: which cores lead. */
+enum npusim_kernel_kind {
+	NPUSIM_KERNEL_PLAIN = 0, /* cube cores (AIC_ONLY) or vector (AIV_ONLY) */
+	NPUSIM_KERNEL_MIX_AIC = 1, /* cube-led mix: cube + vector cores */
+	NPUSIM_KERNEL_MIX_AIV = 2, /* vector-led mix: vector + cube cores */
+};
+
+/*
+ * npusim_task_model.flags: replaying a recorded device timeline (ABI 2).
  * TIMED: the task starts at start_ns, or when its stream has finished the
  *   task before it, or when its event / notify has been recorded (the
  *   recording task's end), whichever is last, however late the host sent it
@@ -105,9 +272,9 @@ struct npusim_sqe {
  *   not a subtask (its container): it starts start_ns after the container
  *   started, runs alongside it, and does not hold the stream.
  */
-#define NPUSIM_SQE_F_TIMED 0x01
-#define NPUSIM_SQE_F_SUBTASK 0x02
-#define NPUSIM_SQE_F_MASK 0x03
+#define NPUSIM_TASK_F_TIMED 0x01
+#define NPUSIM_TASK_F_SUBTASK 0x02
+#define NPUSIM_TASK_F_MASK 0x03
 
 /* CQE (STARS v1 hardware CQE, 16 bytes). */
 #define NPUSIM_CQE_PHASE 0x0001
@@ -168,7 +335,9 @@ struct npusim_sq_send {
 	__u64 sqe_addr; /* user pointer to sqe_num struct npusim_sqe */
 	__s32 timeout_ms; /* wait for SQ space; 0: fail at once, < 0: forever */
 	__u32 pos; /* out: SQ position of the first SQE */
-	__u32 rsv[4];
+	__u64 model_addr; /* ABI 5: user pointer to sqe_num struct
+			     npusim_task_model, or 0: the defaults */
+	__u32 rsv[2];
 };
 
 struct npusim_cq_recv {
@@ -252,7 +421,10 @@ struct npusim_stream_status {
  * NPUSIM_IOC_SQ_SEND stays available on every stream, as TRS_SQCQ_SEND does.
  *
  * The mapping is one control page (struct npusim_uio_ctrl) followed by the
- * queue, depth SQEs. Indices run 0..depth-1; the queue holds at most depth-1
+ * queue, depth SQEs, then (page aligned, at model_offset) the simulator's
+ * model array, depth struct npusim_task_model: the model of the SQE in slot
+ * i is in slot i, written before the tail as the SQE is; an all-zero model
+ * gives the defaults. Indices run 0..depth-1; the queue holds at most depth-1
  * SQEs (full when (tail + 1) % depth == head). The process owns tail, the
  * driver owns head (it never reads head back from the page). A stream that
  * is destroyed while mapped shows state NPUSIM_UIO_DEAD; its pages stay
@@ -289,7 +461,8 @@ struct npusim_sq_uio_info {
 	__u64 map_offset; /* out: mmap offset of the mapping */
 	__u64 map_size; /* out: bytes to map: control page + queue */
 	__u64 queue_offset; /* out: where the queue starts in the mapping */
-	__u32 rsv[4]; /* must be zero */
+	__u64 model_offset; /* out (ABI 5): where the model array starts */
+	__u32 rsv[2]; /* must be zero */
 };
 
 /* The trigger (UIO_T) or doorbell (UIO_D) of a stream's soft queue: the

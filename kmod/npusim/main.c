@@ -104,8 +104,9 @@ static int npusim_ioc_stream_create(struct npusim_file *f, void __user *uarg)
 	kref_init(&s->ref);
 	s->depth = npusim_sq_depth;
 	s->sq = kvcalloc(s->depth, sizeof(*s->sq), GFP_KERNEL);
+	s->model = kvcalloc(s->depth, sizeof(*s->model), GFP_KERNEL);
 	s->cq = kvcalloc(s->depth, sizeof(*s->cq), GFP_KERNEL);
-	if (!s->sq || !s->cq) {
+	if (!s->sq || !s->model || !s->cq) {
 		npusim_stream_put(s);
 		return -ENOMEM;
 	}
@@ -233,6 +234,7 @@ static bool npusim_sq_has_room(struct npusim_stream *s, u32 n)
 static int npusim_ioc_sq_send(struct npusim_file *f, void __user *uarg)
 {
 	struct npusim_sq_send a;
+	struct npusim_task_model *models = NULL;
 	struct npusim_stream *s;
 	struct npusim_sqe *buf;
 	unsigned long flags;
@@ -242,7 +244,7 @@ static int npusim_ioc_sq_send(struct npusim_file *f, void __user *uarg)
 
 	if (copy_from_user(&a, uarg, sizeof(a)))
 		return -EFAULT;
-	if (a.rsv[0] || a.rsv[1] || a.rsv[2] || a.rsv[3])
+	if (a.rsv[0] || a.rsv[1])
 		return -EINVAL;
 	if (!a.sqe_num || a.sqe_num > NPUSIM_SEND_MAX ||
 	    a.sqe_num > npusim_sq_depth)
@@ -255,8 +257,22 @@ static int npusim_ioc_sq_send(struct npusim_file *f, void __user *uarg)
 		ret = -EFAULT;
 		goto out_free;
 	}
+	if (a.model_addr) { /* the simulator's side channel */
+		models = kvmalloc_array(a.sqe_num, sizeof(*models), GFP_KERNEL);
+		if (!models) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+		if (copy_from_user(models, u64_to_user_ptr(a.model_addr),
+				   (size_t)a.sqe_num * sizeof(*models))) {
+			ret = -EFAULT;
+			goto out_free;
+		}
+	}
 	for (i = 0; i < a.sqe_num; i++) {
 		ret = npusim_sqe_validate(&buf[i], a.stream_id);
+		if (!ret && models)
+			ret = npusim_model_validate(&buf[i], &models[i]);
 		if (ret)
 			goto out_free;
 	}
@@ -296,7 +312,7 @@ static int npusim_ioc_sq_send(struct npusim_file *f, void __user *uarg)
 		}
 	}
 	pos = s->tail & (s->depth - 1);
-	npusim_sq_fill_locked(s, buf, a.sqe_num, true);
+	npusim_sq_fill_locked(s, buf, models, a.sqe_num, true);
 	spin_unlock_irqrestore(&npusim_lock, flags);
 
 	a.pos = pos;
@@ -304,6 +320,7 @@ static int npusim_ioc_sq_send(struct npusim_file *f, void __user *uarg)
 out_put:
 	npusim_stream_put(s);
 out_free:
+	kvfree(models);
 	kvfree(buf);
 	return ret;
 }
@@ -709,6 +726,7 @@ static int __init npusim_init(void)
 	int ret;
 
 	BUILD_BUG_ON(sizeof(struct npusim_sqe) != NPUSIM_SQE_SIZE);
+	BUILD_BUG_ON(sizeof(struct npusim_task_model) != 32);
 	BUILD_BUG_ON(sizeof(struct npusim_cqe) != NPUSIM_CQE_SIZE);
 	BUILD_BUG_ON(sizeof(struct trs_chan_sq_trace) != 40);
 	BUILD_BUG_ON(sizeof(struct trs_chan_cq_trace) != 40);

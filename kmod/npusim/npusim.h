@@ -14,6 +14,7 @@
 #include <linux/cdev.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -33,12 +34,19 @@ struct npusim_uio {
 	size_t size;
 	struct npusim_uio_ctrl *ctrl;
 	struct npusim_sqe *que;
+	struct npusim_task_model *model; /* the model array, slot by slot */
 	u32 depth; /* a power of two */
 	u32 head; /* the driver's own head; ctrl->head is its copy */
 	bool stuck; /* the SQE at head is malformed */
 	atomic_t maps; /* mappings of it */
 	struct mutex send_lock; /* one forwarder at a time */
 };
+
+/* where a soft queue's model array starts in its mapping */
+static inline size_t npusim_uio_model_offset(u32 depth)
+{
+	return PAGE_SIZE + PAGE_ALIGN((size_t)depth * NPUSIM_SQE_SIZE);
+}
 
 struct npusim_stream {
 	struct kref ref;
@@ -54,6 +62,7 @@ struct npusim_stream {
 
 	/* SQ: free-running indices, slot = index & (depth - 1) */
 	struct npusim_sqe *sq;
+	struct npusim_task_model *model; /* the model of each SQ slot */
 	u32 depth;
 	u32 head; /* next task to run (or running) */
 	u32 tail; /* next free slot */
@@ -164,7 +173,9 @@ void hal_kernel_trs_chan_destroy(struct trs_id_inst *inst, int chan_id);
 struct npusim_stream *npusim_stream_get(struct npusim_file *f, u32 id);
 void npusim_stream_put(struct npusim_stream *s);
 void npusim_sq_fill_locked(struct npusim_stream *s,
-			   const struct npusim_sqe *sqes, u32 n, bool trace);
+			   const struct npusim_sqe *sqes,
+			   const struct npusim_task_model *models, u32 n,
+			   bool trace);
 int npusim_uio_create(struct npusim_stream *s);
 void npusim_uio_cancel(struct npusim_stream *s);
 void npusim_uio_put(struct npusim_uio *q);
@@ -234,6 +245,8 @@ int npusim_cqe_unknown_locked(struct npusim_dev *dev, u32 stream, int task);
 void npusim_wake_streams_locked(struct npusim_dev *dev);
 u64 npusim_dev_counter(const struct npusim_dev *dev, u64 host_ns);
 int npusim_sqe_validate(const struct npusim_sqe *sqe, u32 stream_id);
+int npusim_model_validate(const struct npusim_sqe *sqe,
+			  const struct npusim_task_model *m);
 
 /* procfs.c */
 int npusim_procfs_init(void);

@@ -8,11 +8,11 @@
  * device has the cores it needs; it then runs for its modelled duration. A
  * wait's task time begins when it reached the head of its stream, so it
  * lasts until its event is recorded, as on the device. Timed tasks
- * (NPUSIM_SQE_F_TIMED, for replaying a recorded timeline) start at their
+ * (NPUSIM_TASK_F_TIMED, for replaying a recorded timeline) start at their
  * recorded time, after their stream's previous task and their event's
  * record, computed from those times rather than from when the model got
  * round to them, run for exactly their duration, take no cores, and may be
- * FFTS+ subtasks inside their container (NPUSIM_SQE_F_SUBTASK). One
+ * FFTS+ subtasks inside their container (NPUSIM_TASK_F_SUBTASK). One
  * hrtimer, armed for the earliest end among running tasks on all devices,
  * completes tasks: it emits the task-time record, writes a CQE (always, or in
  * realistic mode only for tasks that request one and for event-record and
@@ -47,98 +47,146 @@ u64 npusim_dev_counter(const struct npusim_dev *dev, u64 host_ns)
 			       npusim_counter_mhz * 1000000U, NSEC_PER_SEC);
 }
 
+/* The event or notify id an SQE of those types names. */
+static u32 npusim_sqe_sync_id(const struct npusim_sqe *sqe)
+{
+	switch (sqe->type & NPUSIM_SQE_TYPE_MASK) {
+	case NPUSIM_SQE_EVENT_RECORD:
+	case NPUSIM_SQE_EVENT_WAIT: return sqe->u.event.event_id;
+	case NPUSIM_SQE_NOTIFY_RECORD:
+	case NPUSIM_SQE_NOTIFY_WAIT:
+		return sqe->u.notify.notify_id & NPUSIM_NOTIFY_ID_MASK;
+	default: return 0;
+	}
+}
+
+/* Bytes an SDMA / PCIE_DMA SQE copies (its real payload), else 0. */
+static u64 npusim_sqe_copy_bytes(const struct npusim_sqe *sqe)
+{
+	switch (sqe->type & NPUSIM_SQE_TYPE_MASK) {
+	case NPUSIM_SQE_SDMA: return sqe->u.sdma.length;
+	case NPUSIM_SQE_PCIE_DMA: return sqe->u.pcie_dma.length;
+	default: return 0;
+	}
+}
+
+/*
+ * An SQE as the channel layer takes it: the header names the SQ's stream
+ * and a STARS v1 type (below RT_STARS_SQE_TYPE_END), else -EINVAL; of the
+ * types npusim models, the payload must name what exists on the device
+ * (an event or notify id in range, a copy the model can time). Any other
+ * payload bytes are the device's business and taken as they are.
+ */
 int npusim_sqe_validate(const struct npusim_sqe *sqe, u32 stream_id)
 {
 	u32 type = sqe->type & NPUSIM_SQE_TYPE_MASK;
-	int i;
 
-	if (sqe->stream_id != stream_id)
+	if (sqe->stream_id != stream_id || type >= NPUSIM_SQE_TYPE_END)
 		return -EINVAL;
-	if (sqe->duration_ns > NPUSIM_MAX_TASK_NS || sqe->jitter_pm > 1000)
-		return -EINVAL;
-	if ((sqe->flags & ~NPUSIM_SQE_F_MASK) ||
-	    ((sqe->flags & NPUSIM_SQE_F_SUBTASK) &&
-	     !(sqe->flags & NPUSIM_SQE_F_TIMED)) ||
-	    (!(sqe->flags & NPUSIM_SQE_F_TIMED) && sqe->start_ns) ||
-	    ((sqe->flags & NPUSIM_SQE_F_SUBTASK) &&
-	     sqe->start_ns > NPUSIM_MAX_TASK_NS))
-		return -EINVAL;
-	for (i = 0; i < sizeof(sqe->rsv); i++)
-		if (sqe->rsv[i])
-			return -EINVAL;
 	switch (type) {
 	case NPUSIM_SQE_AI_CORE:
-	case NPUSIM_SQE_AIV:
-		return sqe->kind <= NPUSIM_KERNEL_MIX_AIV ? 0 : -EINVAL;
 	case NPUSIM_SQE_AI_CPU:
-	case NPUSIM_SQE_WRITE_VALUE: return 0;
+	case NPUSIM_SQE_AIV:
 	case NPUSIM_SQE_PLACE_HOLDER:
-		return sqe->kind <= NPUSIM_PH_PROFILER_TRACE ? 0 : -EINVAL;
+	case NPUSIM_SQE_WRITE_VALUE:
+	case NPUSIM_SQE_COND: return 0;
 	case NPUSIM_SQE_SDMA:
-		/* the modelled copy must also fit in the longest task */
-		if (!sqe->duration_ns &&
-		    div_u64(sqe->bytes * 1000ULL, npusim_sdma_mbps) >
-			    NPUSIM_MAX_TASK_NS)
+	case NPUSIM_SQE_PCIE_DMA:
+		/* the modelled copy must fit in the longest task */
+		if (npusim_sqe_copy_bytes(sqe) > (1ULL << 40) ||
+		    div_u64(npusim_sqe_copy_bytes(sqe) * 1000ULL,
+			    npusim_sdma_mbps) > NPUSIM_MAX_TASK_NS)
 			return -EINVAL;
-		return sqe->bytes <= (1ULL << 40) ? 0 : -EINVAL;
+		return 0;
 	case NPUSIM_SQE_EVENT_RECORD:
 	case NPUSIM_SQE_EVENT_WAIT:
-		return sqe->id < NPUSIM_MAX_EVENTS ? 0 : -EINVAL;
+		return npusim_sqe_sync_id(sqe) < NPUSIM_MAX_EVENTS ? 0 :
+								     -EINVAL;
 	case NPUSIM_SQE_NOTIFY_RECORD:
-		if (sqe->target_dev >= npusim_ndev)
-			return -EINVAL;
-		fallthrough;
 	case NPUSIM_SQE_NOTIFY_WAIT:
-		return sqe->id < NPUSIM_MAX_NOTIFIES ? 0 : -EINVAL;
-	default: return -EINVAL;
+		return npusim_sqe_sync_id(sqe) < NPUSIM_MAX_NOTIFIES ? 0 :
+								       -EINVAL;
+	default: return -EINVAL; /* a STARS type npusim does not model */
 	}
+}
+
+/* The simulator's model of a (validated) SQE: in range, flags known. */
+int npusim_model_validate(const struct npusim_sqe *sqe,
+			  const struct npusim_task_model *m)
+{
+	if (m->duration_ns > NPUSIM_MAX_TASK_NS || m->jitter_pm > 1000 ||
+	    m->kind > NPUSIM_KERNEL_MIX_AIV || m->rsv)
+		return -EINVAL;
+	if ((m->flags & ~NPUSIM_TASK_F_MASK) ||
+	    ((m->flags & NPUSIM_TASK_F_SUBTASK) &&
+	     !(m->flags & NPUSIM_TASK_F_TIMED)) ||
+	    (!(m->flags & NPUSIM_TASK_F_TIMED) && m->start_ns) ||
+	    ((m->flags & NPUSIM_TASK_F_SUBTASK) &&
+	     m->start_ns > NPUSIM_MAX_TASK_NS))
+		return -EINVAL;
+	if ((sqe->type & NPUSIM_SQE_TYPE_MASK) == NPUSIM_SQE_NOTIFY_RECORD &&
+	    m->target_dev > npusim_ndev)
+		return -EINVAL;
+	return 0;
 }
 
 /* ---- the model ---------------------------------------------------------- */
 
-static u64 npusim_task_duration(const struct npusim_sqe *sqe)
+static u64 npusim_task_duration(const struct npusim_sqe *sqe,
+				const struct npusim_task_model *m)
 {
-	u64 d = sqe->duration_ns;
+	u64 d = m->duration_ns;
 
-	if ((sqe->type & NPUSIM_SQE_TYPE_MASK) == NPUSIM_SQE_SDMA && !d &&
-	    !(sqe->flags & NPUSIM_SQE_F_TIMED))
+	if (!d && !(m->flags & NPUSIM_TASK_F_TIMED) &&
+	    npusim_sqe_copy_bytes(sqe))
 		d = NPUSIM_SDMA_BASE_NS +
-		    div_u64(sqe->bytes * 1000ULL, npusim_sdma_mbps);
-	if (sqe->jitter_pm && d) {
-		u64 span = div_u64(d * sqe->jitter_pm, 1000);
+		    div_u64(npusim_sqe_copy_bytes(sqe) * 1000ULL,
+			    npusim_sdma_mbps);
+	if (m->jitter_pm && d) {
+		u64 span = div_u64(d * m->jitter_pm, 1000);
 		u64 r = span ? get_random_u64() % (2 * span + 1) : 0;
 
 		d = d - span + r;
 	}
-	if (sqe->flags & NPUSIM_SQE_F_TIMED)
+	if (m->flags & NPUSIM_TASK_F_TIMED)
 		return d; /* as recorded, however short */
 	return max_t(u64, d, NPUSIM_MIN_TASK_NS);
 }
 
-/* Cores a task occupies while it runs: (cube, vector, aicpu). */
-static void npusim_task_cores(const struct npusim_sqe *sqe, u32 *aic, u32 *aiv,
-			      u32 *aicpu)
+/*
+ * Cores a task occupies while it runs: (cube, vector, aicpu). A type 0
+ * kernel says its cores in ffts_type (AIC only, AIV only, or mixed); type 2
+ * is a vector kernel. Which cores lead a mix is the model's kind (a mix
+ * also when ffts_type does not say so: a type 2 kernel of a replay).
+ */
+static void npusim_task_cores(const struct npusim_sqe *sqe,
+			      const struct npusim_task_model *m, u32 *aic,
+			      u32 *aiv, u32 *aicpu)
 {
 	u32 bd = max_t(u32, sqe->block_dim, 1);
 	u32 naic = npusim_aicores, naiv = 2 * npusim_aicores;
+	u32 ffts = sqe->u.ffts.ffts_type & NPUSIM_FFTS_TYPE_MASK;
+	u32 type = sqe->type & NPUSIM_SQE_TYPE_MASK;
 
 	*aic = 0;
 	*aiv = 0;
 	*aicpu = 0;
-	switch (sqe->type & NPUSIM_SQE_TYPE_MASK) {
+	switch (type) {
 	case NPUSIM_SQE_AI_CORE:
 	case NPUSIM_SQE_AIV:
-		if (sqe->kind == NPUSIM_KERNEL_MIX_AIC) {
-			*aic = min(bd, naic);
-			*aiv = min(2 * bd, naiv);
-		} else if (sqe->kind == NPUSIM_KERNEL_MIX_AIV) {
+		if (m->kind == NPUSIM_KERNEL_MIX_AIV) {
 			*aiv = min(bd, naiv);
 			*aic = min(DIV_ROUND_UP(bd, 2), naic);
-		} else if ((sqe->type & NPUSIM_SQE_TYPE_MASK) ==
-			   NPUSIM_SQE_AI_CORE) {
+		} else if (m->kind == NPUSIM_KERNEL_MIX_AIC ||
+			   (type == NPUSIM_SQE_AI_CORE &&
+			    ffts == NPUSIM_FFTS_AIC_AIV_MIX)) {
 			*aic = min(bd, naic);
-		} else {
+			*aiv = min(2 * bd, naiv);
+		} else if (type == NPUSIM_SQE_AIV ||
+			   ffts == NPUSIM_FFTS_AIV_ONLY) {
 			*aiv = min(bd, naiv);
+		} else {
+			*aic = min(bd, naic);
 		}
 		break;
 	case NPUSIM_SQE_AI_CPU: *aicpu = min(bd, npusim_aicpus); break;
@@ -158,12 +206,12 @@ static bool npusim_dep_ready(struct npusim_stream *s,
 
 	switch (sqe->type & NPUSIM_SQE_TYPE_MASK) {
 	case NPUSIM_SQE_EVENT_WAIT:
-		set = &dev->event_set[sqe->id];
-		*dep_ns = dev->event_ns[sqe->id];
+		set = &dev->event_set[npusim_sqe_sync_id(sqe)];
+		*dep_ns = dev->event_ns[npusim_sqe_sync_id(sqe)];
 		break;
 	case NPUSIM_SQE_NOTIFY_WAIT:
-		set = &dev->notify_set[sqe->id];
-		*dep_ns = dev->notify_ns[sqe->id];
+		set = &dev->notify_set[npusim_sqe_sync_id(sqe)];
+		*dep_ns = dev->notify_ns[npusim_sqe_sync_id(sqe)];
 		break;
 	default: *dep_ns = 0; return true;
 	}
@@ -182,34 +230,35 @@ static bool npusim_try_start(struct npusim_stream *s, u64 now)
 {
 	struct npusim_dev *dev = s->dev;
 	const struct npusim_sqe *sqe = &s->sq[s->head & (s->depth - 1)];
+	const struct npusim_task_model *m = &s->model[s->head & (s->depth - 1)];
 	u32 aic, aiv, aicpu;
 	u64 dep_ns, start;
 
-	if (sqe->flags & NPUSIM_SQE_F_SUBTASK) {
+	if (m->flags & NPUSIM_TASK_F_SUBTASK) {
 		/* inside its container: no dependency, no cores */
 		s->running = true;
 		s->used_aic = s->used_aiv = s->used_aicpu = 0;
-		s->start_ns = s->container_start_ns + sqe->start_ns;
-		s->end_ns = s->start_ns + npusim_task_duration(sqe);
+		s->start_ns = s->container_start_ns + m->start_ns;
+		s->end_ns = s->start_ns + npusim_task_duration(sqe, m);
 		return true;
 	}
-	if (sqe->flags & NPUSIM_SQE_F_TIMED) {
+	if (m->flags & NPUSIM_TASK_F_TIMED) {
 		/* the recorded timeline: what the task waited for, never
 		 * when the host or the timer came round to it */
-		start = max(sqe->start_ns, s->last_end_ns);
+		start = max(m->start_ns, s->last_end_ns);
 		if (!npusim_dep_ready(s, sqe, start, &dep_ns))
 			return false;
 		s->waiting = false;
 		s->running = true;
 		s->used_aic = s->used_aiv = s->used_aicpu = 0;
 		s->start_ns = start;
-		s->end_ns = max(start, dep_ns) + npusim_task_duration(sqe);
+		s->end_ns = max(start, dep_ns) + npusim_task_duration(sqe, m);
 		s->container_start_ns = start;
 		return true;
 	}
 	if (!npusim_dep_ready(s, sqe, now, &dep_ns))
 		return false;
-	npusim_task_cores(sqe, &aic, &aiv, &aicpu);
+	npusim_task_cores(sqe, m, &aic, &aiv, &aicpu);
 	if (aic > dev->aic_free || aiv > dev->aiv_free ||
 	    aicpu > dev->aicpu_free)
 		return false;
@@ -222,7 +271,7 @@ static bool npusim_try_start(struct npusim_stream *s, u64 now)
 	s->running = true;
 	s->start_ns = s->waiting ? s->wait_since : now;
 	s->waiting = false;
-	s->end_ns = now + npusim_task_duration(sqe);
+	s->end_ns = now + npusim_task_duration(sqe, m);
 	s->container_start_ns = s->start_ns;
 	return true;
 }
@@ -298,6 +347,7 @@ static void npusim_complete(struct npusim_stream *s)
 {
 	struct npusim_dev *dev = s->dev;
 	const struct npusim_sqe *sqe = &s->sq[s->head & (s->depth - 1)];
+	const struct npusim_task_model *m = &s->model[s->head & (s->depth - 1)];
 	u32 type = sqe->type & NPUSIM_SQE_TYPE_MASK;
 	u64 end_cnt = npusim_dev_counter(dev, s->end_ns);
 	bool drop;
@@ -308,13 +358,19 @@ static void npusim_complete(struct npusim_stream *s)
 	s->running = false;
 
 	if (type == NPUSIM_SQE_EVENT_RECORD) {
-		dev->event_set[sqe->id] = 1;
-		dev->event_ns[sqe->id] = s->end_ns;
+		dev->event_set[npusim_sqe_sync_id(sqe)] = 1;
+		dev->event_ns[npusim_sqe_sync_id(sqe)] = s->end_ns;
 	} else if (type == NPUSIM_SQE_NOTIFY_RECORD) {
-		npusim_devs[sqe->target_dev]->notify_set[sqe->id] = 1;
-		npusim_devs[sqe->target_dev]->notify_ns[sqe->id] = s->end_ns;
+		/* a notify of another device: the model's target (on a 910B
+		 * the runtime writes the remote notify's address) */
+		struct npusim_dev *to = m->target_dev ?
+						npusim_devs[m->target_dev - 1] :
+						dev;
+
+		to->notify_set[npusim_sqe_sync_id(sqe)] = 1;
+		to->notify_ns[npusim_sqe_sync_id(sqe)] = s->end_ns;
 	}
-	if (!(sqe->flags & NPUSIM_SQE_F_SUBTASK))
+	if (!(m->flags & NPUSIM_TASK_F_SUBTASK))
 		s->last_end_ns = s->end_ns;
 
 	/* an injected lost completion: the device finished the task but the

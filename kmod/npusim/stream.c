@@ -23,6 +23,7 @@ static void npusim_stream_free(struct kref *ref)
 	if (s->uio)
 		npusim_uio_put(s->uio);
 	kvfree(s->sq);
+	kvfree(s->model);
 	kvfree(s->cq);
 	kfree(s);
 }
@@ -53,17 +54,25 @@ struct npusim_stream *npusim_stream_get(struct npusim_file *f, u32 id)
 
 /*
  * The channel layer's fill step: @n validated SQEs into @s's SQ, for which
- * the caller made sure there is room; each is copied into its slot and the
+ * the caller made sure there is room; each is copied into its slot, its
+ * model (@models, or the defaults when NULL) into the slot's model, and the
  * tail advanced, then (with @trace) "Task Send" fires, as in the real
  * driver; then the device is kicked. npusim_lock held.
  */
 void npusim_sq_fill_locked(struct npusim_stream *s,
-			   const struct npusim_sqe *sqes, u32 n, bool trace)
+			   const struct npusim_sqe *sqes,
+			   const struct npusim_task_model *models, u32 n,
+			   bool trace)
 {
 	u32 i;
 
 	for (i = 0; i < n; i++) {
 		s->sq[s->tail & (s->depth - 1)] = sqes[i];
+		if (models)
+			s->model[s->tail & (s->depth - 1)] = models[i];
+		else
+			memset(&s->model[s->tail & (s->depth - 1)], 0,
+			       sizeof(*s->model));
 		s->tail++;
 		if (trace)
 			npusim_trace_sqe(s, &sqes[i]);
@@ -98,7 +107,9 @@ int npusim_uio_create(struct npusim_stream *s)
 	if (!q)
 		return -ENOMEM;
 	q->depth = s->depth;
-	q->size = PAGE_SIZE + PAGE_ALIGN((size_t)q->depth * NPUSIM_SQE_SIZE);
+	q->size = PAGE_SIZE + PAGE_ALIGN((size_t)q->depth * NPUSIM_SQE_SIZE) +
+		  PAGE_ALIGN((size_t)q->depth *
+			     sizeof(struct npusim_task_model));
 	q->mem = vmalloc_user(q->size);
 	if (!q->mem) {
 		kfree(q);
@@ -107,6 +118,7 @@ int npusim_uio_create(struct npusim_stream *s)
 	BUILD_BUG_ON(sizeof(struct npusim_uio_ctrl) > PAGE_SIZE);
 	q->ctrl = q->mem;
 	q->que = q->mem + PAGE_SIZE;
+	q->model = q->mem + npusim_uio_model_offset(q->depth);
 	q->ctrl->depth = q->depth;
 	q->ctrl->state = NPUSIM_UIO_LIVE;
 	kref_init(&q->ref);

@@ -58,7 +58,9 @@
  * forwarding goes on later), -ESHUTDOWN when the stream is destroyed.
  */
 static int npusim_kernel_chan_send(struct npusim_stream *s,
-				   const struct npusim_sqe *sqe, bool trace)
+				   const struct npusim_sqe *sqe,
+				   const struct npusim_task_model *m,
+				   bool trace)
 {
 	unsigned long flags;
 	int ret = 0;
@@ -69,7 +71,7 @@ static int npusim_kernel_chan_send(struct npusim_stream *s,
 	else if (s->tail - s->head >= s->depth)
 		ret = -EBUSY;
 	else
-		npusim_sq_fill_locked(s, sqe, 1, trace);
+		npusim_sq_fill_locked(s, sqe, m, 1, trace);
 	spin_unlock_irqrestore(&npusim_lock, flags);
 	return ret;
 }
@@ -91,6 +93,7 @@ static void npusim_uio_stop(struct npusim_uio *q, int err)
 static u32 npusim_uio_forward_locked(struct npusim_stream *s, bool trace)
 {
 	struct npusim_uio *q = s->uio;
+	struct npusim_task_model m;
 	struct npusim_sqe sqe;
 	u32 tail, num = 0;
 
@@ -108,11 +111,13 @@ static u32 npusim_uio_forward_locked(struct npusim_stream *s, bool trace)
 		if (tail == q->head)
 			break;
 		memcpy(&sqe, &q->que[q->head], sizeof(sqe));
-		if (npusim_sqe_validate(&sqe, s->id)) {
+		memcpy(&m, &q->model[q->head], sizeof(m));
+		if (npusim_sqe_validate(&sqe, s->id) ||
+		    npusim_model_validate(&sqe, &m)) {
 			npusim_uio_stop(q, -EINVAL);
 			break;
 		}
-		if (npusim_kernel_chan_send(s, &sqe, trace))
+		if (npusim_kernel_chan_send(s, &sqe, &m, trace))
 			break;
 		WRITE_ONCE(q->head, (q->head + 1) & (q->depth - 1));
 		WRITE_ONCE(q->ctrl->head, q->head);
@@ -274,11 +279,13 @@ int npusim_ioc_sq_uio_info(struct npusim_file *f, void __user *uarg)
 	a.map_offset = 0;
 	a.map_size = 0;
 	a.queue_offset = 0;
+	a.model_offset = 0;
 	if (s->uio) {
 		a.depth = s->uio->depth;
 		a.map_offset = NPUSIM_UIO_MMAP_OFFSET(s->id);
 		a.map_size = s->uio->size;
 		a.queue_offset = PAGE_SIZE;
+		a.model_offset = npusim_uio_model_offset(s->uio->depth);
 	}
 	npusim_stream_put(s);
 	return copy_to_user(uarg, &a, sizeof(a)) ? -EFAULT : 0;
@@ -338,13 +345,16 @@ out:
 static int npusim_uio_check(struct npusim_stream *s, struct npusim_uio *q)
 {
 	u32 tail = smp_load_acquire(&q->ctrl->tail), i;
+	struct npusim_task_model m;
 	struct npusim_sqe sqe;
 
 	if (tail >= q->depth)
 		return -EINVAL;
 	for (i = READ_ONCE(q->head); i != tail; i = (i + 1) & (q->depth - 1)) {
 		memcpy(&sqe, &q->que[i], sizeof(sqe));
-		if (npusim_sqe_validate(&sqe, s->id))
+		memcpy(&m, &q->model[i], sizeof(m));
+		if (npusim_sqe_validate(&sqe, s->id) ||
+		    npusim_model_validate(&sqe, &m))
 			return -EINVAL;
 	}
 	return 0;

@@ -387,7 +387,7 @@ START_TEST(task_tracks)
 	task(&t, NPUSIM_SQE_AI_CORE, "KERNEL_AICORE");
 	t.kernel = "Add_0";
 	t.sqe.block_dim = 8;
-	t.sqe.duration_ns = 12345;
+	t.model.duration_ns = 12345;
 	t.task_id = 5;
 	t.batch_id = 2;
 	t.time_ns = 777;

@@ -161,7 +161,8 @@ static void *job_main(void *p)
 
 		for (int i = 0; i < n; i++) {
 			npusim_sqe_init(&q[i], job_type(t + i), j->sid, t + i);
-			q[i].bytes = 1024;
+			if (job_type(t + i) == NPUSIM_SQE_SDMA)
+				npusim_sqe_set_sdma(&q[i], 1024, 0, 0);
 		}
 		if (npusim_sq_send(fd, j->sid, q, n, -1, NULL))
 			return NULL;

@@ -123,7 +123,8 @@ static int aic_free(int dev)
 /* n AI-core tasks of dur_ns on stream sid, ids from first, at once. */
 static int submit(int fd, uint32_t sid, uint16_t first, int n, uint64_t dur_ns)
 {
-	struct npusim_sqe q[1024];
+	static struct npusim_sqe q[1024];
+	static struct npusim_task_model m[1024];
 
 	if (n > 1024)
 		return -EINVAL;
@@ -131,9 +132,10 @@ static int submit(int fd, uint32_t sid, uint16_t first, int n, uint64_t dur_ns)
 		npusim_sqe_init(&q[i], NPUSIM_SQE_AI_CORE, sid, (uint16_t)(first + i));
 		q[i].ctrl = sqe_ctrl;
 		q[i].block_dim = 4;
-		q[i].duration_ns = dur_ns;
+		memset(&m[i], 0, sizeof(m[i]));
+		m[i].duration_ns = dur_ns;
 	}
-	return npusim_sq_send(fd, sid, q, n, 5000, NULL);
+	return npusim_sq_send_model(fd, sid, q, m, n, 5000, NULL);
 }
 
 static struct npusim_stream_status status(int fd, uint32_t sid)
@@ -216,12 +218,12 @@ static void case_reset(void)
 	struct npusim_sqe q;
 
 	npusim_sqe_init(&q, NPUSIM_SQE_EVENT_RECORD, sid, 300);
-	q.id = ev;
+	npusim_sqe_set_sync_id(&q, ev);
 	need(npusim_sq_send(fd, sid, &q, 1, 1000, NULL), "record");
 	need(npusim_stream_sync(fd, sid, 5000), "sync record");
 	need(fault(0, "reset"), "second reset");
 	npusim_sqe_init(&q, NPUSIM_SQE_EVENT_WAIT, idle, 1);
-	q.id = ev;
+	npusim_sqe_set_sync_id(&q, ev);
 	need(npusim_sq_send(fd, idle, &q, 1, 1000, NULL), "wait");
 	EXPECT(npusim_stream_sync(fd, idle, 300) == -ETIMEDOUT,
 	       "an event recorded before the reset was still set");

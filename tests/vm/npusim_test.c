@@ -68,11 +68,16 @@ static int open_dev(unsigned int d)
 	return fd;
 }
 
-static void kernel_sqe(struct npusim_sqe *q, uint32_t sid, uint16_t task, uint64_t dur_ns)
+/* An AI Core kernel as the 910B runtime writes it (FFTS, AIC only), and
+ * npusim's model of it in *m: dur_ns. */
+static void kernel_sqe(struct npusim_sqe *q, struct npusim_task_model *m, uint32_t sid,
+		       uint16_t task, uint64_t dur_ns)
 {
 	npusim_sqe_init(q, NPUSIM_SQE_AI_CORE, sid, task);
+	q->u.ffts.ffts_type = NPUSIM_FFTS_AIC_ONLY;
 	q->block_dim = 8;
-	q->duration_ns = dur_ns;
+	memset(m, 0, sizeof(*m));
+	m->duration_ns = dur_ns;
 }
 
 /* Receive exactly n CQEs of one stream, checking task ids run in order. */
@@ -116,6 +121,7 @@ static void case_order(void)
 	int fds[NPUSIM_MAX_DEVICES];
 	uint32_t sids[NPUSIM_MAX_DEVICES][NSTREAM];
 	struct npusim_sqe q[BATCH];
+	struct npusim_task_model m[BATCH];
 
 	CHECK(ndev >= 2, "expected >= 2 devices, found %d", ndev);
 	for (int d = 0; d < ndev; d++) {
@@ -134,11 +140,14 @@ static void case_order(void)
 					};
 					npusim_sqe_init(&q[i], types[(t + i) % 6], sids[d][s],
 							t + i);
-					q[i].duration_ns = 2000 + (i % 7) * 1000;
+					memset(&m[i], 0, sizeof(m[i]));
+					m[i].duration_ns = 2000 + (i % 7) * 1000;
 					q[i].block_dim = 1 + (i % 40);
-					q[i].bytes = 4096;
+					if (types[(t + i) % 6] == NPUSIM_SQE_SDMA)
+						npusim_sqe_set_sdma(&q[i], 4096, 0, 0);
 				}
-				MUST(npusim_sq_send(fds[d], sids[d][s], q, BATCH, -1, NULL));
+				MUST(npusim_sq_send_model(fds[d], sids[d][s], q, m, BATCH, -1,
+							  NULL));
 			}
 		for (int d = 0; d < ndev; d++)
 			for (int s = 0; s < NSTREAM; s++)
@@ -183,6 +192,7 @@ static void case_durations(void)
 	int fd = open_dev(0);
 	struct npusim_dev_info info;
 	struct npusim_sqe q[41];
+	struct npusim_task_model m[41];
 	struct npusim_cqe cq[41];
 	uint32_t sid;
 	const uint64_t dur = 5000000; /* 5 ms */
@@ -193,17 +203,19 @@ static void case_durations(void)
 	CHECK(strcmp(info.chip_name, "Ascend910B") == 0, "chip %s", info.chip_name);
 	CHECK(info.abi_version == NPUSIM_ABI_VERSION, "abi %u", info.abi_version);
 	MUST(npusim_stream_create(fd, &sid));
-	/* PH, then 20 x (5 ms kernel, PH): PH CQEs carry the device counter */
+	memset(m, 0, sizeof(m));
+	/* PH, then 20 x (5 ms kernel, PH): PH CQEs carry the device counter;
+	 * the 5 ms come from the model channel, never from the SQE */
 	npusim_sqe_init(&q[n], NPUSIM_SQE_PLACE_HOLDER, sid, n);
 	n++;
 	for (int i = 0; i < 20; i++) {
-		kernel_sqe(&q[n], sid, n, dur);
+		kernel_sqe(&q[n], &m[n], sid, n, dur);
 		n++;
 		npusim_sqe_init(&q[n], NPUSIM_SQE_PLACE_HOLDER, sid, n);
 		n++;
 	}
 	t0 = now_ns();
-	MUST(npusim_sq_send(fd, sid, q, n, -1, NULL));
+	MUST(npusim_sq_send_model(fd, sid, q, m, n, -1, NULL));
 	MUST(npusim_stream_sync(fd, sid, 10000));
 	wall = now_ns() - t0;
 	CHECK(wall >= 20 * dur && wall < 20 * dur * 3, "20 x 5 ms took %llu ns",
@@ -261,6 +273,7 @@ static void case_deps(void)
 	int fd0 = open_dev(0), fd1 = open_dev(1);
 	uint32_t a, b, c, ev, nt;
 	struct npusim_sqe q[2];
+	struct npusim_task_model m[2];
 	struct npusim_cqe cq[2];
 	struct npusim_stream_status st;
 
@@ -272,7 +285,7 @@ static void case_deps(void)
 
 	/* stream b waits for an event that stream a records after 50 ms */
 	npusim_sqe_init(&q[0], NPUSIM_SQE_EVENT_WAIT, b, 0);
-	q[0].id = ev;
+	npusim_sqe_set_sync_id(&q[0], ev);
 	npusim_sqe_init(&q[1], NPUSIM_SQE_PLACE_HOLDER, b, 1);
 	uint64_t t0 = now_ns();
 	MUST(npusim_sq_send(fd0, b, q, 2, -1, NULL));
@@ -280,10 +293,11 @@ static void case_deps(void)
 	MUST(npusim_stream_status(fd0, b, &st));
 	CHECK(st.queued == 2 && !st.running, "event wait did not block: queued %u running %u",
 	      st.queued, st.running);
-	kernel_sqe(&q[0], a, 0, 50000000);
+	kernel_sqe(&q[0], &m[0], a, 0, 50000000);
 	npusim_sqe_init(&q[1], NPUSIM_SQE_EVENT_RECORD, a, 1);
-	q[1].id = ev;
-	MUST(npusim_sq_send(fd0, a, q, 2, -1, NULL));
+	npusim_sqe_set_sync_id(&q[1], ev);
+	memset(&m[1], 0, sizeof(m[1]));
+	MUST(npusim_sq_send_model(fd0, a, q, m, 2, -1, NULL));
 	MUST(npusim_stream_sync(fd0, b, 5000));
 	uint64_t waited = now_ns() - t0;
 	CHECK(waited >= 70000000ULL, "b finished after %llu ns, before a's record",
@@ -298,18 +312,19 @@ static void case_deps(void)
 
 	/* device 1 waits on a notify that device 0 records after 30 ms */
 	npusim_sqe_init(&q[0], NPUSIM_SQE_NOTIFY_WAIT, c, 0);
-	q[0].id = nt;
+	npusim_sqe_set_sync_id(&q[0], nt);
 	npusim_sqe_init(&q[1], NPUSIM_SQE_PLACE_HOLDER, c, 1);
 	t0 = now_ns();
 	MUST(npusim_sq_send(fd1, c, q, 2, -1, NULL));
 	usleep(10000);
 	MUST(npusim_stream_status(fd1, c, &st));
 	CHECK(st.queued == 2, "notify wait did not block");
-	kernel_sqe(&q[0], a, 2, 30000000);
+	kernel_sqe(&q[0], &m[0], a, 2, 30000000);
 	npusim_sqe_init(&q[1], NPUSIM_SQE_NOTIFY_RECORD, a, 3);
-	q[1].id = nt;
-	q[1].target_dev = 1;
-	MUST(npusim_sq_send(fd0, a, q, 2, -1, NULL));
+	npusim_sqe_set_sync_id(&q[1], nt);
+	memset(&m[1], 0, sizeof(m[1]));
+	m[1].target_dev = NPUSIM_TARGET_DEV(1);
+	MUST(npusim_sq_send_model(fd0, a, q, m, 2, -1, NULL));
 	MUST(npusim_stream_sync(fd1, c, 5000));
 	CHECK(now_ns() - t0 >= 40000000ULL, "notify wait released early");
 
@@ -317,6 +332,82 @@ static void case_deps(void)
 	CHECK(npusim_id_free(fd0, NPUSIM_ID_EVENT, ev) == -EINVAL, "double id free accepted");
 	close(fd0);
 	close(fd1);
+}
+
+/*
+ * Real STARS payloads of every type npusim models, as the 910B runtime
+ * writes them (FFTS kernels marked AIC / AIV / mix, a MarkEx place holder,
+ * PCIE_DMA and COND), sent without any model: all are taken and run, in
+ * order, each for its type's default; the PCIE_DMA's time comes from the
+ * length in its payload (200 MB at sdma_mbps 20000: 10 ms).
+ */
+static void case_payloads(void)
+{
+	int fd = open_dev(0);
+	struct npusim_sqe q[16];
+	uint32_t sid, ev, nt;
+	uint64_t t0, wall;
+	int n = 0;
+
+	MUST(npusim_stream_create(fd, &sid));
+	MUST(npusim_id_alloc(fd, NPUSIM_ID_EVENT, &ev));
+	MUST(npusim_id_alloc(fd, NPUSIM_ID_NOTIFY, &nt));
+	static const uint16_t ffts[] = { NPUSIM_FFTS_AIC_ONLY, NPUSIM_FFTS_AIV_ONLY,
+					 NPUSIM_FFTS_AIC_AIV_MIX };
+	for (int i = 0; i < 3; i++, n++) {
+		npusim_sqe_init(&q[n], NPUSIM_SQE_AI_CORE, sid, n);
+		q[n].block_dim = 24;
+		q[n].u.ffts.ffts_type = ffts[i];
+		q[n].u.ffts.kernel_credit = 255;
+		q[n].u.ffts.pc_lo = 0x12340000;
+		q[n].u.ffts.pc_hi = 0x12;
+		q[n].u.ffts.param_lo = 0x56780000;
+		q[n].u.ffts.param_hi = 0x12;
+	}
+	npusim_sqe_init(&q[n], NPUSIM_SQE_AI_CPU, sid, n);
+	n++;
+	npusim_sqe_init(&q[n], NPUSIM_SQE_PLACE_HOLDER, sid, n);
+	q[n].block_dim = NPUSIM_PH_TASK_PROFILER_TRACE_EX;
+	q[n].u.ph.trace.trace_id = 77;
+	q[n].u.ph.trace.tag_id = NPUSIM_TRACE_TAG_MARK;
+	n++;
+	npusim_sqe_init(&q[n], NPUSIM_SQE_EVENT_RECORD, sid, n);
+	npusim_sqe_set_sync_id(&q[n++], ev);
+	npusim_sqe_init(&q[n], NPUSIM_SQE_EVENT_WAIT, sid, n);
+	npusim_sqe_set_sync_id(&q[n], ev);
+	q[n++].u.event.timeout = 1000;
+	npusim_sqe_init(&q[n], NPUSIM_SQE_NOTIFY_RECORD, sid, n);
+	npusim_sqe_set_sync_id(&q[n++], nt);
+	npusim_sqe_init(&q[n], NPUSIM_SQE_NOTIFY_WAIT, sid, n);
+	npusim_sqe_set_sync_id(&q[n++], nt);
+	npusim_sqe_init(&q[n], NPUSIM_SQE_WRITE_VALUE, sid, n);
+	q[n].u.write_value.addr_lo = 0x1000;
+	q[n].u.write_value.addr_hi = 0x80000000; /* va */
+	q[n++].u.write_value.value[0] = 1;
+	npusim_sqe_init(&q[n], NPUSIM_SQE_SDMA, sid, n);
+	npusim_sqe_set_sdma(&q[n++], 4096, 0x100000000ULL, 0x200000000ULL);
+	npusim_sqe_init(&q[n], NPUSIM_SQE_PCIE_DMA, sid, n);
+	q[n].u.pcie_dma.src = 0x300000000ULL;
+	q[n].u.pcie_dma.dst = 0x400000000ULL;
+	q[n++].u.pcie_dma.length = 200000000;
+	npusim_sqe_init(&q[n], NPUSIM_SQE_COND, sid, n);
+	q[n].u.cond.conds_sub_type = 1;
+	q[n].u.cond.csc = 0x80;
+	q[n++].u.cond.ops[0] = 0x13; /* a nop */
+	t0 = now_ns();
+	MUST(npusim_sq_send(fd, sid, q, n, -1, NULL));
+	MUST(npusim_stream_sync(fd, sid, 5000));
+	wall = now_ns() - t0;
+	CHECK(wall >= 10000000ULL, "the 200 MB PCIE_DMA took %llu ns, want >= 10 ms",
+	      (unsigned long long)wall);
+	if (recv_in_order(fd, sid, n, 0, 1000) == 0) {
+		struct npusim_stream_status st;
+
+		MUST(npusim_stream_status(fd, sid, &st));
+		CHECK(st.completed == (uint64_t)n, "completed %llu of %d",
+		      (unsigned long long)st.completed, n);
+	}
+	close(fd);
 }
 
 /* 70,000 tasks on one stream: the 16-bit task id wraps. */
@@ -383,20 +474,51 @@ static void case_badioctl(void)
 	EXPECT_ERR(npusim_sq_send(fd, 5000, &q, 1, 0, NULL), EINVAL);
 	q.stream_id = sid + 1;
 	EXPECT_ERR(npusim_sq_send(fd, sid, &q, 1, 0, NULL), EINVAL);
+	/* a type past the STARS v1 range, or one npusim does not model */
 	npusim_sqe_init(&q, 63, sid, 0);
 	EXPECT_ERR(npusim_sq_send(fd, sid, &q, 1, 0, NULL), EINVAL);
-	npusim_sqe_init(&q, NPUSIM_SQE_AI_CORE, sid, 0);
-	q.rsv[3] = 1;
+	npusim_sqe_init(&q, NPUSIM_SQE_TYPE_END, sid, 0);
 	EXPECT_ERR(npusim_sq_send(fd, sid, &q, 1, 0, NULL), EINVAL);
-	npusim_sqe_init(&q, NPUSIM_SQE_AI_CORE, sid, 0);
-	q.duration_ns = NPUSIM_MAX_TASK_NS + 1;
+	npusim_sqe_init(&q, 12 /* VPC */, sid, 0);
 	EXPECT_ERR(npusim_sq_send(fd, sid, &q, 1, 0, NULL), EINVAL);
+	/* payloads naming what the device has not */
 	npusim_sqe_init(&q, NPUSIM_SQE_EVENT_WAIT, sid, 0);
-	q.id = NPUSIM_MAX_EVENTS;
+	npusim_sqe_set_sync_id(&q, NPUSIM_MAX_EVENTS);
 	EXPECT_ERR(npusim_sq_send(fd, sid, &q, 1, 0, NULL), EINVAL);
-	npusim_sqe_init(&q, NPUSIM_SQE_NOTIFY_RECORD, sid, 0);
-	q.target_dev = NPUSIM_MAX_DEVICES;
+	npusim_sqe_init(&q, NPUSIM_SQE_NOTIFY_WAIT, sid, 0);
+	npusim_sqe_set_sync_id(&q, NPUSIM_MAX_NOTIFIES);
 	EXPECT_ERR(npusim_sq_send(fd, sid, &q, 1, 0, NULL), EINVAL);
+	npusim_sqe_init(&q, NPUSIM_SQE_PCIE_DMA, sid, 0);
+	q.u.pcie_dma.length = (1ULL << 40) + 1;
+	EXPECT_ERR(npusim_sq_send(fd, sid, &q, 1, 0, NULL), EINVAL);
+	/* the model: out of range, unknown bits, reserved, a bad target */
+	{
+		static const struct {
+			unsigned type;
+			struct npusim_task_model m;
+		} bad[] = {
+			{ NPUSIM_SQE_AI_CORE, { .duration_ns = NPUSIM_MAX_TASK_NS + 1 } },
+			{ NPUSIM_SQE_AI_CORE, { .jitter_pm = 1001 } },
+			{ NPUSIM_SQE_AI_CORE, { .kind = NPUSIM_KERNEL_MIX_AIV + 1 } },
+			{ NPUSIM_SQE_AI_CORE, { .rsv = 1 } },
+			{ NPUSIM_SQE_NOTIFY_RECORD,
+			  { .target_dev = NPUSIM_TARGET_DEV(NPUSIM_MAX_DEVICES) } },
+		};
+
+		for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			npusim_sqe_init(&q, bad[i].type, sid, 0);
+			EXPECT_ERR(npusim_sq_send_model(fd, sid, &q, &bad[i].m, 1, 0, NULL),
+				   EINVAL);
+		}
+		npusim_sqe_init(&q, NPUSIM_SQE_AI_CORE, sid, 0);
+		EXPECT_ERR(npusim_sq_send_model(fd, sid, &q, (void *)-4096L, 1, 0, NULL), EFAULT);
+		/* the send's reserved words */
+		struct npusim_sq_send ss = { .stream_id = sid,
+					     .sqe_num = 1,
+					     .sqe_addr = (uint64_t)(uintptr_t)&q };
+		ss.rsv[1] = 1;
+		EXPECT_ERR(raw_ioctl(fd, NPUSIM_IOC_SQ_SEND, &ss), EINVAL);
+	}
 	npusim_sqe_init(&q, NPUSIM_SQE_AI_CORE, sid, 0);
 	EXPECT_ERR(npusim_sq_send(fd, sid, &q, 0, 0, NULL), EINVAL);
 	EXPECT_ERR(npusim_sq_send(fd, sid, &q, NPUSIM_SEND_MAX + 1, 0, NULL), EINVAL);
@@ -420,13 +542,14 @@ static void case_badioctl(void)
 		struct npusim_dev_info info;
 		MUST(npusim_dev_info(fd, &info));
 		static struct npusim_sqe big[NPUSIM_SEND_MAX];
+		static struct npusim_task_model bigm[NPUSIM_SEND_MAX];
 		uint32_t n = info.sq_depth < NPUSIM_SEND_MAX ? info.sq_depth : NPUSIM_SEND_MAX;
 		for (uint32_t i = 0; i < n; i++) {
-			kernel_sqe(&big[i], sid, i, 1000000);
+			kernel_sqe(&big[i], &bigm[i], sid, i, 1000000);
 		}
 		uint32_t sent = 0;
 		while (sent + n <= info.sq_depth) {
-			MUST(npusim_sq_send(fd, sid, big, n, 0, NULL));
+			MUST(npusim_sq_send_model(fd, sid, big, bigm, n, 0, NULL));
 			sent += n;
 		}
 		EXPECT_ERR(npusim_sq_send(fd, sid, big, n, 0, NULL), EBUSY);
@@ -524,6 +647,7 @@ static void *worker_main(void *p)
 {
 	struct worker *w = p;
 	struct npusim_sqe q[64];
+	struct npusim_task_model m[64];
 	uint32_t sid;
 
 	w->ok = 0;
@@ -531,12 +655,11 @@ static void *worker_main(void *p)
 		return NULL;
 	for (int t = 0; t < w->ntask; t += 64) {
 		for (int i = 0; i < 64; i++) {
-			npusim_sqe_init(&q[i], i % 2 ? NPUSIM_SQE_AIV : NPUSIM_SQE_AI_CORE, sid,
-					t + i);
+			kernel_sqe(&q[i], &m[i], sid, t + i, 3000);
+			q[i].u.ffts.ffts_type = i % 2 ? NPUSIM_FFTS_AIV_ONLY : NPUSIM_FFTS_AIC_ONLY;
 			q[i].block_dim = 16;
-			q[i].duration_ns = 3000;
 		}
-		if (npusim_sq_send(w->fd, sid, q, 64, -1, NULL))
+		if (npusim_sq_send_model(w->fd, sid, q, m, 64, -1, NULL))
 			return NULL;
 		if (recv_in_order(w->fd, sid, 64, t, 10000))
 			return NULL;
@@ -597,20 +720,22 @@ static void case_killed(void)
 	pid = fork();
 	if (pid == 0) {
 		int fd0 = open_dev(0), fd1 = open_dev(1);
-		struct npusim_sqe q[200];
+		static struct npusim_sqe q[200];
+		static struct npusim_task_model m[200];
 		uint32_t a, b, ev;
 
 		MUST(npusim_stream_create(fd0, &a));
 		MUST(npusim_stream_create(fd1, &b));
 		MUST(npusim_id_alloc(fd1, NPUSIM_ID_EVENT, &ev));
 		for (int i = 0; i < 200; i++)
-			kernel_sqe(&q[i], a, i, 10000000);
-		MUST(npusim_sq_send(fd0, a, q, 200, -1, NULL));
+			kernel_sqe(&q[i], &m[i], a, i, 10000000);
+		MUST(npusim_sq_send_model(fd0, a, q, m, 200, -1, NULL));
 		npusim_sqe_init(&q[0], NPUSIM_SQE_EVENT_WAIT, b, 0);
-		q[0].id = ev;
+		npusim_sqe_set_sync_id(&q[0], ev);
+		memset(&m[0], 0, sizeof(m[0]));
 		for (int i = 1; i < 100; i++)
-			kernel_sqe(&q[i], b, i, 1000);
-		MUST(npusim_sq_send(fd1, b, q, 100, -1, NULL));
+			kernel_sqe(&q[i], &m[i], b, i, 1000);
+		MUST(npusim_sq_send_model(fd1, b, q, m, 100, -1, NULL));
 		if (write(pipefd[1], "x", 1) != 1)
 			_exit(2);
 		for (;;)
@@ -651,16 +776,18 @@ static void case_known(void)
 	int fd = open_dev(1);
 	struct npusim_dev_info info;
 	struct npusim_sqe q[3];
+	struct npusim_task_model m[3];
 	struct npusim_cqe cq[3];
 	uint32_t sid;
 	int n;
 
 	MUST(npusim_stream_create(fd, &sid));
-	kernel_sqe(&q[0], sid, 7, 10000);
+	memset(m, 0, sizeof(m));
+	kernel_sqe(&q[0], &m[0], sid, 7, 10000);
 	npusim_sqe_init(&q[1], NPUSIM_SQE_SDMA, sid, 8);
-	q[1].bytes = 1 << 20;
+	npusim_sqe_set_sdma(&q[1], 1 << 20, 0x1000, 0x2000);
 	npusim_sqe_init(&q[2], NPUSIM_SQE_PLACE_HOLDER, sid, 9);
-	MUST(npusim_sq_send(fd, sid, q, 3, -1, NULL));
+	MUST(npusim_sq_send_model(fd, sid, q, m, 3, -1, NULL));
 	MUST(npusim_stream_sync(fd, sid, 2000));
 	MUST(npusim_dev_info(fd, &info));
 	/* a 910B (cqe_mode=1) completes only the place holder with a CQE */
@@ -678,20 +805,22 @@ static void case_cqe_realistic(void)
 {
 	int fd = open_dev(0);
 	struct npusim_sqe q[5];
+	struct npusim_task_model m[5];
 	struct npusim_cqe cq[8];
 	uint32_t sid, ev;
 
 	MUST(npusim_stream_create(fd, &sid));
 	MUST(npusim_id_alloc(fd, NPUSIM_ID_EVENT, &ev));
-	kernel_sqe(&q[0], sid, 0, 1000);
-	kernel_sqe(&q[1], sid, 1, 1000);
+	memset(m, 0, sizeof(m));
+	kernel_sqe(&q[0], &m[0], sid, 0, 1000);
+	kernel_sqe(&q[1], &m[1], sid, 1, 1000);
 	q[1].ctrl |= NPUSIM_SQE_CTRL_WR_CQE;
 	npusim_sqe_init(&q[2], NPUSIM_SQE_EVENT_RECORD, sid, 2);
-	q[2].id = ev;
+	npusim_sqe_set_sync_id(&q[2], ev);
 	npusim_sqe_init(&q[3], NPUSIM_SQE_SDMA, sid, 3);
-	q[3].bytes = 4096;
+	npusim_sqe_set_sdma(&q[3], 4096, 0, 0);
 	npusim_sqe_init(&q[4], NPUSIM_SQE_PLACE_HOLDER, sid, 4);
-	MUST(npusim_sq_send(fd, sid, q, 5, -1, NULL));
+	MUST(npusim_sq_send_model(fd, sid, q, m, 5, -1, NULL));
 	MUST(npusim_stream_sync(fd, sid, 2000));
 	int n = npusim_cq_recv(fd, sid, cq, 8, 100);
 	CHECK(n == 3, "got %d CQEs, want 3", n);
@@ -726,7 +855,7 @@ static int ph_counters(int fd, uint32_t sid, int n, uint64_t *cnt)
 }
 
 /*
- * Timed SQEs (NPUSIM_SQE_F_TIMED / _SUBTASK): a recorded timeline replays
+ * Timed SQEs (NPUSIM_TASK_F_TIMED / _SUBTASK): a recorded timeline replays
  * exactly, whenever the host sent it: sub-microsecond durations as given, a
  * wait lasting until its event's record has run on another stream, an FFTS+
  * subtask at its offset inside its container. Place holders (every task
@@ -737,6 +866,7 @@ static void case_timed(void)
 	int fd = open_dev(0);
 	struct npusim_dev_info info;
 	struct npusim_sqe q[4];
+	struct npusim_task_model m[4];
 	uint64_t a[3], b[2], c[3], t0, tick;
 	uint32_t sa, sb, sc, ev;
 
@@ -749,52 +879,56 @@ static void case_timed(void)
 
 	/* what the ABI refuses */
 	npusim_sqe_init(&q[0], NPUSIM_SQE_PLACE_HOLDER, sa, 0);
-	q[0].flags = 0x80;
-	CHECK(npusim_sq_send(fd, sa, q, 1, -1, NULL) == -EINVAL, "unknown flag accepted");
-	q[0].flags = NPUSIM_SQE_F_SUBTASK;
-	CHECK(npusim_sq_send(fd, sa, q, 1, -1, NULL) == -EINVAL, "SUBTASK without TIMED");
-	q[0].flags = 0;
-	q[0].start_ns = 1;
-	CHECK(npusim_sq_send(fd, sa, q, 1, -1, NULL) == -EINVAL, "start_ns without TIMED");
+	memset(m, 0, sizeof(m));
+	m[0].flags = 0x80;
+	CHECK(npusim_sq_send_model(fd, sa, q, m, 1, -1, NULL) == -EINVAL, "unknown flag accepted");
+	m[0].flags = NPUSIM_TASK_F_SUBTASK;
+	CHECK(npusim_sq_send_model(fd, sa, q, m, 1, -1, NULL) == -EINVAL, "SUBTASK without TIMED");
+	m[0].flags = 0;
+	m[0].start_ns = 1;
+	CHECK(npusim_sq_send_model(fd, sa, q, m, 1, -1, NULL) == -EINVAL, "start_ns without TIMED");
 
 	t0 = now_ns() + 50000000; /* the timeline starts in 50 ms */
 	/* b: a wait at t0 for a's record, ending 400 ns after it; a PH */
+	memset(m, 0, sizeof(m));
 	npusim_sqe_init(&q[0], NPUSIM_SQE_EVENT_WAIT, sb, 0);
-	q[0].id = ev;
-	q[0].duration_ns = 400;
+	npusim_sqe_set_sync_id(&q[0], ev);
+	m[0].duration_ns = 400;
 	npusim_sqe_init(&q[1], NPUSIM_SQE_PLACE_HOLDER, sb, 1);
 	for (int i = 0; i < 2; i++) {
-		q[i].flags = NPUSIM_SQE_F_TIMED;
-		q[i].start_ns = t0;
+		m[i].flags = NPUSIM_TASK_F_TIMED;
+		m[i].start_ns = t0;
 	}
-	MUST(npusim_sq_send(fd, sb, q, 2, -1, NULL));
+	MUST(npusim_sq_send_model(fd, sb, q, m, 2, -1, NULL));
 	/* a: PH at t0 (0 ns), PH at t0 + 1 us for 16 ns, 5 ms kernel, the
 	 * record (20 ns), all sent only now (late for nothing) */
+	memset(m, 0, sizeof(m));
 	npusim_sqe_init(&q[0], NPUSIM_SQE_PLACE_HOLDER, sa, 0);
 	npusim_sqe_init(&q[1], NPUSIM_SQE_PLACE_HOLDER, sa, 1);
-	q[1].duration_ns = 16;
-	kernel_sqe(&q[2], sa, 2, 5000000);
+	m[1].duration_ns = 16;
+	kernel_sqe(&q[2], &m[2], sa, 2, 5000000);
 	npusim_sqe_init(&q[3], NPUSIM_SQE_EVENT_RECORD, sa, 3);
-	q[3].id = ev;
-	q[3].duration_ns = 20;
+	npusim_sqe_set_sync_id(&q[3], ev);
+	m[3].duration_ns = 20;
 	for (int i = 0; i < 4; i++) {
-		q[i].flags = NPUSIM_SQE_F_TIMED;
-		q[i].start_ns = i == 1 ? t0 + 1000 : t0;
+		m[i].flags = NPUSIM_TASK_F_TIMED;
+		m[i].start_ns = i == 1 ? t0 + 1000 : t0;
 	}
-	MUST(npusim_sq_send(fd, sa, q, 4, -1, NULL));
+	MUST(npusim_sq_send_model(fd, sa, q, m, 4, -1, NULL));
 	/* c: a 1 ms container at t0 + 2 us, a 100 ns subtask 200 ns into it,
 	 * then a PH after the container */
-	kernel_sqe(&q[0], sc, 0, 1000000);
-	q[0].flags = NPUSIM_SQE_F_TIMED;
-	q[0].start_ns = t0 + 2000;
+	memset(m, 0, sizeof(m));
+	kernel_sqe(&q[0], &m[0], sc, 0, 1000000);
+	m[0].flags = NPUSIM_TASK_F_TIMED;
+	m[0].start_ns = t0 + 2000;
 	npusim_sqe_init(&q[1], NPUSIM_SQE_PLACE_HOLDER, sc, 1);
-	q[1].flags = NPUSIM_SQE_F_TIMED | NPUSIM_SQE_F_SUBTASK;
-	q[1].start_ns = 200;
-	q[1].duration_ns = 100;
+	m[1].flags = NPUSIM_TASK_F_TIMED | NPUSIM_TASK_F_SUBTASK;
+	m[1].start_ns = 200;
+	m[1].duration_ns = 100;
 	npusim_sqe_init(&q[2], NPUSIM_SQE_PLACE_HOLDER, sc, 2);
-	q[2].flags = NPUSIM_SQE_F_TIMED;
-	q[2].start_ns = t0;
-	MUST(npusim_sq_send(fd, sc, q, 3, -1, NULL));
+	m[2].flags = NPUSIM_TASK_F_TIMED;
+	m[2].start_ns = t0;
+	MUST(npusim_sq_send_model(fd, sc, q, m, 3, -1, NULL));
 	MUST(npusim_stream_sync(fd, sa, 5000));
 	MUST(npusim_stream_sync(fd, sb, 5000));
 	MUST(npusim_stream_sync(fd, sc, 5000));
@@ -907,6 +1041,7 @@ static void case_uio(void)
 	struct npusim_dev_info info;
 	struct npusim_sq_uio_info a;
 	struct npusim_sqe q[BATCH];
+	struct npusim_task_model m[BATCH];
 	struct npusim_uio_ctrl *c;
 	uint32_t sid, raw, other;
 	char line[512], want[128];
@@ -922,17 +1057,20 @@ static void case_uio(void)
 		      a.sqe_size == NPUSIM_SQE_SIZE &&
 		      a.map_offset == NPUSIM_UIO_MMAP_OFFSET(sid) &&
 		      a.queue_offset == (uint64_t)sysconf(_SC_PAGESIZE) &&
-		      a.map_size >= a.queue_offset + (uint64_t)a.depth * NPUSIM_SQE_SIZE,
+		      a.model_offset >= a.queue_offset + (uint64_t)a.depth * NPUSIM_SQE_SIZE &&
+		      a.model_offset % (uint64_t)sysconf(_SC_PAGESIZE) == 0 &&
+		      a.map_size >= a.model_offset + (uint64_t)a.depth * sizeof(*m),
 	      "uio info: mode %u depth %u size %llu", a.mode, a.depth,
 	      (unsigned long long)a.map_size);
 	for (int t = 0; t < NTASK; t += BATCH) {
 		for (int i = 0; i < BATCH; i++) {
-			npusim_sqe_init(&q[i], i % 3 ? NPUSIM_SQE_AIV : NPUSIM_SQE_SDMA, sid,
-					t + i);
-			q[i].duration_ns = 2000;
-			q[i].bytes = 4096;
+			kernel_sqe(&q[i], &m[i], sid, t + i, 2000);
+			if (!(i % 3)) {
+				npusim_sqe_init(&q[i], NPUSIM_SQE_SDMA, sid, t + i);
+				npusim_sqe_set_sdma(&q[i], 4096, 0, 0);
+			}
 		}
-		MUST(npusim_sq_send(fd, sid, q, BATCH, -1, NULL));
+		MUST(npusim_sq_send_model(fd, sid, q, m, BATCH, -1, NULL));
 		if (recv_in_order(fd, sid, BATCH, t, 5000))
 			return;
 	}
@@ -962,7 +1100,7 @@ static void case_uio(void)
 	EXPECT_ERR(raw_ioctl(fd, NPUSIM_IOC_SQ_TRIGGER, NULL), EFAULT);
 	MUST(uio_info(fd, raw, &a));
 	struct npusim_sq_uio_info bad = a;
-	bad.rsv[2] = 1;
+	bad.rsv[1] = 1;
 	EXPECT_ERR(raw_ioctl(fd, NPUSIM_IOC_SQ_UIO_INFO, &bad), EINVAL);
 	bad = a;
 	bad.stream_id = 4242;
@@ -991,6 +1129,7 @@ static void case_uio(void)
 	}
 	c = p = map_queue(fd, &a);
 	struct npusim_sqe *que = (struct npusim_sqe *)((char *)p + a.queue_offset);
+	struct npusim_task_model *qm = (struct npusim_task_model *)((char *)p + a.model_offset);
 	CHECK(c->state == NPUSIM_UIO_LIVE && c->stream_id == raw && c->head == 0 && c->tail == 0,
 	      "fresh queue");
 	/* a tail beyond the queue */
@@ -1007,10 +1146,20 @@ static void case_uio(void)
 	usleep(20000); /* the poller is running: it finds the same */
 	CHECK(c->head == 0 && completed(fd, raw) == 0, "malformed SQE forwarded");
 	MUST(npusim_stream_sync(fd, raw, 1000)); /* a stopped queue is idle */
-	/* rewritten, it goes */
+	/* a well-formed SQE with a malformed model in the model array: the
+	 * same */
 	npusim_sqe_init(&que[0], NPUSIM_SQE_AI_CORE, raw, 0);
+	qm[0].jitter_pm = 1001;
+	EXPECT_ERR(trigger(fd, raw), EINVAL);
+	CHECK(c->head == 0 && completed(fd, raw) == 0, "malformed model forwarded");
+	/* rewritten, it goes: its 30 ms from the model array */
+	memset(&qm[0], 0, sizeof(qm[0]));
+	qm[0].duration_ns = 30000000;
+	uint64_t t_model = now_ns();
 	MUST(trigger(fd, raw));
 	MUST(npusim_stream_sync(fd, raw, 2000));
+	CHECK(now_ns() - t_model >= 30000000ULL, "the model array's 30 ms took %llu ns",
+	      (unsigned long long)(now_ns() - t_model));
 	CHECK(completed(fd, raw) == 1 && c->head == 1 && c->error == 0,
 	      "rewritten SQE: %llu, head %u", (unsigned long long)completed(fd, raw), c->head);
 	/* good, bad: the good one goes, the queue stops at the bad one */
@@ -1057,8 +1206,9 @@ static void case_uio(void)
 	 * NPUSIM_DESTROY_CANCEL */
 	c = p = map_queue(fd, &a);
 	que = (struct npusim_sqe *)((char *)p + a.queue_offset);
+	qm = (struct npusim_task_model *)((char *)p + a.model_offset);
 	for (int i = 0; i < 10; i++) {
-		kernel_sqe(&que[i], other, i, 20000000);
+		kernel_sqe(&que[i], &qm[i], other, i, 20000000);
 	}
 	__atomic_store_n(&c->tail, 10, __ATOMIC_RELEASE);
 	MUST(trigger(fd, other));
@@ -1081,7 +1231,8 @@ static void case_uio_direct(void)
 	};
 	int fd = open_dev(1);
 	struct npusim_dev_info info;
-	struct npusim_sqe q[BATCH];
+	static struct npusim_sqe q[BATCH];
+	static struct npusim_task_model m[BATCH];
 	uint32_t sid;
 
 	MUST(npusim_dev_info(fd, &info));
@@ -1090,8 +1241,8 @@ static void case_uio_direct(void)
 	CHECK(npusim_sq_mode(fd, sid) == NPUSIM_SEND_UIO_D, "the client does not use UIO_D");
 	for (int t = 0; t < NTASK; t += BATCH) {
 		for (int i = 0; i < BATCH; i++)
-			kernel_sqe(&q[i], sid, t + i, 1000);
-		MUST(npusim_sq_send(fd, sid, q, BATCH, -1, NULL));
+			kernel_sqe(&q[i], &m[i], sid, t + i, 1000);
+		MUST(npusim_sq_send_model(fd, sid, q, m, BATCH, -1, NULL));
 		if (recv_in_order(fd, sid, BATCH, t, 5000))
 			return;
 	}
@@ -1155,6 +1306,7 @@ static void case_stars(void)
 	struct npusim_prof_stop pt;
 	struct npusim_stars_acsq rec[512];
 	struct npusim_sqe q[100];
+	struct npusim_task_model m[100];
 	uint64_t records, dropped, t0, tick, hz;
 	uint32_t sa;
 	int n;
@@ -1203,16 +1355,17 @@ static void case_stars(void)
 	 * a 16 ns PH: six records, their counters the model's times */
 	MUST(npusim_stream_create(fd, &sa));
 	t0 = now_ns() + 20000000;
+	memset(m, 0, sizeof(m));
 	npusim_sqe_init(&q[0], NPUSIM_SQE_PLACE_HOLDER, sa, 0);
-	q[0].duration_ns = 1000;
-	kernel_sqe(&q[1], sa, 1, 5000000);
+	m[0].duration_ns = 1000;
+	kernel_sqe(&q[1], &m[1], sa, 1, 5000000);
 	npusim_sqe_init(&q[2], NPUSIM_SQE_PLACE_HOLDER, sa, 2);
-	q[2].duration_ns = 16;
+	m[2].duration_ns = 16;
 	for (int i = 0; i < 3; i++) {
-		q[i].flags = NPUSIM_SQE_F_TIMED;
-		q[i].start_ns = t0;
+		m[i].flags = NPUSIM_TASK_F_TIMED;
+		m[i].start_ns = t0;
 	}
-	MUST(npusim_sq_send(fd, sa, q, 3, -1, NULL));
+	MUST(npusim_sq_send_model(fd, sa, q, m, 3, -1, NULL));
 	MUST(npusim_stream_sync(fd, sa, 5000));
 	n = stars_read_all(fd, rec, 512, &records, &dropped);
 	CHECK(n == 6 && records == 6 && dropped == 0,
@@ -1287,6 +1440,7 @@ int main(int argc, char **argv)
 	} cases[] = {
 		{ "order", case_order },
 		{ "durations", case_durations },
+		{ "payloads", case_payloads },
 		{ "deps", case_deps },
 		{ "wrap", case_wrap },
 		{ "badioctl", case_badioctl },

@@ -198,24 +198,31 @@ struct sim {
 	uint16_t task;
 };
 
-static void plausible_sqe(uint64_t *st, struct sim *m, struct npusim_sqe *q, uint32_t sid)
+static void plausible_sqe(uint64_t *st, struct sim *m, struct npusim_sqe *q,
+			  struct npusim_task_model *md, uint32_t sid)
 {
 	static const unsigned types[] = {
 		NPUSIM_SQE_AI_CORE,	  NPUSIM_SQE_AI_CPU,	   NPUSIM_SQE_AIV,
 		NPUSIM_SQE_PLACE_HOLDER,  NPUSIM_SQE_EVENT_RECORD, NPUSIM_SQE_EVENT_WAIT,
 		NPUSIM_SQE_NOTIFY_RECORD, NPUSIM_SQE_NOTIFY_WAIT,  NPUSIM_SQE_WRITE_VALUE,
-		NPUSIM_SQE_SDMA,
+		NPUSIM_SQE_SDMA,	  NPUSIM_SQE_PCIE_DMA,	   NPUSIM_SQE_COND,
 	};
 
-	npusim_sqe_init(q, types[below(st, 10)], (uint16_t)sid, m->task++);
+	npusim_sqe_init(q, types[below(st, 12)], (uint16_t)sid, m->task++);
 	q->ctrl = below(st, 2) ? NPUSIM_SQE_CTRL_WR_CQE : 0;
 	q->block_dim = (uint16_t)below(st, 64);
-	q->duration_ns = below(st, 50000); /* a stream closes within ms */
-	q->bytes = below(st, 1 << 20);
-	q->id = below(st, 8) ? below(st, 64) : (uint32_t)rnd(st);
-	q->target_dev = below(st, 8) ? below(st, (unsigned)ndev) : (uint32_t)rnd(st);
-	q->kind = (uint8_t)below(st, 4);
-	q->jitter_pm = (uint16_t)below(st, 1200);
+	q->u.ffts.ffts_type = (uint16_t)below(st, 8);
+	if ((q->type & NPUSIM_SQE_TYPE_MASK) == NPUSIM_SQE_SDMA)
+		npusim_sqe_set_sdma(q, below(st, 1 << 20), rnd(st), rnd(st));
+	else if ((q->type & NPUSIM_SQE_TYPE_MASK) == NPUSIM_SQE_PCIE_DMA)
+		q->u.pcie_dma.length = below(st, 8) ? below(st, 1 << 20) : rnd(st);
+	else if ((q->type & NPUSIM_SQE_TYPE_MASK) >= NPUSIM_SQE_EVENT_RECORD)
+		npusim_sqe_set_sync_id(q, below(st, 8) ? below(st, 64) : (uint32_t)rnd(st));
+	memset(md, 0, sizeof(*md));
+	md->duration_ns = below(st, 50000); /* a stream closes within ms */
+	md->target_dev = below(st, 8) ? below(st, (unsigned)ndev + 1) : (uint32_t)rnd(st);
+	md->kind = (uint8_t)below(st, 4);
+	md->jitter_pm = (uint16_t)below(st, 1200);
 }
 
 static uint32_t some_sid(uint64_t *st, struct sim *m)
@@ -239,6 +246,7 @@ static void sim_op(uint64_t *st, struct sim *m)
 		struct npusim_stream_status ss;
 	} u;
 	static __thread struct npusim_sqe q[64];
+	static __thread struct npusim_task_model md[64];
 	static __thread struct npusim_cqe cq[64];
 	unsigned how = below(st, 8), n;
 	unsigned long cmd;
@@ -279,14 +287,21 @@ destroy:
 		n = 1 + below(st, 64);
 		for (unsigned i = 0; i < n; i++)
 			if (how)
-				plausible_sqe(st, m, &q[i], u.snd.stream_id);
+				plausible_sqe(st, m, &q[i], &md[i], u.snd.stream_id);
 			else
 				fill(st, &q[i], sizeof(q[i]));
+		/* the model: none, plausible, or (how 0) random bytes */
+		if (!how)
+			fill(st, md, sizeof(md));
 		u.snd.sqe_num = how > 1 ? n : (uint32_t)rnd(st);
 		u.snd.sqe_addr = how == 1 ? (uint64_t)(uintptr_t)wild(st) : (uint64_t)(uintptr_t)q;
 		u.snd.timeout_ms = 0; /* never wait for room: closes stay quick */
-		if (how)
+		if (how) {
 			memset(u.snd.rsv, 0, sizeof(u.snd.rsv));
+			u.snd.model_addr = below(st, 4) ? (uint64_t)(uintptr_t)md : 0;
+		} else if (below(st, 2)) {
+			u.snd.model_addr = (uint64_t)(uintptr_t)md;
+		}
 		break;
 	case 6:
 		cmd = NPUSIM_IOC_CQ_RECV;

@@ -176,6 +176,8 @@ run npusim.load_unload t_load_unload
 run npusim.trace_switch t_trace_switch
 run npusim.order sim_case order
 run npusim.durations sim_case durations
+run npusim.payloads sim_case payloads
+run npusim.uio_payloads uio_case payloads
 run npusim.timed sim_case timed
 run npusim.deps sim_case deps
 run npusim.wrap sim_case wrap

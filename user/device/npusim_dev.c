@@ -50,6 +50,7 @@ struct uio_map {
 	size_t len;
 	volatile struct npusim_uio_ctrl *ctrl;
 	struct npusim_sqe *que;
+	struct npusim_task_model *model; /* the model array, slot by slot */
 	pthread_mutex_t lock; /* one sender at a time, as CFG_FEATURE_SQ_SEND_LOCK */
 };
 
@@ -110,7 +111,8 @@ static void uio_attach(int fd, uint32_t sid)
 	if (npusim_ioctl(fd, NPUSIM_IOC_SQ_UIO_INFO, &a) < 0 || a.mode == NPUSIM_SEND_KIO ||
 	    a.depth < 2 || (a.depth & (a.depth - 1)) || a.sqe_size != sizeof(struct npusim_sqe) ||
 	    a.queue_offset < sizeof(struct npusim_uio_ctrl) ||
-	    a.queue_offset + (uint64_t)a.depth * a.sqe_size > a.map_size)
+	    a.queue_offset + (uint64_t)a.depth * a.sqe_size > a.model_offset ||
+	    a.model_offset + (uint64_t)a.depth * sizeof(struct npusim_task_model) > a.map_size)
 		return;
 	p = mmap(NULL, a.map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)a.map_offset);
 	if (p == MAP_FAILED)
@@ -128,6 +130,7 @@ static void uio_attach(int fd, uint32_t sid)
 	m->len = a.map_size;
 	m->ctrl = p;
 	m->que = (struct npusim_sqe *)((char *)p + a.queue_offset);
+	m->model = (struct npusim_task_model *)((char *)p + a.model_offset);
 	m->tail = m->ctrl->tail;
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_mutex_lock(&g_uio_lock);
@@ -170,7 +173,8 @@ static int uio_trigger(struct uio_map *m)
  * (the forwarder stopped; otherwise it is still going and will see the new
  * tail, or the poller will), as trs_sq_task_send_set_db does.
  */
-static int uio_send(struct uio_map *m, const struct npusim_sqe *sqes, uint32_t n, int timeout_ms,
+static int uio_send(struct uio_map *m, const struct npusim_sqe *sqes,
+		    const struct npusim_task_model *models, uint32_t n, int timeout_ms,
 		    uint32_t *pos)
 {
 	const uint32_t mask = m->depth - 1;
@@ -209,8 +213,13 @@ static int uio_send(struct uio_map *m, const struct npusim_sqe *sqes, uint32_t n
 			nanosleep(&ts, NULL);
 			continue;
 		}
-		for (k = 0; k < want; k++)
+		for (k = 0; k < want; k++) {
 			m->que[(m->tail + k) & mask] = sqes[done + k];
+			if (models)
+				m->model[(m->tail + k) & mask] = models[done + k];
+			else
+				memset(&m->model[(m->tail + k) & mask], 0, sizeof(*m->model));
+		}
 		m->tail = (m->tail + want) & mask;
 		/* the SQEs before the tail; the tail before the head is read
 		 * (the forwarder stores its head, then reads the tail) */
@@ -327,16 +336,24 @@ int npusim_stream_status(int fd, uint32_t stream_id, struct npusim_stream_status
 int npusim_sq_send(int fd, uint32_t stream_id, const struct npusim_sqe *sqes, uint32_t n,
 		   int timeout_ms, uint32_t *pos)
 {
+	return npusim_sq_send_model(fd, stream_id, sqes, NULL, n, timeout_ms, pos);
+}
+
+int npusim_sq_send_model(int fd, uint32_t stream_id, const struct npusim_sqe *sqes,
+			 const struct npusim_task_model *models, uint32_t n, int timeout_ms,
+			 uint32_t *pos)
+{
 	struct npusim_sq_send a;
 	struct uio_map *m = uio_find(fd, stream_id);
 	int r;
 
 	if (m && m->ctrl->state == NPUSIM_UIO_LIVE)
-		return uio_send(m, sqes, n, timeout_ms, pos);
+		return uio_send(m, sqes, models, n, timeout_ms, pos);
 	memset(&a, 0, sizeof(a));
 	a.stream_id = stream_id;
 	a.sqe_num = n;
 	a.sqe_addr = (uint64_t)(uintptr_t)sqes;
+	a.model_addr = (uint64_t)(uintptr_t)models;
 	a.timeout_ms = timeout_ms;
 	r = npusim_ioctl(fd, NPUSIM_IOC_SQ_SEND, &a);
 	if (r == 0 && pos)
@@ -435,7 +452,26 @@ void npusim_sqe_init(struct npusim_sqe *sqe, unsigned int type, uint16_t stream_
 {
 	memset(sqe, 0, sizeof(*sqe));
 	sqe->type = (uint8_t)(type & NPUSIM_SQE_TYPE_MASK);
-	sqe->block_dim = 1;
+	/* a kernel's blocks; a place holder's task type (0: plain) */
+	sqe->block_dim = type <= NPUSIM_SQE_AIV ? 1 : 0;
 	sqe->stream_id = stream_id;
 	sqe->task_id = task_id;
+}
+
+void npusim_sqe_set_sync_id(struct npusim_sqe *sqe, uint32_t id)
+{
+	switch (sqe->type & NPUSIM_SQE_TYPE_MASK) {
+	case NPUSIM_SQE_EVENT_RECORD:
+	case NPUSIM_SQE_EVENT_WAIT: sqe->u.event.event_id = (uint16_t)id; break;
+	default: sqe->u.notify.notify_id = id & NPUSIM_NOTIFY_ID_MASK; break;
+	}
+}
+
+void npusim_sqe_set_sdma(struct npusim_sqe *sqe, uint32_t length, uint64_t src, uint64_t dst)
+{
+	sqe->u.sdma.length = length;
+	sqe->u.sdma.src_lo = (uint32_t)src;
+	sqe->u.sdma.src_hi = (uint32_t)(src >> 32);
+	sqe->u.sdma.dst_lo = (uint32_t)dst;
+	sqe->u.sdma.dst_hi = (uint32_t)(dst >> 32);
 }

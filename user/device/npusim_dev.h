@@ -37,7 +37,14 @@ int npusim_stream_sync(int fd, uint32_t stream_id, int timeout_ms);
 int npusim_stream_status(int fd, uint32_t stream_id, struct npusim_stream_status *st);
 
 /* Send n SQEs; *pos (optional) receives the SQ slot (or soft queue slot) of
- * the first. timeout_ms: wait for room (0: -EBUSY at once; < 0: forever). */
+ * the first. timeout_ms: wait for room (0: -EBUSY at once; < 0: forever).
+ * models: the simulator's model of each SQE (npusim_task_model), handed
+ * over beside them (the model array of the soft queue, or the ioctl's
+ * model_addr); NULL: every task gets its type's defaults. */
+int npusim_sq_send_model(int fd, uint32_t stream_id, const struct npusim_sqe *sqes,
+			 const struct npusim_task_model *models, uint32_t n, int timeout_ms,
+			 uint32_t *pos);
+/* npusim_sq_send_model without models */
 int npusim_sq_send(int fd, uint32_t stream_id, const struct npusim_sqe *sqes, uint32_t n,
 		   int timeout_ms, uint32_t *pos);
 /* Receive up to cap CQEs; returns how many (0 on a poll with none). */
@@ -62,6 +69,10 @@ int npusim_prof_stop(int fd);
 /* Zero an SQE and fill its STARS header. */
 void npusim_sqe_init(struct npusim_sqe *sqe, unsigned int type, uint16_t stream_id,
 		     uint16_t task_id);
+/* The payload field of an event / notify SQE that names its id. */
+void npusim_sqe_set_sync_id(struct npusim_sqe *sqe, uint32_t id);
+/* An SDMA SQE's copy: length at byte 28, source and destination. */
+void npusim_sqe_set_sdma(struct npusim_sqe *sqe, uint32_t length, uint64_t src, uint64_t dst);
 
 #ifdef __cplusplus
 }

@@ -407,7 +407,6 @@ static void add(struct hplan *pl, int kind, uint32_t plane, uint32_t src, uint32
 		rt_task_init(t, NPUSIM_SQE_NOTIFY_WAIT, "NOTIFY_WAIT");
 	else {
 		rt_task_init(t, NPUSIM_SQE_SDMA, "MEMCPY_ASYNC");
-		t->sqe.bytes = size;
 		t->bytes = size;
 		t->memcpy_op = 3; /* device to device */
 	}
@@ -429,8 +428,8 @@ static void notify_rec(struct hplan *pl, const struct group *g, uint32_t r, uint
 	uint32_t id = g->notify[p][r][par];
 
 	add(pl, T_NOTIFY_RECORD, plane, r, p, 0, NPUPROF_ENUM_INVALID);
-	pl->t[pl->n - 1].sqe.id = id;
-	pl->t[pl->n - 1].sqe.target_dev = (uint32_t)g->dev[p];
+	npusim_sqe_set_sync_id(&pl->t[pl->n - 1].sqe, id);
+	pl->t[pl->n - 1].model.target_dev = NPUSIM_TARGET_DEV((uint32_t)g->dev[p]);
 	pl->info[pl->n - 1].notify = (uint64_t)g->dev[p] << 32 | id;
 }
 
@@ -440,7 +439,7 @@ static void notify_wait(struct hplan *pl, const struct group *g, uint32_t r, uin
 	uint32_t id = g->notify[r][p][par];
 
 	add(pl, T_NOTIFY_WAIT, plane, p, r, 0, NPUPROF_ENUM_INVALID);
-	pl->t[pl->n - 1].sqe.id = id;
+	npusim_sqe_set_sync_id(&pl->t[pl->n - 1].sqe, id);
 	pl->info[pl->n - 1].notify = (uint64_t)g->dev[r] << 32 | id;
 }
 

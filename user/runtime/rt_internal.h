@@ -103,11 +103,13 @@ void rt_stream_destroy_locked(struct rt_stream *s);
 aclError rt_stream_destroy_api(aclrtStream stream, const char *api, int force);
 aclError rt_stream_sync(struct rt_stream *s);
 
-/* One SQE and what the profiler records about it. The caller fills sqe's
- * type, block_dim and model fields, and type_name; rt_submit fills the
- * header and the out fields. */
+/* One SQE, npusim's model of it and what the profiler records about it.
+ * The caller fills sqe's type, block_dim and payload (a copy: bytes, which
+ * rt_submit writes into the SDMA / PCIE_DMA length), the model, and
+ * type_name; rt_submit fills the header and the out fields. */
 struct rt_task {
 	struct npusim_sqe sqe;
+	struct npusim_task_model model; /* the simulator's side channel */
 	const char *type_name; /* runtime task type (TASK.taskType) */
 	const char *kernel; /* kernel tasks: the op name (task track kernelName) */
 	uint64_t bytes; /* copies: bytes moved */

@@ -256,7 +256,6 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
 	if (count)
 		memmove(dst, src, count);
 	rt_task_init(&t, NPUSIM_SQE_SDMA, "MEMCPY_ASYNC");
-	t.sqe.bytes = count;
 	t.bytes = count;
 	t.memcpy_op = memcpy_op(dst, src, kind);
 	ret = rt_submit(s, &t, 1);

@@ -14,21 +14,26 @@
 
 #include "rt_internal.h"
 
+/* As the 910B runtime does, every AI Core / AI Vector kernel is an FFTS SQE
+ * (type 0) with its cores in ffts_type; which cores lead a mix is npusim's
+ * model (kind). */
 static const struct kind_info {
 	aclnpuTaskKind kind;
 	unsigned sqe_type;
+	uint16_t ffts_type;
 	uint8_t sqe_kind;
 	const char *rt_type; /* TASK.taskType */
 	const char *ge_type; /* COMPUTE_TASK_INFO.taskType */
 } g_kinds[] = {
-	{ ACLNPU_TASK_AI_CORE, NPUSIM_SQE_AI_CORE, NPUSIM_KERNEL_PLAIN, "KERNEL_AICORE",
-	  "AI_CORE" },
-	{ ACLNPU_TASK_AI_CPU, NPUSIM_SQE_AI_CPU, 0, "KERNEL_AICPU", "AI_CPU" },
-	{ ACLNPU_TASK_AI_VECTOR_CORE, NPUSIM_SQE_AIV, NPUSIM_KERNEL_PLAIN, "KERNEL_AIVEC",
-	  "AI_VECTOR_CORE" },
-	{ ACLNPU_TASK_MIX_AIC, NPUSIM_SQE_AI_CORE, NPUSIM_KERNEL_MIX_AIC, "KERNEL_MIX_AIC",
-	  "MIX_AIC" },
-	{ ACLNPU_TASK_MIX_AIV, NPUSIM_SQE_AIV, NPUSIM_KERNEL_MIX_AIV, "KERNEL_MIX_AIV", "MIX_AIV" },
+	{ ACLNPU_TASK_AI_CORE, NPUSIM_SQE_AI_CORE, NPUSIM_FFTS_AIC_ONLY, NPUSIM_KERNEL_PLAIN,
+	  "KERNEL_AICORE", "AI_CORE" },
+	{ ACLNPU_TASK_AI_CPU, NPUSIM_SQE_AI_CPU, 0, 0, "KERNEL_AICPU", "AI_CPU" },
+	{ ACLNPU_TASK_AI_VECTOR_CORE, NPUSIM_SQE_AI_CORE, NPUSIM_FFTS_AIV_ONLY, NPUSIM_KERNEL_PLAIN,
+	  "KERNEL_AIVEC", "AI_VECTOR_CORE" },
+	{ ACLNPU_TASK_MIX_AIC, NPUSIM_SQE_AI_CORE, NPUSIM_FFTS_AIC_AIV_MIX, NPUSIM_KERNEL_MIX_AIC,
+	  "KERNEL_MIX_AIC", "MIX_AIC" },
+	{ ACLNPU_TASK_MIX_AIV, NPUSIM_SQE_AI_CORE, NPUSIM_FFTS_AIC_AIV_MIX, NPUSIM_KERNEL_MIX_AIV,
+	  "KERNEL_MIX_AIV", "MIX_AIV" },
 };
 
 static const struct kind_info *kind_info(aclnpuTaskKind k)
@@ -71,11 +76,13 @@ aclError aclnpuLaunchOp(const aclnpuOpDesc *d, aclrtStream stream)
 	rt_api_begin(&node, NPUPROF_API_NODE, "launch", d->opName);
 	rt_api_begin(&r, NPUPROF_API_RUNTIME, "KernelLaunch", d->opName);
 	rt_task_init(&t, ki->sqe_type, d->taskTypeName ? d->taskTypeName : ki->rt_type);
-	t.sqe.kind = ki->sqe_kind;
+	if (ki->sqe_type == NPUSIM_SQE_AI_CORE)
+		t.sqe.u.ffts.ffts_type = ki->ffts_type;
+	t.model.kind = ki->sqe_kind;
 	t.kernel = d->opName;
 	t.sqe.block_dim = (uint16_t)d->blockDim;
-	t.sqe.duration_ns = d->durationNs;
-	t.sqe.jitter_pm = (uint16_t)d->jitterPerMille;
+	t.model.duration_ns = d->durationNs;
+	t.model.jitter_pm = (uint16_t)d->jitterPerMille;
 	ret = replay ? rt_replay_task(&t, replay, d->startNs, d->connectionId) : ACL_SUCCESS;
 	if (!ret)
 		ret = rt_submit(s, &t, 1);
@@ -110,6 +117,43 @@ void aclnpuSetRecentErrMsg(const char *msg)
 	rt_set_errmsg("%s", msg ? msg : "");
 }
 
+/* A raw task's fields into the real payload of its type, or npusim's
+ * model where a real SQE has no such field. A kernel is an FFTS SQE (type
+ * 0) whatever it asks for, as the 910B runtime writes it: an AIV one
+ * (sqeType 2) is AIV only, or a mix. */
+static void raw_payload(struct rt_task *t, const aclnpuRawTask *rt)
+{
+	t->sqe.block_dim = (uint16_t)rt->blockDim;
+	switch (rt->sqeType) {
+	case NPUSIM_SQE_AI_CORE:
+	case NPUSIM_SQE_AIV:
+		t->sqe.type = NPUSIM_SQE_AI_CORE;
+		t->sqe.u.ffts.ffts_type = rt->kind != NPUSIM_KERNEL_PLAIN ?
+						  NPUSIM_FFTS_AIC_AIV_MIX :
+					  rt->sqeType == NPUSIM_SQE_AIV ? NPUSIM_FFTS_AIV_ONLY :
+									  NPUSIM_FFTS_AIC_ONLY;
+		t->model.kind = (uint8_t)rt->kind;
+		break;
+	case NPUSIM_SQE_PLACE_HOLDER:
+		if (rt->kind == ACLNPU_RAW_PROFILER_TRACE) {
+			t->sqe.block_dim = NPUSIM_PH_TASK_PROFILER_TRACE_EX;
+			t->sqe.u.ph.trace.tag_id = (uint16_t)rt->tag;
+			t->sqe.u.ph.trace.trace_id = rt->value;
+		}
+		break;
+	case NPUSIM_SQE_NOTIFY_RECORD:
+		t->model.target_dev = NPUSIM_TARGET_DEV(rt->targetDevice);
+		/* fall through */
+	case NPUSIM_SQE_EVENT_RECORD:
+	case NPUSIM_SQE_EVENT_WAIT:
+	case NPUSIM_SQE_NOTIFY_WAIT: npusim_sqe_set_sync_id(&t->sqe, rt->id); break;
+	case NPUSIM_SQE_WRITE_VALUE:
+		t->sqe.u.write_value.value[0] = (uint32_t)rt->value;
+		t->sqe.u.write_value.value[1] = (uint32_t)(rt->value >> 32);
+		break;
+	}
+}
+
 aclError aclnpuLaunchRawTask(const aclnpuRawTask *rt, aclrtStream stream)
 {
 	struct rt_api a;
@@ -119,7 +163,9 @@ aclError aclnpuLaunchRawTask(const aclnpuRawTask *rt, aclrtStream stream)
 
 	if (!rt || rt->size < sizeof(aclnpuRawTask) || !rt->taskTypeName ||
 	    rt->sqeType > NPUSIM_SQE_TYPE_MASK || rt->blockDim > 65535 ||
-	    rt->durationNs > NPUSIM_MAX_TASK_NS)
+	    rt->durationNs > NPUSIM_MAX_TASK_NS || rt->kind > NPUSIM_KERNEL_MIX_AIV ||
+	    rt->targetDevice >= NPUSIM_MAX_DEVICES || rt->tag > UINT16_MAX ||
+	    (rt->sqeType == NPUSIM_SQE_SDMA && rt->bytes > UINT32_MAX))
 		return ACL_ERROR_INVALID_PARAM;
 	a.on = 0;
 	if (rt->apiName)
@@ -128,21 +174,19 @@ aclError aclnpuLaunchRawTask(const aclnpuRawTask *rt, aclrtStream stream)
 	if (ret)
 		return rt_api_end(&a, ret);
 	rt_task_init(&t, rt->sqeType, rt->taskTypeName);
-	t.sqe.kind = (uint8_t)rt->kind;
-	t.sqe.block_dim = (uint16_t)rt->blockDim;
-	t.sqe.id = rt->id;
-	t.sqe.target_dev = rt->targetDevice;
-	t.sqe.tag = rt->tag;
-	t.sqe.value = rt->value;
-	t.sqe.duration_ns = rt->durationNs;
-	t.sqe.bytes = rt->bytes;
+	raw_payload(&t, rt);
+	t.model.duration_ns = rt->durationNs;
 	t.bytes = rt->bytes;
 	ret = rt_replay_task(&t, rt->replayFlags, rt->startNs, rt->connectionId);
 	if (!ret && rt->event) {
-		ret = rt_event_id(rt->event, s->dev, &t.sqe.id);
+		uint32_t id;
+
+		ret = rt_event_id(rt->event, s->dev, &id);
 		if (!ret && rt->sqeType != NPUSIM_SQE_EVENT_RECORD &&
 		    rt->sqeType != NPUSIM_SQE_EVENT_WAIT)
 			ret = ACL_ERROR_INVALID_PARAM;
+		if (!ret)
+			npusim_sqe_set_sync_id(&t.sqe, id);
 	}
 	if (!ret)
 		ret = rt_submit(s, &t, 1);

@@ -594,7 +594,7 @@ void rtprof_task_track(int dev, const struct rt_stream *s, const struct rt_task 
 	ext.memcpyOp = t->memcpy_op == NPUPROF_ENUM_INVALID ? NPUPROF_EXT_NO_MEMCPY :
 							      (uint16_t)t->memcpy_op;
 	ext.traceTag = (uint16_t)t->trace_tag;
-	ext.durationNs = t->sqe.duration_ns;
+	ext.durationNs = t->model.duration_ns;
 	ext.bytes = t->bytes;
 	ext.indexId = t->index_id;
 	compact_head(&c, NPUPROF_EXT_LEVEL, NPUPROF_EXT_TASK_TYPE, sizeof(ext), t->time_ns);

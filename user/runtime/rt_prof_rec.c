@@ -163,7 +163,7 @@ void rtprof_task_track(int dev, const struct rt_stream *s, const struct rt_task 
 	r->reserved0 = 0;
 	r->batch_id = t->batch_id;
 	r->model_id = NPUPROF_NO_ID32;
-	r->duration_ns = t->sqe.duration_ns;
+	r->duration_ns = t->model.duration_ns;
 	r->bytes = t->bytes;
 	r->memcpy_op = t->memcpy_op;
 	r->trace_tag = t->trace_tag;

@@ -25,10 +25,10 @@ aclError rt_replay_task(struct rt_task *t, uint32_t flags, uint64_t start_ns, ui
 	    (!(flags & ACLNPU_REPLAY_TIMED) && start_ns))
 		return ACL_ERROR_INVALID_PARAM;
 	if (flags & ACLNPU_REPLAY_TIMED) {
-		t->sqe.flags = NPUSIM_SQE_F_TIMED;
+		t->model.flags = NPUSIM_TASK_F_TIMED;
 		if (flags & ACLNPU_REPLAY_SUBTASK)
-			t->sqe.flags |= NPUSIM_SQE_F_SUBTASK;
-		t->sqe.start_ns = start_ns;
+			t->model.flags |= NPUSIM_TASK_F_SUBTASK;
+		t->model.start_ns = start_ns;
 	}
 	if (flags & ACLNPU_REPLAY_CONN) {
 		t->has_conn = 1;

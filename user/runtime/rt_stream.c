@@ -40,8 +40,8 @@ static void observe(const struct rt_stream *s, const struct rt_task *t, int n, i
 			.batchId = t[i].batch_id,
 			.sqeType = t[i].sqe.type & NPUSIM_SQE_TYPE_MASK,
 			.taskTypeName = t[i].type_name,
-			.durationNs = t[i].sqe.duration_ns,
-			.bytes = t[i].sqe.bytes,
+			.durationNs = t[i].model.duration_ns,
+			.bytes = t[i].bytes,
 			.connectionId = prof && t[i].conn_out != NPUPROF_NO_CONNECTION ?
 						(int64_t)t[i].conn_out :
 						-1,
@@ -261,16 +261,34 @@ void rt_task_init(struct rt_task *t, unsigned int sqe_type, const char *type_nam
 aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 {
 	struct npusim_sqe q[64], *sq = q;
+	struct npusim_task_model qm[64], *sm = qm;
 	int fd = rt_dev_fd(s->dev), r, prof = rtprof_on(RTPROF_TASK_TRACK);
 	uint64_t now = prof ? rtprof_now() : 0;
 
-	if (n > 64 && !(sq = malloc(sizeof(*sq) * (size_t)n)))
+	for (int i = 0; i < n; i++) {
+		/* one SDMA SQE copies at most 4 GiB (its length is 32 bits) */
+		if ((t[i].sqe.type & NPUSIM_SQE_TYPE_MASK) == NPUSIM_SQE_SDMA &&
+		    t[i].bytes > UINT32_MAX) {
+			rt_set_errmsg("a copy of %llu bytes: an SDMA task moves at most %u",
+				      (unsigned long long)t[i].bytes, UINT32_MAX);
+			return ACL_ERROR_INVALID_PARAM;
+		}
+	}
+	if (n > 64 &&
+	    (!(sq = malloc(sizeof(*sq) * (size_t)n)) || !(sm = malloc(sizeof(*sm) * (size_t)n)))) {
+		free(sq != q ? sq : NULL);
 		return ACL_ERROR_RT_MEMORY_ALLOCATION;
+	}
 	pthread_mutex_lock(&s->lock);
 	for (int i = 0; i < n; i++) {
 		uint64_t seq = s->seq + (uint64_t)i;
 
 		sq[i] = t[i].sqe;
+		sm[i] = t[i].model;
+		if ((sq[i].type & NPUSIM_SQE_TYPE_MASK) == NPUSIM_SQE_SDMA)
+			sq[i].u.sdma.length = (uint32_t)t[i].bytes;
+		else if ((sq[i].type & NPUSIM_SQE_TYPE_MASK) == NPUSIM_SQE_PCIE_DMA)
+			sq[i].u.pcie_dma.length = t[i].bytes;
 		sq[i].stream_id = (uint16_t)s->sid;
 		sq[i].task_id = (uint16_t)seq;
 		t[i].task_id = (uint16_t)seq;
@@ -280,7 +298,7 @@ aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 		 * track times) */
 		t[i].time_ns = prof ? now + (uint64_t)i : 0;
 	}
-	r = npusim_sq_send(fd, s->sid, sq, (uint32_t)n, -1, NULL);
+	r = npusim_sq_send_model(fd, s->sid, sq, sm, (uint32_t)n, -1, NULL);
 	if (r >= 0) {
 		s->seq += (uint64_t)n;
 		s->since_drain += (uint32_t)n;
@@ -290,6 +308,8 @@ aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 	pthread_mutex_unlock(&s->lock);
 	if (sq != q)
 		free(sq);
+	if (sm != qm)
+		free(sm);
 	if (r < 0) {
 		rt_set_errmsg("submit %d task(s) to stream %u of device %d: %s", n, s->sid, s->dev,
 			      strerror(-r));
@@ -315,13 +335,13 @@ int rt_hook_launch_trace(void *stream, uint64_t index_id, uint32_t model_id, uin
 	struct rt_stream *s;
 	struct rt_task t;
 
-	(void)model_id;
 	if (rt_stream_get(stream, &s))
 		return -1;
 	rt_task_init(&t, NPUSIM_SQE_PLACE_HOLDER, "PROFILER_TRACE_EX");
-	t.sqe.kind = NPUSIM_PH_PROFILER_TRACE;
-	t.sqe.tag = tag;
-	t.sqe.value = index_id;
+	t.sqe.block_dim = NPUSIM_PH_TASK_PROFILER_TRACE_EX; /* task_type */
+	t.sqe.u.ph.trace.tag_id = (uint16_t)tag;
+	t.sqe.u.ph.trace.trace_id = index_id;
+	t.sqe.u.ph.trace.model_id = model_id;
 	t.trace_tag = tag;
 	t.index_id = index_id;
 	if (tag == NPUSIM_TRACE_TAG_MARK || tag == NPUSIM_TRACE_TAG_RANGE) {
@@ -448,7 +468,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 		return rt_api_end(&a, ACL_ERROR_RT_STREAM_CONTEXT);
 	rt_api_begin(&r, NPUPROF_API_RUNTIME, "EventRecord", NULL);
 	rt_task_init(&t, NPUSIM_SQE_EVENT_RECORD, "EVENT_RECORD");
-	t.sqe.id = e->id;
+	npusim_sqe_set_sync_id(&t.sqe, e->id);
 	ret = rt_submit(s, &t, 1);
 	if (!ret) {
 		/* the record is task seq (t.batch_id << 16 | t.task_id) */
@@ -474,7 +494,7 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 		return rt_api_end(&a, ACL_ERROR_RT_STREAM_CONTEXT);
 	rt_api_begin(&r, NPUPROF_API_RUNTIME, "StreamWaitEvent", NULL);
 	rt_task_init(&t, NPUSIM_SQE_EVENT_WAIT, "EVENT_WAIT");
-	t.sqe.id = e->id;
+	npusim_sqe_set_sync_id(&t.sqe, e->id);
 	ret = rt_submit(s, &t, 1);
 	rt_api_end(&r, ret);
 	return rt_api_end(&a, ret);

@@ -27,6 +27,8 @@ const char *tracker_type_name(uint32_t t)
 		[NPUSIM_SQE_NOTIFY_WAIT] = "NOTIFY_WAIT",
 		[NPUSIM_SQE_WRITE_VALUE] = "WRITE_VALUE",
 		[NPUSIM_SQE_SDMA] = "SDMA",
+		[NPUSIM_SQE_PCIE_DMA] = "PCIE_DMA",
+		[NPUSIM_SQE_COND] = "COND",
 	};
 
 	if (t < sizeof(names) / sizeof(names[0]) && names[t])

@@ -41,22 +41,30 @@ static void die(const char *what, int err)
 	exit(1);
 }
 
-static void send(struct dev_ctx *d, uint32_t sid, struct npusim_sqe *q, int n)
+static void send(struct dev_ctx *d, uint32_t sid, struct npusim_sqe *q,
+		 const struct npusim_task_model *m, int n)
 {
-	int r = npusim_sq_send(d->fd, sid, q, n, -1, NULL);
+	int r = npusim_sq_send_model(d->fd, sid, q, m, n, -1, NULL);
 
 	if (r < 0)
 		die("submit", r);
 	d->submitted += n;
 }
 
-static struct npusim_sqe *next_sqe(struct dev_ctx *d, struct npusim_sqe *q, int s,
-				   unsigned int type)
+/* The next SQE of stream s (0 compute, 1 communication) in q[*n], its model
+ * (the defaults) in m[*n]; returns the index. Kernels are FFTS SQEs (type 0)
+ * with their cores in ffts_type, as the 910B runtime writes them. */
+static int next_sqe(struct dev_ctx *d, struct npusim_sqe *q, struct npusim_task_model *m, int *n,
+		    int s, unsigned int type, uint16_t ffts)
 {
 	uint32_t sid = s ? d->comm : d->compute;
+	int i = (*n)++;
 
-	npusim_sqe_init(q, type, sid, d->task[s]++);
-	return q;
+	npusim_sqe_init(&q[i], type, sid, d->task[s]++);
+	memset(&m[i], 0, sizeof(m[i]));
+	if (type == NPUSIM_SQE_AI_CORE)
+		q[i].u.ffts.ffts_type = ffts;
+	return i;
 }
 
 /* One training step on one device: forward/backward kernels, then the
@@ -64,44 +72,48 @@ static struct npusim_sqe *next_sqe(struct dev_ctx *d, struct npusim_sqe *q, int 
 static void train_step(struct dev_ctx *devs, int di, int step)
 {
 	struct dev_ctx *d = &devs[di];
-	struct npusim_sqe q[64], *e;
-	int n = 0;
+	struct npusim_sqe q[64];
+	struct npusim_task_model m[64];
+	int n = 0, e;
 
 	for (int k = 0; k < 24; k++) {
-		e = next_sqe(d, &q[n++], 0, k % 3 == 2 ? NPUSIM_SQE_AIV : NPUSIM_SQE_AI_CORE);
-		e->block_dim = 8 + (k * 7) % 40;
-		e->duration_ns = 20000 + ((k * 37 + step * 11) % 13) * 15000;
-		e->jitter_pm = 50;
+		e = next_sqe(d, q, m, &n, 0, NPUSIM_SQE_AI_CORE,
+			     k == 10	? NPUSIM_FFTS_AIC_AIV_MIX :
+			     k % 3 == 2 ? NPUSIM_FFTS_AIV_ONLY :
+					  NPUSIM_FFTS_AIC_ONLY);
+		q[e].block_dim = 8 + (k * 7) % 40;
+		m[e].duration_ns = 20000 + ((k * 37 + step * 11) % 13) * 15000;
+		m[e].jitter_pm = 50;
 		if (k == 10)
-			e->kind = NPUSIM_KERNEL_MIX_AIC;
+			m[e].kind = NPUSIM_KERNEL_MIX_AIC;
 	}
-	e = next_sqe(d, &q[n++], 0, NPUSIM_SQE_EVENT_RECORD);
-	e->id = d->ev;
-	send(d, d->compute, q, n);
+	e = next_sqe(d, q, m, &n, 0, NPUSIM_SQE_EVENT_RECORD, 0);
+	npusim_sqe_set_sync_id(&q[e], d->ev);
+	send(d, d->compute, q, m, n);
 
 	n = 0;
-	e = next_sqe(d, &q[n++], 1, NPUSIM_SQE_EVENT_WAIT);
-	e->id = d->ev;
+	e = next_sqe(d, q, m, &n, 1, NPUSIM_SQE_EVENT_WAIT, 0);
+	npusim_sqe_set_sync_id(&q[e], d->ev);
 	/* ring all-reduce: tell the next device we are ready, wait for the
 	 * previous one, move a chunk, reduce, repeat ndev-1 times */
 	for (int r = 0; r < 2 * (opt.ndev - 1); r++) {
 		int next = (di + 1) % opt.ndev;
 
-		e = next_sqe(d, &q[n++], 1, NPUSIM_SQE_NOTIFY_RECORD);
-		e->id = devs[next].notify;
-		e->target_dev = next;
-		e = next_sqe(d, &q[n++], 1, NPUSIM_SQE_NOTIFY_WAIT);
-		e->id = d->notify;
-		e = next_sqe(d, &q[n++], 1, NPUSIM_SQE_SDMA);
-		e->bytes = 4u << 20;
+		e = next_sqe(d, q, m, &n, 1, NPUSIM_SQE_NOTIFY_RECORD, 0);
+		npusim_sqe_set_sync_id(&q[e], devs[next].notify);
+		m[e].target_dev = NPUSIM_TARGET_DEV((uint32_t)next);
+		e = next_sqe(d, q, m, &n, 1, NPUSIM_SQE_NOTIFY_WAIT, 0);
+		npusim_sqe_set_sync_id(&q[e], d->notify);
+		e = next_sqe(d, q, m, &n, 1, NPUSIM_SQE_SDMA, 0);
+		npusim_sqe_set_sdma(&q[e], 4u << 20, 0, 0);
 		if (r < opt.ndev - 1) {
-			e = next_sqe(d, &q[n++], 1, NPUSIM_SQE_AIV);
-			e->block_dim = 48;
-			e->duration_ns = 30000;
+			e = next_sqe(d, q, m, &n, 1, NPUSIM_SQE_AI_CORE, NPUSIM_FFTS_AIV_ONLY);
+			q[e].block_dim = 48;
+			m[e].duration_ns = 30000;
 		}
 	}
-	next_sqe(d, &q[n++], 1, NPUSIM_SQE_PLACE_HOLDER);
-	send(d, d->comm, q, n);
+	next_sqe(d, q, m, &n, 1, NPUSIM_SQE_PLACE_HOLDER, 0);
+	send(d, d->comm, q, m, n);
 }
 
 static void open_devices(struct dev_ctx *devs)
@@ -155,16 +167,17 @@ static void *flood_dev(void *p)
 {
 	struct flood_arg *a = p;
 	struct dev_ctx *d = a->d;
-	struct npusim_sqe q[NPUSIM_SEND_MAX];
+	static _Thread_local struct npusim_sqe q[NPUSIM_SEND_MAX];
+	static _Thread_local struct npusim_task_model m[NPUSIM_SEND_MAX];
 	int batch = opt.batch;
 
 	for (long t = 0; t < a->tasks; t += batch) {
-		int n = a->tasks - t < batch ? (int)(a->tasks - t) : batch;
+		int n = a->tasks - t < batch ? (int)(a->tasks - t) : batch, k = 0;
 
 		for (int i = 0; i < n; i++)
-			next_sqe(d, &q[i], 0, NPUSIM_SQE_AIV);
+			next_sqe(d, q, m, &k, 0, NPUSIM_SQE_AI_CORE, NPUSIM_FFTS_AIV_ONLY);
 		q[n - 1].ctrl |= NPUSIM_SQE_CTRL_WR_CQE;
-		send(d, d->compute, q, n);
+		send(d, d->compute, q, m, n);
 		drain(d, d->compute);
 	}
 	npusim_stream_sync(d->fd, d->compute, -1);
