@@ -604,7 +604,6 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t c
 	if (count)
 		memset(devPtr, (uint8_t)value, count);
 	rt_task_init(&t, NPUSIM_SQE_SDMA, "MEMSET_ASYNC");
-	t.sqe.bytes = count;
 	t.bytes = count;
 	ret = rt_submit(s, &t, 1);
 	rt_api_end(&r, ret);
@@ -739,7 +738,6 @@ aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduc
 	rt_api_begin(&r, NPUPROF_API_RUNTIME, "ReduceAsync", NULL);
 	reduce_host(dst, src, (size_t)(count / esize), kind, type);
 	rt_task_init(&t, NPUSIM_SQE_SDMA, "MEMCPY_ASYNC");
-	t.sqe.bytes = count;
 	t.bytes = count;
 	t.memcpy_op = ACL_MEMCPY_DEVICE_TO_DEVICE;
 	ret = rt_submit(s, &t, 1);
