@@ -301,8 +301,8 @@ aclError aclrtGetDeviceCount(uint32_t *count)
 
 /*
  * A 910B's SoC version is a product of the family (Ascend910B1..B4); npusim
- * models the one CANN's own 910B HAL stub reports (PLATFORMCONFIG_CLOUD_V2_
- * 910B1). Device 0 answers, as CANN's does with several devices; no device,
+ * models the one CANN's own 910B HAL stub reports
+ * (PLATFORMCONFIG_CLOUD_V2_910B1). Device 0 answers, as CANN's does with several devices; no device,
  * or one that is not npusim's 910B, gives NULL, as CANN's without a driver.
  */
 #define RT_SOC_NAME NPUSIM_CHIP_NAME "1"

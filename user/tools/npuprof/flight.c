@@ -178,8 +178,9 @@ int flight_dump(const struct flightbuf *b, uint64_t now, const struct flight_dum
 		snprintf(err, errlen, "%s/%s: path too long", in->parent, name);
 		return -ENAMETOOLONG;
 	}
-	/* renameat2(RENAME_NOREPLACE) semantics by hand: the name is fresh
-	 * (random), and a clash is refused rather than merged into */
+	/* the name is fresh (random); a clash is refused, never merged into.
+	 * Checked by hand: renameat2's RENAME_NOREPLACE is EINVAL on 9p and
+	 * NFS, where a dump directory may well be */
 	if (access(final, F_OK) == 0) {
 		snprintf(err, errlen, "%s: already exists", final);
 		return -EEXIST;
