@@ -18,10 +18,15 @@ kp_up() { load_sim && { loaded npuprof || insmod $NPUPROF_KO; } && rm -rf "$KP" 
 # kp_delay I MAX_MS: the I-th kill moment in [0, MAX_MS) ms, as seconds
 kp_delay() { awk -v s="$KP_SEED" -v i="$1" -v m="$2" 'BEGIN { srand(s * 1000 + i); printf "%.3f", int(rand() * m) / 1000 }'; }
 kp_q() { python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$1" "$2"; }
-# kp_intact DB: SQLite finds nothing wrong; prints its TASK count
+# kp_intact DB: SQLite finds nothing wrong; prints its TASK count (0 for a
+# session killed before its first task: such a database has no TASK table)
 kp_intact() {
-	[ "$(kp_q "$1" 'PRAGMA integrity_check')" = ok ] || { echo "$1: damaged"; return 1; }
-	kp_q "$1" 'SELECT count(*) FROM TASK'
+	[ "$(kp_q "$1" 'PRAGMA integrity_check')" = ok ] || { echo "$1: damaged" >&2; return 1; }
+	if [ "$(kp_q "$1" "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'TASK'")" = 1 ]; then
+		kp_q "$1" 'SELECT count(*) FROM TASK'
+	else
+		echo 0
+	fi
 }
 kp_stop_programs() { pkill -9 -x npuwork 2>/dev/null; wait_for 30 sh -c '! pgrep -x npuwork' > /dev/null; }
 
@@ -55,6 +60,15 @@ kp_export_killed() {
 	[ "$ek_n2" = "$ek_n" ] || { echo "$1: $ek_n tasks before a killed export, $ek_n2 after"; return 1; }
 }
 
+# kp_record DIR: `npuprof record` of a long training run into DIR, in the
+# background (its pid in rp), returning once the program runs
+kp_record() {
+	mkdir -p "$1"
+	$KP_P record --quiet -o "$1" -- $KP_W --scenario train --devices 2 --steps 100000 --quiet &
+	rp=$!
+	wait_for 120 pgrep -x npuwork > /dev/null
+}
+
 # the tracer killed: record gets SIGKILL at a random moment of a run
 t_kill_record() {
 	kp_up || return 1
@@ -62,10 +76,7 @@ t_kill_record() {
 	i=0
 	while [ $i -lt "$KP_POINTS" ]; do
 		d=$KP/r$i
-		mkdir -p "$d"
-		$KP_P record --quiet -o "$d" -- $KP_W --scenario train --devices 2 --steps 100000 --quiet &
-		rp=$!
-		wait_for 120 pgrep -x npuwork > /dev/null
+		kp_record "$d"
 		sleep "$(kp_delay $i 3000)"
 		kill -9 $rp
 		wait $rp 2> /dev/null
@@ -89,10 +100,7 @@ t_kill_program() {
 	i=0
 	while [ $i -lt "$KP_POINTS" ]; do
 		d=$KP/p$i
-		mkdir -p "$d"
-		$KP_P record --quiet -o "$d" -- $KP_W --scenario train --devices 2 --steps 100000 --quiet &
-		rp=$!
-		wait_for 120 pgrep -x npuwork > /dev/null
+		kp_record "$d"
 		sleep "$(kp_delay $((i + 1000)) 3000)"
 		pkill -9 -x npuwork
 		wait $rp
