@@ -327,7 +327,8 @@ RT_REPORT  ?= rec
 RT_BACKENDS := rec cann
 RT_SRCS    := $(filter-out $(RT_BACKENDS:%=user/runtime/rt_prof_%.c),$(wildcard user/runtime/*.c)) \
               user/runtime/rt_prof_$(RT_REPORT).c
-RT_OBJS    := $(RT_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/user/device/npusim_dev.o
+RT_OBJS    := $(RT_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/user/device/npusim_dev.o \
+              $(BUILD)/obj/user/common/u64map.o
 RT_OTHER_BACKENDS := $(patsubst %,$(BUILD)/obj-alt/user/runtime/rt_prof_%.o,$(filter-out $(RT_REPORT),$(RT_BACKENDS)))
 RT_ACL_LIBS := $(if $(filter cann,$(RT_REPORT)),-lprofapi,-lmsprofiler)
 RT_MSPROF  := $(BUILD)/lib/libmsprofiler.so

@@ -7,6 +7,9 @@
 #include <check.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
@@ -73,6 +76,29 @@ START_TEST(host_memory)
 }
 END_TEST
 
+/* A host buffer the runtime did not allocate is never read in front of: one
+ * at the start of a page behind an inaccessible page (64-byte aligned, as
+ * the runtime's own pointers are) copies without a fault. */
+START_TEST(host_buffer_after_guard_page)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, (size_t)pg * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0),
+	     dst[8] = { 0 };
+
+	ck_assert_ptr_ne(m, MAP_FAILED);
+	ck_assert_int_eq(mprotect(m, (size_t)pg, PROT_NONE), 0);
+	memcpy(m + pg, "guard", 6);
+	ck_assert_int_eq(aclInit(NULL), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtMemcpy(dst, sizeof(dst), m + pg, 6, ACL_MEMCPY_HOST_TO_HOST),
+			 ACL_SUCCESS);
+	ck_assert_str_eq(dst, "guard");
+	ck_assert_int_eq(aclrtMemcpy(m + pg, 6, dst, 6, ACL_MEMCPY_DEFAULT), ACL_SUCCESS);
+	ck_assert_int_eq(aclFinalize(), ACL_SUCCESS);
+	munmap(m, (size_t)pg * 2);
+}
+END_TEST
+
 /* The runtime records are fixed-size, 8-aligned and hole-free. */
 START_TEST(record_layouts)
 {
@@ -109,6 +135,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, uninitialised);
 	tcase_add_test(tc, no_devices);
 	tcase_add_test(tc, host_memory);
+	tcase_add_test(tc, host_buffer_after_guard_page);
 	tcase_add_test(tc, record_layouts);
 	tcase_add_test(tc, names);
 	suite_add_tcase(s, tc);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rt_ctx.h"
+#include "u64map.h"
 
 #define MEM_MAGIC 0x4e50554d454d0001ULL
 #define MEM_HDR 64 /* keeps the returned pointer 64-byte aligned */
@@ -22,11 +23,24 @@ struct mem_hdr {
 	int32_t dev;
 };
 
+/* The pointers aclrtMalloc/aclrtMallocHost gave out and not yet freed: a
+ * pointer is ours only if it is here, so that nothing reads the header in
+ * front of memory the runtime did not allocate (a host buffer on the
+ * stack, say: reading there was out of bounds). */
+static struct u64map g_live;
+static pthread_mutex_t g_live_lock = PTHREAD_MUTEX_INITIALIZER;
+
 int rt_is_dev_ptr(const void *p)
 {
-	const struct mem_hdr *h = (const void *)((const char *)p - MEM_HDR);
+	uint64_t v;
+	int r;
 
-	return p && ((uintptr_t)p & (MEM_HDR - 1)) == 0 && h->magic == MEM_MAGIC;
+	if (!p || ((uintptr_t)p & (MEM_HDR - 1)))
+		return 0;
+	pthread_mutex_lock(&g_live_lock);
+	r = u64map_get(&g_live, (uint64_t)(uintptr_t)p, &v);
+	pthread_mutex_unlock(&g_live_lock);
+	return r && ((const struct mem_hdr *)((const char *)p - MEM_HDR))->magic == MEM_MAGIC;
 }
 
 static aclError mem_alloc(const char *api, void **ptr, size_t size, int need_dev)
@@ -48,6 +62,15 @@ static aclError mem_alloc(const char *api, void **ptr, size_t size, int need_dev
 	h->magic = MEM_MAGIC;
 	h->size = size;
 	h->dev = dev;
+	pthread_mutex_lock(&g_live_lock);
+	ret = u64map_put(&g_live, (uint64_t)(uintptr_t)((char *)h + MEM_HDR), 1) < 0 ?
+		      ACL_ERROR_RT_MEMORY_ALLOCATION :
+		      ACL_SUCCESS;
+	pthread_mutex_unlock(&g_live_lock);
+	if (ret) {
+		free(h);
+		return rt_api_end(&a, ret);
+	}
 	*ptr = (char *)h + MEM_HDR;
 	return rt_api_end(&a, ACL_SUCCESS);
 }
@@ -66,6 +89,9 @@ static aclError mem_free(const char *api, void *ptr)
 		return rt_api_end(&a, ACL_ERROR_RT_PARAM_INVALID);
 	h = (struct mem_hdr *)((char *)ptr - MEM_HDR);
 	h->magic = 0;
+	pthread_mutex_lock(&g_live_lock);
+	u64map_del(&g_live, (uint64_t)(uintptr_t)ptr);
+	pthread_mutex_unlock(&g_live_lock);
 	free(h);
 	return rt_api_end(&a, ACL_SUCCESS);
 }
