@@ -192,7 +192,8 @@ static void run_flood(struct dev_ctx *devs)
 
 	for (int i = 0; i < opt.ndev; i++) {
 		a[i].d = &devs[i];
-		a[i].tasks = opt.tasks / opt.ndev;
+		/* exactly --tasks in all: the first devices take the remainder */
+		a[i].tasks = opt.tasks / opt.ndev + (i < opt.tasks % opt.ndev);
 		pthread_create(&th[i], NULL, flood_dev, &a[i]);
 	}
 	for (int i = 0; i < opt.ndev; i++)
