@@ -1,8 +1,9 @@
 #!/bin/sh
 # layering_test: the files of the simulated driver (kmod/npusim) and of
 # each user folder of USER_DIRS (below) call each other in a DAG, never
-# in a circle: for each folder, every object's undefined symbols are matched to the object of the same folder that
-# defines them, and tsort(1) must order the result without a loop.
+# in a circle: for each folder, every object's undefined symbols are
+# matched to the object of the same folder that defines them, and
+# tsort(1) must order the result without a loop.
 # Needs everything built (make): it reads the build's objects. Prints one
 # line; exits non-zero on a circle.
 set -u
