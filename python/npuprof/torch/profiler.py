@@ -92,7 +92,7 @@ class _KinetoProfile:
         self._step_num_offset = 0
         self._export_only = False
         self._mirror_opened = False
-        self._dist_enabled = False  # this profile set up npuprof.torch._dist
+        self._dist_enabled = False  # this profile set up npuprof.sim.dist
         self._recording = False
         self._started = False
         self._step_t0 = None
@@ -194,7 +194,7 @@ class _KinetoProfile:
         finally:
             self._started = False
             if self._dist_enabled:
-                from npuprof.torch import _dist
+                from ..sim import dist as _dist
                 _dist.disable()
                 self._dist_enabled = False
             if self._mirror_opened:
@@ -298,7 +298,7 @@ class _KinetoProfile:
                              "recording without it\n")
             return
         if _C.mirror_is_open():
-            # opened by someone else (npuprof.torch._dist): use it, leave it open
+            # opened by someone else (npuprof.sim.dist): use it, leave it open
             self.mirror = True
         else:
             _C.mirror_open(_device_id())
@@ -316,7 +316,7 @@ class _KinetoProfile:
             return
         if not (dist.is_available() and dist.is_initialized()):
             return
-        from npuprof.torch import _dist
+        from ..sim import dist as _dist
         if not _dist.enabled():
             self._dist_enabled = bool(_dist.enable())
 
