@@ -1,20 +1,21 @@
-# The device mirror of npuprof.torch (owner: torch-mirror; python/npuprof/csrc/
-# mirror.[ch]): libnpuprof_mirror.so, plain C over our ACL libraries
+# The device mirror (python/npuprof/sim: mirror.[ch], the package
+# npuprof.sim): libnpuprof_mirror.so, plain C over our ACL libraries
 # (libascendcl, libopapi, libnnopbase, libmsprofiler in build/lib). Its rpath
 # finds them from build/python/npuprof ($ORIGIN/../../lib) and from an
 # installed package, <prefix>/lib/python3/dist-packages/npuprof
 # ($ORIGIN/../../.. = <prefix>/lib, $ORIGIN/../../../../lib64 = the SDK's).
-# Also installs the package's torch.distributed module (_dist.py) into the
-# build tree, and the unit test that links the library.
+# Also copies the package npuprof.sim (its torch.distributed module dist.py)
+# into the build tree, and builds the unit test that links the library.
 # Included from the Makefile and from python/python.mk: once.
 ifndef MIRROR_SO
 MIRROR_DIR  := $(BUILD)/python/npuprof
 MIRROR_SO   := $(MIRROR_DIR)/libnpuprof_mirror.so
-MIRROR_OBJ  := $(BUILD)/obj/python/npuprof/csrc/mirror.o
-MIRROR_PY   := $(MIRROR_DIR)/torch/_dist.py
+MIRROR_SRC  := python/npuprof/sim
+MIRROR_OBJ  := $(BUILD)/obj/$(MIRROR_SRC)/mirror.o
+MIRROR_PY   := $(patsubst $(MIRROR_SRC)/%,$(MIRROR_DIR)/sim/%,$(wildcard $(MIRROR_SRC)/*.py))
 MIRROR_RPATH := -Wl,-rpath,'$$ORIGIN/../../lib' -Wl,-rpath,'$$ORIGIN/../../..' \
                 -Wl,-rpath,'$$ORIGIN/../../../../lib64'
-$(MIRROR_OBJ): INC = -Iuser/recorder -Ipython/npuprof/csrc
+$(MIRROR_OBJ): INC = -Iuser/recorder -I$(MIRROR_SRC)
 
 $(MIRROR_SO): $(MIRROR_OBJ) $(NN_LIBS) $(RT_LIBS)
 	@mkdir -p $(dir $@)
@@ -23,21 +24,21 @@ $(MIRROR_SO): $(MIRROR_OBJ) $(NN_LIBS) $(RT_LIBS)
 
 $(MIRROR_OBJ): CFLAGS += -fvisibility=hidden
 
-$(MIRROR_PY): python/npuprof/torch/_dist.py
+$(MIRROR_PY): $(MIRROR_DIR)/sim/%: $(MIRROR_SRC)/%
 	@mkdir -p $(dir $@)
 	cp $< $@
 
 user: $(MIRROR_SO) $(MIRROR_PY)
 
 # the mirror's unit test reads the plan through the library
-$(BUILD)/obj/tests/unit/test_mirror.o: INC = $(INC_tests) -Ipython/npuprof/csrc
+$(BUILD)/obj/tests/unit/test_mirror.o: INC = $(INC_tests) -I$(MIRROR_SRC)
 $(BUILD)/tests/unit/test_mirror: $(BUILD)/obj/tests/unit/test_mirror.o $(UNIT_MAIN) $(MIRROR_SO)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(UNIT_MAIN) -L$(MIRROR_DIR) -lnpuprof_mirror $(RT_LINK) \
 		-Wl,-rpath,'$$ORIGIN/../../python/npuprof' $(CHECK_LIBS) -lpthread
 
 # the in-VM test that drives the mirror from C
-$(BUILD)/obj/tests/vm/mirror_test.o: INC = $(INC_tests) -Ipython/npuprof/csrc
+$(BUILD)/obj/tests/vm/mirror_test.o: INC = $(INC_tests) -I$(MIRROR_SRC)
 $(BUILD)/tests/vm/mirror_test: $(BUILD)/obj/tests/vm/mirror_test.o $(MIRROR_SO)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< -L$(MIRROR_DIR) -lnpuprof_mirror $(RT_LINK) \

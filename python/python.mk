@@ -1,4 +1,4 @@
-# ---- the Python package npuprof (owner: torch-pkg; python/) ----------------
+# ---- the Python package npuprof (python/) ----------------------------------
 # build/python/npuprof/  importable with PYTHONPATH=build/python:
 #   *.py              python/npuprof/**/*.py, copied
 #   _C.so             npuprof.torch's recorder over torch's RecordFunction
@@ -18,8 +18,8 @@ PY_INC      := $(shell $(PY) -c 'import sysconfig; print(sysconfig.get_paths()["
 PY_VER      := $(shell $(PY) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
 PY_SITEDIR  ?= $(if $(filter /usr,$(INST_PREFIX)),/usr/lib/python3/dist-packages,$(INST_PREFIX)/lib/python$(PY_VER)/dist-packages)
 PY_BUILD    := $(BUILD)/python
-# the device mirror (owner: torch-mirror) defines MIRROR_SO, its rule, and
-# the rules of its own Python files (MIRROR_PY)
+# the device mirror (python/npuprof/sim) defines MIRROR_SO, MIRROR_SRC, its
+# rule, and the rules of its own Python files (MIRROR_PY)
 -include python/mirror.mk
 PY_SRCS     := $(shell find python/npuprof -name '*.py')
 PY_OUT      := $(filter-out $(MIRROR_PY),$(PY_SRCS:python/%=$(PY_BUILD)/%))
@@ -28,7 +28,7 @@ TORCH_SRCS  := $(wildcard python/npuprof/csrc/*.cpp)
 # NDEBUG as libtorch was built: RecordFunction has debug-only members
 TORCH_CXXFLAGS := -O2 -g -std=gnu++17 -fPIC -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
                -DNDEBUG \
-               -Iinclude -Iuser/recorder -Ipython/npuprof/csrc -I$(PY_INC) -MMD -MP
+               -Iinclude -Iuser/recorder -Ipython/npuprof/csrc $(addprefix -I,$(MIRROR_SRC)) -I$(PY_INC) -MMD -MP
 TORCH_LIBS  := -L$(BUILD)/lib -lmsprofiler -ltorch_cpu -lc10 \
                -Wl,-rpath,'$$ORIGIN' -Wl,-rpath,'$$ORIGIN/../../lib' -Wl,-rpath,'$$ORIGIN/../../..'
 

@@ -50,7 +50,7 @@ done
 	fail "make install installed headers that are not in include/{acl,mstx,npuprof,uapi}"
 
 # The Python package (npuprof.torch) in Debian python3's site directory.
-for f in npuprof/__init__.py npuprof/torch/__init__.py npuprof/torch/mstx.py npuprof/_C.so; do
+for f in npuprof/__init__.py npuprof/torch/__init__.py npuprof/torch/profiler.py npuprof/torch/mstx.py npuprof/_C.so; do
 	cmp -s "build/python/$f" "$d/usr/lib/python3/dist-packages/$f" ||
 		fail "python package file $f not installed in /usr/lib/python3/dist-packages"
 done

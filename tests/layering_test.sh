@@ -1,10 +1,9 @@
 #!/bin/sh
-# layering_test: the files of the simulated driver (kmod/npusim), of the
-# runtime (user/runtime), of the aclnn libraries (user/aclnn) and of the
-# npuprof tool (user/tools/npuprof) call
-# each other in a DAG, never in a circle: for each folder, every object's
-# undefined symbols are matched to the object of the same folder that
-# defines them, and tsort(1) must order the result without a loop.
+# layering_test: the files of the simulated driver (kmod/npusim) and of
+# each user folder of USER_DIRS (below) call each other in a DAG, never
+# in a circle: for each folder, every object's undefined symbols are
+# matched to the object of the same folder that defines them, and
+# tsort(1) must order the result without a loop.
 # Needs everything built (make): it reads the build's objects. Prints one
 # line; exits non-zero on a circle.
 set -u
@@ -39,9 +38,15 @@ check_dir() {
 	fi
 }
 
-# the user folders' objects as the build made them (make user first)
-for d in user/runtime user/aclnn user/tools/npuprof; do
+# ---- the user folders checked (one list; the objects as the build made
+# them, make user first). The in-app recorder's folders are compiled only
+# into libmsprofiler.so, under build/obj-rec.
+USER_DIRS="user/runtime user/aclnn user/tools/npuprof user/recorder user/profapi
+	user/export user/capture user/device user/db user/report user/common"
+# ----
+for d in $USER_DIRS; do
 	set -- build/obj/$d/*.o
+	[ -f "$1" ] || set -- build/obj-rec/$d/*.o
 	if [ ! -f "$1" ]; then
 		echo "layering_test: no objects in build/obj/$d: make first" >&2
 		exit 1
@@ -57,5 +62,5 @@ fi
 # shellcheck disable=SC2086
 check_dir kmod/npusim $objs
 
-[ "$status" -eq 0 ] && echo "layering_test: ok (kmod/npusim, user/runtime, user/aclnn, user/tools/npuprof call down only)"
+[ "$status" -eq 0 ] && echo "layering_test: ok (kmod/npusim" $USER_DIRS "call down only)"
 exit "$status"

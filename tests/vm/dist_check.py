@@ -20,7 +20,7 @@ Prints one line per failed check; exits non-zero if any failed.
 """
 import sys
 
-from mirror_dumpread import open_db, read_dump
+from mirror_lib import open_db, read_dump
 
 OP_TYPES = {"HcclAllreduce": "hcom_allReduce_", "HcclBroadcast": "hcom_broadcast_",
             "HcclAllgather": "hcom_allGather_", "HcclBarrier": "hcom_allReduce_",

@@ -26,7 +26,7 @@ Prints one line per failed check and exits non-zero if any failed.
 import re
 import sys
 
-from mirror_dumpread import open_db, read_dump
+from mirror_lib import open_db, read_dump
 
 SLACK_NS = 40  # the device counter ticks at 50 MHz: two ticks
 

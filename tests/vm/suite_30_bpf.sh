@@ -1,6 +1,6 @@
 # The BPF capture engine against npuprof.ko (sourced by tests/vm/run.sh).
 #
-# bpf_check dual captures ONE run with both engines at once, so the records
+# bpf_test dual captures ONE run with both engines at once, so the records
 # must match byte for byte except the timestamp; the CLI tests capture
 # separate runs with `npuprof stat --engine X --raw FILE` and compare what
 # does not depend on timing.
@@ -13,19 +13,19 @@ TRAIN="build/bin/npuwork --scenario driver --steps 4 --devices 2 --quiet"
 # completes, npusim's default: CQEs only on demand)
 t_bpf_identical() {
 	bpf_both || return 1
-	$TB/bpf_check dual -- $TRAIN
+	$TB/bpf_test dual -- $TRAIN
 }
 
 # the same with a CQE for every task (cqe_mode=0)
 t_bpf_identical_every_cqe() {
 	bpf_both cqe_mode=0 || return 1
-	$TB/bpf_check dual -- $TRAIN
+	$TB/bpf_test dual -- $TRAIN
 }
 
 # system-wide (no pid filter): the submitting process is not checked
 t_bpf_identical_all() {
 	bpf_both || return 1
-	$TB/bpf_check dual --all -- $TRAIN
+	$TB/bpf_test dual --all -- $TRAIN
 }
 
 # the pid filter with another process submitting at the same time on the
@@ -35,7 +35,7 @@ dual_with_noise() {
 	build/bin/npuwork --scenario flood --tasks 100000000 --devices 2 --quiet &
 	noise=$!
 	sleep 1
-	$TB/bpf_check dual --expect-filtered --other-load -- $TRAIN
+	$TB/bpf_test dual --expect-filtered --other-load -- $TRAIN
 	rc=$?
 	kill $noise
 	wait $noise
@@ -55,25 +55,25 @@ t_bpf_filter_pid_uio() {
 
 t_bpf_filter_devices() {
 	bpf_both || return 1
-	$TB/bpf_check dual --devices 1 --expect-filtered -- $TRAIN
+	$TB/bpf_test dual --devices 1 --expect-filtered -- $TRAIN
 }
 
 t_bpf_filter_streams() {
 	bpf_both || return 1
-	$TB/bpf_check dual --streams 0,2,5-7 --expect-filtered -- $TRAIN
+	$TB/bpf_test dual --streams 0,2,5-7 --expect-filtered -- $TRAIN
 }
 
 t_bpf_no_recv() {
 	bpf_both || return 1
-	out=$($TB/bpf_check dual --no-recv -- $TRAIN) || { echo "$out"; return 1; }
+	out=$($TB/bpf_test dual --no-recv -- $TRAIN) || { echo "$out"; return 1; }
 	echo "$out"
 	echo "$out" | grep -q '^bpf: .* recv 0 '
 }
 
 t_bpf_sampling() {
 	bpf_both || return 1
-	$TB/bpf_check dual --sample 3 --expect-sampled -- $TRAIN &&
-		$TB/bpf_check dual --sample 7 --devices 0 --streams 0-3 \
+	$TB/bpf_test dual --sample 3 --expect-sampled -- $TRAIN &&
+		$TB/bpf_test dual --sample 7 --devices 0 --streams 0-3 \
 			--expect-sampled --expect-filtered -- $TRAIN
 }
 
@@ -81,7 +81,7 @@ t_bpf_sampling() {
 # exactly what the kmod captured of the same run
 t_bpf_drops_exact() {
 	bpf_both || return 1
-	$TB/bpf_check dual --bpf-ring-kb 4 --expect-drops -- \
+	$TB/bpf_test dual --bpf-ring-kb 4 --expect-drops -- \
 		build/bin/npuwork --scenario flood --tasks 20000 --devices 2 --quiet
 }
 
@@ -102,7 +102,7 @@ t_bpf_stat_cli() {
 		return 1
 	bpf_both || return 1
 	build/bin/npuprof stat --engine kmod --raw $R/kmod.raw -- $TRAIN > /dev/null || return 1
-	$TB/bpf_check same $R/kmod.raw $R/bpf.raw
+	$TB/bpf_test same $R/kmod.raw $R/bpf.raw
 }
 
 # npuprof stat --engine bpf under overflow: the drop markers add up to the
@@ -116,7 +116,7 @@ t_bpf_stat_drops() {
 	w=$(echo "$out" | sed -n 's/.*records: written \([0-9]*\), dropped \([0-9]*\).*/\1/p')
 	d=$(echo "$out" | sed -n 's/.*records: written \([0-9]*\), dropped \([0-9]*\).*/\2/p')
 	l=$(echo "$out" | sed -n 's/.*lost per drop markers: \([0-9]*\).*/\1/p')
-	c=$($TB/bpf_check count $R/bpf-drop.raw) || return 1
+	c=$($TB/bpf_test count $R/bpf-drop.raw) || return 1
 	echo "$c"
 	[ "$d" -gt 0 ] && [ "$l" = "$d" ] &&
 		echo "$c" | grep -q "data $w .* lost $d disorder 0"

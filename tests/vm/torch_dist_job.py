@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """One rank of a 2-process torch.distributed (gloo) training job whose
-collectives the device mirror runs on HCCL on npusim (npuprof.torch._dist).
+collectives the device mirror runs on HCCL on npusim (npuprof.sim.dist).
 
 usage: torch_dist_job.py OUT RANK WORLD INIT_FILE STEPS
 
@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
-from npuprof.torch import _dist  # noqa: E402
+from npuprof.sim import dist as _dist  # noqa: E402
 
 ACL_PROF_ACL_API, ACL_PROF_TASK_TIME, ACL_PROF_HCCL_TRACE = 0x1, 0x2, 0x20
 

@@ -2,7 +2,7 @@
 """One rank of a 2-process torch.distributed (gloo) training job profiled
 the way a user does it: npuprof.torch.profile with tensorboard_trace_handler,
 nothing else. The profile opens the device mirror on this rank's device
-(LOCAL_RANK), sets up the collective mirror itself (npuprof.torch._dist)
+(LOCAL_RANK), sets up the collective mirror itself (npuprof.sim.dist)
 because torch.distributed is initialised, and exports each rank into its own
 <worker>_<time>_ascend_pt directory. Then it checks its own database:
 ascend_pytorch_profiler_<rank>.db, profiler_info_<rank>.json,

@@ -1,4 +1,4 @@
-"""The workload of the npuprof.torch VM tests (tests/vm/suite_47_torch.sh):
+"""The workload of the npuprof.torch VM tests (tests/vm/suite_48_torch.sh):
 a training loop (an MLP, Adam, cross-entropy, loss.backward) and an
 inference loop (a small transformer encoder under no_grad), each under its
 own npuprof.torch.profile with a wait/warmup/active schedule, with torch's

@@ -121,17 +121,12 @@ static char *g_options[ACL_PROF_ARGS_MAX];
 static struct handle_link *g_configs;
 static struct handle_link *g_steps;
 static _Atomic uint64_t g_step_index;
-/* The transaction counter of MarkEx and mstx (the first id is 1); mstx takes
- * blocks of ids per thread, MarkEx one id. The generation changes when the
- * library is reset, so that threads drop the blocks they hold. */
-_Atomic uint64_t npuprof_g_mark_id;
-_Atomic uint32_t npuprof_g_mark_gen;
+/* MarkEx takes one transaction id of mstx.c's counter. */
 #define g_mark_id npuprof_g_mark_id
 
 /* msproftx: inited from a Start with ACL_PROF_MSPROFTX until Finalize;
  * collecting while that collection runs. */
 static _Atomic int g_tx_inited;
-_Atomic int npuprof_g_tx_collecting;
 #define g_tx_collecting npuprof_g_tx_collecting
 
 /* ---- stamp pool -------------------------------------------------------------- */

@@ -1,6 +1,6 @@
 /*
  * aclprof_internal.h - functions shared by the aclprof* implementation files
- * (aclprof.c, str2id.c) and nothing else.
+ * (aclprof.c, str2id.c, mstx.c) and nothing else.
  */
 #ifndef NPUPROF_ACLPROF_INTERNAL_H
 #define NPUPROF_ACLPROF_INTERNAL_H
@@ -28,10 +28,11 @@ const char *npuprof_str2id_lookup(uint64_t id);
 #include <stddef.h>
 #include <stdint.h>
 
-/* 1 while a collection with ACL_PROF_MSPROFTX runs (the stamp calls record). */
+/* mstx.c: 1 while a collection with ACL_PROF_MSPROFTX runs (the stamp calls
+ * record; aclprof.c sets it). */
 extern _Atomic int npuprof_g_tx_collecting;
 /* MarkEx / mstx transaction ids: the last one handed out, and the reset
- * generation (aclprof.c). */
+ * generation (mstx.c). */
 extern _Atomic uint64_t npuprof_g_mark_id;
 extern _Atomic uint32_t npuprof_g_mark_gen;
 

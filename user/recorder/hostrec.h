@@ -7,7 +7,8 @@
  * components, exported from libmsprofiler.so by its version script
  * (user/recorder/libmsprofiler.map) for our components that live in the
  * application: the runtime, and the torch extension and its mirror
- * (python/npuprof/csrc), which record framework ops through it.
+ * (python/npuprof/csrc, python/npuprof/sim), which record framework ops
+ * through it.
  */
 #ifndef NPUPROF_HOSTREC_H
 #define NPUPROF_HOSTREC_H

@@ -45,6 +45,16 @@ struct mstxDomainRegistration_st {
 	char name[];
 };
 
+/* The transaction counter of mstx and MarkEx (aclprof.c; the first id is
+ * 1): mstx takes blocks of ids per thread, MarkEx one id. The generation
+ * changes when the library is reset, so that threads drop the blocks they
+ * hold. Defined here, with the msproftx switch aclprof.c sets, so that
+ * aclprof.c uses this file and this file nothing of aclprof.c. */
+_Atomic uint64_t npuprof_g_mark_id;
+_Atomic uint32_t npuprof_g_mark_gen;
+/* 1 while a collection with ACL_PROF_MSPROFTX runs (aclprof.c sets it). */
+_Atomic int npuprof_g_tx_collecting;
+
 static pthread_mutex_t g_dom_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct mstxDomainRegistration_st *g_domains; /* live and destroyed */
 static _Atomic uint64_t g_default_hash; /* 0 until "default" is registered */

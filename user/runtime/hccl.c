@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "hccl/hccl.h"
-#include "rt_internal.h"
+#include "rt_prof.h"
 
 #define COMM_MAGIC 0x48434f4dU /* "HCOM" */
 #define MAX_RANKS NPUSIM_MAX_DEVICES

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt_ctx.h"
+#include "rt_prof.h"
 
 /* this thread holds a reference on device d if t_ref[d] == gen + 1 */
 static __thread uint32_t t_ref[NPUSIM_MAX_DEVICES];

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_ctx.h"
+#include "rt_prof.h"
 
 #define RT_CTX_MAGIC 0x43545854U /* "CTXT" */
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt_ctx.h"
+#include "rt_prof.h"
 #include "u64map.h"
 
 #define MEM_MAGIC 0x4e50554d454d0001ULL

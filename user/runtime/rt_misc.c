@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "acl/acl_rt_allocator.h"
-#include "rt_ctx.h"
+#include "rt_prof.h"
 
 /* ---- data buffers --------------------------------------------------------- */
 

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rt_internal.h"
+#include "rt_prof.h"
 
 /* As the 910B runtime does, every AI Core / AI Vector kernel is an FFTS SQE
  * (type 0) with its cores in ffts_type; which cores lead a mix is npusim's

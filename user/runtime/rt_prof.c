@@ -13,7 +13,7 @@
  * connectionId of the innermost node-level range, else of the innermost
  * acl-level one (ascend-reference.md §5.1).
  */
-#include "rt_internal.h"
+#include "rt_prof.h"
 
 #define STACK_MAX 32
 

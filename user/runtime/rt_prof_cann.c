@@ -62,7 +62,7 @@
 #include "profiling/npuprof_ext.h"
 #include "profiling/prof_api.h"
 #include "profiling/prof_common.h"
-#include "rt_internal.h"
+#include "rt_prof.h"
 #include "rthooks.h"
 
 /* Module ids: CANN's log-module enum (hicann/runtime

@@ -8,7 +8,7 @@
 
 #include "acl/acl_prof.h"
 #include "hostrec.h"
-#include "rt_internal.h"
+#include "rt_prof.h"
 #include "rthooks.h"
 
 #define STR_CACHE 1024 /* ids this thread registered already (direct-mapped) */

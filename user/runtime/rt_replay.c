@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "rt_internal.h"
+#include "rt_prof.h"
 
 static _Atomic uint64_t g_replay_op_seq = 1ULL << 40;
 

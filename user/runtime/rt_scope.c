@@ -5,7 +5,7 @@
  * the tasks of one GE node or HCCL op do (ascend-reference.md §5.1).
  */
 #include "acl/acl_npu_op.h"
-#include "rt_internal.h"
+#include "rt_prof.h"
 
 static __thread struct rt_api t_acl, t_node;
 static __thread int t_open;

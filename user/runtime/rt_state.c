@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "rt_ctx.h"
+#include "rt_internal.h"
 
 struct rt_global rt_g = { .lock = PTHREAD_MUTEX_INITIALIZER };
 __thread int rt_cur_dev = -1;

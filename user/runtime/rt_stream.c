@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "rt_internal.h"
+#include "rt_prof.h"
 
 static struct rt_stream *g_free_streams;
 static aclnpuTaskObserver g_observer;

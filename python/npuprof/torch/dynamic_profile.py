@@ -31,7 +31,9 @@ import atexit
 import json
 import os
 
-from . import ProfilerActivity, profile, schedule, tensorboard_trace_handler
+from .analysis import tensorboard_trace_handler
+from .profiler import ProfilerActivity, profile
+from .scheduler import schedule
 from .experimental_config import (AiCMetrics, ProfilerLevel, _ExperimentalConfig, print_error_msg,
                                   print_info_msg, print_warn_msg)
 

@@ -62,7 +62,7 @@ def _stream(stream):
 def _off():
     """A profile records with mstx and msprof_tx off (its
     _ExperimentalConfig's): torch_npu's markers record nothing then."""
-    from . import current_profile
+    from .profiler import current_profile
     p = current_profile()
     return p is not None and not p.experimental_config.tx_enabled
 
@@ -76,7 +76,7 @@ def mark(message="", stream=None):
 
 def range_start(message="", stream=None):
     """Starts a range; returns its id (0 if no collection runs)."""
-    from . import current_profile
+    from .profiler import current_profile
     b = _msg(message)
     if _off():
         _stream(stream)
@@ -95,7 +95,7 @@ def range_end(range_id):
     item = _open.pop(range_id, None)
     if isinstance(range_id, int) and range_id:
         _lib.mstxRangeEnd(range_id)
-    from . import current_profile
+    from .profiler import current_profile
     if item is not None and current_profile() is not None:
         _C.range(item[0], item[1], _C.now(), _API_MSTX)
 

@@ -3,7 +3,7 @@
 # npusim devices 0 and 1, each profiling itself into its own session
 # directory (aclprofInit/Start, as npuprof.torch.profile does); its
 # broadcasts, all-reduces, all-gather and barrier run for real over gloo
-# and, through npuprof.torch._dist, on HCCL on npusim. dist_check.py: per
+# and, through npuprof.sim.dist, on HCCL on npusim. dist_check.py: per
 # rank its RANK_DEVICE_MAP row, every collective a framework op record
 # containing the launch of its COMMUNICATION_OP (and, once the export writes
 # the framework tables, PYTORCH_API -> CONNECTION_IDS -> CANN_API ->

@@ -20,13 +20,13 @@ not. Every rank of the job must enable the mirror: the set-up is itself a
 collective (rank 0 publishes the root info, the others wait for it), and
 every rank issues the mirrored collectives in the same order.
 
-    from npuprof.torch import _dist
-    _dist.enable()      # after dist.init_process_group("gloo", ...)
+    from npuprof.sim import dist as sim_dist
+    sim_dist.enable()      # after dist.init_process_group("gloo", ...)
     ...
-    _dist.disable()
+    sim_dist.disable()
 
-The mirror's C library is libnpuprof_mirror.so next to this package
-(python/npuprof/csrc/mirror.h).
+The mirror's C library is libnpuprof_mirror.so in the npuprof package's
+folder (python/npuprof/sim/mirror.h).
 """
 import atexit
 import ctypes

@@ -1,8 +1,8 @@
 /*
- * bpf_check — in-VM checks that the BPF engine records what npuprof.ko
+ * bpf_test — in-VM checks that the BPF engine records what npuprof.ko
  * records (used by tests/vm/suite_30_bpf.sh).
  *
- *   bpf_check dual [--sample N] [--streams L] [--devices L] [--no-recv]
+ *   bpf_test dual [--sample N] [--streams L] [--devices L] [--no-recv]
  *                  [--all] [--bpf-ring-kb N] [--expect-drops]
  *                  [--expect-filtered] [--expect-sampled] [--other-load]
  *                  -- CMD ARGS
@@ -15,11 +15,11 @@
  *       records must be a sub-multiset of the kmod's, and records kept plus
  *       records reported lost by DROP markers must equal what the kmod
  *       captured, and the engine's dropped counter.
- *   bpf_check same A.raw B.raw
+ *   bpf_test same A.raw B.raw
  *       Two captures of separate runs of a deterministic workload: the same
  *       multiset of the fields that do not depend on timing (recv records
  *       and device counters excluded; see key_of()).
- *   bpf_check count FILE.raw
+ *   bpf_test count FILE.raw
  *       Print "records N data N drop-markers N lost N" of a raw file.
  *
  * Exit status 0 when the check holds; the first differences are printed.
@@ -53,7 +53,7 @@ static int add_rec(void *ctx, const struct npuprof_record *r)
 		struct npuprof_record *p = realloc(v->r, n * sizeof(*p));
 
 		if (!p) {
-			fprintf(stderr, "bpf_check: out of memory\n");
+			fprintf(stderr, "bpf_test: out of memory\n");
 			exit(2);
 		}
 		v->r = p;
@@ -216,7 +216,7 @@ static int cmd_dual(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "bpf_check dual: no command\n");
+		fprintf(stderr, "bpf_test dual: no command\n");
 		return 2;
 	}
 	if (pipe(gate) < 0)
@@ -238,11 +238,11 @@ static int cmd_dual(int argc, char **argv)
 	ob.ring_bytes = bpf_ring;
 	if (npuprof_engine_open(&ek, "kmod", &o, err, sizeof(err)) < 0 ||
 	    npuprof_engine_open(&eb, "bpf", &ob, err, sizeof(err)) < 0) {
-		fprintf(stderr, "bpf_check: %s\n", err);
+		fprintf(stderr, "bpf_test: %s\n", err);
 		return 1;
 	}
 	if (ek->ops->start(ek) < 0 || eb->ops->start(eb) < 0) {
-		fprintf(stderr, "bpf_check: start: %s %s\n", ek->err, eb->err);
+		fprintf(stderr, "bpf_test: start: %s %s\n", ek->err, eb->err);
 		return 1;
 	}
 	if (write(gate[1], "g", 1) != 1)
@@ -260,7 +260,7 @@ static int cmd_dual(int argc, char **argv)
 			usleep(20000); /* a tiny BPF ring overflows between reads */
 	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-		fprintf(stderr, "bpf_check: the command failed (status %#x)\n", st);
+		fprintf(stderr, "bpf_test: the command failed (status %#x)\n", st);
 		fail = 1;
 	}
 	ek->ops->stop(ek);
@@ -393,7 +393,7 @@ static long read_keys(const char *path, struct recs *v, uint64_t *nrecv)
 	long n = npuprof_rawk_read(path, add_rec, &all, NULL, err, sizeof(err));
 
 	if (n < 0) {
-		fprintf(stderr, "bpf_check: %s\n", err);
+		fprintf(stderr, "bpf_test: %s\n", err);
 		return n;
 	}
 	*nrecv = 0;
@@ -432,7 +432,7 @@ static int cmd_count(const char *path)
 	uint64_t drops = 0, lost = 0;
 
 	if (npuprof_rawk_read(path, add_rec, &v, NULL, err, sizeof(err)) < 0) {
-		fprintf(stderr, "bpf_check: %s\n", err);
+		fprintf(stderr, "bpf_test: %s\n", err);
 		return 1;
 	}
 	for (size_t i = 0; i < v.n; i++)
@@ -455,6 +455,6 @@ int main(int argc, char **argv)
 		return cmd_same(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "count"))
 		return cmd_count(argv[2]);
-	fprintf(stderr, "usage: bpf_check dual [OPTS] -- CMD | same A B | count F\n");
+	fprintf(stderr, "usage: bpf_test dual [OPTS] -- CMD | same A B | count F\n");
 	return 2;
 }
