@@ -361,24 +361,38 @@ static int id_kind(drvIdType_t type)
 	}
 }
 
+/* The fd of the device an id call names, with npusim's id kind, or -1
+ * (*err says why) */
+static int id_fd(uint32_t devId, const struct halResourceIdInputInfo *in, uint32_t *kind,
+		 drvError_t *err)
+{
+	int k;
+
+	*err = DRV_ERROR_INVALID_VALUE;
+	if (!in || (unsigned int)in->type >= DRV_INVALID_ID)
+		return -1;
+	k = id_kind(in->type);
+	if (k < 0) {
+		*err = DRV_ERROR_NOT_SUPPORT;
+		return -1;
+	}
+	*kind = (uint32_t)k;
+	return dev_fd(devId, err);
+}
+
 drvError_t halResourceIdAlloc(uint32_t devId, struct halResourceIdInputInfo *in,
 			      struct halResourceIdOutputInfo *out)
 {
 	drvError_t err;
-	uint32_t id;
-	int fd, kind, r;
+	uint32_t id, kind;
+	int fd, r;
 
-	if (!in || !out)
+	if (!out)
 		return DRV_ERROR_INVALID_VALUE;
-	if ((unsigned int)in->type >= DRV_INVALID_ID)
-		return DRV_ERROR_INVALID_VALUE;
-	kind = id_kind(in->type);
-	if (kind < 0)
-		return DRV_ERROR_NOT_SUPPORT;
-	fd = dev_fd(devId, &err);
+	fd = id_fd(devId, in, &kind, &err);
 	if (fd < 0)
 		return err;
-	r = npusim_id_alloc(fd, (uint32_t)kind, &id);
+	r = npusim_id_alloc(fd, kind, &id);
 	if (r < 0)
 		return r == -ENOSPC ? DRV_ERROR_NO_RESOURCES : drv_err(r);
 	memset(out, 0, sizeof(*out));
@@ -389,19 +403,12 @@ drvError_t halResourceIdAlloc(uint32_t devId, struct halResourceIdInputInfo *in,
 drvError_t halResourceIdFree(uint32_t devId, struct halResourceIdInputInfo *in)
 {
 	drvError_t err;
-	int fd, kind;
+	uint32_t kind;
+	int fd = id_fd(devId, in, &kind, &err);
 
-	if (!in)
-		return DRV_ERROR_INVALID_VALUE;
-	if ((unsigned int)in->type >= DRV_INVALID_ID)
-		return DRV_ERROR_INVALID_VALUE;
-	kind = id_kind(in->type);
-	if (kind < 0)
-		return DRV_ERROR_NOT_SUPPORT;
-	fd = dev_fd(devId, &err);
 	if (fd < 0)
 		return err;
-	return drv_err(npusim_id_free(fd, (uint32_t)kind, in->resourceId));
+	return drv_err(npusim_id_free(fd, kind, in->resourceId));
 }
 
 /* ---- profiling: the STARS SoC log, channel 50 -------------------------------- */
