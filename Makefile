@@ -489,3 +489,4 @@ check: sdk-check
 
 # The Python package npuprof (npuprof.torch): its rules are one block, kept in python/python.mk
 include python/python.mk
+include user/hal/build.mk

@@ -35,7 +35,7 @@ for l in build/lib/libnpuprof.so build/lib/libnpuprof.a build/lib/libmsprofiler.
 	cmp -s "$l" "$d/usr/lib/${l##*/}" || fail "library ${l##*/} not installed in /usr/lib"
 done
 # The simulated runtime and the aclnn libraries are for `make install-sdk` only.
-for l in libascendcl.so libnnopbase.so libopapi.so libc_sec.so; do
+for l in libascendcl.so libascend_hal.so libnnopbase.so libopapi.so libc_sec.so; do
 	[ -f "build/lib/$l" ] || fail "build/lib/$l was not built"
 	[ -e "$d/usr/lib/$l" ] && fail "make install installed the simulated runtime's $l"
 done
@@ -59,7 +59,7 @@ readelf -d "$d/usr/lib/python3/dist-packages/npuprof/_C.so" | grep -q 'RUNPATH.*
 
 # ---- make install-sdk: where the simulated runtime goes ---------------------
 make -s install-sdk PREFIX="$tmp/sdk" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make install-sdk"; }
-for l in libascendcl.so libprofapi.so libmsprofiler.so libms_tools_ext.so libnnopbase.so libopapi.so libc_sec.so; do
+for l in libascendcl.so libascend_hal.so libprofapi.so libmsprofiler.so libms_tools_ext.so libnnopbase.so libopapi.so libc_sec.so; do
 	[ -f "$tmp/sdk/lib64/$l" ] || fail "make install-sdk: no lib64/$l"
 done
 for h in aclnn/acl_meta.h aclnnop/aclnn_add.h securec.h profiling/aprof_pub.h profiling/prof_common.h profiling/prof_api.h; do

@@ -75,6 +75,10 @@ t_soc_name() {
 	[ "$soc" = Ascend910B1 ]
 }
 
+# libascend_hal.so on npusim through CANN's calls (tests/vm/hal_test.c)
+t_hal() { load_sim devices=2 counter_mhz=50 && $TB/hal_test 2 50000000; }
+
+run runtime.hal t_hal
 run runtime.order rt_case order
 run runtime.errors rt_case errors
 run runtime.hccl_2 rt_case hccl 2

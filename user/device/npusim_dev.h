@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 #include "uapi/npusim.h"
+#include "npusim_sqe.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -65,14 +66,6 @@ int npusim_id_free(int fd, uint32_t kind, uint32_t id);
 int npusim_prof_start(int fd, uint32_t ring_records);
 int npusim_prof_read(int fd, void *buf, uint32_t len, uint64_t *records, uint64_t *dropped);
 int npusim_prof_stop(int fd);
-
-/* Zero an SQE and fill its STARS header. */
-void npusim_sqe_init(struct npusim_sqe *sqe, unsigned int type, uint16_t stream_id,
-		     uint16_t task_id);
-/* The payload field of an event / notify SQE that names its id. */
-void npusim_sqe_set_sync_id(struct npusim_sqe *sqe, uint32_t id);
-/* An SDMA SQE's copy: length at byte 28, source and destination. */
-void npusim_sqe_set_sdma(struct npusim_sqe *sqe, uint32_t length, uint64_t src, uint64_t dst);
 
 #ifdef __cplusplus
 }

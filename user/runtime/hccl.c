@@ -117,8 +117,8 @@ HcclResult HcclCommInitAll(uint32_t ndev, int32_t *devices, HcclComm *comms)
 		g->dev[r] = devices[r];
 		for (uint32_t p = 0; p < ndev; p++)
 			for (int k = 0; k < 2 && p != r; k++)
-				if (npusim_id_alloc(rt_dev_fd(devices[r]), NPUSIM_ID_NOTIFY,
-						    &g->notify[r][p][k]) < 0) {
+				if (rt_id_alloc(devices[r], DRV_NOTIFY_ID, &g->notify[r][p][k]) !=
+				    DRV_ERROR_NONE) {
 					free(g); /* ids of a failed init are left to device reset */
 					return HCCL_E_DRV;
 				}
@@ -271,8 +271,7 @@ HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo *rootInfo, u
 	me->dev = dev;
 	for (uint32_t p = 0; p < nRanks && ret == HCCL_SUCCESS; p++)
 		for (int k = 0; k < 2 && p != rank; k++)
-			if (npusim_id_alloc(rt_dev_fd(dev), NPUSIM_ID_NOTIFY, &me->notify[p][k]) <
-			    0)
+			if (rt_id_alloc(dev, DRV_NOTIFY_ID, &me->notify[p][k]) != DRV_ERROR_NONE)
 				ret = HCCL_E_DRV; /* ids of a failed init go back at device reset */
 	if (ret == HCCL_SUCCESS && atomic_exchange(&me->ready, 1) != 0)
 		ret = HCCL_E_PARA; /* another process took this rank */
@@ -337,9 +336,8 @@ HcclResult HcclCommDestroy(HcclComm comm)
 				for (int k = 0;
 				     k < 2 && p != r && (g->self < 0 || (int)r == g->self); k++)
 					if (rt_g.initialized && rt_dev_fd(g->dev[r]) >= 0)
-						npusim_id_free(rt_dev_fd(g->dev[r]),
-							       NPUSIM_ID_NOTIFY,
-							       g->notify[r][p][k]);
+						rt_id_free(g->dev[r], DRV_NOTIFY_ID,
+							   g->notify[r][p][k]);
 		free(g);
 	}
 	/* the comm struct stays allocated so a stale handle is detected */

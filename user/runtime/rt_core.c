@@ -29,9 +29,8 @@ aclError aclsysGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t 
 
 int rt_hook_device_count(uint32_t *count)
 {
-	int n = npusim_dev_count();
-
-	*count = n > 0 ? (uint32_t)n : 0;
+	if (drvGetDevNum(count) != DRV_ERROR_NONE)
+		*count = 0;
 	return 0;
 }
 
@@ -73,9 +72,11 @@ aclError aclInit(const char *configPath)
 	if (rt_g.initialized) {
 		ret = ACL_ERROR_REPEAT_INITIALIZE;
 	} else {
-		int n = npusim_dev_count();
+		uint32_t n = 0;
 
-		rt_g.ndev = n > NPUSIM_MAX_DEVICES ? NPUSIM_MAX_DEVICES : (n < 0 ? 0 : n);
+		if (drvGetDevNum(&n) != DRV_ERROR_NONE)
+			n = 0;
+		rt_g.ndev = n > NPUSIM_MAX_DEVICES ? NPUSIM_MAX_DEVICES : (int)n;
 		for (int i = 0; i < NPUSIM_MAX_DEVICES; i++) {
 			rt_g.dev[i].fd = -1;
 			rt_g.dev[i].refs = 0;
@@ -102,8 +103,11 @@ static int device_release_locked(int dev)
 	d->dflt = NULL;
 	d->refs = 0;
 	d->gen++;
-	if (d->fd >= 0)
-		npusim_dev_close(d->fd);
+	if (d->fd >= 0) {
+		halDevCloseIn in = { .close_type = DEV_CLOSE_HOST_DEVICE };
+
+		halDeviceClose((uint32_t)dev, &in);
+	}
 	d->fd = -1;
 	return was_open;
 }
@@ -140,21 +144,24 @@ aclError aclFinalize(void)
 static aclError device_open_locked(const char *api, int dev, int *opened)
 {
 	struct rt_device *d = &rt_g.dev[dev];
+	halDevOpenIn in = { { 0 } };
+	halDevOpenOut out;
+	halDevCloseIn cin = { .close_type = DEV_CLOSE_HOST_DEVICE };
 	aclError ret;
-	int fd;
+	drvError_t r;
 
 	*opened = 0;
 	if (d->fd >= 0)
 		return ACL_SUCCESS;
-	fd = npusim_dev_open((unsigned)dev);
-	if (fd < 0) {
-		rt_set_errmsg("%s: open /dev/npusim%d: %s", api, dev, strerror(-fd));
+	r = halDeviceOpen((uint32_t)dev, &in, &out);
+	if (r != DRV_ERROR_NONE) {
+		rt_set_errmsg("%s: open device %d: driver error %d", api, dev, (int)r);
 		return ACL_ERROR_RT_DEV_SETUP_ERROR;
 	}
-	d->fd = fd;
+	d->fd = dev;
 	ret = rt_stream_create_locked(dev, 1, &d->dflt);
 	if (ret) {
-		npusim_dev_close(fd);
+		halDeviceClose((uint32_t)dev, &cin);
 		d->fd = -1;
 		return ret;
 	}
@@ -309,14 +316,14 @@ aclError aclrtGetDeviceCount(uint32_t *count)
 
 const char *aclrtGetSocName(void)
 {
-	struct npusim_dev_info info;
-	int fd = npusim_dev_open(0), r;
+	halChipInfo ci;
+	char name[2 * MAX_CHIP_NAME + 1];
 
-	if (fd < 0)
+	if (halGetChipInfo(0, &ci) != DRV_ERROR_NONE)
 		return NULL;
-	r = npusim_dev_info(fd, &info);
-	npusim_dev_close(fd);
-	if (r < 0 || strncmp(info.chip_name, NPUSIM_CHIP_NAME, sizeof(info.chip_name)) != 0)
+	snprintf(name, sizeof(name), "%.*s%.*s", MAX_CHIP_NAME, (const char *)ci.type,
+		 MAX_CHIP_NAME, (const char *)ci.name);
+	if (strcmp(name, NPUSIM_CHIP_NAME) != 0)
 		return NULL;
 	return RT_SOC_NAME;
 }

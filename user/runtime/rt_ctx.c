@@ -173,20 +173,24 @@ aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream)
 
 aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value)
 {
-	struct npusim_dev_info info;
+	int64_t num = 0;
 	aclError ret;
-	int dev, r;
+	drvError_t r;
+	int dev;
 
 	if (!value || (type != ACL_RT_DEV_RES_CUBE_CORE && type != ACL_RT_DEV_RES_VECTOR_CORE))
 		return rt_fail(ACL_ERROR_INVALID_PARAM);
 	ret = rt_current_dev(&dev);
 	if (ret)
 		return rt_fail(ret);
-	r = npusim_dev_info(rt_dev_fd(dev), &info);
-	if (r < 0) {
-		rt_set_errmsg("device %d info: %s", dev, strerror(-r));
+	r = halGetDeviceInfo((uint32_t)dev,
+			     type == ACL_RT_DEV_RES_CUBE_CORE ? MODULE_TYPE_AICORE :
+								MODULE_TYPE_VECTOR_CORE,
+			     INFO_TYPE_CORE_NUM, &num);
+	if (r != DRV_ERROR_NONE || num < 0 || num > UINT32_MAX) {
+		rt_set_errmsg("device %d core count: driver error %d", dev, (int)r);
 		return rt_fail(ACL_ERROR_RT_DRV_INTERNAL_ERROR);
 	}
-	*value = type == ACL_RT_DEV_RES_CUBE_CORE ? info.aicore_num : info.aivector_num;
+	*value = (uint32_t)num;
 	return ACL_SUCCESS;
 }

@@ -1,7 +1,9 @@
 /*
  * rt_internal.h - what the files of npuprof's ACL runtime share.
  *
- * The runtime (libascendcl.so) sits on npusim through npusim_dev.h and
+ * The runtime (libascendcl.so) reaches the device only through the driver's
+ * user-space API (libascend_hal.so, include/driver/ascend_hal.h, with the
+ * simulator's extensions of driver/npusim_hal.h) and
  * reports its profiling data through ONE layer, rt_prof*.c: no other file
  * calls the profiler (only the backend includes the profiler's headers), so
  * what the profiler is (libmsprofiler.so's host recorder, or CANN's
@@ -37,7 +39,9 @@
 #include "acl/acl.h"
 #include "acl/acl_npu_op.h"
 #include "npuprof/hostfmt.h"
-#include "npusim_dev.h"
+#include "driver/ascend_hal.h"
+#include "driver/npusim_hal.h"
+#include "npusim_sqe.h"
 
 #define RT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define RT_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -71,7 +75,7 @@ struct rt_event {
 };
 
 struct rt_device {
-	int fd; /* -1: not open */
+	int fd; /* -1: not open; else the device id, the HAL's handle */
 	int refs; /* aclrtSetDevice references (one per thread) */
 	uint32_t gen; /* bumped on every release */
 	struct rt_stream *streams;
@@ -101,6 +105,9 @@ static inline aclError rt_fail(aclError ret)
 
 /* rt_state.c */
 int rt_dev_fd(int dev);
+/* An event or notify id of device dev from the driver, and back. */
+drvError_t rt_id_alloc(int dev, drvIdType_t type, uint32_t *id);
+drvError_t rt_id_free(int dev, drvIdType_t type, uint32_t id);
 /* ACL_SUCCESS with *dev set, or the error for "no usable current device". */
 aclError rt_current_dev(int *dev);
 void rt_set_errmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

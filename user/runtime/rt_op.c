@@ -205,7 +205,7 @@ aclError aclnpuNotifyCreate(int32_t deviceId, uint32_t *notifyId)
 		return ACL_ERROR_UNINITIALIZE;
 	if (deviceId < 0 || deviceId >= rt_g.ndev || rt_dev_fd(deviceId) < 0)
 		return ACL_ERROR_RT_INVALID_DEVICEID;
-	return npusim_id_alloc(rt_dev_fd(deviceId), NPUSIM_ID_NOTIFY, notifyId) < 0 ?
+	return rt_id_alloc(deviceId, DRV_NOTIFY_ID, notifyId) != DRV_ERROR_NONE ?
 		       ACL_ERROR_RT_DRV_INTERNAL_ERROR :
 		       ACL_SUCCESS;
 }
@@ -216,7 +216,7 @@ aclError aclnpuNotifyDestroy(int32_t deviceId, uint32_t notifyId)
 		return ACL_ERROR_UNINITIALIZE;
 	if (deviceId < 0 || deviceId >= rt_g.ndev || rt_dev_fd(deviceId) < 0)
 		return ACL_ERROR_RT_INVALID_DEVICEID;
-	return npusim_id_free(rt_dev_fd(deviceId), NPUSIM_ID_NOTIFY, notifyId) < 0 ?
+	return rt_id_free(deviceId, DRV_NOTIFY_ID, notifyId) != DRV_ERROR_NONE ?
 		       ACL_ERROR_RT_PARAM_INVALID :
 		       ACL_SUCCESS;
 }

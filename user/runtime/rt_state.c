@@ -34,6 +34,24 @@ int rt_dev_fd(int dev)
 	return rt_g.dev[dev].fd;
 }
 
+drvError_t rt_id_alloc(int dev, drvIdType_t type, uint32_t *id)
+{
+	struct halResourceIdInputInfo in = { .type = type };
+	struct halResourceIdOutputInfo out;
+	drvError_t r = halResourceIdAlloc((uint32_t)dev, &in, &out);
+
+	if (r == DRV_ERROR_NONE)
+		*id = out.resourceId;
+	return r;
+}
+
+drvError_t rt_id_free(int dev, drvIdType_t type, uint32_t id)
+{
+	struct halResourceIdInputInfo in = { .type = type, .resourceId = id };
+
+	return halResourceIdFree((uint32_t)dev, &in);
+}
+
 aclError rt_current_dev(int *dev)
 {
 	if (RT_UNLIKELY(!rt_g.initialized))

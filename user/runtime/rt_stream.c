@@ -53,22 +53,35 @@ static struct rt_event *g_free_events;
 
 /* ---- streams ------------------------------------------------------------ */
 
+/* The stream's SQ/CQ pair, freed at once (tasks not run are dropped). */
+static void sqcq_free(int dev, uint32_t sid)
+{
+	struct halSqCqFreeInfo fi = { .type = DRV_NORMAL_TYPE, .sqId = sid, .cqId = sid };
+
+	halSqCqFree((uint32_t)dev, &fi);
+}
+
 aclError rt_stream_create_locked(int dev, int is_default, struct rt_stream **out)
 {
 	struct rt_stream *s = g_free_streams;
+	/* a normal SQ/CQ pair of STARS SQEs; its SQ id is the stream id */
+	struct halSqCqInputInfo in = { .type = DRV_NORMAL_TYPE,
+				       .sqeSize = sizeof(struct npusim_sqe) };
+	struct halSqCqOutputInfo qo;
 	uint32_t sid;
-	int r = npusim_stream_create(rt_g.dev[dev].fd, &sid);
+	drvError_t r = halSqCqAllocate((uint32_t)dev, &in, &qo);
 
-	if (r < 0) {
-		rt_set_errmsg("stream create on device %d: %s", dev, strerror(-r));
+	if (r != DRV_ERROR_NONE) {
+		rt_set_errmsg("stream create on device %d: driver error %d", dev, (int)r);
 		return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
 	}
+	sid = qo.sqId;
 	if (s) {
 		g_free_streams = s->free_next;
 	} else {
 		s = calloc(1, sizeof(*s));
 		if (!s) {
-			npusim_stream_destroy(rt_g.dev[dev].fd, sid, NPUSIM_DESTROY_CANCEL, 0);
+			sqcq_free(dev, sid);
 			return ACL_ERROR_RT_MEMORY_ALLOCATION;
 		}
 		pthread_mutex_init(&s->lock, NULL);
@@ -96,7 +109,9 @@ void rt_stream_destroy_locked(struct rt_stream *s)
 
 	atomic_store(&s->magic, RT_DEAD_MAGIC);
 	pthread_mutex_lock(&s->lock);
-	npusim_stream_destroy(rt_g.dev[s->dev].fd, s->sid, 0, -1);
+	/* its tasks run first (a force destroy dropped them) */
+	npusim_hal_sq_wait((uint32_t)s->dev, s->sid, -1);
+	sqcq_free(s->dev, s->sid);
 	pthread_mutex_unlock(&s->lock);
 	while (*pp && *pp != s)
 		pp = &(*pp)->next;
@@ -171,7 +186,7 @@ aclError rt_stream_destroy_api(aclrtStream stream, const char *api, int force)
 		ret = ACL_ERROR_RT_PARAM_INVALID;
 	if (!ret && force) {
 		pthread_mutex_lock(&s->lock);
-		npusim_stream_destroy(rt_dev_fd(s->dev), s->sid, NPUSIM_DESTROY_CANCEL, 0);
+		sqcq_free(s->dev, s->sid);
 		pthread_mutex_unlock(&s->lock);
 	}
 	if (!ret)
@@ -188,21 +203,26 @@ aclError aclrtDestroyStream(aclrtStream stream)
 static void drain_cq(struct rt_stream *s)
 {
 	struct npusim_cqe cq[64];
+	struct halReportRecvInfo ri = { .type = DRV_NORMAL_TYPE,
+					.cqId = s->sid,
+					.timeout = 0,
+					.cqe_addr = (uint8_t *)cq,
+					.cqe_num = 64 };
 
-	while (npusim_cq_recv(rt_dev_fd(s->dev), s->sid, cq, 64, 0) == 64)
+	while (halCqReportRecv((uint32_t)s->dev, &ri) == DRV_ERROR_NONE && ri.report_cqe_num == 64)
 		;
 	s->since_drain = 0;
 }
 
 aclError rt_stream_sync(struct rt_stream *s)
 {
-	int r = npusim_stream_sync(rt_dev_fd(s->dev), s->sid, -1);
+	drvError_t r = npusim_hal_sq_wait((uint32_t)s->dev, s->sid, -1);
 
 	pthread_mutex_lock(&s->lock);
 	drain_cq(s);
 	pthread_mutex_unlock(&s->lock);
-	if (r < 0) {
-		rt_set_errmsg("stream %u sync: %s", s->sid, strerror(-r));
+	if (r != DRV_ERROR_NONE) {
+		rt_set_errmsg("stream %u sync: driver error %d", s->sid, (int)r);
 		return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
 	}
 	return ACL_SUCCESS;
@@ -262,7 +282,9 @@ aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 {
 	struct npusim_sqe q[64], *sq = q;
 	struct npusim_task_model qm[64], *sm = qm;
-	int fd = rt_dev_fd(s->dev), r, prof = rtprof_on(RTPROF_TASK_TRACK);
+	struct halTaskSendInfo si = { .type = DRV_NORMAL_TYPE, .sqId = s->sid, .timeout = -1 };
+	int prof = rtprof_on(RTPROF_TASK_TRACK);
+	drvError_t r;
 	uint64_t now = prof ? rtprof_now() : 0;
 
 	for (int i = 0; i < n; i++) {
@@ -298,8 +320,12 @@ aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 		 * track times) */
 		t[i].time_ns = prof ? now + (uint64_t)i : 0;
 	}
-	r = npusim_sq_send_model(fd, s->sid, sq, sm, (uint32_t)n, -1, NULL);
-	if (r >= 0) {
+	si.sqe_addr = (uint8_t *)sq;
+	si.sqe_num = (uint32_t)n;
+	/* the device model beside the SQEs: the simulator's side channel */
+	npusim_hal_set_task_model(sm, (uint32_t)n);
+	r = halSqTaskSend((uint32_t)s->dev, &si);
+	if (r == DRV_ERROR_NONE) {
 		s->seq += (uint64_t)n;
 		s->since_drain += (uint32_t)n;
 		if (s->since_drain >= RT_DRAIN_EVERY)
@@ -310,9 +336,9 @@ aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 		free(sq);
 	if (sm != qm)
 		free(sm);
-	if (r < 0) {
-		rt_set_errmsg("submit %d task(s) to stream %u of device %d: %s", n, s->sid, s->dev,
-			      strerror(-r));
+	if (r != DRV_ERROR_NONE) {
+		rt_set_errmsg("submit %d task(s) to stream %u of device %d: driver error %d", n,
+			      s->sid, s->dev, (int)r);
 		return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
 	}
 	if (RT_UNLIKELY(prof)) {
@@ -393,11 +419,12 @@ aclError aclrtCreateEvent(aclrtEvent *event)
 	ret = rt_current_dev(&dev);
 	if (ret)
 		return rt_api_end(&a, ret);
-	r = npusim_id_alloc(rt_dev_fd(dev), NPUSIM_ID_EVENT, &id);
-	if (r < 0) {
-		rt_set_errmsg("event id on device %d: %s", dev, strerror(-r));
-		return rt_api_end(&a, r == -ENOSPC ? ACL_ERROR_RT_MEMORY_ALLOCATION :
-						     ACL_ERROR_RT_DRV_INTERNAL_ERROR);
+	r = rt_id_alloc(dev, DRV_EVENT_ID, &id);
+	if (r != DRV_ERROR_NONE) {
+		rt_set_errmsg("event id on device %d: driver error %d", dev, (int)r);
+		return rt_api_end(&a, r == DRV_ERROR_NO_RESOURCES ?
+					      ACL_ERROR_RT_MEMORY_ALLOCATION :
+					      ACL_ERROR_RT_DRV_INTERNAL_ERROR);
 	}
 	pthread_mutex_lock(&rt_g.lock);
 	e = g_free_events;
@@ -407,7 +434,7 @@ aclError aclrtCreateEvent(aclrtEvent *event)
 		e = calloc(1, sizeof(*e));
 	pthread_mutex_unlock(&rt_g.lock);
 	if (!e) {
-		npusim_id_free(rt_dev_fd(dev), NPUSIM_ID_EVENT, id);
+		rt_id_free(dev, DRV_EVENT_ID, id);
 		return rt_api_end(&a, ACL_ERROR_RT_MEMORY_ALLOCATION);
 	}
 	e->dev = dev;
@@ -431,7 +458,7 @@ aclError aclrtDestroyEvent(aclrtEvent event)
 	if (!ret) {
 		atomic_store(&e->magic, RT_DEAD_MAGIC);
 		if (rt_g.dev[e->dev].fd >= 0)
-			npusim_id_free(rt_g.dev[e->dev].fd, NPUSIM_ID_EVENT, e->id);
+			rt_id_free(e->dev, DRV_EVENT_ID, e->id);
 		e->free_next = g_free_events;
 		g_free_events = e;
 	}
@@ -510,8 +537,8 @@ static int event_done(struct rt_event *e, aclError *err)
 	*err = ACL_SUCCESS;
 	if (!s || atomic_load(&s->magic) != RT_STREAM_MAGIC)
 		return 1;
-	r = npusim_stream_status(rt_dev_fd(s->dev), s->sid, &st);
-	if (r < 0) {
+	r = npusim_hal_sq_status((uint32_t)s->dev, s->sid, &st);
+	if (r != DRV_ERROR_NONE) {
 		*err = ACL_ERROR_RT_DRV_INTERNAL_ERROR;
 		return 1;
 	}

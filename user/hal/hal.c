@@ -1,0 +1,480 @@
+/*
+ * hal.c — libascend_hal.so over npusim: the driver's user-space API
+ * (include/driver/ascend_hal.h, CANN's names and types) on npusim's ioctl
+ * and soft-queue interface, through the npusim client (user/device/
+ * npusim_dev.c, linked into this library). libc only.
+ *
+ * A device is addressed by its id, as in CANN; halDeviceOpen opens its file
+ * and halDeviceClose closes it. An SQ/CQ pair of the normal type is an
+ * npusim stream: its SQ id and CQ id are both the stream's id, which the
+ * STARS SQEs sent to it carry. The STARS SoC log (profiling channel 50)
+ * has a file of its own per device, opened by prof_drv_start whether or not
+ * the device is open, as the real prof driver serves its channels apart
+ * from the task queues.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include "driver/ascend_hal.h"
+#include "driver/npusim_hal.h"
+#include "npusim_dev.h"
+
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+/* fd + 1 of each device's open file and of its channel-50 reader (0: none) */
+static int g_fd1[NPUSIM_MAX_DEVICES];
+static int g_prof_fd1[NPUSIM_MAX_DEVICES];
+
+/* the models of the calling thread's next send (npusim_hal_set_task_model) */
+static __thread const struct npusim_task_model *t_models;
+static __thread uint32_t t_models_n;
+
+/* A negative errno of the npusim client as the driver's error code. */
+static drvError_t drv_err(int r)
+{
+	switch (-r) {
+	case 0: return DRV_ERROR_NONE;
+	case EINVAL: return DRV_ERROR_INVALID_VALUE;
+	case ENOENT: return DRV_ERROR_NOT_EXIST;
+	case ENODEV:
+	case ENXIO: return DRV_ERROR_NO_DEVICE;
+	case ENOMEM: return DRV_ERROR_OUT_OF_MEMORY;
+	case ENOSPC: return DRV_ERROR_NO_RESOURCES;
+	case EBUSY:
+	case EAGAIN:
+	case ETIMEDOUT: return DRV_ERROR_WAIT_TIMEOUT;
+	case EALREADY: return DRV_ERROR_REPEATED_INIT;
+	default: return DRV_ERROR_IOCRL_FAIL;
+	}
+}
+
+/* The fd of an opened device, or -1 (*err says why). */
+static int dev_fd(uint32_t devId, drvError_t *err)
+{
+	int fd;
+
+	if (devId >= NPUSIM_MAX_DEVICES) {
+		*err = DRV_ERROR_INVALID_DEVICE;
+		return -1;
+	}
+	pthread_mutex_lock(&g_lock);
+	fd = g_fd1[devId] - 1;
+	pthread_mutex_unlock(&g_lock);
+	*err = fd < 0 ? DRV_ERROR_UNINIT : DRV_ERROR_NONE;
+	return fd;
+}
+
+drvError_t halDeviceOpen(uint32_t devid, halDevOpenIn *in, halDevOpenOut *out)
+{
+	drvError_t ret = DRV_ERROR_NONE;
+	int fd;
+
+	if (devid >= NPUSIM_MAX_DEVICES)
+		return DRV_ERROR_INVALID_DEVICE;
+	pthread_mutex_lock(&g_lock);
+	if (g_fd1[devid]) {
+		ret = DRV_ERROR_REPEATED_INIT;
+	} else {
+		fd = npusim_dev_open(devid);
+		if (fd < 0)
+			ret = fd == -ENOENT ? DRV_ERROR_INVALID_DEVICE : drv_err(fd);
+		else
+			g_fd1[devid] = fd + 1;
+	}
+	pthread_mutex_unlock(&g_lock);
+	return ret;
+}
+
+drvError_t halDeviceClose(uint32_t devid, halDevCloseIn *in)
+{
+	int fd;
+
+	if (devid >= NPUSIM_MAX_DEVICES)
+		return DRV_ERROR_INVALID_DEVICE;
+	pthread_mutex_lock(&g_lock);
+	fd = g_fd1[devid] - 1;
+	g_fd1[devid] = 0;
+	pthread_mutex_unlock(&g_lock);
+	if (fd < 0)
+		return DRV_ERROR_UNINIT;
+	return drv_err(npusim_dev_close(fd));
+}
+
+drvError_t drvGetDevNum(uint32_t *num_dev)
+{
+	int n;
+
+	if (!num_dev)
+		return DRV_ERROR_INVALID_VALUE;
+	n = npusim_dev_count();
+	*num_dev = n > 0 ? (uint32_t)n : 0;
+	return DRV_ERROR_NONE;
+}
+
+/* The device's npusim info, through its open file or a file opened for the
+ * question (CANN answers device info without halDeviceOpen). */
+static drvError_t dev_info(uint32_t devId, struct npusim_dev_info *info)
+{
+	drvError_t err;
+	int fd = dev_fd(devId, &err), r;
+
+	if (err == DRV_ERROR_INVALID_DEVICE)
+		return err;
+	if (fd >= 0)
+		return drv_err(npusim_dev_info(fd, info));
+	fd = npusim_dev_open(devId);
+	if (fd < 0)
+		return fd == -ENOENT ? DRV_ERROR_INVALID_DEVICE : drv_err(fd);
+	r = npusim_dev_info(fd, info);
+	npusim_dev_close(fd);
+	return drv_err(r);
+}
+
+drvError_t halGetDeviceInfo(uint32_t devId, int32_t moduleType, int32_t infoType, int64_t *value)
+{
+	struct npusim_dev_info info;
+	drvError_t err;
+
+	if (!value)
+		return DRV_ERROR_INVALID_VALUE;
+	err = dev_info(devId, &info);
+	if (err)
+		return err;
+	if (infoType == INFO_TYPE_CORE_NUM) {
+		switch (moduleType) {
+		case MODULE_TYPE_AICORE: *value = info.aicore_num; return DRV_ERROR_NONE;
+		case MODULE_TYPE_VECTOR_CORE: *value = info.aivector_num; return DRV_ERROR_NONE;
+		case MODULE_TYPE_AICPU: *value = info.aicpu_num; return DRV_ERROR_NONE;
+		default: break;
+		}
+	}
+	/* the device counter's frequency, which converts STARS log times */
+	if (moduleType == MODULE_TYPE_SYSTEM && infoType == INFO_TYPE_DEV_OSC_FREQUE) {
+		if (info.counter_hz > INT64_MAX)
+			return DRV_ERROR_INNER_ERR;
+		*value = (int64_t)info.counter_hz;
+		return DRV_ERROR_NONE;
+	}
+	return DRV_ERROR_NOT_SUPPORT;
+}
+
+drvError_t halGetChipInfo(unsigned int devId, halChipInfo *chipInfo)
+{
+	struct npusim_dev_info info;
+	drvError_t err;
+
+	if (!chipInfo)
+		return DRV_ERROR_INVALID_VALUE;
+	err = dev_info(devId, &info);
+	if (err)
+		return err;
+	memset(chipInfo, 0, sizeof(*chipInfo));
+	/* "Ascend" and "910B", as CANN's driver splits the chip's name */
+	if (strncmp(info.chip_name, "Ascend", 6) == 0) {
+		memcpy(chipInfo->type, "Ascend", 6);
+		memcpy(chipInfo->name, info.chip_name + 6,
+		       strnlen(info.chip_name + 6, sizeof(info.chip_name) - 6));
+	} else {
+		memcpy(chipInfo->name, info.chip_name,
+		       strnlen(info.chip_name, sizeof(info.chip_name)));
+	}
+	memcpy(chipInfo->version, "V1", 2);
+	return DRV_ERROR_NONE;
+}
+
+/* ---- SQ/CQ ------------------------------------------------------------------ */
+
+/* The fd for a call on a queue of the given type; only the normal type. */
+static int queue_fd(uint32_t devId, const void *info, drvSqCqType_t type, drvError_t *err)
+{
+	if (!info) {
+		*err = DRV_ERROR_INVALID_VALUE;
+		return -1;
+	}
+	if (devId >= NPUSIM_MAX_DEVICES) {
+		*err = DRV_ERROR_INVALID_DEVICE;
+		return -1;
+	}
+	if ((unsigned int)type >= DRV_INVALID_TYPE) {
+		*err = DRV_ERROR_INVALID_VALUE;
+		return -1;
+	}
+	if (type != DRV_NORMAL_TYPE) {
+		*err = DRV_ERROR_NOT_SUPPORT;
+		return -1;
+	}
+	return dev_fd(devId, err);
+}
+
+drvError_t halSqCqAllocate(uint32_t devId, struct halSqCqInputInfo *in,
+			   struct halSqCqOutputInfo *out)
+{
+	drvError_t err;
+	uint32_t sid;
+	int fd, r;
+
+	if (!out)
+		return DRV_ERROR_INVALID_VALUE;
+	fd = queue_fd(devId, in, in ? in->type : DRV_NORMAL_TYPE, &err);
+	if (fd < 0)
+		return err;
+	/* STARS SQEs only; no reuse of another pair's queue, no fixed ids */
+	if ((in->sqeSize && in->sqeSize != sizeof(struct npusim_sqe)) || in->flag)
+		return DRV_ERROR_INVALID_VALUE;
+	r = npusim_stream_create(fd, &sid);
+	if (r < 0)
+		return drv_err(r);
+	memset(out, 0, sizeof(*out));
+	out->sqId = sid;
+	out->cqId = sid;
+	return DRV_ERROR_NONE;
+}
+
+/* Frees the pair at once: SQEs the device has not run are dropped, as the
+ * real driver frees the queue memory (the caller waits for its tasks first
+ * if it wants them run). */
+drvError_t halSqCqFree(uint32_t devId, struct halSqCqFreeInfo *info)
+{
+	drvError_t err;
+	int fd = queue_fd(devId, info, info ? info->type : DRV_NORMAL_TYPE, &err);
+
+	if (fd < 0)
+		return err;
+	return drv_err(npusim_stream_destroy(fd, info->sqId, NPUSIM_DESTROY_CANCEL, 0));
+}
+
+drvError_t halSqCqQuery(uint32_t devId, struct halSqCqQueryInfo *info)
+{
+	struct npusim_dev_info di;
+	struct npusim_stream_status st;
+	drvError_t err;
+	int fd = queue_fd(devId, info, info ? info->type : DRV_NORMAL_TYPE, &err), r;
+
+	if (fd < 0)
+		return err;
+	switch (info->prop) {
+	case DRV_SQCQ_PROP_SQ_HEAD:
+	case DRV_SQCQ_PROP_SQ_TAIL:
+		r = npusim_stream_status(fd, info->sqId, &st);
+		if (r < 0)
+			return drv_err(r);
+		info->value[0] = info->prop == DRV_SQCQ_PROP_SQ_HEAD ? st.sq_head : st.sq_tail;
+		return DRV_ERROR_NONE;
+	case DRV_SQCQ_PROP_SQ_DEPTH:
+	case DRV_SQCQ_PROP_SQE_SIZE:
+	case DRV_SQCQ_PROP_CQE_SIZE:
+		r = npusim_dev_info(fd, &di);
+		if (r < 0)
+			return drv_err(r);
+		info->value[0] = info->prop == DRV_SQCQ_PROP_SQ_DEPTH ?
+					 di.sq_depth :
+				 info->prop == DRV_SQCQ_PROP_SQE_SIZE ?
+					 (uint32_t)sizeof(struct npusim_sqe) :
+					 (uint32_t)sizeof(struct npusim_cqe);
+		return DRV_ERROR_NONE;
+	default:
+		return (unsigned int)info->prop >= DRV_SQCQ_PROP_MAX ? DRV_ERROR_INVALID_VALUE :
+								       DRV_ERROR_NOT_SUPPORT;
+	}
+}
+
+drvError_t npusim_hal_set_task_model(const struct npusim_task_model *models, uint32_t n)
+{
+	if (models && !n)
+		return DRV_ERROR_INVALID_VALUE;
+	t_models = models;
+	t_models_n = models ? n : 0;
+	return DRV_ERROR_NONE;
+}
+
+drvError_t halSqTaskSend(uint32_t devId, struct halTaskSendInfo *info)
+{
+	const struct npusim_task_model *models = t_models;
+	uint32_t models_n = t_models_n;
+	drvError_t err;
+	int fd, r;
+
+	t_models = NULL;
+	t_models_n = 0;
+	fd = queue_fd(devId, info, info ? info->type : DRV_NORMAL_TYPE, &err);
+	if (fd < 0)
+		return err;
+	if (!info->sqe_addr || !info->sqe_num)
+		return DRV_ERROR_INVALID_VALUE;
+	if (models && models_n != info->sqe_num)
+		return DRV_ERROR_INVALID_VALUE;
+	r = npusim_sq_send_model(fd, info->sqId, (const struct npusim_sqe *)info->sqe_addr, models,
+				 info->sqe_num, info->timeout, &info->pos);
+	return drv_err(r);
+}
+
+drvError_t halCqReportRecv(uint32_t devId, struct halReportRecvInfo *info)
+{
+	drvError_t err;
+	int fd = queue_fd(devId, info, info ? info->type : DRV_NORMAL_TYPE, &err), r;
+
+	if (fd < 0)
+		return err;
+	info->report_cqe_num = 0;
+	if (!info->cqe_addr || !info->cqe_num)
+		return DRV_ERROR_INVALID_VALUE;
+	r = npusim_cq_recv(fd, info->cqId, (struct npusim_cqe *)info->cqe_addr, info->cqe_num,
+			   info->timeout);
+	if (r < 0)
+		return drv_err(r);
+	info->report_cqe_num = (uint32_t)r;
+	/* none within the wait: the driver's timeout, as CANN's runtime expects */
+	return r == 0 ? DRV_ERROR_WAIT_TIMEOUT : DRV_ERROR_NONE;
+}
+
+drvError_t npusim_hal_sq_wait(uint32_t devId, uint32_t sqId, int32_t timeout)
+{
+	drvError_t err;
+	int fd = dev_fd(devId, &err);
+
+	if (fd < 0)
+		return err;
+	return drv_err(npusim_stream_sync(fd, sqId, timeout));
+}
+
+drvError_t npusim_hal_sq_status(uint32_t devId, uint32_t sqId, struct npusim_stream_status *st)
+{
+	drvError_t err;
+	int fd;
+
+	if (!st)
+		return DRV_ERROR_INVALID_VALUE;
+	fd = dev_fd(devId, &err);
+	if (fd < 0)
+		return err;
+	return drv_err(npusim_stream_status(fd, sqId, st));
+}
+
+/* ---- resource ids -------------------------------------------------------- */
+
+/* npusim's id kind of a driver id type, or -1 (events and notifies only) */
+static int id_kind(drvIdType_t type)
+{
+	switch (type) {
+	case DRV_EVENT_ID: return NPUSIM_ID_EVENT;
+	case DRV_NOTIFY_ID: return NPUSIM_ID_NOTIFY;
+	default: return -1;
+	}
+}
+
+/* The fd of the device an id call names, with npusim's id kind, or -1
+ * (*err says why) */
+static int id_fd(uint32_t devId, const struct halResourceIdInputInfo *in, uint32_t *kind,
+		 drvError_t *err)
+{
+	int k;
+
+	*err = DRV_ERROR_INVALID_VALUE;
+	if (!in || (unsigned int)in->type >= DRV_INVALID_ID)
+		return -1;
+	k = id_kind(in->type);
+	if (k < 0) {
+		*err = DRV_ERROR_NOT_SUPPORT;
+		return -1;
+	}
+	*kind = (uint32_t)k;
+	return dev_fd(devId, err);
+}
+
+drvError_t halResourceIdAlloc(uint32_t devId, struct halResourceIdInputInfo *in,
+			      struct halResourceIdOutputInfo *out)
+{
+	drvError_t err;
+	uint32_t id, kind;
+	int fd, r;
+
+	if (!out)
+		return DRV_ERROR_INVALID_VALUE;
+	fd = id_fd(devId, in, &kind, &err);
+	if (fd < 0)
+		return err;
+	r = npusim_id_alloc(fd, kind, &id);
+	if (r < 0)
+		return r == -ENOSPC ? DRV_ERROR_NO_RESOURCES : drv_err(r);
+	memset(out, 0, sizeof(*out));
+	out->resourceId = id;
+	return DRV_ERROR_NONE;
+}
+
+drvError_t halResourceIdFree(uint32_t devId, struct halResourceIdInputInfo *in)
+{
+	drvError_t err;
+	uint32_t kind;
+	int fd = id_fd(devId, in, &kind, &err);
+
+	if (fd < 0)
+		return err;
+	return drv_err(npusim_id_free(fd, kind, in->resourceId));
+}
+
+/* ---- profiling: the STARS SoC log, channel 50 -------------------------------- */
+
+/* PROF_ERROR unless the device and channel are ones we serve */
+static int prof_check(unsigned int device_id, unsigned int channel_id)
+{
+	if (device_id >= NPUSIM_MAX_DEVICES || channel_id != CHANNEL_STARS_SOC_LOG_BUFFER)
+		return PROF_ERROR;
+	return PROF_OK;
+}
+
+int prof_drv_start(unsigned int device_id, unsigned int channel_id,
+		   struct prof_start_para *start_para)
+{
+	int fd, r;
+
+	if (!start_para || prof_check(device_id, channel_id))
+		return PROF_ERROR;
+	pthread_mutex_lock(&g_lock);
+	if (g_prof_fd1[device_id]) {
+		pthread_mutex_unlock(&g_lock);
+		return PROF_STARTED_ALREADY;
+	}
+	fd = npusim_dev_open(device_id);
+	r = fd < 0 ? fd : npusim_prof_start(fd, 0);
+	if (r < 0 && fd >= 0)
+		npusim_dev_close(fd);
+	if (r >= 0)
+		g_prof_fd1[device_id] = fd + 1;
+	pthread_mutex_unlock(&g_lock);
+	/* another reader holds the channel */
+	if (r == -EBUSY || r == -EALREADY)
+		return PROF_STARTED_ALREADY;
+	return r < 0 ? PROF_ERROR : PROF_OK;
+}
+
+int prof_channel_read(unsigned int device_id, unsigned int channel_id, char *out_buf,
+		      unsigned int buf_size)
+{
+	int fd, r;
+
+	if (!out_buf || !buf_size || prof_check(device_id, channel_id))
+		return PROF_ERROR;
+	pthread_mutex_lock(&g_lock);
+	fd = g_prof_fd1[device_id] - 1;
+	pthread_mutex_unlock(&g_lock);
+	if (fd < 0)
+		return PROF_ERROR;
+	r = npusim_prof_read(fd, out_buf, buf_size, NULL, NULL);
+	return r < 0 ? PROF_ERROR : r;
+}
+
+int prof_stop(unsigned int device_id, unsigned int channel_id)
+{
+	int fd, r;
+
+	if (prof_check(device_id, channel_id))
+		return PROF_ERROR;
+	pthread_mutex_lock(&g_lock);
+	fd = g_prof_fd1[device_id] - 1;
+	g_prof_fd1[device_id] = 0;
+	pthread_mutex_unlock(&g_lock);
+	if (fd < 0)
+		return PROF_STOPPED_ALREADY;
+	r = npusim_prof_stop(fd);
+	npusim_dev_close(fd);
+	return r < 0 ? PROF_ERROR : PROF_OK;
+}
