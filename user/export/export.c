@@ -234,91 +234,191 @@ static void on_submit(void *vctx, struct corr_task *t)
 		check(x, -ENOMEM);
 }
 
+/* A task's TASK row from the task and the host track that launched it (or
+ * the API open on its thread); *type is the track's task type. */
+static void task_row(struct export_ctx *x, const struct corr_task *t, const struct hd_launch *l,
+		     const struct hd_track *tr, struct npuprof_db_task *row, const char **type)
+{
+	int64_t conn = -1;
+
+	memset(row, 0, sizeof(*row));
+	row->startNs = unix_ns(x, t->start_ns);
+	row->endNs = unix_ns(x, t->end_ns);
+	row->deviceId = t->dev;
+	row->globalPid = t->pid;
+	row->contextId = U32_NONE;
+	row->streamId = t->stream;
+	row->taskId = t->task;
+	row->modelId = U32_NONE;
+	*type = NULL;
+	if (tr) {
+		*type = hostdata_str(x->hd, tr->r.task_type_id);
+		if (tr->r.connection_id != NPUPROF_NO_CONNECTION)
+			conn = (int64_t)tr->r.connection_id;
+		if (tr->r.model_id != NPUPROF_NO_ID32)
+			row->modelId = tr->r.model_id;
+		if (*type && !strcmp(*type, "PROFILER_TRACE_EX") &&
+		    (tr->r.trace_tag == 11 || tr->r.trace_tag == 12))
+			*type = "MsTx"; /* the MarkEx / mstx device marker */
+	} else if (l && l->has_api) {
+		/* an uninstrumented launch: the API open on its thread */
+		conn = (int64_t)l->api_conn;
+	}
+	row->connectionId = conn;
+}
+
+/* The task's detail records, looked up once; an FFTS+ subtask's context
+ * comes from its op or HCCL task. */
+static void task_details(struct export_ctx *x, const struct corr_task *t, const struct hd_track *tr,
+			 struct npuprof_db_task *row, const struct hd_compute **cc,
+			 const struct hd_hccl_task **hc)
+{
+	*cc = NULL;
+	*hc = NULL;
+	if (!tr)
+		return;
+	*cc = hostdata_compute(x->hd, t->pid, t->dev, t->stream, t->task, tr->r.batch_id);
+	*hc = hostdata_hccl_task(x->hd, t->pid, t->dev, t->stream, t->task, tr->r.batch_id);
+	if (*cc && (*cc)->r.context_id != NPUPROF_NO_ID32)
+		row->contextId = (*cc)->r.context_id;
+	else if (*hc && (*hc)->r.context_id != NPUPROF_NO_ID32)
+		row->contextId = (*hc)->r.context_id;
+}
+
+/* An MsTx device marker's row: one TASK row per marker; a range's two
+ * markers (tag 12, the same index) become one row from the first to the
+ * second (§5.6). 1: held until its closing marker (nothing to write now),
+ * 0: write row, or a negative errno. */
+static int mstx_marker(struct export_ctx *x, const struct corr_task *t, const struct hd_track *tr,
+		       struct npuprof_db_task *row)
+{
+	uint64_t key = mstx_key(t->pid, tr->r.index_id), slot;
+
+	if (tr->r.trace_tag == 12 && u64map_get(&x->mstx_open, key, &slot)) {
+		int64_t end = row->endNs;
+
+		*row = x->mstx_pend[slot];
+		row->endNs = end > row->startNs ? end : row->startNs;
+		u64map_del(&x->mstx_open, key);
+	} else if (tr->r.trace_tag == 12) {
+		if (x->npend == x->cappend) {
+			size_t nc = x->cappend ? 2 * x->cappend : 64;
+			struct npuprof_db_task *n = realloc(x->mstx_pend, nc * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			x->mstx_pend = n;
+			x->cappend = nc;
+		}
+		x->mstx_pend[x->npend] = *row;
+		if (u64map_put(&x->mstx_open, key, x->npend++) < 0)
+			return -ENOMEM;
+		return 1; /* written with its closing marker */
+	}
+	if (u64map_put(&x->mstx_dev, key, 1) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/* The TASK row, numbered and counted. */
+static void add_task_row(struct export_ctx *x, struct npuprof_db_task *row)
+{
+	row->globalTaskId = (int64_t)x->next_gtid++;
+	check(x, npuprof_db_add_task(x->w, row));
+	x->res->tasks++;
+	if (!x->first_task_ns || row->startNs < x->first_task_ns)
+		x->first_task_ns = row->startNs;
+	if (row->endNs > x->last_task_ns)
+		x->last_task_ns = row->endNs;
+}
+
+/* COMPUTE_TASK_INFO of a task's compute op. */
+static void write_compute_info(struct export_ctx *x, const struct hd_compute *c, int64_t gtid)
+{
+	const npuprof_db_str *os = op_strings(x, c);
+	struct npuprof_db_compute_task_info ci;
+
+	memset(&ci, 0, sizeof(ci));
+	ci.name = os[OS_NAME];
+	ci.globalTaskId = gtid;
+	ci.blockDim = c->r.block_dim;
+	ci.mixBlockDim = c->r.mix_block_dim;
+	ci.taskType = os[OS_TASK_TYPE];
+	ci.opType = os[OS_OP_TYPE];
+	ci.inputFormats = os[OS_INPUT_FORMATS];
+	ci.inputDataTypes = os[OS_INPUT_DTYPES];
+	ci.inputShapes = os[OS_INPUT_SHAPES];
+	ci.outputFormats = os[OS_OUTPUT_FORMATS];
+	ci.outputDataTypes = os[OS_OUTPUT_DTYPES];
+	ci.outputShapes = os[OS_OUTPUT_SHAPES];
+	ci.attrInfo = os[OS_ATTR];
+	ci.opState = os[OS_OP_STATE];
+	ci.hf32Eligible = os[OS_HF32];
+	ci.gridDim = NPUPROF_DB_STR_NA;
+	ci.blockDimStr = NPUPROF_DB_STR_NA;
+	check(x, npuprof_db_add_compute_task_info(x->w, &ci));
+	x->res->compute++;
+}
+
+/* COMMUNICATION_TASK_INFO of a task's HCCL task; its op's device span
+ * grows to the task's row. */
+static void write_comm_info(struct export_ctx *x, const struct corr_task *t,
+			    const struct hd_hccl_task *h, const struct npuprof_db_task *row)
+{
+	struct hd_hccl_op *op = hostdata_hccl_op(x->hd, t->pid, h->r.op_seq);
+	struct npuprof_db_communication_task_info ct;
+
+	memset(&ct, 0, sizeof(ct));
+	ct.name = hstr(x, h->r.op_name_id);
+	ct.globalTaskId = row->globalTaskId;
+	ct.taskType = hstr(x, h->r.task_type_id);
+	ct.planeId = h->r.plane_id;
+	ct.groupName = hstr(x, h->r.group_name_id);
+	ct.notifyId = (int64_t)h->r.notify_id; /* uint64 max reads -1 */
+	ct.rdmaType = h->r.rdma_type;
+	ct.srcRank = h->r.src_rank;
+	ct.dstRank = h->r.dst_rank;
+	ct.transportType = h->r.transport_type;
+	ct.size = (int64_t)h->r.size;
+	ct.dataType = h->r.data_type;
+	ct.linkType = h->r.link_type;
+	ct.opId = op ? op->op_id : 0;
+	ct.isMaster = h->r.is_master;
+	ct.bandwidth = (double)h->r.bandwidth;
+	check(x, npuprof_db_add_communication_task_info(x->w, &ct));
+	x->res->comm_tasks++;
+	if (op) {
+		if (op->dev_start < 0 || row->startNs < op->dev_start)
+			op->dev_start = row->startNs;
+		if (row->endNs > op->dev_end)
+			op->dev_end = row->endNs;
+	}
+}
+
 /* A task's rows; t->user is its launch (hostdata_launch). */
 static int write_task(struct export_ctx *x, const struct corr_task *t)
 {
 	const struct hd_launch *l = t->user;
 	const struct hd_track *tr = l && l->tracked ? &l->tr : NULL;
+	const struct hd_compute *cc;
+	const struct hd_hccl_task *hc;
 	struct npuprof_db_task row;
-	const char *type = NULL;
-	int64_t conn = -1;
+	const char *type;
 
-	memset(&row, 0, sizeof(row));
-	row.startNs = unix_ns(x, t->start_ns);
-	row.endNs = unix_ns(x, t->end_ns);
-	row.deviceId = t->dev;
-	row.globalPid = t->pid;
-	row.contextId = U32_NONE;
-	row.streamId = t->stream;
-	row.taskId = t->task;
-	row.modelId = U32_NONE;
-	if (tr) {
-		type = hostdata_str(x->hd, tr->r.task_type_id);
-		if (tr->r.connection_id != NPUPROF_NO_CONNECTION)
-			conn = (int64_t)tr->r.connection_id;
-		if (tr->r.model_id != NPUPROF_NO_ID32)
-			row.modelId = tr->r.model_id;
-		if (type && !strcmp(type, "PROFILER_TRACE_EX") &&
-		    (tr->r.trace_tag == 11 || tr->r.trace_tag == 12))
-			type = "MsTx"; /* the MarkEx / mstx device marker */
-	} else if (l && l->has_api) {
-		/* an uninstrumented launch: the API open on its thread */
-		conn = (int64_t)l->api_conn;
-	}
-	/* the task's detail records, looked up once */
-	const struct hd_compute *cc = NULL;
-	const struct hd_hccl_task *hc = NULL;
-	if (tr) {
-		/* an FFTS+ subtask: its context from its op or HCCL task */
-		cc = hostdata_compute(x->hd, t->pid, t->dev, t->stream, t->task, tr->r.batch_id);
-		hc = hostdata_hccl_task(x->hd, t->pid, t->dev, t->stream, t->task, tr->r.batch_id);
-		if (cc && cc->r.context_id != NPUPROF_NO_ID32)
-			row.contextId = cc->r.context_id;
-		else if (hc && hc->r.context_id != NPUPROF_NO_ID32)
-			row.contextId = hc->r.context_id;
-	}
-	row.connectionId = conn;
+	task_row(x, t, l, tr, &row, &type);
+	task_details(x, t, tr, &row, &cc, &hc);
 	row.taskType = intern(x, type && *type ? type : sqe_type_name(t->sqe_type));
 	if (tr && type && !strcmp(type, "MsTx")) {
-		/* One TASK row per marker; a range's two markers (tag 12, the same
-		 * index) become one row from the first to the second (§5.6). */
-		uint64_t key = mstx_key(t->pid, tr->r.index_id), slot;
+		int r = mstx_marker(x, t, tr, &row);
 
-		if (tr->r.trace_tag == 12 && u64map_get(&x->mstx_open, key, &slot)) {
-			int64_t end = row.endNs;
-
-			row = x->mstx_pend[slot];
-			row.endNs = end > row.startNs ? end : row.startNs;
-			u64map_del(&x->mstx_open, key);
-		} else if (tr->r.trace_tag == 12) {
-			if (x->npend == x->cappend) {
-				size_t nc = x->cappend ? 2 * x->cappend : 64;
-				struct npuprof_db_task *n = realloc(x->mstx_pend, nc * sizeof(*n));
-
-				if (!n)
-					return x->err = -ENOMEM;
-				x->mstx_pend = n;
-				x->cappend = nc;
-			}
-			x->mstx_pend[x->npend] = row;
-			if (u64map_put(&x->mstx_open, key, x->npend++) < 0)
-				return x->err = -ENOMEM;
-			return x->err; /* written with its closing marker */
-		}
-		if (u64map_put(&x->mstx_dev, key, 1) < 0)
-			return x->err = -ENOMEM;
+		if (r < 0)
+			return x->err = r;
+		if (r > 0)
+			return x->err;
 	}
-	row.globalTaskId = (int64_t)x->next_gtid++;
-	check(x, npuprof_db_add_task(x->w, &row));
-	x->res->tasks++;
-	if (!x->first_task_ns || row.startNs < x->first_task_ns)
-		x->first_task_ns = row.startNs;
-	if (row.endNs > x->last_task_ns)
-		x->last_task_ns = row.endNs;
-
+	add_task_row(x, &row);
 	if (!tr)
 		return x->err;
-
 	if (tr->r.memcpy_op != NPUPROF_ENUM_INVALID) {
 		struct npuprof_db_memcpy_info m = {
 			.globalTaskId = row.globalTaskId,
@@ -327,63 +427,10 @@ static int write_task(struct export_ctx *x, const struct corr_task *t)
 		};
 		check(x, npuprof_db_add_memcpy_info(x->w, &m));
 	}
-	const struct hd_compute *c = cc;
-	if (c) {
-		const npuprof_db_str *os = op_strings(x, c);
-		struct npuprof_db_compute_task_info ci;
-
-		memset(&ci, 0, sizeof(ci));
-		ci.name = os[OS_NAME];
-		ci.globalTaskId = row.globalTaskId;
-		ci.blockDim = c->r.block_dim;
-		ci.mixBlockDim = c->r.mix_block_dim;
-		ci.taskType = os[OS_TASK_TYPE];
-		ci.opType = os[OS_OP_TYPE];
-		ci.inputFormats = os[OS_INPUT_FORMATS];
-		ci.inputDataTypes = os[OS_INPUT_DTYPES];
-		ci.inputShapes = os[OS_INPUT_SHAPES];
-		ci.outputFormats = os[OS_OUTPUT_FORMATS];
-		ci.outputDataTypes = os[OS_OUTPUT_DTYPES];
-		ci.outputShapes = os[OS_OUTPUT_SHAPES];
-		ci.attrInfo = os[OS_ATTR];
-		ci.opState = os[OS_OP_STATE];
-		ci.hf32Eligible = os[OS_HF32];
-		ci.gridDim = NPUPROF_DB_STR_NA;
-		ci.blockDimStr = NPUPROF_DB_STR_NA;
-		check(x, npuprof_db_add_compute_task_info(x->w, &ci));
-		x->res->compute++;
-	}
-	const struct hd_hccl_task *h = hc;
-	if (h) {
-		struct hd_hccl_op *op = hostdata_hccl_op(x->hd, t->pid, h->r.op_seq);
-		struct npuprof_db_communication_task_info ct;
-
-		memset(&ct, 0, sizeof(ct));
-		ct.name = hstr(x, h->r.op_name_id);
-		ct.globalTaskId = row.globalTaskId;
-		ct.taskType = hstr(x, h->r.task_type_id);
-		ct.planeId = h->r.plane_id;
-		ct.groupName = hstr(x, h->r.group_name_id);
-		ct.notifyId = (int64_t)h->r.notify_id; /* uint64 max reads -1 */
-		ct.rdmaType = h->r.rdma_type;
-		ct.srcRank = h->r.src_rank;
-		ct.dstRank = h->r.dst_rank;
-		ct.transportType = h->r.transport_type;
-		ct.size = (int64_t)h->r.size;
-		ct.dataType = h->r.data_type;
-		ct.linkType = h->r.link_type;
-		ct.opId = op ? op->op_id : 0;
-		ct.isMaster = h->r.is_master;
-		ct.bandwidth = (double)h->r.bandwidth;
-		check(x, npuprof_db_add_communication_task_info(x->w, &ct));
-		x->res->comm_tasks++;
-		if (op) {
-			if (op->dev_start < 0 || row.startNs < op->dev_start)
-				op->dev_start = row.startNs;
-			if (row.endNs > op->dev_end)
-				op->dev_end = row.endNs;
-		}
-	}
+	if (cc)
+		write_compute_info(x, cc, row.globalTaskId);
+	if (hc)
+		write_comm_info(x, t, hc, &row);
 	return x->err;
 }
 
