@@ -69,50 +69,71 @@ struct stars_totals {
 };
 
 struct export_ctx {
+	/* what is exported, into what */
 	const struct npuprof_session *s;
 	struct hostdata *hd;
 	struct npuprof_db *w;
+	FILE *warn;
 	const volatile sig_atomic_t *cancel;
 	int force;
-	int kernel_damaged, kernel_warned; /* the kernel stream's state, said once */
-	int session_damaged; /* npuprof.session damaged, exported anyway (--force) */
-	int prescanned; /* pass 1 done beside the host index, its count: */
-	long prescan_n;
-	int host_only; /* no kernel capture: task times from the host task tracks */
-	struct correlator corr;
 	struct npuprof_export_result *res;
 	int err;
-	/* reorder window (circular, sorted) */
-	struct npuprof_record *heap;
-	size_t nheap, whead;
+	struct correlator corr;
+	/* the kernel stream's state */
+	struct {
+		int damaged, warned; /* damaged, said once */
+		int session_damaged; /* npuprof.session damaged, exported anyway (--force) */
+		int prescanned; /* pass 1 done beside the host index, its count: */
+		long prescan_n;
+		int host_only; /* no kernel capture: task times from the host task tracks */
+	} kern;
+	/* the reorder window (circular, sorted) */
+	struct {
+		struct npuprof_record *heap;
+		size_t n, head;
+	} win;
 	/* progress */
-	uint64_t fed, total;
-	int progress, last_pct;
-	int64_t first_task_ns, last_task_ns;
-	FILE *warn;
-	struct u64map sid; /* host string id -> STRING_IDS id */
+	struct {
+		uint64_t fed, total;
+		int on, last_pct;
+	} prog;
+	/* TASK rows: their numbering and span */
+	struct {
+		uint64_t next_gtid; /* globalTaskId of the next TASK row: dense */
+		uint64_t host_gtid; /* corr_task.gtid of host-only tasks */
+		int64_t first_ns, last_ns;
+	} tasks;
+	/* string tables: host string ids as STRING_IDS ids */
+	struct {
+		struct u64map sid; /* host string id -> STRING_IDS id */
+		npuprof_db_str (*opids)[12]; /* op_strings() */
+		size_t nopids;
+	} str;
 	/* MsTx device markers (mstx_key): the ones written as TASK rows, and
-	 * range markers whose closing marker has not come yet (-> mstx_pend) */
-	struct u64map mstx_dev, mstx_open;
-	struct npuprof_db_task *mstx_pend;
-	size_t npend, cappend;
-	uint64_t next_gtid; /* globalTaskId of the next TASK row: dense */
-	uint64_t host_gtid; /* corr_task.gtid of host-only tasks */
-	npuprof_db_str (*opids)[12]; /* op_strings() */
-	size_t nopids;
+	 * range markers whose closing marker has not come yet (-> pend) */
+	struct {
+		struct u64map dev, open;
+		struct npuprof_db_task *pend;
+		size_t npend, cap;
+	} mstx;
 	/* the devices' STARS SoC logs (device_<N>/data/stars_soc.data) */
-	uint64_t stars_found; /* devices with a log (bit = device id) */
-	uint64_t stars_used; /* those whose task times come from it */
-	uint64_t kernel_times; /* devices with the kernel's task times (pass 1) */
-	struct u64map kstreams; /* (device, stream) the kernel stream has records of */
-	uint64_t kstream_last; /* the key put last (a cache) */
-	struct stars_src *stars; /* those being merged (stars_begin) */
-	int nstars;
-	int stars_warned; /* the logs' warnings said (a second database) */
-	struct stars_totals stars_tot;
-	const char *metadata_path; /* profiler_metadata.json (PyTorch db), or NULL */
-	char metadata_buf[4400];
-	struct fwk_result fwk; /* the framework tables of the PyTorch db */
+	struct {
+		uint64_t found; /* devices with a log (bit = device id) */
+		uint64_t used; /* those whose task times come from it */
+		uint64_t kernel_times; /* devices with the kernel's task times (pass 1) */
+		struct u64map kstreams; /* (device, stream) the kernel stream has records of */
+		uint64_t kstream_last; /* the key put last (a cache) */
+		struct stars_src *src; /* those being merged (stars_begin) */
+		int nsrc;
+		int warned; /* the logs' warnings said (a second database) */
+		struct stars_totals tot;
+	} soc;
+	/* the PyTorch database's extras */
+	struct {
+		const char *metadata_path; /* profiler_metadata.json, or NULL */
+		char metadata_buf[4400];
+		struct fwk_result fwk; /* its framework tables */
+	} pt;
 };
 
 /* A marker's key: the process and its transaction (index) id. */
@@ -145,11 +166,11 @@ static npuprof_db_str hstr(struct export_ctx *x, uint64_t id)
 
 	if (id == NPUPROF_HREC_NO_STRING)
 		return NPUPROF_DB_STR_NA;
-	if (u64map_get(&x->sid, id, &v))
+	if (u64map_get(&x->str.sid, id, &v))
 		return (npuprof_db_str)v;
 	s = hostdata_str(x->hd, id);
 	r = intern(x, s && *s ? s : "N/A");
-	if (u64map_put(&x->sid, id, (uint64_t)r) < 0 && !x->err)
+	if (u64map_put(&x->str.sid, id, (uint64_t)r) < 0 && !x->err)
 		x->err = -ENOMEM;
 	return r;
 }
@@ -178,7 +199,7 @@ static const char *sqe_type_name(uint32_t t)
 }
 
 /* The database ids of an op's twelve strings, in hd_op_strings' order:
- * interned once per distinct set (x->opids[c->strings]), not per task. */
+ * interned once per distinct set (x->str.opids[c->strings]), not per task. */
 enum {
 	OS_NAME,
 	OS_OP_TYPE,
@@ -200,19 +221,19 @@ static const npuprof_db_str *op_strings(struct export_ctx *x, const struct hd_co
 {
 	static const npuprof_db_str none[OS_N];
 
-	if (c->strings >= x->nopids) {
+	if (c->strings >= x->str.nopids) {
 		size_t n = x->hd->nopstr > c->strings ? x->hd->nopstr : (size_t)c->strings + 1;
-		npuprof_db_str(*p)[OS_N] = realloc(x->opids, n * sizeof(*p));
+		npuprof_db_str(*p)[OS_N] = realloc(x->str.opids, n * sizeof(*p));
 
 		if (!p) {
 			check(x, -ENOMEM);
 			return none;
 		}
-		memset(p + x->nopids, 0xff, (n - x->nopids) * sizeof(*p)); /* -1: not yet */
-		x->opids = p;
-		x->nopids = n;
+		memset(p + x->str.nopids, 0xff, (n - x->str.nopids) * sizeof(*p)); /* -1: not yet */
+		x->str.opids = p;
+		x->str.nopids = n;
 	}
-	npuprof_db_str *ids = x->opids[c->strings];
+	npuprof_db_str *ids = x->str.opids[c->strings];
 	if (ids[0] == (npuprof_db_str)-1) {
 		const uint64_t *sid = (const uint64_t *)hostdata_op_strings(x->hd, c);
 
@@ -294,28 +315,28 @@ static int mstx_marker(struct export_ctx *x, const struct corr_task *t, const st
 {
 	uint64_t key = mstx_key(t->pid, tr->r.index_id), slot;
 
-	if (tr->r.trace_tag == 12 && u64map_get(&x->mstx_open, key, &slot)) {
+	if (tr->r.trace_tag == 12 && u64map_get(&x->mstx.open, key, &slot)) {
 		int64_t end = row->endNs;
 
-		*row = x->mstx_pend[slot];
+		*row = x->mstx.pend[slot];
 		row->endNs = end > row->startNs ? end : row->startNs;
-		u64map_del(&x->mstx_open, key);
+		u64map_del(&x->mstx.open, key);
 	} else if (tr->r.trace_tag == 12) {
-		if (x->npend == x->cappend) {
-			size_t nc = x->cappend ? 2 * x->cappend : 64;
-			struct npuprof_db_task *n = realloc(x->mstx_pend, nc * sizeof(*n));
+		if (x->mstx.npend == x->mstx.cap) {
+			size_t nc = x->mstx.cap ? 2 * x->mstx.cap : 64;
+			struct npuprof_db_task *n = realloc(x->mstx.pend, nc * sizeof(*n));
 
 			if (!n)
 				return -ENOMEM;
-			x->mstx_pend = n;
-			x->cappend = nc;
+			x->mstx.pend = n;
+			x->mstx.cap = nc;
 		}
-		x->mstx_pend[x->npend] = *row;
-		if (u64map_put(&x->mstx_open, key, x->npend++) < 0)
+		x->mstx.pend[x->mstx.npend] = *row;
+		if (u64map_put(&x->mstx.open, key, x->mstx.npend++) < 0)
 			return -ENOMEM;
 		return 1; /* written with its closing marker */
 	}
-	if (u64map_put(&x->mstx_dev, key, 1) < 0)
+	if (u64map_put(&x->mstx.dev, key, 1) < 0)
 		return -ENOMEM;
 	return 0;
 }
@@ -323,13 +344,13 @@ static int mstx_marker(struct export_ctx *x, const struct corr_task *t, const st
 /* The TASK row, numbered and counted. */
 static void add_task_row(struct export_ctx *x, struct npuprof_db_task *row)
 {
-	row->globalTaskId = (int64_t)x->next_gtid++;
+	row->globalTaskId = (int64_t)x->tasks.next_gtid++;
 	check(x, npuprof_db_add_task(x->w, row));
 	x->res->tasks++;
-	if (!x->first_task_ns || row->startNs < x->first_task_ns)
-		x->first_task_ns = row->startNs;
-	if (row->endNs > x->last_task_ns)
-		x->last_task_ns = row->endNs;
+	if (!x->tasks.first_ns || row->startNs < x->tasks.first_ns)
+		x->tasks.first_ns = row->startNs;
+	if (row->endNs > x->tasks.last_ns)
+		x->tasks.last_ns = row->endNs;
 }
 
 /* COMPUTE_TASK_INFO of a task's compute op. */
@@ -465,26 +486,26 @@ static int on_done(void *vctx, const struct corr_task *t)
 
 static void window_push(struct export_ctx *x, const struct npuprof_record *r)
 {
-	size_t i = (x->whead + x->nheap) % REORDER_WINDOW;
+	size_t i = (x->win.head + x->win.n) % REORDER_WINDOW;
 
-	x->nheap++;
-	while (i != x->whead) {
+	x->win.n++;
+	while (i != x->win.head) {
 		size_t p = (i + REORDER_WINDOW - 1) % REORDER_WINDOW;
 
-		if (x->heap[p].hdr.ts <= r->hdr.ts)
+		if (x->win.heap[p].hdr.ts <= r->hdr.ts)
 			break;
-		x->heap[i] = x->heap[p];
+		x->win.heap[i] = x->win.heap[p];
 		i = p;
 	}
-	x->heap[i] = *r;
+	x->win.heap[i] = *r;
 }
 
 static const struct npuprof_record *window_pop(struct export_ctx *x)
 {
-	const struct npuprof_record *r = &x->heap[x->whead];
+	const struct npuprof_record *r = &x->win.heap[x->win.head];
 
-	x->whead = (x->whead + 1) % REORDER_WINDOW;
-	x->nheap--;
+	x->win.head = (x->win.head + 1) % REORDER_WINDOW;
+	x->win.n--;
 	return r;
 }
 
@@ -492,12 +513,12 @@ static void progress(struct export_ctx *x)
 {
 	int pct;
 
-	if (!x->progress || !x->total)
+	if (!x->prog.on || !x->prog.total)
 		return;
-	pct = (int)(x->fed * 100 / x->total);
-	if (pct == x->last_pct)
+	pct = (int)(x->prog.fed * 100 / x->prog.total);
+	if (pct == x->prog.last_pct)
 		return;
-	x->last_pct = pct;
+	x->prog.last_pct = pct;
 	fprintf(stderr, "\rnpuprof export: [%-50.*s] %3d%%", pct / 2,
 		"##################################################", pct);
 	if (pct == 100)
@@ -532,7 +553,7 @@ static void stars_find(struct export_ctx *x)
 	for (uint32_t d = 0; d < CORR_MAX_DEV; d++) {
 		stars_path(path, sizeof(path), x->s->dir, d);
 		if (access(path, F_OK) == 0)
-			x->stars_found |= 1ULL << d;
+			x->soc.found |= 1ULL << d;
 	}
 }
 
@@ -541,10 +562,10 @@ static void stars_kernel_stream(struct export_ctx *x, uint32_t dev, uint32_t str
 {
 	uint64_t k = npuprof_stream_key(dev, stream);
 
-	if (dev >= CORR_MAX_DEV || !(x->stars_found >> dev & 1) || k + 1 == x->kstream_last)
+	if (dev >= CORR_MAX_DEV || !(x->soc.found >> dev & 1) || k + 1 == x->soc.kstream_last)
 		return;
-	x->kstream_last = k + 1;
-	if (u64map_put(&x->kstreams, k, 1) < 0)
+	x->soc.kstream_last = k + 1;
+	if (u64map_put(&x->soc.kstreams, k, 1) < 0)
 		check(x, -ENOMEM);
 }
 
@@ -552,8 +573,8 @@ static void stars_kernel_stream(struct export_ctx *x, uint32_t dev, uint32_t str
 static void stars_done(struct export_ctx *x, struct stars_src *src)
 {
 	const struct stars_stats *st = stars_stats(src->rd);
-	struct stars_stats *t = &x->stars_tot.st;
-	int say = !x->stars_warned;
+	struct stars_stats *t = &x->soc.tot.st;
+	int say = !x->soc.warned;
 
 	t->records += st->records;
 	t->tasks += st->tasks;
@@ -564,7 +585,7 @@ static void stars_done(struct export_ctx *x, struct stars_src *src)
 	t->late += st->late;
 	t->tail_bytes += st->tail_bytes;
 	if (st->tail_bytes) {
-		x->stars_tot.damaged++;
+		x->soc.tot.damaged++;
 		x->res->damaged = 1;
 		if (say)
 			fprintf(x->warn,
@@ -597,12 +618,12 @@ static void stars_advance(struct export_ctx *x, struct stars_src *src)
 		stars_done(x, src);
 	if (r < 0) {
 		/* what was read counts; the rest of the file cannot be had */
-		if (!x->stars_warned)
+		if (!x->soc.warned)
 			fprintf(x->warn,
 				"npuprof export: warning: %s; its tasks before that are exported\n",
 				err);
 		x->res->damaged = 1;
-		x->stars_tot.damaged++;
+		x->soc.tot.damaged++;
 		stars_done(x, src);
 	}
 	if (!src->have)
@@ -626,44 +647,44 @@ static void stars_begin(struct export_ctx *x)
 {
 	char err[4600];
 
-	memset(&x->stars_tot, 0, sizeof(x->stars_tot));
-	x->nstars = 0;
-	x->stars_used = 0;
-	if (!x->stars_found)
+	memset(&x->soc.tot, 0, sizeof(x->soc.tot));
+	x->soc.nsrc = 0;
+	x->soc.used = 0;
+	if (!x->soc.found)
 		return;
-	x->stars = calloc((size_t)__builtin_popcountll(x->stars_found), sizeof(*x->stars));
-	if (!x->stars) {
+	x->soc.src = calloc((size_t)__builtin_popcountll(x->soc.found), sizeof(*x->soc.src));
+	if (!x->soc.src) {
 		check(x, -ENOMEM);
 		return;
 	}
 	for (uint32_t d = 0; d < CORR_MAX_DEV; d++) {
-		struct stars_src *src = &x->stars[x->nstars];
+		struct stars_src *src = &x->soc.src[x->soc.nsrc];
 
-		if (!(x->stars_found >> d & 1))
+		if (!(x->soc.found >> d & 1))
 			continue;
 		memset(src, 0, sizeof(*src));
 		src->dev = d;
 		stars_path(src->path, sizeof(src->path), x->s->dir, d);
 		if (!x->corr.clock[d].valid) {
-			if (!x->stars_warned)
+			if (!x->soc.warned)
 				fprintf(x->warn,
 					"npuprof export: warning: %s: device %u has no clock-sync samples, so its STARS times cannot be put on the host clock: not used\n",
 					src->path, d);
 			continue;
 		}
 		if (stars_open(&src->rd, src->path, err, sizeof(err)) < 0) {
-			if (!x->stars_warned)
+			if (!x->soc.warned)
 				fprintf(x->warn,
 					"npuprof export: error: %s: nothing exported from it\n",
 					err);
 			x->res->damaged = 1;
 			x->res->unreadable++;
-			x->stars_tot.damaged++;
+			x->soc.tot.damaged++;
 			continue;
 		}
-		x->stars_used |= 1ULL << d;
+		x->soc.used |= 1ULL << d;
 		x->corr.task_time[d] = 1;
-		x->nstars++;
+		x->soc.nsrc++;
 		stars_advance(x, src);
 	}
 }
@@ -675,21 +696,21 @@ static void stars_feed_upto(struct export_ctx *x, uint64_t ts)
 		struct stars_src *next = NULL;
 		const struct npuprof_task_time *tt;
 
-		for (int i = 0; i < x->nstars; i++)
-			if (x->stars[i].have && x->stars[i].head.hdr.ts <= ts &&
-			    (!next || x->stars[i].head.hdr.ts < next->head.hdr.ts))
-				next = &x->stars[i];
+		for (int i = 0; i < x->soc.nsrc; i++)
+			if (x->soc.src[i].have && x->soc.src[i].head.hdr.ts <= ts &&
+			    (!next || x->soc.src[i].head.hdr.ts < next->head.hdr.ts))
+				next = &x->soc.src[i];
 		if (!next)
 			return;
 		tt = &next->head.task_time;
 		/* the log has every task; a sampled capture keeps the kernel's choice */
 		if (!npuprof_sample_keep(x->s->sample_n, tt->devid, tt->stream_id, tt->task_id))
-			x->stars_tot.sampled_out++;
-		else if (u64map_get(&x->kstreams, npuprof_stream_key(tt->devid, tt->stream_id),
+			x->soc.tot.sampled_out++;
+		else if (u64map_get(&x->soc.kstreams, npuprof_stream_key(tt->devid, tt->stream_id),
 				    NULL))
 			check(x, corr_feed(&x->corr, &next->head));
 		else
-			x->stars_tot.other++;
+			x->soc.tot.other++;
 		stars_advance(x, next);
 	}
 }
@@ -698,29 +719,29 @@ static void stars_feed_upto(struct export_ctx *x, uint64_t ts)
 static void stars_end(struct export_ctx *x)
 {
 	stars_feed_upto(x, UINT64_MAX);
-	for (int i = 0; i < x->nstars; i++)
-		if (x->stars[i].rd) {
-			stars_close(x->stars[i].rd); /* an error stopped the export */
-			x->stars[i].rd = NULL;
+	for (int i = 0; i < x->soc.nsrc; i++)
+		if (x->soc.src[i].rd) {
+			stars_close(x->soc.src[i].rd); /* an error stopped the export */
+			x->soc.src[i].rd = NULL;
 		}
-	free(x->stars);
-	x->stars = NULL;
-	x->nstars = 0;
-	x->stars_warned |= x->stars_found != 0;
+	free(x->soc.src);
+	x->soc.src = NULL;
+	x->soc.nsrc = 0;
+	x->soc.warned |= x->soc.found != 0;
 }
 
 /* A kernel record to the correlator: the logs' tasks not later than it
  * first, and never the kernel's own task times of a device with a log. */
 static int feed(struct export_ctx *x, const struct npuprof_record *r)
 {
-	x->fed++;
-	if ((x->fed & 0xffff) == 0)
+	x->prog.fed++;
+	if ((x->prog.fed & 0xffff) == 0)
 		progress(x);
-	if (x->nstars)
+	if (x->soc.nsrc)
 		stars_feed_upto(x, r->hdr.ts);
 	if (r->hdr.type == NPUPROF_REC_TASK_TIME && r->task_time.devid < CORR_MAX_DEV &&
-	    (x->stars_used >> r->task_time.devid & 1)) {
-		x->stars_tot.kernel_ignored++;
+	    (x->soc.used >> r->task_time.devid & 1)) {
+		x->soc.tot.kernel_ignored++;
 		return x->err;
 	}
 	check(x, corr_feed(&x->corr, r));
@@ -731,7 +752,7 @@ static int on_kernel_record(void *vctx, const struct npuprof_record *r)
 {
 	struct export_ctx *x = vctx;
 
-	if (x->nheap == REORDER_WINDOW && feed(x, window_pop(x)))
+	if (x->win.n == REORDER_WINDOW && feed(x, window_pop(x)))
 		return 1;
 	window_push(x, r);
 	return 0;
@@ -742,16 +763,16 @@ static int on_scan_record(void *vctx, const struct npuprof_record *r)
 {
 	struct export_ctx *x = vctx;
 
-	x->total++;
+	x->prog.total++;
 	if (r->hdr.type == NPUPROF_REC_CLOCK_SYNC && r->clock.devid < CORR_MAX_DEV)
 		corr_clock_add(&x->corr.clock[r->clock.devid], r->clock.host_ns, r->clock.dev_cnt,
 			       r->clock.counter_hz);
 	else if (r->hdr.type == NPUPROF_REC_TASK_TIME && r->task_time.devid < CORR_MAX_DEV) {
 		x->corr.task_time[r->task_time.devid] = 1;
-		x->kernel_times |= 1ULL << r->task_time.devid;
-	} else if (x->stars_found && r->hdr.type == NPUPROF_REC_SUBMIT)
+		x->soc.kernel_times |= 1ULL << r->task_time.devid;
+	} else if (x->soc.found && r->hdr.type == NPUPROF_REC_SUBMIT)
 		stars_kernel_stream(x, r->submit.devid, r->submit.stream_id);
-	else if (x->stars_found && r->hdr.type == NPUPROF_REC_COMPLETE)
+	else if (x->soc.found && r->hdr.type == NPUPROF_REC_COMPLETE)
 		stars_kernel_stream(x, r->complete.devid, r->complete.stream_id);
 	return 0;
 }
@@ -796,7 +817,7 @@ static void on_host_task(void *vctx, const struct hd_track *tr)
 	l.tracked = 1;
 	l.self = HD_END;
 	memset(&t, 0, sizeof(t));
-	t.gtid = x->host_gtid++;
+	t.gtid = x->tasks.host_gtid++;
 	t.dev = tr->r.device_id;
 	t.stream = tr->r.stream_id;
 	t.task = tr->r.task_id;
@@ -836,23 +857,23 @@ static void on_api(void *vctx, const struct hd_api *a)
  * its one marker. */
 static void flush_open_markers(struct export_ctx *x)
 {
-	for (size_t i = 0; i < x->npend && !x->err; i++) {
-		struct npuprof_db_task *row = &x->mstx_pend[i];
+	for (size_t i = 0; i < x->mstx.npend && !x->err; i++) {
+		struct npuprof_db_task *row = &x->mstx.pend[i];
 		uint64_t key = mstx_key((uint32_t)row->globalPid,
 					(uint64_t)(row->connectionId -
 						   (int64_t)NPUPROF_MSTX_CONNECTION_BASE)),
 			 slot;
 
-		if (!u64map_get(&x->mstx_open, key, &slot) || slot != i)
+		if (!u64map_get(&x->mstx.open, key, &slot) || slot != i)
 			continue; /* closed */
-		row->globalTaskId = (int64_t)x->next_gtid++;
+		row->globalTaskId = (int64_t)x->tasks.next_gtid++;
 		check(x, npuprof_db_add_task(x->w, row));
 		x->res->tasks++;
-		if (u64map_put(&x->mstx_dev, key, 1) < 0)
+		if (u64map_put(&x->mstx.dev, key, 1) < 0)
 			x->err = -ENOMEM;
 	}
-	u64map_free(&x->mstx_open);
-	x->npend = 0;
+	u64map_free(&x->mstx.open);
+	x->mstx.npend = 0;
 }
 
 /* The connectionId of an MSTX_EVENTS row (§5.6): MarkEx and mstx events
@@ -865,7 +886,7 @@ static int64_t mstx_connection(const struct export_ctx *x, const struct hd_tx *t
 {
 	uint64_t v;
 
-	if (t->r.info_type == 1 && u64map_get(&x->mstx_dev, mstx_key(t->pid, t->r.mark_id), &v))
+	if (t->r.info_type == 1 && u64map_get(&x->mstx.dev, mstx_key(t->pid, t->r.mark_id), &v))
 		return (int64_t)(NPUPROF_MSTX_CONNECTION_BASE + t->r.mark_id);
 	if (t->r.info_type == 1 || t->r.event_type == NPUPROF_TX_START_STOP)
 		return (int64_t)NPUPROF_MSTX_NO_CONNECTION;
@@ -1030,7 +1051,7 @@ static void meta(struct export_ctx *x, const char *name, const char *fmt, ...)
  * gets them too. */
 static void write_stars_meta(struct export_ctx *x)
 {
-	const struct stars_totals *t = &x->stars_tot;
+	const struct stars_totals *t = &x->soc.tot;
 	struct npuprof_export_result *res = x->res;
 
 	res->stars_records = t->st.records;
@@ -1038,7 +1059,7 @@ static void write_stars_meta(struct export_ctx *x)
 	res->stars_unpaired = t->st.unstarted + t->st.unended;
 	res->stars_bad = t->st.unknown + t->st.backwards + (t->st.tail_bytes ? 1 : 0);
 	res->stars_other = t->other;
-	meta(x, "npuprof.stars_devices", "%d", __builtin_popcountll(x->stars_used));
+	meta(x, "npuprof.stars_devices", "%d", __builtin_popcountll(x->soc.used));
 	meta(x, "npuprof.stars_records", "%llu", (unsigned long long)t->st.records);
 	meta(x, "npuprof.stars_tasks", "%llu", (unsigned long long)t->st.tasks);
 	meta(x, "npuprof.stars_ends_without_start", "%llu", (unsigned long long)t->st.unstarted);
@@ -1059,7 +1080,7 @@ static void write_session_rows(struct export_ctx *x)
 	const struct npuprof_session *s = x->s;
 	struct npuprof_db_session_time_info st = {
 		.startTimeNs = (int64_t)s->start_realtime_ns,
-		.endTimeNs = s->end_realtime_ns ? (int64_t)s->end_realtime_ns : x->last_task_ns,
+		.endTimeNs = s->end_realtime_ns ? (int64_t)s->end_realtime_ns : x->tasks.last_ns,
 	};
 	struct npuprof_db_host_info hi = { .hostUid = s->host_uid, .hostName = s->hostname };
 	struct corr_stats *cs = &x->corr.stats;
@@ -1096,21 +1117,21 @@ static void write_session_rows(struct export_ctx *x)
 	meta(x, "npuprof.completions_without_submit", "%llu", (unsigned long long)cs->orphans);
 	/* measured times: from the STARS logs, the kernel's task-time
 	 * records, or both (devices of either kind) */
-	const char *dev = !x->stars_used		   ? "device" :
-			  x->kernel_times & ~x->stars_used ? "stars+device" :
-							     "stars";
+	const char *dev = !x->soc.used			     ? "device" :
+			  x->soc.kernel_times & ~x->soc.used ? "stars+device" :
+							       "stars";
 	meta(x, "npuprof.task_time_source", "%s%s",
-	     x->host_only			   ? "host" :
+	     x->kern.host_only			   ? "host" :
 	     cs->tasks && cs->derived == cs->tasks ? "derived" :
 						     dev,
-	     !x->host_only && cs->derived && cs->derived != cs->tasks ? "+derived" : "");
+	     !x->kern.host_only && cs->derived && cs->derived != cs->tasks ? "+derived" : "");
 	meta(x, "npuprof.derived_tasks", "%llu", (unsigned long long)cs->derived);
 	meta(x, "npuprof.clock_fit_residual_ns", "%.1f", resid);
 	meta(x, "npuprof.host_records_lost", "%llu", (unsigned long long)x->hd->lost);
 	meta(x, "npuprof.damaged_inputs", "%llu",
-	     (unsigned long long)(x->hd->damaged_files + (x->kernel_damaged ? 1 : 0) +
-				  (x->session_damaged ? 1 : 0) + x->stars_tot.damaged));
-	if (x->stars_found)
+	     (unsigned long long)(x->hd->damaged_files + (x->kern.damaged ? 1 : 0) +
+				  (x->kern.session_damaged ? 1 : 0) + x->soc.tot.damaged));
+	if (x->soc.found)
 		write_stars_meta(x);
 	meta(x, "npuprof.kernel_records_skipped", "%llu",
 	     (unsigned long long)x->res->kernel_bad_records);
@@ -1331,16 +1352,16 @@ static long scan_kernel(struct export_ctx *x, const char *kpath)
 	char kerr[1024];
 	long n;
 
-	x->total = 0;
+	x->prog.total = 0;
 	n = npuprof_rawk_read(kpath, on_scan_record, x, &info, kerr, sizeof(kerr));
-	if (x->kernel_warned) {
+	if (x->kern.warned) {
 		/* a second database of the same export: said the first time */
 		x->res->kernel_bad_records = info.bad_records;
-		x->res->damaged |= x->kernel_damaged;
+		x->res->damaged |= x->kern.damaged;
 		return n;
 	}
-	x->kernel_warned = 1;
-	x->kernel_damaged = n < 0 || kerr[0];
+	x->kern.warned = 1;
+	x->kern.damaged = n < 0 || kerr[0];
 	if (n == -ENOENT) {
 		fprintf(x->warn,
 			"npuprof export: warning: %s: no kernel stream: the database has no device tasks\n",
@@ -1385,45 +1406,45 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	/* a windowed or rate-limited capture: the log's tasks it kept are
 	 * those with a submit */
 	x->corr.submitted_only = x->s->window_period_ms || x->s->rate_limit;
-	u64map_free(&x->sid); /* ids of a previous writer mean nothing here */
-	free(x->opids);
-	x->opids = NULL;
-	x->nopids = 0;
-	u64map_free(&x->mstx_dev);
-	u64map_free(&x->mstx_open);
-	x->npend = 0;
-	x->next_gtid = 0;
-	x->nheap = x->whead = 0;
-	x->host_gtid = 0;
+	u64map_free(&x->str.sid); /* ids of a previous writer mean nothing here */
+	free(x->str.opids);
+	x->str.opids = NULL;
+	x->str.nopids = 0;
+	u64map_free(&x->mstx.dev);
+	u64map_free(&x->mstx.open);
+	x->mstx.npend = 0;
+	x->tasks.next_gtid = 0;
+	x->win.n = x->win.head = 0;
+	x->tasks.host_gtid = 0;
 	/* the host merge from the start (a previous run went over it) */
 	check(x, hostdata_rewind(x->hd, enabled(x, ACL_PROF_ACL_API) ? on_api : NULL,
-				 x->host_only && enabled(x, ACL_PROF_TASK_TIME |
-								    ACL_PROF_TASK_TIME_L0) ?
+				 x->kern.host_only && enabled(x, ACL_PROF_TASK_TIME |
+									 ACL_PROF_TASK_TIME_L0) ?
 					 on_host_task :
 					 NULL,
 				 x));
 	for (size_t i = 0; i < x->hd->nhop; i++)
 		x->hd->hop[i].dev_start = x->hd->hop[i].dev_end = -1;
 
-	if (x->prescanned) {
-		n = x->prescan_n; /* done while the host side was indexed */
-		x->prescanned = 0;
+	if (x->kern.prescanned) {
+		n = x->kern.prescan_n; /* done while the host side was indexed */
+		x->kern.prescanned = 0;
 	} else {
-		n = x->host_only ? 0 : scan_kernel(x, kpath);
+		n = x->kern.host_only ? 0 : scan_kernel(x, kpath);
 	}
 	for (int d = 0; d < CORR_MAX_DEV; d++)
 		corr_clock_fit(&x->corr.clock[d]);
-	x->res->kernel_records = x->total;
+	x->res->kernel_records = x->prog.total;
 	stars_begin(x);
 
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	x->fed = 0;
-	x->last_pct = -1;
+	x->prog.fed = 0;
+	x->prog.last_pct = -1;
 	if (n > 0) {
 		/* pass 2; its damage was reported by pass 1 */
 		npuprof_rawk_read(kpath, on_kernel_record, x, NULL, NULL, 0);
-		while (x->nheap && !x->err)
+		while (x->win.n && !x->err)
 			feed(x, window_pop(x));
 	}
 	stars_end(x);
@@ -1451,13 +1472,14 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	write_comm_ops(x);
 	write_session_rows(x);
 	if (dbo->variant == NPUPROF_DB_PYTORCH && !x->err) {
-		memset(&x->fwk, 0, sizeof(x->fwk));
-		check(x, fwk_write(x->w, x->s, x->hd, x->s->dir, x->warn, &x->fwk));
-		if (x->metadata_path && !x->err)
-			check(x, fwk_write_metadata(x->w, x->metadata_path, x->warn, &x->fwk));
+		memset(&x->pt.fwk, 0, sizeof(x->pt.fwk));
+		check(x, fwk_write(x->w, x->s, x->hd, x->s->dir, x->warn, &x->pt.fwk));
+		if (x->pt.metadata_path && !x->err)
+			check(x,
+			      fwk_write_metadata(x->w, x->pt.metadata_path, x->warn, &x->pt.fwk));
 		meta(x, "npuprof.framework_records_skipped", "%llu",
-		     (unsigned long long)x->fwk.bad);
-		if (x->fwk.bad || x->fwk.metadata_bad)
+		     (unsigned long long)x->pt.fwk.bad);
+		if (x->pt.fwk.bad || x->pt.fwk.metadata_bad)
 			x->res->damaged = 1;
 	}
 	x->res->write_seconds = secs_since(&t0);
@@ -1526,17 +1548,17 @@ static int open_host_beside_scan(struct export_ctx *x, struct hostdata *hd, cons
 	struct host_open h = { hd, dir, flags, x->warn, err, errlen, 0, 0 };
 	pthread_t t;
 
-	if (x->host_only || pthread_create(&t, NULL, host_open_main, &h) != 0) {
+	if (x->kern.host_only || pthread_create(&t, NULL, host_open_main, &h) != 0) {
 		host_open_main(&h);
 		x->res->load_seconds = h.seconds;
 		return h.r;
 	}
-	x->prescan_n = scan_kernel(x, kpath);
-	x->prescanned = 1;
+	x->kern.prescan_n = scan_kernel(x, kpath);
+	x->kern.prescanned = 1;
 	pthread_join(t, NULL);
 	x->res->load_seconds = h.seconds;
 	if (h.r < 0)
-		x->prescanned = 0;
+		x->kern.prescanned = 0;
 	return h.r;
 }
 
@@ -1615,16 +1637,16 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 		return r;
 	}
 	memset(&x, 0, sizeof(x));
-	x.session_damaged = res->damaged;
+	x.kern.session_damaged = res->damaged;
 	x.s = &s;
 	x.hd = &hd;
 	x.res = res;
-	x.progress = o->progress;
+	x.prog.on = o->progress;
 	x.warn = o->warn ? o->warn : stderr;
 	x.cancel = o->cancel;
 	x.force = o->force;
-	x.host_only = !strcmp(s.engine, NPUPROF_ENGINE_HOST);
-	if (!x.host_only)
+	x.kern.host_only = !strcmp(s.engine, NPUPROF_ENGINE_HOST);
+	if (!x.kern.host_only)
 		stars_find(&x);
 	snprintf(kpath, sizeof(kpath), "%s/%s", dir, NPUPROF_KERNEL_RAW);
 	/* the host side streams (--pytorch's framework links need every API);
@@ -1640,8 +1662,8 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	/* or'ed and added: the kernel stream's first pass has said its part */
 	res->damaged |= hd.damaged_files > 0;
 	res->unreadable += hd.unreadable_files;
-	x.heap = malloc(REORDER_WINDOW * sizeof(*x.heap));
-	if (!x.heap) {
+	x.win.heap = malloc(REORDER_WINDOW * sizeof(*x.win.heap));
+	if (!x.win.heap) {
 		hostdata_free(&hd);
 		npuprof_seterr(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -1685,9 +1707,9 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 					 (int)s.rank);
 			else
 				snprintf(name, sizeof(name), "ascend_pytorch_profiler.db");
-			snprintf(x.metadata_buf, sizeof(x.metadata_buf),
+			snprintf(x.pt.metadata_buf, sizeof(x.pt.metadata_buf),
 				 "%s/profiler_metadata.json", parent);
-			x.metadata_path = x.metadata_buf;
+			x.pt.metadata_path = x.pt.metadata_buf;
 		} else {
 			snprintf(tmpdir, sizeof(tmpdir), "%s/ASCEND_PROFILER_OUTPUT", dir);
 			snprintf(name, sizeof(name), "ascend_pytorch_profiler.db");
@@ -1709,19 +1731,19 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 		x.res = res;
 		res->tasks = keep_tasks;
 		res->damaged |= pres.damaged;
-		res->fwk_ops = x.fwk.ops;
-		res->fwk_skipped = x.fwk.bad;
+		res->fwk_ops = x.pt.fwk.ops;
+		res->fwk_skipped = x.pt.fwk.bad;
 		if (r < 0)
 			goto out;
 	}
 out:
-	free(x.heap);
-	u64map_free(&x.sid);
-	free(x.opids);
-	u64map_free(&x.mstx_dev);
-	u64map_free(&x.mstx_open);
-	u64map_free(&x.kstreams);
-	free(x.mstx_pend);
+	free(x.win.heap);
+	u64map_free(&x.str.sid);
+	free(x.str.opids);
+	u64map_free(&x.mstx.dev);
+	u64map_free(&x.mstx.open);
+	u64map_free(&x.soc.kstreams);
+	free(x.mstx.pend);
 	hostdata_free(&hd);
 	return r;
 }
