@@ -1392,16 +1392,11 @@ static double secs_since(const struct timespec *t0)
 	return (t1.tv_sec - t0->tv_sec) + (t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-static int export_one(struct export_ctx *x, const char *kpath, const char *outdir,
-		      const struct npuprof_db_options *dbo, char *path_out, size_t path_len,
-		      char *err, size_t errlen)
+/* A new database: the writer's string ids, numbering and markers from
+ * nothing, the correlator and the host merge from the start (a previous
+ * run went over it). */
+static void begin_database(struct export_ctx *x)
 {
-	long n;
-	int r;
-
-	r = npuprof_db_open(&x->w, outdir, dbo, err, errlen);
-	if (r < 0)
-		return r;
 	corr_init(&x->corr, on_submit, on_done, x);
 	/* a windowed or rate-limited capture: the log's tasks it kept are
 	 * those with a submit */
@@ -1416,7 +1411,6 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	x->tasks.next_gtid = 0;
 	x->win.n = x->win.head = 0;
 	x->tasks.host_gtid = 0;
-	/* the host merge from the start (a previous run went over it) */
 	check(x, hostdata_rewind(x->hd, enabled(x, ACL_PROF_ACL_API) ? on_api : NULL,
 				 x->kern.host_only && enabled(x, ACL_PROF_TASK_TIME |
 									 ACL_PROF_TASK_TIME_L0) ?
@@ -1425,6 +1419,14 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 				 x));
 	for (size_t i = 0; i < x->hd->nhop; i++)
 		x->hd->hop[i].dev_start = x->hd->hop[i].dev_end = -1;
+}
+
+/* Pass 1 (unless it ran beside the host index) and pass 2 over the kernel
+ * stream, fed through the reorder window into the correlator, which writes
+ * the tasks; the host merge follows it. */
+static void correlate_kernel(struct export_ctx *x, const char *kpath)
+{
+	long n;
 
 	if (x->kern.prescanned) {
 		n = x->kern.prescan_n; /* done while the host side was indexed */
@@ -1438,6 +1440,7 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	stars_begin(x);
 
 	struct timespec t0, t1;
+
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	x->prog.fed = 0;
 	x->prog.last_pct = -1;
@@ -1454,10 +1457,14 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	corr_finish(&x->corr);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	x->res->correlate_seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+}
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	/* the host records the kernel stream did not take the merge past: the
-	 * rest of the API calls, and a host-only session's tasks */
+/* The rows after the tasks: the host records the kernel stream did not
+ * take the merge past, markers, steps, communication ops, the session's
+ * rows, and the PyTorch database's framework tables. */
+static void write_host_rows(struct export_ctx *x, const struct npuprof_db_options *dbo)
+{
+	/* the rest of the API calls, and a host-only session's tasks */
 	check(x, hostdata_drain(x->hd));
 	if (x->hd->damaged_files)
 		x->res->damaged = 1; /* also a stream that changed since it was indexed */
@@ -1482,8 +1489,16 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 		if (x->pt.fwk.bad || x->pt.fwk.metadata_bad)
 			x->res->damaged = 1;
 	}
-	x->res->write_seconds = secs_since(&t0);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+}
+
+/* The database kept (renamed into place) unless the export failed or an
+ * earlier, more complete one is there; its path into path_out. */
+static int finish_database(struct export_ctx *x, const char *outdir,
+			   const struct npuprof_db_options *dbo, char *path_out, size_t path_len,
+			   char *err, size_t errlen)
+{
+	int r;
+
 	if (x->err) {
 		if (x->err == -EINTR)
 			npuprof_seterr(err, errlen, "interrupted: nothing written, %s unchanged",
@@ -1510,12 +1525,30 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	}
 	npuprof_db_close(x->w);
 	x->w = NULL;
+	return r;
+}
+
+static int export_one(struct export_ctx *x, const char *kpath, const char *outdir,
+		      const struct npuprof_db_options *dbo, char *path_out, size_t path_len,
+		      char *err, size_t errlen)
+{
+	struct timespec t0;
+	int r;
+
+	r = npuprof_db_open(&x->w, outdir, dbo, err, errlen);
+	if (r < 0)
+		return r;
+	begin_database(x);
+	correlate_kernel(x, kpath);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	write_host_rows(x, dbo);
+	x->res->write_seconds = secs_since(&t0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	r = finish_database(x, outdir, dbo, path_out, path_len, err, errlen);
 	x->res->finish_seconds = secs_since(&t0);
 	return r;
 }
 
-/* Is dir's parent a torch_npu <worker>_ascend_pt directory? Its path to
- * parent then. */
 /* hostdata_open on its own thread (open_host_beside_scan) */
 struct host_open {
 	struct hostdata *hd;
@@ -1562,6 +1595,8 @@ static int open_host_beside_scan(struct export_ctx *x, struct hostdata *hd, cons
 	return h.r;
 }
 
+/* Is dir's parent a torch_npu <worker>_ascend_pt directory? Its path to
+ * parent then. */
 static int ascend_pt_parent(const char *dir, char *parent, size_t len)
 {
 	static const char sfx[] = "_ascend_pt";
@@ -1600,31 +1635,23 @@ static int write_trace(const struct npuprof_session *s, const char *db, const ch
 	return npuprof_trace_json(db, res->json_path, &to, NULL, err, errlen);
 }
 
-int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
-		   struct npuprof_export_result *res, char *err, size_t errlen)
+/* The session's npuprof.session; with --force a damaged one is exported
+ * with what could be read (res->damaged). */
+static int load_session(struct npuprof_session *s, const char *dir,
+			const struct npuprof_export_opts *o, struct npuprof_export_result *res,
+			char *err, size_t errlen)
 {
-	struct npuprof_export_opts defo;
-	struct npuprof_session s;
-	struct hostdata hd;
-	struct export_ctx x;
-	struct npuprof_db_options dbo;
-	char kpath[4352], tmpdir[4352];
 	int r;
 
-	if (!o) {
-		memset(&defo, 0, sizeof(defo));
-		o = &defo;
-	}
-	memset(res, 0, sizeof(*res));
-	r = npuprof_session_load(&s, dir, err, errlen);
-	if (r == -EBADMSG && o->force && s.start_realtime_ns) {
+	r = npuprof_session_load(s, dir, err, errlen);
+	if (r == -EBADMSG && o->force && s->start_realtime_ns) {
 		/* what could be read, said; an end before the start is none */
 		fprintf(o->warn ? o->warn : stderr,
 			"npuprof export: warning: %s; exported anyway (--force) with what could be read\n",
 			err);
-		if ((s.end_realtime_ns && s.end_realtime_ns < s.start_realtime_ns) ||
-		    (s.end_monotonic_ns && s.end_monotonic_ns < s.start_monotonic_ns))
-			s.end_realtime_ns = s.end_monotonic_ns = 0;
+		if ((s->end_realtime_ns && s->end_realtime_ns < s->start_realtime_ns) ||
+		    (s->end_monotonic_ns && s->end_monotonic_ns < s->start_monotonic_ns))
+			s->end_realtime_ns = s->end_monotonic_ns = 0;
 		res->damaged = 1;
 	} else if (r < 0) {
 		size_t l = err ? strnlen(err, errlen) : 0;
@@ -1636,6 +1663,76 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 				dir);
 		return r;
 	}
+	return 0;
+}
+
+/* --pytorch: the PyTorch database, from the same session (torch_npu's
+ * layout when the session is the PROF_* directory of a <worker>_ascend_pt
+ * directory); its framework tables' counts into res. */
+static int export_pytorch(struct export_ctx *x, const char *dir, const char *kpath,
+			  struct npuprof_db_options *dbo, struct npuprof_export_result *res,
+			  char *err, size_t errlen)
+{
+	struct npuprof_export_result pres;
+	uint64_t keep_tasks = res->tasks;
+	char tmpdir[4352], parent[4096], name[64];
+	int r;
+
+	/* torch_npu's layout (ascend-reference.md §2.2) */
+	if (ascend_pt_parent(dir, parent, sizeof(parent))) {
+		snprintf(tmpdir, sizeof(tmpdir), "%s/ASCEND_PROFILER_OUTPUT", parent);
+		if (x->s->rank >= 0)
+			snprintf(name, sizeof(name), "ascend_pytorch_profiler_%d.db",
+				 (int)x->s->rank);
+		else
+			snprintf(name, sizeof(name), "ascend_pytorch_profiler.db");
+		snprintf(x->pt.metadata_buf, sizeof(x->pt.metadata_buf),
+			 "%s/profiler_metadata.json", parent);
+		x->pt.metadata_path = x->pt.metadata_buf;
+	} else {
+		snprintf(tmpdir, sizeof(tmpdir), "%s/ASCEND_PROFILER_OUTPUT", dir);
+		snprintf(name, sizeof(name), "ascend_pytorch_profiler.db");
+	}
+	if (mkdir(tmpdir, 0755) < 0 && errno != EEXIST) {
+		r = -errno;
+		npuprof_seterr(err, errlen, "%s: cannot create: %s", tmpdir, strerror(errno));
+		return r;
+	}
+	dbo->variant = NPUPROF_DB_PYTORCH;
+	dbo->file_name = name;
+	dbo->flags = NPUPROF_DB_REPLACE | (dbo->flags & NPUPROF_DB_THREADED);
+	memset(&pres, 0, sizeof(pres));
+	pres.damaged = res->damaged;
+	x->res = &pres;
+	r = export_one(x, kpath, tmpdir, dbo, res->pytorch_path, sizeof(res->pytorch_path), err,
+		       errlen);
+	x->res = res;
+	res->tasks = keep_tasks;
+	res->damaged |= pres.damaged;
+	res->fwk_ops = x->pt.fwk.ops;
+	res->fwk_skipped = x->pt.fwk.bad;
+	return r;
+}
+
+int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
+		   struct npuprof_export_result *res, char *err, size_t errlen)
+{
+	struct npuprof_export_opts defo;
+	struct npuprof_session s;
+	struct hostdata hd;
+	struct export_ctx x;
+	struct npuprof_db_options dbo;
+	char kpath[4352];
+	int r;
+
+	if (!o) {
+		memset(&defo, 0, sizeof(defo));
+		o = &defo;
+	}
+	memset(res, 0, sizeof(*res));
+	r = load_session(&s, dir, o, res, err, errlen);
+	if (r < 0)
+		return r;
 	memset(&x, 0, sizeof(x));
 	x.kern.session_damaged = res->damaged;
 	x.s = &s;
@@ -1694,45 +1791,7 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	}
 
 	if (o->pytorch) {
-		struct npuprof_export_result pres;
-		uint64_t keep_tasks = res->tasks;
-		char parent[4096], name[64];
-
-		/* torch_npu's layout (ascend-reference.md §2.2) when the session
-		 * is the PROF_* directory of a <worker>_ascend_pt directory */
-		if (ascend_pt_parent(dir, parent, sizeof(parent))) {
-			snprintf(tmpdir, sizeof(tmpdir), "%s/ASCEND_PROFILER_OUTPUT", parent);
-			if (s.rank >= 0)
-				snprintf(name, sizeof(name), "ascend_pytorch_profiler_%d.db",
-					 (int)s.rank);
-			else
-				snprintf(name, sizeof(name), "ascend_pytorch_profiler.db");
-			snprintf(x.pt.metadata_buf, sizeof(x.pt.metadata_buf),
-				 "%s/profiler_metadata.json", parent);
-			x.pt.metadata_path = x.pt.metadata_buf;
-		} else {
-			snprintf(tmpdir, sizeof(tmpdir), "%s/ASCEND_PROFILER_OUTPUT", dir);
-			snprintf(name, sizeof(name), "ascend_pytorch_profiler.db");
-		}
-		if (mkdir(tmpdir, 0755) < 0 && errno != EEXIST) {
-			r = -errno;
-			npuprof_seterr(err, errlen, "%s: cannot create: %s", tmpdir,
-				       strerror(errno));
-			goto out;
-		}
-		dbo.variant = NPUPROF_DB_PYTORCH;
-		dbo.file_name = name;
-		dbo.flags = NPUPROF_DB_REPLACE | (dbo.flags & NPUPROF_DB_THREADED);
-		memset(&pres, 0, sizeof(pres));
-		pres.damaged = res->damaged;
-		x.res = &pres;
-		r = export_one(&x, kpath, tmpdir, &dbo, res->pytorch_path,
-			       sizeof(res->pytorch_path), err, errlen);
-		x.res = res;
-		res->tasks = keep_tasks;
-		res->damaged |= pres.damaged;
-		res->fwk_ops = x.pt.fwk.ops;
-		res->fwk_skipped = x.pt.fwk.bad;
+		r = export_pytorch(&x, dir, kpath, &dbo, res, err, errlen);
 		if (r < 0)
 			goto out;
 	}
