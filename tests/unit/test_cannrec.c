@@ -856,8 +856,8 @@ START_TEST(test_cann_readers_agree)
 	load.h = &h;
 	for (size_t i = 0; i < h.napi; i++)
 		add_api(&load, &h.api[i]);
-	for (size_t i = 0; i < h.ntrack; i++)
-		add_task(&load, &h.track[i]);
+	for (size_t i = 0; i < hostdata_whole(&h)->ntrack; i++)
+		add_task(&load, &hostdata_whole(&h)->track[i]);
 	ck_assert_uint_eq(h.nhop, 1);
 	hostdata_free(&h);
 

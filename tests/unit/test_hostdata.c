@@ -5,7 +5,9 @@
  * detail record is found by (key, batch), the first one recorded when there
  * are several. The streaming reader (hostdata_open, export's) answers the
  * same from its merge, but a detail record is the latest one of its (key,
- * batch) merged so far: task ids wrap every 65536 tasks of a stream.
+ * batch) merged so far: task ids wrap every 65536 tasks of a stream. The
+ * two engines (hostdata_load.c, hostdata_stream.c) give the same records
+ * for the same session.
  */
 #include <check.h>
 #include <stdio.h>
@@ -149,7 +151,7 @@ START_TEST(test_track_order_and_details)
 	ck_assert_int_eq(npuprof_hostrec_stop(), 0);
 
 	ck_assert_int_eq(hostdata_load(&h, dir, stderr, err, sizeof(err)), 0);
-	ck_assert_uint_eq(h.ntrack, 6);
+	ck_assert_uint_eq(hostdata_whole(&h)->ntrack, 6);
 	check_track_matches(&h, pid);
 	ck_assert_ptr_null(hostdata_match_track(&h, pid + 1, 0, 1, 5, 100 * MS));
 
@@ -174,7 +176,7 @@ START_TEST(test_track_order_and_details)
 
 	/* the same from the streaming reader */
 	ck_assert_int_eq(hostdata_open(&h, dir, 0, stderr, err, sizeof(err)), 0);
-	ck_assert_uint_eq(h.ntrack, 0); /* nothing per task loaded */
+	ck_assert_ptr_null(hostdata_whole(&h)); /* nothing per task loaded */
 	check_track_matches(&h, pid);
 	ck_assert_int_eq(hostdata_drain(&h), 0);
 	c = hostdata_compute(&h, pid, 0, 1, 5, 0);
@@ -419,6 +421,98 @@ START_TEST(test_stream_tsc_stamps)
 }
 END_TEST
 
+/* ---- the two engines agree ------------------------------------------------
+ * The same session read by both engines gives the same records: every API
+ * call, every task track, and each track's compute op, as multisets (the
+ * whole loader in file order, the merge in time order). */
+struct seen {
+	const struct hostdata *h;
+	uint64_t v[512][5];
+	size_t n;
+};
+
+static int cmp_seen(const void *a, const void *b)
+{
+	return memcmp(a, b, 5 * sizeof(uint64_t));
+}
+
+static void seen_api(void *ctx, const struct hd_api *a)
+{
+	struct seen *s = ctx;
+
+	ck_assert_uint_lt(s->n, 512);
+	memcpy(s->v[s->n++],
+	       (uint64_t[5]){ 1ULL << 62 | a->pid, a->r.tid << 8 | a->r.level, a->r.start_ns,
+			      a->r.end_ns, a->r.connection_id },
+	       sizeof(s->v[0]));
+}
+
+static void seen_task(void *ctx, const struct hd_track *t)
+{
+	struct seen *s = ctx;
+	const struct hd_compute *c = hostdata_compute(s->h, t->pid, t->r.device_id, t->r.stream_id,
+						      t->r.task_id, t->r.batch_id);
+
+	ck_assert_uint_lt(s->n, 512);
+	memcpy(s->v[s->n++],
+	       (uint64_t[5]){ (uint64_t)t->pid << 32 | t->r.tid,
+			      (uint64_t)t->r.stream_id << 16 | t->r.task_id, t->r.time_ns,
+			      t->r.connection_id, c ? hostdata_op_strings(s->h, c)->name_id : 0 },
+	       sizeof(s->v[0]));
+}
+
+START_TEST(test_engines_agree)
+{
+	char dir[] = "/tmp/npuprof-test-hostdata-XXXXXX", err[512];
+	static struct seen whole, merged;
+	struct hostdata h;
+	const struct hd_whole *w;
+	size_t nc = 0;
+
+	start_in(dir, 0);
+	for (uint32_t i = 0; i < 60; i++) {
+		uint64_t t0 = (10 + 3 * i) * MS, conn = 100 + i;
+
+		track(1 + i % 3, i / 3, t0 + MS, conn);
+		if (i % 4)
+			compute(1 + i % 3, i / 3, 0, conn); /* one in four has none */
+		api(NPUPROF_API_ACL, t0, t0 + 2 * MS, conn);
+	}
+	ck_assert_int_eq(npuprof_hostrec_stop(), 0);
+
+	memset(&whole, 0, sizeof(whole));
+	memset(&merged, 0, sizeof(merged));
+	ck_assert_int_eq(hostdata_load(&h, dir, stderr, err, sizeof(err)), 0);
+	w = hostdata_whole(&h);
+	ck_assert_ptr_nonnull(w);
+	whole.h = &h;
+	for (size_t i = 0; i < h.napi; i++)
+		seen_api(&whole, &h.api[i]);
+	for (size_t i = 0; i < w->ntrack; i++)
+		seen_task(&whole, &w->track[i]);
+	for (size_t i = 0; i < whole.n; i++)
+		nc += !(whole.v[i][0] >> 62) && whole.v[i][4]; /* a track with its op */
+	hostdata_free(&h);
+	ck_assert_uint_eq(whole.n, 120);
+	ck_assert_uint_eq(nc, 45); /* the lookups found what was recorded */
+
+	ck_assert_int_eq(hostdata_open(&h, dir, 0, stderr, err, sizeof(err)), 0);
+	ck_assert_ptr_null(hostdata_whole(&h));
+	merged.h = &h;
+	ck_assert_int_eq(hostdata_rewind(&h, seen_api, seen_task, &merged), 0);
+	ck_assert_int_eq(hostdata_drain(&h), 0);
+	hostdata_free(&h);
+
+	ck_assert_uint_eq(merged.n, whole.n);
+	qsort(whole.v, whole.n, sizeof(whole.v[0]), cmp_seen);
+	qsort(merged.v, merged.n, sizeof(merged.v[0]), cmp_seen);
+	for (size_t i = 0; i < whole.n; i++)
+		ck_assert_msg(!memcmp(whole.v[i], merged.v[i], sizeof(whole.v[0])),
+			      "record %zu differs between the engines", i);
+	rm_dir(dir);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("hostdata");
@@ -429,6 +523,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_stream_enclosing);
 	tcase_add_test(tc, test_stream_api_out_of_order);
 	tcase_add_test(tc, test_stream_tsc_stamps);
+	tcase_add_test(tc, test_engines_agree);
 	suite_add_tcase(s, tc);
 	return s;
 }

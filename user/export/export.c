@@ -69,50 +69,71 @@ struct stars_totals {
 };
 
 struct export_ctx {
+	/* what is exported, into what */
 	const struct npuprof_session *s;
 	struct hostdata *hd;
 	struct npuprof_db *w;
+	FILE *warn;
 	const volatile sig_atomic_t *cancel;
 	int force;
-	int kernel_damaged, kernel_warned; /* the kernel stream's state, said once */
-	int session_damaged; /* npuprof.session damaged, exported anyway (--force) */
-	int prescanned; /* pass 1 done beside the host index, its count: */
-	long prescan_n;
-	int host_only; /* no kernel capture: task times from the host task tracks */
-	struct correlator corr;
 	struct npuprof_export_result *res;
 	int err;
-	/* reorder window (circular, sorted) */
-	struct npuprof_record *heap;
-	size_t nheap, whead;
+	struct correlator corr;
+	/* the kernel stream's state */
+	struct {
+		int damaged, warned; /* damaged, said once */
+		int session_damaged; /* npuprof.session damaged, exported anyway (--force) */
+		int prescanned; /* pass 1 done beside the host index, its count: */
+		long prescan_n;
+		int host_only; /* no kernel capture: task times from the host task tracks */
+	} kern;
+	/* the reorder window (circular, sorted) */
+	struct {
+		struct npuprof_record *heap;
+		size_t n, head;
+	} win;
 	/* progress */
-	uint64_t fed, total;
-	int progress, last_pct;
-	int64_t first_task_ns, last_task_ns;
-	FILE *warn;
-	struct u64map sid; /* host string id -> STRING_IDS id */
+	struct {
+		uint64_t fed, total;
+		int on, last_pct;
+	} prog;
+	/* TASK rows: their numbering and span */
+	struct {
+		uint64_t next_gtid; /* globalTaskId of the next TASK row: dense */
+		uint64_t host_gtid; /* corr_task.gtid of host-only tasks */
+		int64_t first_ns, last_ns;
+	} tasks;
+	/* string tables: host string ids as STRING_IDS ids */
+	struct {
+		struct u64map sid; /* host string id -> STRING_IDS id */
+		npuprof_db_str (*opids)[12]; /* op_strings() */
+		size_t nopids;
+	} str;
 	/* MsTx device markers (mstx_key): the ones written as TASK rows, and
-	 * range markers whose closing marker has not come yet (-> mstx_pend) */
-	struct u64map mstx_dev, mstx_open;
-	struct npuprof_db_task *mstx_pend;
-	size_t npend, cappend;
-	uint64_t next_gtid; /* globalTaskId of the next TASK row: dense */
-	uint64_t host_gtid; /* corr_task.gtid of host-only tasks */
-	npuprof_db_str (*opids)[12]; /* op_strings() */
-	size_t nopids;
+	 * range markers whose closing marker has not come yet (-> pend) */
+	struct {
+		struct u64map dev, open;
+		struct npuprof_db_task *pend;
+		size_t npend, cap;
+	} mstx;
 	/* the devices' STARS SoC logs (device_<N>/data/stars_soc.data) */
-	uint64_t stars_found; /* devices with a log (bit = device id) */
-	uint64_t stars_used; /* those whose task times come from it */
-	uint64_t kernel_times; /* devices with the kernel's task times (pass 1) */
-	struct u64map kstreams; /* (device, stream) the kernel stream has records of */
-	uint64_t kstream_last; /* the key put last (a cache) */
-	struct stars_src *stars; /* those being merged (stars_begin) */
-	int nstars;
-	int stars_warned; /* the logs' warnings said (a second database) */
-	struct stars_totals stars_tot;
-	const char *metadata_path; /* profiler_metadata.json (PyTorch db), or NULL */
-	char metadata_buf[4400];
-	struct fwk_result fwk; /* the framework tables of the PyTorch db */
+	struct {
+		uint64_t found; /* devices with a log (bit = device id) */
+		uint64_t used; /* those whose task times come from it */
+		uint64_t kernel_times; /* devices with the kernel's task times (pass 1) */
+		struct u64map kstreams; /* (device, stream) the kernel stream has records of */
+		uint64_t kstream_last; /* the key put last (a cache) */
+		struct stars_src *src; /* those being merged (stars_begin) */
+		int nsrc;
+		int warned; /* the logs' warnings said (a second database) */
+		struct stars_totals tot;
+	} soc;
+	/* the PyTorch database's extras */
+	struct {
+		const char *metadata_path; /* profiler_metadata.json, or NULL */
+		char metadata_buf[4400];
+		struct fwk_result fwk; /* its framework tables */
+	} pt;
 };
 
 /* A marker's key: the process and its transaction (index) id. */
@@ -145,11 +166,11 @@ static npuprof_db_str hstr(struct export_ctx *x, uint64_t id)
 
 	if (id == NPUPROF_HREC_NO_STRING)
 		return NPUPROF_DB_STR_NA;
-	if (u64map_get(&x->sid, id, &v))
+	if (u64map_get(&x->str.sid, id, &v))
 		return (npuprof_db_str)v;
 	s = hostdata_str(x->hd, id);
 	r = intern(x, s && *s ? s : "N/A");
-	if (u64map_put(&x->sid, id, (uint64_t)r) < 0 && !x->err)
+	if (u64map_put(&x->str.sid, id, (uint64_t)r) < 0 && !x->err)
 		x->err = -ENOMEM;
 	return r;
 }
@@ -178,7 +199,7 @@ static const char *sqe_type_name(uint32_t t)
 }
 
 /* The database ids of an op's twelve strings, in hd_op_strings' order:
- * interned once per distinct set (x->opids[c->strings]), not per task. */
+ * interned once per distinct set (x->str.opids[c->strings]), not per task. */
 enum {
 	OS_NAME,
 	OS_OP_TYPE,
@@ -200,19 +221,19 @@ static const npuprof_db_str *op_strings(struct export_ctx *x, const struct hd_co
 {
 	static const npuprof_db_str none[OS_N];
 
-	if (c->strings >= x->nopids) {
+	if (c->strings >= x->str.nopids) {
 		size_t n = x->hd->nopstr > c->strings ? x->hd->nopstr : (size_t)c->strings + 1;
-		npuprof_db_str(*p)[OS_N] = realloc(x->opids, n * sizeof(*p));
+		npuprof_db_str(*p)[OS_N] = realloc(x->str.opids, n * sizeof(*p));
 
 		if (!p) {
 			check(x, -ENOMEM);
 			return none;
 		}
-		memset(p + x->nopids, 0xff, (n - x->nopids) * sizeof(*p)); /* -1: not yet */
-		x->opids = p;
-		x->nopids = n;
+		memset(p + x->str.nopids, 0xff, (n - x->str.nopids) * sizeof(*p)); /* -1: not yet */
+		x->str.opids = p;
+		x->str.nopids = n;
 	}
-	npuprof_db_str *ids = x->opids[c->strings];
+	npuprof_db_str *ids = x->str.opids[c->strings];
 	if (ids[0] == (npuprof_db_str)-1) {
 		const uint64_t *sid = (const uint64_t *)hostdata_op_strings(x->hd, c);
 
@@ -234,91 +255,191 @@ static void on_submit(void *vctx, struct corr_task *t)
 		check(x, -ENOMEM);
 }
 
+/* A task's TASK row from the task and the host track that launched it (or
+ * the API open on its thread); *type is the track's task type. */
+static void task_row(struct export_ctx *x, const struct corr_task *t, const struct hd_launch *l,
+		     const struct hd_track *tr, struct npuprof_db_task *row, const char **type)
+{
+	int64_t conn = -1;
+
+	memset(row, 0, sizeof(*row));
+	row->startNs = unix_ns(x, t->start_ns);
+	row->endNs = unix_ns(x, t->end_ns);
+	row->deviceId = t->dev;
+	row->globalPid = t->pid;
+	row->contextId = U32_NONE;
+	row->streamId = t->stream;
+	row->taskId = t->task;
+	row->modelId = U32_NONE;
+	*type = NULL;
+	if (tr) {
+		*type = hostdata_str(x->hd, tr->r.task_type_id);
+		if (tr->r.connection_id != NPUPROF_NO_CONNECTION)
+			conn = (int64_t)tr->r.connection_id;
+		if (tr->r.model_id != NPUPROF_NO_ID32)
+			row->modelId = tr->r.model_id;
+		if (*type && !strcmp(*type, "PROFILER_TRACE_EX") &&
+		    (tr->r.trace_tag == 11 || tr->r.trace_tag == 12))
+			*type = "MsTx"; /* the MarkEx / mstx device marker */
+	} else if (l && l->has_api) {
+		/* an uninstrumented launch: the API open on its thread */
+		conn = (int64_t)l->api_conn;
+	}
+	row->connectionId = conn;
+}
+
+/* The task's detail records, looked up once; an FFTS+ subtask's context
+ * comes from its op or HCCL task. */
+static void task_details(struct export_ctx *x, const struct corr_task *t, const struct hd_track *tr,
+			 struct npuprof_db_task *row, const struct hd_compute **cc,
+			 const struct hd_hccl_task **hc)
+{
+	*cc = NULL;
+	*hc = NULL;
+	if (!tr)
+		return;
+	*cc = hostdata_compute(x->hd, t->pid, t->dev, t->stream, t->task, tr->r.batch_id);
+	*hc = hostdata_hccl_task(x->hd, t->pid, t->dev, t->stream, t->task, tr->r.batch_id);
+	if (*cc && (*cc)->r.context_id != NPUPROF_NO_ID32)
+		row->contextId = (*cc)->r.context_id;
+	else if (*hc && (*hc)->r.context_id != NPUPROF_NO_ID32)
+		row->contextId = (*hc)->r.context_id;
+}
+
+/* An MsTx device marker's row: one TASK row per marker; a range's two
+ * markers (tag 12, the same index) become one row from the first to the
+ * second (§5.6). 1: held until its closing marker (nothing to write now),
+ * 0: write row, or a negative errno. */
+static int mstx_marker(struct export_ctx *x, const struct corr_task *t, const struct hd_track *tr,
+		       struct npuprof_db_task *row)
+{
+	uint64_t key = mstx_key(t->pid, tr->r.index_id), slot;
+
+	if (tr->r.trace_tag == 12 && u64map_get(&x->mstx.open, key, &slot)) {
+		int64_t end = row->endNs;
+
+		*row = x->mstx.pend[slot];
+		row->endNs = end > row->startNs ? end : row->startNs;
+		u64map_del(&x->mstx.open, key);
+	} else if (tr->r.trace_tag == 12) {
+		if (x->mstx.npend == x->mstx.cap) {
+			size_t nc = x->mstx.cap ? 2 * x->mstx.cap : 64;
+			struct npuprof_db_task *n = realloc(x->mstx.pend, nc * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			x->mstx.pend = n;
+			x->mstx.cap = nc;
+		}
+		x->mstx.pend[x->mstx.npend] = *row;
+		if (u64map_put(&x->mstx.open, key, x->mstx.npend++) < 0)
+			return -ENOMEM;
+		return 1; /* written with its closing marker */
+	}
+	if (u64map_put(&x->mstx.dev, key, 1) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/* The TASK row, numbered and counted. */
+static void add_task_row(struct export_ctx *x, struct npuprof_db_task *row)
+{
+	row->globalTaskId = (int64_t)x->tasks.next_gtid++;
+	check(x, npuprof_db_add_task(x->w, row));
+	x->res->tasks++;
+	if (!x->tasks.first_ns || row->startNs < x->tasks.first_ns)
+		x->tasks.first_ns = row->startNs;
+	if (row->endNs > x->tasks.last_ns)
+		x->tasks.last_ns = row->endNs;
+}
+
+/* COMPUTE_TASK_INFO of a task's compute op. */
+static void write_compute_info(struct export_ctx *x, const struct hd_compute *c, int64_t gtid)
+{
+	const npuprof_db_str *os = op_strings(x, c);
+	struct npuprof_db_compute_task_info ci;
+
+	memset(&ci, 0, sizeof(ci));
+	ci.name = os[OS_NAME];
+	ci.globalTaskId = gtid;
+	ci.blockDim = c->r.block_dim;
+	ci.mixBlockDim = c->r.mix_block_dim;
+	ci.taskType = os[OS_TASK_TYPE];
+	ci.opType = os[OS_OP_TYPE];
+	ci.inputFormats = os[OS_INPUT_FORMATS];
+	ci.inputDataTypes = os[OS_INPUT_DTYPES];
+	ci.inputShapes = os[OS_INPUT_SHAPES];
+	ci.outputFormats = os[OS_OUTPUT_FORMATS];
+	ci.outputDataTypes = os[OS_OUTPUT_DTYPES];
+	ci.outputShapes = os[OS_OUTPUT_SHAPES];
+	ci.attrInfo = os[OS_ATTR];
+	ci.opState = os[OS_OP_STATE];
+	ci.hf32Eligible = os[OS_HF32];
+	ci.gridDim = NPUPROF_DB_STR_NA;
+	ci.blockDimStr = NPUPROF_DB_STR_NA;
+	check(x, npuprof_db_add_compute_task_info(x->w, &ci));
+	x->res->compute++;
+}
+
+/* COMMUNICATION_TASK_INFO of a task's HCCL task; its op's device span
+ * grows to the task's row. */
+static void write_comm_info(struct export_ctx *x, const struct corr_task *t,
+			    const struct hd_hccl_task *h, const struct npuprof_db_task *row)
+{
+	struct hd_hccl_op *op = hostdata_hccl_op(x->hd, t->pid, h->r.op_seq);
+	struct npuprof_db_communication_task_info ct;
+
+	memset(&ct, 0, sizeof(ct));
+	ct.name = hstr(x, h->r.op_name_id);
+	ct.globalTaskId = row->globalTaskId;
+	ct.taskType = hstr(x, h->r.task_type_id);
+	ct.planeId = h->r.plane_id;
+	ct.groupName = hstr(x, h->r.group_name_id);
+	ct.notifyId = (int64_t)h->r.notify_id; /* uint64 max reads -1 */
+	ct.rdmaType = h->r.rdma_type;
+	ct.srcRank = h->r.src_rank;
+	ct.dstRank = h->r.dst_rank;
+	ct.transportType = h->r.transport_type;
+	ct.size = (int64_t)h->r.size;
+	ct.dataType = h->r.data_type;
+	ct.linkType = h->r.link_type;
+	ct.opId = op ? op->op_id : 0;
+	ct.isMaster = h->r.is_master;
+	ct.bandwidth = (double)h->r.bandwidth;
+	check(x, npuprof_db_add_communication_task_info(x->w, &ct));
+	x->res->comm_tasks++;
+	if (op) {
+		if (op->dev_start < 0 || row->startNs < op->dev_start)
+			op->dev_start = row->startNs;
+		if (row->endNs > op->dev_end)
+			op->dev_end = row->endNs;
+	}
+}
+
 /* A task's rows; t->user is its launch (hostdata_launch). */
 static int write_task(struct export_ctx *x, const struct corr_task *t)
 {
 	const struct hd_launch *l = t->user;
 	const struct hd_track *tr = l && l->tracked ? &l->tr : NULL;
+	const struct hd_compute *cc;
+	const struct hd_hccl_task *hc;
 	struct npuprof_db_task row;
-	const char *type = NULL;
-	int64_t conn = -1;
+	const char *type;
 
-	memset(&row, 0, sizeof(row));
-	row.startNs = unix_ns(x, t->start_ns);
-	row.endNs = unix_ns(x, t->end_ns);
-	row.deviceId = t->dev;
-	row.globalPid = t->pid;
-	row.contextId = U32_NONE;
-	row.streamId = t->stream;
-	row.taskId = t->task;
-	row.modelId = U32_NONE;
-	if (tr) {
-		type = hostdata_str(x->hd, tr->r.task_type_id);
-		if (tr->r.connection_id != NPUPROF_NO_CONNECTION)
-			conn = (int64_t)tr->r.connection_id;
-		if (tr->r.model_id != NPUPROF_NO_ID32)
-			row.modelId = tr->r.model_id;
-		if (type && !strcmp(type, "PROFILER_TRACE_EX") &&
-		    (tr->r.trace_tag == 11 || tr->r.trace_tag == 12))
-			type = "MsTx"; /* the MarkEx / mstx device marker */
-	} else if (l && l->has_api) {
-		/* an uninstrumented launch: the API open on its thread */
-		conn = (int64_t)l->api_conn;
-	}
-	/* the task's detail records, looked up once */
-	const struct hd_compute *cc = NULL;
-	const struct hd_hccl_task *hc = NULL;
-	if (tr) {
-		/* an FFTS+ subtask: its context from its op or HCCL task */
-		cc = hostdata_compute(x->hd, t->pid, t->dev, t->stream, t->task, tr->r.batch_id);
-		hc = hostdata_hccl_task(x->hd, t->pid, t->dev, t->stream, t->task, tr->r.batch_id);
-		if (cc && cc->r.context_id != NPUPROF_NO_ID32)
-			row.contextId = cc->r.context_id;
-		else if (hc && hc->r.context_id != NPUPROF_NO_ID32)
-			row.contextId = hc->r.context_id;
-	}
-	row.connectionId = conn;
+	task_row(x, t, l, tr, &row, &type);
+	task_details(x, t, tr, &row, &cc, &hc);
 	row.taskType = intern(x, type && *type ? type : sqe_type_name(t->sqe_type));
 	if (tr && type && !strcmp(type, "MsTx")) {
-		/* One TASK row per marker; a range's two markers (tag 12, the same
-		 * index) become one row from the first to the second (§5.6). */
-		uint64_t key = mstx_key(t->pid, tr->r.index_id), slot;
+		int r = mstx_marker(x, t, tr, &row);
 
-		if (tr->r.trace_tag == 12 && u64map_get(&x->mstx_open, key, &slot)) {
-			int64_t end = row.endNs;
-
-			row = x->mstx_pend[slot];
-			row.endNs = end > row.startNs ? end : row.startNs;
-			u64map_del(&x->mstx_open, key);
-		} else if (tr->r.trace_tag == 12) {
-			if (x->npend == x->cappend) {
-				size_t nc = x->cappend ? 2 * x->cappend : 64;
-				struct npuprof_db_task *n = realloc(x->mstx_pend, nc * sizeof(*n));
-
-				if (!n)
-					return x->err = -ENOMEM;
-				x->mstx_pend = n;
-				x->cappend = nc;
-			}
-			x->mstx_pend[x->npend] = row;
-			if (u64map_put(&x->mstx_open, key, x->npend++) < 0)
-				return x->err = -ENOMEM;
-			return x->err; /* written with its closing marker */
-		}
-		if (u64map_put(&x->mstx_dev, key, 1) < 0)
-			return x->err = -ENOMEM;
+		if (r < 0)
+			return x->err = r;
+		if (r > 0)
+			return x->err;
 	}
-	row.globalTaskId = (int64_t)x->next_gtid++;
-	check(x, npuprof_db_add_task(x->w, &row));
-	x->res->tasks++;
-	if (!x->first_task_ns || row.startNs < x->first_task_ns)
-		x->first_task_ns = row.startNs;
-	if (row.endNs > x->last_task_ns)
-		x->last_task_ns = row.endNs;
-
+	add_task_row(x, &row);
 	if (!tr)
 		return x->err;
-
 	if (tr->r.memcpy_op != NPUPROF_ENUM_INVALID) {
 		struct npuprof_db_memcpy_info m = {
 			.globalTaskId = row.globalTaskId,
@@ -327,63 +448,10 @@ static int write_task(struct export_ctx *x, const struct corr_task *t)
 		};
 		check(x, npuprof_db_add_memcpy_info(x->w, &m));
 	}
-	const struct hd_compute *c = cc;
-	if (c) {
-		const npuprof_db_str *os = op_strings(x, c);
-		struct npuprof_db_compute_task_info ci;
-
-		memset(&ci, 0, sizeof(ci));
-		ci.name = os[OS_NAME];
-		ci.globalTaskId = row.globalTaskId;
-		ci.blockDim = c->r.block_dim;
-		ci.mixBlockDim = c->r.mix_block_dim;
-		ci.taskType = os[OS_TASK_TYPE];
-		ci.opType = os[OS_OP_TYPE];
-		ci.inputFormats = os[OS_INPUT_FORMATS];
-		ci.inputDataTypes = os[OS_INPUT_DTYPES];
-		ci.inputShapes = os[OS_INPUT_SHAPES];
-		ci.outputFormats = os[OS_OUTPUT_FORMATS];
-		ci.outputDataTypes = os[OS_OUTPUT_DTYPES];
-		ci.outputShapes = os[OS_OUTPUT_SHAPES];
-		ci.attrInfo = os[OS_ATTR];
-		ci.opState = os[OS_OP_STATE];
-		ci.hf32Eligible = os[OS_HF32];
-		ci.gridDim = NPUPROF_DB_STR_NA;
-		ci.blockDimStr = NPUPROF_DB_STR_NA;
-		check(x, npuprof_db_add_compute_task_info(x->w, &ci));
-		x->res->compute++;
-	}
-	const struct hd_hccl_task *h = hc;
-	if (h) {
-		struct hd_hccl_op *op = hostdata_hccl_op(x->hd, t->pid, h->r.op_seq);
-		struct npuprof_db_communication_task_info ct;
-
-		memset(&ct, 0, sizeof(ct));
-		ct.name = hstr(x, h->r.op_name_id);
-		ct.globalTaskId = row.globalTaskId;
-		ct.taskType = hstr(x, h->r.task_type_id);
-		ct.planeId = h->r.plane_id;
-		ct.groupName = hstr(x, h->r.group_name_id);
-		ct.notifyId = (int64_t)h->r.notify_id; /* uint64 max reads -1 */
-		ct.rdmaType = h->r.rdma_type;
-		ct.srcRank = h->r.src_rank;
-		ct.dstRank = h->r.dst_rank;
-		ct.transportType = h->r.transport_type;
-		ct.size = (int64_t)h->r.size;
-		ct.dataType = h->r.data_type;
-		ct.linkType = h->r.link_type;
-		ct.opId = op ? op->op_id : 0;
-		ct.isMaster = h->r.is_master;
-		ct.bandwidth = (double)h->r.bandwidth;
-		check(x, npuprof_db_add_communication_task_info(x->w, &ct));
-		x->res->comm_tasks++;
-		if (op) {
-			if (op->dev_start < 0 || row.startNs < op->dev_start)
-				op->dev_start = row.startNs;
-			if (row.endNs > op->dev_end)
-				op->dev_end = row.endNs;
-		}
-	}
+	if (cc)
+		write_compute_info(x, cc, row.globalTaskId);
+	if (hc)
+		write_comm_info(x, t, hc, &row);
 	return x->err;
 }
 
@@ -418,26 +486,26 @@ static int on_done(void *vctx, const struct corr_task *t)
 
 static void window_push(struct export_ctx *x, const struct npuprof_record *r)
 {
-	size_t i = (x->whead + x->nheap) % REORDER_WINDOW;
+	size_t i = (x->win.head + x->win.n) % REORDER_WINDOW;
 
-	x->nheap++;
-	while (i != x->whead) {
+	x->win.n++;
+	while (i != x->win.head) {
 		size_t p = (i + REORDER_WINDOW - 1) % REORDER_WINDOW;
 
-		if (x->heap[p].hdr.ts <= r->hdr.ts)
+		if (x->win.heap[p].hdr.ts <= r->hdr.ts)
 			break;
-		x->heap[i] = x->heap[p];
+		x->win.heap[i] = x->win.heap[p];
 		i = p;
 	}
-	x->heap[i] = *r;
+	x->win.heap[i] = *r;
 }
 
 static const struct npuprof_record *window_pop(struct export_ctx *x)
 {
-	const struct npuprof_record *r = &x->heap[x->whead];
+	const struct npuprof_record *r = &x->win.heap[x->win.head];
 
-	x->whead = (x->whead + 1) % REORDER_WINDOW;
-	x->nheap--;
+	x->win.head = (x->win.head + 1) % REORDER_WINDOW;
+	x->win.n--;
 	return r;
 }
 
@@ -445,12 +513,12 @@ static void progress(struct export_ctx *x)
 {
 	int pct;
 
-	if (!x->progress || !x->total)
+	if (!x->prog.on || !x->prog.total)
 		return;
-	pct = (int)(x->fed * 100 / x->total);
-	if (pct == x->last_pct)
+	pct = (int)(x->prog.fed * 100 / x->prog.total);
+	if (pct == x->prog.last_pct)
 		return;
-	x->last_pct = pct;
+	x->prog.last_pct = pct;
 	fprintf(stderr, "\rnpuprof export: [%-50.*s] %3d%%", pct / 2,
 		"##################################################", pct);
 	if (pct == 100)
@@ -485,7 +553,7 @@ static void stars_find(struct export_ctx *x)
 	for (uint32_t d = 0; d < CORR_MAX_DEV; d++) {
 		stars_path(path, sizeof(path), x->s->dir, d);
 		if (access(path, F_OK) == 0)
-			x->stars_found |= 1ULL << d;
+			x->soc.found |= 1ULL << d;
 	}
 }
 
@@ -494,10 +562,10 @@ static void stars_kernel_stream(struct export_ctx *x, uint32_t dev, uint32_t str
 {
 	uint64_t k = npuprof_stream_key(dev, stream);
 
-	if (dev >= CORR_MAX_DEV || !(x->stars_found >> dev & 1) || k + 1 == x->kstream_last)
+	if (dev >= CORR_MAX_DEV || !(x->soc.found >> dev & 1) || k + 1 == x->soc.kstream_last)
 		return;
-	x->kstream_last = k + 1;
-	if (u64map_put(&x->kstreams, k, 1) < 0)
+	x->soc.kstream_last = k + 1;
+	if (u64map_put(&x->soc.kstreams, k, 1) < 0)
 		check(x, -ENOMEM);
 }
 
@@ -505,8 +573,8 @@ static void stars_kernel_stream(struct export_ctx *x, uint32_t dev, uint32_t str
 static void stars_done(struct export_ctx *x, struct stars_src *src)
 {
 	const struct stars_stats *st = stars_stats(src->rd);
-	struct stars_stats *t = &x->stars_tot.st;
-	int say = !x->stars_warned;
+	struct stars_stats *t = &x->soc.tot.st;
+	int say = !x->soc.warned;
 
 	t->records += st->records;
 	t->tasks += st->tasks;
@@ -517,7 +585,7 @@ static void stars_done(struct export_ctx *x, struct stars_src *src)
 	t->late += st->late;
 	t->tail_bytes += st->tail_bytes;
 	if (st->tail_bytes) {
-		x->stars_tot.damaged++;
+		x->soc.tot.damaged++;
 		x->res->damaged = 1;
 		if (say)
 			fprintf(x->warn,
@@ -550,12 +618,12 @@ static void stars_advance(struct export_ctx *x, struct stars_src *src)
 		stars_done(x, src);
 	if (r < 0) {
 		/* what was read counts; the rest of the file cannot be had */
-		if (!x->stars_warned)
+		if (!x->soc.warned)
 			fprintf(x->warn,
 				"npuprof export: warning: %s; its tasks before that are exported\n",
 				err);
 		x->res->damaged = 1;
-		x->stars_tot.damaged++;
+		x->soc.tot.damaged++;
 		stars_done(x, src);
 	}
 	if (!src->have)
@@ -579,44 +647,44 @@ static void stars_begin(struct export_ctx *x)
 {
 	char err[4600];
 
-	memset(&x->stars_tot, 0, sizeof(x->stars_tot));
-	x->nstars = 0;
-	x->stars_used = 0;
-	if (!x->stars_found)
+	memset(&x->soc.tot, 0, sizeof(x->soc.tot));
+	x->soc.nsrc = 0;
+	x->soc.used = 0;
+	if (!x->soc.found)
 		return;
-	x->stars = calloc((size_t)__builtin_popcountll(x->stars_found), sizeof(*x->stars));
-	if (!x->stars) {
+	x->soc.src = calloc((size_t)__builtin_popcountll(x->soc.found), sizeof(*x->soc.src));
+	if (!x->soc.src) {
 		check(x, -ENOMEM);
 		return;
 	}
 	for (uint32_t d = 0; d < CORR_MAX_DEV; d++) {
-		struct stars_src *src = &x->stars[x->nstars];
+		struct stars_src *src = &x->soc.src[x->soc.nsrc];
 
-		if (!(x->stars_found >> d & 1))
+		if (!(x->soc.found >> d & 1))
 			continue;
 		memset(src, 0, sizeof(*src));
 		src->dev = d;
 		stars_path(src->path, sizeof(src->path), x->s->dir, d);
 		if (!x->corr.clock[d].valid) {
-			if (!x->stars_warned)
+			if (!x->soc.warned)
 				fprintf(x->warn,
 					"npuprof export: warning: %s: device %u has no clock-sync samples, so its STARS times cannot be put on the host clock: not used\n",
 					src->path, d);
 			continue;
 		}
 		if (stars_open(&src->rd, src->path, err, sizeof(err)) < 0) {
-			if (!x->stars_warned)
+			if (!x->soc.warned)
 				fprintf(x->warn,
 					"npuprof export: error: %s: nothing exported from it\n",
 					err);
 			x->res->damaged = 1;
 			x->res->unreadable++;
-			x->stars_tot.damaged++;
+			x->soc.tot.damaged++;
 			continue;
 		}
-		x->stars_used |= 1ULL << d;
+		x->soc.used |= 1ULL << d;
 		x->corr.task_time[d] = 1;
-		x->nstars++;
+		x->soc.nsrc++;
 		stars_advance(x, src);
 	}
 }
@@ -628,21 +696,21 @@ static void stars_feed_upto(struct export_ctx *x, uint64_t ts)
 		struct stars_src *next = NULL;
 		const struct npuprof_task_time *tt;
 
-		for (int i = 0; i < x->nstars; i++)
-			if (x->stars[i].have && x->stars[i].head.hdr.ts <= ts &&
-			    (!next || x->stars[i].head.hdr.ts < next->head.hdr.ts))
-				next = &x->stars[i];
+		for (int i = 0; i < x->soc.nsrc; i++)
+			if (x->soc.src[i].have && x->soc.src[i].head.hdr.ts <= ts &&
+			    (!next || x->soc.src[i].head.hdr.ts < next->head.hdr.ts))
+				next = &x->soc.src[i];
 		if (!next)
 			return;
 		tt = &next->head.task_time;
 		/* the log has every task; a sampled capture keeps the kernel's choice */
 		if (!npuprof_sample_keep(x->s->sample_n, tt->devid, tt->stream_id, tt->task_id))
-			x->stars_tot.sampled_out++;
-		else if (u64map_get(&x->kstreams, npuprof_stream_key(tt->devid, tt->stream_id),
+			x->soc.tot.sampled_out++;
+		else if (u64map_get(&x->soc.kstreams, npuprof_stream_key(tt->devid, tt->stream_id),
 				    NULL))
 			check(x, corr_feed(&x->corr, &next->head));
 		else
-			x->stars_tot.other++;
+			x->soc.tot.other++;
 		stars_advance(x, next);
 	}
 }
@@ -651,29 +719,29 @@ static void stars_feed_upto(struct export_ctx *x, uint64_t ts)
 static void stars_end(struct export_ctx *x)
 {
 	stars_feed_upto(x, UINT64_MAX);
-	for (int i = 0; i < x->nstars; i++)
-		if (x->stars[i].rd) {
-			stars_close(x->stars[i].rd); /* an error stopped the export */
-			x->stars[i].rd = NULL;
+	for (int i = 0; i < x->soc.nsrc; i++)
+		if (x->soc.src[i].rd) {
+			stars_close(x->soc.src[i].rd); /* an error stopped the export */
+			x->soc.src[i].rd = NULL;
 		}
-	free(x->stars);
-	x->stars = NULL;
-	x->nstars = 0;
-	x->stars_warned |= x->stars_found != 0;
+	free(x->soc.src);
+	x->soc.src = NULL;
+	x->soc.nsrc = 0;
+	x->soc.warned |= x->soc.found != 0;
 }
 
 /* A kernel record to the correlator: the logs' tasks not later than it
  * first, and never the kernel's own task times of a device with a log. */
 static int feed(struct export_ctx *x, const struct npuprof_record *r)
 {
-	x->fed++;
-	if ((x->fed & 0xffff) == 0)
+	x->prog.fed++;
+	if ((x->prog.fed & 0xffff) == 0)
 		progress(x);
-	if (x->nstars)
+	if (x->soc.nsrc)
 		stars_feed_upto(x, r->hdr.ts);
 	if (r->hdr.type == NPUPROF_REC_TASK_TIME && r->task_time.devid < CORR_MAX_DEV &&
-	    (x->stars_used >> r->task_time.devid & 1)) {
-		x->stars_tot.kernel_ignored++;
+	    (x->soc.used >> r->task_time.devid & 1)) {
+		x->soc.tot.kernel_ignored++;
 		return x->err;
 	}
 	check(x, corr_feed(&x->corr, r));
@@ -684,7 +752,7 @@ static int on_kernel_record(void *vctx, const struct npuprof_record *r)
 {
 	struct export_ctx *x = vctx;
 
-	if (x->nheap == REORDER_WINDOW && feed(x, window_pop(x)))
+	if (x->win.n == REORDER_WINDOW && feed(x, window_pop(x)))
 		return 1;
 	window_push(x, r);
 	return 0;
@@ -695,16 +763,16 @@ static int on_scan_record(void *vctx, const struct npuprof_record *r)
 {
 	struct export_ctx *x = vctx;
 
-	x->total++;
+	x->prog.total++;
 	if (r->hdr.type == NPUPROF_REC_CLOCK_SYNC && r->clock.devid < CORR_MAX_DEV)
 		corr_clock_add(&x->corr.clock[r->clock.devid], r->clock.host_ns, r->clock.dev_cnt,
 			       r->clock.counter_hz);
 	else if (r->hdr.type == NPUPROF_REC_TASK_TIME && r->task_time.devid < CORR_MAX_DEV) {
 		x->corr.task_time[r->task_time.devid] = 1;
-		x->kernel_times |= 1ULL << r->task_time.devid;
-	} else if (x->stars_found && r->hdr.type == NPUPROF_REC_SUBMIT)
+		x->soc.kernel_times |= 1ULL << r->task_time.devid;
+	} else if (x->soc.found && r->hdr.type == NPUPROF_REC_SUBMIT)
 		stars_kernel_stream(x, r->submit.devid, r->submit.stream_id);
-	else if (x->stars_found && r->hdr.type == NPUPROF_REC_COMPLETE)
+	else if (x->soc.found && r->hdr.type == NPUPROF_REC_COMPLETE)
 		stars_kernel_stream(x, r->complete.devid, r->complete.stream_id);
 	return 0;
 }
@@ -749,7 +817,7 @@ static void on_host_task(void *vctx, const struct hd_track *tr)
 	l.tracked = 1;
 	l.self = HD_END;
 	memset(&t, 0, sizeof(t));
-	t.gtid = x->host_gtid++;
+	t.gtid = x->tasks.host_gtid++;
 	t.dev = tr->r.device_id;
 	t.stream = tr->r.stream_id;
 	t.task = tr->r.task_id;
@@ -789,23 +857,23 @@ static void on_api(void *vctx, const struct hd_api *a)
  * its one marker. */
 static void flush_open_markers(struct export_ctx *x)
 {
-	for (size_t i = 0; i < x->npend && !x->err; i++) {
-		struct npuprof_db_task *row = &x->mstx_pend[i];
+	for (size_t i = 0; i < x->mstx.npend && !x->err; i++) {
+		struct npuprof_db_task *row = &x->mstx.pend[i];
 		uint64_t key = mstx_key((uint32_t)row->globalPid,
 					(uint64_t)(row->connectionId -
 						   (int64_t)NPUPROF_MSTX_CONNECTION_BASE)),
 			 slot;
 
-		if (!u64map_get(&x->mstx_open, key, &slot) || slot != i)
+		if (!u64map_get(&x->mstx.open, key, &slot) || slot != i)
 			continue; /* closed */
-		row->globalTaskId = (int64_t)x->next_gtid++;
+		row->globalTaskId = (int64_t)x->tasks.next_gtid++;
 		check(x, npuprof_db_add_task(x->w, row));
 		x->res->tasks++;
-		if (u64map_put(&x->mstx_dev, key, 1) < 0)
+		if (u64map_put(&x->mstx.dev, key, 1) < 0)
 			x->err = -ENOMEM;
 	}
-	u64map_free(&x->mstx_open);
-	x->npend = 0;
+	u64map_free(&x->mstx.open);
+	x->mstx.npend = 0;
 }
 
 /* The connectionId of an MSTX_EVENTS row (§5.6): MarkEx and mstx events
@@ -818,7 +886,7 @@ static int64_t mstx_connection(const struct export_ctx *x, const struct hd_tx *t
 {
 	uint64_t v;
 
-	if (t->r.info_type == 1 && u64map_get(&x->mstx_dev, mstx_key(t->pid, t->r.mark_id), &v))
+	if (t->r.info_type == 1 && u64map_get(&x->mstx.dev, mstx_key(t->pid, t->r.mark_id), &v))
 		return (int64_t)(NPUPROF_MSTX_CONNECTION_BASE + t->r.mark_id);
 	if (t->r.info_type == 1 || t->r.event_type == NPUPROF_TX_START_STOP)
 		return (int64_t)NPUPROF_MSTX_NO_CONNECTION;
@@ -983,7 +1051,7 @@ static void meta(struct export_ctx *x, const char *name, const char *fmt, ...)
  * gets them too. */
 static void write_stars_meta(struct export_ctx *x)
 {
-	const struct stars_totals *t = &x->stars_tot;
+	const struct stars_totals *t = &x->soc.tot;
 	struct npuprof_export_result *res = x->res;
 
 	res->stars_records = t->st.records;
@@ -991,7 +1059,7 @@ static void write_stars_meta(struct export_ctx *x)
 	res->stars_unpaired = t->st.unstarted + t->st.unended;
 	res->stars_bad = t->st.unknown + t->st.backwards + (t->st.tail_bytes ? 1 : 0);
 	res->stars_other = t->other;
-	meta(x, "npuprof.stars_devices", "%d", __builtin_popcountll(x->stars_used));
+	meta(x, "npuprof.stars_devices", "%d", __builtin_popcountll(x->soc.used));
 	meta(x, "npuprof.stars_records", "%llu", (unsigned long long)t->st.records);
 	meta(x, "npuprof.stars_tasks", "%llu", (unsigned long long)t->st.tasks);
 	meta(x, "npuprof.stars_ends_without_start", "%llu", (unsigned long long)t->st.unstarted);
@@ -1012,7 +1080,7 @@ static void write_session_rows(struct export_ctx *x)
 	const struct npuprof_session *s = x->s;
 	struct npuprof_db_session_time_info st = {
 		.startTimeNs = (int64_t)s->start_realtime_ns,
-		.endTimeNs = s->end_realtime_ns ? (int64_t)s->end_realtime_ns : x->last_task_ns,
+		.endTimeNs = s->end_realtime_ns ? (int64_t)s->end_realtime_ns : x->tasks.last_ns,
 	};
 	struct npuprof_db_host_info hi = { .hostUid = s->host_uid, .hostName = s->hostname };
 	struct corr_stats *cs = &x->corr.stats;
@@ -1049,21 +1117,21 @@ static void write_session_rows(struct export_ctx *x)
 	meta(x, "npuprof.completions_without_submit", "%llu", (unsigned long long)cs->orphans);
 	/* measured times: from the STARS logs, the kernel's task-time
 	 * records, or both (devices of either kind) */
-	const char *dev = !x->stars_used		   ? "device" :
-			  x->kernel_times & ~x->stars_used ? "stars+device" :
-							     "stars";
+	const char *dev = !x->soc.used			     ? "device" :
+			  x->soc.kernel_times & ~x->soc.used ? "stars+device" :
+							       "stars";
 	meta(x, "npuprof.task_time_source", "%s%s",
-	     x->host_only			   ? "host" :
+	     x->kern.host_only			   ? "host" :
 	     cs->tasks && cs->derived == cs->tasks ? "derived" :
 						     dev,
-	     !x->host_only && cs->derived && cs->derived != cs->tasks ? "+derived" : "");
+	     !x->kern.host_only && cs->derived && cs->derived != cs->tasks ? "+derived" : "");
 	meta(x, "npuprof.derived_tasks", "%llu", (unsigned long long)cs->derived);
 	meta(x, "npuprof.clock_fit_residual_ns", "%.1f", resid);
 	meta(x, "npuprof.host_records_lost", "%llu", (unsigned long long)x->hd->lost);
 	meta(x, "npuprof.damaged_inputs", "%llu",
-	     (unsigned long long)(x->hd->damaged_files + (x->kernel_damaged ? 1 : 0) +
-				  (x->session_damaged ? 1 : 0) + x->stars_tot.damaged));
-	if (x->stars_found)
+	     (unsigned long long)(x->hd->damaged_files + (x->kern.damaged ? 1 : 0) +
+				  (x->kern.session_damaged ? 1 : 0) + x->soc.tot.damaged));
+	if (x->soc.found)
 		write_stars_meta(x);
 	meta(x, "npuprof.kernel_records_skipped", "%llu",
 	     (unsigned long long)x->res->kernel_bad_records);
@@ -1284,16 +1352,16 @@ static long scan_kernel(struct export_ctx *x, const char *kpath)
 	char kerr[1024];
 	long n;
 
-	x->total = 0;
+	x->prog.total = 0;
 	n = npuprof_rawk_read(kpath, on_scan_record, x, &info, kerr, sizeof(kerr));
-	if (x->kernel_warned) {
+	if (x->kern.warned) {
 		/* a second database of the same export: said the first time */
 		x->res->kernel_bad_records = info.bad_records;
-		x->res->damaged |= x->kernel_damaged;
+		x->res->damaged |= x->kern.damaged;
 		return n;
 	}
-	x->kernel_warned = 1;
-	x->kernel_damaged = n < 0 || kerr[0];
+	x->kern.warned = 1;
+	x->kern.damaged = n < 0 || kerr[0];
 	if (n == -ENOENT) {
 		fprintf(x->warn,
 			"npuprof export: warning: %s: no kernel stream: the database has no device tasks\n",
@@ -1324,59 +1392,62 @@ static double secs_since(const struct timespec *t0)
 	return (t1.tv_sec - t0->tv_sec) + (t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-static int export_one(struct export_ctx *x, const char *kpath, const char *outdir,
-		      const struct npuprof_db_options *dbo, char *path_out, size_t path_len,
-		      char *err, size_t errlen)
+/* A new database: the writer's string ids, numbering and markers from
+ * nothing, the correlator and the host merge from the start (a previous
+ * run went over it). */
+static void begin_database(struct export_ctx *x)
 {
-	long n;
-	int r;
-
-	r = npuprof_db_open(&x->w, outdir, dbo, err, errlen);
-	if (r < 0)
-		return r;
 	corr_init(&x->corr, on_submit, on_done, x);
 	/* a windowed or rate-limited capture: the log's tasks it kept are
 	 * those with a submit */
 	x->corr.submitted_only = x->s->window_period_ms || x->s->rate_limit;
-	u64map_free(&x->sid); /* ids of a previous writer mean nothing here */
-	free(x->opids);
-	x->opids = NULL;
-	x->nopids = 0;
-	u64map_free(&x->mstx_dev);
-	u64map_free(&x->mstx_open);
-	x->npend = 0;
-	x->next_gtid = 0;
-	x->nheap = x->whead = 0;
-	x->host_gtid = 0;
-	/* the host merge from the start (a previous run went over it) */
+	u64map_free(&x->str.sid); /* ids of a previous writer mean nothing here */
+	free(x->str.opids);
+	x->str.opids = NULL;
+	x->str.nopids = 0;
+	u64map_free(&x->mstx.dev);
+	u64map_free(&x->mstx.open);
+	x->mstx.npend = 0;
+	x->tasks.next_gtid = 0;
+	x->win.n = x->win.head = 0;
+	x->tasks.host_gtid = 0;
 	check(x, hostdata_rewind(x->hd, enabled(x, ACL_PROF_ACL_API) ? on_api : NULL,
-				 x->host_only && enabled(x, ACL_PROF_TASK_TIME |
-								    ACL_PROF_TASK_TIME_L0) ?
+				 x->kern.host_only && enabled(x, ACL_PROF_TASK_TIME |
+									 ACL_PROF_TASK_TIME_L0) ?
 					 on_host_task :
 					 NULL,
 				 x));
 	for (size_t i = 0; i < x->hd->nhop; i++)
 		x->hd->hop[i].dev_start = x->hd->hop[i].dev_end = -1;
+}
 
-	if (x->prescanned) {
-		n = x->prescan_n; /* done while the host side was indexed */
-		x->prescanned = 0;
+/* Pass 1 (unless it ran beside the host index) and pass 2 over the kernel
+ * stream, fed through the reorder window into the correlator, which writes
+ * the tasks; the host merge follows it. */
+static void correlate_kernel(struct export_ctx *x, const char *kpath)
+{
+	long n;
+
+	if (x->kern.prescanned) {
+		n = x->kern.prescan_n; /* done while the host side was indexed */
+		x->kern.prescanned = 0;
 	} else {
-		n = x->host_only ? 0 : scan_kernel(x, kpath);
+		n = x->kern.host_only ? 0 : scan_kernel(x, kpath);
 	}
 	for (int d = 0; d < CORR_MAX_DEV; d++)
 		corr_clock_fit(&x->corr.clock[d]);
-	x->res->kernel_records = x->total;
+	x->res->kernel_records = x->prog.total;
 	stars_begin(x);
 
 	struct timespec t0, t1;
+
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	x->fed = 0;
-	x->last_pct = -1;
+	x->prog.fed = 0;
+	x->prog.last_pct = -1;
 	if (n > 0) {
 		/* pass 2; its damage was reported by pass 1 */
 		npuprof_rawk_read(kpath, on_kernel_record, x, NULL, NULL, 0);
-		while (x->nheap && !x->err)
+		while (x->win.n && !x->err)
 			feed(x, window_pop(x));
 	}
 	stars_end(x);
@@ -1386,10 +1457,14 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	corr_finish(&x->corr);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	x->res->correlate_seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+}
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	/* the host records the kernel stream did not take the merge past: the
-	 * rest of the API calls, and a host-only session's tasks */
+/* The rows after the tasks: the host records the kernel stream did not
+ * take the merge past, markers, steps, communication ops, the session's
+ * rows, and the PyTorch database's framework tables. */
+static void write_host_rows(struct export_ctx *x, const struct npuprof_db_options *dbo)
+{
+	/* the rest of the API calls, and a host-only session's tasks */
 	check(x, hostdata_drain(x->hd));
 	if (x->hd->damaged_files)
 		x->res->damaged = 1; /* also a stream that changed since it was indexed */
@@ -1404,17 +1479,26 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	write_comm_ops(x);
 	write_session_rows(x);
 	if (dbo->variant == NPUPROF_DB_PYTORCH && !x->err) {
-		memset(&x->fwk, 0, sizeof(x->fwk));
-		check(x, fwk_write(x->w, x->s, x->hd, x->s->dir, x->warn, &x->fwk));
-		if (x->metadata_path && !x->err)
-			check(x, fwk_write_metadata(x->w, x->metadata_path, x->warn, &x->fwk));
+		memset(&x->pt.fwk, 0, sizeof(x->pt.fwk));
+		check(x, fwk_write(x->w, x->s, x->hd, x->s->dir, x->warn, &x->pt.fwk));
+		if (x->pt.metadata_path && !x->err)
+			check(x,
+			      fwk_write_metadata(x->w, x->pt.metadata_path, x->warn, &x->pt.fwk));
 		meta(x, "npuprof.framework_records_skipped", "%llu",
-		     (unsigned long long)x->fwk.bad);
-		if (x->fwk.bad || x->fwk.metadata_bad)
+		     (unsigned long long)x->pt.fwk.bad);
+		if (x->pt.fwk.bad || x->pt.fwk.metadata_bad)
 			x->res->damaged = 1;
 	}
-	x->res->write_seconds = secs_since(&t0);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+}
+
+/* The database kept (renamed into place) unless the export failed or an
+ * earlier, more complete one is there; its path into path_out. */
+static int finish_database(struct export_ctx *x, const char *outdir,
+			   const struct npuprof_db_options *dbo, char *path_out, size_t path_len,
+			   char *err, size_t errlen)
+{
+	int r;
+
 	if (x->err) {
 		if (x->err == -EINTR)
 			npuprof_seterr(err, errlen, "interrupted: nothing written, %s unchanged",
@@ -1441,12 +1525,30 @@ static int export_one(struct export_ctx *x, const char *kpath, const char *outdi
 	}
 	npuprof_db_close(x->w);
 	x->w = NULL;
+	return r;
+}
+
+static int export_one(struct export_ctx *x, const char *kpath, const char *outdir,
+		      const struct npuprof_db_options *dbo, char *path_out, size_t path_len,
+		      char *err, size_t errlen)
+{
+	struct timespec t0;
+	int r;
+
+	r = npuprof_db_open(&x->w, outdir, dbo, err, errlen);
+	if (r < 0)
+		return r;
+	begin_database(x);
+	correlate_kernel(x, kpath);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	write_host_rows(x, dbo);
+	x->res->write_seconds = secs_since(&t0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	r = finish_database(x, outdir, dbo, path_out, path_len, err, errlen);
 	x->res->finish_seconds = secs_since(&t0);
 	return r;
 }
 
-/* Is dir's parent a torch_npu <worker>_ascend_pt directory? Its path to
- * parent then. */
 /* hostdata_open on its own thread (open_host_beside_scan) */
 struct host_open {
 	struct hostdata *hd;
@@ -1479,20 +1581,22 @@ static int open_host_beside_scan(struct export_ctx *x, struct hostdata *hd, cons
 	struct host_open h = { hd, dir, flags, x->warn, err, errlen, 0, 0 };
 	pthread_t t;
 
-	if (x->host_only || pthread_create(&t, NULL, host_open_main, &h) != 0) {
+	if (x->kern.host_only || pthread_create(&t, NULL, host_open_main, &h) != 0) {
 		host_open_main(&h);
 		x->res->load_seconds = h.seconds;
 		return h.r;
 	}
-	x->prescan_n = scan_kernel(x, kpath);
-	x->prescanned = 1;
+	x->kern.prescan_n = scan_kernel(x, kpath);
+	x->kern.prescanned = 1;
 	pthread_join(t, NULL);
 	x->res->load_seconds = h.seconds;
 	if (h.r < 0)
-		x->prescanned = 0;
+		x->kern.prescanned = 0;
 	return h.r;
 }
 
+/* Is dir's parent a torch_npu <worker>_ascend_pt directory? Its path to
+ * parent then. */
 static int ascend_pt_parent(const char *dir, char *parent, size_t len)
 {
 	static const char sfx[] = "_ascend_pt";
@@ -1531,31 +1635,23 @@ static int write_trace(const struct npuprof_session *s, const char *db, const ch
 	return npuprof_trace_json(db, res->json_path, &to, NULL, err, errlen);
 }
 
-int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
-		   struct npuprof_export_result *res, char *err, size_t errlen)
+/* The session's npuprof.session; with --force a damaged one is exported
+ * with what could be read (res->damaged). */
+static int load_session(struct npuprof_session *s, const char *dir,
+			const struct npuprof_export_opts *o, struct npuprof_export_result *res,
+			char *err, size_t errlen)
 {
-	struct npuprof_export_opts defo;
-	struct npuprof_session s;
-	struct hostdata hd;
-	struct export_ctx x;
-	struct npuprof_db_options dbo;
-	char kpath[4352], tmpdir[4352];
 	int r;
 
-	if (!o) {
-		memset(&defo, 0, sizeof(defo));
-		o = &defo;
-	}
-	memset(res, 0, sizeof(*res));
-	r = npuprof_session_load(&s, dir, err, errlen);
-	if (r == -EBADMSG && o->force && s.start_realtime_ns) {
+	r = npuprof_session_load(s, dir, err, errlen);
+	if (r == -EBADMSG && o->force && s->start_realtime_ns) {
 		/* what could be read, said; an end before the start is none */
 		fprintf(o->warn ? o->warn : stderr,
 			"npuprof export: warning: %s; exported anyway (--force) with what could be read\n",
 			err);
-		if ((s.end_realtime_ns && s.end_realtime_ns < s.start_realtime_ns) ||
-		    (s.end_monotonic_ns && s.end_monotonic_ns < s.start_monotonic_ns))
-			s.end_realtime_ns = s.end_monotonic_ns = 0;
+		if ((s->end_realtime_ns && s->end_realtime_ns < s->start_realtime_ns) ||
+		    (s->end_monotonic_ns && s->end_monotonic_ns < s->start_monotonic_ns))
+			s->end_realtime_ns = s->end_monotonic_ns = 0;
 		res->damaged = 1;
 	} else if (r < 0) {
 		size_t l = err ? strnlen(err, errlen) : 0;
@@ -1567,17 +1663,87 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 				dir);
 		return r;
 	}
+	return 0;
+}
+
+/* --pytorch: the PyTorch database, from the same session (torch_npu's
+ * layout when the session is the PROF_* directory of a <worker>_ascend_pt
+ * directory); its framework tables' counts into res. */
+static int export_pytorch(struct export_ctx *x, const char *dir, const char *kpath,
+			  struct npuprof_db_options *dbo, struct npuprof_export_result *res,
+			  char *err, size_t errlen)
+{
+	struct npuprof_export_result pres;
+	uint64_t keep_tasks = res->tasks;
+	char tmpdir[4352], parent[4096], name[64];
+	int r;
+
+	/* torch_npu's layout (ascend-reference.md §2.2) */
+	if (ascend_pt_parent(dir, parent, sizeof(parent))) {
+		snprintf(tmpdir, sizeof(tmpdir), "%s/ASCEND_PROFILER_OUTPUT", parent);
+		if (x->s->rank >= 0)
+			snprintf(name, sizeof(name), "ascend_pytorch_profiler_%d.db",
+				 (int)x->s->rank);
+		else
+			snprintf(name, sizeof(name), "ascend_pytorch_profiler.db");
+		snprintf(x->pt.metadata_buf, sizeof(x->pt.metadata_buf),
+			 "%s/profiler_metadata.json", parent);
+		x->pt.metadata_path = x->pt.metadata_buf;
+	} else {
+		snprintf(tmpdir, sizeof(tmpdir), "%s/ASCEND_PROFILER_OUTPUT", dir);
+		snprintf(name, sizeof(name), "ascend_pytorch_profiler.db");
+	}
+	if (mkdir(tmpdir, 0755) < 0 && errno != EEXIST) {
+		r = -errno;
+		npuprof_seterr(err, errlen, "%s: cannot create: %s", tmpdir, strerror(errno));
+		return r;
+	}
+	dbo->variant = NPUPROF_DB_PYTORCH;
+	dbo->file_name = name;
+	dbo->flags = NPUPROF_DB_REPLACE | (dbo->flags & NPUPROF_DB_THREADED);
+	memset(&pres, 0, sizeof(pres));
+	pres.damaged = res->damaged;
+	x->res = &pres;
+	r = export_one(x, kpath, tmpdir, dbo, res->pytorch_path, sizeof(res->pytorch_path), err,
+		       errlen);
+	x->res = res;
+	res->tasks = keep_tasks;
+	res->damaged |= pres.damaged;
+	res->fwk_ops = x->pt.fwk.ops;
+	res->fwk_skipped = x->pt.fwk.bad;
+	return r;
+}
+
+int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
+		   struct npuprof_export_result *res, char *err, size_t errlen)
+{
+	struct npuprof_export_opts defo;
+	struct npuprof_session s;
+	struct hostdata hd;
+	struct export_ctx x;
+	struct npuprof_db_options dbo;
+	char kpath[4352];
+	int r;
+
+	if (!o) {
+		memset(&defo, 0, sizeof(defo));
+		o = &defo;
+	}
+	memset(res, 0, sizeof(*res));
+	r = load_session(&s, dir, o, res, err, errlen);
+	if (r < 0)
+		return r;
 	memset(&x, 0, sizeof(x));
-	x.session_damaged = res->damaged;
+	x.kern.session_damaged = res->damaged;
 	x.s = &s;
 	x.hd = &hd;
 	x.res = res;
-	x.progress = o->progress;
+	x.prog.on = o->progress;
 	x.warn = o->warn ? o->warn : stderr;
 	x.cancel = o->cancel;
 	x.force = o->force;
-	x.host_only = !strcmp(s.engine, NPUPROF_ENGINE_HOST);
-	if (!x.host_only)
+	x.kern.host_only = !strcmp(s.engine, NPUPROF_ENGINE_HOST);
+	if (!x.kern.host_only)
 		stars_find(&x);
 	snprintf(kpath, sizeof(kpath), "%s/%s", dir, NPUPROF_KERNEL_RAW);
 	/* the host side streams (--pytorch's framework links need every API);
@@ -1593,8 +1759,8 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	/* or'ed and added: the kernel stream's first pass has said its part */
 	res->damaged |= hd.damaged_files > 0;
 	res->unreadable += hd.unreadable_files;
-	x.heap = malloc(REORDER_WINDOW * sizeof(*x.heap));
-	if (!x.heap) {
+	x.win.heap = malloc(REORDER_WINDOW * sizeof(*x.win.heap));
+	if (!x.win.heap) {
 		hostdata_free(&hd);
 		npuprof_seterr(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -1625,56 +1791,18 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	}
 
 	if (o->pytorch) {
-		struct npuprof_export_result pres;
-		uint64_t keep_tasks = res->tasks;
-		char parent[4096], name[64];
-
-		/* torch_npu's layout (ascend-reference.md §2.2) when the session
-		 * is the PROF_* directory of a <worker>_ascend_pt directory */
-		if (ascend_pt_parent(dir, parent, sizeof(parent))) {
-			snprintf(tmpdir, sizeof(tmpdir), "%s/ASCEND_PROFILER_OUTPUT", parent);
-			if (s.rank >= 0)
-				snprintf(name, sizeof(name), "ascend_pytorch_profiler_%d.db",
-					 (int)s.rank);
-			else
-				snprintf(name, sizeof(name), "ascend_pytorch_profiler.db");
-			snprintf(x.metadata_buf, sizeof(x.metadata_buf),
-				 "%s/profiler_metadata.json", parent);
-			x.metadata_path = x.metadata_buf;
-		} else {
-			snprintf(tmpdir, sizeof(tmpdir), "%s/ASCEND_PROFILER_OUTPUT", dir);
-			snprintf(name, sizeof(name), "ascend_pytorch_profiler.db");
-		}
-		if (mkdir(tmpdir, 0755) < 0 && errno != EEXIST) {
-			r = -errno;
-			npuprof_seterr(err, errlen, "%s: cannot create: %s", tmpdir,
-				       strerror(errno));
-			goto out;
-		}
-		dbo.variant = NPUPROF_DB_PYTORCH;
-		dbo.file_name = name;
-		dbo.flags = NPUPROF_DB_REPLACE | (dbo.flags & NPUPROF_DB_THREADED);
-		memset(&pres, 0, sizeof(pres));
-		pres.damaged = res->damaged;
-		x.res = &pres;
-		r = export_one(&x, kpath, tmpdir, &dbo, res->pytorch_path,
-			       sizeof(res->pytorch_path), err, errlen);
-		x.res = res;
-		res->tasks = keep_tasks;
-		res->damaged |= pres.damaged;
-		res->fwk_ops = x.fwk.ops;
-		res->fwk_skipped = x.fwk.bad;
+		r = export_pytorch(&x, dir, kpath, &dbo, res, err, errlen);
 		if (r < 0)
 			goto out;
 	}
 out:
-	free(x.heap);
-	u64map_free(&x.sid);
-	free(x.opids);
-	u64map_free(&x.mstx_dev);
-	u64map_free(&x.mstx_open);
-	u64map_free(&x.kstreams);
-	free(x.mstx_pend);
+	free(x.win.heap);
+	u64map_free(&x.str.sid);
+	free(x.str.opids);
+	u64map_free(&x.mstx.dev);
+	u64map_free(&x.mstx.open);
+	u64map_free(&x.soc.kstreams);
+	free(x.mstx.pend);
 	hostdata_free(&hd);
 	return r;
 }

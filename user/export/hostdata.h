@@ -1,8 +1,10 @@
 /*
- * hostdata.h — the host side of a session, loaded for export: every host
- * raw stream of the session directory decoded into sorted arrays with the
- * indexes the correlator needs. Strings stay as aclprofStr2Id hash ids
- * until hostdata_str() resolves them.
+ * hostdata.h — the host side of a session, read for export: every host
+ * raw stream of the session directory decoded, the records that are not per
+ * task into sorted arrays, the per-task ones held by one of two engines
+ * (whole: hostdata_load; merged as they come: hostdata_open) behind the same
+ * queries. Strings stay as aclprofStr2Id hash ids until hostdata_str()
+ * resolves them.
  */
 #ifndef NPUPROF_HOSTDATA_H
 #define NPUPROF_HOSTDATA_H
@@ -109,18 +111,22 @@ struct hd_rank {
 	struct npuprof_rank_info r;
 };
 
-struct hd_stream; /* hostdata_open's merge state (hostdata.c) */
+struct hd_engine; /* how the per-task records are held (hostdata_engine.h) */
 
+/*
+ * What both readers hold whole: every record that is not per task, the
+ * strings, the API calls when kept, the counts. The per-task records (task
+ * tracks, compute ops, HCCL tasks) are the engine's: loaded whole by
+ * hostdata_load (struct hd_whole, hostdata_load.c) or merged as they come
+ * by hostdata_open (hostdata_stream.c).
+ */
 struct hostdata {
-	struct hd_stream *stream; /* hostdata_open: the per-task records stream */
+	const struct hd_engine *eng;
+	void *eng_state; /* struct hd_whole or the merge's state */
 	FILE *warn;
 	struct hd_api *api; /* hostdata_load, or hostdata_open with HD_KEEP_API */
 	size_t napi;
-	struct hd_track *track; /* in file order; chained per task key */
-	size_t ntrack;
-	struct hd_compute *compute; /* in file order; chained per (key, batch) */
-	size_t ncompute;
-	struct hd_op_strings *opstr; /* the distinct string sets of compute */
+	struct hd_op_strings *opstr; /* the distinct string sets of compute ops */
 	size_t nopstr;
 	struct u64map opstr_at; /* hash of a set -> its index */
 	struct hd_api_strings *apistr; /* the distinct string pairs of api */
@@ -128,8 +134,6 @@ struct hostdata {
 	struct u64map apistr_at;
 	struct hd_hccl_op *hop; /* sorted by (pid, op_seq) */
 	size_t nhop;
-	struct hd_hccl_task *htask; /* in file order; chained per (key, batch) */
-	size_t nhtask;
 	struct hd_tx *tx;
 	size_t ntx;
 	struct hd_step *step; /* aclprofGetStepTimestamp, in file order */
@@ -145,14 +149,6 @@ struct hostdata {
 	struct u64map strings; /* hash id -> index into strv */
 	char **strv;
 	size_t nstr, capstr;
-	/* a task key's tracks: a chain in time order (file order at equal
-	 * times) from the first, track_next[i] the next, HD_END the end */
-	struct u64map track_range; /* task key -> first index (| last << 32 while loading) */
-	uint32_t *track_next;
-	uint32_t *track_cursor; /* per first index: next unused track (HD_END: none) */
-	/* detail records by hd_detail_hash(key, batch): chains in file order */
-	struct u64map compute_at, htask_at; /* hash -> first index */
-	uint32_t *compute_next, *htask_next;
 	uint32_t pids[256];
 	int npids;
 	uint64_t lost; /* records lost by the recorders */
@@ -174,6 +170,26 @@ struct hostdata {
 int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err, size_t errlen);
 void hostdata_free(struct hostdata *h);
 
+/* hostdata_load's per-task records, loaded whole, in file order. */
+struct hd_whole {
+	struct hd_track *track; /* chained per task key */
+	size_t ntrack;
+	struct hd_compute *compute; /* chained per (key, batch) */
+	size_t ncompute;
+	struct hd_hccl_task *htask; /* chained per (key, batch) */
+	size_t nhtask;
+	/* a task key's tracks: a chain in time order (file order at equal
+	 * times) from the first, track_next[i] the next, HD_END the end */
+	struct u64map track_range; /* task key -> first index (| last << 32 while loading) */
+	uint32_t *track_next;
+	uint32_t *track_cursor; /* per first index: next unused track (HD_END: none) */
+	/* detail records by their (key, batch) hash: chains in file order */
+	struct u64map compute_at, htask_at; /* hash -> first index */
+	uint32_t *compute_next, *htask_next;
+};
+/* h's whole per-task records; NULL if h was not loaded by hostdata_load. */
+const struct hd_whole *hostdata_whole(const struct hostdata *h);
+
 /*
  * Streaming (export): hostdata_open decodes the streams as hostdata_load
  * does (same damage reports) but loads only the records that are not per
@@ -184,7 +200,6 @@ void hostdata_free(struct hostdata *h);
  * hostdata_enclosing_api answer from what is merged so far (a match
  * advances the merge first), and h->api/track/compute/htask stay empty.
  */
-#define HD_STREAM 1u /* (internal: hostdata_open) */
 #define HD_KEEP_API 2u /* also load every API call into h->api (fwk.c) */
 int hostdata_open(struct hostdata *h, const char *dir, unsigned flags, FILE *warn, char *err,
 		  size_t errlen);
@@ -211,9 +226,9 @@ struct hd_launch {
 const struct hd_launch *hostdata_launch(struct hostdata *h, uint32_t pid, uint32_t dev,
 					uint32_t stream, uint32_t task, uint32_t tid, uint64_t t);
 void hostdata_release(struct hostdata *h, const struct hd_launch *l);
-/* The tracks in (task key, time) order (equal times: as recorded): a malloc'd
- * array of h->ntrack indexes into h->track, or NULL (out of memory; also for
- * none). */
+/* hostdata_load: the tracks in (task key, time) order (equal times: as
+ * recorded): a malloc'd array of ntrack indexes into hostdata_whole(h)->track,
+ * or NULL (out of memory; also for none, and for hostdata_open). */
 uint32_t *hostdata_track_order(const struct hostdata *h);
 /* The string of a hash id; "" for NPUPROF_HREC_NO_STRING, NULL if unknown. */
 const char *hostdata_str(const struct hostdata *h, uint64_t id);
