@@ -27,10 +27,17 @@ aclError aclsysGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t 
 	return ACL_SUCCESS;
 }
 
+/* The driver's device count; 0 without a driver. */
+static uint32_t dev_count(void)
+{
+	uint32_t n;
+
+	return drvGetDevNum(&n) == DRV_ERROR_NONE ? n : 0;
+}
+
 int rt_hook_device_count(uint32_t *count)
 {
-	if (drvGetDevNum(count) != DRV_ERROR_NONE)
-		*count = 0;
+	*count = dev_count();
 	return 0;
 }
 
@@ -72,10 +79,8 @@ aclError aclInit(const char *configPath)
 	if (rt_g.initialized) {
 		ret = ACL_ERROR_REPEAT_INITIALIZE;
 	} else {
-		uint32_t n = 0;
+		uint32_t n = dev_count();
 
-		if (drvGetDevNum(&n) != DRV_ERROR_NONE)
-			n = 0;
 		rt_g.ndev = n > NPUSIM_MAX_DEVICES ? NPUSIM_MAX_DEVICES : (int)n;
 		for (int i = 0; i < NPUSIM_MAX_DEVICES; i++) {
 			rt_g.dev[i].fd = -1;
@@ -308,9 +313,10 @@ aclError aclrtGetDeviceCount(uint32_t *count)
 
 /*
  * A 910B's SoC version is a product of the family (Ascend910B1..B4); npusim
- * models the one CANN's own 910B HAL stub reports
- * (PLATFORMCONFIG_CLOUD_V2_910B1). Device 0 answers, as CANN's does with several devices; no device,
- * or one that is not npusim's 910B, gives NULL, as CANN's without a driver.
+ * models the one that CANN's own 910B HAL stub reports
+ * (PLATFORMCONFIG_CLOUD_V2_910B1). Device 0 answers, as CANN's does with
+ * several devices; no device, or one that is not npusim's 910B, gives NULL,
+ * as CANN's without a driver.
  */
 #define RT_SOC_NAME NPUSIM_CHIP_NAME "1"
 
