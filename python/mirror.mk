@@ -6,7 +6,7 @@
 # ($ORIGIN/../../.. = <prefix>/lib, $ORIGIN/../../../../lib64 = the SDK's).
 # Also copies the package npuprof.sim (its torch.distributed module dist.py)
 # into the build tree, and builds the unit test that links the library.
-# Included from the Makefile and from python/python.mk: once.
+# Included from python/python.mk.
 ifndef MIRROR_SO
 MIRROR_DIR  := $(BUILD)/python/npuprof
 MIRROR_SO   := $(MIRROR_DIR)/libnpuprof_mirror.so
@@ -28,7 +28,7 @@ $(MIRROR_PY): $(MIRROR_DIR)/sim/%: $(MIRROR_SRC)/%
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-user: $(MIRROR_SO) $(MIRROR_PY)
+product: $(MIRROR_SO) $(MIRROR_PY)
 
 # the mirror's unit test reads the plan through the library
 $(BUILD)/obj/tests/unit/test_mirror.o: INC = $(INC_tests) -I$(MIRROR_SRC)

@@ -40,8 +40,9 @@ TORCH_MIRROR_LINK := $(if $(MIRROR_SO),$(TORCH_MIRROR_FLAGS))
 TORCH_BENCH := $(BUILD)/tests/bench/bench_torch
 
 .PHONY: python
-python: $(PY_OUT) $(TORCH_EXT) $(TORCH_BENCH)
-user: python
+python: $(PY_OUT) $(TORCH_EXT)
+product: python
+tests: $(TORCH_BENCH)
 
 $(TORCH_BENCH): tests/bench/bench_torch.py
 	@mkdir -p $(dir $@)

@@ -24,6 +24,15 @@ case $version in
 esac
 CC=${CC:-cc}
 
+# ---- make install builds the product only ----------------------------------
+# From nothing (a fresh BUILD), what make would run for `install` compiles
+# no test and links neither Check nor a test's generator.
+make -n install BUILD="$tmp/fresh" DESTDIR="$tmp/none" >"$tmp/plan" 2>&1 || { cat "$tmp/plan"; fail "make -n install"; }
+grep -q 'libnpuprof.so' "$tmp/plan" || fail "make -n install from a fresh build does not build libnpuprof.so"
+if grep -E 'tests/(unit|vm|bench|gen|bin|fuzz)|-lcheck|check_main' "$tmp/plan" >"$tmp/tests"; then
+	fail "make install builds tests: $(head -1 "$tmp/tests")"
+fi
+
 # ---- make install DESTDIR PREFIX=/usr ---------------------------------------
 d=$tmp/root
 make -s install DESTDIR="$d" PREFIX=/usr >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "make install"; }

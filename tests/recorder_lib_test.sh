@@ -8,7 +8,7 @@
 #       documented symbols below (CANN's Msprof*/prof*/ProfAcl* set of
 #       profiling/*.h, the aclprof* API of acl/acl_prof.h, the mstx* API of
 #       mstx/ms_tools_ext.h, plus the runtime's hooks, the list of
-#       user/profapi/libprofapi.map); its size and symbol count are printed;
+#       user/recorder/libprofapi.map); its size and symbol count are printed;
 #   libmsprofiler.so (CANN's aclprof* library): an ELF filter over
 #       libprofapi.so (DT_FILTER) exporting exactly the aclprof*, mstx* and
 #       hook names (user/recorder/libmsprofiler.map), needing glibc only; a
@@ -205,7 +205,7 @@ n=$(find "$tmp/out_app" -name 'npuprof.host.*.raw' -size +0 | wc -l)
 if nm -D --defined-only "$npl" | awk '{print $NF}' | grep -q '^aclprof'; then
 	fail "libnpuprof.so exports aclprof* (the recorder belongs to libmsprofiler.so only)"
 fi
-# and only its public, npuprof_-prefixed API (user/libnpuprof.map)
+# and only its public, npuprof_-prefixed API (user/export/libnpuprof.map)
 other=$(nm -D --defined-only "$npl" | awk '{print $NF}' | sed 's/@.*//' | grep -v '^npuprof_' | tr '\n' ' ')
 [ -z "$other" ] || fail "libnpuprof.so exports unprefixed internals: $other"
 cat >"$tmp/tool.c" <<'C'

@@ -23,7 +23,7 @@
  * block and a crash costs at most the unflushed tail.
  *
  * Versioning rules:
- *  - NPUPROF_HOST_VERSION changes only if the framing (file header, block
+ *  - NPUPROF_HOSTFMT_VERSION changes only if the framing (file header, block
  *    header, record header) changes incompatibly; decoders reject other
  *    versions.
  *  - Record kinds are never renumbered or reused. New kinds take the next
@@ -47,39 +47,39 @@ extern "C" {
 
 /* ---- On-disk layout --------------------------------------------------- */
 
-#define NPUPROF_HOST_MAGIC "NPUHOST" /* 8 bytes with the NUL */
-#define NPUPROF_HOST_VERSION 1
-#define NPUPROF_HOST_BYTE_ORDER 0x01020304u
-#define NPUPROF_HOST_BLOCK_MAGIC 0x4B4C4248u /* "HBLK" */
-#define NPUPROF_HOST_FILE_PREFIX "npuprof.host."
-#define NPUPROF_HOST_FILE_SUFFIX ".raw"
+#define NPUPROF_HOSTFMT_MAGIC "NPUHOST" /* 8 bytes with the NUL */
+#define NPUPROF_HOSTFMT_VERSION 1
+#define NPUPROF_HOSTFMT_BYTE_ORDER 0x01020304u
+#define NPUPROF_HOSTFMT_BLOCK_MAGIC 0x4B4C4248u /* "HBLK" */
+#define NPUPROF_HOSTFMT_FILE_PREFIX "npuprof.host."
+#define NPUPROF_HOSTFMT_FILE_SUFFIX ".raw"
 
 /* Written once, at offset 0. The clock pair converts every timestamp of the
  * stream (CLOCK_MONOTONIC ns) to Unix ns: unix = mono + realtime - monotonic. */
-struct npuprof_host_file_header {
-	char magic[8]; /* NPUPROF_HOST_MAGIC */
-	uint16_t version; /* NPUPROF_HOST_VERSION */
-	uint16_t header_size; /* sizeof(struct npuprof_host_file_header) */
-	uint32_t byte_order; /* NPUPROF_HOST_BYTE_ORDER as written */
+struct npuprof_hostfmt_file_header {
+	char magic[8]; /* NPUPROF_HOSTFMT_MAGIC */
+	uint16_t version; /* NPUPROF_HOSTFMT_VERSION */
+	uint16_t header_size; /* sizeof(struct npuprof_hostfmt_file_header) */
+	uint32_t byte_order; /* NPUPROF_HOSTFMT_BYTE_ORDER as written */
 	uint32_t pid; /* the profiled process */
 	uint32_t block_align; /* blocks and records start at multiples of this (8) */
 	uint64_t realtime_ns; /* CLOCK_REALTIME ...  */
 	uint64_t monotonic_ns; /* ... and CLOCK_MONOTONIC, sampled back to back */
 	uint64_t switches; /* ACL_PROF_* bits of the collection */
 	char hostname[64]; /* NUL-terminated */
-	uint64_t flags; /* NPUPROF_HOST_F_*; older writers wrote 0 */
+	uint64_t flags; /* NPUPROF_HOSTFMT_F_*; older writers wrote 0 */
 	uint64_t reserved; /* written as 0 */
 };
 
 /* file_header.flags: the stream's stamp records may carry raw TSC ticks
- * (NPUPROF_HREC_F_TSC), converted by the reader through the stream's CLOCK
+ * (NPUPROF_HOSTFMT_F_TSC), converted by the reader through the stream's CLOCK
  * records (so a reader collects those first). */
-#define NPUPROF_HOST_F_TSC 0x1u
+#define NPUPROF_HOSTFMT_F_TSC 0x1u
 
-struct npuprof_host_block_header {
-	uint32_t magic; /* NPUPROF_HOST_BLOCK_MAGIC */
+struct npuprof_hostfmt_block_header {
+	uint32_t magic; /* NPUPROF_HOSTFMT_BLOCK_MAGIC */
 	uint32_t size; /* bytes of records that follow (multiple of 8) */
-	uint32_t crc; /* npuprof_host_block_crc(): this header (crc as 0)
+	uint32_t crc; /* npuprof_hostfmt_block_crc(): this header (crc as 0)
                        and the records */
 	uint32_t tid; /* thread whose buffer this is; 0 for session records */
 	uint64_t seq; /* 0, 1, 2 ... per file; a gap means a lost block */
@@ -87,74 +87,74 @@ struct npuprof_host_block_header {
                        since its previous block */
 };
 
-struct npuprof_hrec_header {
+struct npuprof_hostfmt_header {
 	uint32_t size; /* whole record, header included; multiple of 8 */
-	uint16_t kind; /* enum npuprof_hrec_kind */
-	uint16_t reserved; /* NPUPROF_HREC_F_* flags, else 0 */
+	uint16_t kind; /* enum npuprof_hostfmt_kind */
+	uint16_t reserved; /* NPUPROF_HOSTFMT_F_* flags, else 0 */
 };
 
-/* npuprof_hrec_header.reserved: the record's times (every *_ns field of a
+/* npuprof_hostfmt_header.reserved: the record's times (every *_ns field of a
  * TX record that is not 0, and of a compact record, kinds 17-22) are raw
  * TSC ticks read with a plain rdtsc, not CLOCK_MONOTONIC ns. Only in a
- * stream with NPUPROF_HOST_F_TSC; only on x86-64 with an invariant TSC and
+ * stream with NPUPROF_HOSTFMT_F_TSC; only on x86-64 with an invariant TSC and
  * the kernel's clocksource `tsc`. The decoder (npuprof/hostread.h) converts
  * such a record to ns through the stream's CLOCK records (linear
  * interpolation between the pairs around it, extrapolation from the
- * nearest span of at least NPUPROF_HOST_CLOCK_MIN_SPAN_NS beyond them) and
+ * nearest span of at least NPUPROF_HOSTFMT_CLOCK_MIN_SPAN_NS beyond them) and
  * hands it on with the flag cleared, so that no consumer ever sees ticks;
  * a record whose times cannot be converted exactly (no pairs, a result
  * outside 0..UINT64_MAX) is damage. */
-#define NPUPROF_HREC_F_TSC 0x1u
-#define NPUPROF_HOST_CLOCK_MIN_SPAN_NS 1000000u
+#define NPUPROF_HOSTFMT_F_TSC 0x1u
+#define NPUPROF_HOSTFMT_CLOCK_MIN_SPAN_NS 1000000u
 
-enum npuprof_hrec_kind {
-	NPUPROF_HREC_PAD = 0, /* filler at a buffer's wrap point; skip */
-	NPUPROF_HREC_SESSION = 1, /* struct npuprof_hrec_session */
-	NPUPROF_HREC_TX = 2, /* struct npuprof_hrec_tx: msproftx events */
-	NPUPROF_HREC_HASH = 3, /* struct npuprof_hrec_hash: id -> string */
-	NPUPROF_HREC_TENSOR_INFO = 4, /* struct npuprof_hrec_tensor_info */
-	NPUPROF_HREC_STEP = 5, /* struct npuprof_hrec_step */
-	NPUPROF_HREC_OPTION = 6, /* struct npuprof_hrec_option */
-	NPUPROF_HREC_END = 7, /* struct npuprof_hrec_end: clean close */
+enum npuprof_hostfmt_kind {
+	NPUPROF_HOSTFMT_PAD = 0, /* filler at a buffer's wrap point; skip */
+	NPUPROF_HOSTFMT_SESSION = 1, /* struct npuprof_hostfmt_session */
+	NPUPROF_HOSTFMT_TX = 2, /* struct npuprof_hostfmt_tx: msproftx events */
+	NPUPROF_HOSTFMT_HASH = 3, /* struct npuprof_hostfmt_hash: id -> string */
+	NPUPROF_HOSTFMT_TENSOR_INFO = 4, /* struct npuprof_hostfmt_tensor_info */
+	NPUPROF_HOSTFMT_STEP = 5, /* struct npuprof_hostfmt_step */
+	NPUPROF_HOSTFMT_OPTION = 6, /* struct npuprof_hostfmt_option */
+	NPUPROF_HOSTFMT_END = 7, /* struct npuprof_hostfmt_end: clean close */
 	/* Written by npuprof's ACL runtime (libascendcl, user/runtime): */
-	NPUPROF_HREC_API = 8, /* struct npuprof_hrec_api: CANN_API row */
-	NPUPROF_HREC_TASK_TRACK = 9, /* struct npuprof_hrec_task_track: one SQE */
-	NPUPROF_HREC_COMPUTE_OP = 10, /* struct npuprof_hrec_compute_op */
-	NPUPROF_HREC_HCCL_OP = 11, /* struct npuprof_hrec_hccl_op */
-	NPUPROF_HREC_HCCL_TASK = 12, /* struct npuprof_hrec_hccl_task */
-	NPUPROF_HREC_RANK = 13, /* struct npuprof_hrec_rank */
+	NPUPROF_HOSTFMT_API = 8, /* struct npuprof_hostfmt_api: CANN_API row */
+	NPUPROF_HOSTFMT_TASK_TRACK = 9, /* struct npuprof_hostfmt_task_track: one SQE */
+	NPUPROF_HOSTFMT_COMPUTE_OP = 10, /* struct npuprof_hostfmt_compute_op */
+	NPUPROF_HOSTFMT_HCCL_OP = 11, /* struct npuprof_hostfmt_hccl_op */
+	NPUPROF_HOSTFMT_HCCL_TASK = 12, /* struct npuprof_hostfmt_hccl_task */
+	NPUPROF_HOSTFMT_RANK = 13, /* struct npuprof_hostfmt_rank */
 	/* Written by the framework layer (npuprof.torch, python/npuprof): */
-	NPUPROF_HREC_FWK_OP = 14, /* struct npuprof_hrec_fwk_op: PYTORCH_API row */
-	NPUPROF_HREC_FWK_MEM = 15, /* struct npuprof_hrec_fwk_mem: allocator event */
-	NPUPROF_HREC_FWK_GC = 16, /* struct npuprof_hrec_fwk_gc: GC_RECORD row */
+	NPUPROF_HOSTFMT_FWK_OP = 14, /* struct npuprof_hostfmt_fwk_op: PYTORCH_API row */
+	NPUPROF_HOSTFMT_FWK_MEM = 15, /* struct npuprof_hostfmt_fwk_mem: allocator event */
+	NPUPROF_HOSTFMT_FWK_GC = 16, /* struct npuprof_hostfmt_fwk_gc: GC_RECORD row */
 	/* Compact msproftx / mstx events (the stamp calls' fast path; TX
 	 * records stay valid and MarkEx still writes them): */
-	NPUPROF_HREC_STAMP_MARK = 17, /* struct npuprof_hrec_stamp_mark */
-	NPUPROF_HREC_STAMP_POP = 18, /* struct npuprof_hrec_stamp_pop */
-	NPUPROF_HREC_STAMP_STOP = 19, /* struct npuprof_hrec_stamp_stop */
-	NPUPROF_HREC_MSTX_MARK = 20, /* struct npuprof_hrec_mstx */
-	NPUPROF_HREC_MSTX_START = 21, /* struct npuprof_hrec_mstx */
-	NPUPROF_HREC_MSTX_END = 22, /* struct npuprof_hrec_mstx_end */
-	NPUPROF_HREC_CLOCK = 23, /* struct npuprof_hrec_clock: TSC time base */
+	NPUPROF_HOSTFMT_STAMP_MARK = 17, /* struct npuprof_hostfmt_stamp_mark */
+	NPUPROF_HOSTFMT_STAMP_POP = 18, /* struct npuprof_hostfmt_stamp_pop */
+	NPUPROF_HOSTFMT_STAMP_STOP = 19, /* struct npuprof_hostfmt_stamp_stop */
+	NPUPROF_HOSTFMT_MSTX_MARK = 20, /* struct npuprof_hostfmt_mstx */
+	NPUPROF_HOSTFMT_MSTX_START = 21, /* struct npuprof_hostfmt_mstx */
+	NPUPROF_HOSTFMT_MSTX_END = 22, /* struct npuprof_hostfmt_mstx_end */
+	NPUPROF_HOSTFMT_CLOCK = 23, /* struct npuprof_hostfmt_clock: TSC time base */
 	/* CANN's reporter ABI (libprofapi.so, include/profiling/): each report
-	 * stored as reported, byte for byte (struct npuprof_hrec_msprof): */
-	NPUPROF_HREC_MSPROF_API = 24, /* an MsprofApi (40 B), MsprofReportApi */
-	NPUPROF_HREC_MSPROF_EVENT = 25, /* an MsprofEvent (40 B), MsprofReportEvent */
-	NPUPROF_HREC_MSPROF_COMPACT = 26, /* an MsprofCompactInfo (64 B) */
-	NPUPROF_HREC_MSPROF_ADDITIONAL = 27, /* an MsprofAdditionalInfo (256 B); a
+	 * stored as reported, byte for byte (struct npuprof_hostfmt_msprof): */
+	NPUPROF_HOSTFMT_MSPROF_API = 24, /* an MsprofApi (40 B), MsprofReportApi */
+	NPUPROF_HOSTFMT_MSPROF_EVENT = 25, /* an MsprofEvent (40 B), MsprofReportEvent */
+	NPUPROF_HOSTFMT_MSPROF_COMPACT = 26, /* an MsprofCompactInfo (64 B) */
+	NPUPROF_HOSTFMT_MSPROF_ADDITIONAL = 27, /* an MsprofAdditionalInfo (256 B); a
                                                 batch report: one record each */
-	NPUPROF_HREC_MSPROF_TYPE = 28, /* struct npuprof_hrec_msprof_type:
+	NPUPROF_HOSTFMT_MSPROF_TYPE = 28, /* struct npuprof_hostfmt_msprof_type:
                                           MsprofRegTypeInfo's (level, type) name */
-	NPUPROF_HREC_CLOCK_RAW = 29, /* struct npuprof_hrec_clock_raw: the
+	NPUPROF_HOSTFMT_CLOCK_RAW = 29, /* struct npuprof_hostfmt_clock_raw: the
                                         MsprofSysCycleTime time base */
-	NPUPROF_HREC_MSPROF_BAD = 30, /* struct npuprof_hrec_msprof_bad: reports
+	NPUPROF_HOSTFMT_MSPROF_BAD = 30, /* struct npuprof_hostfmt_msprof_bad: reports
                                          refused during the collection */
-	NPUPROF_HREC_KIND_COUNT /* first unassigned kind */
+	NPUPROF_HOSTFMT_KIND_COUNT /* first unassigned kind */
 };
 
 /* The collection's configuration, first record of every stream. */
-struct npuprof_hrec_session {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_session {
+	struct npuprof_hostfmt_header h;
 	uint64_t switches; /* ACL_PROF_* bits after post-processing */
 	uint32_t aicore_metrics; /* aclprofAicoreMetrics */
 	uint32_t dev_count; /* entries in dev_ids (the host is not listed) */
@@ -180,8 +180,8 @@ enum npuprof_tx_event {
  * exported, as CANN reports a range only at its end. mstx mark ids are
  * unique per process but not dense or ordered (threads take blocks). */
 #define NPUPROF_TX_NO_RANGE 0xFFFFFFFFu
-struct npuprof_hrec_tx {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_tx {
+	struct npuprof_hostfmt_header h;
 	uint32_t tid; /* thread CANN attributes the event to: the one that
                               ended it (Pop, RangeStop) */
 	uint32_t start_tid; /* thread that started it */
@@ -201,10 +201,10 @@ struct npuprof_hrec_tx {
 /* ---- Compact msproftx / mstx records (kinds 17-22) ------------------------
  *
  * What the stamp calls (aclprofMark, Push/Pop, RangeStart/Stop) and the
- * mstx calls write: the events of NPUPROF_HREC_TX in a third to a half of
+ * mstx calls write: the events of NPUPROF_HOSTFMT_TX in a third to a half of
  * its bytes, since what a stamp call costs beyond its clock read is mostly
  * the bytes it stores. Each stands for exactly one TX record, whose fields
- * a reader takes as follows (npuprof_host_tx_event in npuprof/hostread.h
+ * a reader takes as follows (npuprof_hostread_tx_event in npuprof/hostread.h
  * does it, for TX records too):
  *  - tid: the thread of the record's block (block_header.tid: the ring's
  *    thread, the one that made the call); start_tid the same except in
@@ -212,20 +212,20 @@ struct npuprof_hrec_tx {
  *  - stamp records: info_type 0, mark_id 0, domain 0, range_id NO_RANGE
  *    except in STAMP_STOP; the message is named by msg_id, the hash id of a
  *    HASH record in the same stream (resolved like every other string id;
- *    NPUPROF_HREC_NO_STRING: ""). The recorder uses them only for a message
+ *    NPUPROF_HOSTFMT_NO_STRING: ""). The recorder uses them only for a message
  *    the Str2Id dictionary holds exactly; another message (a hash collision)
  *    goes into TX records;
  *  - mstx records: info_type 1, category UINT32_MAX, payload_type 0,
  *    range_id NO_RANGE; MSTX_START is a range's start half (end_ns 0) and
  *    MSTX_END its end half (start_ns 0, domain 0, message "").
- *  - times: raw TSC ticks when the header has NPUPROF_HREC_F_TSC (the
+ *  - times: raw TSC ticks when the header has NPUPROF_HOSTFMT_F_TSC (the
  *    recorder's choice, once per process), which the decoder converts to
  *    CLOCK_MONOTONIC ns before any consumer sees the record.
  */
 
 /* aclprofMark: event MARK, start_ns = end_ns = time_ns. */
-struct npuprof_hrec_stamp_mark {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_stamp_mark {
+	struct npuprof_hostfmt_header h;
 	uint64_t time_ns;
 	uint64_t msg_id; /* the stamp's message (HASH id) */
 	uint32_t category;
@@ -233,8 +233,8 @@ struct npuprof_hrec_stamp_mark {
 };
 
 /* aclprofPush .. aclprofPop: event PUSH_POP, written by Pop. */
-struct npuprof_hrec_stamp_pop {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_stamp_pop {
+	struct npuprof_hostfmt_header h;
 	uint64_t start_ns;
 	uint64_t end_ns;
 	uint64_t msg_id;
@@ -244,8 +244,8 @@ struct npuprof_hrec_stamp_pop {
 
 /* aclprofRangeStart .. aclprofRangeStop: event START_STOP, written by Stop
  * (on the stopping thread). */
-struct npuprof_hrec_stamp_stop {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_stamp_stop {
+	struct npuprof_hostfmt_header h;
 	uint64_t start_ns;
 	uint64_t end_ns;
 	uint64_t msg_id;
@@ -258,8 +258,8 @@ struct npuprof_hrec_stamp_stop {
 /* mstxMarkA (MSTX_MARK: event MARK, start_ns = end_ns = time_ns) and the
  * start half of an mstx range (MSTX_START: event START_STOP, start_ns =
  * time_ns, end_ns 0), host-only or with a stream. */
-struct npuprof_hrec_mstx {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_mstx {
+	struct npuprof_hostfmt_header h;
 	uint64_t time_ns;
 	uint64_t mark_id;
 	uint64_t domain; /* hash id of the domain ("default" included) */
@@ -269,22 +269,22 @@ struct npuprof_hrec_mstx {
 
 /* The end half of an mstx range: event START_STOP, start_ns 0, end_ns =
  * time_ns, the ending thread. */
-struct npuprof_hrec_mstx_end {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_mstx_end {
+	struct npuprof_hostfmt_header h;
 	uint64_t time_ns;
 	uint64_t mark_id;
 };
 
 /* A (TSC, CLOCK_MONOTONIC) pair of a stream whose stamps carry TSC ticks
- * (NPUPROF_HOST_F_TSC): written by the recorder in session blocks (tid 0)
+ * (NPUPROF_HOSTFMT_F_TSC): written by the recorder in session blocks (tid 0)
  * when a collection starts, at every cycle of the background writer and
  * when it stops. ref_* is an earlier pair, the recorder's calibration
  * reference (taken when it chose the TSC, at least
- * NPUPROF_HOST_CLOCK_MIN_SPAN_NS before any pair), so that even a stream
+ * NPUPROF_HOSTFMT_CLOCK_MIN_SPAN_NS before any pair), so that even a stream
  * with a single CLOCK record has a rate; 0, 0: none. Each pair is read as
  * monotonic, rdtsc, monotonic (lfence-ordered) with the TSC read halfway. */
-struct npuprof_hrec_clock {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_clock {
+	struct npuprof_hostfmt_header h;
 	uint64_t tsc;
 	uint64_t monotonic_ns;
 	uint64_t ref_tsc;
@@ -298,7 +298,7 @@ struct npuprof_hrec_clock {
  * MsprofCompactInfo, MsprofAdditionalInfo) with its own magic, level, type,
  * threadId and times, exactly as the reporter filled it in. Its times are
  * MsprofSysCycleTime() values: CLOCK_MONOTONIC_RAW ns, or raw TSC ticks when
- * the record header has NPUPROF_HREC_F_TSC; the decoder converts them to
+ * the record header has NPUPROF_HOSTFMT_F_TSC; the decoder converts them to
  * CLOCK_MONOTONIC ns through the stream's CLOCK_RAW (and CLOCK) records
  * before any consumer sees them, and applies msprof's parser rules
  * (shared/docs/ascend-reference.md §11.5) in the export. The strings the
@@ -306,16 +306,16 @@ struct npuprof_hrec_clock {
  * the type names are MSPROF_TYPE records. Both dictionaries live for the
  * whole process: every collection's stream starts with all entries known
  * so far and gets each new one when it is made. */
-struct npuprof_hrec_msprof {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_msprof {
+	struct npuprof_hostfmt_header h;
 	uint32_t flag; /* the report's `flag` argument (1: aging) */
 	uint32_t len; /* bytes of data: 40, 64 or 256 */
 	uint8_t data[]; /* the struct as reported */
 };
 
 /* MsprofRegTypeInfo(level, typeId, typeName). */
-struct npuprof_hrec_msprof_type {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_msprof_type {
+	struct npuprof_hostfmt_header h;
 	uint16_t level; /* MSPROF_REPORT_*_LEVEL */
 	uint16_t reserved; /* 0 */
 	uint32_t type_id;
@@ -327,8 +327,8 @@ struct npuprof_hrec_msprof_type {
  * written once when it stops (before END). Each refused report returned
  * CANN's code to its caller (in brackets) and was not stored. Counts only
  * ever grow at the end: a reader takes the fields its size covers. */
-struct npuprof_hrec_msprof_bad {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_msprof_bad {
+	struct npuprof_hostfmt_header h;
 	uint64_t null_data; /* a NULL report or name (-1) */
 	uint64_t bad_magic; /* magicNumber != 0x5A5A (MSPROF_ERROR) */
 	uint64_t bad_length; /* length is not the struct's size, dataLen larger
@@ -348,16 +348,16 @@ struct npuprof_hrec_msprof_bad {
  * decoder can convert MsprofSysCycleTime ns (interpolating between the pairs
  * around a time, extrapolating from the nearest span beyond them, as for
  * CLOCK). */
-struct npuprof_hrec_clock_raw {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_clock_raw {
+	struct npuprof_hostfmt_header h;
 	uint64_t raw_ns;
 	uint64_t monotonic_ns;
 };
 
 /* An aclprofStr2Id (or domain) hash id and its string, written once per
  * string per stream so that the export can resolve ids. */
-struct npuprof_hrec_hash {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_hash {
+	struct npuprof_hostfmt_header h;
 	uint64_t id;
 	uint32_t len; /* bytes of str, without the NUL */
 	uint32_t reserved;
@@ -367,15 +367,15 @@ struct npuprof_hrec_hash {
 /* Tensors of one aclprofRangePushEx .. aclprofRangePop (more than
  * NPUPROF_TENSORS_PER_RECORD tensors continue in further records). */
 #define NPUPROF_TENSORS_PER_RECORD 64
-struct npuprof_hrec_tensor {
+struct npuprof_hostfmt_tensor {
 	uint32_t type;
 	uint32_t format;
 	uint32_t data_type;
 	uint32_t shape_dim;
 	uint32_t shape[8]; /* zero beyond shape_dim */
 };
-struct npuprof_hrec_tensor_info {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_tensor_info {
+	struct npuprof_hostfmt_header h;
 	uint32_t tid;
 	uint32_t tensor_count; /* in this record */
 	uint64_t start_ns; /* PushEx time */
@@ -387,12 +387,12 @@ struct npuprof_hrec_tensor_info {
 	uint32_t block_nums;
 	uint32_t first_tensor; /* index of tensors[0] in the op's tensor list */
 	uint32_t total_tensors; /* tensorNum of the op */
-	struct npuprof_hrec_tensor tensors[];
+	struct npuprof_hostfmt_tensor tensors[];
 };
 
 /* aclprofGetStepTimestamp. */
-struct npuprof_hrec_step {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_step {
+	struct npuprof_hostfmt_header h;
 	uint32_t tid;
 	uint32_t tag; /* aclprofStepTag */
 	uint64_t index_id; /* the step info's index (1, 2, ...) */
@@ -401,8 +401,8 @@ struct npuprof_hrec_step {
 };
 
 /* An aclprofSetConfig option in effect for the collection. */
-struct npuprof_hrec_option {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_option {
+	struct npuprof_hostfmt_header h;
 	uint32_t type; /* aclprofConfigType */
 	uint32_t len;
 	char value[]; /* len bytes, NUL, padding */
@@ -410,8 +410,8 @@ struct npuprof_hrec_option {
 
 /* Last record of a stream that was closed cleanly (stop, finalize, exit).
  * Its absence means the file was truncated or its writer died. */
-struct npuprof_hrec_end {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_end {
+	struct npuprof_hostfmt_header h;
 	uint64_t end_ns; /* CLOCK_MONOTONIC at close */
 	uint64_t records; /* records committed by producers, process lifetime */
 	uint64_t lost; /* records lost in full rings, process lifetime */
@@ -428,12 +428,12 @@ struct npuprof_hrec_end {
  *
  * Strings. Every string field is a 64-bit id (a *_id member), the
  * aclprofStr2Id hash of the string (npuprof_str2id_hash). Each id is
- * resolved by a NPUPROF_HREC_HASH record somewhere in the same stream (the
+ * resolved by a NPUPROF_HOSTFMT_HASH record somewhere in the same stream (the
  * runtime registers every string through aclprofStr2Id's dictionary, which
  * writes each string once per stream and re-writes all of them when a
  * collection starts). A HASH record is not guaranteed to precede its first
  * use in file order (blocks of different threads interleave), so a reader
- * collects HASH records first or resolves at the end. NPUPROF_HREC_NO_STRING
+ * collects HASH records first or resolves at the end. NPUPROF_HOSTFMT_NO_STRING
  * (UINT64_MAX, also the hash of "") means absent: the export writes `N/A`.
  * Strings are stored exactly as the database shows them (shapes with their
  * literal double quotes, §1.5).
@@ -463,15 +463,15 @@ struct npuprof_hrec_end {
  * record. Enum-coded fields hold the ids of the db's ENUM_* tables, with
  * 65535 (NPUPROF_ENUM_INVALID) where the field does not apply.
  */
-#define NPUPROF_HREC_NO_STRING UINT64_MAX
+#define NPUPROF_HOSTFMT_NO_STRING UINT64_MAX
 #define NPUPROF_NO_CONNECTION UINT64_MAX
 #define NPUPROF_ENUM_INVALID 65535u
 #define NPUPROF_NO_ID32 UINT32_MAX /* contextId, modelId, dstRank: none */
 
 /* One host API range: a CANN_API row. Written when the API returns, so a
  * thread's nested APIs appear innermost first. */
-struct npuprof_hrec_api {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_api {
+	struct npuprof_hostfmt_header h;
 	uint32_t level; /* enum npuprof_api_level */
 	uint32_t tid;
 	uint64_t start_ns;
@@ -489,8 +489,8 @@ struct npuprof_hrec_api {
 
 /* One SQE submitted by the runtime (CANN's task track): the host half of a
  * TASK row. */
-struct npuprof_hrec_task_track {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_task_track {
+	struct npuprof_hostfmt_header h;
 	uint32_t tid;
 	uint32_t device_id; /* logical device id (TASK.deviceId) */
 	uint64_t time_ns; /* just before the SQE went to the driver */
@@ -519,8 +519,8 @@ struct npuprof_hrec_task_track {
 };
 
 /* Operator details of one kernel task: a COMPUTE_TASK_INFO row. */
-struct npuprof_hrec_compute_op {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_compute_op {
+	struct npuprof_hostfmt_header h;
 	uint32_t tid;
 	uint32_t device_id;
 	uint64_t time_ns; /* launch time (= its TASK_TRACK's) */
@@ -553,8 +553,8 @@ struct npuprof_hrec_compute_op {
 
 /* One HCCL collective on one device (rank): a COMMUNICATION_OP row.
  * Written when the op's tasks have all been submitted on that device. */
-struct npuprof_hrec_hccl_op {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_hccl_op {
+	struct npuprof_hostfmt_header h;
 	uint32_t tid;
 	uint32_t device_id;
 	uint64_t start_ns; /* host time the op's launch began ... */
@@ -578,8 +578,8 @@ struct npuprof_hrec_hccl_op {
 };
 
 /* One HCCL small task: a COMMUNICATION_TASK_INFO row. */
-struct npuprof_hrec_hccl_task {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_hccl_task {
+	struct npuprof_hostfmt_header h;
 	uint32_t tid;
 	uint32_t device_id;
 	uint64_t time_ns;
@@ -616,8 +616,8 @@ struct npuprof_hrec_hccl_task {
  * NPUPROF_RANK_ANY_DEVICE, source ENV; only if a variable is set), and by
  * the runtime's HCCL for each communicator initialised on a device (source
  * HCCL), at init and again at every later collection start. */
-struct npuprof_hrec_rank {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_rank {
+	struct npuprof_hostfmt_header h;
 	int32_t rank; /* NPUPROF_RANK_NONE: none */
 	uint32_t rank_size; /* ranks in the communicator; 0: unknown */
 	uint32_t device_id; /* NPUPROF_RANK_ANY_DEVICE: the whole process */
@@ -649,8 +649,8 @@ enum npuprof_fwk_api_type {
 
 /* One framework API range: a PYTORCH_API row. Written when it ends, so a
  * thread's nested ops appear innermost first. */
-struct npuprof_hrec_fwk_op {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_fwk_op {
+	struct npuprof_hostfmt_header h;
 	uint32_t tid; /* thread it ran on */
 	uint32_t fwd_tid; /* backward op: the forward op's thread (torch's
                                fwdThreadId); 0: none */
@@ -674,8 +674,8 @@ struct npuprof_hrec_fwk_op {
  * pairs an allocation with the release of the same address into an
  * OP_MEMORY row named after the innermost op running on the allocating
  * thread. */
-struct npuprof_hrec_fwk_mem {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_fwk_mem {
+	struct npuprof_hostfmt_header h;
 	uint32_t tid;
 	uint32_t device_id; /* MEMORY_RECORD.deviceId */
 	uint64_t time_ns;
@@ -689,8 +689,8 @@ struct npuprof_hrec_fwk_mem {
 };
 
 /* One Python garbage collection: a GC_RECORD row. */
-struct npuprof_hrec_fwk_gc {
-	struct npuprof_hrec_header h;
+struct npuprof_hostfmt_fwk_gc {
+	struct npuprof_hostfmt_header h;
 	uint32_t tid;
 	uint32_t generation; /* the collected generation (0-2) */
 	uint64_t start_ns;
@@ -698,18 +698,19 @@ struct npuprof_hrec_fwk_gc {
 };
 
 /* Record sizes round up to this. */
-#define NPUPROF_HREC_ALIGN 8u
-static inline uint32_t npuprof_hrec_size(size_t fixed, size_t var)
+#define NPUPROF_HOSTFMT_ALIGN 8u
+static inline uint32_t npuprof_hostfmt_size(size_t fixed, size_t var)
 {
-	return (uint32_t)((fixed + var + NPUPROF_HREC_ALIGN - 1) &
-			  ~(size_t)(NPUPROF_HREC_ALIGN - 1));
+	return (uint32_t)((fixed + var + NPUPROF_HOSTFMT_ALIGN - 1) &
+			  ~(size_t)(NPUPROF_HOSTFMT_ALIGN - 1));
 }
 
 /* CRC-32 (IEEE 802.3, reflected, as zlib's crc32()). */
 uint32_t npuprof_crc32(uint32_t crc, const void *data, size_t len);
 /* The CRC of a block: its header with crc taken as 0, then its bh->size
  * bytes of records, so that damage to tid, seq or lost is caught too. */
-uint32_t npuprof_host_block_crc(const struct npuprof_host_block_header *bh, const void *records);
+uint32_t npuprof_hostfmt_block_crc(const struct npuprof_hostfmt_block_header *bh,
+				   const void *records);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,7 @@
  * RANK_DEVICE_MAP (rankId, deviceId) in the database. It is decided, per
  * device of the process, in this order:
  *   1. the rank of the HCCL communicator the process initialised on that
- *      device (user/runtime/hccl.c reports it: NPUPROF_HREC_RANK with
+ *      device (user/runtime/hccl.c reports it: NPUPROF_HOSTFMT_RANK with
  *      source NPUPROF_RANK_SRC_HCCL and the device);
  *   2. the process's environment, as launchers set it: RANK_ID (CANN's
  *      scripts, torch_npu), RANK (torchrun), OMPI_COMM_WORLD_RANK (Open MPI
@@ -35,7 +35,7 @@ extern "C" {
 #define NPUPROF_RANK_NONE (-1)
 #define NPUPROF_RANK_ANY_DEVICE UINT32_MAX /* a process-wide rank (environment) */
 
-/* Where a rank came from: NPUPROF_HREC_RANK.source; a higher value wins. */
+/* Where a rank came from: NPUPROF_HOSTFMT_RANK.source; a higher value wins. */
 enum npuprof_rank_source {
 	NPUPROF_RANK_SRC_NONE = 0,
 	NPUPROF_RANK_SRC_ENV = 1,
@@ -80,7 +80,7 @@ static inline int32_t npuprof_rank_from_env(const char *(*get)(const char *name)
 	return NPUPROF_RANK_NONE;
 }
 
-/* One rank statement of a process (an NPUPROF_HREC_RANK record). */
+/* One rank statement of a process (an NPUPROF_HOSTFMT_RANK record). */
 struct npuprof_rank_info {
 	int32_t rank;
 	uint32_t rank_size; /* 0: unknown */

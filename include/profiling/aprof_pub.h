@@ -6,7 +6,7 @@
  * This is npuprof's own text. Names, types, values and layouts are those of
  * hicann/runtime pkg_inc/profiling/aprof_pub.h, so a component written
  * against CANN's header compiles unchanged against this one and links to
- * npuprof's libprofapi.so (user/profapi). tests/unit/test_profapi_abi.c holds
+ * npuprof's libprofapi.so (user/recorder). tests/unit/test_profapi_abi.c holds
  * every size, offset and value below against the CANN header's lines.
  */
 #ifndef APROF_PUB_H

@@ -146,11 +146,11 @@ static void make_session(struct npuprof_session *s, const char *parent, uint64_t
 	}
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t t = T0 + i * 2000;
-		struct npuprof_hrec_api *ap;
-		struct npuprof_hrec_task_track *tr;
-		struct npuprof_hrec_compute_op *c;
+		struct npuprof_hostfmt_api *ap;
+		struct npuprof_hostfmt_task_track *tr;
+		struct npuprof_hostfmt_compute_op *c;
 
-		while (!(ap = npuprof_hostrec_reserve(NPUPROF_HREC_API, sizeof(*ap))))
+		while (!(ap = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_API, sizeof(*ap))))
 			npuprof_hostrec_flush();
 		ap->level = NPUPROF_API_NODE;
 		ap->tid = my_pid;
@@ -160,7 +160,7 @@ static void make_session(struct npuprof_session *s, const char *parent, uint64_t
 		ap->name_id = launch;
 		ap->item_id = names[i % 64];
 		npuprof_hostrec_commit(ap);
-		while (!(tr = npuprof_hostrec_reserve(NPUPROF_HREC_TASK_TRACK, sizeof(*tr))))
+		while (!(tr = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_TASK_TRACK, sizeof(*tr))))
 			npuprof_hostrec_flush();
 		memset((char *)tr + sizeof(tr->h), 0, sizeof(*tr) - sizeof(tr->h));
 		tr->tid = my_pid;
@@ -173,7 +173,7 @@ static void make_session(struct npuprof_session *s, const char *parent, uint64_t
 		tr->model_id = NPUPROF_NO_ID32;
 		tr->memcpy_op = NPUPROF_ENUM_INVALID;
 		npuprof_hostrec_commit(tr);
-		while (!(c = npuprof_hostrec_reserve(NPUPROF_HREC_COMPUTE_OP, sizeof(*c))))
+		while (!(c = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_COMPUTE_OP, sizeof(*c))))
 			npuprof_hostrec_flush();
 		memset((char *)c + sizeof(c->h), 0xff, sizeof(*c) - sizeof(c->h));
 		c->tid = my_pid;

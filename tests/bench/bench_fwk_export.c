@@ -45,8 +45,8 @@ static void *rec(uint16_t kind, uint32_t size)
 		fprintf(stderr, "bench_fwk_export: recorder refused a record\n");
 		exit(1);
 	}
-	memset(r + sizeof(struct npuprof_hrec_header), 0,
-	       size - sizeof(struct npuprof_hrec_header));
+	memset(r + sizeof(struct npuprof_hostfmt_header), 0,
+	       size - sizeof(struct npuprof_hostfmt_header));
 	return r;
 }
 
@@ -99,8 +99,8 @@ static double run(const char *top, long steps, int fwk, uint64_t *ops)
 
 		if (fwk) {
 			for (int k = 0; k < 2; k++) {
-				struct npuprof_hrec_fwk_op *r = rec(NPUPROF_HREC_FWK_OP,
-								    sizeof(*r));
+				struct npuprof_hostfmt_fwk_op *r = rec(NPUPROF_HOSTFMT_FWK_OP,
+								       sizeof(*r));
 
 				r->tid = 7;
 				r->start_ns = (t + 1 + (uint64_t)k) * U;
@@ -109,13 +109,13 @@ static double run(const char *top, long steps, int fwk, uint64_t *ops)
 				r->name_id = names[k];
 				r->dtypes_id = dt;
 				r->shapes_id = sh;
-				r->stack_id = k ? NPUPROF_HREC_NO_STRING : st;
+				r->stack_id = k ? NPUPROF_HOSTFMT_NO_STRING : st;
 				r->type = NPUPROF_FWK_API_OP;
 				npuprof_hostrec_commit(r);
 			}
 			for (int k = 0; k < 2; k++) {
-				struct npuprof_hrec_fwk_mem *m = rec(NPUPROF_HREC_FWK_MEM,
-								     sizeof(*m));
+				struct npuprof_hostfmt_fwk_mem *m = rec(NPUPROF_HOSTFMT_FWK_MEM,
+									sizeof(*m));
 
 				m->tid = 7;
 				m->time_ns = (t + 30 + 40 * (uint64_t)k) * U;
@@ -127,7 +127,7 @@ static double run(const char *top, long steps, int fwk, uint64_t *ops)
 			}
 		}
 		for (int k = 0; k < 2; k++) {
-			struct npuprof_hrec_api *a = rec(NPUPROF_HREC_API, sizeof(*a));
+			struct npuprof_hostfmt_api *a = rec(NPUPROF_HOSTFMT_API, sizeof(*a));
 
 			a->level = k ? NPUPROF_API_NODE : NPUPROF_API_ACL;
 			a->tid = 7;
@@ -135,10 +135,11 @@ static double run(const char *top, long steps, int fwk, uint64_t *ops)
 			a->end_ns = (t + 50 - (uint64_t)k) * U;
 			a->connection_id = 2 * (uint64_t)i + (uint64_t)k;
 			a->name_id = k ? launch : acl;
-			a->item_id = NPUPROF_HREC_NO_STRING;
+			a->item_id = NPUPROF_HOSTFMT_NO_STRING;
 			npuprof_hostrec_commit(a);
 		}
-		struct npuprof_hrec_task_track *tr = rec(NPUPROF_HREC_TASK_TRACK, sizeof(*tr));
+		struct npuprof_hostfmt_task_track *tr = rec(NPUPROF_HOSTFMT_TASK_TRACK,
+							    sizeof(*tr));
 
 		tr->tid = 7;
 		tr->time_ns = (t + 20) * U;

@@ -171,14 +171,14 @@ struct count {
 	uint64_t tx, lost;
 };
 
-static int count_cb(void *ctx, const struct npuprof_host_block_header *b,
-		    const struct npuprof_hrec_header *r)
+static int count_cb(void *ctx, const struct npuprof_hostfmt_block_header *b,
+		    const struct npuprof_hostfmt_header *r)
 {
 	struct count *c = ctx;
-	struct npuprof_host_tx ev;
+	struct npuprof_hostread_tx ev;
 
 	/* TX records and their compact forms alike */
-	c->tx += npuprof_host_tx_event(b, r, &ev);
+	c->tx += npuprof_hostread_tx_event(b, r, &ev);
 	return 0;
 }
 
@@ -270,12 +270,12 @@ int main(void)
 	snprintf(pat, sizeof(pat), "%s/PROF_*/host/data/npuprof.host.*.raw", dir);
 	if (glob(pat, 0, NULL, &g) == 0) {
 		for (size_t i = 0; i < g.gl_pathc; i++) {
-			struct npuprof_host_decode_stats st;
-			struct npuprof_host_file_info info;
+			struct npuprof_hostread_decode_stats st;
+			struct npuprof_hostread_file_info info;
 
 			memset(&st, 0, sizeof(st));
-			if (npuprof_host_decode(g.gl_pathv[i], count_cb, &cnt, &info, &st, err,
-						sizeof(err)))
+			if (npuprof_hostread_decode(g.gl_pathv[i], count_cb, &cnt, &info, &st, err,
+						    sizeof(err)))
 				fprintf(stderr, "bench_mstx: %s\n", err);
 			cnt.lost += st.lost;
 		}

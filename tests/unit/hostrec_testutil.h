@@ -22,14 +22,14 @@
 struct decoded {
 	struct decoded *next_live; /* tu_free_all() frees what a failed test left */
 	size_t n, cap;
-	struct npuprof_hrec_header **rec;
+	struct npuprof_hostfmt_header **rec;
 	uint32_t *block_tid;
-	struct npuprof_host_decode_stats st;
-	struct npuprof_host_file_info info;
+	struct npuprof_hostread_decode_stats st;
+	struct npuprof_hostread_file_info info;
 	char err[512];
 	int ret;
 	/* tu_nth_tx: the msproftx / mstx events as TX records */
-	struct npuprof_hrec_tx **tx;
+	struct npuprof_hostfmt_tx **tx;
 	size_t ntx;
 	int tx_done;
 };
@@ -51,7 +51,7 @@ static int tu_find_cb(const char *path, const struct stat *sb, int type, struct 
 
 	(void)sb;
 	if (type == FTW_F &&
-	    strncmp(base, NPUPROF_HOST_FILE_PREFIX, strlen(NPUPROF_HOST_FILE_PREFIX)) == 0) {
+	    strncmp(base, NPUPROF_HOSTFMT_FILE_PREFIX, strlen(NPUPROF_HOSTFMT_FILE_PREFIX)) == 0) {
 		snprintf(tu_found, sizeof(tu_found), "%s", path);
 		return 1;
 	}
@@ -72,8 +72,8 @@ static int tu_count;
 static int tu_count_cb(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 {
 	(void)sb;
-	if (type == FTW_F && strncmp(path + ftw->base, NPUPROF_HOST_FILE_PREFIX,
-				     strlen(NPUPROF_HOST_FILE_PREFIX)) == 0)
+	if (type == FTW_F && strncmp(path + ftw->base, NPUPROF_HOSTFMT_FILE_PREFIX,
+				     strlen(NPUPROF_HOSTFMT_FILE_PREFIX)) == 0)
 		tu_count++;
 	return 0;
 }
@@ -84,8 +84,8 @@ static inline int tu_count_streams(const char *dir)
 	return tu_count;
 }
 
-static int tu_collect(void *ctx, const struct npuprof_host_block_header *b,
-		      const struct npuprof_hrec_header *r)
+static int tu_collect(void *ctx, const struct npuprof_hostfmt_block_header *b,
+		      const struct npuprof_hostfmt_header *r)
 {
 	struct decoded *d = ctx;
 
@@ -120,7 +120,8 @@ static inline struct decoded *tu_decode(const char *path)
 	ck_assert_ptr_nonnull(d);
 	d->next_live = tu_live;
 	tu_live = d;
-	d->ret = npuprof_host_decode(path, tu_collect, d, &d->info, &d->st, d->err, sizeof(d->err));
+	d->ret = npuprof_hostread_decode(path, tu_collect, d, &d->info, &d->st, d->err,
+					 sizeof(d->err));
 	return d;
 }
 
@@ -168,17 +169,17 @@ static inline const void *tu_nth_kind(const struct decoded *d, uint16_t kind, si
 /* The string of a HASH record of the stream, or NULL. */
 static inline const char *tu_hash_str(const struct decoded *d, uint64_t id)
 {
-	if (id == NPUPROF_HREC_NO_STRING)
+	if (id == NPUPROF_HOSTFMT_NO_STRING)
 		return "";
 	for (size_t i = 0; i < d->n; i++)
-		if (d->rec[i]->kind == NPUPROF_HREC_HASH &&
-		    ((const struct npuprof_hrec_hash *)d->rec[i])->id == id)
-			return ((const struct npuprof_hrec_hash *)d->rec[i])->str;
+		if (d->rec[i]->kind == NPUPROF_HOSTFMT_HASH &&
+		    ((const struct npuprof_hostfmt_hash *)d->rec[i])->id == id)
+			return ((const struct npuprof_hostfmt_hash *)d->rec[i])->str;
 	return NULL;
 }
 
 /* The msproftx / mstx events, whatever record holds them (TX or a compact
- * kind, npuprof_host_tx_event), in file order, each as a TX record with its
+ * kind, npuprof_hostread_tx_event), in file order, each as a TX record with its
  * message inline (a message named by id is resolved through the stream's
  * HASH records; the test fails if one is not). h.kind is the source's. */
 static inline void tu_tx_events(struct decoded *d)
@@ -187,20 +188,20 @@ static inline void tu_tx_events(struct decoded *d)
 		return;
 	d->tx_done = 1;
 	for (size_t i = 0; i < d->n; i++) {
-		struct npuprof_host_block_header b = { .tid = d->block_tid[i] };
-		struct npuprof_host_tx ev;
-		struct npuprof_hrec_tx *t;
+		struct npuprof_hostfmt_block_header b = { .tid = d->block_tid[i] };
+		struct npuprof_hostread_tx ev;
+		struct npuprof_hostfmt_tx *t;
 		const char *m;
 		size_t len;
 
-		if (!npuprof_host_tx_event(&b, d->rec[i], &ev))
+		if (!npuprof_hostread_tx_event(&b, d->rec[i], &ev))
 			continue;
 		m = ev.message ? ev.message : tu_hash_str(d, ev.msg_id);
 		ck_assert_msg(m, "no HASH record for message id %llx",
 			      (unsigned long long)ev.msg_id);
 		len = strlen(m);
 		/* sizeof(*t) too: the struct's tail padding covers message[0..3] */
-		t = calloc(1, offsetof(struct npuprof_hrec_tx, message) + len + 1 + sizeof(*t));
+		t = calloc(1, offsetof(struct npuprof_hostfmt_tx, message) + len + 1 + sizeof(*t));
 		ck_assert_ptr_nonnull(t);
 		*t = ev.r;
 		t->msg_len = (uint32_t)len;
@@ -222,7 +223,7 @@ static inline size_t tu_count_tx(struct decoded *d)
 }
 
 /* The nth event (see tu_tx_events), or NULL. */
-static inline const struct npuprof_hrec_tx *tu_nth_tx(struct decoded *d, size_t nth)
+static inline const struct npuprof_hostfmt_tx *tu_nth_tx(struct decoded *d, size_t nth)
 {
 	tu_tx_events(d);
 	return nth < d->ntx ? d->tx[nth] : NULL;
@@ -236,16 +237,16 @@ struct craft {
 	uint64_t seq;
 };
 
-/* A stream with header flags `flags` (npuprof_host_file_header.flags). */
+/* A stream with header flags `flags` (npuprof_hostfmt_file_header.flags). */
 static inline void craft_init(struct craft *c, uint64_t flags)
 {
-	struct npuprof_host_file_header *fh = (void *)c->buf;
+	struct npuprof_hostfmt_file_header *fh = (void *)c->buf;
 
 	memset(c, 0, sizeof(*c));
-	memcpy(fh->magic, NPUPROF_HOST_MAGIC, sizeof(NPUPROF_HOST_MAGIC));
-	fh->version = NPUPROF_HOST_VERSION;
+	memcpy(fh->magic, NPUPROF_HOSTFMT_MAGIC, sizeof(NPUPROF_HOSTFMT_MAGIC));
+	fh->version = NPUPROF_HOSTFMT_VERSION;
 	fh->header_size = sizeof(*fh);
-	fh->byte_order = NPUPROF_HOST_BYTE_ORDER;
+	fh->byte_order = NPUPROF_HOSTFMT_BYTE_ORDER;
 	fh->block_align = 8;
 	fh->flags = flags;
 	c->len = sizeof(*fh);
@@ -254,12 +255,12 @@ static inline void craft_init(struct craft *c, uint64_t flags)
 /* One block of thread `tid` holding `len` bytes of records. */
 static inline void craft_block(struct craft *c, uint32_t tid, const void *recs, uint32_t len)
 {
-	struct npuprof_host_block_header bh = {
-		.magic = NPUPROF_HOST_BLOCK_MAGIC, .size = len, .tid = tid, .seq = c->seq++
+	struct npuprof_hostfmt_block_header bh = {
+		.magic = NPUPROF_HOSTFMT_BLOCK_MAGIC, .size = len, .tid = tid, .seq = c->seq++
 	};
 
 	ck_assert_uint_le(c->len + sizeof(bh) + len, sizeof(c->buf));
-	bh.crc = npuprof_host_block_crc(&bh, recs);
+	bh.crc = npuprof_hostfmt_block_crc(&bh, recs);
 	memcpy(c->buf + c->len, &bh, sizeof(bh));
 	memcpy(c->buf + c->len + sizeof(bh), recs, len);
 	c->len += sizeof(bh) + len;
@@ -268,7 +269,7 @@ static inline void craft_block(struct craft *c, uint32_t tid, const void *recs, 
 /* The END record, in a block of thread `tid`. */
 static inline void craft_end(struct craft *c, uint32_t tid)
 {
-	struct npuprof_hrec_end e = { .h = { .size = sizeof(e), .kind = NPUPROF_HREC_END } };
+	struct npuprof_hostfmt_end e = { .h = { .size = sizeof(e), .kind = NPUPROF_HOSTFMT_END } };
 
 	craft_block(c, tid, &e, sizeof(e));
 }

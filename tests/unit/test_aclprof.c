@@ -231,7 +231,7 @@ static uint64_t recorded_switches(uint64_t in)
 	tu_rm_rf(g_dir);
 	free(g_dir);
 	g_dir = outer;
-	const struct npuprof_hrec_session *s = tu_nth_kind(d, NPUPROF_HREC_SESSION, 0);
+	const struct npuprof_hostfmt_session *s = tu_nth_kind(d, NPUPROF_HOSTFMT_SESSION, 0);
 	uint64_t v;
 
 	ck_assert_ptr_nonnull(s);
@@ -314,7 +314,7 @@ START_TEST(test_set_config)
 	struct decoded *d;
 	aclprofConfig *c;
 	char big[300];
-	const struct npuprof_hrec_option *o;
+	const struct npuprof_hostfmt_option *o;
 
 	ck_assert_int_eq(aclprofSetConfig(ACL_PROF_ARGS_MIN, "1", 1), ACL_ERROR_INVALID_PARAM);
 	ck_assert_int_eq(aclprofSetConfig(ACL_PROF_ARGS_MAX, "1", 1), ACL_ERROR_INVALID_PARAM);
@@ -354,8 +354,8 @@ START_TEST(test_set_config)
 	/* options in effect are recorded at the start of the stream */
 	c = start_tx(MSPROFTX_ONLY);
 	d = stop_and_decode(c);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_OPTION), 5);
-	o = tu_nth_kind(d, NPUPROF_HREC_OPTION, 1); /* in type order: 1, 3, 4, 8, 14 */
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_OPTION), 5);
+	o = tu_nth_kind(d, NPUPROF_HOSTFMT_OPTION, 1); /* in type order: 1, 3, 4, 8, 14 */
 	ck_assert_uint_eq(o->type, ACL_PROF_SYS_HARDWARE_MEM_FREQ);
 	ck_assert_str_eq(o->value, "15");
 	tu_free(d);
@@ -439,7 +439,7 @@ START_TEST(test_messages)
 	void *s = aclprofCreateStamp();
 	char m127[128], m128[129];
 	struct decoded *d;
-	const struct npuprof_hrec_tx *t;
+	const struct npuprof_hostfmt_tx *t;
 
 	memset(m127, 'x', 127);
 	m127[127] = '\0';
@@ -462,9 +462,9 @@ START_TEST(test_messages)
 	t = tu_nth_tx(d, 0);
 	ck_assert_uint_eq(t->msg_len, 127);
 	ck_assert_str_eq(t->message, m127);
-	ck_assert_str_eq(((const struct npuprof_hrec_tx *)tu_nth_tx(d, 1))->message, "trunc");
-	ck_assert_str_eq(((const struct npuprof_hrec_tx *)tu_nth_tx(d, 2))->message, "ab");
-	ck_assert_str_eq(((const struct npuprof_hrec_tx *)tu_nth_tx(d, 3))->message, "");
+	ck_assert_str_eq(((const struct npuprof_hostfmt_tx *)tu_nth_tx(d, 1))->message, "trunc");
+	ck_assert_str_eq(((const struct npuprof_hostfmt_tx *)tu_nth_tx(d, 2))->message, "ab");
+	ck_assert_str_eq(((const struct npuprof_hostfmt_tx *)tu_nth_tx(d, 3))->message, "");
 	tu_free(d);
 }
 END_TEST
@@ -476,7 +476,7 @@ START_TEST(test_mark_push_pop_range_records)
 	void *range = stamp_with("range");
 	uint32_t rid = 999, never;
 	struct decoded *d;
-	const struct npuprof_hrec_tx *t;
+	const struct npuprof_hostfmt_tx *t;
 	uint32_t tid = my_tid();
 	int value = 1;
 
@@ -500,26 +500,26 @@ START_TEST(test_mark_push_pop_range_records)
 	d = stop_and_decode(c);
 	ck_assert_uint_eq(tu_count_tx(d), 5);
 	/* in the compact records (hostfmt.h), the messages by id */
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_TX), 0);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_STAMP_MARK), 1);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_STAMP_POP), 2);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_STAMP_STOP), 2);
-	ck_assert_uint_eq(
-		((const struct npuprof_hrec_header *)tu_nth_kind(d, NPUPROF_HREC_STAMP_MARK, 0))
-			->size,
-		32);
-	ck_assert_uint_eq(
-		((const struct npuprof_hrec_header *)tu_nth_kind(d, NPUPROF_HREC_STAMP_POP, 0))
-			->size,
-		40);
-	ck_assert_uint_eq(
-		((const struct npuprof_hrec_header *)tu_nth_kind(d, NPUPROF_HREC_STAMP_STOP, 0))
-			->size,
-		48);
-	ck_assert_uint_eq(
-		((const struct npuprof_hrec_stamp_mark *)tu_nth_kind(d, NPUPROF_HREC_STAMP_MARK, 0))
-			->msg_id,
-		npuprof_str2id_hash("mark", 4));
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_TX), 0);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_STAMP_MARK), 1);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_STAMP_POP), 2);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_STAMP_STOP), 2);
+	ck_assert_uint_eq(((const struct npuprof_hostfmt_header *)
+				   tu_nth_kind(d, NPUPROF_HOSTFMT_STAMP_MARK, 0))
+				  ->size,
+			  32);
+	ck_assert_uint_eq(((const struct npuprof_hostfmt_header *)
+				   tu_nth_kind(d, NPUPROF_HOSTFMT_STAMP_POP, 0))
+				  ->size,
+			  40);
+	ck_assert_uint_eq(((const struct npuprof_hostfmt_header *)
+				   tu_nth_kind(d, NPUPROF_HOSTFMT_STAMP_STOP, 0))
+				  ->size,
+			  48);
+	ck_assert_uint_eq(((const struct npuprof_hostfmt_stamp_mark *)
+				   tu_nth_kind(d, NPUPROF_HOSTFMT_STAMP_MARK, 0))
+				  ->msg_id,
+			  npuprof_str2id_hash("mark", 4));
 
 	t = tu_nth_tx(d, 0);
 	ck_assert_uint_eq(t->event_type, NPUPROF_TX_MARK);
@@ -533,8 +533,8 @@ START_TEST(test_mark_push_pop_range_records)
 	ck_assert_uint_eq(t->mark_id, 0);
 
 	{
-		const struct npuprof_hrec_tx *in = tu_nth_tx(d, 1);
-		const struct npuprof_hrec_tx *out = tu_nth_tx(d, 2);
+		const struct npuprof_hostfmt_tx *in = tu_nth_tx(d, 1);
+		const struct npuprof_hostfmt_tx *out = tu_nth_tx(d, 2);
 
 		ck_assert_str_eq(in->message, "inner");
 		ck_assert_str_eq(out->message, "outer");
@@ -553,8 +553,8 @@ START_TEST(test_mark_push_pop_range_records)
 		ck_assert_str_eq(t->message, "range");
 		ck_assert_uint_le(t->start_ns, t->end_ns);
 	}
-	ck_assert_uint_eq(((const struct npuprof_hrec_tx *)tu_nth_tx(d, 3))->start_ns,
-			  ((const struct npuprof_hrec_tx *)tu_nth_tx(d, 4))->start_ns);
+	ck_assert_uint_eq(((const struct npuprof_hostfmt_tx *)tu_nth_tx(d, 3))->start_ns,
+			  ((const struct npuprof_hostfmt_tx *)tu_nth_tx(d, 4))->start_ns);
 	tu_free(d);
 }
 END_TEST
@@ -599,21 +599,21 @@ START_TEST(test_stamp_message_collision)
 	aclprofDestroyStamp(sa);
 	aclprofDestroyStamp(sb);
 	d = stop_and_decode(c);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_STAMP_MARK), 2);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_TX), 3);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_STAMP_MARK), 2);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_TX), 3);
 	ck_assert_uint_eq(tu_count_tx(d), 5);
 	ck_assert_str_eq(tu_nth_tx(d, 0)->message, a);
-	ck_assert_uint_eq(tu_nth_tx(d, 0)->h.kind, NPUPROF_HREC_STAMP_MARK);
+	ck_assert_uint_eq(tu_nth_tx(d, 0)->h.kind, NPUPROF_HOSTFMT_STAMP_MARK);
 	for (int i = 1; i < 4; i++) {
 		ck_assert_str_eq(tu_nth_tx(d, (size_t)i)->message, b);
-		ck_assert_uint_eq(tu_nth_tx(d, (size_t)i)->h.kind, NPUPROF_HREC_TX);
+		ck_assert_uint_eq(tu_nth_tx(d, (size_t)i)->h.kind, NPUPROF_HOSTFMT_TX);
 	}
 	ck_assert_uint_eq(tu_nth_tx(d, 1)->event_type, NPUPROF_TX_MARK);
 	ck_assert_uint_eq(tu_nth_tx(d, 2)->event_type, NPUPROF_TX_PUSH_POP);
 	ck_assert_uint_eq(tu_nth_tx(d, 3)->event_type, NPUPROF_TX_START_STOP);
 	ck_assert_uint_eq(tu_nth_tx(d, 3)->range_id, rid);
 	ck_assert_str_eq(tu_nth_tx(d, 4)->message, "plain");
-	ck_assert_uint_eq(tu_nth_tx(d, 4)->h.kind, NPUPROF_HREC_STAMP_MARK);
+	ck_assert_uint_eq(tu_nth_tx(d, 4)->h.kind, NPUPROF_HOSTFMT_STAMP_MARK);
 	tu_free(d);
 }
 END_TEST
@@ -641,13 +641,13 @@ START_TEST(test_stamp_message_budget)
 	d = stop_and_decode(c);
 	ck_assert_uint_eq(tu_count_tx(d), 4);
 	/* "msg 0" .. "msg 4095" by id; "msg 4096" and later inline */
-	ck_assert_uint_eq(tu_nth_tx(d, 0)->h.kind, NPUPROF_HREC_STAMP_MARK);
+	ck_assert_uint_eq(tu_nth_tx(d, 0)->h.kind, NPUPROF_HOSTFMT_STAMP_MARK);
 	ck_assert_str_eq(tu_nth_tx(d, 0)->message, "msg 4095");
-	ck_assert_uint_eq(tu_nth_tx(d, 1)->h.kind, NPUPROF_HREC_TX);
+	ck_assert_uint_eq(tu_nth_tx(d, 1)->h.kind, NPUPROF_HOSTFMT_TX);
 	ck_assert_str_eq(tu_nth_tx(d, 1)->message, "msg 4096");
-	ck_assert_uint_eq(tu_nth_tx(d, 2)->h.kind, NPUPROF_HREC_TX);
+	ck_assert_uint_eq(tu_nth_tx(d, 2)->h.kind, NPUPROF_HOSTFMT_TX);
 	ck_assert_str_eq(tu_nth_tx(d, 2)->message, "msg 4100");
-	ck_assert_uint_eq(tu_nth_tx(d, 3)->h.kind, NPUPROF_HREC_STAMP_MARK);
+	ck_assert_uint_eq(tu_nth_tx(d, 3)->h.kind, NPUPROF_HOSTFMT_STAMP_MARK);
 	ck_assert_str_eq(tu_nth_tx(d, 3)->message, "msg 0");
 	tu_free(d);
 }
@@ -721,7 +721,7 @@ START_TEST(test_mark_ex)
 	int stream_obj;
 	void *stream = &stream_obj;
 	struct decoded *d;
-	const struct npuprof_hrec_tx *t;
+	const struct npuprof_hostfmt_tx *t;
 	struct npuprof_runtime_hooks bad = { .size = sizeof(bad) };
 
 	memset(m155, 'a', 155);
@@ -771,7 +771,7 @@ START_TEST(test_mark_ex)
 	ck_assert_uint_eq(g_launch[0].index, 2);
 	ck_assert_uint_eq(g_launch[1].index, 3);
 	ck_assert_uint_eq(g_launch[2].index, 5);
-	ck_assert_str_eq(((const struct npuprof_hrec_tx *)tu_nth_tx(d, 1))->message, m155);
+	ck_assert_str_eq(((const struct npuprof_hostfmt_tx *)tu_nth_tx(d, 1))->message, m155);
 	tu_free(d);
 }
 END_TEST
@@ -782,7 +782,7 @@ START_TEST(test_step_info)
 	aclprofStepInfo *a = aclprofCreateStepInfo(), *b = aclprofCreateStepInfo();
 	int stream_obj;
 	struct decoded *d;
-	const struct npuprof_hrec_step *st;
+	const struct npuprof_hostfmt_step *st;
 
 	ck_assert_ptr_nonnull(a);
 	ck_assert_ptr_nonnull(b);
@@ -812,8 +812,8 @@ START_TEST(test_step_info)
 	aclprofDestroyStepInfo(b);
 	npuprof_register_runtime_hooks(NULL);
 	d = stop_and_decode(c);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_STEP), 2);
-	st = tu_nth_kind(d, NPUPROF_HREC_STEP, 1);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_STEP), 2);
+	st = tu_nth_kind(d, NPUPROF_HOSTFMT_STEP, 1);
 	ck_assert_uint_eq(st->index_id, 2);
 	ck_assert_uint_eq(st->tag, ACL_STEP_END);
 	ck_assert_uint_eq(st->stream, (uint64_t)(uintptr_t)&stream_obj);
@@ -833,7 +833,7 @@ START_TEST(test_range_push_ex)
 					{ &ti } };
 	aclprofEventAttributes wrong = attr;
 	struct decoded *d;
-	const struct npuprof_hrec_tensor_info *r;
+	const struct npuprof_hostfmt_tensor_info *r;
 	int stream_obj;
 
 	memset(tensors, 0, sizeof(tensors));
@@ -877,8 +877,8 @@ START_TEST(test_range_push_ex)
 	npuprof_register_runtime_hooks(NULL);
 
 	d = stop_and_decode(c);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_TENSOR_INFO), 4);
-	r = tu_nth_kind(d, NPUPROF_HREC_TENSOR_INFO, 0);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_TENSOR_INFO), 4);
+	r = tu_nth_kind(d, NPUPROF_HOSTFMT_TENSOR_INFO, 0);
 	ck_assert_uint_eq(r->op_name_id, 0x626628205D1C5684ULL);
 	ck_assert_uint_eq(r->tensor_count, 2);
 	ck_assert_uint_eq(r->total_tensors, 2);
@@ -893,14 +893,14 @@ START_TEST(test_range_push_ex)
 	ck_assert_uint_eq(r->tensors[1].type, 1);
 	ck_assert_uint_eq(r->tensors[1].format, 2);
 	ck_assert_uint_eq(r->tensors[1].data_type, 3);
-	r = tu_nth_kind(d, NPUPROF_HREC_TENSOR_INFO, 2);
+	r = tu_nth_kind(d, NPUPROF_HOSTFMT_TENSOR_INFO, 2);
 	ck_assert_uint_eq(r->tensor_count, 64);
 	ck_assert_uint_eq(r->total_tensors, 70);
-	r = tu_nth_kind(d, NPUPROF_HREC_TENSOR_INFO, 3);
+	r = tu_nth_kind(d, NPUPROF_HOSTFMT_TENSOR_INFO, 3);
 	ck_assert_uint_eq(r->tensor_count, 6);
 	ck_assert_uint_eq(r->first_tensor, 64);
 	/* the op names are in the dictionary */
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_HASH), 2);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_HASH), 2);
 	tu_free(d);
 }
 END_TEST
@@ -948,7 +948,8 @@ START_TEST(test_env_session)
 	ck_assert_int_eq(d->ret, 0);
 	ck_assert_uint_eq(tu_count_tx(d), 1);
 	{
-		const struct npuprof_hrec_session *ss = tu_nth_kind(d, NPUPROF_HREC_SESSION, 0);
+		const struct npuprof_hostfmt_session *ss = tu_nth_kind(d, NPUPROF_HOSTFMT_SESSION,
+								       0);
 
 		ck_assert_uint_eq(ss->dev_count, 2);
 		ck_assert_uint_eq(ss->dev_ids[1], 3);
@@ -1056,7 +1057,7 @@ START_TEST(test_str2id_dictionary_in_stream)
 {
 	aclprofConfig *c;
 	struct decoded *d;
-	const struct npuprof_hrec_hash *h;
+	const struct npuprof_hostfmt_hash *h;
 
 	ck_assert_uint_eq(aclprofStr2Id("before"),
 			  aclprofStr2Id("before")); /* known before the start */
@@ -1064,11 +1065,11 @@ START_TEST(test_str2id_dictionary_in_stream)
 	aclprofStr2Id("during");
 	aclprofStr2Id("during");
 	d = stop_and_decode(c);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_HASH), 2);
-	h = tu_nth_kind(d, NPUPROF_HREC_HASH, 0);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_HASH), 2);
+	h = tu_nth_kind(d, NPUPROF_HOSTFMT_HASH, 0);
 	ck_assert_str_eq(h->str, "before");
 	ck_assert_uint_eq(h->id, aclprofStr2Id("before"));
-	h = tu_nth_kind(d, NPUPROF_HREC_HASH, 1);
+	h = tu_nth_kind(d, NPUPROF_HOSTFMT_HASH, 1);
 	ck_assert_str_eq(h->str, "during");
 	tu_free(d);
 }
@@ -1121,7 +1122,7 @@ START_TEST(test_full_ring_counts_lost)
 	ck_assert_uint_eq(d->st.lost, 2);
 	ck_assert_uint_eq(tu_count_kind(d, 100), 1);
 	{
-		const struct npuprof_hrec_end *e = tu_nth_kind(d, NPUPROF_HREC_END, 0);
+		const struct npuprof_hostfmt_end *e = tu_nth_kind(d, NPUPROF_HOSTFMT_END, 0);
 
 		ck_assert_ptr_nonnull(e);
 		ck_assert_uint_eq(e->lost, 2);

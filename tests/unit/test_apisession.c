@@ -69,8 +69,8 @@ static void teardown(void)
  * the task track of its SQE. */
 static void runtime_records(uint64_t t0)
 {
-	struct npuprof_hrec_api *a = npuprof_hostrec_reserve(NPUPROF_HREC_API, sizeof(*a));
-	struct npuprof_hrec_task_track *t;
+	struct npuprof_hostfmt_api *a = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_API, sizeof(*a));
+	struct npuprof_hostfmt_task_track *t;
 
 	ck_assert_ptr_nonnull(a);
 	a->level = 20000; /* acl */
@@ -79,11 +79,11 @@ static void runtime_records(uint64_t t0)
 	a->end_ns = t0 + 5000;
 	a->connection_id = 7;
 	a->name_id = aclprofStr2Id("aclrtMemcpyAsync");
-	a->item_id = NPUPROF_HREC_NO_STRING;
+	a->item_id = NPUPROF_HOSTFMT_NO_STRING;
 	a->device_id = 0;
 	a->result = 0;
 	npuprof_hostrec_commit(a);
-	t = npuprof_hostrec_reserve(NPUPROF_HREC_TASK_TRACK, sizeof(*t));
+	t = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_TASK_TRACK, sizeof(*t));
 	ck_assert_ptr_nonnull(t);
 	memset((char *)t + sizeof(t->h), 0, sizeof(*t) - sizeof(t->h));
 	t->tid = npuprof_hostrec_tid();

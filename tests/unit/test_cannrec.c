@@ -1,6 +1,6 @@
 /*
  * test_cannrec.c - host streams of pure CANN reports (hostfmt.h
- * NPUPROF_HREC_MSPROF_*, as libprofapi.so stores them), hand-crafted, into
+ * NPUPROF_HOSTFMT_MSPROF_*, as libprofapi.so stores them), hand-crafted, into
  * the database by msprof's parser rules (user/export/cannrec.c): CANN_API
  * names and connectionIds, TASK connectionIds by containment (the NODE
  * launch wins over its ACL API, runtime-level APIs are no tree nodes, a
@@ -53,9 +53,9 @@ struct rb {
 
 static void *rb_rec(struct rb *b, uint16_t kind, uint32_t size)
 {
-	struct npuprof_hrec_header *h = (void *)(b->buf + b->len);
+	struct npuprof_hostfmt_header *h = (void *)(b->buf + b->len);
 
-	size = npuprof_hrec_size(size, 0);
+	size = npuprof_hostfmt_size(size, 0);
 	ck_assert_uint_le(b->len + size, sizeof(b->buf));
 	memset(h, 0, size);
 	h->size = size;
@@ -66,7 +66,7 @@ static void *rb_rec(struct rb *b, uint16_t kind, uint32_t size)
 
 static void rb_msprof(struct rb *b, uint16_t kind, const void *data, uint32_t len)
 {
-	struct npuprof_hrec_msprof *m = rb_rec(b, kind, sizeof(*m) + len);
+	struct npuprof_hostfmt_msprof *m = rb_rec(b, kind, sizeof(*m) + len);
 
 	m->flag = 1;
 	m->len = len;
@@ -84,7 +84,7 @@ static void rb_api(struct rb *b, uint16_t level, uint32_t type, uint32_t tid, ui
 			       .endTime = end,
 			       .itemId = item };
 
-	rb_msprof(b, NPUPROF_HREC_MSPROF_API, &a, sizeof(a));
+	rb_msprof(b, NPUPROF_HOSTFMT_MSPROF_API, &a, sizeof(a));
 }
 
 static void rb_event(struct rb *b, uint16_t level, uint32_t type, uint32_t tid, uint32_t req,
@@ -99,7 +99,7 @@ static void rb_event(struct rb *b, uint16_t level, uint32_t type, uint32_t tid, 
 				 .eventFlag = MSPROF_EVENT_FLAG,
 				 .itemId = item };
 
-	rb_msprof(b, NPUPROF_HREC_MSPROF_EVENT, &e, sizeof(e));
+	rb_msprof(b, NPUPROF_HOSTFMT_MSPROF_EVENT, &e, sizeof(e));
 }
 
 static void rb_compact(struct rb *b, uint16_t level, uint32_t type, uint32_t tid, uint64_t ts,
@@ -115,7 +115,7 @@ static void rb_compact(struct rb *b, uint16_t level, uint32_t type, uint32_t tid
 	c.dataLen = len;
 	c.timeStamp = ts;
 	memcpy(c.data.info, data, len);
-	rb_msprof(b, NPUPROF_HREC_MSPROF_COMPACT, &c, sizeof(c));
+	rb_msprof(b, NPUPROF_HOSTFMT_MSPROF_COMPACT, &c, sizeof(c));
 }
 
 static void rb_additional(struct rb *b, uint16_t level, uint32_t type, uint32_t tid, uint64_t ts,
@@ -131,15 +131,15 @@ static void rb_additional(struct rb *b, uint16_t level, uint32_t type, uint32_t 
 	a.dataLen = len;
 	a.timeStamp = ts;
 	memcpy(a.data, data, len);
-	rb_msprof(b, NPUPROF_HREC_MSPROF_ADDITIONAL, &a, sizeof(a));
+	rb_msprof(b, NPUPROF_HOSTFMT_MSPROF_ADDITIONAL, &a, sizeof(a));
 }
 
 static void rb_type(struct rb *b, uint16_t level, uint32_t type, const char *name)
 {
 	size_t l = strlen(name);
-	struct npuprof_hrec_msprof_type *t =
-		rb_rec(b, NPUPROF_HREC_MSPROF_TYPE,
-		       (uint32_t)(offsetof(struct npuprof_hrec_msprof_type, name) + l + 1));
+	struct npuprof_hostfmt_msprof_type *t =
+		rb_rec(b, NPUPROF_HOSTFMT_MSPROF_TYPE,
+		       (uint32_t)(offsetof(struct npuprof_hostfmt_msprof_type, name) + l + 1));
 
 	t->level = level;
 	t->type_id = type;
@@ -150,9 +150,9 @@ static void rb_type(struct rb *b, uint16_t level, uint32_t type, const char *nam
 static void rb_hash(struct rb *b, uint64_t id, const char *s)
 {
 	size_t l = strlen(s);
-	struct npuprof_hrec_hash *h = rb_rec(b, NPUPROF_HREC_HASH,
-					     (uint32_t)(offsetof(struct npuprof_hrec_hash, str) +
-							l + 1));
+	struct npuprof_hostfmt_hash *h =
+		rb_rec(b, NPUPROF_HOSTFMT_HASH,
+		       (uint32_t)(offsetof(struct npuprof_hostfmt_hash, str) + l + 1));
 
 	h->id = id;
 	h->len = (uint32_t)l;
@@ -161,7 +161,7 @@ static void rb_hash(struct rb *b, uint64_t id, const char *s)
 
 static void rb_clock_raw(struct rb *b, uint64_t raw, uint64_t mono)
 {
-	struct npuprof_hrec_clock_raw *c = rb_rec(b, NPUPROF_HREC_CLOCK_RAW, sizeof(*c));
+	struct npuprof_hostfmt_clock_raw *c = rb_rec(b, NPUPROF_HOSTFMT_CLOCK_RAW, sizeof(*c));
 
 	c->raw_ns = raw;
 	c->monotonic_ns = mono;
@@ -384,8 +384,8 @@ static void write_stream(const struct craft *c)
 	mkdir(path, 0700);
 	snprintf(path, sizeof(path), "%s/host/data", g_s.dir);
 	mkdir(path, 0700);
-	snprintf(path, sizeof(path), "%s/host/data/%s%u%s", g_s.dir, NPUPROF_HOST_FILE_PREFIX,
-		 g_s.pid, NPUPROF_HOST_FILE_SUFFIX);
+	snprintf(path, sizeof(path), "%s/host/data/%s%u%s", g_s.dir, NPUPROF_HOSTFMT_FILE_PREFIX,
+		 g_s.pid, NPUPROF_HOSTFMT_FILE_SUFFIX);
 	f = fopen(path, "wb");
 	ck_assert_ptr_nonnull(f);
 	ck_assert_uint_eq(fwrite(c->buf, 1, c->len, f), c->len);
@@ -417,7 +417,7 @@ static void make_session(void)
 static void make_stream(const struct rb *extra)
 {
 	static struct rb s, a, b;
-	struct npuprof_host_file_header *fh = (void *)g_c.buf;
+	struct npuprof_hostfmt_file_header *fh = (void *)g_c.buf;
 
 	memset(&s, 0, sizeof(s));
 	memset(&a, 0, sizeof(a));
@@ -637,7 +637,7 @@ START_TEST(test_cann_bad_reports)
 	struct MsprofCompactInfo c;
 
 	memset(&x, 0, sizeof(x));
-	rb_msprof(&x, NPUPROF_HREC_MSPROF_API, &a, sizeof(a)); /* wrong magic */
+	rb_msprof(&x, NPUPROF_HOSTFMT_MSPROF_API, &a, sizeof(a)); /* wrong magic */
 	memset(&c, 0, sizeof(c));
 	c.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
 	c.level = MSPROF_REPORT_RUNTIME_LEVEL;
@@ -645,7 +645,7 @@ START_TEST(test_cann_bad_reports)
 	c.threadId = T1;
 	c.dataLen = 100; /* beyond the 40-byte area */
 	c.timeStamp = 11500000;
-	rb_msprof(&x, NPUPROF_HREC_MSPROF_COMPACT, &c, sizeof(c));
+	rb_msprof(&x, NPUPROF_HOSTFMT_MSPROF_COMPACT, &c, sizeof(c));
 	struct MsprofRuntimeTrack t = { .streamId = 9, .taskId = 1 };
 	rb_compact(&x, 12345, 1, T1, 11600000, &t, sizeof(t)); /* no such level */
 	rb_compact(&x, MSPROF_REPORT_NODE_LEVEL, 77, T1, 11700000, &t,
@@ -655,8 +655,9 @@ START_TEST(test_cann_bad_reports)
 	rb_api(&x, MSPROF_REPORT_ACL_LEVEL, 0x0F0000, T1, 12000000, 13000000, 0); /* named 983040 */
 	a.magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM;
 	a.beginTime = 0;
-	rb_msprof(&x, NPUPROF_HREC_MSPROF_API, &a, sizeof(a)); /* beginTime 0 */
-	struct npuprof_hrec_msprof_bad *bad = rb_rec(&x, NPUPROF_HREC_MSPROF_BAD, sizeof(*bad));
+	rb_msprof(&x, NPUPROF_HOSTFMT_MSPROF_API, &a, sizeof(a)); /* beginTime 0 */
+	struct npuprof_hostfmt_msprof_bad *bad = rb_rec(&x, NPUPROF_HOSTFMT_MSPROF_BAD,
+							sizeof(*bad));
 
 	bad->bad_magic = 3;
 	bad->ring_full = 2;
@@ -708,42 +709,42 @@ START_TEST(test_cann_no_clock)
 	fwrite(g_c.buf, 1, g_c.len, f);
 	fclose(f);
 	d = tu_decode(path);
-	ck_assert_int_eq(d->ret, NPUPROF_HOST_EDAMAGED);
+	ck_assert_int_eq(d->ret, NPUPROF_HOSTREAD_EDAMAGED);
 	ck_assert_uint_eq(d->st.bad_records, 1);
 	ck_assert_msg(strstr(d->err, "without CLOCK_RAW pairs"), "%s", d->err);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_MSPROF_API), 0);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_MSPROF_API), 0);
 	tu_free(d);
 	tu_rm_rf(dir);
 }
 END_TEST
 
-/* A report flagged NPUPROF_HREC_F_TSC is converted through the CLOCK pairs
+/* A report flagged NPUPROF_HOSTFMT_F_TSC is converted through the CLOCK pairs
  * (here 2 ticks a ns), not the CLOCK_RAW ones. */
 START_TEST(test_cann_tsc)
 {
 	struct rb s, a;
 	struct decoded *d;
 	char dir[] = "/tmp/npuprof-test-canntsc-XXXXXX", path[4200];
-	struct npuprof_hrec_clock *c;
-	struct npuprof_hrec_msprof *m;
+	struct npuprof_hostfmt_clock *c;
+	struct npuprof_hostfmt_msprof *m;
 	struct MsprofApi got;
 	FILE *f;
 
 	memset(&s, 0, sizeof(s));
 	memset(&a, 0, sizeof(a));
-	c = rb_rec(&s, NPUPROF_HREC_CLOCK, sizeof(*c));
+	c = rb_rec(&s, NPUPROF_HOSTFMT_CLOCK, sizeof(*c));
 	c->tsc = 2000000;
 	c->monotonic_ns = 5000000;
 	c->ref_tsc = 0;
-	c = rb_rec(&s, NPUPROF_HREC_CLOCK, sizeof(*c));
+	c = rb_rec(&s, NPUPROF_HOSTFMT_CLOCK, sizeof(*c));
 	c->tsc = 42000000;
 	c->monotonic_ns = 25000000;
 	rb_clock_raw(&s, 1000, 1000 + RAW_OFF);
 	rb_clock_raw(&s, 100000000000ULL, 100000000000ULL + RAW_OFF);
 	rb_api(&a, MSPROF_REPORT_ACL_LEVEL, 1, T1, 4000000, 6000000, 0);
-	((struct npuprof_hrec_header *)a.buf)->reserved = NPUPROF_HREC_F_TSC;
+	((struct npuprof_hostfmt_header *)a.buf)->reserved = NPUPROF_HOSTFMT_F_TSC;
 	rb_api(&a, MSPROF_REPORT_ACL_LEVEL, 1, T1, 4000000, 6000000, 0); /* raw ns */
-	craft_init(&g_c, NPUPROF_HOST_F_TSC);
+	craft_init(&g_c, NPUPROF_HOSTFMT_F_TSC);
 	craft_block(&g_c, 0, s.buf, s.len);
 	craft_block(&g_c, T1, a.buf, a.len);
 	craft_end(&g_c, 0);
@@ -755,13 +756,13 @@ START_TEST(test_cann_tsc)
 	fclose(f);
 	d = tu_decode(path);
 	ck_assert_msg(d->ret == 0, "%s", d->err);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_MSPROF_API), 2);
-	m = (void *)tu_nth_kind(d, NPUPROF_HREC_MSPROF_API, 0);
-	ck_assert_uint_eq(m->h.reserved & NPUPROF_HREC_F_TSC, 0);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_MSPROF_API), 2);
+	m = (void *)tu_nth_kind(d, NPUPROF_HOSTFMT_MSPROF_API, 0);
+	ck_assert_uint_eq(m->h.reserved & NPUPROF_HOSTFMT_F_TSC, 0);
 	memcpy(&got, m->data, sizeof(got));
 	ck_assert_uint_eq(got.beginTime, 6000000); /* 5 ms + (4M - 2M) ticks / 2 */
 	ck_assert_uint_eq(got.endTime, 7000000);
-	m = (void *)tu_nth_kind(d, NPUPROF_HREC_MSPROF_API, 1);
+	m = (void *)tu_nth_kind(d, NPUPROF_HOSTFMT_MSPROF_API, 1);
 	memcpy(&got, m->data, sizeof(got));
 	ck_assert_uint_eq(got.beginTime, 4000000 + RAW_OFF);
 	ck_assert_uint_eq(got.endTime, 6000000 + RAW_OFF);
@@ -775,7 +776,7 @@ END_TEST
 START_TEST(test_cann_two_processes)
 {
 	struct npuprof_export_result res;
-	struct npuprof_host_file_header *fh = (void *)g_c.buf;
+	struct npuprof_hostfmt_file_header *fh = (void *)g_c.buf;
 	uint32_t pid0;
 
 	make_session();
@@ -811,7 +812,7 @@ static int cmp_line(const void *a, const void *b)
 	return strcmp(a, b);
 }
 
-static void add_api(void *ctx, const struct hd_api *a)
+static void add_api(void *ctx, const struct hostdata_api *a)
 {
 	struct seen *s = ctx;
 
@@ -822,14 +823,15 @@ static void add_api(void *ctx, const struct hd_api *a)
 		 hostdata_str(s->h, hostdata_api_strings(s->h, a)->name_id));
 }
 
-static void add_task(void *ctx, const struct hd_track *t)
+static void add_task(void *ctx, const struct hostdata_track *t)
 {
 	struct seen *s = ctx;
-	const struct hd_compute *c = hostdata_compute(s->h, t->pid, t->r.device_id, t->r.stream_id,
-						      t->r.task_id, t->r.batch_id);
-	const struct hd_hccl_task *k = hostdata_hccl_task(s->h, t->pid, t->r.device_id,
-							  t->r.stream_id, t->r.task_id,
-							  t->r.batch_id);
+	const struct hostdata_compute *c = hostdata_compute(s->h, t->pid, t->r.device_id,
+							    t->r.stream_id, t->r.task_id,
+							    t->r.batch_id);
+	const struct hostdata_hccl_task *k = hostdata_hccl_task(s->h, t->pid, t->r.device_id,
+								t->r.stream_id, t->r.task_id,
+								t->r.batch_id);
 
 	ck_assert_int_lt(s->n, 64);
 	snprintf(s->line[s->n++], 256, "task %u %u %u %u %llu %llu %s %llu %llu %u %s %s", t->r.tid,

@@ -140,7 +140,7 @@ static void write_host(const struct npuprof_session *s)
 	uint64_t optype = aclprofStr2Id("MatMul");
 	uint64_t ge = aclprofStr2Id("AI_CORE");
 
-	struct npuprof_hrec_api *a = npuprof_hostrec_reserve(NPUPROF_HREC_API, sizeof(*a));
+	struct npuprof_hostfmt_api *a = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_API, sizeof(*a));
 	ck_assert_ptr_nonnull(a);
 	a->level = NPUPROF_API_NODE;
 	a->tid = (uint32_t)getpid() + 1;
@@ -152,8 +152,8 @@ static void write_host(const struct npuprof_session *s)
 	a->device_id = 0;
 	npuprof_hostrec_commit(a);
 
-	struct npuprof_hrec_task_track *t = npuprof_hostrec_reserve(NPUPROF_HREC_TASK_TRACK,
-								    sizeof(*t));
+	struct npuprof_hostfmt_task_track *t = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_TASK_TRACK,
+								       sizeof(*t));
 	ck_assert_ptr_nonnull(t);
 	t->tid = (uint32_t)getpid() + 1;
 	t->device_id = 0;
@@ -166,8 +166,8 @@ static void write_host(const struct npuprof_session *s)
 	t->memcpy_op = NPUPROF_ENUM_INVALID;
 	npuprof_hostrec_commit(t);
 
-	struct npuprof_hrec_compute_op *c = npuprof_hostrec_reserve(NPUPROF_HREC_COMPUTE_OP,
-								    sizeof(*c));
+	struct npuprof_hostfmt_compute_op *c = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_COMPUTE_OP,
+								       sizeof(*c));
 	ck_assert_ptr_nonnull(c);
 	memset((char *)c + sizeof(c->h), 0xff, sizeof(*c) - sizeof(c->h));
 	c->tid = (uint32_t)getpid() + 1;
@@ -943,7 +943,7 @@ START_TEST(test_garbage_times)
 	cfg.dir = s.dir;
 	ck_assert_int_eq(npuprof_hostrec_start(&cfg, err, sizeof(err)), 0);
 	off = s.start_realtime_ns - s.start_monotonic_ns;
-	struct npuprof_hrec_api *a = npuprof_hostrec_reserve(NPUPROF_HREC_API, sizeof(*a));
+	struct npuprof_hostfmt_api *a = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_API, sizeof(*a));
 	ck_assert_ptr_nonnull(a);
 	a->level = NPUPROF_API_ACL;
 	a->tid = 1;
@@ -952,7 +952,7 @@ START_TEST(test_garbage_times)
 	a->name_id = aclprofStr2Id("aclWild");
 	a->connection_id = 1001;
 	npuprof_hostrec_commit(a);
-	a = npuprof_hostrec_reserve(NPUPROF_HREC_API, sizeof(*a));
+	a = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_API, sizeof(*a));
 	ck_assert_ptr_nonnull(a);
 	a->level = NPUPROF_API_ACL;
 	a->tid = 1;

@@ -89,8 +89,8 @@ static void write_kernel(const struct npuprof_session *s)
 
 static void track(uint32_t task, uint64_t type, uint32_t tag, uint64_t index, uint64_t conn)
 {
-	struct npuprof_hrec_task_track *t = npuprof_hostrec_reserve(NPUPROF_HREC_TASK_TRACK,
-								    sizeof(*t));
+	struct npuprof_hostfmt_task_track *t = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_TASK_TRACK,
+								       sizeof(*t));
 
 	ck_assert_ptr_nonnull(t);
 	memset((char *)t + sizeof(t->h), 0, sizeof(*t) - sizeof(t->h));
@@ -117,8 +117,8 @@ static void compact_txr(uint16_t info, uint16_t ev, uint64_t start, uint64_t end
 	uint32_t len = (uint32_t)strlen(msg);
 
 	if (info == 0 && ev == NPUPROF_TX_MARK) {
-		struct npuprof_hrec_stamp_mark *r = npuprof_hostrec_reserve(NPUPROF_HREC_STAMP_MARK,
-									    sizeof(*r));
+		struct npuprof_hostfmt_stamp_mark *r =
+			npuprof_hostrec_reserve(NPUPROF_HOSTFMT_STAMP_MARK, sizeof(*r));
 
 		ck_assert_ptr_nonnull(r);
 		r->time_ns = start;
@@ -127,8 +127,8 @@ static void compact_txr(uint16_t info, uint16_t ev, uint64_t start, uint64_t end
 		r->payload_type = 0;
 		npuprof_hostrec_commit(r);
 	} else if (info == 0) {
-		struct npuprof_hrec_stamp_stop *r = npuprof_hostrec_reserve(NPUPROF_HREC_STAMP_STOP,
-									    sizeof(*r));
+		struct npuprof_hostfmt_stamp_stop *r =
+			npuprof_hostrec_reserve(NPUPROF_HOSTFMT_STAMP_STOP, sizeof(*r));
 
 		ck_assert_ptr_nonnull(r);
 		r->start_ns = start;
@@ -140,19 +140,20 @@ static void compact_txr(uint16_t info, uint16_t ev, uint64_t start, uint64_t end
 		r->range_id = 3;
 		npuprof_hostrec_commit(r);
 	} else if (ev == NPUPROF_TX_START_STOP && start == 0) {
-		struct npuprof_hrec_mstx_end *r = npuprof_hostrec_reserve(NPUPROF_HREC_MSTX_END,
-									  sizeof(*r));
+		struct npuprof_hostfmt_mstx_end *r =
+			npuprof_hostrec_reserve(NPUPROF_HOSTFMT_MSTX_END, sizeof(*r));
 
 		ck_assert_ptr_nonnull(r);
 		r->time_ns = end;
 		r->mark_id = id;
 		npuprof_hostrec_commit(r);
 	} else {
-		uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_mstx, message),
-						  len + 1);
-		struct npuprof_hrec_mstx *r = npuprof_hostrec_reserve(
-			ev == NPUPROF_TX_MARK ? NPUPROF_HREC_MSTX_MARK : NPUPROF_HREC_MSTX_START,
-			size);
+		uint32_t size = npuprof_hostfmt_size(offsetof(struct npuprof_hostfmt_mstx, message),
+						     len + 1);
+		struct npuprof_hostfmt_mstx *r =
+			npuprof_hostrec_reserve(ev == NPUPROF_TX_MARK ? NPUPROF_HOSTFMT_MSTX_MARK :
+									NPUPROF_HOSTFMT_MSTX_START,
+						size);
 
 		ck_assert_ptr_nonnull(r);
 		memset((char *)r + sizeof(r->h), 0, size - sizeof(r->h));
@@ -169,14 +170,14 @@ static void txr(uint16_t info, uint16_t ev, uint64_t start, uint64_t end, uint64
 		uint64_t domain, const char *msg)
 {
 	uint32_t len = (uint32_t)strlen(msg);
-	uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_tx, message), len + 1);
-	struct npuprof_hrec_tx *r;
+	uint32_t size = npuprof_hostfmt_size(offsetof(struct npuprof_hostfmt_tx, message), len + 1);
+	struct npuprof_hostfmt_tx *r;
 
 	if (g_compact) {
 		compact_txr(info, ev, start, end, id, domain, msg);
 		return;
 	}
-	r = npuprof_hostrec_reserve(NPUPROF_HREC_TX, size);
+	r = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_TX, size);
 	ck_assert_ptr_nonnull(r);
 	memset((char *)r + sizeof(r->h), 0, size - sizeof(r->h));
 	/* the writing thread, which is what the compact records imply */
@@ -196,7 +197,7 @@ static void txr(uint16_t info, uint16_t ev, uint64_t start, uint64_t end, uint64
 
 static void step(uint64_t index, uint32_t tag, uint64_t t)
 {
-	struct npuprof_hrec_step *r = npuprof_hostrec_reserve(NPUPROF_HREC_STEP, sizeof(*r));
+	struct npuprof_hostfmt_step *r = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_STEP, sizeof(*r));
 
 	ck_assert_ptr_nonnull(r);
 	r->tid = (uint32_t)getpid() + 1;

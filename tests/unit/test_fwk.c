@@ -39,13 +39,13 @@
 
 static uint64_t S(const char *s)
 {
-	return s ? aclprofStr2Id(s) : NPUPROF_HREC_NO_STRING;
+	return s ? aclprofStr2Id(s) : NPUPROF_HOSTFMT_NO_STRING;
 }
 
 static void api(uint32_t level, uint32_t tid, uint64_t t0, uint64_t t1, uint64_t conn,
 		const char *name)
 {
-	struct npuprof_hrec_api *r = npuprof_hostrec_reserve(NPUPROF_HREC_API, sizeof(*r));
+	struct npuprof_hostfmt_api *r = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_API, sizeof(*r));
 
 	ck_assert_ptr_nonnull(r);
 	r->level = level;
@@ -54,7 +54,7 @@ static void api(uint32_t level, uint32_t tid, uint64_t t0, uint64_t t1, uint64_t
 	r->end_ns = t1 * U;
 	r->connection_id = conn;
 	r->name_id = S(name);
-	r->item_id = NPUPROF_HREC_NO_STRING;
+	r->item_id = NPUPROF_HOSTFMT_NO_STRING;
 	r->device_id = 0;
 	r->result = 0;
 	npuprof_hostrec_commit(r);
@@ -63,8 +63,8 @@ static void api(uint32_t level, uint32_t tid, uint64_t t0, uint64_t t1, uint64_t
 /* A kernel (op != NULL: with its COMPUTE_TASK_INFO) or a copy launched at t. */
 static void task(uint32_t tid, uint64_t t, uint64_t conn, uint16_t task_id, const char *op)
 {
-	struct npuprof_hrec_task_track *r = npuprof_hostrec_reserve(NPUPROF_HREC_TASK_TRACK,
-								    sizeof(*r));
+	struct npuprof_hostfmt_task_track *r = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_TASK_TRACK,
+								       sizeof(*r));
 
 	ck_assert_ptr_nonnull(r);
 	memset((char *)r + sizeof(r->h), 0, sizeof(*r) - sizeof(r->h));
@@ -81,8 +81,8 @@ static void task(uint32_t tid, uint64_t t, uint64_t conn, uint16_t task_id, cons
 	npuprof_hostrec_commit(r);
 	if (!op)
 		return;
-	struct npuprof_hrec_compute_op *c = npuprof_hostrec_reserve(NPUPROF_HREC_COMPUTE_OP,
-								    sizeof(*c));
+	struct npuprof_hostfmt_compute_op *c = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_COMPUTE_OP,
+								       sizeof(*c));
 	ck_assert_ptr_nonnull(c);
 	memset((char *)c + sizeof(c->h), 0, sizeof(*c) - sizeof(c->h));
 	c->tid = tid;
@@ -94,9 +94,9 @@ static void task(uint32_t tid, uint64_t t, uint64_t conn, uint16_t task_id, cons
 	c->name_id = S(op);
 	c->op_type_id = S(op);
 	c->task_type_id = S("AI_VECTOR_CORE");
-	c->input_formats_id = c->input_dtypes_id = c->input_shapes_id = NPUPROF_HREC_NO_STRING;
-	c->output_formats_id = c->output_dtypes_id = c->output_shapes_id = NPUPROF_HREC_NO_STRING;
-	c->attr_id = c->op_state_id = c->hf32_id = NPUPROF_HREC_NO_STRING;
+	c->input_formats_id = c->input_dtypes_id = c->input_shapes_id = NPUPROF_HOSTFMT_NO_STRING;
+	c->output_formats_id = c->output_dtypes_id = c->output_shapes_id = NPUPROF_HOSTFMT_NO_STRING;
+	c->attr_id = c->op_state_id = c->hf32_id = NPUPROF_HOSTFMT_NO_STRING;
 	c->block_dim = 8;
 	npuprof_hostrec_commit(c);
 }
@@ -105,7 +105,8 @@ static void op(uint32_t tid, uint64_t t0, uint64_t t1, const char *name, int64_t
 	       uint32_t fwd_tid, const char *dtypes, const char *shapes, const char *stack,
 	       uint32_t type)
 {
-	struct npuprof_hrec_fwk_op *r = npuprof_hostrec_reserve(NPUPROF_HREC_FWK_OP, sizeof(*r));
+	struct npuprof_hostfmt_fwk_op *r = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_FWK_OP,
+								   sizeof(*r));
 
 	ck_assert_ptr_nonnull(r);
 	r->tid = tid;
@@ -125,7 +126,8 @@ static void op(uint32_t tid, uint64_t t0, uint64_t t1, const char *name, int64_t
 static void mem(uint32_t tid, uint64_t t, uint64_t ptr, int64_t size, uint64_t alloc,
 		uint64_t reserved, const char *comp)
 {
-	struct npuprof_hrec_fwk_mem *r = npuprof_hostrec_reserve(NPUPROF_HREC_FWK_MEM, sizeof(*r));
+	struct npuprof_hostfmt_fwk_mem *r = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_FWK_MEM,
+								    sizeof(*r));
 
 	ck_assert_ptr_nonnull(r);
 	r->tid = tid;
@@ -143,7 +145,8 @@ static void mem(uint32_t tid, uint64_t t, uint64_t ptr, int64_t size, uint64_t a
 
 static void gc(uint32_t tid, uint64_t t0, uint64_t t1, uint32_t gen)
 {
-	struct npuprof_hrec_fwk_gc *r = npuprof_hostrec_reserve(NPUPROF_HREC_FWK_GC, sizeof(*r));
+	struct npuprof_hostfmt_fwk_gc *r = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_FWK_GC,
+								   sizeof(*r));
 
 	ck_assert_ptr_nonnull(r);
 	r->tid = tid;
@@ -469,7 +472,8 @@ static void fill_damaged(void)
 	op(101, 300, 400, "aten::bad_seq", -7, 0, NULL, NULL, NULL, L);
 	op(101, 410, 420, "aten::ok", 3, 0, NULL, NULL, NULL, L);
 	/* a name whose string never came (no HASH record): kept, as N/A */
-	struct npuprof_hrec_fwk_op *o = npuprof_hostrec_reserve(NPUPROF_HREC_FWK_OP, sizeof(*o));
+	struct npuprof_hostfmt_fwk_op *o = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_FWK_OP,
+								   sizeof(*o));
 	ck_assert_ptr_nonnull(o);
 	memset((char *)o + sizeof(o->h), 0, sizeof(*o) - sizeof(o->h));
 	o->tid = 101;
@@ -477,12 +481,13 @@ static void fill_damaged(void)
 	o->end_ns = 406 * U;
 	o->seq = -1;
 	o->name_id = 0x1234567;
-	o->dtypes_id = o->shapes_id = o->stack_id = NPUPROF_HREC_NO_STRING;
+	o->dtypes_id = o->shapes_id = o->stack_id = NPUPROF_HOSTFMT_NO_STRING;
 	o->type = L;
 	npuprof_hostrec_commit(o);
 	mem(101, 500, 0x10, 0, 0, 0, "PTA");
 	mem(101, 510, 0x10, 64, 64, 64, "PTA");
-	struct npuprof_hrec_fwk_mem *m = npuprof_hostrec_reserve(NPUPROF_HREC_FWK_MEM, sizeof(*m));
+	struct npuprof_hostfmt_fwk_mem *m = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_FWK_MEM,
+								    sizeof(*m));
 	memset((char *)m + sizeof(m->h), 0, sizeof(*m) - sizeof(m->h));
 	m->time_ns = 520 * U;
 	m->ptr = 0x20;
@@ -559,11 +564,11 @@ END_TEST
  * PyTorch database stays where it was. */
 static void fill_plain(void)
 {
-	struct npuprof_hrec_step *st;
+	struct npuprof_hostfmt_step *st;
 
 	op(101, 100, 200, "aten::add", -1, 0, NULL, NULL, NULL, NPUPROF_FWK_API_OP);
 	for (int i = 0; i < 2; i++) {
-		st = npuprof_hostrec_reserve(NPUPROF_HREC_STEP, sizeof(*st));
+		st = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_STEP, sizeof(*st));
 		ck_assert_ptr_nonnull(st);
 		st->tid = 101;
 		st->tag = (uint32_t)i;

@@ -27,8 +27,8 @@
 
 static void track(uint32_t stream, uint32_t task, uint64_t t, uint64_t conn)
 {
-	struct npuprof_hrec_task_track *r = npuprof_hostrec_reserve(NPUPROF_HREC_TASK_TRACK,
-								    sizeof(*r));
+	struct npuprof_hostfmt_task_track *r = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_TASK_TRACK,
+								       sizeof(*r));
 
 	ck_assert_ptr_nonnull(r);
 	memset((char *)r + sizeof(r->h), 0, sizeof(*r) - sizeof(r->h));
@@ -44,8 +44,8 @@ static void track(uint32_t stream, uint32_t task, uint64_t t, uint64_t conn)
 
 static void compute(uint32_t stream, uint32_t task, uint32_t batch, uint64_t conn)
 {
-	struct npuprof_hrec_compute_op *c = npuprof_hostrec_reserve(NPUPROF_HREC_COMPUTE_OP,
-								    sizeof(*c));
+	struct npuprof_hostfmt_compute_op *c = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_COMPUTE_OP,
+								       sizeof(*c));
 
 	ck_assert_ptr_nonnull(c);
 	memset((char *)c + sizeof(c->h), 0xff, sizeof(*c) - sizeof(c->h));
@@ -63,7 +63,7 @@ static void compute(uint32_t stream, uint32_t task, uint32_t batch, uint64_t con
 
 static void api(uint32_t level, uint64_t start, uint64_t end, uint64_t conn)
 {
-	struct npuprof_hrec_api *a = npuprof_hostrec_reserve(NPUPROF_HREC_API, sizeof(*a));
+	struct npuprof_hostfmt_api *a = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_API, sizeof(*a));
 
 	ck_assert_ptr_nonnull(a);
 	memset((char *)a + sizeof(a->h), 0, sizeof(*a) - sizeof(a->h));
@@ -72,8 +72,8 @@ static void api(uint32_t level, uint64_t start, uint64_t end, uint64_t conn)
 	a->start_ns = start;
 	a->end_ns = end;
 	a->connection_id = conn;
-	a->name_id = NPUPROF_HREC_NO_STRING;
-	a->item_id = NPUPROF_HREC_NO_STRING;
+	a->name_id = NPUPROF_HOSTFMT_NO_STRING;
+	a->item_id = NPUPROF_HOSTFMT_NO_STRING;
 	npuprof_hostrec_commit(a);
 }
 
@@ -102,7 +102,7 @@ static void start_in(char *dir, size_t buffer_size)
  * readers: hostdata_load and the streaming hostdata_open). */
 static void check_track_matches(struct hostdata *h, uint32_t pid)
 {
-	const struct hd_track *t;
+	const struct hostdata_track *t;
 
 	/* nothing before 8 ms (+ 2 ms slack) */
 	ck_assert_ptr_null(hostdata_match_track(h, pid, 0, 1, 5, 7 * MS));
@@ -130,8 +130,8 @@ START_TEST(test_track_order_and_details)
 {
 	char dir[] = "/tmp/npuprof-test-hostdata-XXXXXX", err[512];
 	struct hostdata h;
-	const struct hd_track *t;
-	const struct hd_compute *c;
+	const struct hostdata_track *t;
+	const struct hostdata_compute *c;
 	uint32_t pid = (uint32_t)getpid();
 
 	start_in(dir, 0);
@@ -220,9 +220,10 @@ START_TEST(test_stream_wrap)
 
 	ck_assert_int_eq(hostdata_open(&h, dir, 0, stderr, err, sizeof(err)), 0);
 	for (uint64_t i = 0; i < n; i++) {
-		const struct hd_launch *l = hostdata_launch(&h, pid, 0, 1, (uint32_t)(i & 0xffff),
-							    7, MS + i * 1000 + 50);
-		const struct hd_compute *c;
+		const struct hostdata_launch *l = hostdata_launch(&h, pid, 0, 1,
+								  (uint32_t)(i & 0xffff), 7,
+								  MS + i * 1000 + 50);
+		const struct hostdata_compute *c;
 
 		ck_assert_ptr_nonnull(l);
 		ck_assert(l->tracked);
@@ -245,7 +246,7 @@ END_TEST
 
 static uint64_t g_api_calls, g_api_conn_sum;
 
-static void count_api(void *ctx, const struct hd_api *a)
+static void count_api(void *ctx, const struct hostdata_api *a)
 {
 	(void)ctx;
 	g_api_calls++;
@@ -259,7 +260,7 @@ START_TEST(test_stream_enclosing)
 {
 	char dir[] = "/tmp/npuprof-test-hostdata-XXXXXX", err[512];
 	struct hostdata h;
-	const struct hd_launch *l;
+	const struct hostdata_launch *l;
 	uint32_t pid = (uint32_t)getpid();
 
 	start_in(dir, 0);
@@ -316,8 +317,8 @@ START_TEST(test_stream_api_out_of_order)
 {
 	char dir[] = "/tmp/npuprof-test-hostdata-XXXXXX", err[512];
 	struct hostdata h;
-	const struct hd_launch *l;
-	const struct hd_compute *c;
+	const struct hostdata_launch *l;
+	const struct hostdata_compute *c;
 	uint32_t pid = (uint32_t)getpid();
 
 	start_in(dir, 0);
@@ -405,9 +406,9 @@ START_TEST(test_stream_tsc_stamps)
 	ck_assert_uint_eq(h.damaged_files, 0);
 	ck_assert_uint_eq(h.ntx, n);
 	for (uint64_t i = 0; i < n; i++) {
-		const struct hd_launch *l = hostdata_launch(&h, pid, 0, 1, (uint32_t)i, 7,
-							    MS + i * 1000 + 50);
-		const struct hd_compute *c;
+		const struct hostdata_launch *l = hostdata_launch(&h, pid, 0, 1, (uint32_t)i, 7,
+								  MS + i * 1000 + 50);
+		const struct hostdata_compute *c;
 
 		ck_assert(l && l->tracked);
 		ck_assert_uint_eq(l->tr.r.connection_id, i);
@@ -436,7 +437,7 @@ static int cmp_seen(const void *a, const void *b)
 	return memcmp(a, b, 5 * sizeof(uint64_t));
 }
 
-static void seen_api(void *ctx, const struct hd_api *a)
+static void seen_api(void *ctx, const struct hostdata_api *a)
 {
 	struct seen *s = ctx;
 
@@ -447,11 +448,12 @@ static void seen_api(void *ctx, const struct hd_api *a)
 	       sizeof(s->v[0]));
 }
 
-static void seen_task(void *ctx, const struct hd_track *t)
+static void seen_task(void *ctx, const struct hostdata_track *t)
 {
 	struct seen *s = ctx;
-	const struct hd_compute *c = hostdata_compute(s->h, t->pid, t->r.device_id, t->r.stream_id,
-						      t->r.task_id, t->r.batch_id);
+	const struct hostdata_compute *c = hostdata_compute(s->h, t->pid, t->r.device_id,
+							    t->r.stream_id, t->r.task_id,
+							    t->r.batch_id);
 
 	ck_assert_uint_lt(s->n, 512);
 	memcpy(s->v[s->n++],
@@ -466,7 +468,7 @@ START_TEST(test_engines_agree)
 	char dir[] = "/tmp/npuprof-test-hostdata-XXXXXX", err[512];
 	static struct seen whole, merged;
 	struct hostdata h;
-	const struct hd_whole *w;
+	const struct hostdata_whole *w;
 	size_t nc = 0;
 
 	start_in(dir, 0);

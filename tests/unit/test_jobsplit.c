@@ -32,7 +32,8 @@
 
 static void fwk_op(uint32_t tid, uint64_t t0, uint64_t t1, const char *name)
 {
-	struct npuprof_hrec_fwk_op *r = npuprof_hostrec_reserve(NPUPROF_HREC_FWK_OP, sizeof(*r));
+	struct npuprof_hostfmt_fwk_op *r = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_FWK_OP,
+								   sizeof(*r));
 
 	ck_assert_ptr_nonnull(r);
 	memset((char *)r + sizeof(r->h), 0, sizeof(*r) - sizeof(r->h));
@@ -41,7 +42,7 @@ static void fwk_op(uint32_t tid, uint64_t t0, uint64_t t1, const char *name)
 	r->end_ns = t1 * U;
 	r->seq = -1;
 	r->name_id = aclprofStr2Id(name);
-	r->dtypes_id = r->shapes_id = r->stack_id = NPUPROF_HREC_NO_STRING;
+	r->dtypes_id = r->shapes_id = r->stack_id = NPUPROF_HOSTFMT_NO_STRING;
 	r->type = NPUPROF_FWK_API_OP;
 	npuprof_hostrec_commit(r);
 }
@@ -61,12 +62,12 @@ static int record(const char *dir, int child)
 		 * where the stamps take the TSC) */
 	} else if (child) {
 		/* framework records only, on two threads */
-		struct npuprof_hrec_fwk_mem *m;
-		struct npuprof_hrec_fwk_gc *g;
+		struct npuprof_hostfmt_fwk_mem *m;
+		struct npuprof_hostfmt_fwk_gc *g;
 
 		fwk_op(21, 100, 200, "aten::add");
 		fwk_op(22, 150, 300, "aten::mul");
-		m = npuprof_hostrec_reserve(NPUPROF_HREC_FWK_MEM, sizeof(*m));
+		m = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_FWK_MEM, sizeof(*m));
 		if (!m)
 			return 1;
 		memset((char *)m + sizeof(m->h), 0, sizeof(*m) - sizeof(m->h));
@@ -77,7 +78,7 @@ static int record(const char *dir, int child)
 		m->total_allocated = m->total_reserved = m->total_active = 64;
 		m->component_id = aclprofStr2Id("PTA");
 		npuprof_hostrec_commit(m);
-		g = npuprof_hostrec_reserve(NPUPROF_HREC_FWK_GC, sizeof(*g));
+		g = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_FWK_GC, sizeof(*g));
 		if (!g)
 			return 1;
 		g->tid = 21;
@@ -86,7 +87,8 @@ static int record(const char *dir, int child)
 		g->end_ns = 260 * U;
 		npuprof_hostrec_commit(g);
 	} else {
-		struct npuprof_hrec_api *a = npuprof_hostrec_reserve(NPUPROF_HREC_API, sizeof(*a));
+		struct npuprof_hostfmt_api *a = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_API,
+									sizeof(*a));
 
 		if (!a)
 			return 1;
@@ -96,7 +98,7 @@ static int record(const char *dir, int child)
 		a->start_ns = 110 * U;
 		a->end_ns = 120 * U;
 		a->name_id = aclprofStr2Id("aclrtSynchronizeDevice");
-		a->item_id = NPUPROF_HREC_NO_STRING;
+		a->item_id = NPUPROF_HOSTFMT_NO_STRING;
 		npuprof_hostrec_commit(a);
 		fwk_op(11, 100, 130, "aten::item");
 	}

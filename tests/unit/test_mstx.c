@@ -77,9 +77,9 @@ static void finish(struct decoded *d)
 }
 
 /* The i-th msproftx / mstx event of d, as a TX record (tu_nth_tx). */
-static const struct npuprof_hrec_tx *tx(struct decoded *d, size_t i)
+static const struct npuprof_hostfmt_tx *tx(struct decoded *d, size_t i)
 {
-	const struct npuprof_hrec_tx *t = tu_nth_tx(d, i);
+	const struct npuprof_hostfmt_tx *t = tu_nth_tx(d, i);
 
 	ck_assert_msg(t != NULL, "no TX event %zu", i);
 	return t;
@@ -117,19 +117,20 @@ START_TEST(test_host_marks_and_ranges)
 
 	ck_assert_uint_eq(ntx(d), 5);
 	/* the compact records (hostfmt.h): a mark, two starts, two ends */
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_TX), 0);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_MSTX_MARK), 1);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_MSTX_START), 2);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_MSTX_END), 2);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_TX), 0);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_MSTX_MARK), 1);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_MSTX_START), 2);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_MSTX_END), 2);
+	ck_assert_uint_eq(((const struct npuprof_hostfmt_header *)
+				   tu_nth_kind(d, NPUPROF_HOSTFMT_MSTX_MARK, 0))
+				  ->size,
+			  48); /* 36 + "a mark" + NUL, rounded to 8 */
 	ck_assert_uint_eq(
-		((const struct npuprof_hrec_header *)tu_nth_kind(d, NPUPROF_HREC_MSTX_MARK, 0))
+		((const struct npuprof_hostfmt_header *)tu_nth_kind(d, NPUPROF_HOSTFMT_MSTX_END, 0))
 			->size,
-		48); /* 36 + "a mark" + NUL, rounded to 8 */
-	ck_assert_uint_eq(
-		((const struct npuprof_hrec_header *)tu_nth_kind(d, NPUPROF_HREC_MSTX_END, 0))->size,
 		24);
-	const struct npuprof_hrec_tx *m = tx(d, 0), *os = tx(d, 1), *is = tx(d, 2), *ie = tx(d, 3),
-				     *oe = tx(d, 4);
+	const struct npuprof_hostfmt_tx *m = tx(d, 0), *os = tx(d, 1), *is = tx(d, 2),
+					*ie = tx(d, 3), *oe = tx(d, 4);
 	ck_assert_uint_eq(m->info_type, 1);
 	ck_assert_uint_eq(m->event_type, NPUPROF_TX_MARK);
 	ck_assert_str_eq(m->message, "a mark");
@@ -243,9 +244,9 @@ START_TEST(test_domains)
 	ck_assert_str_eq(tx(d, 1)->message, "range in a");
 	/* the domain's name is in the stream's hash dictionary */
 	for (size_t k = 0; k < d->n; k++) {
-		const struct npuprof_hrec_hash *h = (const void *)d->rec[k];
+		const struct npuprof_hostfmt_hash *h = (const void *)d->rec[k];
 
-		if (d->rec[k]->kind == NPUPROF_HREC_HASH && h->id == ha)
+		if (d->rec[k]->kind == NPUPROF_HOSTFMT_HASH && h->id == ha)
 			hashed = !strcmp(h->str, "DoAclAdd_Inner");
 	}
 	ck_assert_int_eq(hashed, 1);
@@ -288,7 +289,7 @@ START_TEST(test_cross_thread_and_off)
 	/* records are per thread: the start halves in this thread's block, the
 	 * end halves in the ending threads' */
 	for (size_t i = 0; i < 4; i++) {
-		const struct npuprof_hrec_tx *t = tx(d, i);
+		const struct npuprof_hostfmt_tx *t = tx(d, i);
 
 		ck_assert(t->mark_id == r || t->mark_id == hr);
 		if (t->end_ns == 0)

@@ -167,7 +167,7 @@ static void mstx_new_id(struct verify *v, uint64_t id)
 
 /* The event's message is `want`: inline, or named by its id (which a HASH
  * record of the stream must resolve: checked at the end). */
-static const struct npuprof_host_tx *g_ev;
+static const struct npuprof_hostread_tx *g_ev;
 static int msg_differs(struct verify *v, const char *want)
 {
 	uint64_t id;
@@ -181,7 +181,7 @@ static int msg_differs(struct verify *v, const char *want)
 }
 
 /* One thread's mstx records, in program order (hostfmt.h: range halves). */
-static int verify_mstx(struct verify *v, int i, const struct npuprof_hrec_tx *x)
+static int verify_mstx(struct verify *v, int i, const struct npuprof_hostfmt_tx *x)
 {
 	struct tcheck *t = &v->t[i];
 	const struct worker *w = &g_w[i];
@@ -228,19 +228,19 @@ static int verify_mstx(struct verify *v, int i, const struct npuprof_hrec_tx *x)
 	return 0;
 }
 
-static int verify_cb(void *ctx, const struct npuprof_host_block_header *b,
-		     const struct npuprof_hrec_header *r)
+static int verify_cb(void *ctx, const struct npuprof_hostfmt_block_header *b,
+		     const struct npuprof_hostfmt_header *r)
 {
 	struct verify *v = ctx;
-	struct npuprof_host_tx ev;
-	const struct npuprof_hrec_tx *x = &ev.r;
+	struct npuprof_hostread_tx ev;
+	const struct npuprof_hostfmt_tx *x = &ev.r;
 	int i;
 
-	if (r->kind == NPUPROF_HREC_HASH &&
-	    u64map_put(&v->hashes, ((const struct npuprof_hrec_hash *)r)->id, 1) < 0)
+	if (r->kind == NPUPROF_HOSTFMT_HASH &&
+	    u64map_put(&v->hashes, ((const struct npuprof_hostfmt_hash *)r)->id, 1) < 0)
 		note_bad(v, "out of memory", 0);
 	/* TX records and their compact forms (hostfmt.h) */
-	if (!npuprof_host_tx_event(b, r, &ev))
+	if (!npuprof_hostread_tx_event(b, r, &ev))
 		return 0;
 	g_ev = &ev;
 	i = tidx(x->tid);
@@ -297,8 +297,8 @@ START_TEST(test_stress)
 	aclprofConfig *c;
 	pthread_t th[NTHREADS];
 	struct verify *v = calloc(1, sizeof(*v));
-	struct npuprof_host_decode_stats st;
-	struct npuprof_host_file_info info;
+	struct npuprof_hostread_decode_stats st;
+	struct npuprof_hostread_file_info info;
 	struct npuprof_hostrec_stats rs;
 	char err[512];
 	const char *it = getenv("STRESS_ITERS");
@@ -392,8 +392,8 @@ START_TEST(test_stress)
 	ck_assert_int_eq(aclprofDestroyConfig(c), ACL_SUCCESS);
 	ck_assert_int_eq(aclprofFinalize(), ACL_SUCCESS);
 
-	r = npuprof_host_decode(tu_find_stream(run_dir), verify_cb, v, &info, &st, err,
-				sizeof(err));
+	r = npuprof_hostread_decode(tu_find_stream(run_dir), verify_cb, v, &info, &st, err,
+				    sizeof(err));
 	ck_assert_msg(r == 0, "decode: %d %s", r, err);
 	ck_assert_msg(v->errors == 0, "%ld bad records, first: %s", v->errors, v->first_error);
 	ck_assert_uint_eq(st.lost, 0);

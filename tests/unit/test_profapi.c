@@ -1,5 +1,5 @@
 /*
- * test_profapi.c - libprofapi's reporter ABI (user/profapi) driven as CANN's
+ * test_profapi.c - libprofapi's reporter ABI (user/recorder) driven as CANN's
  * components drive it, with the real recorder (linked statically):
  *  - the control plane: callbacks of RUNTIME (7), ASCENDCL (48) and HCCL (3)
  *    get INIT then START per device announced by MsprofNotifySetDevice
@@ -264,10 +264,10 @@ static struct MsprofApi api(uint16_t level, uint32_t type, uint64_t t)
 				   .itemId = 0xABCDEF };
 }
 
-static const struct npuprof_hrec_msprof *nth_msprof(const struct decoded *d, uint16_t kind,
-						    size_t i)
+static const struct npuprof_hostfmt_msprof *nth_msprof(const struct decoded *d, uint16_t kind,
+						       size_t i)
 {
-	const struct npuprof_hrec_msprof *r = tu_nth_kind(d, kind, i);
+	const struct npuprof_hostfmt_msprof *r = tu_nth_kind(d, kind, i);
 
 	ck_assert_ptr_nonnull(r);
 	return r;
@@ -275,12 +275,12 @@ static const struct npuprof_hrec_msprof *nth_msprof(const struct decoded *d, uin
 
 static const char *type_name(const struct decoded *d, uint16_t level, uint32_t type)
 {
-	size_t n = tu_count_kind(d, NPUPROF_HREC_MSPROF_TYPE);
+	size_t n = tu_count_kind(d, NPUPROF_HOSTFMT_MSPROF_TYPE);
 	const char *name = NULL;
 
 	for (size_t i = 0; i < n; i++) {
-		const struct npuprof_hrec_msprof_type *t = tu_nth_kind(d, NPUPROF_HREC_MSPROF_TYPE,
-								       i);
+		const struct npuprof_hostfmt_msprof_type *t =
+			tu_nth_kind(d, NPUPROF_HOSTFMT_MSPROF_TYPE, i);
 
 		if (t->level == level && t->type_id == type) {
 			ck_assert_uint_eq(strlen(t->name), t->len);
@@ -293,7 +293,7 @@ static const char *type_name(const struct decoded *d, uint16_t level, uint32_t t
 /* A stored report as reported but for its times, which the decoder hands
  * on converted to CLOCK_MONOTONIC (hostread.h): each is the reported one
  * moved by the stream's CLOCK_RAW offset `shift` (within a microsecond). */
-static void as_reported(const struct npuprof_hrec_msprof *r, const void *want, size_t len,
+static void as_reported(const struct npuprof_hostfmt_msprof *r, const void *want, size_t len,
 			const size_t *toff, int nt, int64_t shift)
 {
 	uint8_t got[256];
@@ -330,8 +330,8 @@ START_TEST(test_records_as_reported)
 	uint64_t ker;
 	aclprofConfig *c;
 	struct decoded *d;
-	const struct npuprof_hrec_msprof *r;
-	const struct npuprof_hrec_msprof_bad *bad;
+	const struct npuprof_hostfmt_msprof *r;
+	const struct npuprof_hostfmt_msprof_bad *bad;
 	struct npuprof_profapi_bad b;
 
 	ck_assert_int_eq(MsprofRegTypeInfo(MSPROF_REPORT_ACL_LEVEL,
@@ -423,11 +423,11 @@ START_TEST(test_records_as_reported)
 
 	d = tu_decode(tu_find_stream(g_dir));
 	ck_assert_msg(d->ret == 0, "%s", d->err);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_MSPROF_API), 1);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_MSPROF_EVENT), 1);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_MSPROF_COMPACT), 1);
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_MSPROF_ADDITIONAL), 3);
-	const struct npuprof_hrec_clock_raw *p0 = tu_nth_kind(d, NPUPROF_HREC_CLOCK_RAW, 0);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_MSPROF_API), 1);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_MSPROF_EVENT), 1);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_MSPROF_COMPACT), 1);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_MSPROF_ADDITIONAL), 3);
+	const struct npuprof_hostfmt_clock_raw *p0 = tu_nth_kind(d, NPUPROF_HOSTFMT_CLOCK_RAW, 0);
 	ck_assert_ptr_nonnull(p0);
 	int64_t shift = (int64_t)(p0->monotonic_ns - p0->raw_ns);
 	static const size_t api_t[] = { offsetof(struct MsprofApi, beginTime),
@@ -435,20 +435,20 @@ START_TEST(test_records_as_reported)
 			    ev_t[] = { offsetof(struct MsprofEvent, timeStamp) },
 			    ci_t[] = { offsetof(struct MsprofCompactInfo, timeStamp) },
 			    ai_t[] = { offsetof(struct MsprofAdditionalInfo, timeStamp) };
-	r = nth_msprof(d, NPUPROF_HREC_MSPROF_API, 0);
+	r = nth_msprof(d, NPUPROF_HOSTFMT_MSPROF_API, 0);
 	ck_assert_uint_eq(r->flag, 1);
 	ck_assert_uint_eq(r->len, sizeof(a));
 	ck_assert_uint_eq(r->h.size, sizeof(*r) + sizeof(a));
 	as_reported(r, &a, sizeof(a), api_t, 2, shift);
-	r = nth_msprof(d, NPUPROF_HREC_MSPROF_EVENT, 0);
+	r = nth_msprof(d, NPUPROF_HOSTFMT_MSPROF_EVENT, 0);
 	ck_assert_uint_eq(r->flag, 0);
 	ck_assert_uint_eq(r->len, sizeof(ev));
 	as_reported(r, &ev, sizeof(ev), ev_t, 1, shift);
-	r = nth_msprof(d, NPUPROF_HREC_MSPROF_COMPACT, 0);
+	r = nth_msprof(d, NPUPROF_HOSTFMT_MSPROF_COMPACT, 0);
 	ck_assert_uint_eq(r->len, sizeof(ci));
 	as_reported(r, &ci, sizeof(ci), ci_t, 1, shift);
 	for (size_t i = 0; i < 3; i++) {
-		r = nth_msprof(d, NPUPROF_HREC_MSPROF_ADDITIONAL, i);
+		r = nth_msprof(d, NPUPROF_HOSTFMT_MSPROF_ADDITIONAL, i);
 		ck_assert_uint_eq(r->len, sizeof(ai[i]));
 		as_reported(r, &ai[i], sizeof(ai[i]), ai_t, 1, shift);
 	}
@@ -463,19 +463,22 @@ START_TEST(test_records_as_reported)
 	ck_assert_str_eq(tu_hash_str(d, op), "MatMul_1");
 	ck_assert_str_eq(tu_hash_str(d, ker), "matmul_kernel");
 	/* the time base: CLOCK_RAW pairs at start and stop at least */
-	ck_assert_uint_ge(tu_count_kind(d, NPUPROF_HREC_CLOCK_RAW), 2);
+	ck_assert_uint_ge(tu_count_kind(d, NPUPROF_HOSTFMT_CLOCK_RAW), 2);
 	{
-		const struct npuprof_hrec_clock_raw *p0 = tu_nth_kind(d, NPUPROF_HREC_CLOCK_RAW, 0);
-		const struct npuprof_hrec_clock_raw *p1 = tu_nth_kind(
-			d, NPUPROF_HREC_CLOCK_RAW, tu_count_kind(d, NPUPROF_HREC_CLOCK_RAW) - 1);
+		const struct npuprof_hostfmt_clock_raw *p0 = tu_nth_kind(d,
+									 NPUPROF_HOSTFMT_CLOCK_RAW,
+									 0);
+		const struct npuprof_hostfmt_clock_raw *p1 =
+			tu_nth_kind(d, NPUPROF_HOSTFMT_CLOCK_RAW,
+				    tu_count_kind(d, NPUPROF_HOSTFMT_CLOCK_RAW) - 1);
 
 		ck_assert_uint_le(p0->raw_ns, a.beginTime);
 		ck_assert_uint_ge(p1->raw_ns, a.beginTime);
 		ck_assert_uint_gt(p1->monotonic_ns, p0->monotonic_ns);
 	}
 	/* the refused reports, counted in the stream */
-	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_MSPROF_BAD), 1);
-	bad = tu_nth_kind(d, NPUPROF_HREC_MSPROF_BAD, 0);
+	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_MSPROF_BAD), 1);
+	bad = tu_nth_kind(d, NPUPROF_HOSTFMT_MSPROF_BAD, 0);
 	ck_assert_uint_eq(bad->null_data, 2);
 	ck_assert_uint_eq(bad->bad_magic, 1);
 	ck_assert_uint_eq(bad->bad_length, 4);
@@ -525,7 +528,7 @@ START_TEST(test_forked_child)
 		struct decoded *d = tu_decode(tu_find_stream(g_dir));
 
 		ck_assert_msg(d->ret == 0, "%s", d->err);
-		ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HREC_MSPROF_API), 2);
+		ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_MSPROF_API), 2);
 		tu_free(d);
 	}
 }

@@ -1,7 +1,7 @@
 /*
  * test_ranks.c - rank identity (npuprof/rank.h): parsing the launchers'
  * environment, the order HCCL > environment > none, and end to end through
- * the real recorder and export: the NPUPROF_HREC_RANK records of a stream
+ * the real recorder and export: the NPUPROF_HOSTFMT_RANK records of a stream
  * become RANK_DEVICE_MAP (in the default schema 1.1.1 too) and the rank_id
  * of host/info.json and device_<N>/info.json.<N>.
  */

@@ -27,25 +27,25 @@ static struct decoded *g_clean;
  * independently of the decoder's own validation. Plain conditions, not
  * ck_assert: Check logs every assertion, which would dominate the run time
  * of the loops below. */
-static int check_cb(void *ctx, const struct npuprof_host_block_header *b,
-		    const struct npuprof_hrec_header *r)
+static int check_cb(void *ctx, const struct npuprof_hostfmt_block_header *b,
+		    const struct npuprof_hostfmt_header *r)
 {
 	size_t *n = ctx;
 
 	(void)b;
 	if (r->size < sizeof(*r) || r->size % 8)
 		ck_abort_msg("delivered record with size %u", r->size);
-	if (r->kind == NPUPROF_HREC_TX) {
-		const struct npuprof_hrec_tx *t = (const void *)r;
+	if (r->kind == NPUPROF_HOSTFMT_TX) {
+		const struct npuprof_hostfmt_tx *t = (const void *)r;
 
-		if (offsetof(struct npuprof_hrec_tx, message) + t->msg_len >= r->size ||
+		if (offsetof(struct npuprof_hostfmt_tx, message) + t->msg_len >= r->size ||
 		    t->message[t->msg_len])
 			ck_abort_msg("delivered malformed TX record");
 	}
-	if (r->kind == NPUPROF_HREC_MSTX_MARK || r->kind == NPUPROF_HREC_MSTX_START) {
-		const struct npuprof_hrec_mstx *t = (const void *)r;
+	if (r->kind == NPUPROF_HOSTFMT_MSTX_MARK || r->kind == NPUPROF_HOSTFMT_MSTX_START) {
+		const struct npuprof_hostfmt_mstx *t = (const void *)r;
 
-		if (offsetof(struct npuprof_hrec_mstx, message) + t->msg_len >= r->size ||
+		if (offsetof(struct npuprof_hostfmt_mstx, message) + t->msg_len >= r->size ||
 		    t->message[t->msg_len])
 			ck_abort_msg("delivered malformed MSTX record");
 	}
@@ -54,10 +54,11 @@ static int check_cb(void *ctx, const struct npuprof_host_block_header *b,
 }
 
 static int decode_buf(const void *p, size_t len, char *err, size_t errlen, size_t *nrec,
-		      struct npuprof_host_decode_stats *st)
+		      struct npuprof_hostread_decode_stats *st)
 {
 	*nrec = 0;
-	return npuprof_host_decode_buffer(p, len, "mem.raw", check_cb, nrec, NULL, st, err, errlen);
+	return npuprof_hostread_decode_buffer(p, len, "mem.raw", check_cb, nrec, NULL, st, err,
+					      errlen);
 }
 
 static void *producer(void *arg)
@@ -145,15 +146,15 @@ START_TEST(test_clean_stream)
 	/* session, 2 hashes (the op and the stamp's message), 80 marks, 100
 	 * push/pop, end */
 	ck_assert_uint_eq(tu_count_tx(g_clean), 180);
-	ck_assert_uint_eq(tu_count_kind(g_clean, NPUPROF_HREC_STAMP_MARK), 80);
-	ck_assert_uint_eq(tu_count_kind(g_clean, NPUPROF_HREC_STAMP_POP), 100);
-	ck_assert_uint_eq(tu_count_kind(g_clean, NPUPROF_HREC_SESSION), 1);
-	ck_assert_uint_eq(tu_count_kind(g_clean, NPUPROF_HREC_HASH), 2);
-	ck_assert_uint_eq(tu_count_kind(g_clean, NPUPROF_HREC_END), 1);
-	ck_assert_str_eq(g_clean->info.header.magic, NPUPROF_HOST_MAGIC);
+	ck_assert_uint_eq(tu_count_kind(g_clean, NPUPROF_HOSTFMT_STAMP_MARK), 80);
+	ck_assert_uint_eq(tu_count_kind(g_clean, NPUPROF_HOSTFMT_STAMP_POP), 100);
+	ck_assert_uint_eq(tu_count_kind(g_clean, NPUPROF_HOSTFMT_SESSION), 1);
+	ck_assert_uint_eq(tu_count_kind(g_clean, NPUPROF_HOSTFMT_HASH), 2);
+	ck_assert_uint_eq(tu_count_kind(g_clean, NPUPROF_HOSTFMT_END), 1);
+	ck_assert_str_eq(g_clean->info.header.magic, NPUPROF_HOSTFMT_MAGIC);
 	ck_assert_uint_eq(g_clean->info.file_size, g_len);
 	ck_assert_uint_le(g_clean->info.header.monotonic_ns,
-			  ((const struct npuprof_hrec_tx *)tu_nth_tx(g_clean, 0))->start_ns);
+			  ((const struct npuprof_hostfmt_tx *)tu_nth_tx(g_clean, 0))->start_ns);
 }
 END_TEST
 
@@ -161,16 +162,16 @@ START_TEST(test_truncated_everywhere)
 {
 	char err[512], prefix[64];
 	size_t n;
-	struct npuprof_host_decode_stats st;
+	struct npuprof_hostread_decode_stats st;
 
 	snprintf(prefix, sizeof(prefix), "mem.raw: offset ");
 	for (size_t len = 0; len < g_len; len++) {
 		int r = decode_buf(g_file, len, err, sizeof(err), &n, &st);
 
-		if (len < sizeof(struct npuprof_host_file_header)) {
+		if (len < sizeof(struct npuprof_hostfmt_file_header)) {
 			if (r != -EINVAL || n != 0)
 				ck_abort_msg("len %zu: %d, %zu records", len, r, n);
-		} else if (r != NPUPROF_HOST_EDAMAGED || n >= g_clean->n || st.closed) {
+		} else if (r != NPUPROF_HOSTREAD_EDAMAGED || n >= g_clean->n || st.closed) {
 			ck_abort_msg("len %zu: %d, %zu records, closed %d", len, r, n, st.closed);
 		}
 		if (strncmp(err, prefix, strlen(prefix)) != 0)
@@ -191,7 +192,7 @@ START_TEST(test_truncated_file_names_path_and_offset)
 	fwrite(g_file, 1, cut, f);
 	fclose(f);
 	d = tu_decode(path);
-	ck_assert_int_eq(d->ret, NPUPROF_HOST_EDAMAGED);
+	ck_assert_int_eq(d->ret, NPUPROF_HOSTREAD_EDAMAGED);
 	/* the END block (8 + 32 header + 32 record... ) starts 64 bytes before the end */
 	snprintf(want, sizeof(want), "%s: offset %zu: truncated block", path, g_len - 64);
 	ck_assert_msg(strncmp(d->err, want, strlen(want)) == 0, "\"%s\" vs \"%s\"", d->err, want);
@@ -205,7 +206,7 @@ START_TEST(test_every_byte_flipped)
 	uint8_t *copy = malloc(g_len);
 	char err[512];
 	size_t n;
-	struct npuprof_host_decode_stats st;
+	struct npuprof_hostread_decode_stats st;
 
 	for (size_t pos = 0; pos < g_len; pos++) {
 		int r;
@@ -217,8 +218,8 @@ START_TEST(test_every_byte_flipped)
 			ck_abort_msg("byte %zu flipped: %zu records", pos, n);
 		/* Every byte after the file header is under a CRC, and at most the
          * damaged block is lost. */
-		if (pos >= sizeof(struct npuprof_host_file_header) &&
-		    (r != NPUPROF_HOST_EDAMAGED || !strstr(err, "mem.raw: offset ") ||
+		if (pos >= sizeof(struct npuprof_hostfmt_file_header) &&
+		    (r != NPUPROF_HOSTREAD_EDAMAGED || !strstr(err, "mem.raw: offset ") ||
 		     st.bad_blocks < 1 || n + 100 < g_clean->n))
 			ck_abort_msg("byte %zu flipped: %d \"%s\" %zu records", pos, r, err, n);
 	}
@@ -231,13 +232,13 @@ START_TEST(test_random_garbage)
 	uint8_t *copy = malloc(g_len);
 	char err[512];
 	size_t n;
-	struct npuprof_host_decode_stats st;
+	struct npuprof_hostread_decode_stats st;
 	unsigned seed = 12345;
 
 	for (int it = 0; it < 3000; it++) {
 		memcpy(copy, g_file, g_len);
 		for (int k = 0; k < 1 + it % 16; k++) {
-			size_t pos = sizeof(struct npuprof_host_file_header) +
+			size_t pos = sizeof(struct npuprof_hostfmt_file_header) +
 				     (size_t)rand_r(&seed) % (g_len - 128);
 
 			copy[pos] = (uint8_t)rand_r(&seed);
@@ -250,7 +251,8 @@ START_TEST(test_random_garbage)
 	for (size_t i = 128; i < g_len; i++)
 		copy[i] = (uint8_t)rand_r(&seed);
 	memcpy(copy, g_file, 128);
-	ck_assert_int_eq(decode_buf(copy, g_len, err, sizeof(err), &n, &st), NPUPROF_HOST_EDAMAGED);
+	ck_assert_int_eq(decode_buf(copy, g_len, err, sizeof(err), &n, &st),
+			 NPUPROF_HOSTREAD_EDAMAGED);
 	ck_assert_uint_eq(n, 0);
 	free(copy);
 }
@@ -267,7 +269,7 @@ START_TEST(test_one_bit_costs_one_small_block)
 	void *stamp;
 	uint8_t *file, *copy;
 	size_t len, off, n, clean, offs[4096], sizes[4096], nb = 0, max_recs = 0, mid;
-	struct npuprof_host_decode_stats st;
+	struct npuprof_hostread_decode_stats st;
 
 	ck_assert_int_eq(aclprofInit(dir, strlen(dir)), ACL_SUCCESS);
 	c = aclprofCreateConfig(NULL, 0, ACL_AICORE_NONE, NULL, ACL_PROF_MSPROFTX);
@@ -285,14 +287,15 @@ START_TEST(test_one_bit_costs_one_small_block)
 	ck_assert_int_eq(decode_buf(file, len, err, sizeof(err), &clean, &st), 0);
 	ck_assert_uint_ge(clean, 1200);
 	/* every block is small */
-	for (off = sizeof(struct npuprof_host_file_header); off < len && nb < 4096;) {
-		struct npuprof_host_block_header bh;
+	for (off = sizeof(struct npuprof_hostfmt_file_header); off < len && nb < 4096;) {
+		struct npuprof_hostfmt_block_header bh;
 		size_t recs = 0;
 
 		memcpy(&bh, file + off, sizeof(bh));
 		ck_assert_uint_le(bh.size, 2048);
 		for (uint32_t r = 0; r < bh.size;
-		     r += ((const struct npuprof_hrec_header *)(file + off + sizeof(bh) + r))->size)
+		     r +=
+		     ((const struct npuprof_hostfmt_header *)(file + off + sizeof(bh) + r))->size)
 			recs++;
 		max_recs = recs > max_recs ? recs : max_recs;
 		offs[nb] = off;
@@ -308,15 +311,17 @@ START_TEST(test_one_bit_costs_one_small_block)
 
 	/* one bit in the middle of the file: one block's records */
 	memcpy(copy, file, len);
-	copy[offs[mid] + sizeof(struct npuprof_host_block_header) + 40] ^= 0x10;
-	ck_assert_int_eq(decode_buf(copy, len, err, sizeof(err), &n, &st), NPUPROF_HOST_EDAMAGED);
+	copy[offs[mid] + sizeof(struct npuprof_hostfmt_block_header) + 40] ^= 0x10;
+	ck_assert_int_eq(decode_buf(copy, len, err, sizeof(err), &n, &st),
+			 NPUPROF_HOSTREAD_EDAMAGED);
 	ck_assert_uint_eq(st.bad_blocks, 1);
 	ck_assert_uint_ge(n, clean - max_recs);
 	ck_assert_uint_le(clean - n, 1200 / 16); /* not half of them */
 
 	/* two blocks side by side: 2 damaged blocks */
-	copy[offs[mid + 1] + sizeof(struct npuprof_host_block_header) + 40] ^= 0x10;
-	ck_assert_int_eq(decode_buf(copy, len, err, sizeof(err), &n, &st), NPUPROF_HOST_EDAMAGED);
+	copy[offs[mid + 1] + sizeof(struct npuprof_hostfmt_block_header) + 40] ^= 0x10;
+	ck_assert_int_eq(decode_buf(copy, len, err, sizeof(err), &n, &st),
+			 NPUPROF_HOSTREAD_EDAMAGED);
 	ck_assert_uint_eq(st.bad_blocks, 2);
 	ck_assert_uint_ge(n, clean - 2 * max_recs);
 	free(file);
@@ -329,10 +334,10 @@ END_TEST
 /* Offsets of the blocks of the clean stream. */
 static size_t block_offsets(size_t *offs, size_t max)
 {
-	size_t off = sizeof(struct npuprof_host_file_header), n = 0;
+	size_t off = sizeof(struct npuprof_hostfmt_file_header), n = 0;
 
 	while (off < g_len && n < max) {
-		struct npuprof_host_block_header bh;
+		struct npuprof_hostfmt_block_header bh;
 
 		memcpy(&bh, g_file + off, sizeof(bh));
 		offs[n++] = off;
@@ -346,22 +351,23 @@ START_TEST(test_resync_after_bad_block)
 	size_t offs[64], nb = block_offsets(offs, 64), n, b = 3;
 	uint8_t *copy = malloc(g_len);
 	char err[512], want[64];
-	struct npuprof_host_decode_stats st;
-	struct npuprof_host_block_header bh;
+	struct npuprof_hostread_decode_stats st;
+	struct npuprof_hostfmt_block_header bh;
 	size_t lost_records = 0;
 
 	ck_assert_uint_ge(nb, 6);
 	memcpy(&bh, g_file + offs[b], sizeof(bh));
 	for (uint32_t r = 0; r < bh.size;) {
-		const struct npuprof_hrec_header *h = (const void *)(g_file + offs[b] + sizeof(bh) +
-								     r);
+		const struct npuprof_hostfmt_header *h = (const void *)(g_file + offs[b] +
+									sizeof(bh) + r);
 
-		lost_records += h->kind != NPUPROF_HREC_PAD;
+		lost_records += h->kind != NPUPROF_HOSTFMT_PAD;
 		r += h->size;
 	}
 	memcpy(copy, g_file, g_len);
 	copy[offs[b] + sizeof(bh) + 5] ^= 1; /* inside block 3's first record */
-	ck_assert_int_eq(decode_buf(copy, g_len, err, sizeof(err), &n, &st), NPUPROF_HOST_EDAMAGED);
+	ck_assert_int_eq(decode_buf(copy, g_len, err, sizeof(err), &n, &st),
+			 NPUPROF_HOSTREAD_EDAMAGED);
 	snprintf(want, sizeof(want), "mem.raw: offset %zu: block CRC mismatch", offs[b]);
 	ck_assert_str_eq(err, want);
 	ck_assert_uint_eq(st.problems, 1);
@@ -375,7 +381,7 @@ START_TEST(test_resync_after_bad_block)
 	memcpy(copy + offs[b], g_file + offs[b + 1], g_len - offs[b + 1]);
 	ck_assert_int_eq(decode_buf(copy, g_len - (offs[b + 1] - offs[b]), err, sizeof(err), &n,
 				    &st),
-			 NPUPROF_HOST_EDAMAGED);
+			 NPUPROF_HOSTREAD_EDAMAGED);
 	ck_assert_ptr_nonnull(strstr(err, "blocks missing"));
 	ck_assert_uint_eq(n, g_clean->n - lost_records);
 	free(copy);
@@ -387,8 +393,8 @@ START_TEST(test_file_header_errors)
 	uint8_t *copy = malloc(g_len);
 	char err[512];
 	size_t n;
-	struct npuprof_host_decode_stats st;
-	struct npuprof_host_file_header *fh = (void *)copy;
+	struct npuprof_hostread_decode_stats st;
+	struct npuprof_hostfmt_file_header *fh = (void *)copy;
 
 	memcpy(copy, g_file, g_len);
 	copy[0] = 'X';
@@ -414,19 +420,19 @@ START_TEST(test_open_errors)
 	char err[512], path[4200];
 
 	snprintf(path, sizeof(path), "%s/missing.raw", g_dir);
-	ck_assert_int_eq(npuprof_host_decode(path, NULL, NULL, NULL, NULL, err, sizeof(err)),
+	ck_assert_int_eq(npuprof_hostread_decode(path, NULL, NULL, NULL, NULL, err, sizeof(err)),
 			 -ENOENT);
 	ck_assert_ptr_nonnull(strstr(err, path));
-	ck_assert_int_eq(npuprof_host_decode(g_dir, NULL, NULL, NULL, NULL, err, sizeof(err)),
+	ck_assert_int_eq(npuprof_hostread_decode(g_dir, NULL, NULL, NULL, NULL, err, sizeof(err)),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err, "not a regular file"));
-	ck_assert_int_eq(npuprof_host_decode(NULL, NULL, NULL, NULL, NULL, err, sizeof(err)),
+	ck_assert_int_eq(npuprof_hostread_decode(NULL, NULL, NULL, NULL, NULL, err, sizeof(err)),
 			 -EINVAL);
 }
 END_TEST
 
-static int stop_at_third(void *ctx, const struct npuprof_host_block_header *b,
-			 const struct npuprof_hrec_header *r)
+static int stop_at_third(void *ctx, const struct npuprof_hostfmt_block_header *b,
+			 const struct npuprof_hostfmt_header *r)
 {
 	int *n = ctx;
 
@@ -439,8 +445,8 @@ START_TEST(test_callback_stops)
 {
 	int n = 0;
 
-	ck_assert_int_eq(npuprof_host_decode_buffer(g_file, g_len, "x", stop_at_third, &n, NULL,
-						    NULL, NULL, 0),
+	ck_assert_int_eq(npuprof_hostread_decode_buffer(g_file, g_len, "x", stop_at_third, &n, NULL,
+							NULL, NULL, 0),
 			 42);
 	ck_assert_int_eq(n, 3);
 }
@@ -451,7 +457,7 @@ START_TEST(test_unaligned_buffer)
 	uint8_t *buf = malloc(g_len + 1);
 	size_t n;
 	char err[256];
-	struct npuprof_host_decode_stats st;
+	struct npuprof_hostread_decode_stats st;
 
 	memcpy(buf + 1, g_file, g_len);
 	ck_assert_int_eq(decode_buf(buf + 1, g_len, err, sizeof(err), &n, &st), 0);
@@ -467,8 +473,8 @@ END_TEST
 static int craft_decode(const void *recs, uint32_t len, char *err, size_t errlen, size_t *n)
 {
 	struct craft c;
-	struct npuprof_host_decode_stats st;
-	struct npuprof_hrec_end e = { .h = { .size = sizeof(e), .kind = NPUPROF_HREC_END } };
+	struct npuprof_hostread_decode_stats st;
+	struct npuprof_hostfmt_end e = { .h = { .size = sizeof(e), .kind = NPUPROF_HOSTFMT_END } };
 
 	craft_init(&c, 0);
 	craft_block(&c, 7, &e, 0); /* an empty block is legal */
@@ -480,8 +486,8 @@ static int craft_decode(const void *recs, uint32_t len, char *err, size_t errlen
 START_TEST(test_crafted_records)
 {
 	uint64_t rec[64] = { 0 };
-	struct npuprof_hrec_tx *tx = (void *)rec;
-	struct npuprof_hrec_header *h = (void *)rec;
+	struct npuprof_hostfmt_tx *tx = (void *)rec;
+	struct npuprof_hostfmt_header *h = (void *)rec;
 	char err[512];
 	size_t n;
 
@@ -493,28 +499,28 @@ START_TEST(test_crafted_records)
 
 	/* record size 0 would loop forever; not a multiple of 8; past the block */
 	h->size = 0;
-	ck_assert_int_eq(craft_decode(rec, 24, err, sizeof(err), &n), NPUPROF_HOST_EDAMAGED);
+	ck_assert_int_eq(craft_decode(rec, 24, err, sizeof(err), &n), NPUPROF_HOSTREAD_EDAMAGED);
 	ck_assert_ptr_nonnull(strstr(err, "offset 192: bad record size"));
 	h->size = 12;
-	ck_assert_int_eq(craft_decode(rec, 24, err, sizeof(err), &n), NPUPROF_HOST_EDAMAGED);
+	ck_assert_int_eq(craft_decode(rec, 24, err, sizeof(err), &n), NPUPROF_HOSTREAD_EDAMAGED);
 	h->size = 32;
-	ck_assert_int_eq(craft_decode(rec, 24, err, sizeof(err), &n), NPUPROF_HOST_EDAMAGED);
+	ck_assert_int_eq(craft_decode(rec, 24, err, sizeof(err), &n), NPUPROF_HOSTREAD_EDAMAGED);
 	ck_assert_ptr_nonnull(strstr(err, "record extends past its block"));
 	ck_assert_uint_eq(n, 1); /* only END */
 
 	/* a TX record shorter than its kind, a message past the record, no NUL */
 	memset(rec, 0, sizeof(rec));
 	tx->h.size = 64;
-	tx->h.kind = NPUPROF_HREC_TX;
-	ck_assert_int_eq(craft_decode(rec, 64, err, sizeof(err), &n), NPUPROF_HOST_EDAMAGED);
+	tx->h.kind = NPUPROF_HOSTFMT_TX;
+	ck_assert_int_eq(craft_decode(rec, 64, err, sizeof(err), &n), NPUPROF_HOSTREAD_EDAMAGED);
 	ck_assert_ptr_nonnull(strstr(err, "record shorter than its kind"));
 	tx->h.size = 80;
 	tx->msg_len = 100;
-	ck_assert_int_eq(craft_decode(rec, 80, err, sizeof(err), &n), NPUPROF_HOST_EDAMAGED);
+	ck_assert_int_eq(craft_decode(rec, 80, err, sizeof(err), &n), NPUPROF_HOSTREAD_EDAMAGED);
 	ck_assert_ptr_nonnull(strstr(err, "string length exceeds its record"));
 	tx->msg_len = 3;
 	memcpy(tx->message, "abcd", 4);
-	ck_assert_int_eq(craft_decode(rec, 80, err, sizeof(err), &n), NPUPROF_HOST_EDAMAGED);
+	ck_assert_int_eq(craft_decode(rec, 80, err, sizeof(err), &n), NPUPROF_HOSTREAD_EDAMAGED);
 	ck_assert_ptr_nonnull(strstr(err, "not NUL-terminated"));
 	tx->message[3] = '\0';
 	ck_assert_int_eq(craft_decode(rec, 80, err, sizeof(err), &n), 0);
@@ -523,40 +529,40 @@ START_TEST(test_crafted_records)
 	/* counts beyond their record */
 	memset(rec, 0, sizeof(rec));
 	{
-		struct npuprof_hrec_session *s = (void *)rec;
+		struct npuprof_hostfmt_session *s = (void *)rec;
 
 		s->h.size = 32;
-		s->h.kind = NPUPROF_HREC_SESSION;
+		s->h.kind = NPUPROF_HOSTFMT_SESSION;
 		s->dev_count = 3;
 		ck_assert_int_eq(craft_decode(rec, 32, err, sizeof(err), &n),
-				 NPUPROF_HOST_EDAMAGED);
+				 NPUPROF_HOSTREAD_EDAMAGED);
 		ck_assert_ptr_nonnull(strstr(err, "device count exceeds"));
 		s->dev_count = 2;
 		ck_assert_int_eq(craft_decode(rec, 32, err, sizeof(err), &n), 0);
 	}
 	memset(rec, 0, sizeof(rec));
 	{
-		struct npuprof_hrec_tensor_info *t = (void *)rec;
+		struct npuprof_hostfmt_tensor_info *t = (void *)rec;
 
 		t->h.size = 72 + 48;
-		t->h.kind = NPUPROF_HREC_TENSOR_INFO;
+		t->h.kind = NPUPROF_HOSTFMT_TENSOR_INFO;
 		t->tensor_count = 0x40000000u; /* 48 * count overflows 32 bits */
 		ck_assert_int_eq(craft_decode(rec, 120, err, sizeof(err), &n),
-				 NPUPROF_HOST_EDAMAGED);
+				 NPUPROF_HOSTREAD_EDAMAGED);
 		ck_assert_ptr_nonnull(strstr(err, "tensor count exceeds"));
 	}
 	/* no END: the writer did not close the stream */
 	{
 		struct craft c;
-		struct npuprof_host_decode_stats st;
+		struct npuprof_hostread_decode_stats st;
 
 		craft_init(&c, 0);
 		h = (void *)rec;
 		h->size = 8;
-		h->kind = NPUPROF_HREC_PAD;
+		h->kind = NPUPROF_HOSTFMT_PAD;
 		craft_block(&c, 7, rec, 8);
 		ck_assert_int_eq(decode_buf(c.buf, c.len, err, sizeof(err), &n, &st),
-				 NPUPROF_HOST_EDAMAGED);
+				 NPUPROF_HOSTREAD_EDAMAGED);
 		ck_assert_ptr_nonnull(strstr(err, "no END record"));
 		ck_assert_uint_eq(n, 0); /* PAD is never delivered */
 	}

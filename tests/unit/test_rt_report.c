@@ -574,8 +574,8 @@ END_TEST
 
 START_TEST(strings)
 {
-	ck_assert_uint_eq(rtprof_str(NULL), NPUPROF_HREC_NO_STRING);
-	ck_assert_uint_eq(rtprof_str(""), NPUPROF_HREC_NO_STRING);
+	ck_assert_uint_eq(rtprof_str(NULL), NPUPROF_HOSTFMT_NO_STRING);
+	ck_assert_uint_eq(rtprof_str(""), NPUPROF_HOSTFMT_NO_STRING);
 	ck_assert_uint_eq(rtprof_str("abc"), MsprofGetHashId("abc", 3));
 	/* every timestamp is MsprofSysCycleTime's */
 	ck_assert_uint_eq(rtprof_now(), P.clock);

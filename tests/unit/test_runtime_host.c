@@ -102,17 +102,17 @@ END_TEST
 /* The runtime records are fixed-size, 8-aligned and hole-free. */
 START_TEST(record_layouts)
 {
-	ck_assert_uint_eq(NPUPROF_HREC_API, 8);
-	ck_assert_uint_eq(NPUPROF_HREC_HCCL_TASK, 12);
-	ck_assert_uint_eq(sizeof(struct npuprof_hrec_api), 64);
-	ck_assert_uint_eq(sizeof(struct npuprof_hrec_task_track), 88);
-	ck_assert_uint_eq(sizeof(struct npuprof_hrec_compute_op), 168);
-	ck_assert_uint_eq(sizeof(struct npuprof_hrec_hccl_op), 112);
-	ck_assert_uint_eq(sizeof(struct npuprof_hrec_hccl_task), 136);
-	ck_assert_uint_eq(offsetof(struct npuprof_hrec_task_track, bytes), 64);
-	ck_assert_uint_eq(offsetof(struct npuprof_hrec_hccl_task, size), 104);
-	ck_assert_uint_eq(sizeof(struct npuprof_hrec_api) % NPUPROF_HREC_ALIGN, 0);
-	ck_assert_uint_eq(sizeof(struct npuprof_hrec_hccl_op) % NPUPROF_HREC_ALIGN, 0);
+	ck_assert_uint_eq(NPUPROF_HOSTFMT_API, 8);
+	ck_assert_uint_eq(NPUPROF_HOSTFMT_HCCL_TASK, 12);
+	ck_assert_uint_eq(sizeof(struct npuprof_hostfmt_api), 64);
+	ck_assert_uint_eq(sizeof(struct npuprof_hostfmt_task_track), 88);
+	ck_assert_uint_eq(sizeof(struct npuprof_hostfmt_compute_op), 168);
+	ck_assert_uint_eq(sizeof(struct npuprof_hostfmt_hccl_op), 112);
+	ck_assert_uint_eq(sizeof(struct npuprof_hostfmt_hccl_task), 136);
+	ck_assert_uint_eq(offsetof(struct npuprof_hostfmt_task_track, bytes), 64);
+	ck_assert_uint_eq(offsetof(struct npuprof_hostfmt_hccl_task, size), 104);
+	ck_assert_uint_eq(sizeof(struct npuprof_hostfmt_api) % NPUPROF_HOSTFMT_ALIGN, 0);
+	ck_assert_uint_eq(sizeof(struct npuprof_hostfmt_hccl_op) % NPUPROF_HOSTFMT_ALIGN, 0);
 }
 END_TEST
 

@@ -1,6 +1,6 @@
 /*
  * test_stamp_tsc.c - the stamps' TSC time base (hostfmt.h
- * NPUPROF_HREC_F_TSC, NPUPROF_HREC_CLOCK): the decoder's conversion of
+ * NPUPROF_HOSTFMT_F_TSC, NPUPROF_HOSTFMT_CLOCK): the decoder's conversion of
  * flagged records on crafted streams (interpolation, extrapolation along the
  * nearest 1 ms span, a single pair with its reference, pairs out of order,
  * a damaged clock block, results that do not fit), and the recorder's stamps
@@ -35,11 +35,12 @@
 static void craft_clock(struct craft *c, uint64_t tsc, uint64_t ns, uint64_t ref_tsc,
 			uint64_t ref_ns)
 {
-	struct npuprof_hrec_clock k = { .h = { .size = sizeof(k), .kind = NPUPROF_HREC_CLOCK },
-					.tsc = tsc,
-					.monotonic_ns = ns,
-					.ref_tsc = ref_tsc,
-					.ref_ns = ref_ns };
+	struct npuprof_hostfmt_clock k = { .h = { .size = sizeof(k),
+						  .kind = NPUPROF_HOSTFMT_CLOCK },
+					   .tsc = tsc,
+					   .monotonic_ns = ns,
+					   .ref_tsc = ref_tsc,
+					   .ref_ns = ref_ns };
 
 	craft_block(c, 0, &k, sizeof(k));
 }
@@ -47,10 +48,10 @@ static void craft_clock(struct craft *c, uint64_t tsc, uint64_t ns, uint64_t ref
 /* A STAMP_MARK of thread 7 at `t` (ticks if flagged). */
 static void craft_mark(struct craft *c, uint64_t t, int flagged)
 {
-	struct npuprof_hrec_stamp_mark m = {
+	struct npuprof_hostfmt_stamp_mark m = {
 		.h = { .size = sizeof(m),
-		       .kind = NPUPROF_HREC_STAMP_MARK,
-		       .reserved = flagged ? NPUPROF_HREC_F_TSC : 0 },
+		       .kind = NPUPROF_HOSTFMT_STAMP_MARK,
+		       .reserved = flagged ? NPUPROF_HOSTFMT_F_TSC : 0 },
 		.time_ns = t,
 		.msg_id = 42,
 		.category = 3,
@@ -65,17 +66,17 @@ struct got {
 	uint16_t flags[32];
 	size_t n;
 	int ret;
-	struct npuprof_host_decode_stats st;
+	struct npuprof_hostread_decode_stats st;
 	char err[512];
 };
 
-static int got_cb(void *ctx, const struct npuprof_host_block_header *b,
-		  const struct npuprof_hrec_header *r)
+static int got_cb(void *ctx, const struct npuprof_hostfmt_block_header *b,
+		  const struct npuprof_hostfmt_header *r)
 {
 	struct got *g = ctx;
-	struct npuprof_host_tx ev;
+	struct npuprof_hostread_tx ev;
 
-	if (!npuprof_host_tx_event(b, r, &ev))
+	if (!npuprof_hostread_tx_event(b, r, &ev))
 		return 0;
 	ck_assert_uint_lt(g->n, 32);
 	g->start[g->n] = ev.r.start_ns;
@@ -88,8 +89,8 @@ static int got_cb(void *ctx, const struct npuprof_host_block_header *b,
 static void craft_decode(struct craft *c, struct got *g)
 {
 	memset(g, 0, sizeof(*g));
-	g->ret = npuprof_host_decode_buffer(c->buf, c->len, "crafted", got_cb, g, NULL, &g->st,
-					    g->err, sizeof(g->err));
+	g->ret = npuprof_hostread_decode_buffer(c->buf, c->len, "crafted", got_cb, g, NULL, &g->st,
+						g->err, sizeof(g->err));
 }
 
 /* 3 GHz from tsc 3e9 / ns 10e9; the second second runs 1 us fast. */
@@ -102,7 +103,7 @@ START_TEST(test_interpolate_and_extrapolate)
 	struct craft c;
 	struct got g;
 
-	craft_init(&c, NPUPROF_HOST_F_TSC);
+	craft_init(&c, NPUPROF_HOSTFMT_F_TSC);
 	craft_mark(&c, T0 - GHZ3 / 2, 1); /* before the first pair */
 	craft_clock(&c, T0, N0, 0, 0);
 	craft_mark(&c, T0 + GHZ3 / 2, 1); /* in the first second */
@@ -135,7 +136,7 @@ START_TEST(test_extrapolate_skips_short_spans)
 	struct craft c;
 	struct got g;
 
-	craft_init(&c, NPUPROF_HOST_F_TSC);
+	craft_init(&c, NPUPROF_HOSTFMT_F_TSC);
 	craft_clock(&c, T0, N0, 0, 0);
 	/* 10 us later, 1 ns "off": a rate of its own would be 0.01% wrong */
 	craft_clock(&c, T0 + 30000, N0 + 10001, 0, 0);
@@ -160,7 +161,7 @@ START_TEST(test_one_pair_with_reference)
 	struct craft c;
 	struct got g;
 
-	craft_init(&c, NPUPROF_HOST_F_TSC);
+	craft_init(&c, NPUPROF_HOSTFMT_F_TSC);
 	craft_clock(&c, T0 + 6000000, N0 + 2000000, T0, N0); /* 2 ms after its ref */
 	craft_mark(&c, T0 + 6000000 + GHZ3, 1);
 	craft_end(&c, 0);
@@ -180,13 +181,13 @@ START_TEST(test_unconvertible_refused)
 	struct craft c;
 	struct got g;
 
-	craft_init(&c, NPUPROF_HOST_F_TSC);
+	craft_init(&c, NPUPROF_HOSTFMT_F_TSC);
 	craft_clock(&c, T0, N0, 0, 0);
 	craft_mark(&c, T0 + 1, 1);
 	craft_mark(&c, 777, 0);
 	craft_end(&c, 0);
 	craft_decode(&c, &g);
-	ck_assert_int_eq(g.ret, NPUPROF_HOST_EDAMAGED);
+	ck_assert_int_eq(g.ret, NPUPROF_HOSTREAD_EDAMAGED);
 	ck_assert_uint_eq(g.st.bad_records, 1);
 	ck_assert_uint_eq(g.n, 1);
 	ck_assert_uint_eq(g.start[0], 777);
@@ -198,7 +199,7 @@ START_TEST(test_unconvertible_refused)
 	craft_mark(&c, T0 + 1, 1);
 	craft_end(&c, 0);
 	craft_decode(&c, &g);
-	ck_assert_int_eq(g.ret, NPUPROF_HOST_EDAMAGED);
+	ck_assert_int_eq(g.ret, NPUPROF_HOSTREAD_EDAMAGED);
 	ck_assert_uint_eq(g.st.bad_records, 1);
 	ck_assert_uint_eq(g.n, 0);
 }
@@ -211,27 +212,27 @@ START_TEST(test_out_of_range_refused)
 	struct got g;
 
 	/* 2 ns per tick */
-	craft_init(&c, NPUPROF_HOST_F_TSC);
+	craft_init(&c, NPUPROF_HOSTFMT_F_TSC);
 	craft_clock(&c, T0, N0, 0, 0);
 	craft_clock(&c, T0 + 1000000000ull, N0 + 2000000000ull, 0, 0);
 	craft_mark(&c, 1, 1); /* 6 s before the first pair: fine */
 	craft_mark(&c, UINT64_MAX, 1); /* 2^65 ns: does not fit */
 	craft_end(&c, 0);
 	craft_decode(&c, &g);
-	ck_assert_int_eq(g.ret, NPUPROF_HOST_EDAMAGED);
+	ck_assert_int_eq(g.ret, NPUPROF_HOSTREAD_EDAMAGED);
 	ck_assert_uint_eq(g.st.bad_records, 1);
 	ck_assert_msg(strstr(g.err, "does not convert"), "%s", g.err);
 	ck_assert_uint_eq(g.n, 1);
 	ck_assert_uint_eq(g.start[0], N0 - 2 * (T0 - 1));
 
 	/* a pair set whose extrapolation goes below 0 */
-	craft_init(&c, NPUPROF_HOST_F_TSC);
+	craft_init(&c, NPUPROF_HOSTFMT_F_TSC);
 	craft_clock(&c, T0, 1000, 0, 0);
 	craft_clock(&c, T0 + GHZ3, 1000000000ull + 1000, 0, 0);
 	craft_mark(&c, 1, 1);
 	craft_end(&c, 0);
 	craft_decode(&c, &g);
-	ck_assert_int_eq(g.ret, NPUPROF_HOST_EDAMAGED);
+	ck_assert_int_eq(g.ret, NPUPROF_HOSTREAD_EDAMAGED);
 	ck_assert_uint_eq(g.st.bad_records, 1);
 	ck_assert_uint_eq(g.n, 0);
 }
@@ -245,7 +246,7 @@ START_TEST(test_damaged_pairs)
 	struct got g;
 	size_t at;
 
-	craft_init(&c, NPUPROF_HOST_F_TSC);
+	craft_init(&c, NPUPROF_HOSTFMT_F_TSC);
 	craft_clock(&c, T0, N0, 0, 0);
 	craft_clock(&c, T0 + GHZ3 / 2, N0 - 5, 0, 0); /* backwards */
 	craft_clock(&c, T0 + GHZ3, N0 + 1000000000ull, 0, 0);
@@ -255,9 +256,9 @@ START_TEST(test_damaged_pairs)
 	craft_mark(&c, T0 + GHZ3 / 4, 1);
 	craft_mark(&c, T0 + GHZ3 + GHZ3 / 2, 1);
 	craft_end(&c, 0);
-	c.buf[at + sizeof(struct npuprof_host_block_header) + 16] ^= 0x40; /* its tsc */
+	c.buf[at + sizeof(struct npuprof_hostfmt_block_header) + 16] ^= 0x40; /* its tsc */
 	craft_decode(&c, &g);
-	ck_assert_int_eq(g.ret, NPUPROF_HOST_EDAMAGED);
+	ck_assert_int_eq(g.ret, NPUPROF_HOSTREAD_EDAMAGED);
 	ck_assert_uint_eq(g.st.bad_blocks, 1);
 	ck_assert_uint_eq(g.st.bad_records, 0);
 	ck_assert_uint_eq(g.st.clock_pairs, 3);
@@ -275,15 +276,15 @@ START_TEST(test_tx_record)
 	struct craft c;
 	struct got g;
 	union {
-		struct npuprof_hrec_tx t;
+		struct npuprof_hostfmt_tx t;
 		uint8_t b[96];
 	} u;
 
 	memset(&u, 0, sizeof(u));
-	u.t.h = (struct npuprof_hrec_header){
-		.size = npuprof_hrec_size(offsetof(struct npuprof_hrec_tx, message), 3),
-		.kind = NPUPROF_HREC_TX,
-		.reserved = NPUPROF_HREC_F_TSC
+	u.t.h = (struct npuprof_hostfmt_header){
+		.size = npuprof_hostfmt_size(offsetof(struct npuprof_hostfmt_tx, message), 3),
+		.kind = NPUPROF_HOSTFMT_TX,
+		.reserved = NPUPROF_HOSTFMT_F_TSC
 	};
 	u.t.start_ns = T0 + GHZ3;
 	u.t.end_ns = 0;
@@ -292,7 +293,7 @@ START_TEST(test_tx_record)
 	u.t.info_type = 1;
 	u.t.msg_len = 2;
 	memcpy(u.t.message, "hi", 3);
-	craft_init(&c, NPUPROF_HOST_F_TSC);
+	craft_init(&c, NPUPROF_HOSTFMT_F_TSC);
 	craft_clock(&c, T0, N0, T0 - GHZ3 / 2, N0 - 500000000ull);
 	craft_block(&c, 7, &u, u.t.h.size);
 	u.t.start_ns = T0 - GHZ3 / 2;
@@ -391,7 +392,7 @@ static void run_mode(const char *mode, int expect_tsc)
 {
 	uint64_t bounds[ROUNDS][2];
 	char *dir = tu_tmpdir();
-	struct npuprof_host_file_header fh;
+	struct npuprof_hostfmt_file_header fh;
 	struct decoded *d;
 	int p[2], status, fd;
 	size_t nclock = 0, ntx;
@@ -425,12 +426,12 @@ static void run_mode(const char *mode, int expect_tsc)
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(read(fd, &fh, sizeof(fh)), sizeof(fh));
 	close(fd);
-	ck_assert_uint_eq(fh.flags & NPUPROF_HOST_F_TSC, expect_tsc ? NPUPROF_HOST_F_TSC : 0);
+	ck_assert_uint_eq(fh.flags & NPUPROF_HOSTFMT_F_TSC, expect_tsc ? NPUPROF_HOSTFMT_F_TSC : 0);
 
 	d = tu_decode(tu_find_stream(dir));
 	ck_assert_msg(d->ret == 0, "%d %s", d->ret, d->err);
 	for (size_t i = 0; i < d->n; i++) {
-		if (d->rec[i]->kind == NPUPROF_HREC_CLOCK)
+		if (d->rec[i]->kind == NPUPROF_HOSTFMT_CLOCK)
 			nclock++;
 		ck_assert_uint_eq(d->rec[i]->reserved, 0);
 	}
@@ -445,7 +446,7 @@ static void run_mode(const char *mode, int expect_tsc)
 	ntx = tu_count_tx(d);
 	ck_assert_uint_eq(ntx, (size_t)ROUNDS * 6);
 	for (size_t i = 0; i < ntx; i++) {
-		const struct npuprof_hrec_tx *t = tu_nth_tx(d, i);
+		const struct npuprof_hostfmt_tx *t = tu_nth_tx(d, i);
 		const uint64_t *b = bounds[i / 6];
 		const uint64_t slack = 1000; /* 1 us */
 
@@ -507,7 +508,7 @@ START_TEST(test_recorder_idle)
 	d = tu_decode(tu_find_stream(dir));
 	ck_assert_msg(d->ret == 0, "%d %s", d->ret, d->err);
 	for (size_t i = 0; i < d->n; i++)
-		nclock += d->rec[i]->kind == NPUPROF_HREC_CLOCK;
+		nclock += d->rec[i]->kind == NPUPROF_HOSTFMT_CLOCK;
 	if (tsc_possible()) {
 		ck_assert_uint_ge(nclock, 2);
 		ck_assert_uint_le(nclock, 4);

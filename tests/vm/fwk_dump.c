@@ -38,7 +38,7 @@ static int g_bad;
 static char **g_lines;
 static size_t g_nlines, g_caplines;
 
-static int add_hash(const struct npuprof_hrec_hash *h)
+static int add_hash(const struct npuprof_hostfmt_hash *h)
 {
 	for (size_t i = 0; i < g_nstr; i++)
 		if (g_strs[i].id == h->id)
@@ -67,7 +67,7 @@ static void json_str(FILE *f, uint64_t id)
 {
 	const char *s;
 
-	if (id == NPUPROF_HREC_NO_STRING) {
+	if (id == NPUPROF_HOSTFMT_NO_STRING) {
 		fputs("null", f);
 		return;
 	}
@@ -92,7 +92,7 @@ static void json_str(FILE *f, uint64_t id)
 	fputc('"', f);
 }
 
-static int keep(const struct npuprof_hrec_header *r)
+static int keep(const struct npuprof_hostfmt_header *r)
 {
 	char *copy;
 
@@ -110,22 +110,22 @@ static int keep(const struct npuprof_hrec_header *r)
 	return 0;
 }
 
-static int on_rec(void *ctx, const struct npuprof_host_block_header *b,
-		  const struct npuprof_hrec_header *r)
+static int on_rec(void *ctx, const struct npuprof_hostfmt_block_header *b,
+		  const struct npuprof_hostfmt_header *r)
 {
 	switch (r->kind) {
-	case NPUPROF_HREC_HASH: return add_hash((const struct npuprof_hrec_hash *)r);
-	case NPUPROF_HREC_FWK_OP:
-	case NPUPROF_HREC_FWK_MEM:
-	case NPUPROF_HREC_FWK_GC: return keep(r);
+	case NPUPROF_HOSTFMT_HASH: return add_hash((const struct npuprof_hostfmt_hash *)r);
+	case NPUPROF_HOSTFMT_FWK_OP:
+	case NPUPROF_HOSTFMT_FWK_MEM:
+	case NPUPROF_HOSTFMT_FWK_GC: return keep(r);
 	default: return 0;
 	}
 }
 
-static void print_rec(FILE *f, const struct npuprof_hrec_header *r)
+static void print_rec(FILE *f, const struct npuprof_hostfmt_header *r)
 {
-	if (r->kind == NPUPROF_HREC_FWK_OP) {
-		const struct npuprof_hrec_fwk_op *o = (const void *)r;
+	if (r->kind == NPUPROF_HOSTFMT_FWK_OP) {
+		const struct npuprof_hostfmt_fwk_op *o = (const void *)r;
 		fprintf(f,
 			"{\"k\":\"op\",\"tid\":%u,\"fwd_tid\":%u,\"start\":%llu,\"end\":%llu,"
 			"\"seq\":%lld,\"type\":%u,\"name\":",
@@ -139,8 +139,8 @@ static void print_rec(FILE *f, const struct npuprof_hrec_header *r)
 		fputs(",\"stack\":", f);
 		json_str(f, o->stack_id);
 		fputs("}\n", f);
-	} else if (r->kind == NPUPROF_HREC_FWK_MEM) {
-		const struct npuprof_hrec_fwk_mem *m = (const void *)r;
+	} else if (r->kind == NPUPROF_HOSTFMT_FWK_MEM) {
+		const struct npuprof_hostfmt_fwk_mem *m = (const void *)r;
 		fprintf(f,
 			"{\"k\":\"mem\",\"tid\":%u,\"dev\":%u,\"t\":%llu,\"ptr\":%llu,\"size\":%lld,"
 			"\"alloc\":%llu,\"reserved\":%llu,\"active\":%llu,\"stream\":%llu,"
@@ -153,7 +153,7 @@ static void print_rec(FILE *f, const struct npuprof_hrec_header *r)
 		json_str(f, m->component_id);
 		fputs("}\n", f);
 	} else {
-		const struct npuprof_hrec_fwk_gc *g = (const void *)r;
+		const struct npuprof_hostfmt_fwk_gc *g = (const void *)r;
 		fprintf(f, "{\"k\":\"gc\",\"tid\":%u,\"gen\":%u,\"start\":%llu,\"end\":%llu}\n",
 			g->tid, g->generation, (unsigned long long)g->start_ns,
 			(unsigned long long)g->end_ns);
@@ -162,23 +162,23 @@ static void print_rec(FILE *f, const struct npuprof_hrec_header *r)
 
 static int dump_file(const char *path)
 {
-	struct npuprof_host_file_info info;
-	struct npuprof_host_decode_stats st;
+	struct npuprof_hostread_file_info info;
+	struct npuprof_hostread_decode_stats st;
 	char err[512] = "";
 	int r;
 
 	g_nlines = 0;
-	r = npuprof_host_decode(path, on_rec, NULL, &info, &st, err, sizeof(err));
-	if (r < 0 && r != NPUPROF_HOST_EDAMAGED) {
+	r = npuprof_hostread_decode(path, on_rec, NULL, &info, &st, err, sizeof(err));
+	if (r < 0 && r != NPUPROF_HOSTREAD_EDAMAGED) {
 		fprintf(stderr, "fwk_dump: %s: %s\n", path, err[0] ? err : strerror(-r));
 		return 1;
 	}
-	if (r == NPUPROF_HOST_EDAMAGED) {
+	if (r == NPUPROF_HOSTREAD_EDAMAGED) {
 		fprintf(stderr, "fwk_dump: %s\n", err);
 		g_bad = 1;
 	}
 	for (size_t i = 0; i < g_nlines; i++) {
-		print_rec(stdout, (const struct npuprof_hrec_header *)g_lines[i]);
+		print_rec(stdout, (const struct npuprof_hostfmt_header *)g_lines[i]);
 		free(g_lines[i]);
 	}
 	printf("{\"k\":\"stats\",\"file\":\"%s\",\"records\":%llu,\"lost\":%llu,\"problems\":%llu,"

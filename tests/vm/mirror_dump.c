@@ -1,5 +1,5 @@
 /*
- * mirror_dump.c - prints the framework op records (NPUPROF_HREC_FWK_OP) and
+ * mirror_dump.c - prints the framework op records (NPUPROF_HOSTFMT_FWK_OP) and
  * the CANN API records of raw host streams, for the mirror's VM tests:
  * they derive from them which launches each framework op contains (the
  * rule of the export's CONNECTION_IDS: launches inside the op's range on
@@ -47,16 +47,16 @@ static int push(const struct rec *r)
 	return 0;
 }
 
-static int on_rec(void *ctx, const struct npuprof_host_block_header *b,
-		  const struct npuprof_hrec_header *h)
+static int on_rec(void *ctx, const struct npuprof_hostfmt_block_header *b,
+		  const struct npuprof_hostfmt_header *h)
 {
 	struct rec r;
 
 	(void)ctx;
 	(void)b;
 	memset(&r, 0, sizeof(r));
-	if (h->kind == NPUPROF_HREC_HASH) {
-		const struct npuprof_hrec_hash *x = (const void *)h;
+	if (h->kind == NPUPROF_HOSTFMT_HASH) {
+		const struct npuprof_hostfmt_hash *x = (const void *)h;
 
 		if (g_nhash == g_caphash) {
 			size_t cap = g_caphash ? g_caphash * 2 : 256;
@@ -71,8 +71,8 @@ static int on_rec(void *ctx, const struct npuprof_host_block_header *b,
 		g_hash[g_nhash++].s = strndup(x->str, x->len);
 		return 0;
 	}
-	if (h->kind == NPUPROF_HREC_FWK_OP) {
-		const struct npuprof_hrec_fwk_op *x = (const void *)h;
+	if (h->kind == NPUPROF_HOSTFMT_FWK_OP) {
+		const struct npuprof_hostfmt_fwk_op *x = (const void *)h;
 
 		r.fwk = 1;
 		r.tid = x->tid;
@@ -82,8 +82,8 @@ static int on_rec(void *ctx, const struct npuprof_host_block_header *b,
 		r.name = x->name_id;
 		return push(&r);
 	}
-	if (h->kind == NPUPROF_HREC_API) {
-		const struct npuprof_hrec_api *x = (const void *)h;
+	if (h->kind == NPUPROF_HOSTFMT_API) {
+		const struct npuprof_hostfmt_api *x = (const void *)h;
 
 		r.tid = x->tid;
 		r.type = x->level;
@@ -115,10 +115,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (int i = 1; i < argc; i++) {
-		struct npuprof_host_file_info info;
-		struct npuprof_host_decode_stats st;
+		struct npuprof_hostread_file_info info;
+		struct npuprof_hostread_decode_stats st;
 		char err[512];
-		int r = npuprof_host_decode(argv[i], on_rec, NULL, &info, &st, err, sizeof(err));
+		int r = npuprof_hostread_decode(argv[i], on_rec, NULL, &info, &st, err,
+						sizeof(err));
 
 		if (r) {
 			fprintf(stderr, "mirror_dump: %s: %d %s\n", argv[i], r, err);

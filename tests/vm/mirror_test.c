@@ -114,8 +114,8 @@ static void observe(void *ctx, const aclnpuTaskRecord *t)
 static void fwk_op(const char *name, uint64_t start, uint64_t end)
 {
 	npuprof_hostrec_fwk_op(npuprof_hostrec_tid(), 0, start, end, -1, aclprofStr2Id(name),
-			       NPUPROF_HREC_NO_STRING, NPUPROF_HREC_NO_STRING,
-			       NPUPROF_HREC_NO_STRING, NPUPROF_FWK_API_OP);
+			       NPUPROF_HOSTFMT_NO_STRING, NPUPROF_HOSTFMT_NO_STRING,
+			       NPUPROF_HOSTFMT_NO_STRING, NPUPROF_FWK_API_OP);
 }
 
 int main(int argc, char **argv)

@@ -406,45 +406,45 @@ static int t_hccl(int nd)
 #define MAXREC 4096
 struct decoded {
 	int api, track, cop, hop, htask, hash;
-	struct npuprof_hrec_api apis[MAXREC];
-	struct npuprof_hrec_task_track tracks[MAXREC];
+	struct npuprof_hostfmt_api apis[MAXREC];
+	struct npuprof_hostfmt_task_track tracks[MAXREC];
 	uint64_t hash_ids[MAXREC];
 	char *hash_str[MAXREC];
-	struct npuprof_hrec_compute_op cops[64];
-	struct npuprof_hrec_hccl_task htasks[256];
+	struct npuprof_hostfmt_compute_op cops[64];
+	struct npuprof_hostfmt_hccl_task htasks[256];
 };
 static struct decoded D;
 
-static int on_rec(void *ctx, const struct npuprof_host_block_header *b,
-		  const struct npuprof_hrec_header *r)
+static int on_rec(void *ctx, const struct npuprof_hostfmt_block_header *b,
+		  const struct npuprof_hostfmt_header *r)
 {
 	(void)ctx;
 	(void)b;
 	switch (r->kind) {
-	case NPUPROF_HREC_API:
+	case NPUPROF_HOSTFMT_API:
 		if (D.api < MAXREC)
 			memcpy(&D.apis[D.api], r, sizeof(D.apis[0]));
 		D.api++;
 		break;
-	case NPUPROF_HREC_TASK_TRACK:
+	case NPUPROF_HOSTFMT_TASK_TRACK:
 		if (D.track < MAXREC)
 			memcpy(&D.tracks[D.track], r, sizeof(D.tracks[0]));
 		D.track++;
 		break;
-	case NPUPROF_HREC_COMPUTE_OP:
+	case NPUPROF_HOSTFMT_COMPUTE_OP:
 		if (D.cop < 64)
 			memcpy(&D.cops[D.cop], r, sizeof(D.cops[0]));
 		D.cop++;
 		break;
-	case NPUPROF_HREC_HCCL_OP: D.hop++; break;
-	case NPUPROF_HREC_HCCL_TASK:
+	case NPUPROF_HOSTFMT_HCCL_OP: D.hop++; break;
+	case NPUPROF_HOSTFMT_HCCL_TASK:
 		if (D.htask < 256)
 			memcpy(&D.htasks[D.htask], r, sizeof(D.htasks[0]));
 		D.htask++;
 		break;
-	case NPUPROF_HREC_HASH:
+	case NPUPROF_HOSTFMT_HASH:
 		if (D.hash < MAXREC) {
-			const struct npuprof_hrec_hash *h = (const void *)r;
+			const struct npuprof_hostfmt_hash *h = (const void *)r;
 
 			D.hash_ids[D.hash] = h->id;
 			D.hash_str[D.hash] = strdup(h->str);
@@ -457,7 +457,7 @@ static int on_rec(void *ctx, const struct npuprof_host_block_header *b,
 
 static const char *str(uint64_t id)
 {
-	if (id == NPUPROF_HREC_NO_STRING)
+	if (id == NPUPROF_HOSTFMT_NO_STRING)
 		return "N/A";
 	for (int i = 0; i < D.hash; i++)
 		if (D.hash_ids[i] == id)
@@ -465,7 +465,7 @@ static const char *str(uint64_t id)
 	return NULL;
 }
 
-static const struct npuprof_hrec_api *api_by_conn(uint64_t conn)
+static const struct npuprof_hostfmt_api *api_by_conn(uint64_t conn)
 {
 	for (int i = 0; i < D.api && i < MAXREC; i++)
 		if (D.apis[i].connection_id == conn)
@@ -487,15 +487,15 @@ static const char *hash_str(void *ctx, uint64_t id)
 	return NULL;
 }
 
-static int on_raw(void *ctx, const struct npuprof_host_block_header *b,
-		  const struct npuprof_hrec_header *r)
+static int on_raw(void *ctx, const struct npuprof_hostfmt_block_header *b,
+		  const struct npuprof_hostfmt_header *r)
 {
 	switch (r->kind) {
-	case NPUPROF_HREC_MSPROF_API:
-	case NPUPROF_HREC_MSPROF_EVENT:
-	case NPUPROF_HREC_MSPROF_COMPACT:
-	case NPUPROF_HREC_MSPROF_ADDITIONAL:
-	case NPUPROF_HREC_MSPROF_TYPE: return cann_add(g_cann, r) ? 1 : 0;
+	case NPUPROF_HOSTFMT_MSPROF_API:
+	case NPUPROF_HOSTFMT_MSPROF_EVENT:
+	case NPUPROF_HOSTFMT_MSPROF_COMPACT:
+	case NPUPROF_HOSTFMT_MSPROF_ADDITIONAL:
+	case NPUPROF_HOSTFMT_MSPROF_TYPE: return cann_add(g_cann, r) ? 1 : 0;
 	}
 	return on_rec(ctx, b, r);
 }
@@ -503,8 +503,8 @@ static int on_raw(void *ctx, const struct npuprof_host_block_header *b,
 /* Decodes the stream at path into D, CANN reports by the export's rules. */
 static int decode(const char *path, char *err, size_t errlen)
 {
-	struct npuprof_host_file_info info;
-	struct npuprof_host_decode_stats st;
+	struct npuprof_hostread_file_info info;
+	struct npuprof_hostread_decode_stats st;
 	struct cann_stats cs;
 	uint64_t conn = 0, op = 0;
 	uint8_t *buf = NULL;
@@ -515,7 +515,7 @@ static int decode(const char *path, char *err, size_t errlen)
 	g_cann = cann_open((uint32_t)getpid(), hash_str, NULL);
 	if (!g_cann)
 		return -ENOMEM;
-	r = npuprof_host_decode(path, on_raw, NULL, &info, &st, err, errlen);
+	r = npuprof_hostread_decode(path, on_raw, NULL, &info, &st, err, errlen);
 	if (!r && cann_reports(g_cann)) {
 		r = cann_finish(g_cann, &info.header, &conn, &op, &buf, &len, &cs);
 		if (!r) {
@@ -525,8 +525,8 @@ static int decode(const char *path, char *err, size_t errlen)
 			       (unsigned long long)cs.orphan_ext,
 			       (unsigned long long)cs.orphan_detail);
 			memset(&st, 0, sizeof(st));
-			r = npuprof_host_decode_buffer(buf, len, "cann", on_rec, NULL, NULL, &st,
-						       err, errlen);
+			r = npuprof_hostread_decode_buffer(buf, len, "cann", on_rec, NULL, NULL,
+							   &st, err, errlen);
 		}
 		free(buf);
 	}
@@ -545,8 +545,9 @@ static const char *host_stream(const char *dir)
 
 	path[0] = '\0';
 	snprintf(pat, sizeof(pat),
-		 "%s/PROF_*/host/data/" NPUPROF_HOST_FILE_PREFIX "%d" NPUPROF_HOST_FILE_SUFFIX, dir,
-		 (int)getpid());
+		 "%s/PROF_*/host/data/" NPUPROF_HOSTFMT_FILE_PREFIX
+		 "%d" NPUPROF_HOSTFMT_FILE_SUFFIX,
+		 dir, (int)getpid());
 	if (glob(pat, 0, NULL, &g) == 0) {
 		if (g.gl_pathc == 1)
 			snprintf(path, sizeof(path), "%s", g.gl_pathv[0]);
@@ -612,9 +613,9 @@ static int t_profile(const char *dir)
 	/* every task's connectionId is a node `launch` or an acl range, except
 	 * the MarkEx marker, which carries 4000000001 + its index */
 	for (int i = 0; i < D.track && i < MAXREC; i++) {
-		const struct npuprof_hrec_task_track *t = &D.tracks[i];
+		const struct npuprof_hostfmt_task_track *t = &D.tracks[i];
 		const char *type = str(t->task_type_id);
-		const struct npuprof_hrec_api *a;
+		const struct npuprof_hostfmt_api *a;
 
 		CHECK(type != NULL);
 		if (type && !strcmp(type, "PROFILER_TRACE_EX")) {
@@ -641,7 +642,7 @@ static int t_profile(const char *dir)
 	EQ(markex, 1);
 	/* compute op strings as the db stores them */
 	if (D.cop >= 1) {
-		const struct npuprof_hrec_compute_op *o = &D.cops[0];
+		const struct npuprof_hostfmt_compute_op *o = &D.cops[0];
 
 		CHECK(str(o->name_id) && !strcmp(str(o->name_id), "layer0/MatMul"));
 		CHECK(str(o->task_type_id) && !strcmp(str(o->task_type_id), "AI_CORE"));
@@ -653,7 +654,7 @@ static int t_profile(const char *dir)
 	}
 	/* HCCL tasks: op name, types, ranks */
 	for (int i = 0; i < D.htask && i < 256; i++) {
-		const struct npuprof_hrec_hccl_task *h = &D.htasks[i];
+		const struct npuprof_hostfmt_hccl_task *h = &D.htasks[i];
 
 		CHECK(str(h->op_name_id) && !strncmp(str(h->op_name_id), "hcom_allReduce__", 16));
 		CHECK(str(h->task_type_id) != NULL);

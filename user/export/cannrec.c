@@ -265,12 +265,12 @@ static int add_event(struct cann_file *f, const struct MsprofEvent *e, uint32_t 
 	return 0;
 }
 
-int cann_add(struct cann_file *f, const struct npuprof_hrec_header *rec)
+int cann_add(struct cann_file *f, const struct npuprof_hostfmt_header *rec)
 {
 	uint32_t seq = f->seq++;
 
-	if (rec->kind == NPUPROF_HREC_MSPROF_TYPE) {
-		const struct npuprof_hrec_msprof_type *t = (const void *)rec;
+	if (rec->kind == NPUPROF_HOSTFMT_MSPROF_TYPE) {
+		const struct npuprof_hostfmt_msprof_type *t = (const void *)rec;
 		uint64_t k = type_key(t->level, t->type_id);
 
 		char *name;
@@ -290,13 +290,13 @@ int cann_add(struct cann_file *f, const struct npuprof_hrec_header *rec)
 		f->ntypes++;
 		return 0;
 	}
-	if (rec->kind < NPUPROF_HREC_MSPROF_API || rec->kind > NPUPROF_HREC_MSPROF_ADDITIONAL)
+	if (rec->kind < NPUPROF_HOSTFMT_MSPROF_API || rec->kind > NPUPROF_HOSTFMT_MSPROF_ADDITIONAL)
 		return 0;
-	const struct npuprof_hrec_msprof *m = (const void *)rec;
+	const struct npuprof_hostfmt_msprof *m = (const void *)rec;
 
 	f->reports++;
 	switch (rec->kind) {
-	case NPUPROF_HREC_MSPROF_API: {
+	case NPUPROF_HOSTFMT_MSPROF_API: {
 		struct MsprofApi a;
 
 		memcpy(&a, m->data, sizeof(a));
@@ -311,7 +311,7 @@ int cann_add(struct cann_file *f, const struct npuprof_hrec_header *rec)
 		return add_api(f, a.level, a.type, a.threadId, a.beginTime, a.endTime, a.itemId,
 			       seq);
 	}
-	case NPUPROF_HREC_MSPROF_EVENT: {
+	case NPUPROF_HOSTFMT_MSPROF_EVENT: {
 		struct MsprofEvent e;
 
 		memcpy(&e, m->data, sizeof(e));
@@ -324,7 +324,7 @@ int cann_add(struct cann_file *f, const struct npuprof_hrec_header *rec)
 	}
 	/* compact or additional: the same head */
 	struct MsprofAdditionalInfo x;
-	int add = rec->kind == NPUPROF_HREC_MSPROF_ADDITIONAL;
+	int add = rec->kind == NPUPROF_HOSTFMT_MSPROF_ADDITIONAL;
 	uint32_t area = add ? MSPROF_ADDTIONAL_INFO_DATA_LENGTH : MSPROF_COMPACT_INFO_DATA_LENGTH;
 
 	memcpy(&x, m->data, offsetof(struct MsprofAdditionalInfo, data));
@@ -521,7 +521,7 @@ struct out {
  * with its header set; NULL on ENOMEM (o->err). */
 static void *out_rec(struct out *o, uint16_t kind, uint32_t size, uint32_t tid, uint64_t t)
 {
-	size = npuprof_hrec_size(size, 0);
+	size = npuprof_hostfmt_size(size, 0);
 	if (o->err)
 		return NULL;
 	if (grow((void **)&o->stage, &o->capstage, o->nstage + size, 1) ||
@@ -529,7 +529,7 @@ static void *out_rec(struct out *o, uint16_t kind, uint32_t size, uint32_t tid, 
 		o->err = -ENOMEM;
 		return NULL;
 	}
-	struct npuprof_hrec_header *h = (void *)(o->stage + o->nstage);
+	struct npuprof_hostfmt_header *h = (void *)(o->stage + o->nstage);
 
 	memset(h, 0, size);
 	h->size = size;
@@ -559,11 +559,11 @@ static uint64_t intern(struct out *o, const char *s)
 	uint64_t id = fnv(s), v;
 
 	if (o->err)
-		return NPUPROF_HREC_NO_STRING;
+		return NPUPROF_HOSTFMT_NO_STRING;
 	for (;; id++) {
 		const char *have;
 
-		if (id == NPUPROF_HREC_NO_STRING)
+		if (id == NPUPROF_HOSTFMT_NO_STRING)
 			continue;
 		if (u64map_get(&o->str_at, id, &v)) {
 			if (!strcmp(o->strs[v], s))
@@ -582,7 +582,7 @@ static uint64_t intern(struct out *o, const char *s)
 	    u64map_put(&o->str_at, id, o->nstr) < 0) {
 		free(c);
 		o->err = -ENOMEM;
-		return NPUPROF_HREC_NO_STRING;
+		return NPUPROF_HOSTFMT_NO_STRING;
 	}
 	o->str_ids[o->nstr] = id;
 	o->strs[o->nstr++] = c;
@@ -806,7 +806,7 @@ out:
 }
 
 struct trk {
-	struct npuprof_hrec_task_track r;
+	struct npuprof_hostfmt_task_track r;
 	uint32_t info; /* its report */
 	uint32_t raw_task; /* taskId as reported */
 	uint32_t next_node, next_hccl; /* chains of the tracks of one api */
@@ -870,7 +870,7 @@ static void tensor_strings(struct out *o, const struct cann_file *f, const uint3
 		}
 	}
 	for (int k = 0; k < 6; k++) {
-		ids[k] = NPUPROF_HREC_NO_STRING;
+		ids[k] = NPUPROF_HOSTFMT_NO_STRING;
 		if (b[k].err)
 			o->err = b[k].err;
 		else if (cnt[k / 3]) {
@@ -893,30 +893,30 @@ static void tensor_strings(struct out *o, const struct cann_file *f, const uint3
 	}
 }
 
-static int build_stream(struct out *o, const struct npuprof_host_file_header *fh, uint8_t **buf,
+static int build_stream(struct out *o, const struct npuprof_hostfmt_file_header *fh, uint8_t **buf,
 			size_t *len)
 {
-	struct npuprof_host_file_header h = *fh;
+	struct npuprof_hostfmt_file_header h = *fh;
 	uint8_t *b = NULL;
 	size_t n = 0, cap = 0;
 	uint64_t seq = 0;
-	struct npuprof_hrec_end *e;
+	struct npuprof_hostfmt_end *e;
 
 	for (size_t i = 0; i < o->nstr && !o->err; i++) {
 		size_t l = strlen(o->strs[i]);
-		struct npuprof_hrec_hash *r;
+		struct npuprof_hostfmt_hash *r;
 
 		if (l > UINT32_MAX - 64)
 			return -EOVERFLOW;
-		r = out_rec(o, NPUPROF_HREC_HASH,
-			    (uint32_t)(offsetof(struct npuprof_hrec_hash, str) + l + 1), 0, 0);
+		r = out_rec(o, NPUPROF_HOSTFMT_HASH,
+			    (uint32_t)(offsetof(struct npuprof_hostfmt_hash, str) + l + 1), 0, 0);
 		if (!r)
 			break;
 		r->id = o->str_ids[i];
 		r->len = (uint32_t)l;
 		memcpy(r->str, o->strs[i], l);
 	}
-	e = out_rec(o, NPUPROF_HREC_END, sizeof(*e), 0, UINT64_MAX);
+	e = out_rec(o, NPUPROF_HOSTFMT_END, sizeof(*e), 0, UINT64_MAX);
 	if (o->err)
 		return o->err;
 	e->records = o->nrec;
@@ -929,9 +929,9 @@ static int build_stream(struct out *o, const struct npuprof_host_file_header *fh
 	memcpy(b, &h, sizeof(h));
 	n = sizeof(h);
 	for (size_t i = 0; i < o->nrec;) {
-		struct npuprof_host_block_header bh = { .magic = NPUPROF_HOST_BLOCK_MAGIC,
-							.tid = o->rec[i].tid,
-							.seq = seq++ };
+		struct npuprof_hostfmt_block_header bh = { .magic = NPUPROF_HOSTFMT_BLOCK_MAGIC,
+							   .tid = o->rec[i].tid,
+							   .seq = seq++ };
 		size_t at = n + sizeof(bh), size = 0, k = i;
 
 		while (k < o->nrec && o->rec[k].tid == bh.tid &&
@@ -944,7 +944,7 @@ static int build_stream(struct out *o, const struct npuprof_host_file_header *fh
 		for (size_t r = i, p = at; r < k; p += o->rec[r].size, r++)
 			memcpy(b + p, o->stage + o->rec[r].off, o->rec[r].size);
 		bh.size = (uint32_t)size;
-		bh.crc = npuprof_host_block_crc(&bh, b + at);
+		bh.crc = npuprof_hostfmt_block_crc(&bh, b + at);
 		memcpy(b + n, &bh, sizeof(bh));
 		n = at + size;
 		i = k;
@@ -954,8 +954,9 @@ static int build_stream(struct out *o, const struct npuprof_host_file_header *fh
 	return 0;
 }
 
-int cann_finish(struct cann_file *f, const struct npuprof_host_file_header *fh, uint64_t *next_conn,
-		uint64_t *next_op, uint8_t **buf, size_t *len, struct cann_stats *st)
+int cann_finish(struct cann_file *f, const struct npuprof_hostfmt_file_header *fh,
+		uint64_t *next_conn, uint64_t *next_op, uint8_t **buf, size_t *len,
+		struct cann_stats *st)
 {
 	struct out o = { .f = f };
 	struct place *pl = NULL;
@@ -1222,8 +1223,8 @@ int cann_finish(struct cann_file *f, const struct npuprof_host_file_header *fh, 
 	/* API rows */
 	for (size_t i = 0; i < f->napi; i++) {
 		const struct cx_api *a = &f->api[i];
-		struct npuprof_hrec_api *r = out_rec(&o, NPUPROF_HREC_API, sizeof(*r), a->tid,
-						     a->end);
+		struct npuprof_hostfmt_api *r = out_rec(&o, NPUPROF_HOSTFMT_API, sizeof(*r), a->tid,
+							a->end);
 		const char *tn;
 
 		if (!r)
@@ -1235,7 +1236,7 @@ int cann_finish(struct cann_file *f, const struct npuprof_host_file_header *fh, 
 		r->connection_id = a->conn;
 		r->device_id = UINT32_MAX;
 		r->item_id = a->level == MSPROF_REPORT_MODEL_LEVEL || !a->item ?
-				     NPUPROF_HREC_NO_STRING :
+				     NPUPROF_HOSTFMT_NO_STRING :
 				     a->item;
 		if (a->level == MSPROF_REPORT_HCCL_NODE_LEVEL) {
 			r->name_id = a->item ? a->item : intern(&o, "0");
@@ -1248,8 +1249,9 @@ int cann_finish(struct cann_file *f, const struct npuprof_host_file_header *fh, 
 	}
 	/* tracks */
 	for (size_t k = 0; k < ntk; k++) {
-		struct npuprof_hrec_task_track *r = out_rec(&o, NPUPROF_HREC_TASK_TRACK, sizeof(*r),
-							    tk[k].r.tid, tk[k].r.time_ns);
+		struct npuprof_hostfmt_task_track *r = out_rec(&o, NPUPROF_HOSTFMT_TASK_TRACK,
+							       sizeof(*r), tk[k].r.tid,
+							       tk[k].r.time_ns);
 
 		if (!r)
 			break;
@@ -1266,7 +1268,7 @@ int cann_finish(struct cann_file *f, const struct npuprof_host_file_header *fh, 
 			const struct trk *t = &tk[nlast[n]];
 			struct MsprofNodeBasicInfo bi;
 			const struct cx_info *bin = &f->info[nb[n]];
-			struct npuprof_hrec_compute_op *r;
+			struct npuprof_hostfmt_compute_op *r;
 			uint32_t grp[256];
 			size_t ngrp = 0;
 			uint64_t ts[6];
@@ -1277,7 +1279,7 @@ int cann_finish(struct cann_file *f, const struct npuprof_host_file_header *fh, 
 			     g = gnext[g] == UINT32_MAX ? -1 : (int32_t)gnext[g])
 				grp[ngrp++] = (uint32_t)g;
 			tensor_strings(&o, f, grp, ngrp, ts);
-			r = out_rec(&o, NPUPROF_HREC_COMPUTE_OP, sizeof(*r), t->r.tid,
+			r = out_rec(&o, NPUPROF_HOSTFMT_COMPUTE_OP, sizeof(*r), t->r.tid,
 				    t->r.time_ns);
 			if (!r)
 				break;
@@ -1305,11 +1307,11 @@ int cann_finish(struct cann_file *f, const struct npuprof_host_file_header *fh, 
 			r->output_formats_id = ts[3];
 			r->output_dtypes_id = ts[4];
 			r->output_shapes_id = ts[5];
-			r->attr_id = NPUPROF_HREC_NO_STRING;
-			r->op_state_id = NPUPROF_HREC_NO_STRING;
+			r->attr_id = NPUPROF_HOSTFMT_NO_STRING;
+			r->op_state_id = NPUPROF_HOSTFMT_NO_STRING;
 			if (bin->len > sizeof(bi)) /* opState, u8 after the struct */
 				r->op_state_id = intern_num(&o, f->blob[bin->data + sizeof(bi)]);
-			r->hf32_id = NPUPROF_HREC_NO_STRING;
+			r->hf32_id = NPUPROF_HOSTFMT_NO_STRING;
 			r->block_dim = bi.blockDim & 0xffff;
 			r->mix_block_dim = (bi.blockDim & 0xffff) * (bi.blockDim >> 16);
 			r->op_flag = bi.opFlag;
@@ -1317,8 +1319,8 @@ int cann_finish(struct cann_file *f, const struct npuprof_host_file_header *fh, 
 		if (nh[n] < 0 && !ncnt[n])
 			continue;
 		/* a communication op */
-		struct npuprof_hrec_hccl_op *r = out_rec(&o, NPUPROF_HREC_HCCL_OP, sizeof(*r), 0,
-							 0);
+		struct npuprof_hostfmt_hccl_op *r = out_rec(&o, NPUPROF_HOSTFMT_HCCL_OP, sizeof(*r),
+							    0, 0);
 
 		if (!r)
 			break;
@@ -1329,9 +1331,9 @@ int cann_finish(struct cann_file *f, const struct npuprof_host_file_header *fh, 
 		r->connection_id = a->conn;
 		r->op_seq = opseq[n];
 		r->op_name_id = a->item ? a->item : intern(&o, "0");
-		r->op_type_id = NPUPROF_HREC_NO_STRING;
-		r->group_name_id = NPUPROF_HREC_NO_STRING;
-		r->alg_type_id = NPUPROF_HREC_NO_STRING;
+		r->op_type_id = NPUPROF_HOSTFMT_NO_STRING;
+		r->group_name_id = NPUPROF_HOSTFMT_NO_STRING;
+		r->alg_type_id = NPUPROF_HOSTFMT_NO_STRING;
 		r->data_type = NPUPROF_ENUM_INVALID;
 		if (nb[n] >= 0) {
 			struct MsprofNodeBasicInfo bi;
@@ -1367,20 +1369,20 @@ int cann_finish(struct cann_file *f, const struct npuprof_host_file_header *fh, 
 		r->rank_size = hi.rankSize;
 		rk = mix((uint64_t)dev << 32 | hi.localRank, hi.groupName);
 		if (hi.localRank <= INT32_MAX && !u64map_get(&rankmap, rk, NULL)) {
-			struct npuprof_hrec_rank *k;
+			struct npuprof_hostfmt_rank *k;
 
 			if (u64map_put(&rankmap, rk, 1) < 0) {
 				ret = -ENOMEM;
 				goto out;
 			}
-			k = out_rec(&o, NPUPROF_HREC_RANK, sizeof(*k), 0, 0);
+			k = out_rec(&o, NPUPROF_HOSTFMT_RANK, sizeof(*k), 0, 0);
 			if (!k)
 				break;
 			k->rank = (int32_t)hi.localRank;
 			k->rank_size = hi.rankSize;
 			k->device_id = dev;
 			k->source = NPUPROF_RANK_SRC_HCCL;
-			k->group_name_id = hi.groupName ? hi.groupName : NPUPROF_HREC_NO_STRING;
+			k->group_name_id = hi.groupName ? hi.groupName : NPUPROF_HOSTFMT_NO_STRING;
 		}
 	}
 	/* HCCL tasks: each the latest track of its HCCL-level API (else of its
@@ -1411,8 +1413,9 @@ int cann_finish(struct cann_file *f, const struct npuprof_host_file_header *fh, 
 			continue;
 		}
 		memcpy(&hi, f->blob + in->data, sizeof(hi));
-		struct npuprof_hrec_hccl_task *r = out_rec(&o, NPUPROF_HREC_HCCL_TASK, sizeof(*r),
-							   best->r.tid, best->r.time_ns);
+		struct npuprof_hostfmt_hccl_task *r = out_rec(&o, NPUPROF_HOSTFMT_HCCL_TASK,
+							      sizeof(*r), best->r.tid,
+							      best->r.time_ns);
 
 		if (!r)
 			break;

@@ -1,5 +1,5 @@
 /*
- * cannrec.h - CANN's reporter records (hostfmt.h NPUPROF_HREC_MSPROF_*: what
+ * cannrec.h - CANN's reporter records (hostfmt.h NPUPROF_HOSTFMT_MSPROF_*: what
  * libascendcl, libruntime, GE and HCCL hand to libprofapi.so, stored as
  * reported, times already converted to CLOCK_MONOTONIC ns by the decoder)
  * turned into npuprof's own host records by msprof's parser rules
@@ -50,7 +50,7 @@ struct cann_file *cann_open(uint32_t pid, cann_str_fn str, void *str_ctx);
 void cann_close(struct cann_file *f);
 /* Takes a MSPROF_API/EVENT/COMPACT/ADDITIONAL or MSPROF_TYPE record of a
  * valid block (others are ignored); 0 or -ENOMEM. */
-int cann_add(struct cann_file *f, const struct npuprof_hrec_header *rec);
+int cann_add(struct cann_file *f, const struct npuprof_hostfmt_header *rec);
 /* Reports collected so far. */
 uint64_t cann_reports(const struct cann_file *f);
 /*
@@ -60,7 +60,8 @@ uint64_t cann_reports(const struct cann_file *f);
  * are unique across the session's streams; HCCL op_seq values start at
  * *next_op (advanced). *st gets what was left out. 0 or -ENOMEM / -EOVERFLOW.
  */
-int cann_finish(struct cann_file *f, const struct npuprof_host_file_header *fh, uint64_t *next_conn,
-		uint64_t *next_op, uint8_t **buf, size_t *len, struct cann_stats *st);
+int cann_finish(struct cann_file *f, const struct npuprof_hostfmt_file_header *fh,
+		uint64_t *next_conn, uint64_t *next_op, uint8_t **buf, size_t *len,
+		struct cann_stats *st);
 
 #endif

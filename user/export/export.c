@@ -30,7 +30,6 @@
 #include "correlate.h"
 #include "fwk.h"
 #include "hostdata.h"
-#include "ranks.h"
 #include "stars.h"
 
 #include <dirent.h>
@@ -164,7 +163,7 @@ static npuprof_db_str hstr(struct export_ctx *x, uint64_t id)
 	uint64_t v;
 	npuprof_db_str r;
 
-	if (id == NPUPROF_HREC_NO_STRING)
+	if (id == NPUPROF_HOSTFMT_NO_STRING)
 		return NPUPROF_DB_STR_NA;
 	if (u64map_get(&x->str.sid, id, &v))
 		return (npuprof_db_str)v;
@@ -198,7 +197,7 @@ static const char *sqe_type_name(uint32_t t)
 	return t < sizeof(names) / sizeof(names[0]) ? names[t] : "Other";
 }
 
-/* The database ids of an op's twelve strings, in hd_op_strings' order:
+/* The database ids of an op's twelve strings, in hostdata_op_strings' order:
  * interned once per distinct set (x->str.opids[c->strings]), not per task. */
 enum {
 	OS_NAME,
@@ -215,9 +214,10 @@ enum {
 	OS_HF32,
 	OS_N
 };
-_Static_assert(sizeof(struct hd_op_strings) == OS_N * sizeof(uint64_t), "hd_op_strings");
+_Static_assert(sizeof(struct hostdata_op_strings) == OS_N * sizeof(uint64_t),
+	       "hostdata_op_strings");
 
-static const npuprof_db_str *op_strings(struct export_ctx *x, const struct hd_compute *c)
+static const npuprof_db_str *op_strings(struct export_ctx *x, const struct hostdata_compute *c)
 {
 	static const npuprof_db_str none[OS_N];
 
@@ -257,8 +257,9 @@ static void on_submit(void *vctx, struct corr_task *t)
 
 /* A task's TASK row from the task and the host track that launched it (or
  * the API open on its thread); *type is the track's task type. */
-static void task_row(struct export_ctx *x, const struct corr_task *t, const struct hd_launch *l,
-		     const struct hd_track *tr, struct npuprof_db_task *row, const char **type)
+static void task_row(struct export_ctx *x, const struct corr_task *t,
+		     const struct hostdata_launch *l, const struct hostdata_track *tr,
+		     struct npuprof_db_task *row, const char **type)
 {
 	int64_t conn = -1;
 
@@ -290,9 +291,9 @@ static void task_row(struct export_ctx *x, const struct corr_task *t, const stru
 
 /* The task's detail records, looked up once; an FFTS+ subtask's context
  * comes from its op or HCCL task. */
-static void task_details(struct export_ctx *x, const struct corr_task *t, const struct hd_track *tr,
-			 struct npuprof_db_task *row, const struct hd_compute **cc,
-			 const struct hd_hccl_task **hc)
+static void task_details(struct export_ctx *x, const struct corr_task *t,
+			 const struct hostdata_track *tr, struct npuprof_db_task *row,
+			 const struct hostdata_compute **cc, const struct hostdata_hccl_task **hc)
 {
 	*cc = NULL;
 	*hc = NULL;
@@ -310,8 +311,8 @@ static void task_details(struct export_ctx *x, const struct corr_task *t, const 
  * markers (tag 12, the same index) become one row from the first to the
  * second (§5.6). 1: held until its closing marker (nothing to write now),
  * 0: write row, or a negative errno. */
-static int mstx_marker(struct export_ctx *x, const struct corr_task *t, const struct hd_track *tr,
-		       struct npuprof_db_task *row)
+static int mstx_marker(struct export_ctx *x, const struct corr_task *t,
+		       const struct hostdata_track *tr, struct npuprof_db_task *row)
 {
 	uint64_t key = mstx_key(t->pid, tr->r.index_id), slot;
 
@@ -354,7 +355,7 @@ static void add_task_row(struct export_ctx *x, struct npuprof_db_task *row)
 }
 
 /* COMPUTE_TASK_INFO of a task's compute op. */
-static void write_compute_info(struct export_ctx *x, const struct hd_compute *c, int64_t gtid)
+static void write_compute_info(struct export_ctx *x, const struct hostdata_compute *c, int64_t gtid)
 {
 	const npuprof_db_str *os = op_strings(x, c);
 	struct npuprof_db_compute_task_info ci;
@@ -384,9 +385,9 @@ static void write_compute_info(struct export_ctx *x, const struct hd_compute *c,
 /* COMMUNICATION_TASK_INFO of a task's HCCL task; its op's device span
  * grows to the task's row. */
 static void write_comm_info(struct export_ctx *x, const struct corr_task *t,
-			    const struct hd_hccl_task *h, const struct npuprof_db_task *row)
+			    const struct hostdata_hccl_task *h, const struct npuprof_db_task *row)
 {
-	struct hd_hccl_op *op = hostdata_hccl_op(x->hd, t->pid, h->r.op_seq);
+	struct hostdata_hccl_op *op = hostdata_hccl_op(x->hd, t->pid, h->r.op_seq);
 	struct npuprof_db_communication_task_info ct;
 
 	memset(&ct, 0, sizeof(ct));
@@ -419,10 +420,10 @@ static void write_comm_info(struct export_ctx *x, const struct corr_task *t,
 /* A task's rows; t->user is its launch (hostdata_launch). */
 static int write_task(struct export_ctx *x, const struct corr_task *t)
 {
-	const struct hd_launch *l = t->user;
-	const struct hd_track *tr = l && l->tracked ? &l->tr : NULL;
-	const struct hd_compute *cc;
-	const struct hd_hccl_task *hc;
+	const struct hostdata_launch *l = t->user;
+	const struct hostdata_track *tr = l && l->tracked ? &l->tr : NULL;
+	const struct hostdata_compute *cc;
+	const struct hostdata_hccl_task *hc;
 	struct npuprof_db_task row;
 	const char *type;
 
@@ -794,7 +795,7 @@ static int enabled(const struct export_ctx *x, uint64_t sw)
 
 /* A host-derived task's span: its modelled duration, a copy's bytes at the
  * default bandwidth, at least 1 ns. */
-static uint64_t host_task_ns(const struct hd_track *tr)
+static uint64_t host_task_ns(const struct hostdata_track *tr)
 {
 	uint64_t d = tr->r.duration_ns, bytes = tr->r.bytes;
 
@@ -804,10 +805,10 @@ static uint64_t host_task_ns(const struct hd_track *tr)
 	return d ? d : 1;
 }
 
-static void on_host_task(void *vctx, const struct hd_track *tr)
+static void on_host_task(void *vctx, const struct hostdata_track *tr)
 {
 	struct export_ctx *x = vctx;
-	struct hd_launch l;
+	struct hostdata_launch l;
 	struct corr_task t;
 
 	if (x->err)
@@ -815,7 +816,7 @@ static void on_host_task(void *vctx, const struct hd_track *tr)
 	memset(&l, 0, sizeof(l));
 	l.tr = *tr;
 	l.tracked = 1;
-	l.self = HD_END;
+	l.self = HOSTDATA_END;
 	memset(&t, 0, sizeof(t));
 	t.gtid = x->tasks.host_gtid++;
 	t.dev = tr->r.device_id;
@@ -834,7 +835,7 @@ static void on_host_task(void *vctx, const struct hd_track *tr)
 /* ---- host-only rows -------------------------------------------------------- */
 
 /* A CANN_API row, as the host merge reaches the call. */
-static void on_api(void *vctx, const struct hd_api *a)
+static void on_api(void *vctx, const struct hostdata_api *a)
 {
 	struct export_ctx *x = vctx;
 	struct npuprof_db_cann_api row = {
@@ -882,7 +883,7 @@ static void flush_open_markers(struct export_ctx *x)
  * filter out), and host-only stamp marks and push/pop keep msprof's
  * 4000000000. So no connectionId points at a missing TASK row except the
  * host-only values. */
-static int64_t mstx_connection(const struct export_ctx *x, const struct hd_tx *t)
+static int64_t mstx_connection(const struct export_ctx *x, const struct hostdata_tx *t)
 {
 	uint64_t v;
 
@@ -895,12 +896,12 @@ static int64_t mstx_connection(const struct export_ctx *x, const struct hd_tx *t
 
 /* mstx ranges come in two halves (hostfmt.h): a start (end_ns 0) and an
  * end (start_ns 0) with the same mark id. */
-static int mstx_start_half(const struct hd_tx *t)
+static int mstx_start_half(const struct hostdata_tx *t)
 {
 	return t->r.info_type == 1 && t->r.event_type == NPUPROF_TX_START_STOP && t->r.end_ns == 0;
 }
 
-static int mstx_end_half(const struct hd_tx *t)
+static int mstx_end_half(const struct hostdata_tx *t)
 {
 	return t->r.info_type == 1 && t->r.event_type == NPUPROF_TX_START_STOP &&
 	       t->r.start_ns == 0;
@@ -914,7 +915,7 @@ static void write_mstx(struct export_ctx *x)
 	flush_open_markers(x);
 	u64map_init(&ends);
 	for (size_t i = 0; i < x->hd->ntx && !x->err; i++) {
-		const struct hd_tx *t = &x->hd->tx[i];
+		const struct hostdata_tx *t = &x->hd->tx[i];
 		uint64_t key = mstx_key(t->pid, t->r.mark_id), v;
 
 		if (mstx_end_half(t) && !u64map_get(&ends, key, &v) &&
@@ -922,7 +923,7 @@ static void write_mstx(struct export_ctx *x)
 			x->err = -ENOMEM;
 	}
 	for (size_t i = 0; i < x->hd->ntx && !x->err; i++) {
-		const struct hd_tx *t = &x->hd->tx[i];
+		const struct hostdata_tx *t = &x->hd->tx[i];
 		int ex = t->r.info_type == 1;
 		struct npuprof_db_mstx_events row;
 		const char *domain = "";
@@ -937,7 +938,7 @@ static void write_mstx(struct export_ctx *x)
 			if (end_ns < t->r.start_ns)
 				end_ns = t->r.start_ns;
 		}
-		if (ex && t->r.domain && t->r.domain != NPUPROF_HREC_NO_STRING) {
+		if (ex && t->r.domain && t->r.domain != NPUPROF_HOSTFMT_NO_STRING) {
 			domain = hostdata_str(x->hd, t->r.domain);
 			if (!domain)
 				domain = "invalid";
@@ -975,7 +976,7 @@ static void write_steps(struct export_ctx *x)
 	u64map_init(&ends);
 	u64map_init(&seen);
 	for (size_t i = 0; i < x->hd->nstep && !x->err; i++) {
-		const struct hd_step *st = &x->hd->step[i];
+		const struct hostdata_step *st = &x->hd->step[i];
 		uint64_t v;
 
 		if (st->r.tag == 1 && !u64map_get(&ends, st->r.index_id, &v) &&
@@ -983,7 +984,7 @@ static void write_steps(struct export_ctx *x)
 			x->err = -ENOMEM;
 	}
 	for (size_t i = 0; i < x->hd->nstep && !x->err; i++) {
-		const struct hd_step *st = &x->hd->step[i];
+		const struct hostdata_step *st = &x->hd->step[i];
 		struct npuprof_db_step_time row;
 		uint64_t end;
 
@@ -1006,7 +1007,7 @@ static void write_steps(struct export_ctx *x)
 static void write_comm_ops(struct export_ctx *x)
 {
 	for (size_t i = 0; i < x->hd->nhop && !x->err; i++) {
-		const struct hd_hccl_op *o = &x->hd->hop[i];
+		const struct hostdata_hccl_op *o = &x->hd->hop[i];
 		struct npuprof_db_communication_op row;
 
 		if (o->dev_start < 0)
@@ -1098,7 +1099,7 @@ static void write_session_rows(struct export_ctx *x)
 
 		check(x, npuprof_db_add_npu_info(x->w, &ni));
 	}
-	/* one row per NPU_INFO device, with its rank (ranks.c); none: the
+	/* one row per NPU_INFO device, with its rank (resolve_ranks); none: the
 	 * writer's default (-1, -1) */
 	for (int i = 0; i < s->ndev; i++) {
 		struct npuprof_db_rank_device_map m = { s->dev[i].rank, s->dev[i].id };
@@ -1635,6 +1636,40 @@ static int write_trace(const struct npuprof_session *s, const char *db, const ch
 	return npuprof_trace_json(db, res->json_path, &to, NULL, err, errlen);
 }
 
+/* Sets s->dev[i].rank from the streams' rank records (the device's HCCL
+ * rank, else the process's environment rank, else -1) and s->rank (the
+ * environment rank, else the rank of the session's only device, else -1);
+ * if any changed, rewrites the info.json files and npuprof.session
+ * (npuprof/rank.h). Returns 0 or -errno with a message in err. */
+static int resolve_ranks(struct npuprof_session *s, const struct hostdata *hd, char *err,
+			 size_t errlen)
+{
+	struct npuprof_rank_info *v = NULL;
+	int32_t env = NPUPROF_RANK_NONE;
+	int changed = 0;
+
+	if (hd->nrank) {
+		v = malloc(hd->nrank * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		for (size_t i = 0; i < hd->nrank; i++)
+			v[i] = hd->rank[i].r;
+		env = npuprof_rank_resolve(v, hd->nrank, NPUPROF_RANK_ANY_DEVICE);
+	}
+	for (int i = 0; i < s->ndev; i++) {
+		int32_t r = npuprof_rank_resolve(v, hd->nrank, s->dev[i].id);
+
+		changed |= r != s->dev[i].rank;
+		s->dev[i].rank = r;
+	}
+	free(v);
+	if (env == NPUPROF_RANK_NONE && s->ndev == 1)
+		env = s->dev[0].rank;
+	changed |= env != s->rank;
+	s->rank = env;
+	return changed ? npuprof_session_write_info(s, err, errlen) : 0;
+}
+
 /* The session's npuprof.session; with --force a damaged one is exported
  * with what could be read (res->damaged). */
 static int load_session(struct npuprof_session *s, const char *dir,
@@ -1749,9 +1784,10 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	/* the host side streams (--pytorch's framework links need every API);
 	 * its index is built on a second thread while this one does the
 	 * kernel stream's first pass: neither needs the other */
-	r = open_host_beside_scan(&x, &hd, dir, o->pytorch ? HD_KEEP_API : 0, kpath, err, errlen);
+	r = open_host_beside_scan(&x, &hd, dir, o->pytorch ? HOSTDATA_KEEP_API : 0, kpath, err,
+				  errlen);
 	if (r >= 0)
-		r = export_resolve_ranks(&s, &hd, err, errlen);
+		r = resolve_ranks(&s, &hd, err, errlen);
 	if (r < 0) {
 		hostdata_free(&hd);
 		return r;

@@ -60,14 +60,14 @@ static npuprof_db_str space_str(struct fctx *x, struct u64map *cache, enum npupr
 /* A framework string; NO_STRING: NULL; unknown id: N/A. */
 static npuprof_db_str fstr(struct fctx *x, uint64_t id)
 {
-	if (id == NPUPROF_HREC_NO_STRING)
+	if (id == NPUPROF_HOSTFMT_NO_STRING)
 		return NPUPROF_DB_NULL;
 	return space_str(x, &x->fstr, NPUPROF_DB_SPACE_FWK, id, x->fwk_na);
 }
 
 static npuprof_db_str mstr(struct fctx *x, uint64_t id)
 {
-	if (id == NPUPROF_HREC_NO_STRING)
+	if (id == NPUPROF_HOSTFMT_NO_STRING)
 		return x->mem_na;
 	return space_str(x, &x->mstr, NPUPROF_DB_SPACE_MEMORY, id, x->mem_na);
 }
@@ -77,8 +77,8 @@ static void bad_record(struct fctx *x, uint32_t pid, const char *kind, uint32_t 
 {
 	if (x->res->bad++ < MAX_BAD_SHOWN)
 		fprintf(x->warn,
-			"npuprof export: warning: %s/host/data/" NPUPROF_HOST_FILE_PREFIX
-			"%u" NPUPROF_HOST_FILE_SUFFIX
+			"npuprof export: warning: %s/host/data/" NPUPROF_HOSTFMT_FILE_PREFIX
+			"%u" NPUPROF_HOSTFMT_FILE_SUFFIX
 			": framework %s record (thread %u, time %" PRIu64 "): %s; skipped\n",
 			x->dir, pid, kind, tid, t, why);
 }
@@ -100,7 +100,7 @@ static int64_t step_id(const char *name)
 }
 
 /* Why a framework op cannot be a row; NULL if it can. */
-static const char *op_problem(const struct npuprof_session *s, const struct hd_fwk_op *o)
+static const char *op_problem(const struct npuprof_session *s, const struct hostdata_fwk_op *o)
 {
 	int64_t a, b;
 
@@ -113,12 +113,12 @@ static const char *op_problem(const struct npuprof_session *s, const struct hd_f
 		return "time out of range";
 	if (o->r.seq < -1)
 		return "sequence number below -1";
-	if (o->r.name_id == NPUPROF_HREC_NO_STRING)
+	if (o->r.name_id == NPUPROF_HOSTFMT_NO_STRING)
 		return "no name";
 	return NULL;
 }
 
-static const char *mem_problem(const struct npuprof_session *s, const struct hd_fwk_mem *m)
+static const char *mem_problem(const struct npuprof_session *s, const struct hostdata_fwk_mem *m)
 {
 	int64_t t;
 
@@ -133,7 +133,7 @@ static const char *mem_problem(const struct npuprof_session *s, const struct hd_
 	return NULL;
 }
 
-static const char *gc_problem(const struct npuprof_session *s, const struct hd_fwk_gc *g)
+static const char *gc_problem(const struct npuprof_session *s, const struct hostdata_fwk_gc *g)
 {
 	int64_t a, b;
 
@@ -169,7 +169,7 @@ static int cmp_u64(uint64_t a, uint64_t b)
 static int cmp_op_time(const void *pa, const void *pb)
 {
 	uint32_t i = *(const uint32_t *)pa, j = *(const uint32_t *)pb;
-	const struct hd_fwk_op *a = &g_hd->fop[i], *b = &g_hd->fop[j];
+	const struct hostdata_fwk_op *a = &g_hd->fop[i], *b = &g_hd->fop[j];
 	int c;
 
 	if ((c = cmp_u64(a->r.start_ns, b->r.start_ns)) || (c = cmp_u64(a->pid, b->pid)) ||
@@ -182,7 +182,7 @@ static int cmp_op_time(const void *pa, const void *pb)
 static int cmp_op_thread(const void *pa, const void *pb)
 {
 	uint32_t i = *(const uint32_t *)pa, j = *(const uint32_t *)pb;
-	const struct hd_fwk_op *a = &g_hd->fop[i], *b = &g_hd->fop[j];
+	const struct hostdata_fwk_op *a = &g_hd->fop[i], *b = &g_hd->fop[j];
 	int c;
 
 	if ((c = cmp_u64(a->pid, b->pid)) || (c = cmp_u64(a->r.tid, b->r.tid)) ||
@@ -243,7 +243,7 @@ static int innermost(const struct hostdata *hd, const uint32_t *tord, size_t nto
 			have = 1;
 		}
 		for (; k < ntord; k++) {
-			const struct hd_fwk_op *o = &hd->fop[tord[k]];
+			const struct hostdata_fwk_op *o = &hd->fop[tord[k]];
 			int c = thread_cmp(o->pid, o->r.tid, a->pid, a->tid);
 
 			if (c > 0 || (c == 0 && o->r.start_ns > a->start))
@@ -308,10 +308,10 @@ static int add_link(struct links *l, uint32_t pos, uint32_t kind, int64_t id)
 /* Does an acl-level API (index i of hd->api) contain a node-level one? */
 static int has_node_inside(const struct hostdata *hd, size_t i)
 {
-	const struct hd_api *a = &hd->api[i];
+	const struct hostdata_api *a = &hd->api[i];
 
 	for (size_t j = i + 1; j < hd->napi; j++) {
-		const struct hd_api *b = &hd->api[j];
+		const struct hostdata_api *b = &hd->api[j];
 
 		if (b->pid != a->pid || b->r.tid != a->r.tid || b->r.start_ns > a->r.end_ns)
 			break;
@@ -333,7 +333,7 @@ static int cann_links(struct fctx *x, const uint32_t *tord, size_t ntord, const 
 	if (!q)
 		return -ENOMEM;
 	for (size_t i = 0; i < hd->napi; i++) {
-		const struct hd_api *a = &hd->api[i];
+		const struct hostdata_api *a = &hd->api[i];
 
 		if (a->r.level != NPUPROF_API_NODE &&
 		    (a->r.level != NPUPROF_API_ACL || has_node_inside(hd, i)))
@@ -390,7 +390,7 @@ static int fwd_bwd_links(struct fctx *x, const uint32_t *ord, size_t nord, const
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < nord; i++) {
-		const struct hd_fwk_op *o = &hd->fop[ord[i]];
+		const struct hostdata_fwk_op *o = &hd->fop[ord[i]];
 
 		if (o->r.type != NPUPROF_FWK_API_OP || o->r.seq < 0)
 			continue;
@@ -423,10 +423,11 @@ static int fwd_bwd_links(struct fctx *x, const uint32_t *ord, size_t nord, const
 /* ---- the tables ------------------------------------------------------------ */
 
 /* The stack of an op, if it has a frame (a non-empty entry); else NULL. */
-static const char *op_stack(const struct hostdata *hd, const struct hd_fwk_op *o)
+static const char *op_stack(const struct hostdata *hd, const struct hostdata_fwk_op *o)
 {
-	const char *s = o->r.stack_id == NPUPROF_HREC_NO_STRING ? NULL :
-								  hostdata_str(hd, o->r.stack_id);
+	const char *s = o->r.stack_id == NPUPROF_HOSTFMT_NO_STRING ?
+				NULL :
+				hostdata_str(hd, o->r.stack_id);
 	size_t sep = strlen(NPUPROF_FWK_SEP);
 
 	for (const char *p = s; p && *p;) {
@@ -503,7 +504,7 @@ static int write_ops(struct fctx *x, const uint32_t *ord, size_t nord, const uin
 			conn[l.v[i].pos] = next_id++;
 
 	for (size_t i = 0; i < nord && !x->err; i++) {
-		const struct hd_fwk_op *o = &hd->fop[ord[i]];
+		const struct hostdata_fwk_op *o = &hd->fop[ord[i]];
 		int op = o->r.type == NPUPROF_FWK_API_OP;
 		const char *stack = op_stack(hd, o);
 		struct npuprof_db_pytorch_api row;
@@ -533,7 +534,7 @@ static int write_ops(struct fctx *x, const uint32_t *ord, size_t nord, const uin
 	}
 	next_chain = 0;
 	for (size_t i = 0; i < nord && !x->err; i++) {
-		const struct hd_fwk_op *o = &hd->fop[ord[i]];
+		const struct hostdata_fwk_op *o = &hd->fop[ord[i]];
 		const char *stack = op_stack(hd, o);
 
 		if (stack)
@@ -551,7 +552,7 @@ static void write_steps(struct fctx *x, const uint32_t *ord, size_t nord)
 
 	u64map_init(&seen);
 	for (size_t i = 0; i < nord && !x->err; i++) {
-		const struct hd_fwk_op *o = &x->hd->fop[ord[i]];
+		const struct hostdata_fwk_op *o = &x->hd->fop[ord[i]];
 		int64_t id;
 		struct npuprof_db_step_time row;
 
@@ -586,7 +587,7 @@ static int cmp_mem_time(const void *pa, const void *pb)
 static int cmp_mem_block(const void *pa, const void *pb)
 {
 	uint32_t i = *(const uint32_t *)pa, j = *(const uint32_t *)pb;
-	const struct hd_fwk_mem *a = &g_hd->fmem[i], *b = &g_hd->fmem[j];
+	const struct hostdata_fwk_mem *a = &g_hd->fmem[i], *b = &g_hd->fmem[j];
 	int c;
 
 	if ((c = cmp_u64(a->pid, b->pid)) || (c = cmp_u64(a->r.device_id, b->r.device_id)) ||
@@ -626,7 +627,7 @@ static void write_memory(struct fctx *x, const uint32_t *tord, size_t ntord)
 		qsort(blk, n, sizeof(*blk), cmp_mem_block);
 	}
 	for (size_t i = 0; i < n && !x->err; i++) {
-		const struct hd_fwk_mem *e = &hd->fmem[m[i]];
+		const struct hostdata_fwk_mem *e = &hd->fmem[m[i]];
 		struct npuprof_db_memory_record row = {
 			.component = mstr(x, e->r.component_id),
 			.totalAllocated = (int64_t)e->r.total_allocated,
@@ -642,10 +643,10 @@ static void write_memory(struct fctx *x, const uint32_t *tord, size_t ntord)
 	}
 	/* pairs: an allocation and the next release of its block */
 	for (size_t i = 0; i < n; i++) {
-		const struct hd_fwk_mem *e = &hd->fmem[blk[i]];
+		const struct hostdata_fwk_mem *e = &hd->fmem[blk[i]];
 
 		if (e->r.size > 0 && i + 1 < n) {
-			const struct hd_fwk_mem *f = &hd->fmem[blk[i + 1]];
+			const struct hostdata_fwk_mem *f = &hd->fmem[blk[i + 1]];
 
 			if (f->pid == e->pid && f->r.device_id == e->r.device_id &&
 			    f->r.ptr == e->r.ptr && f->r.size < 0)
@@ -653,7 +654,7 @@ static void write_memory(struct fctx *x, const uint32_t *tord, size_t ntord)
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct hd_fwk_mem *e = &hd->fmem[m[i]];
+		const struct hostdata_fwk_mem *e = &hd->fmem[m[i]];
 
 		if (e->r.size > 0)
 			q[nq++] = (struct query){ e->pid,	e->r.tid, e->r.time_ns,
@@ -678,8 +679,9 @@ static void write_memory(struct fctx *x, const uint32_t *tord, size_t ntord)
 		for (size_t i = 0; i < nq; i++)
 			opof[q[i].val] = q[i].op;
 		for (size_t i = 0; i < n && !x->err; i++) {
-			const struct hd_fwk_mem *e = &hd->fmem[m[i]];
-			const struct hd_fwk_mem *f = rel[m[i]] >= 0 ? &hd->fmem[rel[m[i]]] : NULL;
+			const struct hostdata_fwk_mem *e = &hd->fmem[m[i]];
+			const struct hostdata_fwk_mem *f = rel[m[i]] >= 0 ? &hd->fmem[rel[m[i]]] :
+									    NULL;
 			struct npuprof_db_op_memory row;
 
 			if (e->r.size <= 0)
@@ -723,7 +725,7 @@ out:
 static int cmp_gc(const void *pa, const void *pb)
 {
 	uint32_t i = *(const uint32_t *)pa, j = *(const uint32_t *)pb;
-	const struct hd_fwk_gc *a = &g_hd->fgc[i], *b = &g_hd->fgc[j];
+	const struct hostdata_fwk_gc *a = &g_hd->fgc[i], *b = &g_hd->fgc[j];
 	int c;
 
 	if ((c = cmp_u64(a->r.start_ns, b->r.start_ns)) || (c = cmp_u64(a->pid, b->pid)) ||
@@ -755,7 +757,7 @@ static void write_gc(struct fctx *x)
 	if (n > 1)
 		qsort(g, n, sizeof(*g), cmp_gc);
 	for (size_t i = 0; i < n && !x->err; i++) {
-		const struct hd_fwk_gc *e = &hd->fgc[g[i]];
+		const struct hostdata_fwk_gc *e = &hd->fgc[g[i]];
 		struct npuprof_db_gc_record row = { 0, 0, npuprof_global_tid(e->pid, e->r.tid) };
 
 		npuprof_session_unix_ns_fits(x->s, e->r.start_ns, &row.startNs);

@@ -2,7 +2,7 @@
  * fwk.h - the framework tables of the PyTorch database (ascend-reference.md
  * §4): PYTORCH_API, CONNECTION_IDS, PYTORCH_CALLCHAINS, STEP_TIME,
  * MEMORY_RECORD, OP_MEMORY, GC_RECORD, from the framework records of the
- * host streams (NPUPROF_HREC_FWK_*, npuprof/hostfmt.h), plus the META_DATA
+ * host streams (NPUPROF_HOSTFMT_FWK_*, npuprof/hostfmt.h), plus the META_DATA
  * rows of profiler_metadata.json.
  *
  * What links them to CANN is derived from the host records themselves:

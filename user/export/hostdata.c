@@ -56,7 +56,7 @@ static int64_t add_set(void **sets, size_t *n, struct u64map *at, const void *se
 	}
 	if (u64map_get(at, hash, &v) && !memcmp((char *)*sets + v * size, set, size))
 		return (int64_t)v;
-	if (*n >= HD_END)
+	if (*n >= HOSTDATA_END)
 		return -EOVERFLOW;
 	if ((*n & (*n - 1)) == 0) {
 		void *p = realloc(*sets, (*n ? 2 * *n : 16) * size);
@@ -73,11 +73,11 @@ static int64_t add_set(void **sets, size_t *n, struct u64map *at, const void *se
 
 /* The per-task records (API, TASK_TRACK, COMPUTE_OP, HCCL_TASK) decoded for
  * both engines alike (hostdata_engine.h). */
-int hostdata_decode_api(struct hostdata *h, uint32_t pid, const struct npuprof_hrec_header *rec,
-			struct hd_api *a)
+int hostdata_decode_api(struct hostdata *h, uint32_t pid, const struct npuprof_hostfmt_header *rec,
+			struct hostdata_api *a)
 {
-	const struct npuprof_hrec_api *r = (const void *)rec;
-	struct hd_api_strings as = { r->name_id, r->item_id };
+	const struct npuprof_hostfmt_api *r = (const void *)rec;
+	struct hostdata_api_strings as = { r->name_id, r->item_id };
 	void *sets = h->apistr;
 	int64_t si = add_set(&sets, &h->napistr, &h->apistr_at, &as, sizeof(as));
 
@@ -95,9 +95,10 @@ int hostdata_decode_api(struct hostdata *h, uint32_t pid, const struct npuprof_h
 	return 0;
 }
 
-void hostdata_decode_track(uint32_t pid, const struct npuprof_hrec_header *rec, struct hd_track *t)
+void hostdata_decode_track(uint32_t pid, const struct npuprof_hostfmt_header *rec,
+			   struct hostdata_track *t)
 {
-	const struct npuprof_hrec_task_track *r = (const void *)rec;
+	const struct npuprof_hostfmt_task_track *r = (const void *)rec;
 
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
@@ -118,11 +119,11 @@ void hostdata_decode_track(uint32_t pid, const struct npuprof_hrec_header *rec, 
 	t->r.index_id = r->index_id;
 }
 
-int hostdata_decode_compute(struct hostdata *h, uint32_t pid, const struct npuprof_hrec_header *rec,
-			    struct hd_compute *c)
+int hostdata_decode_compute(struct hostdata *h, uint32_t pid,
+			    const struct npuprof_hostfmt_header *rec, struct hostdata_compute *c)
 {
-	const struct npuprof_hrec_compute_op *r = (const void *)rec;
-	struct hd_op_strings os = {
+	const struct npuprof_hostfmt_compute_op *r = (const void *)rec;
+	struct hostdata_op_strings os = {
 		r->name_id,	     r->op_type_id,	 r->task_type_id,      r->input_formats_id,
 		r->input_dtypes_id,  r->input_shapes_id, r->output_formats_id, r->output_dtypes_id,
 		r->output_shapes_id, r->attr_id,	 r->op_state_id,       r->hf32_id,
@@ -134,7 +135,7 @@ int hostdata_decode_compute(struct hostdata *h, uint32_t pid, const struct npupr
 	if (si < 0)
 		return (int)si;
 	memset(c, 0, sizeof(*c));
-	c->key = hd_task_key(pid, r->device_id, r->stream_id, r->task_id);
+	c->key = hostdata_task_key(pid, r->device_id, r->stream_id, r->task_id);
 	c->r.batch_id = r->batch_id;
 	c->r.context_id = r->context_id;
 	c->r.block_dim = r->block_dim;
@@ -143,14 +144,14 @@ int hostdata_decode_compute(struct hostdata *h, uint32_t pid, const struct npupr
 	return 0;
 }
 
-void hostdata_decode_htask(uint32_t pid, const struct npuprof_hrec_header *rec,
-			   struct hd_hccl_task *t)
+void hostdata_decode_htask(uint32_t pid, const struct npuprof_hostfmt_header *rec,
+			   struct hostdata_hccl_task *t)
 {
-	const struct npuprof_hrec_hccl_task *r = (const void *)rec;
+	const struct npuprof_hostfmt_hccl_task *r = (const void *)rec;
 
 	t->pid = pid;
 	t->r = *r;
-	t->key = hd_task_key(pid, r->device_id, r->stream_id, r->task_id);
+	t->key = hostdata_task_key(pid, r->device_id, r->stream_id, r->task_id);
 }
 
 static const char *cann_str(void *ctx, uint64_t id)
@@ -158,10 +159,10 @@ static const char *cann_str(void *ctx, uint64_t id)
 	return hostdata_str(ctx, id);
 }
 
-int hostdata_on_rec(void *vctx, const struct npuprof_host_block_header *b,
-		    const struct npuprof_hrec_header *rec)
+int hostdata_on_rec(void *vctx, const struct npuprof_hostfmt_block_header *b,
+		    const struct npuprof_hostfmt_header *rec)
 {
-	struct hd_load_ctx *ctx = vctx;
+	struct hostdata_load_ctx *ctx = vctx;
 	struct hostdata *h = ctx->h;
 	uint32_t pid = ctx->pid;
 
@@ -170,7 +171,7 @@ int hostdata_on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		return -ENOMEM;
 	}
 #define BODY(type) (rec->size >= sizeof(type) ? (const type *)rec : NULL)
-	if (rec->kind >= NPUPROF_HREC_MSPROF_API && rec->kind <= NPUPROF_HREC_MSPROF_TYPE) {
+	if (rec->kind >= NPUPROF_HOSTFMT_MSPROF_API && rec->kind <= NPUPROF_HOSTFMT_MSPROF_TYPE) {
 		/* CANN's reports: turned into the records below at the
 		 * stream's end (cann_stream) */
 		if (!ctx->cann)
@@ -182,7 +183,7 @@ int hostdata_on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		return 0;
 	}
 	switch (rec->kind) {
-	case NPUPROF_HREC_MSPROF_BAD: {
+	case NPUPROF_HOSTFMT_MSPROF_BAD: {
 		/* the fields its size covers (hostfmt.h) */
 		const uint64_t *v = (const void *)(rec + 1);
 		size_t n = (rec->size - sizeof(*rec)) / sizeof(*v);
@@ -191,8 +192,8 @@ int hostdata_on_rec(void *vctx, const struct npuprof_host_block_header *b,
 			ctx->refused[i] += v[i];
 		break;
 	}
-	case NPUPROF_HREC_HASH: {
-		const struct npuprof_hrec_hash *r = BODY(struct npuprof_hrec_hash);
+	case NPUPROF_HOSTFMT_HASH: {
+		const struct npuprof_hostfmt_hash *r = BODY(struct npuprof_hostfmt_hash);
 
 		if (r && add_string(h, r->id, r->str, r->len) < 0) {
 			ctx->oom = 1;
@@ -200,106 +201,106 @@ int hostdata_on_rec(void *vctx, const struct npuprof_host_block_header *b,
 		}
 		break;
 	}
-	case NPUPROF_HREC_API:
+	case NPUPROF_HOSTFMT_API:
 		/* the export's own connectionIds (CANN reports) follow the
 		 * runtime's */
-		if (BODY(struct npuprof_hrec_api) &&
-		    ((const struct npuprof_hrec_api *)rec)->connection_id <
+		if (BODY(struct npuprof_hostfmt_api) &&
+		    ((const struct npuprof_hostfmt_api *)rec)->connection_id <
 			    NPUPROF_MSTX_HOST_CONNECTION &&
-		    ((const struct npuprof_hrec_api *)rec)->connection_id >= h->cann_next_conn)
-			h->cann_next_conn = ((const struct npuprof_hrec_api *)rec)->connection_id +
-					    1;
+		    ((const struct npuprof_hostfmt_api *)rec)->connection_id >= h->cann_next_conn)
+			h->cann_next_conn =
+				((const struct npuprof_hostfmt_api *)rec)->connection_id + 1;
 		if (!ctx->keep_api)
 			break; /* streamed (hostdata_open) */
-		if (BODY(struct npuprof_hrec_api)) {
-			struct hd_api a;
+		if (BODY(struct npuprof_hostfmt_api)) {
+			struct hostdata_api a;
 			int e = hostdata_decode_api(h, pid, rec, &a);
 
 			if (e < 0) {
 				ctx->oom = 1;
 				return e;
 			}
-			HD_PUSH(h->api, h->napi, a, ctx);
+			HOSTDATA_PUSH(h->api, h->napi, a, ctx);
 		}
 		break;
-	case NPUPROF_HREC_TASK_TRACK:
-	case NPUPROF_HREC_COMPUTE_OP:
-	case NPUPROF_HREC_HCCL_TASK:
+	case NPUPROF_HOSTFMT_TASK_TRACK:
+	case NPUPROF_HOSTFMT_COMPUTE_OP:
+	case NPUPROF_HOSTFMT_HCCL_TASK:
 		if (h->eng->per_task)
 			return h->eng->per_task(ctx, rec);
 		break;
-	case NPUPROF_HREC_HCCL_OP: {
-		const struct npuprof_hrec_hccl_op *r = BODY(struct npuprof_hrec_hccl_op);
-		struct hd_hccl_op o;
+	case NPUPROF_HOSTFMT_HCCL_OP: {
+		const struct npuprof_hostfmt_hccl_op *r = BODY(struct npuprof_hostfmt_hccl_op);
+		struct hostdata_hccl_op o;
 
 		if (r) {
-			o = (struct hd_hccl_op){ pid, 0, -1, -1, *r };
-			HD_PUSH(h->hop, h->nhop, o, ctx);
+			o = (struct hostdata_hccl_op){ pid, 0, -1, -1, *r };
+			HOSTDATA_PUSH(h->hop, h->nhop, o, ctx);
 		}
 		break;
 	}
-	case NPUPROF_HREC_STEP: {
-		const struct npuprof_hrec_step *r = BODY(struct npuprof_hrec_step);
-		struct hd_step t;
+	case NPUPROF_HOSTFMT_STEP: {
+		const struct npuprof_hostfmt_step *r = BODY(struct npuprof_hostfmt_step);
+		struct hostdata_step t;
 
 		if (!r)
 			break;
 		t.pid = pid;
 		t.r = *r;
-		HD_PUSH(h->step, h->nstep, t, ctx);
+		HOSTDATA_PUSH(h->step, h->nstep, t, ctx);
 		break;
 	}
-	case NPUPROF_HREC_RANK: {
-		const struct npuprof_hrec_rank *r = BODY(struct npuprof_hrec_rank);
-		struct hd_rank k;
+	case NPUPROF_HOSTFMT_RANK: {
+		const struct npuprof_hostfmt_rank *r = BODY(struct npuprof_hostfmt_rank);
+		struct hostdata_rank k;
 
 		if (r) {
 			k.pid = pid;
 			k.r = (struct npuprof_rank_info){ r->rank, r->rank_size, r->device_id,
 							  r->source };
-			HD_PUSH(h->rank, h->nrank, k, ctx);
+			HOSTDATA_PUSH(h->rank, h->nrank, k, ctx);
 		}
 		break;
 	}
-	case NPUPROF_HREC_FWK_OP: {
-		const struct npuprof_hrec_fwk_op *r = BODY(struct npuprof_hrec_fwk_op);
-		struct hd_fwk_op o;
+	case NPUPROF_HOSTFMT_FWK_OP: {
+		const struct npuprof_hostfmt_fwk_op *r = BODY(struct npuprof_hostfmt_fwk_op);
+		struct hostdata_fwk_op o;
 
 		if (r) {
 			o.pid = pid;
 			o.r = *r;
-			HD_PUSH(h->fop, h->nfop, o, ctx);
+			HOSTDATA_PUSH(h->fop, h->nfop, o, ctx);
 		}
 		break;
 	}
-	case NPUPROF_HREC_FWK_MEM: {
-		const struct npuprof_hrec_fwk_mem *r = BODY(struct npuprof_hrec_fwk_mem);
-		struct hd_fwk_mem m;
+	case NPUPROF_HOSTFMT_FWK_MEM: {
+		const struct npuprof_hostfmt_fwk_mem *r = BODY(struct npuprof_hostfmt_fwk_mem);
+		struct hostdata_fwk_mem m;
 
 		if (r) {
 			m.pid = pid;
 			m.r = *r;
-			HD_PUSH(h->fmem, h->nfmem, m, ctx);
+			HOSTDATA_PUSH(h->fmem, h->nfmem, m, ctx);
 		}
 		break;
 	}
-	case NPUPROF_HREC_FWK_GC: {
-		const struct npuprof_hrec_fwk_gc *r = BODY(struct npuprof_hrec_fwk_gc);
-		struct hd_fwk_gc g;
+	case NPUPROF_HOSTFMT_FWK_GC: {
+		const struct npuprof_hostfmt_fwk_gc *r = BODY(struct npuprof_hostfmt_fwk_gc);
+		struct hostdata_fwk_gc g;
 
 		if (r) {
 			g.pid = pid;
 			g.r = *r;
-			HD_PUSH(h->fgc, h->nfgc, g, ctx);
+			HOSTDATA_PUSH(h->fgc, h->nfgc, g, ctx);
 		}
 		break;
 	}
 	default: {
-		struct npuprof_host_tx ev;
-		struct hd_tx t;
+		struct npuprof_hostread_tx ev;
+		struct hostdata_tx t;
 
 		/* TX records and their compact forms (hostfmt.h, kinds 17-22) */
-		if (!npuprof_host_tx_event(b, rec, &ev))
+		if (!npuprof_hostread_tx_event(b, rec, &ev))
 			break;
 		t.pid = pid;
 		t.r = ev.r;
@@ -312,7 +313,7 @@ int hostdata_on_rec(void *vctx, const struct npuprof_host_block_header *b,
 				return -ENOMEM;
 			}
 		}
-		HD_PUSH(h->tx, h->ntx, t, ctx);
+		HOSTDATA_PUSH(h->tx, h->ntx, t, ctx);
 		break;
 	}
 	}
@@ -329,7 +330,7 @@ static void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, con
 
 static int cmp_hop(const void *a, const void *b)
 {
-	const struct hd_hccl_op *x = a, *y = b;
+	const struct hostdata_hccl_op *x = a, *y = b;
 
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
@@ -338,7 +339,7 @@ static int cmp_hop(const void *a, const void *b)
 
 static int cmp_hop_time(const void *a, const void *b)
 {
-	const struct hd_hccl_op *const *x = a, *const *y = b;
+	const struct hostdata_hccl_op *const *x = a, *const *y = b;
 
 	if ((*x)->r.start_ns != (*y)->r.start_ns)
 		return (*x)->r.start_ns < (*y)->r.start_ns ? -1 : 1;
@@ -347,7 +348,7 @@ static int cmp_hop_time(const void *a, const void *b)
 
 static int cmp_api(const void *a, const void *b)
 {
-	const struct hd_api *x = a, *y = b;
+	const struct hostdata_api *x = a, *y = b;
 
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
@@ -361,7 +362,7 @@ static int cmp_api(const void *a, const void *b)
 
 static int cmp_tx(const void *a, const void *b)
 {
-	const struct hd_tx *x = a, *y = b;
+	const struct hostdata_tx *x = a, *y = b;
 
 	if (x->r.start_ns != y->r.start_ns)
 		return x->r.start_ns < y->r.start_ns ? -1 : 1;
@@ -371,11 +372,11 @@ static int cmp_tx(const void *a, const void *b)
 }
 
 /* The reports libprofapi.so refused during a stream's collection. */
-static void refused_warning(struct hostdata *h, const struct hd_load_ctx *ctx, const char *path,
-			    FILE *warn)
+static void refused_warning(struct hostdata *h, const struct hostdata_load_ctx *ctx,
+			    const char *path, FILE *warn)
 {
-	_Static_assert(sizeof(struct npuprof_hrec_msprof_bad) ==
-			       sizeof(struct npuprof_hrec_header) + 6 * sizeof(uint64_t),
+	_Static_assert(sizeof(struct npuprof_hostfmt_msprof_bad) ==
+			       sizeof(struct npuprof_hostfmt_header) + 6 * sizeof(uint64_t),
 		       "MSPROF_BAD: six counts");
 	if (ctx->refused[0] || ctx->refused[1] || ctx->refused[2] || ctx->refused[3] ||
 	    ctx->refused[4] || ctx->refused[5]) {
@@ -397,14 +398,14 @@ static void refused_warning(struct hostdata *h, const struct hd_load_ctx *ctx, c
  * memory, hostdata_open from an unlinked temporary file that pass 2 reads
  * again. What the rules could not use is named in a warning.
  */
-static int cann_stream(struct hostdata *h, struct hd_load_ctx *ctx, const char *path,
-		       const struct npuprof_host_file_info *info, FILE *warn, char *err,
+static int cann_stream(struct hostdata *h, struct hostdata_load_ctx *ctx, const char *path,
+		       const struct npuprof_hostread_file_info *info, FILE *warn, char *err,
 		       size_t errlen)
 {
 	struct cann_stats cs;
-	struct npuprof_host_decode_stats st;
-	struct npuprof_host_file_info si;
-	struct hd_load_ctx sctx = { .h = h, .pid = ctx->pid, .keep_api = ctx->keep_api };
+	struct npuprof_hostread_decode_stats st;
+	struct npuprof_hostread_file_info si;
+	struct hostdata_load_ctx sctx = { .h = h, .pid = ctx->pid, .keep_api = ctx->keep_api };
 	char name[4400], derr[512] = "";
 	uint8_t *buf = NULL;
 	size_t len = 0;
@@ -462,16 +463,16 @@ static int cann_stream(struct hostdata *h, struct hd_load_ctx *ctx, const char *
 	return 0;
 }
 
-int hostdata_read(struct hostdata *h, const char *dir, const struct hd_engine *eng, unsigned flags,
-		  FILE *warn, char *err, size_t errlen)
+int hostdata_read(struct hostdata *h, const char *dir, const struct hostdata_engine *eng,
+		  unsigned flags, FILE *warn, char *err, size_t errlen)
 {
 	char pattern[4352], hdir[4352];
 	glob_t g;
 	DIR *d;
 	int r;
 	struct {
-		struct hd_load_ctx ctx;
-		struct npuprof_host_file_info info;
+		struct hostdata_load_ctx ctx;
+		struct npuprof_hostread_file_info info;
 		char *path;
 	} *pend = NULL; /* streams whose CANN reports wait for the others */
 	size_t npend = 0;
@@ -488,8 +489,8 @@ int hostdata_read(struct hostdata *h, const char *dir, const struct hd_engine *e
 	u64map_init(&h->strings);
 	u64map_init(&h->opstr_at);
 	u64map_init(&h->apistr_at);
-	snprintf(pattern, sizeof(pattern), "%s/host/data/%s*%s", dir, NPUPROF_HOST_FILE_PREFIX,
-		 NPUPROF_HOST_FILE_SUFFIX);
+	snprintf(pattern, sizeof(pattern), "%s/host/data/%s*%s", dir, NPUPROF_HOSTFMT_FILE_PREFIX,
+		 NPUPROF_HOSTFMT_FILE_SUFFIX);
 	snprintf(hdir, sizeof(hdir), "%s/host/data", dir);
 	d = opendir(hdir);
 	if (!d && errno != ENOENT) {
@@ -510,15 +511,16 @@ int hostdata_read(struct hostdata *h, const char *dir, const struct hd_engine *e
 		return -EIO;
 	}
 	for (size_t i = 0; i < g.gl_pathc; i++) {
-		struct npuprof_host_file_info info;
-		struct npuprof_host_decode_stats st;
-		struct hd_load_ctx ctx = { .h = h, .keep_api = (flags & HD_KEEP_API) != 0 };
+		struct npuprof_hostread_file_info info;
+		struct npuprof_hostread_decode_stats st;
+		struct hostdata_load_ctx ctx = { .h = h,
+						 .keep_api = (flags & HOSTDATA_KEEP_API) != 0 };
 		char derr[512] = "";
 		const char *p = strrchr(g.gl_pathv[i], '.');
 
 		/* the pid is in the name; the header confirms it */
-		ctx.pid = (uint32_t)strtoul(strstr(g.gl_pathv[i], NPUPROF_HOST_FILE_PREFIX) +
-						    strlen(NPUPROF_HOST_FILE_PREFIX),
+		ctx.pid = (uint32_t)strtoul(strstr(g.gl_pathv[i], NPUPROF_HOSTFMT_FILE_PREFIX) +
+						    strlen(NPUPROF_HOSTFMT_FILE_PREFIX),
 					    NULL, 10);
 		(void)p;
 		memset(&st, 0, sizeof(st));
@@ -530,9 +532,9 @@ int hostdata_read(struct hostdata *h, const char *dir, const struct hd_engine *e
 			r = -ENOMEM;
 			goto fail;
 		}
-		if (r == 0 || r == NPUPROF_HOST_EDAMAGED)
+		if (r == 0 || r == NPUPROF_HOSTREAD_EDAMAGED)
 			ctx.pid = info.header.pid ? info.header.pid : ctx.pid;
-		if (r == NPUPROF_HOST_EDAMAGED) {
+		if (r == NPUPROF_HOSTREAD_EDAMAGED) {
 			h->damaged_files++;
 			fprintf(warn,
 				"npuprof export: warning: %s (%llu damaged blocks, %llu bytes skipped, %llu bad records; the intact records are exported)\n",
@@ -547,7 +549,7 @@ int hostdata_read(struct hostdata *h, const char *dir, const struct hd_engine *e
 				derr);
 		}
 		refused_warning(h, &ctx, g.gl_pathv[i], warn);
-		if ((r == 0 || r == NPUPROF_HOST_EDAMAGED) && cann_reports(ctx.cann)) {
+		if ((r == 0 || r == NPUPROF_HOSTREAD_EDAMAGED) && cann_reports(ctx.cann)) {
 			/* after every stream: its connectionIds follow every
 			 * runtime-written one of the session */
 			void *pp = realloc(pend, (npend + 1) * sizeof(*pend));
@@ -607,7 +609,7 @@ int hostdata_read(struct hostdata *h, const char *dir, const struct hd_engine *e
 
 	/* opIds: dense from 1 in the order the ops were launched */
 	if (h->nhop) {
-		struct hd_hccl_op **order = malloc(h->nhop * sizeof(*order));
+		struct hostdata_hccl_op **order = malloc(h->nhop * sizeof(*order));
 
 		if (!order)
 			return -ENOMEM;
@@ -659,20 +661,20 @@ const char *hostdata_str(const struct hostdata *h, uint64_t id)
 {
 	uint64_t idx;
 
-	if (id == NPUPROF_HREC_NO_STRING)
+	if (id == NPUPROF_HOSTFMT_NO_STRING)
 		return "";
 	if (!u64map_get(&h->strings, id, &idx))
 		return NULL;
 	return h->strv[idx];
 }
 
-struct hd_hccl_op *hostdata_hccl_op(struct hostdata *h, uint32_t pid, uint64_t op_seq)
+struct hostdata_hccl_op *hostdata_hccl_op(struct hostdata *h, uint32_t pid, uint64_t op_seq)
 {
 	size_t lo = 0, hi = h->nhop;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		const struct hd_hccl_op *m = &h->hop[mid];
+		const struct hostdata_hccl_op *m = &h->hop[mid];
 
 		if (m->pid < pid || (m->pid == pid && m->r.op_seq < op_seq))
 			lo = mid + 1;
@@ -684,26 +686,28 @@ struct hd_hccl_op *hostdata_hccl_op(struct hostdata *h, uint32_t pid, uint64_t o
 	return NULL;
 }
 
-const struct hd_track *hostdata_match_track(struct hostdata *h, uint32_t pid, uint32_t dev,
-					    uint32_t stream, uint32_t task, uint64_t t)
+const struct hostdata_track *hostdata_match_track(struct hostdata *h, uint32_t pid, uint32_t dev,
+						  uint32_t stream, uint32_t task, uint64_t t)
 {
-	return h->eng->match_track(h, hd_task_key(pid, dev, stream, task), t);
+	return h->eng->match_track(h, hostdata_task_key(pid, dev, stream, task), t);
 }
 
-const struct hd_compute *hostdata_compute(const struct hostdata *h, uint32_t pid, uint32_t dev,
-					  uint32_t stream, uint32_t task, uint32_t batch)
+const struct hostdata_compute *hostdata_compute(const struct hostdata *h, uint32_t pid,
+						uint32_t dev, uint32_t stream, uint32_t task,
+						uint32_t batch)
 {
-	return h->eng->compute(h, hd_task_key(pid, dev, stream, task), batch);
+	return h->eng->compute(h, hostdata_task_key(pid, dev, stream, task), batch);
 }
 
-const struct hd_hccl_task *hostdata_hccl_task(const struct hostdata *h, uint32_t pid, uint32_t dev,
-					      uint32_t stream, uint32_t task, uint32_t batch)
+const struct hostdata_hccl_task *hostdata_hccl_task(const struct hostdata *h, uint32_t pid,
+						    uint32_t dev, uint32_t stream, uint32_t task,
+						    uint32_t batch)
 {
-	return h->eng->hccl_task(h, hd_task_key(pid, dev, stream, task), batch);
+	return h->eng->hccl_task(h, hostdata_task_key(pid, dev, stream, task), batch);
 }
 
-const struct hd_api *hostdata_enclosing_api(struct hostdata *h, uint32_t pid, uint32_t tid,
-					    uint64_t t)
+const struct hostdata_api *hostdata_enclosing_api(struct hostdata *h, uint32_t pid, uint32_t tid,
+						  uint64_t t)
 {
 	return h->eng->enclosing_api(h, pid, tid, t);
 }

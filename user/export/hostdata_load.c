@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct hd_whole *whole_of(const struct hostdata *h)
+static struct hostdata_whole *whole_of(const struct hostdata *h)
 {
 	return h->eng_state;
 }
 
-const struct hd_whole *hostdata_whole(const struct hostdata *h)
+const struct hostdata_whole *hostdata_whole(const struct hostdata *h)
 {
-	return h->eng == &hd_whole_engine ? h->eng_state : NULL;
+	return h->eng == &hostdata_whole_engine ? h->eng_state : NULL;
 }
 
 /*
@@ -40,7 +40,7 @@ static int chain_add(struct u64map *m, uint32_t *next, uint64_t hkey, uint32_t i
 {
 	uint64_t v;
 
-	next[i] = HD_END;
+	next[i] = HOSTDATA_END;
 	if (!u64map_get(m, hkey, &v))
 		return u64map_put(m, hkey, (uint64_t)i | ((uint64_t)i << 32));
 	next[(uint32_t)(v >> 32)] = i;
@@ -77,12 +77,12 @@ static int cmp_u64_idx(const void *a, const void *b)
 	return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
-static int sort_chain(struct hd_whole *h, uint64_t key, uint32_t first)
+static int sort_chain(struct hostdata_whole *h, uint64_t key, uint32_t first)
 {
 	size_t n = 0, cap = 0;
 	uint64_t *v = NULL;
 
-	for (uint32_t i = first; i != HD_END; i = h->track_next[i]) {
+	for (uint32_t i = first; i != HOSTDATA_END; i = h->track_next[i]) {
 		if (n == cap) {
 			uint64_t *p = realloc(v, (cap = cap ? 2 * cap : 64) * 2 * sizeof(*v));
 
@@ -98,7 +98,7 @@ static int sort_chain(struct hd_whole *h, uint64_t key, uint32_t first)
 	}
 	qsort(v, n, 2 * sizeof(*v), cmp_u64_idx); /* (time, index): stable */
 	for (size_t k = 0; k < n; k++)
-		h->track_next[v[2 * k + 1]] = k + 1 < n ? (uint32_t)v[2 * k + 3] : HD_END;
+		h->track_next[v[2 * k + 1]] = k + 1 < n ? (uint32_t)v[2 * k + 3] : HOSTDATA_END;
 	int r = u64map_put(&h->track_range, key, v[1]);
 	free(v);
 	return r;
@@ -106,7 +106,7 @@ static int sort_chain(struct hd_whole *h, uint64_t key, uint32_t first)
 
 int hostdata_load(struct hostdata *h, const char *dir, FILE *warn, char *err, size_t errlen)
 {
-	return hostdata_read(h, dir, &hd_whole_engine, HD_KEEP_API, warn, err, errlen);
+	return hostdata_read(h, dir, &hostdata_whole_engine, HOSTDATA_KEEP_API, warn, err, errlen);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -118,7 +118,7 @@ static int cmp_u64(const void *a, const void *b)
 
 uint32_t *hostdata_track_order(const struct hostdata *hd)
 {
-	const struct hd_whole *h = hostdata_whole(hd);
+	const struct hostdata_whole *h = hostdata_whole(hd);
 	const struct u64map *m;
 
 	if (!h)
@@ -142,7 +142,7 @@ uint32_t *hostdata_track_order(const struct hostdata *hd)
 		uint64_t first;
 
 		u64map_get(m, keys[k], &first);
-		for (uint32_t i = (uint32_t)first; i != HD_END && n < h->ntrack;
+		for (uint32_t i = (uint32_t)first; i != HOSTDATA_END && n < h->ntrack;
 		     i = h->track_next[i])
 			order[n++] = i;
 	}
@@ -150,17 +150,17 @@ uint32_t *hostdata_track_order(const struct hostdata *hd)
 	return order;
 }
 
-static const struct hd_track *whole_match(struct hostdata *hd, uint64_t key, uint64_t t)
+static const struct hostdata_track *whole_match(struct hostdata *hd, uint64_t key, uint64_t t)
 {
-	struct hd_whole *h = whole_of(hd);
+	struct hostdata_whole *h = whole_of(hd);
 	uint64_t first;
 	uint32_t cur;
-	const struct hd_track *best = NULL;
+	const struct hostdata_track *best = NULL;
 
 	if (!u64map_get(&h->track_range, key, &first))
 		return NULL;
 	cur = h->track_cursor[first];
-	while (cur != HD_END && h->track[cur].r.time_ns <= t + TRACK_SLACK_NS) {
+	while (cur != HOSTDATA_END && h->track[cur].r.time_ns <= t + TRACK_SLACK_NS) {
 		best = &h->track[cur];
 		cur = h->track_next[cur];
 	}
@@ -171,29 +171,29 @@ static const struct hd_track *whole_match(struct hostdata *hd, uint64_t key, uin
 #define DETAIL_FIND(fn, type, arr, at, next)                                         \
 	static const type *fn(const struct hostdata *hd, uint64_t k, uint32_t batch) \
 	{                                                                            \
-		const struct hd_whole *h = whole_of(hd);                             \
+		const struct hostdata_whole *h = whole_of(hd);                       \
 		uint64_t i;                                                          \
 		if (!u64map_get(&h->at, detail_hash(k, batch), &i))                  \
 			return NULL;                                                 \
-		for (i &= 0xffffffffULL; i != HD_END; i = h->next[i]) {              \
+		for (i &= 0xffffffffULL; i != HOSTDATA_END; i = h->next[i]) {        \
 			const type *m = &h->arr[i];                                  \
 			if (m->key == k && m->r.batch_id == batch)                   \
 				return m;                                            \
 		}                                                                    \
 		return NULL;                                                         \
 	}
-DETAIL_FIND(whole_compute, struct hd_compute, compute, compute_at, compute_next)
-DETAIL_FIND(whole_hccl_task, struct hd_hccl_task, htask, htask_at, htask_next)
-static const struct hd_api *whole_enclosing_api(struct hostdata *h, uint32_t pid, uint32_t tid,
-						uint64_t t)
+DETAIL_FIND(whole_compute, struct hostdata_compute, compute, compute_at, compute_next)
+DETAIL_FIND(whole_hccl_task, struct hostdata_hccl_task, htask, htask_at, htask_next)
+static const struct hostdata_api *whole_enclosing_api(struct hostdata *h, uint32_t pid,
+						      uint32_t tid, uint64_t t)
 {
 	size_t lo = 0, hi = h->napi;
-	const struct hd_api *best = NULL;
+	const struct hostdata_api *best = NULL;
 
 	/* first API of (pid, tid) starting after t */
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		const struct hd_api *m = &h->api[mid];
+		const struct hostdata_api *m = &h->api[mid];
 
 		if (m->pid < pid ||
 		    (m->pid == pid && (m->r.tid < tid || (m->r.tid == tid && m->r.start_ns <= t))))
@@ -204,7 +204,7 @@ static const struct hd_api *whole_enclosing_api(struct hostdata *h, uint32_t pid
 	/* walk back over ranges that start before t; the latest-starting one
 	 * that still contains t is the innermost (APIs nest on a thread) */
 	for (size_t i = lo; i-- > 0;) {
-		const struct hd_api *m = &h->api[i];
+		const struct hostdata_api *m = &h->api[i];
 
 		if (m->pid != pid || m->r.tid != tid)
 			break;
@@ -221,7 +221,7 @@ static const struct hd_api *whole_enclosing_api(struct hostdata *h, uint32_t pid
 
 static void *whole_create(void)
 {
-	struct hd_whole *w = calloc(1, sizeof(*w));
+	struct hostdata_whole *w = calloc(1, sizeof(*w));
 
 	if (w) {
 		u64map_init(&w->track_range);
@@ -233,7 +233,7 @@ static void *whole_create(void)
 
 static void whole_release(void *state)
 {
-	struct hd_whole *w = state;
+	struct hostdata_whole *w = state;
 
 	if (!w)
 		return;
@@ -250,56 +250,57 @@ static void whole_release(void *state)
 	free(w);
 }
 
-static int whole_decode_file(struct hd_load_ctx *ctx, const char *path,
-			     struct npuprof_host_file_info *info,
-			     struct npuprof_host_decode_stats *stats, char *derr, size_t derrlen)
+static int whole_decode_file(struct hostdata_load_ctx *ctx, const char *path,
+			     struct npuprof_hostread_file_info *info,
+			     struct npuprof_hostread_decode_stats *stats, char *derr,
+			     size_t derrlen)
 {
-	return npuprof_host_decode(path, hostdata_on_rec, ctx, info, stats, derr, derrlen);
+	return npuprof_hostread_decode(path, hostdata_on_rec, ctx, info, stats, derr, derrlen);
 }
 
 /* The stream made of CANN reports: decoded from memory. */
-static int whole_decode_buffer(struct hd_load_ctx *ctx, const uint8_t *buf, size_t len,
-			       const char *name, struct npuprof_host_file_info *info,
-			       struct npuprof_host_decode_stats *stats, char *derr, size_t derrlen,
-			       int *fatal, char *err, size_t errlen)
+static int whole_decode_buffer(struct hostdata_load_ctx *ctx, const uint8_t *buf, size_t len,
+			       const char *name, struct npuprof_hostread_file_info *info,
+			       struct npuprof_hostread_decode_stats *stats, char *derr,
+			       size_t derrlen, int *fatal, char *err, size_t errlen)
 {
-	return npuprof_host_decode_buffer(buf, len, name, hostdata_on_rec, ctx, info, stats, derr,
-					  derrlen);
+	return npuprof_hostread_decode_buffer(buf, len, name, hostdata_on_rec, ctx, info, stats,
+					      derr, derrlen);
 }
 
-static int whole_per_task(struct hd_load_ctx *ctx, const struct npuprof_hrec_header *rec)
+static int whole_per_task(struct hostdata_load_ctx *ctx, const struct npuprof_hostfmt_header *rec)
 {
-	struct hd_whole *w = whole_of(ctx->h);
+	struct hostdata_whole *w = whole_of(ctx->h);
 	uint32_t pid = ctx->pid;
 	int e;
 
 	switch (rec->kind) {
-	case NPUPROF_HREC_TASK_TRACK:
-		if (rec->size >= sizeof(struct npuprof_hrec_task_track)) {
-			struct hd_track t;
+	case NPUPROF_HOSTFMT_TASK_TRACK:
+		if (rec->size >= sizeof(struct npuprof_hostfmt_task_track)) {
+			struct hostdata_track t;
 
 			hostdata_decode_track(pid, rec, &t);
-			HD_PUSH(w->track, w->ntrack, t, ctx);
+			HOSTDATA_PUSH(w->track, w->ntrack, t, ctx);
 		}
 		break;
-	case NPUPROF_HREC_COMPUTE_OP:
-		if (rec->size >= sizeof(struct npuprof_hrec_compute_op)) {
-			struct hd_compute c;
+	case NPUPROF_HOSTFMT_COMPUTE_OP:
+		if (rec->size >= sizeof(struct npuprof_hostfmt_compute_op)) {
+			struct hostdata_compute c;
 
 			e = hostdata_decode_compute(ctx->h, pid, rec, &c);
 			if (e < 0) {
 				ctx->oom = 1;
 				return e;
 			}
-			HD_PUSH(w->compute, w->ncompute, c, ctx);
+			HOSTDATA_PUSH(w->compute, w->ncompute, c, ctx);
 		}
 		break;
-	case NPUPROF_HREC_HCCL_TASK:
-		if (rec->size >= sizeof(struct npuprof_hrec_hccl_task)) {
-			struct hd_hccl_task t;
+	case NPUPROF_HOSTFMT_HCCL_TASK:
+		if (rec->size >= sizeof(struct npuprof_hostfmt_hccl_task)) {
+			struct hostdata_hccl_task t;
 
 			hostdata_decode_htask(pid, rec, &t);
-			HD_PUSH(w->htask, w->nhtask, t, ctx);
+			HOSTDATA_PUSH(w->htask, w->nhtask, t, ctx);
 		}
 		break;
 	}
@@ -310,18 +311,18 @@ static int whole_per_task(struct hd_load_ctx *ctx, const struct npuprof_hrec_hea
  * a cursor each. */
 static int whole_finish(struct hostdata *hd, char *err, size_t errlen)
 {
-	struct hd_whole *h = whole_of(hd);
+	struct hostdata_whole *h = whole_of(hd);
 
-	if (h->ntrack >= 0x80000000u || h->ncompute >= HD_END || h->nhtask >= HD_END) {
+	if (h->ntrack >= 0x80000000u || h->ncompute >= HOSTDATA_END || h->nhtask >= HOSTDATA_END) {
 		snprintf(err, errlen, "more than %u host records of one kind", 0x7fffffffu);
 		return -EOVERFLOW;
 	}
 	if (build_detail(&h->compute_at, &h->compute_next, h->ncompute, sizeof(*h->compute),
-			 h->compute, offsetof(struct hd_compute, key),
-			 offsetof(struct hd_compute, r.batch_id)) < 0 ||
+			 h->compute, offsetof(struct hostdata_compute, key),
+			 offsetof(struct hostdata_compute, r.batch_id)) < 0 ||
 	    build_detail(&h->htask_at, &h->htask_next, h->nhtask, sizeof(*h->htask), h->htask,
-			 offsetof(struct hd_hccl_task, key),
-			 offsetof(struct hd_hccl_task, r.batch_id)) < 0)
+			 offsetof(struct hostdata_hccl_task, key),
+			 offsetof(struct hostdata_hccl_task, r.batch_id)) < 0)
 		return -ENOMEM;
 	/* track chains per task key, in time order, with a cursor each */
 	h->track_cursor = malloc((h->ntrack + 1) * sizeof(*h->track_cursor));
@@ -333,9 +334,9 @@ static int whole_finish(struct hostdata *hd, char *err, size_t errlen)
 		uint32_t last;
 
 		h->track_cursor[i] = (uint32_t)i;
-		if (!u64map_get(&h->track_range, hd_track_key(&h->track[i]), &v)) {
-			h->track_next[i] = HD_END;
-			if (u64map_put(&h->track_range, hd_track_key(&h->track[i]),
+		if (!u64map_get(&h->track_range, hostdata_track_key(&h->track[i]), &v)) {
+			h->track_next[i] = HOSTDATA_END;
+			if (u64map_put(&h->track_range, hostdata_track_key(&h->track[i]),
 				       (uint64_t)i | ((uint64_t)i << 32)) < 0)
 				return -ENOMEM;
 			continue;
@@ -346,8 +347,8 @@ static int whole_finish(struct hostdata *hd, char *err, size_t errlen)
 			 * threads): bit 31 of the first's cursor asks for a sort */
 			h->track_cursor[(uint32_t)v] |= 0x80000000u;
 		h->track_next[last] = (uint32_t)i;
-		h->track_next[i] = HD_END;
-		if (u64map_put(&h->track_range, hd_track_key(&h->track[i]),
+		h->track_next[i] = HOSTDATA_END;
+		if (u64map_put(&h->track_range, hostdata_track_key(&h->track[i]),
 			       (v & 0xffffffffULL) | ((uint64_t)i << 32)) < 0)
 			return -ENOMEM;
 	}
@@ -355,24 +356,25 @@ static int whole_finish(struct hostdata *hd, char *err, size_t errlen)
 		uint64_t v;
 		uint32_t first;
 
-		u64map_get(&h->track_range, hd_track_key(&h->track[i]), &v);
+		u64map_get(&h->track_range, hostdata_track_key(&h->track[i]), &v);
 		first = (uint32_t)v;
 		if (first != i)
 			continue; /* once per chain, at its first record */
 		if (h->track_cursor[i] & 0x80000000u) {
 			h->track_cursor[i] = (uint32_t)i;
-			if (sort_chain(h, hd_track_key(&h->track[i]), first) < 0)
+			if (sort_chain(h, hostdata_track_key(&h->track[i]), first) < 0)
 				return -ENOMEM;
-			u64map_get(&h->track_range, hd_track_key(&h->track[i]), &v);
+			u64map_get(&h->track_range, hostdata_track_key(&h->track[i]), &v);
 			h->track_cursor[(uint32_t)v] = (uint32_t)v;
-		} else if (u64map_put(&h->track_range, hd_track_key(&h->track[i]), first) < 0) {
+		} else if (u64map_put(&h->track_range, hostdata_track_key(&h->track[i]), first) <
+			   0) {
 			return -ENOMEM;
 		}
 	}
 	return 0;
 }
 
-const struct hd_engine hd_whole_engine = {
+const struct hostdata_engine hostdata_whole_engine = {
 	.create = whole_create,
 	.release = whole_release,
 	.decode_file = whole_decode_file,

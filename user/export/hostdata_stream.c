@@ -56,20 +56,20 @@ struct hs_cursor {
 };
 
 struct hs_pend {
-	struct hd_track t;
-	uint32_t next; /* in time order; HD_END: the last */
+	struct hostdata_track t;
+	uint32_t next; /* in time order; HOSTDATA_END: the last */
 };
 
 struct hs_cdet {
-	struct hd_compute c[HS_BATCHES];
+	struct hostdata_compute c[HS_BATCHES];
 	uint8_t used, next;
 };
 struct hs_hdet {
-	struct hd_hccl_task t[HS_BATCHES];
+	struct hostdata_hccl_task t[HS_BATCHES];
 	uint8_t used, next;
 };
 
-struct hd_stream {
+struct hostdata_stream {
 	struct hs_file *file;
 	size_t nfile;
 	struct hs_cursor *cur;
@@ -92,20 +92,20 @@ struct hd_stream {
 	size_t nhdet, caphdet;
 	struct u64map hdet_at;
 	/* node/acl-level API calls merged lately, in merge order (ring) */
-	struct hd_api *win;
+	struct hostdata_api *win;
 	size_t winhead, nwin, capwin, winlive; /* winlive: after the last compaction */
-	struct hd_api ahead; /* found by reading ahead */
-	struct hd_track matched;
+	struct hostdata_api ahead; /* found by reading ahead */
+	struct hostdata_track matched;
 	/* host-only sessions: tracks merged, written in merge order once the
 	 * merge is past their details */
-	struct hd_track *fifo;
+	struct hostdata_track *fifo;
 	size_t fhead, nfifo, capfifo;
 	/* launches (hostdata_launch) */
-	struct hd_launch **chunk;
+	struct hostdata_launch **chunk;
 	size_t nchunk;
 	uint32_t launch_free;
-	hd_api_fn on_api;
-	hd_task_fn on_task;
+	hostdata_api_fn on_api;
+	hostdata_task_fn on_task;
 	void *ctx;
 	int draining;
 	int err;
@@ -113,7 +113,7 @@ struct hd_stream {
 	size_t capscratch;
 };
 
-/* Pass 1's state over one file (hd_load_ctx.index). */
+/* Pass 1's state over one file (hostdata_load_ctx.index). */
 struct hs_index {
 	const uint8_t *base, *dropped; /* the file's mapping; pages below given back */
 	size_t len;
@@ -124,19 +124,19 @@ struct hs_index {
 };
 
 /* h's merge state, or NULL if h was not opened by hostdata_open. */
-static struct hd_stream *stream_of(const struct hostdata *h)
+static struct hostdata_stream *stream_of(const struct hostdata *h)
 {
-	return h->eng == &hd_stream_engine ? h->eng_state : NULL;
+	return h->eng == &hostdata_stream_engine ? h->eng_state : NULL;
 }
 
 static struct hs_cursor *cursor_for(struct hostdata *h, uint32_t file, uint32_t pid, uint32_t tid)
 {
-	struct hd_stream *st = stream_of(h);
+	struct hostdata_stream *st = stream_of(h);
 	uint64_t k = (uint64_t)file << 32 | tid, v;
 
 	if (u64map_get(&st->cur_at, k, &v))
 		return &st->cur[v];
-	if (st->ncur >= HD_END)
+	if (st->ncur >= HOSTDATA_END)
 		return NULL;
 	if ((st->ncur & (st->ncur - 1)) == 0) {
 		void *p = realloc(st->cur, (st->ncur ? 2 * st->ncur : 16) * sizeof(*st->cur));
@@ -155,7 +155,7 @@ static struct hs_cursor *cursor_for(struct hostdata *h, uint32_t file, uint32_t 
 }
 
 /* Closes the open range: kept if it holds per-task records. */
-static int range_close(struct hd_load_ctx *ctx)
+static int range_close(struct hostdata_load_ctx *ctx)
 {
 	struct hs_cursor *c;
 
@@ -186,13 +186,13 @@ static int range_close(struct hd_load_ctx *ctx)
 
 static int per_task(uint16_t kind)
 {
-	return kind == NPUPROF_HREC_API || kind == NPUPROF_HREC_TASK_TRACK ||
-	       kind == NPUPROF_HREC_COMPUTE_OP || kind == NPUPROF_HREC_HCCL_TASK;
+	return kind == NPUPROF_HOSTFMT_API || kind == NPUPROF_HOSTFMT_TASK_TRACK ||
+	       kind == NPUPROF_HOSTFMT_COMPUTE_OP || kind == NPUPROF_HOSTFMT_HCCL_TASK;
 }
 
 /* Pass 1: the byte range of the block this record is in. */
-static int index_record(struct hd_load_ctx *ctx, const struct npuprof_host_block_header *b,
-			const struct npuprof_hrec_header *rec)
+static int index_record(struct hostdata_load_ctx *ctx, const struct npuprof_hostfmt_block_header *b,
+			const struct npuprof_hostfmt_header *rec)
 {
 	const uint8_t *at = (const uint8_t *)rec;
 	uint64_t off;
@@ -241,28 +241,28 @@ static int index_record(struct hd_load_ctx *ctx, const struct npuprof_host_block
 
 /* The time a per-task record is merged at (valid size checked); 0 if it
  * is not one the merge handles. */
-static int rec_time(const struct npuprof_hrec_header *r, uint64_t *t)
+static int rec_time(const struct npuprof_hostfmt_header *r, uint64_t *t)
 {
 	switch (r->kind) {
-	case NPUPROF_HREC_API:
-		if (r->size < sizeof(struct npuprof_hrec_api))
+	case NPUPROF_HOSTFMT_API:
+		if (r->size < sizeof(struct npuprof_hostfmt_api))
 			return 0;
-		*t = ((const struct npuprof_hrec_api *)r)->end_ns; /* written at its end */
+		*t = ((const struct npuprof_hostfmt_api *)r)->end_ns; /* written at its end */
 		return 1;
-	case NPUPROF_HREC_TASK_TRACK:
-		if (r->size < sizeof(struct npuprof_hrec_task_track))
+	case NPUPROF_HOSTFMT_TASK_TRACK:
+		if (r->size < sizeof(struct npuprof_hostfmt_task_track))
 			return 0;
-		*t = ((const struct npuprof_hrec_task_track *)r)->time_ns;
+		*t = ((const struct npuprof_hostfmt_task_track *)r)->time_ns;
 		return 1;
-	case NPUPROF_HREC_COMPUTE_OP:
-		if (r->size < sizeof(struct npuprof_hrec_compute_op))
+	case NPUPROF_HOSTFMT_COMPUTE_OP:
+		if (r->size < sizeof(struct npuprof_hostfmt_compute_op))
 			return 0;
-		*t = ((const struct npuprof_hrec_compute_op *)r)->time_ns;
+		*t = ((const struct npuprof_hostfmt_compute_op *)r)->time_ns;
 		return 1;
-	case NPUPROF_HREC_HCCL_TASK:
-		if (r->size < sizeof(struct npuprof_hrec_hccl_task))
+	case NPUPROF_HOSTFMT_HCCL_TASK:
+		if (r->size < sizeof(struct npuprof_hostfmt_hccl_task))
 			return 0;
-		*t = ((const struct npuprof_hrec_hccl_task *)r)->time_ns;
+		*t = ((const struct npuprof_hostfmt_hccl_task *)r)->time_ns;
 		return 1;
 	}
 	return 0;
@@ -272,7 +272,7 @@ static int rec_time(const struct npuprof_hrec_header *r, uint64_t *t)
 static int64_t read_range(struct hostdata *h, struct hs_cursor *c, size_t i, uint8_t **buf,
 			  size_t *cap)
 {
-	struct hd_stream *st = stream_of(h);
+	struct hostdata_stream *st = stream_of(h);
 	size_t len = c->len[i];
 	ssize_t n;
 
@@ -303,11 +303,11 @@ static int64_t read_range(struct hostdata *h, struct hs_cursor *c, size_t i, uin
 static int cursor_peek(struct hostdata *h, struct hs_cursor *c)
 {
 	for (;;) {
-		while (c->pos + sizeof(struct npuprof_hrec_header) <= c->n) {
-			const struct npuprof_hrec_header *r = (const void *)(c->buf + c->pos);
+		while (c->pos + sizeof(struct npuprof_hostfmt_header) <= c->n) {
+			const struct npuprof_hostfmt_header *r = (const void *)(c->buf + c->pos);
 			uint64_t t;
 
-			if (r->size < sizeof(*r) || (r->size & (NPUPROF_HREC_ALIGN - 1)) ||
+			if (r->size < sizeof(*r) || (r->size & (NPUPROF_HOSTFMT_ALIGN - 1)) ||
 			    r->size > c->n - c->pos) {
 				c->pos = c->n; /* changed since pass 1: the range is dropped */
 				break;
@@ -316,7 +316,7 @@ static int cursor_peek(struct hostdata *h, struct hs_cursor *c)
 				/* an API call neither holds its thread back nor moves
 				 * it on: it is written at its end, or, replayed, ahead
 				 * of its time (aclnpuRecordApi); merged when reached */
-				if (r->kind == NPUPROF_HREC_API)
+				if (r->kind == NPUPROF_HOSTFMT_API)
 					t = c->last;
 				c->key = t > c->last ? t : c->last;
 				return 1;
@@ -336,14 +336,14 @@ static int cursor_peek(struct hostdata *h, struct hs_cursor *c)
 	}
 }
 
-static int heap_less(const struct hd_stream *st, uint32_t a, uint32_t b)
+static int heap_less(const struct hostdata_stream *st, uint32_t a, uint32_t b)
 {
 	if (st->cur[a].key != st->cur[b].key)
 		return st->cur[a].key < st->cur[b].key;
 	return a < b;
 }
 
-static void heap_down(struct hd_stream *st, size_t i)
+static void heap_down(struct hostdata_stream *st, size_t i)
 {
 	for (;;) {
 		size_t l = 2 * i + 1, m = i;
@@ -364,16 +364,16 @@ static void heap_down(struct hd_stream *st, size_t i)
 /* A track not matched yet, in its key's list in time order (equal times:
  * merge order). Older tracks a newer one supersedes for every submit still
  * to come (time <= latest submit + slack) are dropped. */
-static int pend_add(struct hd_stream *st, const struct hd_track *t)
+static int pend_add(struct hostdata_stream *st, const struct hostdata_track *t)
 {
-	uint64_t key = hd_track_key(t), v;
+	uint64_t key = hostdata_track_key(t), v;
 	uint32_t i, head, tail;
 
-	if (st->pend_free != HD_END) {
+	if (st->pend_free != HOSTDATA_END) {
 		i = st->pend_free;
 		st->pend_free = st->pend[i].next;
 	} else {
-		if (st->npend >= HD_END - 1)
+		if (st->npend >= HOSTDATA_END - 1)
 			return -EOVERFLOW;
 		if (st->npend == st->cappend) {
 			size_t nc = st->cappend ? 2 * st->cappend : 1024;
@@ -387,7 +387,7 @@ static int pend_add(struct hd_stream *st, const struct hd_track *t)
 		i = (uint32_t)st->npend++;
 	}
 	st->pend[i].t = *t;
-	st->pend[i].next = HD_END;
+	st->pend[i].next = HOSTDATA_END;
 	if (!u64map_get(&st->pend_at, key, &v))
 		return u64map_put(&st->pend_at, key, (uint64_t)i | (uint64_t)i << 32);
 	head = (uint32_t)v;
@@ -401,13 +401,13 @@ static int pend_add(struct hd_stream *st, const struct hd_track *t)
 	} else {
 		uint32_t p = head;
 
-		while (st->pend[p].next != HD_END &&
+		while (st->pend[p].next != HOSTDATA_END &&
 		       st->pend[st->pend[p].next].t.r.time_ns <= t->r.time_ns)
 			p = st->pend[p].next;
 		st->pend[i].next = st->pend[p].next;
 		st->pend[p].next = i;
 	}
-	while (st->pend[head].next != HD_END &&
+	while (st->pend[head].next != HOSTDATA_END &&
 	       st->pend[st->pend[head].next].t.r.time_ns <= st->w) {
 		uint32_t n = st->pend[head].next;
 
@@ -419,7 +419,7 @@ static int pend_add(struct hd_stream *st, const struct hd_track *t)
 }
 
 #define DET_PUT(fn, dtype, rtype, arr, n, cap, at, field)                          \
-	static int fn(struct hd_stream *st, const rtype *d)                        \
+	static int fn(struct hostdata_stream *st, const rtype *d)                  \
 	{                                                                          \
 		uint64_t v;                                                        \
 		dtype *e;                                                          \
@@ -451,8 +451,8 @@ static int pend_add(struct hd_stream *st, const struct hd_track *t)
 		e->next = (uint8_t)((e->next + 1) % HS_BATCHES);                   \
 		return 0;                                                          \
 	}
-DET_PUT(cdet_put, struct hs_cdet, struct hd_compute, cdet, ncdet, capcdet, cdet_at, c)
-DET_PUT(hdet_put, struct hs_hdet, struct hd_hccl_task, hdet, nhdet, caphdet, hdet_at, t)
+DET_PUT(cdet_put, struct hs_cdet, struct hostdata_compute, cdet, ncdet, capcdet, cdet_at, c)
+DET_PUT(hdet_put, struct hs_hdet, struct hostdata_hccl_task, hdet, nhdet, caphdet, hdet_at, t)
 
 static int ring_push(void **ring, size_t *head, size_t *n, size_t *cap, const void *item,
 		     size_t size)
@@ -478,13 +478,13 @@ static int ring_push(void **ring, size_t *head, size_t *n, size_t *cap, const vo
 /* Merges cursor c's head record. */
 static int merge_one(struct hostdata *h, struct hs_cursor *c)
 {
-	struct hd_stream *st = stream_of(h);
-	const struct npuprof_hrec_header *r = (const void *)(c->buf + c->pos);
+	struct hostdata_stream *st = stream_of(h);
+	const struct npuprof_hostfmt_header *r = (const void *)(c->buf + c->pos);
 	int e = 0;
 
 	switch (r->kind) {
-	case NPUPROF_HREC_API: {
-		struct hd_api a;
+	case NPUPROF_HOSTFMT_API: {
+		struct hostdata_api a;
 
 		e = hostdata_decode_api(h, c->pid, r, &a);
 		if (e < 0)
@@ -500,8 +500,8 @@ static int merge_one(struct hostdata *h, struct hs_cursor *c)
 		}
 		break;
 	}
-	case NPUPROF_HREC_TASK_TRACK: {
-		struct hd_track t;
+	case NPUPROF_HOSTFMT_TASK_TRACK: {
+		struct hostdata_track t;
 
 		hostdata_decode_track(c->pid, r, &t);
 		if (st->on_task) {
@@ -514,16 +514,16 @@ static int merge_one(struct hostdata *h, struct hs_cursor *c)
 		}
 		break;
 	}
-	case NPUPROF_HREC_COMPUTE_OP: {
-		struct hd_compute d;
+	case NPUPROF_HOSTFMT_COMPUTE_OP: {
+		struct hostdata_compute d;
 
 		e = hostdata_decode_compute(h, c->pid, r, &d);
 		if (!e)
 			e = cdet_put(st, &d);
 		break;
 	}
-	case NPUPROF_HREC_HCCL_TASK: {
-		struct hd_hccl_task d;
+	case NPUPROF_HOSTFMT_HCCL_TASK: {
+		struct hostdata_hccl_task d;
 
 		hostdata_decode_htask(c->pid, r, &d);
 		e = hdet_put(st, &d);
@@ -539,10 +539,10 @@ static int merge_one(struct hostdata *h, struct hs_cursor *c)
  * details), in merge order. */
 static void emit_tasks(struct hostdata *h, int all)
 {
-	struct hd_stream *st = stream_of(h);
+	struct hostdata_stream *st = stream_of(h);
 
 	while (st->nfifo && !st->err) {
-		const struct hd_track *t = &st->fifo[st->fhead];
+		const struct hostdata_track *t = &st->fifo[st->fhead];
 
 		if (!all && st->nheap && st->cur[st->heap[0]].key <= t->r.time_ns + 2 * HS_AHEAD_NS)
 			return;
@@ -554,7 +554,7 @@ static void emit_tasks(struct hostdata *h, int all)
 
 int hostdata_advance(struct hostdata *h, uint64_t t)
 {
-	struct hd_stream *st = stream_of(h);
+	struct hostdata_stream *st = stream_of(h);
 
 	if (!st)
 		return 0;
@@ -595,7 +595,7 @@ int hostdata_advance(struct hostdata *h, uint64_t t)
 		size_t k = 0;
 
 		for (size_t j = 0; j < st->nwin; j++) {
-			const struct hd_api *a = &st->win[(st->winhead + j) % st->capwin];
+			const struct hostdata_api *a = &st->win[(st->winhead + j) % st->capwin];
 
 			if (a->r.end_ns >= low)
 				st->win[(st->winhead + k++) % st->capwin] = *a;
@@ -606,9 +606,9 @@ int hostdata_advance(struct hostdata *h, uint64_t t)
 	return st->err;
 }
 
-int hostdata_rewind(struct hostdata *h, hd_api_fn on_api, hd_task_fn on_task, void *ctx)
+int hostdata_rewind(struct hostdata *h, hostdata_api_fn on_api, hostdata_task_fn on_task, void *ctx)
 {
-	struct hd_stream *st = stream_of(h);
+	struct hostdata_stream *st = stream_of(h);
 
 	if (!st)
 		return 0;
@@ -620,7 +620,7 @@ int hostdata_rewind(struct hostdata *h, hd_api_fn on_api, hd_task_fn on_task, vo
 	st->err = 0;
 	st->draining = 0;
 	st->npend = 0;
-	st->pend_free = HD_END;
+	st->pend_free = HOSTDATA_END;
 	u64map_free(&st->pend_at);
 	st->ncdet = st->nhdet = 0;
 	u64map_free(&st->cdet_at);
@@ -628,7 +628,7 @@ int hostdata_rewind(struct hostdata *h, hd_api_fn on_api, hd_task_fn on_task, vo
 	st->nwin = st->winhead = st->winlive = 0;
 	st->nfifo = st->fhead = 0;
 	/* every launch is free again */
-	st->launch_free = HD_END;
+	st->launch_free = HOSTDATA_END;
 	for (size_t i = st->nchunk * HS_CHUNK; i-- > 0;) {
 		st->chunk[i / HS_CHUNK][i % HS_CHUNK].next_free = st->launch_free;
 		st->launch_free = (uint32_t)i;
@@ -657,11 +657,11 @@ int hostdata_drain(struct hostdata *h)
 	return hostdata_advance(h, UINT64_MAX);
 }
 
-static const struct hd_track *stream_match(struct hostdata *h, uint64_t key, uint64_t t)
+static const struct hostdata_track *stream_match(struct hostdata *h, uint64_t key, uint64_t t)
 {
-	struct hd_stream *st = stream_of(h);
+	struct hostdata_stream *st = stream_of(h);
 	uint64_t v, lim = t + TRACK_SLACK_NS;
-	uint32_t i, found = HD_END;
+	uint32_t i, found = HOSTDATA_END;
 
 	hostdata_advance(h, lim + HS_AHEAD_NS);
 	if (lim > st->w)
@@ -669,22 +669,22 @@ static const struct hd_track *stream_match(struct hostdata *h, uint64_t key, uin
 	if (!u64map_get(&st->pend_at, key, &v))
 		return NULL;
 	i = (uint32_t)v;
-	while (i != HD_END && st->pend[i].t.r.time_ns <= lim) {
+	while (i != HOSTDATA_END && st->pend[i].t.r.time_ns <= lim) {
 		uint32_t n = st->pend[i].next;
 
-		if (found != HD_END) {
+		if (found != HOSTDATA_END) {
 			st->pend[found].next = st->pend_free;
 			st->pend_free = found;
 		}
 		found = i;
 		i = n;
 	}
-	if (found == HD_END)
+	if (found == HOSTDATA_END)
 		return NULL;
 	st->matched = st->pend[found].t;
 	st->pend[found].next = st->pend_free;
 	st->pend_free = found;
-	if (i == HD_END)
+	if (i == HOSTDATA_END)
 		u64map_del(&st->pend_at, key);
 	else
 		u64map_put(&st->pend_at, key, (uint64_t)i | (v & 0xffffffff00000000ULL));
@@ -693,9 +693,10 @@ static const struct hd_track *stream_match(struct hostdata *h, uint64_t key, uin
 
 /* Reading ahead on (pid, tid)'s own cursor, without merging: the first
  * node/acl-level call there (they are in end order) that encloses t. */
-static const struct hd_api *read_ahead(struct hostdata *h, uint32_t pid, uint32_t tid, uint64_t t)
+static const struct hostdata_api *read_ahead(struct hostdata *h, uint32_t pid, uint32_t tid,
+					     uint64_t t)
 {
-	struct hd_stream *st = stream_of(h);
+	struct hostdata_stream *st = stream_of(h);
 	int own = 0;
 
 	/* the thread's own cursor; if it has none (its calls were recorded
@@ -711,8 +712,8 @@ static const struct hd_api *read_ahead(struct hostdata *h, uint32_t pid, uint32_
 		if (c->pid != pid || (own && c->tid != tid))
 			continue;
 		for (;;) {
-			while (pos + sizeof(struct npuprof_hrec_header) <= n) {
-				const struct npuprof_hrec_header *r = (const void *)(buf + pos);
+			while (pos + sizeof(struct npuprof_hostfmt_header) <= n) {
+				const struct npuprof_hostfmt_header *r = (const void *)(buf + pos);
 				uint64_t rt;
 
 				if (r->size < sizeof(*r) || r->size > n - pos)
@@ -722,9 +723,9 @@ static const struct hd_api *read_ahead(struct hostdata *h, uint32_t pid, uint32_
 					continue;
 				if (rt > t + HS_OPEN_NS)
 					goto next; /* nothing open that long */
-				if (r->kind != NPUPROF_HREC_API)
+				if (r->kind != NPUPROF_HOSTFMT_API)
 					continue;
-				const struct npuprof_hrec_api *a = (const void *)r;
+				const struct npuprof_hostfmt_api *a = (const void *)r;
 
 				if (a->tid == tid && a->start_ns <= t && a->end_ns >= t &&
 				    (a->level == NPUPROF_API_NODE || a->level == NPUPROF_API_ACL)) {
@@ -748,17 +749,17 @@ next:;
 	return NULL;
 }
 
-static const struct hd_api *stream_enclosing(struct hostdata *h, uint32_t pid, uint32_t tid,
-					     uint64_t t)
+static const struct hostdata_api *stream_enclosing(struct hostdata *h, uint32_t pid, uint32_t tid,
+						   uint64_t t)
 {
-	struct hd_stream *st = stream_of(h);
+	struct hostdata_stream *st = stream_of(h);
 
-	const struct hd_api *best = NULL;
+	const struct hostdata_api *best = NULL;
 
 	/* the innermost: the latest start, the shorter at equal starts (calls
 	 * nest on a thread), whatever order they were recorded in */
 	for (size_t k = 0; k < st->nwin; k++) {
-		const struct hd_api *a = &st->win[(st->winhead + k) % st->capwin];
+		const struct hostdata_api *a = &st->win[(st->winhead + k) % st->capwin];
 
 		if (a->pid == pid && a->r.tid == tid && a->r.end_ns >= t && a->r.start_ns <= t &&
 		    (!best || a->r.start_ns > best->r.start_ns ||
@@ -768,21 +769,22 @@ static const struct hd_api *stream_enclosing(struct hostdata *h, uint32_t pid, u
 	return best ? best : read_ahead(h, pid, tid, t);
 }
 
-const struct hd_launch *hostdata_launch(struct hostdata *h, uint32_t pid, uint32_t dev,
-					uint32_t stream, uint32_t task, uint32_t tid, uint64_t t)
+const struct hostdata_launch *hostdata_launch(struct hostdata *h, uint32_t pid, uint32_t dev,
+					      uint32_t stream, uint32_t task, uint32_t tid,
+					      uint64_t t)
 {
-	struct hd_stream *st = stream_of(h);
-	const struct hd_track *tr;
-	struct hd_launch *l;
+	struct hostdata_stream *st = stream_of(h);
+	const struct hostdata_track *tr;
+	struct hostdata_launch *l;
 
 	if (!st)
 		return NULL;
-	tr = stream_match(h, hd_task_key(pid, dev, stream, task), t);
-	if (st->launch_free == HD_END) {
+	tr = stream_match(h, hostdata_task_key(pid, dev, stream, task), t);
+	if (st->launch_free == HOSTDATA_END) {
 		void *p = realloc(st->chunk, (st->nchunk + 1) * sizeof(*st->chunk));
-		struct hd_launch *c;
+		struct hostdata_launch *c;
 
-		if (!p || st->nchunk >= HD_END / HS_CHUNK - 1) {
+		if (!p || st->nchunk >= HOSTDATA_END / HS_CHUNK - 1) {
 			st->err = -ENOMEM;
 			return NULL;
 		}
@@ -801,7 +803,7 @@ const struct hd_launch *hostdata_launch(struct hostdata *h, uint32_t pid, uint32
 	}
 	l = &st->chunk[st->launch_free / HS_CHUNK][st->launch_free % HS_CHUNK];
 	st->launch_free = l->next_free;
-	l->next_free = HD_END;
+	l->next_free = HOSTDATA_END;
 	l->tracked = tr != NULL;
 	l->has_api = 0;
 	l->api_conn = 0;
@@ -809,7 +811,7 @@ const struct hd_launch *hostdata_launch(struct hostdata *h, uint32_t pid, uint32
 		l->tr = *tr;
 	} else if (pid) {
 		/* an uninstrumented launch: the API open on its thread */
-		const struct hd_api *a = stream_enclosing(h, pid, tid, t);
+		const struct hostdata_api *a = stream_enclosing(h, pid, tid, t);
 
 		if (a) {
 			l->has_api = 1;
@@ -819,19 +821,19 @@ const struct hd_launch *hostdata_launch(struct hostdata *h, uint32_t pid, uint32
 	return l;
 }
 
-void hostdata_release(struct hostdata *h, const struct hd_launch *l)
+void hostdata_release(struct hostdata *h, const struct hostdata_launch *l)
 {
-	struct hd_stream *st = stream_of(h);
-	struct hd_launch *m;
+	struct hostdata_stream *st = stream_of(h);
+	struct hostdata_launch *m;
 
-	if (!st || !l || l->self == HD_END)
+	if (!st || !l || l->self == HOSTDATA_END)
 		return;
 	m = &st->chunk[l->self / HS_CHUNK][l->self % HS_CHUNK];
 	m->next_free = st->launch_free;
 	st->launch_free = m->self;
 }
 
-static void stream_free(struct hd_stream *st)
+static void stream_free(struct hostdata_stream *st)
 {
 	if (!st)
 		return;
@@ -864,10 +866,10 @@ static void stream_free(struct hd_stream *st)
 	free(st);
 }
 
-static const struct hd_compute *stream_compute(const struct hostdata *h, uint64_t key,
-					       uint32_t batch)
+static const struct hostdata_compute *stream_compute(const struct hostdata *h, uint64_t key,
+						     uint32_t batch)
 {
-	const struct hd_stream *st = stream_of(h);
+	const struct hostdata_stream *st = stream_of(h);
 	uint64_t v;
 
 	if (!u64map_get(&st->cdet_at, key, &v))
@@ -878,10 +880,10 @@ static const struct hd_compute *stream_compute(const struct hostdata *h, uint64_
 	return NULL;
 }
 
-static const struct hd_hccl_task *stream_htask(const struct hostdata *h, uint64_t key,
-					       uint32_t batch)
+static const struct hostdata_hccl_task *stream_htask(const struct hostdata *h, uint64_t key,
+						     uint32_t batch)
 {
-	const struct hd_stream *st = stream_of(h);
+	const struct hostdata_stream *st = stream_of(h);
 	uint64_t v;
 
 	if (!u64map_get(&st->hdet_at, key, &v))
@@ -892,15 +894,15 @@ static const struct hd_hccl_task *stream_htask(const struct hostdata *h, uint64_
 	return NULL;
 }
 
-static int decode_fd(int fd, const char *path, struct hd_load_ctx *ctx,
-		     struct npuprof_host_file_info *info, struct npuprof_host_decode_stats *stats,
-		     char *err, size_t errlen);
+static int decode_fd(int fd, const char *path, struct hostdata_load_ctx *ctx,
+		     struct npuprof_hostread_file_info *info,
+		     struct npuprof_hostread_decode_stats *stats, char *err, size_t errlen);
 
 /* Pass 1 of hostdata_open over one stream: mapped, decoded in place,
  * its pages given back behind the decoder; the file stays open for pass 2. */
-static int decode_indexed(struct hd_load_ctx *ctx, const char *path,
-			  struct npuprof_host_file_info *info,
-			  struct npuprof_host_decode_stats *stats, char *err, size_t errlen)
+static int decode_indexed(struct hostdata_load_ctx *ctx, const char *path,
+			  struct npuprof_hostread_file_info *info,
+			  struct npuprof_hostread_decode_stats *stats, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
@@ -914,11 +916,11 @@ static int decode_indexed(struct hd_load_ctx *ctx, const char *path,
 }
 
 /* decode_indexed on an open file (closed here or by hostdata_free). */
-static int decode_fd(int fd, const char *path, struct hd_load_ctx *ctx,
-		     struct npuprof_host_file_info *info, struct npuprof_host_decode_stats *stats,
-		     char *err, size_t errlen)
+static int decode_fd(int fd, const char *path, struct hostdata_load_ctx *ctx,
+		     struct npuprof_hostread_file_info *info,
+		     struct npuprof_hostread_decode_stats *stats, char *err, size_t errlen)
 {
-	struct hd_stream *st = stream_of(ctx->h);
+	struct hostdata_stream *st = stream_of(ctx->h);
 	struct hs_index ix = { .cur = -1 };
 	struct stat sb;
 	void *map = NULL;
@@ -964,8 +966,8 @@ static int decode_fd(int fd, const char *path, struct hd_load_ctx *ctx,
 	ctx->index->base = ctx->index->dropped = map;
 	ctx->index->len = (size_t)sb.st_size;
 	ctx->index->cur = -1;
-	r = npuprof_host_decode_buffer(map ? map : "", (size_t)sb.st_size, path, hostdata_on_rec,
-				       ctx, info, stats, err, errlen);
+	r = npuprof_hostread_decode_buffer(map ? map : "", (size_t)sb.st_size, path,
+					   hostdata_on_rec, ctx, info, stats, err, errlen);
 	if (range_close(ctx) < 0)
 		ctx->oom = 1;
 	ctx->index = NULL;
@@ -979,10 +981,10 @@ out:
 
 /* The stream made of a file's CANN reports: from an unlinked temporary file
  * that pass 2 reads again. */
-static int stream_decode_buffer(struct hd_load_ctx *ctx, const uint8_t *buf, size_t len,
-				const char *name, struct npuprof_host_file_info *info,
-				struct npuprof_host_decode_stats *stats, char *derr, size_t derrlen,
-				int *fatal, char *err, size_t errlen)
+static int stream_decode_buffer(struct hostdata_load_ctx *ctx, const uint8_t *buf, size_t len,
+				const char *name, struct npuprof_hostread_file_info *info,
+				struct npuprof_hostread_decode_stats *stats, char *derr,
+				size_t derrlen, int *fatal, char *err, size_t errlen)
 {
 	const char *tmp = getenv("TMPDIR");
 	char tmpl[4200];
@@ -1017,7 +1019,7 @@ static int stream_decode_buffer(struct hd_load_ctx *ctx, const uint8_t *buf, siz
 
 static void *stream_create(void)
 {
-	struct hd_stream *st = calloc(1, sizeof(*st));
+	struct hostdata_stream *st = calloc(1, sizeof(*st));
 
 	if (!st)
 		return NULL;
@@ -1025,14 +1027,14 @@ static void *stream_create(void)
 	u64map_init(&st->pend_at);
 	u64map_init(&st->cdet_at);
 	u64map_init(&st->hdet_at);
-	st->pend_free = st->launch_free = HD_END;
+	st->pend_free = st->launch_free = HOSTDATA_END;
 	return st;
 }
 
 /* After pass 1: the merge's heap, one place per cursor. */
 static int stream_finish(struct hostdata *h, char *err, size_t errlen)
 {
-	struct hd_stream *st = stream_of(h);
+	struct hostdata_stream *st = stream_of(h);
 
 	st->heap = malloc((st->ncur + 1) * sizeof(*st->heap));
 	return st->heap ? 0 : -ENOMEM;
@@ -1043,7 +1045,7 @@ static void stream_release(void *state)
 	stream_free(state);
 }
 
-const struct hd_engine hd_stream_engine = {
+const struct hostdata_engine hostdata_stream_engine = {
 	.create = stream_create,
 	.release = stream_release,
 	.decode_file = decode_indexed,
@@ -1059,7 +1061,7 @@ const struct hd_engine hd_stream_engine = {
 int hostdata_open(struct hostdata *h, const char *dir, unsigned flags, FILE *warn, char *err,
 		  size_t errlen)
 {
-	int r = hostdata_read(h, dir, &hd_stream_engine, flags, warn, err, errlen);
+	int r = hostdata_read(h, dir, &hostdata_stream_engine, flags, warn, err, errlen);
 
 	if (r >= 0)
 		r = hostdata_rewind(h, NULL, NULL, NULL);

@@ -1,6 +1,6 @@
 /*
  * hostread.c - the decoder of the raw host stream (npuprof/hostread.h;
- * layout in npuprof/hostfmt.h, block CRC in user/common/hostcrc.c).
+ * layout in npuprof/hostfmt.h, block CRC in user/common/hostfmt.c).
  *
  * The decoder trusts nothing in the file: every length is checked against
  * the bytes that are really there before it is used, a block's records are
@@ -25,25 +25,25 @@
 #include "profiling/aprof_pub.h"
 
 /* The layout is frozen: a change here is a format change (see hostfmt.h). */
-_Static_assert(sizeof(struct npuprof_host_file_header) == 128, "file header layout");
-_Static_assert(sizeof(struct npuprof_host_block_header) == 32, "block header layout");
-_Static_assert(sizeof(struct npuprof_hrec_header) == 8, "record header layout");
-_Static_assert(offsetof(struct npuprof_hrec_tx, message) == 68, "tx record layout");
-_Static_assert(sizeof(struct npuprof_hrec_stamp_mark) == 32 &&
-		       sizeof(struct npuprof_hrec_stamp_pop) == 40 &&
-		       sizeof(struct npuprof_hrec_stamp_stop) == 48 &&
-		       offsetof(struct npuprof_hrec_mstx, message) == 36 &&
-		       sizeof(struct npuprof_hrec_mstx_end) == 24,
+_Static_assert(sizeof(struct npuprof_hostfmt_file_header) == 128, "file header layout");
+_Static_assert(sizeof(struct npuprof_hostfmt_block_header) == 32, "block header layout");
+_Static_assert(sizeof(struct npuprof_hostfmt_header) == 8, "record header layout");
+_Static_assert(offsetof(struct npuprof_hostfmt_tx, message) == 68, "tx record layout");
+_Static_assert(sizeof(struct npuprof_hostfmt_stamp_mark) == 32 &&
+		       sizeof(struct npuprof_hostfmt_stamp_pop) == 40 &&
+		       sizeof(struct npuprof_hostfmt_stamp_stop) == 48 &&
+		       offsetof(struct npuprof_hostfmt_mstx, message) == 36 &&
+		       sizeof(struct npuprof_hostfmt_mstx_end) == 24,
 	       "compact tx record layouts");
-_Static_assert(offsetof(struct npuprof_hrec_tensor_info, tensors) == 72, "tensor record layout");
-_Static_assert(sizeof(struct npuprof_hrec_tensor) == 48, "tensor layout");
-_Static_assert(sizeof(struct npuprof_hrec_step) == 40, "step record layout");
+_Static_assert(offsetof(struct npuprof_hostfmt_tensor_info, tensors) == 72, "tensor record layout");
+_Static_assert(sizeof(struct npuprof_hostfmt_tensor) == 48, "tensor layout");
+_Static_assert(sizeof(struct npuprof_hostfmt_step) == 40, "step record layout");
 
 /* ---- per-kind validation (one table for every known kind) ---------------- */
 
 /* Returns NULL if the record is consistent, else what is wrong. `rec` has a
  * valid frame: size >= min size of its kind, multiple of 8. */
-typedef const char *(*validate_fn)(const struct npuprof_hrec_header *rec);
+typedef const char *(*validate_fn)(const struct npuprof_hostfmt_header *rec);
 
 static const char *check_string(const char *s, uint32_t len, size_t room)
 {
@@ -54,55 +54,55 @@ static const char *check_string(const char *s, uint32_t len, size_t room)
 	return NULL;
 }
 
-static const char *v_session(const struct npuprof_hrec_header *rec)
+static const char *v_session(const struct npuprof_hostfmt_header *rec)
 {
-	const struct npuprof_hrec_session *s = (const void *)rec;
+	const struct npuprof_hostfmt_session *s = (const void *)rec;
 
 	if ((uint64_t)s->dev_count * sizeof(uint32_t) >
-	    rec->size - offsetof(struct npuprof_hrec_session, dev_ids))
+	    rec->size - offsetof(struct npuprof_hostfmt_session, dev_ids))
 		return "device count exceeds its record";
 	return NULL;
 }
 
-static const char *v_tx(const struct npuprof_hrec_header *rec)
+static const char *v_tx(const struct npuprof_hostfmt_header *rec)
 {
-	const struct npuprof_hrec_tx *t = (const void *)rec;
+	const struct npuprof_hostfmt_tx *t = (const void *)rec;
 
 	return check_string(t->message, t->msg_len,
-			    rec->size - offsetof(struct npuprof_hrec_tx, message));
+			    rec->size - offsetof(struct npuprof_hostfmt_tx, message));
 }
 
-static const char *v_mstx(const struct npuprof_hrec_header *rec)
+static const char *v_mstx(const struct npuprof_hostfmt_header *rec)
 {
-	const struct npuprof_hrec_mstx *t = (const void *)rec;
+	const struct npuprof_hostfmt_mstx *t = (const void *)rec;
 
 	return check_string(t->message, t->msg_len,
-			    rec->size - offsetof(struct npuprof_hrec_mstx, message));
+			    rec->size - offsetof(struct npuprof_hostfmt_mstx, message));
 }
 
-static const char *v_hash(const struct npuprof_hrec_header *rec)
+static const char *v_hash(const struct npuprof_hostfmt_header *rec)
 {
-	const struct npuprof_hrec_hash *t = (const void *)rec;
+	const struct npuprof_hostfmt_hash *t = (const void *)rec;
 
-	return check_string(t->str, t->len, rec->size - offsetof(struct npuprof_hrec_hash, str));
+	return check_string(t->str, t->len, rec->size - offsetof(struct npuprof_hostfmt_hash, str));
 }
 
-static const char *v_tensor(const struct npuprof_hrec_header *rec)
+static const char *v_tensor(const struct npuprof_hostfmt_header *rec)
 {
-	const struct npuprof_hrec_tensor_info *t = (const void *)rec;
+	const struct npuprof_hostfmt_tensor_info *t = (const void *)rec;
 
-	if ((uint64_t)t->tensor_count * sizeof(struct npuprof_hrec_tensor) >
-	    rec->size - offsetof(struct npuprof_hrec_tensor_info, tensors))
+	if ((uint64_t)t->tensor_count * sizeof(struct npuprof_hostfmt_tensor) >
+	    rec->size - offsetof(struct npuprof_hostfmt_tensor_info, tensors))
 		return "tensor count exceeds its record";
 	return NULL;
 }
 
-static const char *v_option(const struct npuprof_hrec_header *rec)
+static const char *v_option(const struct npuprof_hostfmt_header *rec)
 {
-	const struct npuprof_hrec_option *t = (const void *)rec;
+	const struct npuprof_hostfmt_option *t = (const void *)rec;
 
 	return check_string(t->value, t->len,
-			    rec->size - offsetof(struct npuprof_hrec_option, value));
+			    rec->size - offsetof(struct npuprof_hostfmt_option, value));
 }
 
 /* A CANN report stored as reported: the struct's size is its kind's, and
@@ -111,88 +111,93 @@ static const char *v_option(const struct npuprof_hrec_header *rec)
 static uint32_t msprof_len(uint16_t kind)
 {
 	switch (kind) {
-	case NPUPROF_HREC_MSPROF_API:
-	case NPUPROF_HREC_MSPROF_EVENT: return sizeof(struct MsprofApi);
-	case NPUPROF_HREC_MSPROF_COMPACT: return sizeof(struct MsprofCompactInfo);
+	case NPUPROF_HOSTFMT_MSPROF_API:
+	case NPUPROF_HOSTFMT_MSPROF_EVENT: return sizeof(struct MsprofApi);
+	case NPUPROF_HOSTFMT_MSPROF_COMPACT: return sizeof(struct MsprofCompactInfo);
 	}
 	return sizeof(struct MsprofAdditionalInfo);
 }
 
-static const char *v_msprof(const struct npuprof_hrec_header *rec)
+static const char *v_msprof(const struct npuprof_hostfmt_header *rec)
 {
-	const struct npuprof_hrec_msprof *m = (const void *)rec;
+	const struct npuprof_hostfmt_msprof *m = (const void *)rec;
 
 	if (m->len != msprof_len(rec->kind))
 		return "CANN report of the wrong size for its kind";
-	if ((uint64_t)m->len > rec->size - offsetof(struct npuprof_hrec_msprof, data))
+	if ((uint64_t)m->len > rec->size - offsetof(struct npuprof_hostfmt_msprof, data))
 		return "CANN report exceeds its record";
 	return NULL;
 }
 
-static const char *v_msprof_type(const struct npuprof_hrec_header *rec)
+static const char *v_msprof_type(const struct npuprof_hostfmt_header *rec)
 {
-	const struct npuprof_hrec_msprof_type *t = (const void *)rec;
+	const struct npuprof_hostfmt_msprof_type *t = (const void *)rec;
 
 	return check_string(t->name, t->len,
-			    rec->size - offsetof(struct npuprof_hrec_msprof_type, name));
+			    rec->size - offsetof(struct npuprof_hostfmt_msprof_type, name));
 }
 
 static const struct {
 	uint32_t min_size;
 	validate_fn validate;
-} g_kinds[NPUPROF_HREC_KIND_COUNT] = {
-	[NPUPROF_HREC_PAD] = { sizeof(struct npuprof_hrec_header), NULL },
-	[NPUPROF_HREC_SESSION] = { offsetof(struct npuprof_hrec_session, dev_ids), v_session },
-	[NPUPROF_HREC_TX] = { offsetof(struct npuprof_hrec_tx, message) + 1, v_tx },
-	[NPUPROF_HREC_HASH] = { offsetof(struct npuprof_hrec_hash, str) + 1, v_hash },
-	[NPUPROF_HREC_TENSOR_INFO] = { offsetof(struct npuprof_hrec_tensor_info, tensors),
-				       v_tensor },
-	[NPUPROF_HREC_STEP] = { sizeof(struct npuprof_hrec_step), NULL },
-	[NPUPROF_HREC_OPTION] = { offsetof(struct npuprof_hrec_option, value) + 1, v_option },
-	[NPUPROF_HREC_END] = { sizeof(struct npuprof_hrec_end), NULL },
-	[NPUPROF_HREC_API] = { sizeof(struct npuprof_hrec_api), NULL },
-	[NPUPROF_HREC_TASK_TRACK] = { sizeof(struct npuprof_hrec_task_track), NULL },
-	[NPUPROF_HREC_COMPUTE_OP] = { sizeof(struct npuprof_hrec_compute_op), NULL },
-	[NPUPROF_HREC_HCCL_OP] = { sizeof(struct npuprof_hrec_hccl_op), NULL },
-	[NPUPROF_HREC_HCCL_TASK] = { sizeof(struct npuprof_hrec_hccl_task), NULL },
-	[NPUPROF_HREC_RANK] = { sizeof(struct npuprof_hrec_rank), NULL },
-	[NPUPROF_HREC_FWK_OP] = { sizeof(struct npuprof_hrec_fwk_op), NULL },
-	[NPUPROF_HREC_FWK_MEM] = { sizeof(struct npuprof_hrec_fwk_mem), NULL },
-	[NPUPROF_HREC_FWK_GC] = { sizeof(struct npuprof_hrec_fwk_gc), NULL },
-	[NPUPROF_HREC_STAMP_MARK] = { sizeof(struct npuprof_hrec_stamp_mark), NULL },
-	[NPUPROF_HREC_STAMP_POP] = { sizeof(struct npuprof_hrec_stamp_pop), NULL },
-	[NPUPROF_HREC_STAMP_STOP] = { sizeof(struct npuprof_hrec_stamp_stop), NULL },
-	[NPUPROF_HREC_MSTX_MARK] = { offsetof(struct npuprof_hrec_mstx, message) + 1, v_mstx },
-	[NPUPROF_HREC_MSTX_START] = { offsetof(struct npuprof_hrec_mstx, message) + 1, v_mstx },
-	[NPUPROF_HREC_MSTX_END] = { sizeof(struct npuprof_hrec_mstx_end), NULL },
-	[NPUPROF_HREC_CLOCK] = { sizeof(struct npuprof_hrec_clock), NULL },
-	[NPUPROF_HREC_MSPROF_API] = { sizeof(struct npuprof_hrec_msprof) + sizeof(struct MsprofApi),
-				      v_msprof },
-	[NPUPROF_HREC_MSPROF_EVENT] = { sizeof(struct npuprof_hrec_msprof) +
-						sizeof(struct MsprofApi),
-					v_msprof },
-	[NPUPROF_HREC_MSPROF_COMPACT] = { sizeof(struct npuprof_hrec_msprof) +
-						  sizeof(struct MsprofCompactInfo),
-					  v_msprof },
-	[NPUPROF_HREC_MSPROF_ADDITIONAL] = { sizeof(struct npuprof_hrec_msprof) +
-						     sizeof(struct MsprofAdditionalInfo),
+} g_kinds[NPUPROF_HOSTFMT_KIND_COUNT] = {
+	[NPUPROF_HOSTFMT_PAD] = { sizeof(struct npuprof_hostfmt_header), NULL },
+	[NPUPROF_HOSTFMT_SESSION] = { offsetof(struct npuprof_hostfmt_session, dev_ids),
+				      v_session },
+	[NPUPROF_HOSTFMT_TX] = { offsetof(struct npuprof_hostfmt_tx, message) + 1, v_tx },
+	[NPUPROF_HOSTFMT_HASH] = { offsetof(struct npuprof_hostfmt_hash, str) + 1, v_hash },
+	[NPUPROF_HOSTFMT_TENSOR_INFO] = { offsetof(struct npuprof_hostfmt_tensor_info, tensors),
+					  v_tensor },
+	[NPUPROF_HOSTFMT_STEP] = { sizeof(struct npuprof_hostfmt_step), NULL },
+	[NPUPROF_HOSTFMT_OPTION] = { offsetof(struct npuprof_hostfmt_option, value) + 1, v_option },
+	[NPUPROF_HOSTFMT_END] = { sizeof(struct npuprof_hostfmt_end), NULL },
+	[NPUPROF_HOSTFMT_API] = { sizeof(struct npuprof_hostfmt_api), NULL },
+	[NPUPROF_HOSTFMT_TASK_TRACK] = { sizeof(struct npuprof_hostfmt_task_track), NULL },
+	[NPUPROF_HOSTFMT_COMPUTE_OP] = { sizeof(struct npuprof_hostfmt_compute_op), NULL },
+	[NPUPROF_HOSTFMT_HCCL_OP] = { sizeof(struct npuprof_hostfmt_hccl_op), NULL },
+	[NPUPROF_HOSTFMT_HCCL_TASK] = { sizeof(struct npuprof_hostfmt_hccl_task), NULL },
+	[NPUPROF_HOSTFMT_RANK] = { sizeof(struct npuprof_hostfmt_rank), NULL },
+	[NPUPROF_HOSTFMT_FWK_OP] = { sizeof(struct npuprof_hostfmt_fwk_op), NULL },
+	[NPUPROF_HOSTFMT_FWK_MEM] = { sizeof(struct npuprof_hostfmt_fwk_mem), NULL },
+	[NPUPROF_HOSTFMT_FWK_GC] = { sizeof(struct npuprof_hostfmt_fwk_gc), NULL },
+	[NPUPROF_HOSTFMT_STAMP_MARK] = { sizeof(struct npuprof_hostfmt_stamp_mark), NULL },
+	[NPUPROF_HOSTFMT_STAMP_POP] = { sizeof(struct npuprof_hostfmt_stamp_pop), NULL },
+	[NPUPROF_HOSTFMT_STAMP_STOP] = { sizeof(struct npuprof_hostfmt_stamp_stop), NULL },
+	[NPUPROF_HOSTFMT_MSTX_MARK] = { offsetof(struct npuprof_hostfmt_mstx, message) + 1,
+					v_mstx },
+	[NPUPROF_HOSTFMT_MSTX_START] = { offsetof(struct npuprof_hostfmt_mstx, message) + 1,
+					 v_mstx },
+	[NPUPROF_HOSTFMT_MSTX_END] = { sizeof(struct npuprof_hostfmt_mstx_end), NULL },
+	[NPUPROF_HOSTFMT_CLOCK] = { sizeof(struct npuprof_hostfmt_clock), NULL },
+	[NPUPROF_HOSTFMT_MSPROF_API] = { sizeof(struct npuprof_hostfmt_msprof) +
+						 sizeof(struct MsprofApi),
+					 v_msprof },
+	[NPUPROF_HOSTFMT_MSPROF_EVENT] = { sizeof(struct npuprof_hostfmt_msprof) +
+						   sizeof(struct MsprofApi),
+					   v_msprof },
+	[NPUPROF_HOSTFMT_MSPROF_COMPACT] = { sizeof(struct npuprof_hostfmt_msprof) +
+						     sizeof(struct MsprofCompactInfo),
 					     v_msprof },
-	[NPUPROF_HREC_MSPROF_TYPE] = { offsetof(struct npuprof_hrec_msprof_type, name) + 1,
-				       v_msprof_type },
-	[NPUPROF_HREC_CLOCK_RAW] = { sizeof(struct npuprof_hrec_clock_raw), NULL },
+	[NPUPROF_HOSTFMT_MSPROF_ADDITIONAL] = { sizeof(struct npuprof_hostfmt_msprof) +
+							sizeof(struct MsprofAdditionalInfo),
+						v_msprof },
+	[NPUPROF_HOSTFMT_MSPROF_TYPE] = { offsetof(struct npuprof_hostfmt_msprof_type, name) + 1,
+					  v_msprof_type },
+	[NPUPROF_HOSTFMT_CLOCK_RAW] = { sizeof(struct npuprof_hostfmt_clock_raw), NULL },
 	/* counts only grow at its end: the first is there */
-	[NPUPROF_HREC_MSPROF_BAD] = { offsetof(struct npuprof_hrec_msprof_bad, bad_magic), NULL },
+	[NPUPROF_HOSTFMT_MSPROF_BAD] = { offsetof(struct npuprof_hostfmt_msprof_bad, bad_magic),
+					 NULL },
 };
 
-/* ---- the TSC time base (hostfmt.h NPUPROF_HREC_F_TSC) ----------------------
+/* ---- the TSC time base (hostfmt.h NPUPROF_HOSTFMT_F_TSC) ----------------------
  *
- * A stream with NPUPROF_HOST_F_TSC gets a first pass over its session
+ * A stream with NPUPROF_HOSTFMT_F_TSC gets a first pass over its session
  * blocks (tid 0; block headers only for the others) that collects the
  * (TSC, monotonic) pairs of its CLOCK records, before any record reaches
  * the caller. A flagged record's times are then converted by linear
  * interpolation between the pairs around them, or beyond the first or last
  * pair by extrapolation along the nearest span of at least
- * NPUPROF_HOST_CLOCK_MIN_SPAN_NS. */
+ * NPUPROF_HOSTFMT_CLOCK_MIN_SPAN_NS. */
 struct clkpt {
 	uint64_t tsc, ns;
 	uint64_t off; /* file offset of its CLOCK record (messages) */
@@ -282,14 +287,14 @@ static int clk_convert(const struct clkset *c, uint64_t tsc, uint64_t *ns)
 	if (n < 2)
 		return -1; /* no rate */
 	if (tsc < p[0].tsc) {
-		for (hi = 1; hi < n - 1 && p[hi].ns - p[0].ns < NPUPROF_HOST_CLOCK_MIN_SPAN_NS;
+		for (hi = 1; hi < n - 1 && p[hi].ns - p[0].ns < NPUPROF_HOSTFMT_CLOCK_MIN_SPAN_NS;
 		     hi++)
 			;
 		return clk_line(&p[0], &p[hi], tsc, ns);
 	}
 	if (tsc >= p[n - 1].tsc) {
-		for (lo = n - 2; lo > 0 && p[n - 1].ns - p[lo].ns < NPUPROF_HOST_CLOCK_MIN_SPAN_NS;
-		     lo--)
+		for (lo = n - 2;
+		     lo > 0 && p[n - 1].ns - p[lo].ns < NPUPROF_HOSTFMT_CLOCK_MIN_SPAN_NS; lo--)
 			;
 		return clk_line(&p[lo], &p[n - 1], tsc, ns);
 	}
@@ -314,11 +319,11 @@ static int tsc_field(const struct clkset *c, uint64_t *t)
 
 /* Converts the copy `r` of a flagged record in place: 0, or -1 if a time
  * does not convert. Kinds without times pass unchanged. */
-static int clk_record(const struct clkset *c, struct npuprof_hrec_header *r)
+static int clk_record(const struct clkset *c, struct npuprof_hostfmt_header *r)
 {
 	switch (r->kind) {
-	case NPUPROF_HREC_TX: {
-		struct npuprof_hrec_tx *t = (void *)r;
+	case NPUPROF_HOSTFMT_TX: {
+		struct npuprof_hostfmt_tx *t = (void *)r;
 
 		/* 0: the absent time of an mstx range half */
 		if ((t->start_ns && tsc_field(c, &t->start_ns)) ||
@@ -326,57 +331,58 @@ static int clk_record(const struct clkset *c, struct npuprof_hrec_header *r)
 			return -1;
 		break;
 	}
-	case NPUPROF_HREC_STAMP_MARK:
-		if (tsc_field(c, &((struct npuprof_hrec_stamp_mark *)(void *)r)->time_ns))
+	case NPUPROF_HOSTFMT_STAMP_MARK:
+		if (tsc_field(c, &((struct npuprof_hostfmt_stamp_mark *)(void *)r)->time_ns))
 			return -1;
 		break;
-	case NPUPROF_HREC_STAMP_POP:
-	case NPUPROF_HREC_STAMP_STOP: {
-		struct npuprof_hrec_stamp_pop *t = (void *)r;
+	case NPUPROF_HOSTFMT_STAMP_POP:
+	case NPUPROF_HOSTFMT_STAMP_STOP: {
+		struct npuprof_hostfmt_stamp_pop *t = (void *)r;
 
 		if (tsc_field(c, &t->start_ns) || tsc_field(c, &t->end_ns))
 			return -1;
 		break;
 	}
-	case NPUPROF_HREC_MSTX_MARK:
-	case NPUPROF_HREC_MSTX_START:
-		if (tsc_field(c, &((struct npuprof_hrec_mstx *)(void *)r)->time_ns))
+	case NPUPROF_HOSTFMT_MSTX_MARK:
+	case NPUPROF_HOSTFMT_MSTX_START:
+		if (tsc_field(c, &((struct npuprof_hostfmt_mstx *)(void *)r)->time_ns))
 			return -1;
 		break;
-	case NPUPROF_HREC_MSTX_END:
-		if (tsc_field(c, &((struct npuprof_hrec_mstx_end *)(void *)r)->time_ns))
+	case NPUPROF_HOSTFMT_MSTX_END:
+		if (tsc_field(c, &((struct npuprof_hostfmt_mstx_end *)(void *)r)->time_ns))
 			return -1;
 		break;
 	}
-	r->reserved &= (uint16_t)~NPUPROF_HREC_F_TSC;
+	r->reserved &= (uint16_t)~NPUPROF_HOSTFMT_F_TSC;
 	return 0;
 }
 
 /* ---- msproftx / mstx events, whatever their record ----------------------- */
 
-int npuprof_host_tx_event(const struct npuprof_host_block_header *block,
-			  const struct npuprof_hrec_header *rec, struct npuprof_host_tx *ev)
+int npuprof_hostread_tx_event(const struct npuprof_hostfmt_block_header *block,
+			      const struct npuprof_hostfmt_header *rec,
+			      struct npuprof_hostread_tx *ev)
 {
-	struct npuprof_hrec_tx *t = &ev->r;
+	struct npuprof_hostfmt_tx *t = &ev->r;
 
-	if (rec->kind != NPUPROF_HREC_TX &&
-	    (rec->kind < NPUPROF_HREC_STAMP_MARK || rec->kind > NPUPROF_HREC_MSTX_END))
+	if (rec->kind != NPUPROF_HOSTFMT_TX &&
+	    (rec->kind < NPUPROF_HOSTFMT_STAMP_MARK || rec->kind > NPUPROF_HOSTFMT_MSTX_END))
 		return 0;
 	memset(ev, 0, sizeof(*ev));
 	t->h = *rec;
 	t->tid = t->start_tid = block->tid;
 	t->range_id = NPUPROF_TX_NO_RANGE;
-	ev->msg_id = NPUPROF_HREC_NO_STRING;
+	ev->msg_id = NPUPROF_HOSTFMT_NO_STRING;
 	switch (rec->kind) {
-	case NPUPROF_HREC_TX: {
-		const struct npuprof_hrec_tx *r = (const void *)rec;
+	case NPUPROF_HOSTFMT_TX: {
+		const struct npuprof_hostfmt_tx *r = (const void *)rec;
 
 		*t = *r;
 		ev->message = r->message;
 		return 1;
 	}
-	case NPUPROF_HREC_STAMP_MARK: {
-		const struct npuprof_hrec_stamp_mark *r = (const void *)rec;
+	case NPUPROF_HOSTFMT_STAMP_MARK: {
+		const struct npuprof_hostfmt_stamp_mark *r = (const void *)rec;
 
 		t->event_type = NPUPROF_TX_MARK;
 		t->start_ns = t->end_ns = r->time_ns;
@@ -385,12 +391,12 @@ int npuprof_host_tx_event(const struct npuprof_host_block_header *block,
 		ev->msg_id = r->msg_id;
 		return 1;
 	}
-	case NPUPROF_HREC_STAMP_POP:
-	case NPUPROF_HREC_STAMP_STOP: {
-		const struct npuprof_hrec_stamp_stop *r = (const void *)rec;
+	case NPUPROF_HOSTFMT_STAMP_POP:
+	case NPUPROF_HOSTFMT_STAMP_STOP: {
+		const struct npuprof_hostfmt_stamp_stop *r = (const void *)rec;
 
-		_Static_assert(offsetof(struct npuprof_hrec_stamp_stop, payload_type) ==
-				       offsetof(struct npuprof_hrec_stamp_pop, payload_type),
+		_Static_assert(offsetof(struct npuprof_hostfmt_stamp_stop, payload_type) ==
+				       offsetof(struct npuprof_hostfmt_stamp_pop, payload_type),
 			       "STAMP_STOP extends STAMP_POP");
 		t->event_type = NPUPROF_TX_PUSH_POP;
 		t->start_ns = r->start_ns;
@@ -398,21 +404,21 @@ int npuprof_host_tx_event(const struct npuprof_host_block_header *block,
 		t->category = r->category;
 		t->payload_type = r->payload_type;
 		ev->msg_id = r->msg_id;
-		if (rec->kind == NPUPROF_HREC_STAMP_STOP) {
+		if (rec->kind == NPUPROF_HOSTFMT_STAMP_STOP) {
 			t->event_type = NPUPROF_TX_START_STOP;
 			t->start_tid = r->start_tid;
 			t->range_id = r->range_id;
 		}
 		return 1;
 	}
-	case NPUPROF_HREC_MSTX_MARK:
-	case NPUPROF_HREC_MSTX_START: {
-		const struct npuprof_hrec_mstx *r = (const void *)rec;
+	case NPUPROF_HOSTFMT_MSTX_MARK:
+	case NPUPROF_HOSTFMT_MSTX_START: {
+		const struct npuprof_hostfmt_mstx *r = (const void *)rec;
 
 		t->info_type = 1;
 		t->category = UINT32_MAX;
 		t->start_ns = r->time_ns;
-		if (rec->kind == NPUPROF_HREC_MSTX_MARK) {
+		if (rec->kind == NPUPROF_HOSTFMT_MSTX_MARK) {
 			t->event_type = NPUPROF_TX_MARK;
 			t->end_ns = r->time_ns;
 		} else {
@@ -424,8 +430,8 @@ int npuprof_host_tx_event(const struct npuprof_host_block_header *block,
 		ev->message = r->message;
 		return 1;
 	}
-	case NPUPROF_HREC_MSTX_END: {
-		const struct npuprof_hrec_mstx_end *r = (const void *)rec;
+	case NPUPROF_HOSTFMT_MSTX_END: {
+		const struct npuprof_hostfmt_mstx_end *r = (const void *)rec;
 
 		t->info_type = 1;
 		t->category = UINT32_MAX;
@@ -445,11 +451,11 @@ struct dec {
 	const uint8_t *base;
 	size_t len;
 	const char *name;
-	struct npuprof_host_decode_stats *st;
+	struct npuprof_hostread_decode_stats *st;
 	char *err;
 	size_t errlen;
 	int mapped; /* base is a file mapping whose pages may be given back */
-	struct clkset clk; /* NPUPROF_HOST_F_TSC streams */
+	struct clkset clk; /* NPUPROF_HOSTFMT_F_TSC streams */
 	struct clkset raw; /* CLOCK_RAW pairs: (CLOCK_MONOTONIC_RAW, monotonic) */
 	uint8_t *cvt; /* the converted copy of a flagged record */
 	size_t cvt_cap;
@@ -478,17 +484,17 @@ static const char *check_records(const uint8_t *p, uint32_t size, uint32_t *bad_
 	uint32_t off = 0;
 
 	while (off < size) {
-		const struct npuprof_hrec_header *r = (const void *)(p + off);
+		const struct npuprof_hostfmt_header *r = (const void *)(p + off);
 		const char *why = NULL;
 
 		*bad_off = off;
 		if (size - off < sizeof(*r))
 			return "record header truncated by its block";
-		if (r->size < sizeof(*r) || (r->size & (NPUPROF_HREC_ALIGN - 1)))
+		if (r->size < sizeof(*r) || (r->size & (NPUPROF_HOSTFMT_ALIGN - 1)))
 			return "bad record size";
 		if (r->size > size - off)
 			return "record extends past its block";
-		if (r->kind < NPUPROF_HREC_KIND_COUNT) {
+		if (r->kind < NPUPROF_HOSTFMT_KIND_COUNT) {
 			if (r->size < g_kinds[r->kind].min_size)
 				return "record shorter than its kind";
 			if (g_kinds[r->kind].validate)
@@ -502,23 +508,23 @@ static const char *check_records(const uint8_t *p, uint32_t size, uint32_t *bad_
 }
 
 /* A plausible, intact block at `off`? */
-static int block_ok(const struct dec *d, uint64_t off, struct npuprof_host_block_header *bh)
+static int block_ok(const struct dec *d, uint64_t off, struct npuprof_hostfmt_block_header *bh)
 {
 	if (d->len - off < sizeof(*bh))
 		return 0;
 	memcpy(bh, d->base + off, sizeof(*bh));
-	if (bh->magic != NPUPROF_HOST_BLOCK_MAGIC || (bh->size & (NPUPROF_HREC_ALIGN - 1)))
+	if (bh->magic != NPUPROF_HOSTFMT_BLOCK_MAGIC || (bh->size & (NPUPROF_HOSTFMT_ALIGN - 1)))
 		return 0;
 	if (bh->size > d->len - off - sizeof(*bh))
 		return 0;
-	return npuprof_host_block_crc(bh, d->base + off + sizeof(*bh)) == bh->crc;
+	return npuprof_hostfmt_block_crc(bh, d->base + off + sizeof(*bh)) == bh->crc;
 }
 
 static uint64_t resync(const struct dec *d, uint64_t from)
 {
-	struct npuprof_host_block_header bh;
+	struct npuprof_hostfmt_block_header bh;
 
-	for (uint64_t off = from; off + sizeof(bh) <= d->len; off += NPUPROF_HREC_ALIGN)
+	for (uint64_t off = from; off + sizeof(bh) <= d->len; off += NPUPROF_HOSTFMT_ALIGN)
 		if (block_ok(d, off, &bh))
 			return off;
 	return d->len;
@@ -528,18 +534,18 @@ static uint64_t resync(const struct dec *d, uint64_t from)
  * that chains to the next counts, and the damaged one at `from` does. */
 static uint64_t blocks_in(const struct dec *d, uint64_t from, uint64_t to)
 {
-	struct npuprof_host_block_header bh;
+	struct npuprof_hostfmt_block_header bh;
 	uint64_t n = 0, p = from;
 
 	while (p + sizeof(bh) <= to) {
 		memcpy(&bh, d->base + p, sizeof(bh));
-		if (bh.magic == NPUPROF_HOST_BLOCK_MAGIC && !(bh.size & (NPUPROF_HREC_ALIGN - 1)) &&
-		    bh.size <= to - p - sizeof(bh)) {
+		if (bh.magic == NPUPROF_HOSTFMT_BLOCK_MAGIC &&
+		    !(bh.size & (NPUPROF_HOSTFMT_ALIGN - 1)) && bh.size <= to - p - sizeof(bh)) {
 			n++;
 			p += sizeof(bh) + bh.size;
 		} else {
 			n += p == from;
-			p += NPUPROF_HREC_ALIGN;
+			p += NPUPROF_HOSTFMT_ALIGN;
 		}
 	}
 	return n ? n : 1;
@@ -572,38 +578,41 @@ static int collect_clock(struct dec *d, uint64_t off)
 	const uint8_t *dropped = d->base;
 	uint64_t bad_off = 0, bad;
 
-	while (off + sizeof(struct npuprof_host_block_header) <= d->len) {
-		struct npuprof_host_block_header bh;
+	while (off + sizeof(struct npuprof_hostfmt_block_header) <= d->len) {
+		struct npuprof_hostfmt_block_header bh;
 		const uint8_t *payload = d->base + off + sizeof(bh);
 		uint32_t where;
 
 		memcpy(&bh, d->base + off, sizeof(bh));
-		if (bh.magic != NPUPROF_HOST_BLOCK_MAGIC || (bh.size & (NPUPROF_HREC_ALIGN - 1)) ||
+		if (bh.magic != NPUPROF_HOSTFMT_BLOCK_MAGIC ||
+		    (bh.size & (NPUPROF_HOSTFMT_ALIGN - 1)) ||
 		    bh.size > d->len - off - sizeof(bh)) {
-			off += NPUPROF_HREC_ALIGN;
+			off += NPUPROF_HOSTFMT_ALIGN;
 			continue;
 		}
 		if (bh.tid == 0) {
-			if (npuprof_host_block_crc(&bh, payload) != bh.crc ||
+			if (npuprof_hostfmt_block_crc(&bh, payload) != bh.crc ||
 			    check_records(payload, bh.size, &where)) {
-				off += NPUPROF_HREC_ALIGN;
+				off += NPUPROF_HOSTFMT_ALIGN;
 				continue;
 			}
 			for (uint32_t r = 0; r < bh.size;) {
-				const struct npuprof_hrec_header *rec = (const void *)(payload + r);
+				const struct npuprof_hostfmt_header *rec = (const void *)(payload +
+											  r);
 				uint64_t at = off + sizeof(bh) + r;
 
 				r += rec->size;
-				if (rec->kind == NPUPROF_HREC_CLOCK_RAW) {
-					const struct npuprof_hrec_clock_raw *w = (const void *)rec;
+				if (rec->kind == NPUPROF_HOSTFMT_CLOCK_RAW) {
+					const struct npuprof_hostfmt_clock_raw *w = (const void *)
+						rec;
 
 					if (clk_add(&d->raw, w->raw_ns, w->monotonic_ns, at))
 						return -ENOMEM;
 					continue;
 				}
-				if (rec->kind != NPUPROF_HREC_CLOCK)
+				if (rec->kind != NPUPROF_HOSTFMT_CLOCK)
 					continue;
-				const struct npuprof_hrec_clock *c = (const void *)rec;
+				const struct npuprof_hostfmt_clock *c = (const void *)rec;
 
 				if ((c->tsc && clk_add(&d->clk, c->tsc, c->monotonic_ns, at)) ||
 				    (c->ref_tsc && clk_add(&d->clk, c->ref_tsc, c->ref_ns, at)))
@@ -630,8 +639,9 @@ static int collect_clock(struct dec *d, uint64_t off)
 }
 
 /* The converted copy of a flagged record, or NULL (*ret set on ENOMEM). */
-static const struct npuprof_hrec_header *convert(struct dec *d,
-						 const struct npuprof_hrec_header *rec, int *ret)
+static const struct npuprof_hostfmt_header *convert(struct dec *d,
+						    const struct npuprof_hostfmt_header *rec,
+						    int *ret)
 {
 	if (rec->size > d->cvt_cap) {
 		size_t ncap = d->cvt_cap ? d->cvt_cap : 256;
@@ -655,7 +665,7 @@ static const struct npuprof_hrec_header *convert(struct dec *d,
 
 static int is_msprof_kind(uint16_t kind)
 {
-	return kind >= NPUPROF_HREC_MSPROF_API && kind <= NPUPROF_HREC_MSPROF_ADDITIONAL;
+	return kind >= NPUPROF_HOSTFMT_MSPROF_API && kind <= NPUPROF_HOSTFMT_MSPROF_ADDITIONAL;
 }
 
 /* One MsprofSysCycleTime value to CLOCK_MONOTONIC ns; 0 (absent) stays 0. */
@@ -669,12 +679,12 @@ static int cann_time(const struct dec *d, int tsc, uint64_t *t)
 /* The converted copy of a CANN report, or NULL with *why set (a bad report:
  * wrong magic, a dataLen beyond its data area, a time that does not
  * convert) or *ret (ENOMEM). */
-static const struct npuprof_hrec_header *convert_msprof(struct dec *d,
-							const struct npuprof_hrec_header *rec,
-							int *ret, char *why, size_t whylen)
+static const struct npuprof_hostfmt_header *convert_msprof(struct dec *d,
+							   const struct npuprof_hostfmt_header *rec,
+							   int *ret, char *why, size_t whylen)
 {
-	struct npuprof_hrec_msprof *m;
-	int tsc = (rec->reserved & NPUPROF_HREC_F_TSC) != 0;
+	struct npuprof_hostfmt_msprof *m;
+	int tsc = (rec->reserved & NPUPROF_HOSTFMT_F_TSC) != 0;
 	uint16_t magic;
 	int bad = 0;
 
@@ -701,7 +711,7 @@ static const struct npuprof_hrec_header *convert_msprof(struct dec *d,
 		return NULL;
 	}
 	switch (rec->kind) {
-	case NPUPROF_HREC_MSPROF_API: {
+	case NPUPROF_HOSTFMT_MSPROF_API: {
 		struct MsprofApi a;
 
 		memcpy(&a, m->data, sizeof(a));
@@ -709,7 +719,7 @@ static const struct npuprof_hrec_header *convert_msprof(struct dec *d,
 		memcpy(m->data, &a, sizeof(a));
 		break;
 	}
-	case NPUPROF_HREC_MSPROF_EVENT: {
+	case NPUPROF_HOSTFMT_MSPROF_EVENT: {
 		struct MsprofEvent e;
 
 		memcpy(&e, m->data, sizeof(e));
@@ -717,11 +727,11 @@ static const struct npuprof_hrec_header *convert_msprof(struct dec *d,
 		memcpy(m->data, &e, sizeof(e));
 		break;
 	}
-	case NPUPROF_HREC_MSPROF_COMPACT:
-	case NPUPROF_HREC_MSPROF_ADDITIONAL: {
+	case NPUPROF_HOSTFMT_MSPROF_COMPACT:
+	case NPUPROF_HOSTFMT_MSPROF_ADDITIONAL: {
 		/* the two share their head: magic .. timeStamp */
 		struct MsprofAdditionalInfo x;
-		uint32_t area = rec->kind == NPUPROF_HREC_MSPROF_COMPACT ?
+		uint32_t area = rec->kind == NPUPROF_HOSTFMT_MSPROF_COMPACT ?
 					MSPROF_COMPACT_INFO_DATA_LENGTH :
 					MSPROF_ADDTIONAL_INFO_DATA_LENGTH;
 
@@ -750,22 +760,22 @@ static const struct npuprof_hrec_header *convert_msprof(struct dec *d,
 				"CANN report time does not convert to CLOCK_MONOTONIC ns");
 		return NULL;
 	}
-	m->h.reserved &= (uint16_t)~NPUPROF_HREC_F_TSC;
+	m->h.reserved &= (uint16_t)~NPUPROF_HOSTFMT_F_TSC;
 	return (const void *)d->cvt;
 }
 
 static int is_stamp_kind(uint16_t kind)
 {
-	return kind == NPUPROF_HREC_TX ||
-	       (kind >= NPUPROF_HREC_STAMP_MARK && kind <= NPUPROF_HREC_MSTX_END);
+	return kind == NPUPROF_HOSTFMT_TX ||
+	       (kind >= NPUPROF_HOSTFMT_STAMP_MARK && kind <= NPUPROF_HOSTFMT_MSTX_END);
 }
 
-static int decode(const void *data, size_t len, const char *name, npuprof_host_record_fn fn,
-		  void *ctx, struct npuprof_host_file_info *info,
-		  struct npuprof_host_decode_stats *stats, char *err, size_t errlen, int mapped)
+static int decode(const void *data, size_t len, const char *name, npuprof_hostread_record_fn fn,
+		  void *ctx, struct npuprof_hostread_file_info *info,
+		  struct npuprof_hostread_decode_stats *stats, char *err, size_t errlen, int mapped)
 {
-	struct npuprof_host_decode_stats local_st;
-	struct npuprof_host_file_header fh;
+	struct npuprof_hostread_decode_stats local_st;
+	struct npuprof_hostfmt_file_header fh;
 	struct dec d;
 	uint8_t *copy = NULL;
 	uint64_t off, expect_seq = 0;
@@ -781,7 +791,7 @@ static int decode(const void *data, size_t len, const char *name, npuprof_host_r
 	if (!data && len)
 		return -EINVAL;
 	/* Records are read in place as structs, so they must be 8-aligned. */
-	if ((uintptr_t)data & (NPUPROF_HREC_ALIGN - 1)) {
+	if ((uintptr_t)data & (NPUPROF_HOSTFMT_ALIGN - 1)) {
 		copy = malloc(len ? len : 1);
 		if (!copy)
 			return -ENOMEM;
@@ -802,26 +812,27 @@ static int decode(const void *data, size_t len, const char *name, npuprof_host_r
 		goto out;
 	}
 	memcpy(&fh, data, sizeof(fh));
-	if (memcmp(fh.magic, NPUPROF_HOST_MAGIC, sizeof(NPUPROF_HOST_MAGIC)) != 0) {
+	if (memcmp(fh.magic, NPUPROF_HOSTFMT_MAGIC, sizeof(NPUPROF_HOSTFMT_MAGIC)) != 0) {
 		problem(&d, 0, "not an npuprof host stream (bad magic)");
 		ret = -EINVAL;
 		goto out;
 	}
-	if (fh.byte_order != NPUPROF_HOST_BYTE_ORDER) {
-		problem(&d, offsetof(struct npuprof_host_file_header, byte_order),
+	if (fh.byte_order != NPUPROF_HOSTFMT_BYTE_ORDER) {
+		problem(&d, offsetof(struct npuprof_hostfmt_file_header, byte_order),
 			"foreign byte order");
 		ret = -EINVAL;
 		goto out;
 	}
-	if (fh.version != NPUPROF_HOST_VERSION) {
-		problem(&d, offsetof(struct npuprof_host_file_header, version),
-			"unsupported version %u (expected %u)", fh.version, NPUPROF_HOST_VERSION);
+	if (fh.version != NPUPROF_HOSTFMT_VERSION) {
+		problem(&d, offsetof(struct npuprof_hostfmt_file_header, version),
+			"unsupported version %u (expected %u)", fh.version,
+			NPUPROF_HOSTFMT_VERSION);
 		ret = -EINVAL;
 		goto out;
 	}
-	if (fh.header_size < sizeof(fh) || (fh.header_size & (NPUPROF_HREC_ALIGN - 1)) ||
+	if (fh.header_size < sizeof(fh) || (fh.header_size & (NPUPROF_HOSTFMT_ALIGN - 1)) ||
 	    fh.header_size > len) {
-		problem(&d, offsetof(struct npuprof_host_file_header, header_size),
+		problem(&d, offsetof(struct npuprof_hostfmt_file_header, header_size),
 			"bad header size %u", fh.header_size);
 		ret = -EINVAL;
 		goto out;
@@ -833,14 +844,14 @@ static int decode(const void *data, size_t len, const char *name, npuprof_host_r
 	}
 
 	off = fh.header_size;
-	if (fh.flags & NPUPROF_HOST_F_TSC) {
+	if (fh.flags & NPUPROF_HOSTFMT_F_TSC) {
 		ret = collect_clock(&d, off);
 		if (ret)
 			goto out;
 		clk_done = 1;
 	}
 	while (off < len) {
-		struct npuprof_host_block_header bh;
+		struct npuprof_hostfmt_block_header bh;
 		const uint8_t *payload;
 		const char *why;
 		uint32_t bad;
@@ -854,12 +865,13 @@ static int decode(const void *data, size_t len, const char *name, npuprof_host_r
 			break;
 		}
 		memcpy(&bh, d.base + off, sizeof(bh));
-		if (bh.magic != NPUPROF_HOST_BLOCK_MAGIC || (bh.size & (NPUPROF_HREC_ALIGN - 1))) {
+		if (bh.magic != NPUPROF_HOSTFMT_BLOCK_MAGIC ||
+		    (bh.size & (NPUPROF_HOSTFMT_ALIGN - 1))) {
 			problem(&d, off, "bad block header");
 			goto damaged;
 		}
 		if (bh.size > len - off - sizeof(bh)) {
-			next = resync(&d, off + NPUPROF_HREC_ALIGN);
+			next = resync(&d, off + NPUPROF_HOSTFMT_ALIGN);
 			if (next == len) {
 				/* Nothing valid follows: the file ends inside this block. */
 				problem(&d, off, "truncated block (%" PRIu64 " of %u bytes)",
@@ -876,7 +888,7 @@ static int decode(const void *data, size_t len, const char *name, npuprof_host_r
 			continue;
 		}
 		payload = d.base + off + sizeof(bh);
-		if (npuprof_host_block_crc(&bh, payload) != bh.crc) {
+		if (npuprof_hostfmt_block_crc(&bh, payload) != bh.crc) {
 			problem(&d, off, "block CRC mismatch");
 			goto damaged;
 		}
@@ -896,11 +908,11 @@ static int decode(const void *data, size_t len, const char *name, npuprof_host_r
 		stats->blocks++;
 		stats->lost += bh.lost;
 		for (uint32_t r = 0; r < bh.size;) {
-			const struct npuprof_hrec_header *rec = (const void *)(payload + r);
+			const struct npuprof_hostfmt_header *rec = (const void *)(payload + r);
 			uint64_t at = off + sizeof(bh) + r;
 
 			r += rec->size;
-			if (rec->kind == NPUPROF_HREC_PAD)
+			if (rec->kind == NPUPROF_HOSTFMT_PAD)
 				continue;
 			if (is_msprof_kind(rec->kind)) {
 				char why[128];
@@ -922,7 +934,7 @@ static int decode(const void *data, size_t len, const char *name, npuprof_host_r
 					stats->bad_records++;
 					continue;
 				}
-			} else if ((rec->reserved & NPUPROF_HREC_F_TSC) &&
+			} else if ((rec->reserved & NPUPROF_HOSTFMT_F_TSC) &&
 				   is_stamp_kind(rec->kind)) {
 				rec = convert(&d, rec, &ret);
 				if (ret)
@@ -936,7 +948,7 @@ static int decode(const void *data, size_t len, const char *name, npuprof_host_r
 					continue;
 				}
 			}
-			if (rec->kind == NPUPROF_HREC_END)
+			if (rec->kind == NPUPROF_HOSTFMT_END)
 				stats->closed = 1;
 			stats->records++;
 			if (fn) {
@@ -949,7 +961,7 @@ static int decode(const void *data, size_t len, const char *name, npuprof_host_r
 		continue;
 damaged:
 		resynced = 1;
-		next = resync(&d, off + NPUPROF_HREC_ALIGN);
+		next = resync(&d, off + NPUPROF_HOSTFMT_ALIGN);
 		stats->bad_blocks += blocks_in(&d, off, next);
 		stats->skipped_bytes += next - off;
 		off = next;
@@ -958,7 +970,7 @@ damaged:
 		problem(&d, len,
 			"no END record: the stream was truncated, or its process is still running or died");
 	if (stats->problems)
-		ret = NPUPROF_HOST_EDAMAGED;
+		ret = NPUPROF_HOSTREAD_EDAMAGED;
 out:
 	free(d.clk.p);
 	free(d.raw.p);
@@ -967,10 +979,11 @@ out:
 	return ret;
 }
 
-int npuprof_host_decode_buffer(const void *data, size_t len, const char *name,
-			       npuprof_host_record_fn fn, void *ctx,
-			       struct npuprof_host_file_info *info,
-			       struct npuprof_host_decode_stats *stats, char *err, size_t errlen)
+int npuprof_hostread_decode_buffer(const void *data, size_t len, const char *name,
+				   npuprof_hostread_record_fn fn, void *ctx,
+				   struct npuprof_hostread_file_info *info,
+				   struct npuprof_hostread_decode_stats *stats, char *err,
+				   size_t errlen)
 {
 	return decode(data, len, name, fn, ctx, info, stats, err, errlen, 0);
 }
@@ -982,14 +995,14 @@ int npuprof_host_decode_buffer(const void *data, size_t len, const char *name,
  * file), so a stream of any size costs a bounded window of memory.
  */
 struct window {
-	npuprof_host_record_fn fn;
+	npuprof_hostread_record_fn fn;
 	void *ctx;
 	const uint8_t *map, *dropped; /* dropped: pages below are given back */
 	size_t len;
 };
 
-static int windowed(void *vctx, const struct npuprof_host_block_header *block,
-		    const struct npuprof_hrec_header *rec)
+static int windowed(void *vctx, const struct npuprof_hostfmt_block_header *block,
+		    const struct npuprof_hostfmt_header *rec)
 {
 	struct window *w = vctx;
 	const uint8_t *at = (const uint8_t *)rec;
@@ -1000,9 +1013,9 @@ static int windowed(void *vctx, const struct npuprof_host_block_header *block,
 	return w->fn(w->ctx, block, rec);
 }
 
-int npuprof_host_decode(const char *path, npuprof_host_record_fn fn, void *ctx,
-			struct npuprof_host_file_info *info,
-			struct npuprof_host_decode_stats *stats, char *err, size_t errlen)
+int npuprof_hostread_decode(const char *path, npuprof_hostread_record_fn fn, void *ctx,
+			    struct npuprof_hostread_file_info *info,
+			    struct npuprof_hostread_decode_stats *stats, char *err, size_t errlen)
 {
 	struct window win = { fn, ctx, NULL, NULL, 0 };
 

@@ -136,7 +136,7 @@ static _Atomic int g_tx_inited;
 struct stamp {
 	_Atomic int in_use;
 	uint32_t index;
-	/* The message's Str2Id id (NPUPROF_HREC_NO_STRING: ""), which the
+	/* The message's Str2Id id (NPUPROF_HOSTFMT_NO_STRING: ""), which the
 	 * compact records carry; 0: the dictionary does not hold the message
 	 * exactly (a hash collision), so its events go into TX records. */
 	uint64_t msg_id;
@@ -166,7 +166,7 @@ static void pool_reset(void)
 	g_free_stamps = NULL;
 	for (int i = STAMP_POOL_SIZE - 1; i >= 0; i--) {
 		g_pool[i].index = (uint32_t)i;
-		g_pool[i].msg_id = NPUPROF_HREC_NO_STRING; /* "" */
+		g_pool[i].msg_id = NPUPROF_HOSTFMT_NO_STRING; /* "" */
 		g_pool[i].next_free = g_free_stamps;
 		g_free_stamps = &g_pool[i];
 	}
@@ -285,8 +285,8 @@ static __attribute__((noinline)) int emit_stamp_tx(const struct stamp *s, uint16
 	/* Bounded even if another thread is changing the message right now. */
 	if (n >= STAMP_MSG_MAX)
 		n = STAMP_MSG_MAX - 1;
-	return hrec_emit_tx(0, event, start, end, hrec_tid(), start_tid, range_id, 0, 0,
-			    s->category, s->payload_type, s->message, n, hrec_stamp_flags());
+	return hostrec_emit_tx(0, event, start, end, hostrec_tid(), start_tid, range_id, 0, 0,
+			       s->category, s->payload_type, s->message, n, hostrec_stamp_flags());
 }
 
 /* One stamp event: a compact record (hostfmt.h) naming the message by id,
@@ -299,13 +299,13 @@ static inline __attribute__((always_inline)) int emit_stamp(const struct stamp *
 
 	if (npuprof_unlikely(!id))
 		return emit_stamp_tx(s, event, start, end,
-				     event == NPUPROF_TX_START_STOP ? start_tid : hrec_tid(),
+				     event == NPUPROF_TX_START_STOP ? start_tid : hostrec_tid(),
 				     range_id);
 	if (event == NPUPROF_TX_MARK)
-		return hrec_emit_stamp_mark(start, id, s->category, s->payload_type);
-	return hrec_emit_stamp_range(start, end, id, s->category, s->payload_type, start_tid,
-				     event == NPUPROF_TX_START_STOP ? range_id :
-								      NPUPROF_TX_NO_RANGE);
+		return hostrec_emit_stamp_mark(start, id, s->category, s->payload_type);
+	return hostrec_emit_stamp_range(start, end, id, s->category, s->payload_type, start_tid,
+					event == NPUPROF_TX_START_STOP ? range_id :
+									 NPUPROF_TX_NO_RANGE);
 }
 
 /* ---- collection control ------------------------------------------------------------ */
@@ -423,19 +423,19 @@ static int same_config(const struct aclprofConfig *a, const struct aclprofConfig
 static void emit_options(void)
 {
 	for (int t = 0; t < ACL_PROF_ARGS_MAX; t++) {
-		struct npuprof_hrec_option *r;
+		struct npuprof_hostfmt_option *r;
 		uint32_t len, size;
 
 		if (!g_options[t])
 			continue;
 		len = (uint32_t)strlen(g_options[t]);
-		size = npuprof_hrec_size(offsetof(struct npuprof_hrec_option, value),
-					 (size_t)len + 1);
+		size = npuprof_hostfmt_size(offsetof(struct npuprof_hostfmt_option, value),
+					    (size_t)len + 1);
 		r = calloc(1, size);
 		if (!r)
 			continue;
 		r->h.size = size;
-		r->h.kind = NPUPROF_HREC_OPTION;
+		r->h.kind = NPUPROF_HOSTFMT_OPTION;
 		r->type = (uint32_t)t;
 		r->len = len;
 		memcpy(r->value, g_options[t], len);
@@ -849,8 +849,8 @@ aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag, 
 	    h.launch_trace(stream, stepInfo->indexId, NPUPROF_TRACE_MODEL_ID, (uint32_t)tag) != 0)
 		return ACL_ERROR_GE_FAILURE;
 	{
-		struct npuprof_hrec_step *r = npuprof_hostrec_reserve(NPUPROF_HREC_STEP,
-								      sizeof(*r));
+		struct npuprof_hostfmt_step *r = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_STEP,
+									 sizeof(*r));
 
 		if (r) {
 			r->tid = npuprof_hostrec_tid();
@@ -964,7 +964,7 @@ aclError aclprofMark(void *stamp)
 
 	if (!tx_collecting())
 		return PROF_FAILED;
-	now = hrec_stamp_now();
+	now = hostrec_stamp_now();
 	s = live_stamp(stamp);
 	if (!s)
 		return PROF_FAILED;
@@ -983,15 +983,15 @@ aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream)
 		return PROF_FAILED;
 	if (msgLen < 1 || msgLen > MARKEX_MSG_MAX)
 		return PROF_FAILED;
-	now = hrec_now();
-	tid = hrec_tid();
+	now = hostrec_now();
+	tid = hostrec_tid();
 	/* Shared with mstx; the first id is 1. */
 	id = atomic_fetch_add(&g_mark_id, 1) + 1;
 	if (!npuprof_rthooks_get(&h) ||
 	    h.launch_trace(stream, id, NPUPROF_TRACE_MODEL_ID, NPUPROF_TRACE_TAG_MARK) != 0)
 		return PROF_FAILED;
-	return hrec_emit_tx(1, NPUPROF_TX_MARK_EX, now, now, tid, tid, NPUPROF_TX_NO_RANGE, id, 0,
-			    UINT32_MAX, 0, msg, (uint32_t)msgLen, 0);
+	return hostrec_emit_tx(1, NPUPROF_TX_MARK_EX, now, now, tid, tid, NPUPROF_TX_NO_RANGE, id,
+			       0, UINT32_MAX, 0, msg, (uint32_t)msgLen, 0);
 }
 
 aclError aclprofPush(void *stamp)
@@ -1003,7 +1003,7 @@ aclError aclprofPush(void *stamp)
 		return ACL_ERROR_INVALID_PARAM;
 	if (!tx_collecting())
 		return PROF_FAILED;
-	now = hrec_stamp_now();
+	now = hostrec_stamp_now();
 	s = live_stamp(stamp);
 	if (!s)
 		return ACL_ERROR_INVALID_PARAM;
@@ -1025,7 +1025,7 @@ aclError aclprofPop(void)
 		return PROF_FAILED;
 	collecting = tx_collecting();
 	if (npuprof_likely(collecting))
-		now = hrec_stamp_now(); /* first, as in the other stamp calls */
+		now = hostrec_stamp_now(); /* first, as in the other stamp calls */
 	if (t_st.depth == 0)
 		return PROF_FAILED;
 	f = t_st.stack[--t_st.depth];
@@ -1045,12 +1045,12 @@ aclError aclprofRangeStart(void *stamp, uint32_t *rangeId)
 		return ACL_ERROR_INVALID_PARAM;
 	if (!tx_collecting())
 		return PROF_FAILED;
-	now = hrec_stamp_now();
+	now = hostrec_stamp_now();
 	s = live_stamp(stamp);
 	if (!s)
 		return ACL_ERROR_INVALID_PARAM;
 	atomic_store_explicit(&s->range_start_ns, now, memory_order_relaxed);
-	atomic_store_explicit(&s->range_start_tid, hrec_tid(), memory_order_relaxed);
+	atomic_store_explicit(&s->range_start_tid, hostrec_tid(), memory_order_relaxed);
 	atomic_store_explicit(&s->range_armed, 1, memory_order_release);
 	*rangeId = s->index;
 	return 0;
@@ -1070,7 +1070,7 @@ aclError aclprofRangeStop(uint32_t rangeId)
 		return PROF_FAILED;
 	start = atomic_load_explicit(&s->range_start_ns, memory_order_relaxed);
 	start_tid = atomic_load_explicit(&s->range_start_tid, memory_order_relaxed);
-	return emit_stamp(s, NPUPROF_TX_START_STOP, start, hrec_stamp_now(), start_tid, rangeId);
+	return emit_stamp(s, NPUPROF_TX_START_STOP, start, hostrec_stamp_now(), start_tid, rangeId);
 }
 
 aclError aclprofRangePushEx(aclprofEventAttributes *attr)
@@ -1095,11 +1095,11 @@ static int emit_tensor_info(const aclprofTensorInfo *ti, uint64_t start, uint64_
 		uint32_t n = total - first > NPUPROF_TENSORS_PER_RECORD ?
 				     NPUPROF_TENSORS_PER_RECORD :
 				     total - first;
-		uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_tensor_info,
-							   tensors),
-						  n * sizeof(struct npuprof_hrec_tensor));
-		struct npuprof_hrec_tensor_info *r =
-			npuprof_hostrec_reserve(NPUPROF_HREC_TENSOR_INFO, size);
+		uint32_t size = npuprof_hostfmt_size(offsetof(struct npuprof_hostfmt_tensor_info,
+							      tensors),
+						     n * sizeof(struct npuprof_hostfmt_tensor));
+		struct npuprof_hostfmt_tensor_info *r =
+			npuprof_hostrec_reserve(NPUPROF_HOSTFMT_TENSOR_INFO, size);
 
 		if (!r)
 			return PROF_FAILED;
@@ -1116,7 +1116,7 @@ static int emit_tensor_info(const aclprofTensorInfo *ti, uint64_t start, uint64_
 		r->total_tensors = total;
 		for (uint32_t i = 0; i < n; i++) {
 			const aclprofTensor *src = &ti->tensors[first + i];
-			struct npuprof_hrec_tensor *dst = &r->tensors[i];
+			struct npuprof_hostfmt_tensor *dst = &r->tensors[i];
 			uint32_t dims = src->shapeDim > 8 ? 8 : src->shapeDim;
 
 			dst->type = src->type;

@@ -18,7 +18,7 @@ void npuprof_str2id_reset(void);
  * *id (so a record may name s by *id: its HASH record is in the running
  * stream, or in the next one's dictionary); -1 if not (another string has
  * the same id, or no memory, or the HASH record could not be written). The
- * empty string (returns 0) is NPUPROF_HREC_NO_STRING. */
+ * empty string (returns 0) is NPUPROF_HOSTFMT_NO_STRING. */
 int npuprof_str2id_intern(const char *s, size_t len, uint64_t *id);
 /* The string remembered under id, NUL-terminated, alive until
  * npuprof_str2id_reset; NULL if none (MsprofId2Str). */

@@ -109,11 +109,11 @@ static void clock_setup(void)
 	/* h stays open: the vDSO is never unloaded and fn must stay valid */
 }
 
-/* ---- the stamps' TSC time base (hostfmt.h NPUPROF_HREC_F_TSC) ----------- */
+/* ---- the stamps' TSC time base (hostfmt.h NPUPROF_HOSTFMT_F_TSC) ----------- */
 
 uint16_t npuprof_g_stamp_flags;
 static int g_clock_chosen; /* under g_ctl_lock */
-static struct npuprof_hrec_clock g_clock_ref; /* tsc/monotonic_ns: the reference */
+static struct npuprof_hostfmt_clock g_clock_ref; /* tsc/monotonic_ns: the reference */
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -155,7 +155,7 @@ static void clock_pair(uint64_t *tsc, uint64_t *ns)
 	uint64_t best = UINT64_MAX;
 
 	for (int i = 0; i < 5; i++) {
-		uint64_t a = hrec_now(), t = tsc_ordered(), b = hrec_now();
+		uint64_t a = hostrec_now(), t = tsc_ordered(), b = hostrec_now();
 
 		if (b >= a && b - a < best) {
 			best = b - a;
@@ -173,7 +173,7 @@ static int tsc_exact(void)
 static void clock_pair(uint64_t *tsc, uint64_t *ns)
 {
 	*tsc = 0;
-	*ns = hrec_now();
+	*ns = hostrec_now();
 }
 #endif
 
@@ -196,7 +196,7 @@ static int clock_choose(char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (want && tsc_exact()) {
-		struct timespec ms = { 0, 2 * (long)NPUPROF_HOST_CLOCK_MIN_SPAN_NS };
+		struct timespec ms = { 0, 2 * (long)NPUPROF_HOSTFMT_CLOCK_MIN_SPAN_NS };
 		uint64_t t0, n0;
 
 		clock_pair(&g_clock_ref.ref_tsc, &g_clock_ref.ref_ns);
@@ -205,8 +205,8 @@ static int clock_choose(char *err, size_t errlen)
 		do {
 			nanosleep(&ms, NULL);
 			clock_pair(&t0, &n0);
-		} while (n0 - g_clock_ref.ref_ns < 2 * NPUPROF_HOST_CLOCK_MIN_SPAN_NS);
-		__atomic_store_n(&npuprof_g_stamp_flags, NPUPROF_HREC_F_TSC, __ATOMIC_RELAXED);
+		} while (n0 - g_clock_ref.ref_ns < 2 * NPUPROF_HOSTFMT_CLOCK_MIN_SPAN_NS);
+		__atomic_store_n(&npuprof_g_stamp_flags, NPUPROF_HOSTFMT_F_TSC, __ATOMIC_RELAXED);
 	}
 	g_clock_chosen = 1;
 	return 0;
@@ -223,8 +223,8 @@ static void write_block(uint32_t tid, const void *payload, uint32_t len, uint64_
  * pair, and also where the TSC is not the stamps' clock. */
 static void clock_raw_emit_locked(void)
 {
-	struct npuprof_hrec_clock_raw c = { .h = { .size = sizeof(c),
-						   .kind = NPUPROF_HREC_CLOCK_RAW } };
+	struct npuprof_hostfmt_clock_raw c = { .h = { .size = sizeof(c),
+						      .kind = NPUPROF_HOSTFMT_CLOCK_RAW } };
 	uint64_t best = UINT64_MAX;
 
 	for (int i = 0; i < 5; i++) {
@@ -248,13 +248,14 @@ static void clock_raw_emit_locked(void)
 static uint64_t g_blocks_at_pair; /* under g_io_lock */
 static void clock_emit_locked(int always)
 {
-	struct npuprof_hrec_clock c = g_clock_ref;
+	struct npuprof_hostfmt_clock c = g_clock_ref;
 
 	if (g_fd < 0 || (!always && g_blocks == g_blocks_at_pair))
 		return;
 	clock_raw_emit_locked();
 	if (npuprof_g_stamp_flags) {
-		c.h = (struct npuprof_hrec_header){ .size = sizeof(c), .kind = NPUPROF_HREC_CLOCK };
+		c.h = (struct npuprof_hostfmt_header){ .size = sizeof(c),
+						       .kind = NPUPROF_HOSTFMT_CLOCK };
 		clock_pair(&c.tsc, &c.monotonic_ns);
 		write_block(0, &c, sizeof(c), 0);
 	}
@@ -263,7 +264,7 @@ static void clock_emit_locked(int always)
 
 uint64_t npuprof_hostrec_now(void)
 {
-	return hrec_now();
+	return hostrec_now();
 }
 
 uint32_t npuprof_hostrec_tid(void)
@@ -358,7 +359,7 @@ static void forked_note(void)
 void *npuprof_hostrec_reserve(uint16_t kind, uint32_t size)
 {
 	struct tbuf *tb;
-	struct npuprof_hrec_header *h;
+	struct npuprof_hostfmt_header *h;
 	uint64_t pos, need;
 	uint32_t off, room;
 
@@ -375,7 +376,7 @@ void *npuprof_hostrec_reserve(uint16_t kind, uint32_t size)
 			return NULL;
 		}
 	}
-	if (unlikely(size < sizeof(*h) || (size & (NPUPROF_HREC_ALIGN - 1)) ||
+	if (unlikely(size < sizeof(*h) || (size & (NPUPROF_HOSTFMT_ALIGN - 1)) ||
 		     size > tb->cap / 4)) {
 		atomic_fetch_add_explicit(&tb->lost, 1, memory_order_relaxed);
 		return NULL;
@@ -395,15 +396,15 @@ void *npuprof_hostrec_reserve(uint16_t kind, uint32_t size)
 	}
 	if (size > room) {
 		/* Fill to the end of the ring; published together with the record. */
-		h = (struct npuprof_hrec_header *)(tb->data + off);
+		h = (struct npuprof_hostfmt_header *)(tb->data + off);
 		h->size = room;
-		h->kind = NPUPROF_HREC_PAD;
+		h->kind = NPUPROF_HOSTFMT_PAD;
 		h->reserved = 0;
 		pos += room;
 		off = 0;
 	}
 	tb->pending = pos;
-	h = (struct npuprof_hrec_header *)(tb->data + off);
+	h = (struct npuprof_hostfmt_header *)(tb->data + off);
 	h->size = size;
 	h->kind = kind;
 	h->reserved = 0;
@@ -425,7 +426,7 @@ void npuprof_hostrec_commit_check(struct tbuf *tb, uint64_t end)
 void npuprof_hostrec_commit(void *rec)
 {
 	struct tbuf *tb = t_buf;
-	uint64_t end = tb->pending + ((struct npuprof_hrec_header *)rec)->size;
+	uint64_t end = tb->pending + ((struct npuprof_hostfmt_header *)rec)->size;
 
 	atomic_store_explicit(&tb->head, end, memory_order_release);
 	__atomic_store_n(&tb->committed, tb->committed + 1, __ATOMIC_RELAXED);
@@ -446,9 +447,9 @@ static uint32_t block_end(const uint8_t *payload, uint32_t len, uint32_t from)
 	uint32_t end = from;
 
 	while (end < len) {
-		uint32_t rsz = ((const struct npuprof_hrec_header *)(payload + end))->size;
+		uint32_t rsz = ((const struct npuprof_hostfmt_header *)(payload + end))->size;
 
-		if (rsz < sizeof(struct npuprof_hrec_header) || rsz > len - end)
+		if (rsz < sizeof(struct npuprof_hostfmt_header) || rsz > len - end)
 			return len; /* not a record: the rest as it is */
 		if (end > from && end - from + rsz > HOST_BLOCK_UNIT)
 			break;
@@ -462,7 +463,7 @@ static uint32_t block_end(const uint8_t *payload, uint32_t len, uint32_t from)
  * raced with stop) the bytes are dropped. */
 static void write_block(uint32_t tid, const void *payload, uint32_t len, uint64_t lost)
 {
-	struct npuprof_host_block_header bh[HOST_BLOCKS_PER_WRITE];
+	struct npuprof_hostfmt_block_header bh[HOST_BLOCKS_PER_WRITE];
 	struct iovec iov[2 * HOST_BLOCKS_PER_WRITE];
 	const uint8_t *p = payload;
 	uint32_t from = 0;
@@ -477,12 +478,12 @@ static void write_block(uint32_t tid, const void *payload, uint32_t len, uint64_
 		while (k < HOST_BLOCKS_PER_WRITE && (first || from < len)) {
 			uint32_t end = block_end(p, len, from);
 
-			bh[k].magic = NPUPROF_HOST_BLOCK_MAGIC;
+			bh[k].magic = NPUPROF_HOSTFMT_BLOCK_MAGIC;
 			bh[k].size = end - from;
 			bh[k].tid = tid;
 			bh[k].seq = g_seq++;
 			bh[k].lost = first ? lost : 0;
-			bh[k].crc = npuprof_host_block_crc(&bh[k], p + from);
+			bh[k].crc = npuprof_hostfmt_block_crc(&bh[k], p + from);
 			iov[2 * k].iov_base = &bh[k];
 			iov[2 * k].iov_len = sizeof(bh[k]);
 			iov[2 * k + 1].iov_base = (void *)(p + from);
@@ -652,12 +653,13 @@ static int open_stream(const char *dir, char *err, size_t errlen)
 	for (unsigned n = 0; n < 1000; n++) {
 		if (n == 0)
 			r = snprintf(g_path, sizeof(g_path),
-				     "%s/" NPUPROF_HOST_FILE_PREFIX "%d" NPUPROF_HOST_FILE_SUFFIX,
+				     "%s/" NPUPROF_HOSTFMT_FILE_PREFIX
+				     "%d" NPUPROF_HOSTFMT_FILE_SUFFIX,
 				     data_dir, (int)pid);
 		else
 			r = snprintf(g_path, sizeof(g_path),
-				     "%s/" NPUPROF_HOST_FILE_PREFIX
-				     "%d.%u" NPUPROF_HOST_FILE_SUFFIX,
+				     "%s/" NPUPROF_HOSTFMT_FILE_PREFIX
+				     "%d.%u" NPUPROF_HOSTFMT_FILE_SUFFIX,
 				     data_dir, (int)pid, n);
 		if ((size_t)r >= sizeof(g_path)) {
 			snprintf(err, errlen, "%s: path too long", data_dir);
@@ -679,7 +681,7 @@ static int open_stream(const char *dir, char *err, size_t errlen)
 /* The process's ranks (rank.c), written at a collection's start. */
 static void emit_ranks(void)
 {
-	struct npuprof_hrec_rank recs[NPUPROF_RANK_RECORDS_MAX];
+	struct npuprof_hostfmt_rank recs[NPUPROF_RANK_RECORDS_MAX];
 	unsigned n = npuprof_rank_records(recs);
 
 	if (n)
@@ -688,7 +690,7 @@ static void emit_ranks(void)
 
 int npuprof_hostrec_start(const struct npuprof_hostrec_config *cfg, char *err, size_t errlen)
 {
-	struct npuprof_host_file_header fh;
+	struct npuprof_hostfmt_file_header fh;
 	struct timespec rt, mono;
 	size_t bsize;
 	int fd, r;
@@ -735,18 +737,18 @@ int npuprof_hostrec_start(const struct npuprof_hostrec_config *cfg, char *err, s
 	}
 
 	memset(&fh, 0, sizeof(fh));
-	memcpy(fh.magic, NPUPROF_HOST_MAGIC, sizeof(NPUPROF_HOST_MAGIC));
-	fh.version = NPUPROF_HOST_VERSION;
+	memcpy(fh.magic, NPUPROF_HOSTFMT_MAGIC, sizeof(NPUPROF_HOSTFMT_MAGIC));
+	fh.version = NPUPROF_HOSTFMT_VERSION;
 	fh.header_size = sizeof(fh);
-	fh.byte_order = NPUPROF_HOST_BYTE_ORDER;
+	fh.byte_order = NPUPROF_HOSTFMT_BYTE_ORDER;
 	fh.pid = (uint32_t)getpid();
-	fh.block_align = NPUPROF_HREC_ALIGN;
+	fh.block_align = NPUPROF_HOSTFMT_ALIGN;
 	clock_gettime(CLOCK_REALTIME, &rt);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	fh.realtime_ns = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
 	fh.monotonic_ns = (uint64_t)mono.tv_sec * 1000000000u + (uint64_t)mono.tv_nsec;
 	fh.switches = cfg->switches;
-	fh.flags = npuprof_g_stamp_flags ? NPUPROF_HOST_F_TSC : 0;
+	fh.flags = npuprof_g_stamp_flags ? NPUPROF_HOSTFMT_F_TSC : 0;
 	gethostname(fh.hostname, sizeof(fh.hostname) - 1);
 	r = fs_write_all(fd, &fh, sizeof(fh));
 	if (r) {
@@ -764,13 +766,13 @@ int npuprof_hostrec_start(const struct npuprof_hostrec_config *cfg, char *err, s
 	pthread_mutex_unlock(&g_io_lock);
 
 	{
-		uint32_t sz = npuprof_hrec_size(sizeof(struct npuprof_hrec_session),
-						cfg->dev_count * sizeof(uint32_t));
-		struct npuprof_hrec_session *s = calloc(1, sz);
+		uint32_t sz = npuprof_hostfmt_size(sizeof(struct npuprof_hostfmt_session),
+						   cfg->dev_count * sizeof(uint32_t));
+		struct npuprof_hostfmt_session *s = calloc(1, sz);
 
 		if (s) {
 			s->h.size = sz;
-			s->h.kind = NPUPROF_HREC_SESSION;
+			s->h.kind = NPUPROF_HOSTFMT_SESSION;
 			s->switches = cfg->switches;
 			s->aicore_metrics = cfg->aicore_metrics;
 			s->dev_count = cfg->dev_count;
@@ -825,9 +827,9 @@ int npuprof_hostrec_stop(void)
 	drain_all();
 	clock_emit_locked(1);
 	{
-		struct npuprof_hrec_end end = { .h = { .size = sizeof(end),
-						       .kind = NPUPROF_HREC_END },
-						.end_ns = npuprof_hostrec_now() };
+		struct npuprof_hostfmt_end end = { .h = { .size = sizeof(end),
+							  .kind = NPUPROF_HOSTFMT_END },
+						   .end_ns = npuprof_hostrec_now() };
 		uint64_t committed = g_retired_committed, pending = 0;
 
 		for (struct tbuf *tb = g_bufs; tb; tb = tb->next) {
@@ -862,7 +864,7 @@ int npuprof_hostrec_emit(const void *records, size_t len)
 {
 	int r = 0;
 
-	if (len == 0 || len > UINT32_MAX || (len & (NPUPROF_HREC_ALIGN - 1)))
+	if (len == 0 || len > UINT32_MAX || (len & (NPUPROF_HOSTFMT_ALIGN - 1)))
 		return -EINVAL;
 	pthread_mutex_lock(&g_io_lock);
 	if (g_fd < 0) {
@@ -878,7 +880,7 @@ int npuprof_hostrec_emit(const void *records, size_t len)
 void npuprof_hostrec_set_rank(uint32_t device_id, int32_t rank, uint32_t rank_size,
 			      uint64_t group_name_id)
 {
-	struct npuprof_hrec_rank r;
+	struct npuprof_hostfmt_rank r;
 
 	if (npuprof_rank_keep(device_id, rank, rank_size, group_name_id, &r))
 		npuprof_hostrec_emit(&r, sizeof(r)); /* -ENOTCONN: written at the next start */

@@ -76,7 +76,7 @@ NPUPROF_REC_EXPORT uint64_t npuprof_hostrec_now(void);
 
 /* The runtime's HCCL reports the rank of the first communicator it
  * initialises on a device (npuprof/rank.h); the recorder writes it into
- * this and every later collection's stream (NPUPROF_HREC_RANK). */
+ * this and every later collection's stream (NPUPROF_HOSTFMT_RANK). */
 NPUPROF_REC_EXPORT void npuprof_hostrec_set_rank(uint32_t device_id, int32_t rank,
 						 uint32_t rank_size, uint64_t group_name_id);
 
@@ -89,8 +89,8 @@ static inline int npuprof_hostrec_fwk_op(uint32_t tid, uint32_t fwd_tid, uint64_
 					 uint64_t dtypes_id, uint64_t shapes_id, uint64_t stack_id,
 					 uint32_t type)
 {
-	struct npuprof_hrec_fwk_op *r = (struct npuprof_hrec_fwk_op *)
-		npuprof_hostrec_reserve(NPUPROF_HREC_FWK_OP, sizeof(struct npuprof_hrec_fwk_op));
+	struct npuprof_hostfmt_fwk_op *r = (struct npuprof_hostfmt_fwk_op *)npuprof_hostrec_reserve(
+		NPUPROF_HOSTFMT_FWK_OP, sizeof(struct npuprof_hostfmt_fwk_op));
 
 	if (!r)
 		return -1;

@@ -71,7 +71,7 @@ void npuprof_hostrec_commit_check(struct tbuf *tb, uint64_t end);
 typedef int (*npuprof_clock_fn)(clockid_t, struct timespec *);
 extern npuprof_clock_fn _Atomic npuprof_g_clock;
 
-static inline uint64_t hrec_now(void)
+static inline uint64_t hostrec_now(void)
 {
 	struct timespec ts;
 
@@ -79,9 +79,9 @@ static inline uint64_t hrec_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* The stamp records' time base (hostfmt.h NPUPROF_HREC_F_TSC), chosen once
+/* The stamp records' time base (hostfmt.h NPUPROF_HOSTFMT_F_TSC), chosen once
  * per process when the recorder first starts (NPUPROF_HOST_CLOCK, README):
- * NPUPROF_HREC_F_TSC when the TSC is invariant and the kernel keeps
+ * NPUPROF_HOSTFMT_F_TSC when the TSC is invariant and the kernel keeps
  * CLOCK_MONOTONIC with it, so that the reader converts ticks exactly; else
  * 0. Set before the first collection's records and never changed, so a
  * range's two times always share their base. */
@@ -89,9 +89,9 @@ extern uint16_t npuprof_g_stamp_flags;
 
 /* The clock read of the compact stamp records: with the TSC time base one
  * plain rdtsc (not ordered by an lfence: a stamp is a point in the
- * program's flow, not a fence), else hrec_now(). The record that carries
- * the value says which (hrec_stamp_flags()). */
-static inline uint64_t hrec_stamp_now(void)
+ * program's flow, not a fence), else hostrec_now(). The record that carries
+ * the value says which (hostrec_stamp_flags()). */
+static inline uint64_t hostrec_stamp_now(void)
 {
 #if defined(__x86_64__)
 	if (npuprof_likely(npuprof_g_stamp_flags)) {
@@ -101,15 +101,15 @@ static inline uint64_t hrec_stamp_now(void)
 		return (uint64_t)hi << 32 | lo;
 	}
 #endif
-	return hrec_now();
+	return hostrec_now();
 }
 
-static inline uint16_t hrec_stamp_flags(void)
+static inline uint16_t hostrec_stamp_flags(void)
 {
 	return npuprof_g_stamp_flags;
 }
 
-static inline uint32_t hrec_tid(void)
+static inline uint32_t hostrec_tid(void)
 {
 	uint32_t t = npuprof_t_tid;
 
@@ -118,10 +118,10 @@ static inline uint32_t hrec_tid(void)
 
 /* npuprof_hostrec_reserve, with the common case inline: a registered ring
  * with room before its end. Everything else takes the exported function. */
-static inline void *hrec_reserve(uint16_t kind, uint32_t size, uint16_t flags)
+static inline void *hostrec_reserve(uint16_t kind, uint32_t size, uint16_t flags)
 {
 	struct tbuf *tb = npuprof_t_buf;
-	struct npuprof_hrec_header *h;
+	struct npuprof_hostfmt_header *h;
 	uint64_t pos;
 	uint32_t off;
 
@@ -149,16 +149,16 @@ slow:
  * ring and end travel from reserve to commit in registers, so that commit
  * loads nothing that reserve just stored (the record's size, tb->pending)
  * and the thread's ring is looked up once. */
-struct hrec_slot {
+struct hostrec_slot {
 	struct tbuf *tb;
 	uint64_t end;
 };
 
-static inline void *hrec_reserve_slot(uint16_t kind, uint32_t size, struct hrec_slot *s,
-				      uint16_t flags)
+static inline void *hostrec_reserve_slot(uint16_t kind, uint32_t size, struct hostrec_slot *s,
+					 uint16_t flags)
 {
 	struct tbuf *tb = npuprof_t_buf;
-	struct npuprof_hrec_header *h;
+	struct npuprof_hostfmt_header *h;
 
 	if (npuprof_likely(tb) && atomic_load_explicit(&npuprof_g_active, memory_order_relaxed)) {
 		uint64_t pos = atomic_load_explicit(&tb->head, memory_order_relaxed);
@@ -170,22 +170,22 @@ static inline void *hrec_reserve_slot(uint16_t kind, uint32_t size, struct hrec_
 			s->tb = tb;
 			s->end = pos + size;
 			h = (void *)(tb->data + off);
-			*h = (struct npuprof_hrec_header){ .size = size,
-							   .kind = kind,
-							   .reserved = flags };
+			*h = (struct npuprof_hostfmt_header){ .size = size,
+							      .kind = kind,
+							      .reserved = flags };
 			return h;
 		}
 	}
 	h = npuprof_hostrec_reserve(kind, size);
 	if (h) {
-		((struct npuprof_hrec_header *)h)->reserved = flags;
+		((struct npuprof_hostfmt_header *)h)->reserved = flags;
 		s->tb = npuprof_t_buf;
 		s->end = s->tb->pending + size;
 	}
 	return h;
 }
 
-static inline void hrec_commit_slot(const struct hrec_slot *s)
+static inline void hostrec_commit_slot(const struct hostrec_slot *s)
 {
 	struct tbuf *tb = s->tb;
 
@@ -199,7 +199,7 @@ static inline void hrec_commit_slot(const struct hrec_slot *s)
  * expansion of a variable-length memcpy (rep movs) has a start-up cost of
  * tens of cycles, more than the rest of a mark; overlapping fixed-size
  * moves cost a few. */
-static inline void hrec_copy(char *d, const char *s, size_t n)
+static inline void hostrec_copy(char *d, const char *s, size_t n)
 {
 	if (n >= 16) {
 		size_t i;
@@ -219,10 +219,10 @@ static inline void hrec_copy(char *d, const char *s, size_t n)
 	}
 }
 
-static inline void hrec_commit(void *rec)
+static inline void hostrec_commit(void *rec)
 {
 	struct tbuf *tb = npuprof_t_buf;
-	uint64_t end = tb->pending + ((const struct npuprof_hrec_header *)rec)->size;
+	uint64_t end = tb->pending + ((const struct npuprof_hostfmt_header *)rec)->size;
 
 	atomic_store_explicit(&tb->head, end, memory_order_release);
 	__atomic_store_n(&tb->committed, tb->committed + 1, __ATOMIC_RELAXED);
@@ -231,23 +231,23 @@ static inline void hrec_commit(void *rec)
 }
 
 /* Writes one TX record (msproftx and mstx alike; domain 0: the default;
- * flags: the header's NPUPROF_HREC_F_*, the time base of start and end);
+ * flags: the header's NPUPROF_HOSTFMT_F_*, the time base of start and end);
  * 0, or -1 (CANN's PROF_FAILED) if it could not be recorded (no collection, ring
  * full), which CANN reports as a failed report. */
-static inline __attribute__((always_inline)) int hrec_emit_tx(
+static inline __attribute__((always_inline)) int hostrec_emit_tx(
 	uint16_t info_type, uint16_t event, uint64_t start, uint64_t end, uint32_t tid,
 	uint32_t start_tid, uint32_t range_id, uint64_t mark_id, uint64_t domain, uint32_t category,
 	int32_t payload_type, const char *msg, uint32_t msg_len, uint16_t flags)
 {
-	uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_tx, message),
-					  (size_t)msg_len + 1);
-	struct npuprof_hrec_tx *r = hrec_reserve(NPUPROF_HREC_TX, size, flags);
+	uint32_t size = npuprof_hostfmt_size(offsetof(struct npuprof_hostfmt_tx, message),
+					     (size_t)msg_len + 1);
+	struct npuprof_hostfmt_tx *r = hostrec_reserve(NPUPROF_HOSTFMT_TX, size, flags);
 
 	if (!r)
 		return -1;
 	/* Zero the padding first; the fixed fields or the message may then
 	 * overwrite part of it. */
-	memset((char *)r + size - NPUPROF_HREC_ALIGN, 0, NPUPROF_HREC_ALIGN);
+	memset((char *)r + size - NPUPROF_HOSTFMT_ALIGN, 0, NPUPROF_HOSTFMT_ALIGN);
 	r->tid = tid;
 	r->start_tid = start_tid;
 	r->start_ns = start;
@@ -260,25 +260,25 @@ static inline __attribute__((always_inline)) int hrec_emit_tx(
 	r->info_type = info_type;
 	r->event_type = event;
 	r->msg_len = msg_len;
-	hrec_copy(r->message, msg, msg_len);
+	hostrec_copy(r->message, msg, msg_len);
 	r->message[msg_len] = '\0';
-	hrec_commit(r);
+	hostrec_commit(r);
 	return 0;
 }
 
 /* The compact msproftx / mstx records (hostfmt.h, kinds 17-22), one
  * writer each; 0, or -1 if nothing could be recorded (no collection, ring
- * full). The thread is the ring's. Their times come from hrec_stamp_now()
- * and the records carry hrec_stamp_flags(). */
-static inline __attribute__((always_inline)) int hrec_emit_stamp_mark(uint64_t time,
-								      uint64_t msg_id,
-								      uint32_t category,
-								      int32_t payload_type)
+ * full). The thread is the ring's. Their times come from hostrec_stamp_now()
+ * and the records carry hostrec_stamp_flags(). */
+static inline __attribute__((always_inline)) int hostrec_emit_stamp_mark(uint64_t time,
+									 uint64_t msg_id,
+									 uint32_t category,
+									 int32_t payload_type)
 {
-	struct hrec_slot sl;
-	struct npuprof_hrec_stamp_mark *r =
-		hrec_reserve_slot(NPUPROF_HREC_STAMP_MARK, sizeof(struct npuprof_hrec_stamp_mark),
-				  &sl, hrec_stamp_flags());
+	struct hostrec_slot sl;
+	struct npuprof_hostfmt_stamp_mark *r = hostrec_reserve_slot(
+		NPUPROF_HOSTFMT_STAMP_MARK, sizeof(struct npuprof_hostfmt_stamp_mark), &sl,
+		hostrec_stamp_flags());
 
 	if (!r)
 		return -1;
@@ -286,22 +286,22 @@ static inline __attribute__((always_inline)) int hrec_emit_stamp_mark(uint64_t t
 	r->msg_id = msg_id;
 	r->category = category;
 	r->payload_type = payload_type;
-	hrec_commit_slot(&sl);
+	hostrec_commit_slot(&sl);
 	return 0;
 }
 
 /* STAMP_POP, or STAMP_STOP when range_id is not NPUPROF_TX_NO_RANGE. */
-static inline __attribute__((always_inline)) int hrec_emit_stamp_range(
+static inline __attribute__((always_inline)) int hostrec_emit_stamp_range(
 	uint64_t start, uint64_t end, uint64_t msg_id, uint32_t category, int32_t payload_type,
 	uint32_t start_tid, uint32_t range_id)
 {
 	int stop = range_id != NPUPROF_TX_NO_RANGE;
-	struct hrec_slot sl;
-	struct npuprof_hrec_stamp_stop *r =
-		hrec_reserve_slot(stop ? NPUPROF_HREC_STAMP_STOP : NPUPROF_HREC_STAMP_POP,
-				  stop ? sizeof(struct npuprof_hrec_stamp_stop) :
-					 sizeof(struct npuprof_hrec_stamp_pop),
-				  &sl, hrec_stamp_flags());
+	struct hostrec_slot sl;
+	struct npuprof_hostfmt_stamp_stop *r =
+		hostrec_reserve_slot(stop ? NPUPROF_HOSTFMT_STAMP_STOP : NPUPROF_HOSTFMT_STAMP_POP,
+				     stop ? sizeof(struct npuprof_hostfmt_stamp_stop) :
+					    sizeof(struct npuprof_hostfmt_stamp_pop),
+				     &sl, hostrec_stamp_flags());
 
 	if (!r)
 		return -1;
@@ -314,43 +314,45 @@ static inline __attribute__((always_inline)) int hrec_emit_stamp_range(
 		r->start_tid = start_tid;
 		r->range_id = range_id;
 	}
-	hrec_commit_slot(&sl);
+	hostrec_commit_slot(&sl);
 	return 0;
 }
 
 /* MSTX_MARK or MSTX_START (kind) with its message. */
-static inline __attribute__((always_inline)) int hrec_emit_mstx(uint16_t kind, uint64_t time,
-								uint64_t mark_id, uint64_t domain,
-								const char *msg, uint32_t msg_len)
+static inline __attribute__((always_inline)) int hostrec_emit_mstx(uint16_t kind, uint64_t time,
+								   uint64_t mark_id,
+								   uint64_t domain, const char *msg,
+								   uint32_t msg_len)
 {
-	uint32_t size = npuprof_hrec_size(offsetof(struct npuprof_hrec_mstx, message),
-					  (size_t)msg_len + 1);
-	struct npuprof_hrec_mstx *r = hrec_reserve(kind, size, hrec_stamp_flags());
+	uint32_t size = npuprof_hostfmt_size(offsetof(struct npuprof_hostfmt_mstx, message),
+					     (size_t)msg_len + 1);
+	struct npuprof_hostfmt_mstx *r = hostrec_reserve(kind, size, hostrec_stamp_flags());
 
 	if (!r)
 		return -1;
-	memset((char *)r + size - NPUPROF_HREC_ALIGN, 0, NPUPROF_HREC_ALIGN);
+	memset((char *)r + size - NPUPROF_HOSTFMT_ALIGN, 0, NPUPROF_HOSTFMT_ALIGN);
 	r->time_ns = time;
 	r->mark_id = mark_id;
 	r->domain = domain;
 	r->msg_len = msg_len;
-	hrec_copy(r->message, msg, msg_len);
+	hostrec_copy(r->message, msg, msg_len);
 	r->message[msg_len] = '\0';
-	hrec_commit(r);
+	hostrec_commit(r);
 	return 0;
 }
 
-static inline __attribute__((always_inline)) int hrec_emit_mstx_end(uint64_t time, uint64_t mark_id)
+static inline __attribute__((always_inline)) int hostrec_emit_mstx_end(uint64_t time,
+								       uint64_t mark_id)
 {
-	struct npuprof_hrec_mstx_end *r = hrec_reserve(NPUPROF_HREC_MSTX_END,
-						       sizeof(struct npuprof_hrec_mstx_end),
-						       hrec_stamp_flags());
+	struct npuprof_hostfmt_mstx_end *r =
+		hostrec_reserve(NPUPROF_HOSTFMT_MSTX_END, sizeof(struct npuprof_hostfmt_mstx_end),
+				hostrec_stamp_flags());
 
 	if (!r)
 		return -1;
 	r->time_ns = time;
 	r->mark_id = mark_id;
-	hrec_commit(r);
+	hostrec_commit(r);
 	return 0;
 }
 
@@ -358,11 +360,11 @@ static inline __attribute__((always_inline)) int hrec_emit_mstx_end(uint64_t tim
  * records, hostrec.c writes them. */
 #define NPUPROF_RANK_RECORDS_MAX 65 /* 64 devices' HCCL ranks and the environment's */
 /* The environment's rank and every kept HCCL rank, as records: their count. */
-unsigned npuprof_rank_records(struct npuprof_hrec_rank out[NPUPROF_RANK_RECORDS_MAX]);
+unsigned npuprof_rank_records(struct npuprof_hostfmt_rank out[NPUPROF_RANK_RECORDS_MAX]);
 /* Keeps device_id's HCCL rank as record *r: 1 if kept (the device's first),
  * 0 if the device has one already or the table is full (*r is filled
  * either way). */
 int npuprof_rank_keep(uint32_t device_id, int32_t rank, uint32_t rank_size, uint64_t group_name_id,
-		      struct npuprof_hrec_rank *r);
+		      struct npuprof_hostfmt_rank *r);
 
 #endif

@@ -3,7 +3,7 @@
  * domains, host only or anchored to a stream by device marker tasks.
  *
  * Records (npuprof/hostfmt.h, the compact MSTX_* kinds; the export reads
- * them as NPUPROF_HREC_TX with info_type 1): a mark is one record; a range
+ * them as NPUPROF_HOSTFMT_TX with info_type 1): a mark is one record; a range
  * is two halves, written when it starts (message, domain, starting thread)
  * and when it ends (id and time only), which the export joins by mark id. So neither call keeps state
  * that another thread must find, and a range may end anywhere.
@@ -146,7 +146,7 @@ static inline __attribute__((always_inline)) void mark(uint64_t domain, const ch
 
 	if (!collecting() || !msg || !*msg)
 		return;
-	now = hrec_stamp_now();
+	now = hostrec_stamp_now();
 	len = strnlen(msg, MSTX_MSG_MAX);
 	id = next_id();
 	if (!domain)
@@ -154,7 +154,7 @@ static inline __attribute__((always_inline)) void mark(uint64_t domain, const ch
 	if (stream && launch(stream, id, NPUPROF_TRACE_TAG_MARK))
 		return; /* as CANN: no device marker, no report */
 	/* no room or no collection records nothing, as mstx returns no status */
-	(void)hrec_emit_mstx(NPUPROF_HREC_MSTX_MARK, now, id, domain, msg, (uint32_t)len);
+	(void)hostrec_emit_mstx(NPUPROF_HOSTFMT_MSTX_MARK, now, id, domain, msg, (uint32_t)len);
 }
 
 static int sr_insert(uint64_t id, void *stream)
@@ -205,7 +205,7 @@ static inline __attribute__((always_inline)) mstxRangeId range_start(uint64_t do
 
 	if (!collecting() || !msg || !*msg)
 		return MSTX_INVALID_ID;
-	now = hrec_stamp_now();
+	now = hostrec_stamp_now();
 	len = strnlen(msg, MSTX_MSG_MAX);
 	id = next_id();
 	if (!domain)
@@ -219,7 +219,7 @@ static inline __attribute__((always_inline)) mstxRangeId range_start(uint64_t do
 		}
 	}
 	/* The start half (hostfmt.h). */
-	(void)hrec_emit_mstx(NPUPROF_HREC_MSTX_START, now, id, domain, msg, (uint32_t)len);
+	(void)hostrec_emit_mstx(NPUPROF_HOSTFMT_MSTX_START, now, id, domain, msg, (uint32_t)len);
 	return id;
 }
 
@@ -230,14 +230,14 @@ static inline __attribute__((always_inline)) void range_end(mstxRangeId id)
 
 	if (id == MSTX_INVALID_ID)
 		return;
-	now = hrec_stamp_now();
+	now = hostrec_stamp_now();
 	stream = sr_take(id);
 	if (!collecting())
 		return;
 	if (stream)
 		launch(stream, id, NPUPROF_TRACE_TAG_RANGE);
 	/* The end half. */
-	(void)hrec_emit_mstx_end(now, id);
+	(void)hostrec_emit_mstx_end(now, id);
 }
 
 /* ---- the API ------------------------------------------------------------------ */

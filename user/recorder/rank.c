@@ -1,6 +1,6 @@
 /*
  * rank.c - the process's rank identity, as the host stream's
- * NPUPROF_HREC_RANK records (npuprof/rank.h).
+ * NPUPROF_HOSTFMT_RANK records (npuprof/rank.h).
  *
  * The environment's rank (RANK_ID, RANK, ...) is read at every collection
  * start; the HCCL ranks come from the runtime (npuprof_hostrec_set_rank, one
@@ -20,7 +20,7 @@
 #define MAX_DEV_RANKS (NPUPROF_RANK_RECORDS_MAX - 1) /* one more: the environment's */
 
 static pthread_mutex_t g_rank_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct npuprof_hrec_rank g_ranks[MAX_DEV_RANKS];
+static struct npuprof_hostfmt_rank g_ranks[MAX_DEV_RANKS];
 static unsigned g_nranks;
 
 static const char *env_get(const char *name)
@@ -28,12 +28,12 @@ static const char *env_get(const char *name)
 	return getenv(name);
 }
 
-static void fill(struct npuprof_hrec_rank *r, int32_t rank, uint32_t size, uint32_t dev,
+static void fill(struct npuprof_hostfmt_rank *r, int32_t rank, uint32_t size, uint32_t dev,
 		 uint32_t src, uint64_t group)
 {
 	memset(r, 0, sizeof(*r));
 	r->h.size = sizeof(*r);
-	r->h.kind = NPUPROF_HREC_RANK;
+	r->h.kind = NPUPROF_HOSTFMT_RANK;
 	r->rank = rank;
 	r->rank_size = size;
 	r->device_id = dev;
@@ -41,14 +41,14 @@ static void fill(struct npuprof_hrec_rank *r, int32_t rank, uint32_t size, uint3
 	r->group_name_id = group;
 }
 
-unsigned npuprof_rank_records(struct npuprof_hrec_rank out[NPUPROF_RANK_RECORDS_MAX])
+unsigned npuprof_rank_records(struct npuprof_hostfmt_rank out[NPUPROF_RANK_RECORDS_MAX])
 {
 	unsigned n = 0;
 	int32_t env = npuprof_rank_from_env(env_get);
 
 	if (env != NPUPROF_RANK_NONE)
 		fill(&out[n++], env, 0, NPUPROF_RANK_ANY_DEVICE, NPUPROF_RANK_SRC_ENV,
-		     NPUPROF_HREC_NO_STRING);
+		     NPUPROF_HOSTFMT_NO_STRING);
 	pthread_mutex_lock(&g_rank_lock);
 	memcpy(&out[n], g_ranks, g_nranks * sizeof(g_ranks[0]));
 	n += g_nranks;
@@ -57,7 +57,7 @@ unsigned npuprof_rank_records(struct npuprof_hrec_rank out[NPUPROF_RANK_RECORDS_
 }
 
 int npuprof_rank_keep(uint32_t device_id, int32_t rank, uint32_t rank_size, uint64_t group_name_id,
-		      struct npuprof_hrec_rank *r)
+		      struct npuprof_hostfmt_rank *r)
 {
 	unsigned i;
 

@@ -77,14 +77,14 @@ static int grow(void)
 
 static size_t hash_rec_size(uint32_t len)
 {
-	return npuprof_hrec_size(offsetof(struct npuprof_hrec_hash, str), (size_t)len + 1);
+	return npuprof_hostfmt_size(offsetof(struct npuprof_hostfmt_hash, str), (size_t)len + 1);
 }
 
-static void fill_hash_rec(struct npuprof_hrec_hash *r, uint64_t id, const char *s, uint32_t len)
+static void fill_hash_rec(struct npuprof_hostfmt_hash *r, uint64_t id, const char *s, uint32_t len)
 {
 	memset(r, 0, hash_rec_size(len));
 	r->h.size = (uint32_t)hash_rec_size(len);
-	r->h.kind = NPUPROF_HREC_HASH;
+	r->h.kind = NPUPROF_HOSTFMT_HASH;
 	r->id = id;
 	r->len = len;
 	memcpy(r->str, s, len);
@@ -141,7 +141,7 @@ static int intern(const char *s, size_t len, uint64_t *id)
 	r = remember(*id, s, len);
 	if (r == 1 && npuprof_hostrec_active()) {
 		size_t sz = hash_rec_size((uint32_t)len);
-		struct npuprof_hrec_hash *rec = malloc(sz);
+		struct npuprof_hostfmt_hash *rec = malloc(sz);
 		int w;
 
 		if (!rec)
@@ -217,8 +217,8 @@ void npuprof_str2id_emit_all(void)
 	if (buf)
 		for (size_t i = 0; i < g_cap; i++)
 			if (g_tab[i].str) {
-				fill_hash_rec((struct npuprof_hrec_hash *)(buf + off), g_tab[i].id,
-					      g_tab[i].str, g_tab[i].len);
+				fill_hash_rec((struct npuprof_hostfmt_hash *)(buf + off),
+					      g_tab[i].id, g_tab[i].str, g_tab[i].len);
 				off += hash_rec_size(g_tab[i].len);
 			}
 	pthread_mutex_unlock(&g_dict_lock);

@@ -476,7 +476,7 @@ static void record_op(int op, const struct comm *c, const struct rt_stream *s, s
 	for (int k = 0; k < 4; k++)
 		type_ids[k] = rtprof_str(hccl_type_name(k));
 	for (int i = 0; i < pl->n; i++) {
-		struct npuprof_hrec_hccl_task r = {
+		struct npuprof_hostfmt_hccl_task r = {
 			.device_id = (uint32_t)s->dev,
 			.time_ns = pl->t[i].time_ns,
 			.connection_id = conn,
@@ -504,7 +504,7 @@ static void record_op(int op, const struct comm *c, const struct rt_stream *s, s
 	}
 	{
 		uint64_t type_id = rtprof_str(g_ops[op].type), alg_id = rtprof_str(g_ops[op].alg);
-		struct npuprof_hrec_hccl_op r = {
+		struct npuprof_hostfmt_hccl_op r = {
 			.device_id = (uint32_t)s->dev,
 			.start_ns = start,
 			.end_ns = rtprof_now(),

@@ -38,7 +38,7 @@ void rtprof_begin(struct rt_api *a, uint32_t level, const char *name, const char
 	a->on = 1;
 	a->level = level;
 	a->name = name;
-	a->item = item ? rtprof_str(item) : NPUPROF_HREC_NO_STRING;
+	a->item = item ? rtprof_str(item) : NPUPROF_HOSTFMT_NO_STRING;
 	a->conn = rtprof_new_conn();
 	a->start = rtprof_now();
 	if (t_depth < STACK_MAX) {
@@ -66,7 +66,7 @@ void rtprof_api_range(uint32_t level, const char *name, uint64_t start_ns, uint6
 
 		start_ns = rtprof_from_mono(start_ns);
 		end_ns = start_ns > UINT64_MAX - len ? UINT64_MAX : start_ns + len;
-		rtrep_api(level, name, NPUPROF_HREC_NO_STRING, start_ns, end_ns, *conn,
+		rtrep_api(level, name, NPUPROF_HOSTFMT_NO_STRING, start_ns, end_ns, *conn,
 			  ACL_SUCCESS);
 		rtrep_range(level, *conn, start_ns, end_ns);
 	}

@@ -78,7 +78,7 @@ static inline aclError rt_api_end(struct rt_api *a, aclError ret)
 	return ret;
 }
 /* The backend's writer of one API range (rt_prof_rec.c / rt_prof_cann.c):
- * item_id is rtprof_str(item) or NPUPROF_HREC_NO_STRING. */
+ * item_id is rtprof_str(item) or NPUPROF_HOSTFMT_NO_STRING. */
 void rtrep_api(uint32_t level, const char *name, uint64_t item_id, uint64_t start_ns,
 	       uint64_t end_ns, uint64_t conn, aclError ret);
 /* A replay's API range (rtprof_api_range) was reported under conn
@@ -104,8 +104,8 @@ void rtprof_compute_op(const aclnpuOpDesc *d, const char *ge_type, int dev,
 		       const struct rt_stream *s, const struct rt_task *t);
 /* The HCCL op and task records (hccl.c, rt_replay.c): body holds every
  * field but the header and tid. */
-void rtprof_hccl_op(const struct npuprof_hrec_hccl_op *body);
-void rtprof_hccl_task(const struct npuprof_hrec_hccl_task *body);
+void rtprof_hccl_op(const struct npuprof_hostfmt_hccl_op *body);
+void rtprof_hccl_task(const struct npuprof_hostfmt_hccl_task *body);
 /* HCCL: rank `rank` of `rank_size` of communicator `group` runs on
  * device `dev` (npuprof/rank.h). */
 void rtprof_rank(int dev, uint32_t rank, uint32_t rank_size, const char *group);

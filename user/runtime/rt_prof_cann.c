@@ -257,7 +257,7 @@ void rtprof_hccl_init(void)
 uint64_t rtprof_str(const char *s)
 {
 	if (!s || !*s)
-		return NPUPROF_HREC_NO_STRING;
+		return NPUPROF_HOSTFMT_NO_STRING;
 	return MsprofGetHashId(s, strlen(s));
 }
 
@@ -471,7 +471,7 @@ void rtrep_api(uint32_t level, const char *name, uint64_t item_id, uint64_t star
 	a.beginTime = start_ns;
 	a.endTime = end_ns;
 	/* msprof names a 5500 row by its itemId */
-	a.itemId = hccl ? rtprof_str(name) : (item_id == NPUPROF_HREC_NO_STRING ? 0 : item_id);
+	a.itemId = hccl ? rtprof_str(name) : (item_id == NPUPROF_HOSTFMT_NO_STRING ? 0 : item_id);
 	if (hccl)
 		g_hp.api(1, &a);
 	else
@@ -703,7 +703,7 @@ void rtprof_compute_op(const aclnpuOpDesc *d, const char *ge_type, int dev,
 	}
 }
 
-void rtprof_hccl_op(const struct npuprof_hrec_hccl_op *b)
+void rtprof_hccl_op(const struct npuprof_hostfmt_hccl_op *b)
 {
 	struct MsprofCompactInfo c;
 
@@ -749,7 +749,7 @@ static uint32_t comm_size(uint32_t dev, uint64_t group)
 	return 0;
 }
 
-void rtprof_hccl_task(const struct npuprof_hrec_hccl_task *b)
+void rtprof_hccl_task(const struct npuprof_hostfmt_hccl_task *b)
 {
 	struct MsprofAdditionalInfo x;
 	struct MsprofHcclInfo h;

@@ -80,7 +80,7 @@ uint64_t rtprof_str(const char *s)
 	unsigned slot;
 
 	if (!s || !*s)
-		return NPUPROF_HREC_NO_STRING;
+		return NPUPROF_HOSTFMT_NO_STRING;
 	len = strlen(s);
 	id = npuprof_str2id_hash(s, len);
 	slot = (unsigned)(id ^ (id >> 32)) & (STR_CACHE - 1);
@@ -97,7 +97,7 @@ void rtrep_api(uint32_t level, const char *name, uint64_t item_id, uint64_t star
 	       uint64_t end_ns, uint64_t conn, aclError ret)
 {
 	uint64_t name_id = rtprof_str(name); /* before reserve: it may record */
-	struct npuprof_hrec_api *r = npuprof_hostrec_reserve(NPUPROF_HREC_API, sizeof(*r));
+	struct npuprof_hostfmt_api *r = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_API, sizeof(*r));
 
 	if (!r)
 		return; /* counted as lost by the recorder */
@@ -117,16 +117,16 @@ void rtrep_api(uint32_t level, const char *name, uint64_t item_id, uint64_t star
  * header but tid; the record gets the calling thread's tid. */
 static void *copy_body(uint16_t kind, const void *body, uint32_t size)
 {
-	struct npuprof_hrec_header *r = npuprof_hostrec_reserve(kind, size);
+	struct npuprof_hostfmt_header *r = npuprof_hostrec_reserve(kind, size);
 
 	if (r)
-		memcpy(r + 1, (const struct npuprof_hrec_header *)body + 1, size - sizeof(*r));
+		memcpy(r + 1, (const struct npuprof_hostfmt_header *)body + 1, size - sizeof(*r));
 	return r;
 }
 
-void rtprof_hccl_op(const struct npuprof_hrec_hccl_op *body)
+void rtprof_hccl_op(const struct npuprof_hostfmt_hccl_op *body)
 {
-	struct npuprof_hrec_hccl_op *r = copy_body(NPUPROF_HREC_HCCL_OP, body, sizeof(*r));
+	struct npuprof_hostfmt_hccl_op *r = copy_body(NPUPROF_HOSTFMT_HCCL_OP, body, sizeof(*r));
 
 	if (r) {
 		r->tid = npuprof_hostrec_tid();
@@ -134,9 +134,10 @@ void rtprof_hccl_op(const struct npuprof_hrec_hccl_op *body)
 	}
 }
 
-void rtprof_hccl_task(const struct npuprof_hrec_hccl_task *body)
+void rtprof_hccl_task(const struct npuprof_hostfmt_hccl_task *body)
 {
-	struct npuprof_hrec_hccl_task *r = copy_body(NPUPROF_HREC_HCCL_TASK, body, sizeof(*r));
+	struct npuprof_hostfmt_hccl_task *r = copy_body(NPUPROF_HOSTFMT_HCCL_TASK, body,
+							sizeof(*r));
 
 	if (r) {
 		r->tid = npuprof_hostrec_tid();
@@ -147,8 +148,8 @@ void rtprof_hccl_task(const struct npuprof_hrec_hccl_task *body)
 void rtprof_task_track(int dev, const struct rt_stream *s, const struct rt_task *t)
 {
 	uint64_t type_id = rtprof_str(t->type_name);
-	struct npuprof_hrec_task_track *r = npuprof_hostrec_reserve(NPUPROF_HREC_TASK_TRACK,
-								    sizeof(*r));
+	struct npuprof_hostfmt_task_track *r = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_TASK_TRACK,
+								       sizeof(*r));
 
 	if (!r)
 		return;
@@ -241,7 +242,7 @@ static uint64_t tensor_id(const char *given, const aclnpuTensorDesc *t, uint32_t
 void rtprof_compute_op(const aclnpuOpDesc *d, const char *ge_type, int dev,
 		       const struct rt_stream *s, const struct rt_task *t)
 {
-	struct npuprof_hrec_compute_op *r;
+	struct npuprof_hostfmt_compute_op *r;
 	/* ids first: registering a new string may itself record */
 	uint64_t ids[13] = {
 		rtprof_str(d->opName),
@@ -256,7 +257,7 @@ void rtprof_compute_op(const aclnpuOpDesc *d, const char *ge_type, int dev,
 		rtprof_str(d->attrInfo ? d->attrInfo : "N/A"),
 	};
 
-	r = npuprof_hostrec_reserve(NPUPROF_HREC_COMPUTE_OP, sizeof(*r));
+	r = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_COMPUTE_OP, sizeof(*r));
 	if (!r)
 		return;
 	r->tid = npuprof_hostrec_tid();
@@ -281,8 +282,8 @@ void rtprof_compute_op(const aclnpuOpDesc *d, const char *ge_type, int dev,
 	r->output_dtypes_id = ids[7];
 	r->output_shapes_id = ids[8];
 	r->attr_id = ids[9];
-	r->op_state_id = NPUPROF_HREC_NO_STRING;
-	r->hf32_id = NPUPROF_HREC_NO_STRING;
+	r->op_state_id = NPUPROF_HOSTFMT_NO_STRING;
+	r->hf32_id = NPUPROF_HOSTFMT_NO_STRING;
 	r->block_dim = d->blockDim;
 	r->mix_block_dim = d->mixBlockDim;
 	r->op_flag = d->opFlag;

@@ -71,7 +71,7 @@ aclError aclnpuRecordHcclOp(const aclnpuHcclOpDesc *d, aclrtStream stream, uint6
 	ids[2] = rtprof_str(d->groupName);
 	ids[3] = rtprof_str(d->algType ? d->algType : "N/A");
 	{
-		struct npuprof_hrec_hccl_op r = {
+		struct npuprof_hostfmt_hccl_op r = {
 			.device_id = (uint32_t)s->dev,
 			.start_ns = d->startNs,
 			.end_ns = d->endNs,
@@ -105,7 +105,7 @@ void rt_replay_hccl_task(const struct rt_stream *s, const struct rt_task *t,
 		rtprof_str(h->taskType ? h->taskType : "N/A"),
 	};
 
-	struct npuprof_hrec_hccl_task r = {
+	struct npuprof_hostfmt_hccl_task r = {
 		.device_id = (uint32_t)s->dev,
 		.time_ns = t->time_ns,
 		.connection_id = t->conn_out,

@@ -4,7 +4,7 @@
  *
  * While a profile's active steps run, one global RecordFunction callback
  * (every scope, with inputs when shapes are recorded or the device mirror
- * needs them) turns each torch op into one NPUPROF_HREC_FWK_OP record
+ * needs them) turns each torch op into one NPUPROF_HOSTFMT_FWK_OP record
  * written at its end through the in-app recorder's per-thread rings
  * (npuprof_hostrec_reserve/commit, libmsprofiler.so): name, start and end
  * (CLOCK_MONOTONIC ns), the thread, the autograd sequence number, the
@@ -19,7 +19,7 @@
  * CPU allocator reports every allocation and release when memory
  * profiling is on: c10::reportMemoryUsageToProfiler asks that debug info;
  * it propagates to autograd's backward on the same graph task) writes
- * NPUPROF_HREC_FWK_MEM records with the allocator's running totals. It
+ * NPUPROF_HOSTFMT_FWK_MEM records with the allocator's running totals. It
  * tells torch that no profiler of its own is enabled, so torch's profiler
  * can still start above it (the events then go to torch's while it runs);
  * if torch's profiler is already running, memory is not recorded.
@@ -150,7 +150,7 @@ TState &ts()
 uint64_t str_id(TState &t, const char *s, size_t len)
 {
 	if (!s || !len)
-		return NPUPROF_HREC_NO_STRING;
+		return NPUPROF_HOSTFMT_NO_STRING;
 	uint64_t id = npuprof_str2id_hash(s, len);
 	unsigned slot = (unsigned)(id ^ (id >> 32)) & (kStrCache - 1);
 	if (t.seen[slot] != id) {
@@ -312,8 +312,8 @@ void format_inputs(TState &t, const at::RecordFunction &fn, Frame &f)
 			sh.put("[]");
 		}
 	}
-	f.dtypes_id = i ? str_id(t, dt.b, dt.n) : NPUPROF_HREC_NO_STRING;
-	f.shapes_id = i ? str_id(t, sh.b, sh.n) : NPUPROF_HREC_NO_STRING;
+	f.dtypes_id = i ? str_id(t, dt.b, dt.n) : NPUPROF_HOSTFMT_NO_STRING;
+	f.shapes_id = i ? str_id(t, sh.b, sh.n) : NPUPROF_HOSTFMT_NO_STRING;
 }
 
 int32_t acl_dtype(c10::ScalarType s)
@@ -370,7 +370,7 @@ void mirror_inputs(TState &t, const at::RecordFunction &fn)
 uint64_t python_stack(TState &t)
 {
 	if (!Py_IsInitialized() || _Py_IsFinalizing())
-		return NPUPROF_HREC_NO_STRING;
+		return NPUPROF_HOSTFMT_NO_STRING;
 	Buf b;
 	PyGILState_STATE g = PyGILState_Ensure();
 	PyFrameObject *fr = PyEval_GetFrame(); /* borrowed */
@@ -396,7 +396,7 @@ uint64_t python_stack(TState &t)
 	if (PyErr_Occurred())
 		PyErr_Clear();
 	PyGILState_Release(g);
-	return b.n ? str_id(t, b.b, b.n) : NPUPROF_HREC_NO_STRING;
+	return b.n ? str_id(t, b.b, b.n) : NPUPROF_HOSTFMT_NO_STRING;
 }
 
 std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
@@ -416,13 +416,13 @@ std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
 	f.top = f.aten && t.aten_depth == 0;
 	if (f.aten)
 		t.aten_depth++;
-	f.dtypes_id = f.shapes_id = NPUPROF_HREC_NO_STRING;
+	f.dtypes_id = f.shapes_id = NPUPROF_HOSTFMT_NO_STRING;
 	if (g_shapes && fn.needsInputs())
 		record_inputs(t, fn, f);
-	f.stack_id = NPUPROF_HREC_NO_STRING;
+	f.stack_id = NPUPROF_HOSTFMT_NO_STRING;
 	if (g_stack) {
 		/* an op's nested ops share its Python stack */
-		if (t.depth > 1 && t.frames[t.depth - 2].stack_id != NPUPROF_HREC_NO_STRING)
+		if (t.depth > 1 && t.frames[t.depth - 2].stack_id != NPUPROF_HOSTFMT_NO_STRING)
 			f.stack_id = t.frames[t.depth - 2].stack_id;
 		else
 			f.stack_id = python_stack(t);
@@ -493,7 +493,7 @@ std::atomic<bool> g_mem_on{ false };
  * profiler may still start above it (and then gets the memory events while
  * it runs), while c10's allocator sees memory profiling on. */
 struct MemReporter : public torch::profiler::impl::ProfilerStateBase {
-	uint64_t component_id = NPUPROF_HREC_NO_STRING;
+	uint64_t component_id = NPUPROF_HOSTFMT_NO_STRING;
 
 	MemReporter()
 	    : torch::profiler::impl::ProfilerStateBase(torch::profiler::impl::ProfilerConfig(
@@ -519,9 +519,9 @@ struct MemReporter : public torch::profiler::impl::ProfilerStateBase {
 		   c10::Device device)
 	{
 		TState &t = ts();
-		auto *r = static_cast<struct npuprof_hrec_fwk_mem *>(
-			npuprof_hostrec_reserve(NPUPROF_HREC_FWK_MEM,
-						sizeof(struct npuprof_hrec_fwk_mem)));
+		auto *r = static_cast<struct npuprof_hostfmt_fwk_mem *>(
+			npuprof_hostrec_reserve(NPUPROF_HOSTFMT_FWK_MEM,
+						sizeof(struct npuprof_hostfmt_fwk_mem)));
 		if (!r) {
 			g_lost.fetch_add(1, std::memory_order_relaxed);
 			return;
@@ -625,8 +625,8 @@ PyObject *py_range(PyObject *, PyObject *args)
 		return nullptr;
 	TState &t = ts();
 	uint64_t id = str_id(t, name, strlen(name));
-	if (npuprof_hostrec_fwk_op(t.tid, 0, start, end, -1, id, NPUPROF_HREC_NO_STRING,
-				   NPUPROF_HREC_NO_STRING, NPUPROF_HREC_NO_STRING, type)) {
+	if (npuprof_hostrec_fwk_op(t.tid, 0, start, end, -1, id, NPUPROF_HOSTFMT_NO_STRING,
+				   NPUPROF_HOSTFMT_NO_STRING, NPUPROF_HOSTFMT_NO_STRING, type)) {
 		g_lost.fetch_add(1, std::memory_order_relaxed);
 		Py_RETURN_FALSE;
 	}
@@ -640,8 +640,8 @@ PyObject *py_gc(PyObject *, PyObject *args)
 	if (!PyArg_ParseTuple(args, "KKI", &start, &end, &gen))
 		return nullptr;
 	TState &t = ts();
-	auto *r = static_cast<struct npuprof_hrec_fwk_gc *>(
-		npuprof_hostrec_reserve(NPUPROF_HREC_FWK_GC, sizeof(struct npuprof_hrec_fwk_gc)));
+	auto *r = static_cast<struct npuprof_hostfmt_fwk_gc *>(
+		npuprof_hostrec_reserve(NPUPROF_HOSTFMT_FWK_GC, sizeof(struct npuprof_hostfmt_fwk_gc)));
 	if (!r) {
 		g_lost.fetch_add(1, std::memory_order_relaxed);
 		Py_RETURN_FALSE;

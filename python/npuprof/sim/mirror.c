@@ -1174,7 +1174,7 @@ static uint64_t str_id(const char *s)
 	unsigned slot;
 
 	if (!s || !*s)
-		return NPUPROF_HREC_NO_STRING;
+		return NPUPROF_HOSTFMT_NO_STRING;
 	id = npuprof_str2id_hash(s, strlen(s));
 	slot = (unsigned)(id ^ (id >> 32)) & 255;
 	if (seen[slot] != id) {
@@ -1187,7 +1187,7 @@ static uint64_t str_id(const char *s)
 static void write_fwk_op(const char *name, uint64_t start, const struct npuprof_mirror_tensor *t)
 {
 	char shapes[512];
-	uint64_t name_id, dt_id = NPUPROF_HREC_NO_STRING, sh_id = NPUPROF_HREC_NO_STRING;
+	uint64_t name_id, dt_id = NPUPROF_HOSTFMT_NO_STRING, sh_id = NPUPROF_HOSTFMT_NO_STRING;
 
 	if (!npuprof_hostrec_active())
 		return;
@@ -1204,7 +1204,7 @@ static void write_fwk_op(const char *name, uint64_t start, const struct npuprof_
 		sh_id = str_id(shapes);
 	}
 	npuprof_hostrec_fwk_op(npuprof_hostrec_tid(), 0, start, npuprof_hostrec_now(), -1, name_id,
-			       dt_id, sh_id, NPUPROF_HREC_NO_STRING, NPUPROF_FWK_API_OP);
+			       dt_id, sh_id, NPUPROF_HOSTFMT_NO_STRING, NPUPROF_FWK_API_OP);
 }
 
 MIRROR_API int npuprof_mirror_collective(int coll, const char *record_name,

@@ -58,7 +58,7 @@ static int has_host_stream(const char *dir, pid_t pid)
 	char path[4400];
 
 	snprintf(path, sizeof(path),
-		 "%s/host/data/" NPUPROF_HOST_FILE_PREFIX "%d" NPUPROF_HOST_FILE_SUFFIX, dir,
+		 "%s/host/data/" NPUPROF_HOSTFMT_FILE_PREFIX "%d" NPUPROF_HOSTFMT_FILE_SUFFIX, dir,
 		 (int)pid);
 	return access(path, F_OK) == 0;
 }
@@ -142,8 +142,8 @@ int job_tree_maybe_many(const struct job_tree *t, const char *session_dir)
 	if (!d)
 		return 0;
 	while ((e = readdir(d)) && n < 2)
-		n += !strncmp(e->d_name, NPUPROF_HOST_FILE_PREFIX,
-			      strlen(NPUPROF_HOST_FILE_PREFIX));
+		n += !strncmp(e->d_name, NPUPROF_HOSTFMT_FILE_PREFIX,
+			      strlen(NPUPROF_HOSTFMT_FILE_PREFIX));
 	closedir(d);
 	return n > 1;
 }
@@ -257,25 +257,25 @@ static int pass2(void *ctx, const struct npuprof_record *r)
  * calls, tasks, msproftx, the framework's records (FWK_OP, FWK_MEM, FWK_GC)
  * ... A process's stream moves whole to its own directory, so every record
  * stays with the process and the thread (its tid field) that wrote it. */
-static int content_rec(void *ctx, const struct npuprof_host_block_header *b,
-		       const struct npuprof_hrec_header *rec)
+static int content_rec(void *ctx, const struct npuprof_hostfmt_block_header *b,
+		       const struct npuprof_hostfmt_header *rec)
 {
 	(void)b;
 	switch (rec->kind) {
-	case NPUPROF_HREC_SESSION:
-	case NPUPROF_HREC_HASH:
-	case NPUPROF_HREC_OPTION:
-	case NPUPROF_HREC_END:
-	case NPUPROF_HREC_RANK:
-	case NPUPROF_HREC_CLOCK:
+	case NPUPROF_HOSTFMT_SESSION:
+	case NPUPROF_HOSTFMT_HASH:
+	case NPUPROF_HOSTFMT_OPTION:
+	case NPUPROF_HOSTFMT_END:
+	case NPUPROF_HOSTFMT_RANK:
+	case NPUPROF_HOSTFMT_CLOCK:
 	/* libprofapi's: the time base, the type names (registered at load)
 	 * and the refused reports' counts */
-	case NPUPROF_HREC_CLOCK_RAW:
-	case NPUPROF_HREC_MSPROF_TYPE:
-	case NPUPROF_HREC_MSPROF_BAD: return 0;
-	case NPUPROF_HREC_FWK_OP:
-	case NPUPROF_HREC_FWK_MEM:
-	case NPUPROF_HREC_FWK_GC: break; /* a framework-only process (torch on CPU) */
+	case NPUPROF_HOSTFMT_CLOCK_RAW:
+	case NPUPROF_HOSTFMT_MSPROF_TYPE:
+	case NPUPROF_HOSTFMT_MSPROF_BAD: return 0;
+	case NPUPROF_HOSTFMT_FWK_OP:
+	case NPUPROF_HOSTFMT_FWK_MEM:
+	case NPUPROF_HOSTFMT_FWK_GC: break; /* a framework-only process (torch on CPU) */
 	}
 	*(int *)ctx = 1;
 	return 1;
@@ -292,28 +292,28 @@ static int host_pids(const char *dir, struct split *sp)
 	if (!d)
 		return 0;
 	while ((e = readdir(d))) {
-		size_t pl = strlen(NPUPROF_HOST_FILE_PREFIX), l = strlen(e->d_name);
+		size_t pl = strlen(NPUPROF_HOSTFMT_FILE_PREFIX), l = strlen(e->d_name);
 		char file[4700];
 		char *end;
 		long pid;
 		int content = 0;
 		struct proc *p;
 
-		if (strncmp(e->d_name, NPUPROF_HOST_FILE_PREFIX, pl) || l <= pl + 4 ||
-		    strcmp(e->d_name + l - 4, NPUPROF_HOST_FILE_SUFFIX))
+		if (strncmp(e->d_name, NPUPROF_HOSTFMT_FILE_PREFIX, pl) || l <= pl + 4 ||
+		    strcmp(e->d_name + l - 4, NPUPROF_HOSTFMT_FILE_SUFFIX))
 			continue;
 		pid = strtol(e->d_name + pl, &end, 10);
 		if (pid <= 0 || end != e->d_name + l - 4)
 			continue;
 		snprintf(file, sizeof(file), "%s/%s", path, e->d_name);
 		{
-			struct npuprof_host_file_info info;
-			struct npuprof_host_decode_stats st;
+			struct npuprof_hostread_file_info info;
+			struct npuprof_hostread_decode_stats st;
 			char err[256];
 
 			/* damage: count it as content, so nothing is dropped */
-			if (npuprof_host_decode(file, content_rec, &content, &info, &st, err,
-						sizeof(err)) != 1 &&
+			if (npuprof_hostread_decode(file, content_rec, &content, &info, &st, err,
+						    sizeof(err)) != 1 &&
 			    st.problems)
 				content = 1;
 		}
@@ -445,10 +445,12 @@ int job_split(const struct npuprof_session *s, char (*dirs)[4352], int max, int 
 		char from[4400], to[4400];
 
 		snprintf(from, sizeof(from),
-			 "%s/host/data/" NPUPROF_HOST_FILE_PREFIX "%d" NPUPROF_HOST_FILE_SUFFIX,
+			 "%s/host/data/" NPUPROF_HOSTFMT_FILE_PREFIX
+			 "%d" NPUPROF_HOSTFMT_FILE_SUFFIX,
 			 s->dir, (int)p->pid);
 		snprintf(to, sizeof(to),
-			 "%s/host/data/" NPUPROF_HOST_FILE_PREFIX "%d" NPUPROF_HOST_FILE_SUFFIX,
+			 "%s/host/data/" NPUPROF_HOSTFMT_FILE_PREFIX
+			 "%d" NPUPROF_HOSTFMT_FILE_SUFFIX,
 			 p->s.dir, (int)p->pid);
 		if (p->host && rename(from, to) < 0) {
 			r = -errno;
@@ -470,12 +472,12 @@ int job_split(const struct npuprof_session *s, char (*dirs)[4352], int max, int 
 			if (!sp->p[i].s.dir[0] || !strcmp(sp->p[i].s.dir, s->dir))
 				continue;
 			snprintf(from, sizeof(from),
-				 "%s/host/data/" NPUPROF_HOST_FILE_PREFIX
-				 "%d" NPUPROF_HOST_FILE_SUFFIX,
+				 "%s/host/data/" NPUPROF_HOSTFMT_FILE_PREFIX
+				 "%d" NPUPROF_HOSTFMT_FILE_SUFFIX,
 				 sp->p[i].s.dir, (int)sp->p[i].pid);
 			snprintf(to, sizeof(to),
-				 "%s/host/data/" NPUPROF_HOST_FILE_PREFIX
-				 "%d" NPUPROF_HOST_FILE_SUFFIX,
+				 "%s/host/data/" NPUPROF_HOSTFMT_FILE_PREFIX
+				 "%d" NPUPROF_HOSTFMT_FILE_SUFFIX,
 				 s->dir, (int)sp->p[i].pid);
 			rename(from, to);
 			fs_remove_tree(sp->p[i].s.dir);

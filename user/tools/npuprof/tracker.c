@@ -328,8 +328,8 @@ static void comm_of(const struct tracker *t, uint32_t pid, char *out, size_t len
 static void report_host(const struct trk_hang *h, const char *dir, FILE *f)
 {
 	struct hostdata hd;
-	const struct hd_track *tr;
-	const struct hd_api *api;
+	const struct hostdata_track *tr;
+	const struct hostdata_api *api;
 	char err[256];
 	uint64_t t = h->task.ts;
 	uint32_t tid = h->task.tid;
@@ -370,7 +370,7 @@ static void report_host(const struct trk_hang *h, const char *dir, FILE *f)
 		fprintf(f, "  host API: none recorded around the submission\n");
 	}
 	for (size_t i = 0; i < hd.ntx; i++) {
-		const struct hd_tx *x = &hd.tx[i];
+		const struct hostdata_tx *x = &hd.tx[i];
 
 		if (x->pid != h->task.pid || x->r.start_ns > t ||
 		    (x->r.end_ns < t && x->r.end_ns != x->r.start_ns) ||

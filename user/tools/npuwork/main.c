@@ -22,7 +22,7 @@
  *           on its own device (rank i on device i, RANK_ID=i);
  *           --first-device D: the db's first device replays on device D
  *   ranks   a multi-process job: --devices processes (ranks), each training
- *           on its own device, all-reduces between processes (ranks.c);
+ *           on its own device, all-reduces between processes (launcher.c);
  *           one rank of it is `train --rank R --world N --root-info FILE`
  * Runs are reproducible from --seed (durations and shapes); --manifest
  * writes every task the runtime sent (see manifest.c).
@@ -36,19 +36,6 @@
 #include "npusim_dev.h"
 #include "npuwork.h"
 #include "numparse.h"
-
-struct npuwork_opt opt = {
-	.scenario = "driver",
-	.ndev = 2,
-	.steps = 10,
-	.tasks = 100000,
-	.batch = 64,
-	.seed = 1,
-	.threads = 0,
-	.layers = 4,
-	.size = 1 << 20,
-	.rank = -1,
-};
 
 static uint64_t now_ns(void)
 {

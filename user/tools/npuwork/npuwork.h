@@ -1,12 +1,13 @@
 /*
  * npuwork.h - what npuwork's scenario files share.
  *
- *   main.c      options, dispatch, summary
+ *   main.c      the command line, dispatch, summary
  *   driver.c    `driver` and `flood`: straight to /dev/npusim (no ACL)
  *   acl_work.c  `train`, `infer`, `stress`: ACL runtime, HCCL, msproftx
  *   replay.c    `replay`: re-issue the tasks of an msprof / PyTorch db
- *   ranks.c     `ranks`: a job of one process per device (torchrun-like)
+ *   launcher.c  `ranks`: a job of one process per device (torchrun-like)
  *   manifest.c  the ground-truth manifest (every task the runtime sent)
+ *   options.c   the run's options and their defaults
  */
 #ifndef NPUWORK_H
 #define NPUWORK_H
@@ -27,7 +28,7 @@ struct npuwork_opt {
 	const char *manifest;
 	const char *db; /* replay input */
 	int first_dev; /* replay: the device the db's first device maps to */
-	int rank; /* train as one rank of a multi-process job (ranks.c); -1: no */
+	int rank; /* train as one rank of a multi-process job (launcher.c); -1: no */
 	int world; /* ranks of that job */
 	const char *root_info; /* file with the job's HcclRootInfo */
 };
@@ -39,7 +40,7 @@ uint64_t run_acl_scenario(const char *name);
 uint64_t run_replay(const char *db);
 /* "A.db,B.db,...": one process per db (rank i, RANK_ID=i, device i) */
 uint64_t run_replay_ranks(const char *dbs);
-/* ranks.c: the `ranks` launcher; reading a rank's root info */
+/* launcher.c: the `ranks` launcher; reading a rank's root info */
 uint64_t run_ranks_launcher(void);
 struct HcclRootInfoDef;
 void load_root_info(const char *path, struct HcclRootInfoDef *ri);

@@ -1,5 +1,5 @@
 /*
- * profapi_internal.h - what the reporter ABI (user/profapi) offers the rest
+ * profapi_internal.h - what the reporter ABI (user/recorder) offers the rest
  * of the in-app library (aclprof.c drives the control plane) and its white-box
  * tests. Not installed.
  */
@@ -17,7 +17,7 @@
 void npuprof_profapi_collection_start(uint64_t acl_switches, const uint32_t *devs, uint32_t n);
 /* The collection is about to stop (the stream still open): STOP for each
  * started device and one FINALIZE, in CANN's stop order, then the
- * refused-report counts (NPUPROF_HREC_MSPROF_BAD) into the stream. */
+ * refused-report counts (NPUPROF_HOSTFMT_MSPROF_BAD) into the stream. */
 void npuprof_profapi_collection_stop(void);
 /* The recorder's start hook: every registered type name into the new stream. */
 void npuprof_profapi_emit_types(void);

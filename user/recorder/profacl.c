@@ -192,11 +192,11 @@ PROFACL_API int32_t MsprofStop(uint32_t dataType, const void *data, uint32_t len
 /* A framework's step boundary: a STEP record on the calling thread. */
 int32_t profSetStepInfo(const uint64_t indexId, const uint16_t tagId, void *const stream)
 {
-	struct npuprof_hrec_step *r;
+	struct npuprof_hostfmt_step *r;
 
 	if (tagId > ACL_STEP_END)
 		return -1;
-	r = npuprof_hostrec_reserve(NPUPROF_HREC_STEP, sizeof(*r));
+	r = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_STEP, sizeof(*r));
 	if (!r)
 		return -1;
 	r->tid = npuprof_hostrec_tid();

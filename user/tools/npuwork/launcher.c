@@ -1,5 +1,5 @@
 /*
- * ranks.c - npuwork's `ranks` scenario: a multi-process job as torchrun or
+ * launcher.c - npuwork's `ranks` scenario: a multi-process job as torchrun or
  * mpirun starts one, on one host.
  *
  * The launcher (this process) makes the HCCL root info (HcclGetRootInfo, as

@@ -109,17 +109,18 @@ static inline int type_known(uint16_t level, uint32_t type)
 
 static uint32_t type_rec_size(uint32_t len)
 {
-	return npuprof_hrec_size(offsetof(struct npuprof_hrec_msprof_type, name), (size_t)len + 1);
+	return npuprof_hostfmt_size(offsetof(struct npuprof_hostfmt_msprof_type, name),
+				    (size_t)len + 1);
 }
 
-static void fill_type_rec(struct npuprof_hrec_msprof_type *r, uint64_t key, const char *name,
+static void fill_type_rec(struct npuprof_hostfmt_msprof_type *r, uint64_t key, const char *name,
 			  uint32_t len)
 {
 	uint32_t size = type_rec_size(len);
 
 	memset(r, 0, size);
 	r->h.size = size;
-	r->h.kind = NPUPROF_HREC_MSPROF_TYPE;
+	r->h.kind = NPUPROF_HOSTFMT_MSPROF_TYPE;
 	r->level = (uint16_t)((key - 1) >> 32);
 	r->type_id = (uint32_t)(key - 1);
 	r->len = len;
@@ -174,7 +175,7 @@ int32_t MsprofRegTypeInfo(uint16_t level, uint32_t typeId, const char *typeName)
 	}
 	if (npuprof_hostrec_active()) {
 		uint32_t size = type_rec_size((uint32_t)len);
-		struct npuprof_hrec_msprof_type *r = malloc(size);
+		struct npuprof_hostfmt_msprof_type *r = malloc(size);
 
 		if (r) {
 			fill_type_rec(r, key, copy, (uint32_t)len);
@@ -204,7 +205,7 @@ void npuprof_profapi_emit_types(void)
 
 			if (!k)
 				continue;
-			fill_type_rec((struct npuprof_hrec_msprof_type *)(buf + off), k,
+			fill_type_rec((struct npuprof_hostfmt_msprof_type *)(buf + off), k,
 				      atomic_load(&g_types[i].name), g_types[i].len);
 			off += type_rec_size(g_types[i].len);
 		}
@@ -281,16 +282,16 @@ static inline int may_report(void)
 static inline __attribute__((always_inline)) int store(uint16_t kind, uint32_t flag,
 						       const void *data, uint32_t len)
 {
-	struct hrec_slot sl;
-	struct npuprof_hrec_msprof *r =
-		hrec_reserve_slot(kind, (uint32_t)sizeof(struct npuprof_hrec_msprof) + len, &sl, 0);
+	struct hostrec_slot sl;
+	struct npuprof_hostfmt_msprof *r = hostrec_reserve_slot(
+		kind, (uint32_t)sizeof(struct npuprof_hostfmt_msprof) + len, &sl, 0);
 
 	if (npuprof_unlikely(!r))
 		return npuprof_hostrec_active() ? refuse(BAD_RING_FULL, MSPROF_ERROR) : not_now();
 	r->flag = flag;
 	r->len = len;
 	__builtin_memcpy(r->data, data, len);
-	hrec_commit_slot(&sl);
+	hostrec_commit_slot(&sl);
 	return MSPROF_ERROR_NONE;
 }
 
@@ -320,7 +321,7 @@ int32_t MsprofReportApi(uint32_t nonPersistantFlag, const struct MsprofApi *api)
 		return not_now();
 	if (!head_ok(api, &code))
 		return code;
-	return store(NPUPROF_HREC_MSPROF_API, nonPersistantFlag, api, sizeof(*api));
+	return store(NPUPROF_HOSTFMT_MSPROF_API, nonPersistantFlag, api, sizeof(*api));
 }
 
 int32_t MsprofReportEvent(uint32_t nonPersistantFlag, const struct MsprofEvent *event)
@@ -333,7 +334,7 @@ int32_t MsprofReportEvent(uint32_t nonPersistantFlag, const struct MsprofEvent *
 		return not_now();
 	if (!head_ok(event, &code))
 		return code;
-	return store(NPUPROF_HREC_MSPROF_EVENT, nonPersistantFlag, event, sizeof(*event));
+	return store(NPUPROF_HOSTFMT_MSPROF_EVENT, nonPersistantFlag, event, sizeof(*event));
 }
 
 int32_t MsprofReportCompactInfo(uint32_t nonPersistantFlag, const VOID_PTR data, uint32_t length)
@@ -349,7 +350,7 @@ int32_t MsprofReportCompactInfo(uint32_t nonPersistantFlag, const VOID_PTR data,
 		return refuse(BAD_LENGTH, MSPROF_ERROR);
 	if (!head_ok(c, &code))
 		return code;
-	return store(NPUPROF_HREC_MSPROF_COMPACT, nonPersistantFlag, c, sizeof(*c));
+	return store(NPUPROF_HOSTFMT_MSPROF_COMPACT, nonPersistantFlag, c, sizeof(*c));
 }
 
 static inline int additional_one(uint32_t flag, const struct MsprofAdditionalInfo *a)
@@ -360,7 +361,7 @@ static inline int additional_one(uint32_t flag, const struct MsprofAdditionalInf
 		return refuse(BAD_LENGTH, MSPROF_ERROR);
 	if (!head_ok(a, &code))
 		return code;
-	return store(NPUPROF_HREC_MSPROF_ADDITIONAL, flag, a, sizeof(*a));
+	return store(NPUPROF_HOSTFMT_MSPROF_ADDITIONAL, flag, a, sizeof(*a));
 }
 
 int32_t MsprofReportAdditionalInfo(uint32_t nonPersistantFlag, const VOID_PTR data, uint32_t length)
@@ -416,8 +417,8 @@ void npuprof_profapi_get_bad(struct npuprof_profapi_bad *b)
 
 static void emit_bad(void)
 {
-	struct npuprof_hrec_msprof_bad r = {
-		.h = { .size = sizeof(r), .kind = NPUPROF_HREC_MSPROF_BAD },
+	struct npuprof_hostfmt_msprof_bad r = {
+		.h = { .size = sizeof(r), .kind = NPUPROF_HOSTFMT_MSPROF_BAD },
 		.null_data = atomic_load(&g_bad[BAD_NULL]),
 		.bad_magic = atomic_load(&g_bad[BAD_MAGIC]),
 		.bad_length = atomic_load(&g_bad[BAD_LENGTH]),

@@ -1,5 +1,5 @@
 /*
- * hostcrc.c - the CRC-32 that protects the blocks of the raw host stream
+ * hostfmt.c - the CRC-32 that protects the blocks of the raw host stream
  * (npuprof/hostfmt.h). The recorder computes it when it writes a block, the
  * decoder when it reads one back: the one implementation, in both libraries.
  */
@@ -55,9 +55,10 @@ uint32_t npuprof_crc32(uint32_t crc, const void *data, size_t len)
 	return ~crc;
 }
 
-uint32_t npuprof_host_block_crc(const struct npuprof_host_block_header *bh, const void *records)
+uint32_t npuprof_hostfmt_block_crc(const struct npuprof_hostfmt_block_header *bh,
+				   const void *records)
 {
-	struct npuprof_host_block_header h = *bh;
+	struct npuprof_hostfmt_block_header h = *bh;
 
 	h.crc = 0;
 	return npuprof_crc32(npuprof_crc32(0, &h, sizeof(h)), records, h.size);

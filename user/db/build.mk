@@ -1,0 +1,2 @@
+# user/db: the msprof database writer (README.md)
+$(eval $(call component,db))

@@ -1,0 +1,31 @@
+# user/runtime: libascendcl.so, the simulated ACL runtime (README.md), over
+# libascend_hal.so (the device) and the recorder's library (what it
+# reports). RT_REPORT picks the backend of its reporting layer (rt_prof.c):
+# rec (rt_prof_rec.c, libmsprofiler.so's host records; the default until
+# the CANN backend passes suite 70) or cann (rt_prof_cann.c, CANN's reporter
+# ABI of libprofapi.so). The other backend is compiled too, apart in
+# obj-alt/, so that it stays buildable, but not linked.
+# `make install-sdk PREFIX=DIR` lays the runtime out as CANN does
+# (dist/install.mk).
+$(eval $(call component,runtime))
+RT_REPORT   ?= rec
+RT_BACKENDS := rec cann
+runtime_OBJS := $(filter-out $(patsubst %,$(BUILD)/obj/user/runtime/rt_prof_%.o,$(filter-out $(RT_REPORT),$(RT_BACKENDS))),$(runtime_OBJS))
+RT_OTHER_BACKENDS := $(patsubst %,$(BUILD)/obj-alt/user/runtime/rt_prof_%.o,$(filter-out $(RT_REPORT),$(RT_BACKENDS)))
+RT_ACL      := $(BUILD)/lib/libascendcl.so
+RT_ACL_LIBS := $(if $(filter cann,$(RT_REPORT)),-lprofapi,-lmsprofiler) -lascend_hal
+RT_LIBS     := $(RT_MSPROF) $(RT_ACL) $(RT_PROFAPI) $(RT_MSTX) $(HAL_SO)
+# how a program that uses the runtime links it (never libnpuprof.a's
+# recorder: the process has one, in libprofapi.so)
+RT_LINK      = -L$(BUILD)/lib -lascendcl -lmsprofiler -lascend_hal \
+               -Wl,-rpath,'$$ORIGIN/../lib' -Wl,-rpath,'$$ORIGIN/../../lib'
+product: $(RT_ACL) $(RT_OTHER_BACKENDS)
+
+$(BUILD)/obj-alt/user/runtime/%.o: user/runtime/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC_runtime) -c -o $@ $<
+
+$(RT_ACL): $(runtime_OBJS) $(call archives,$(call linked,runtime)) $(RT_MSPROF) $(HAL_SO) \
+		$(if $(filter cann,$(RT_REPORT)),$(RT_PROFAPI))
+	$(CC) -shared -Wl,-soname,libascendcl.so -o $@ $(runtime_OBJS) -L$(BUILD)/lib $(RT_ACL_LIBS) \
+		$(call static,runtime) -Wl,-rpath,'$$ORIGIN' -lpthread
