@@ -86,10 +86,10 @@ deps:
 
 # ---- running: every check of `make check` is one line here ------------------
 check: deps all tests
-	./scripts/run-unit.sh
 	$(MAKE) asan-check
 	$(MAKE) fuzz-check
 	$(MAKE) sdk-check
+	./scripts/run-unit.sh
 	./tests/vm_accel_test.sh
 	./scripts/vm.sh tests/vm/run.sh
 

@@ -36,7 +36,7 @@ cmp -s "$tmp/gen.json" "$tmp/npuprof_trace.json" || fail "the trace beside the d
 
 # the real msprof databases (read-only: -o elsewhere)
 n=0
-for d in tests/fixtures/real ../shared/fixtures/real; do
+for d in tests/fixtures/real; do
 	[ -d $d ] || continue
 	for f in $d/*.db; do
 		$P export --quiet --json "$f" -o "$tmp/real.json" >"$tmp/out" 2>&1 ||

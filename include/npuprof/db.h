@@ -56,7 +56,7 @@ typedef int64_t npuprof_db_str;
  */
 #define NPUPROF_DB_STR_NA ((npuprof_db_str)0)
 
-/* Sentinels of the msprof DB (ascend-reference.md 1.4). */
+/* Sentinels of the msprof DB (docs/ascend-reference.md 1.4). */
 #define NPUPROF_DB_U32_INVALID 4294967295LL
 
 /* Table ids: NPUPROF_DB_TASK, NPUPROF_DB_CANN_API, ... */

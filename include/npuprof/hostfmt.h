@@ -301,7 +301,7 @@ struct npuprof_hostfmt_clock {
  * the record header has NPUPROF_HOSTFMT_F_TSC; the decoder converts them to
  * CLOCK_MONOTONIC ns through the stream's CLOCK_RAW (and CLOCK) records
  * before any consumer sees them, and applies msprof's parser rules
- * (shared/docs/ascend-reference.md §11.5) in the export. The strings the
+ * (docs/ascend-reference.md §11.5) in the export. The strings the
  * structs name by hash (MsprofGetHashId / MsprofStr2Id) are HASH records;
  * the type names are MSPROF_TYPE records. Both dictionaries live for the
  * whole process: every collection's stream starts with all entries known
@@ -424,7 +424,7 @@ struct npuprof_hostfmt_end {
  * profiling is off. They carry what CANN's runtime, GE and HCCL report, so
  * that `npuprof export` can fill CANN_API, TASK (connectionId, host task
  * type), COMPUTE_TASK_INFO, MEMCPY_INFO, COMMUNICATION_OP and
- * COMMUNICATION_TASK_INFO (ascend-reference.md §3.6-3.13, §5).
+ * COMMUNICATION_TASK_INFO (docs/ascend-reference.md §3.6-3.13, §5).
  *
  * Strings. Every string field is a 64-bit id (a *_id member), the
  * aclprofStr2Id hash of the string (npuprof_str2id_hash). Each id is

@@ -2,7 +2,7 @@
  * msprof_ids.h - the numbers CANN gives meaning to that both the host stream
  * (npuprof/hostfmt.h) and the msprof database (npuprof/db.h) carry: API
  * levels (CANN_API.type, ENUM_API_TYPE) and the connectionId ranges of
- * msproftx markers (ascend-reference.md 5.1, 5.6). The one definition: the
+ * msproftx markers (docs/ascend-reference.md 5.1, 5.6). The one definition: the
  * recorder, the runtime, the exporter, the schema and the report use these.
  */
 #ifndef NPUPROF_MSPROF_IDS_H

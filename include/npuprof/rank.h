@@ -2,7 +2,7 @@
  * rank.h - the one definition of a process's rank identity in a job.
  *
  * A rank is what msprof-analyze and MindStudio Insight tell the processes
- * of a multi-process job apart by (ascend-reference.md §5.10): rank_id of
+ * of a multi-process job apart by (docs/ascend-reference.md §5.10): rank_id of
  * PROF_<...>/host/info.json and PROF_<...>/device_<N>/info.json.<N>, and
  * RANK_DEVICE_MAP (rankId, deviceId) in the database. It is decided, per
  * device of the process, in this order:

@@ -1,7 +1,7 @@
 /*
  * session.h — a collection's directory: PROF_<6 digits>_<17-digit local
  * time>_<16 upper-case letters>/, laid out the way msprof and its readers
- * expect (ascend-reference.md §2.1):
+ * expect (docs/ascend-reference.md §2.1):
  *
  *   host/info.json, host/start_info, host/end_info, host/host_start.log
  *   host/data/npuprof.host.<pid>.raw        (written by libnpuprof in the app)
@@ -143,7 +143,7 @@ static inline int npuprof_session_unix_ns_fits(const struct npuprof_session *s, 
 	return 1;
 }
 
-/* A row's globalTid: (pid << 32) | tid (ascend-reference.md, value conventions). */
+/* A row's globalTid: (pid << 32) | tid (docs/ascend-reference.md, value conventions). */
 static inline int64_t npuprof_global_tid(uint32_t pid, uint32_t tid)
 {
 	return ((int64_t)pid << 32) | tid;

@@ -1,7 +1,7 @@
 /*
  * dbgen.c - synthetic msprof rows for benchmarks and checks (see dbgen.h).
  *
- * The shapes follow what real 910B files show (ascend-reference.md 5): on one
+ * The shapes follow what real 910B files show (docs/ascend-reference.md 5): on one
  * thread an acl API encloses a node-level `launch`, which encloses a runtime
  * API, and the device task carries the `launch` row's connectionId; HCCL
  * collectives own many small FFTS+ tasks sharing that connectionId plus an

@@ -6,7 +6,7 @@
  * COMPUTE_TASK_INFO rows, a share of HCCL collectives (COMMUNICATION_OP plus
  * COMMUNICATION_TASK_INFO per small task), memcpy tasks with MEMCPY_INFO, and
  * MarkEx markers (MSTX_EVENTS plus a MsTx device task), all obeying the join
- * rules of ascend-reference.md 5.1-5.6. Rows stream into a sink one at a
+ * rules of docs/ascend-reference.md 5.1-5.6. Rows stream into a sink one at a
  * time, so memory does not grow with N (only the string vocabulary does).
  */
 #ifndef NPUPROF_DBGEN_H

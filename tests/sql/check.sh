@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/sql/check.sh [--counts] DB... - the consumer queries of
-# ascend-reference.md §4-§5 (tests/sql/NN_*.sql) on msprof and PyTorch
+# docs/ascend-reference.md §4-§5 (tests/sql/NN_*.sql) on msprof and PyTorch
 # databases (13-16: the framework tables; trivially ok without them), through
 # the sqlite3 shell. Each query prints one line: "ok" or "FAIL <what>".
 # Tables a database leaves out (data tables are created only when non-empty)

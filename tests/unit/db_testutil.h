@@ -21,8 +21,8 @@
 
 #include "testutil.h"
 
-static const char *const fixture_real_dirs[] = { "tests/fixtures/real", "../shared/fixtures/real" };
-static const char *const fixture_seed_dirs[] = { "tests/fixtures/seeds", "../shared/seeds" };
+static const char *const fixture_real_dirs[] = { "tests/fixtures/real" };
+static const char *const fixture_seed_dirs[] = { "tests/fixtures/seeds" };
 
 /* First existing <dir>/<name> of dirs, into buf; NULL if none. */
 static inline const char *find_fixture(const char *const *dirs, size_t ndirs, const char *name,

@@ -1,6 +1,6 @@
 /*
  * test_db_dbgen.c - a database from `npuprof dbgen` obeys the join rules of
- * ascend-reference.md 5 and answers the queries real consumers run on it
+ * docs/ascend-reference.md 5 and answers the queries real consumers run on it
  * (5.8: torch_npu, msprof-analyze, MindStudio Insight), read back both
  * through the SQLite library and through the real sqlite3 shell.
  */
@@ -118,7 +118,7 @@ START_TEST(join_rules_hold)
 }
 END_TEST
 
-/* The queries consumers run (ascend-reference.md 5.8). */
+/* The queries consumers run (docs/ascend-reference.md 5.8). */
 START_TEST(consumer_queries)
 {
 	sqlite3 *db;

@@ -7,7 +7,7 @@
  * table_info of the tables our DDL creates). Every table of every real
  * fixture is compared the same way, plus primary keys and indexes. A
  * difference passes only if it is listed below with the reason the seed or
- * ascend-reference.md gives; anything else fails with a printed diff, and
+ * docs/ascend-reference.md gives; anything else fails with a printed diff, and
  * every listed difference must still occur, so the list cannot go stale.
  */
 #include <npuprof/db.h>
@@ -580,7 +580,7 @@ START_TEST(real_fixtures_match)
 }
 END_TEST
 
-/* The 1.2.0 column sets of ascend-reference.md 3.15. */
+/* The 1.2.0 column sets of docs/ascend-reference.md 3.15. */
 START_TEST(schema_120_columns)
 {
 	static const struct {

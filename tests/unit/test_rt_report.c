@@ -1,7 +1,7 @@
 /*
  * test_rt_report.c - the runtime's CANN backend (user/runtime/rt_prof_cann.c)
  * reports what CANN's components report, through CANN's reporter ABI
- * (include/profiling/, ascend-reference.md §11): the registration, the
+ * (include/profiling/, docs/ascend-reference.md §11): the registration, the
  * switch per module and profSwitch bit, and every struct byte for byte.
  *
  * The backend and the layer above it (rt_prof.c) are linked in directly;

@@ -18,7 +18,7 @@ t_manifest() {
 	build/bin/npuprof record --quiet --engine $engine -o "$OUTX" -- \
 		build/bin/npuwork --scenario $scenario --manifest "$OUTX/manifest.tsv" --quiet "$@" || return 1
 	python3 tests/vm/export_check.py "$(dbof)" "$OUTX/manifest.tsv" $MSTX || return 1
-	# the consumer queries of ascend-reference.md §5 on the default export
+	# the consumer queries of docs/ascend-reference.md §5 on the default export
 	tests/sql/check.sh --counts "$(dbof)"
 }
 

@@ -1,7 +1,7 @@
 """Checks what npuprof.torch recorded for tests/vm/torch_train.py against
 what torch itself reported (the JSON torch_train.py wrote), first in the
 raw host streams (through build/tests/vm/fwk_dump), then in the PyTorch
-database of the export (ascend-reference.md section 4).
+database of the export (docs/ascend-reference.md section 4).
 
     torch_check.py EXPECT.json                 package mode: each loop's
                                                 <worker>_*_ascend_pt dirs

@@ -16,7 +16,7 @@
 
 /*
  * torch_npu numbers its own strings from 1 << 28, so a CANN-side producer
- * keeps its ids below that (ascend-reference.md 1.3).
+ * keeps its ids below that (docs/ascend-reference.md 1.3).
  */
 #define STRTAB_DEFAULT_LIMIT (1u << 28)
 #define ARENA_BLOCK (64u * 1024u)

@@ -35,7 +35,7 @@
 										     sfx) };
 NPUPROF_DB_TABLE_LIST(DEF_COLS)
 
-/* ENUM rows, exactly as the seed lists them (ascend-reference.md 3.1). */
+/* ENUM rows, exactly as the seed lists them (docs/ascend-reference.md 3.1). */
 #define BOTH (NPUPROF_DBE_MSPROF | NPUPROF_DBE_PYTORCH)
 
 /*

@@ -3,7 +3,7 @@
  * (cannrec.h). The rules, read from Ascend/msprof analysis/csrc
  * (api_event_parser.cpp, api_event_db_dumper.cpp, event_grouper.cpp,
  * tree_builder.cpp, tree_analyzer.cpp, cann_trace_db_dumper.cpp,
- * number_mapping.cpp; facts in ascend-reference.md §11.5):
+ * number_mapping.cpp; facts in docs/ascend-reference.md §11.5):
  *
  *  - every MsprofApi is a CANN_API row, and so is every pair of MsprofEvents
  *    (the first of a (level, type, tid, requestId, itemId) starts it, the

@@ -3,7 +3,7 @@
  * libascendcl, libruntime, GE and HCCL hand to libprofapi.so, stored as
  * reported, times already converted to CLOCK_MONOTONIC ns by the decoder)
  * turned into npuprof's own host records by msprof's parser rules
- * (shared/docs/ascend-reference.md §11.5), so that both host readers
+ * (docs/ascend-reference.md §11.5), so that both host readers
  * (hostdata_load, hostdata_open) and everything after them see only the
  * forms they know: API, TASK_TRACK, COMPUTE_OP, HCCL_OP, HCCL_TASK and the
  * HASH records of the strings the rules compose.

@@ -1713,7 +1713,7 @@ static int export_pytorch(struct export_ctx *x, const char *dir, const char *kpa
 	char tmpdir[4352], parent[4096], name[64];
 	int r;
 
-	/* torch_npu's layout (ascend-reference.md §2.2) */
+	/* torch_npu's layout (docs/ascend-reference.md §2.2) */
 	if (ascend_pt_parent(dir, parent, sizeof(parent))) {
 		snprintf(tmpdir, sizeof(tmpdir), "%s/ASCEND_PROFILER_OUTPUT", parent);
 		if (x->s->rank >= 0)

@@ -1,5 +1,5 @@
 /*
- * fwk.h - the framework tables of the PyTorch database (ascend-reference.md
+ * fwk.h - the framework tables of the PyTorch database (docs/ascend-reference.md
  * §4): PYTORCH_API, CONNECTION_IDS, PYTORCH_CALLCHAINS, STEP_TIME,
  * MEMORY_RECORD, OP_MEMORY, GC_RECORD, from the framework records of the
  * host streams (NPUPROF_HOSTFMT_FWK_*, npuprof/hostfmt.h), plus the META_DATA

@@ -2,7 +2,7 @@
  * report.c - `npuprof report`: a text summary of an msprof database.
  *
  * Everything is computed with read-only SQL over the tables of
- * ascend-reference.md section 3, joined the way the consumers of section 5
+ * docs/ascend-reference.md section 3, joined the way the consumers of section 5
  * join them (COMPUTE_TASK_INFO and TASK on globalTaskId, CANN_API and TASK on
  * connectionId, COMMUNICATION_TASK_INFO and COMMUNICATION_OP on opId), so the
  * same code reads our exports, real msprof files and torch_npu's variant.
@@ -850,7 +850,7 @@ static int cmp_coll(const void *a, const void *b)
 /*
  * The op type of one COMMUNICATION_OP row. Some real files hold `N/A` in
  * opType; the name is then the op name without its `_<n>_<seq>_<k>` suffix
- * (ascend-reference.md 5.5): hcom_allReduce__576_0_1 gives hcom_allReduce_.
+ * (docs/ascend-reference.md 5.5): hcom_allReduce__576_0_1 gives hcom_allReduce_.
  */
 static int coll_type(char *buf, size_t len, const char *type, const char *name)
 {

@@ -11,7 +11,7 @@
  * once on entry (rt_api_begin) and rt_submit once per batch. Each thread
  * keeps the stack of its open API ranges so that a task can inherit the
  * connectionId of the innermost node-level range, else of the innermost
- * acl-level one (ascend-reference.md §5.1).
+ * acl-level one (docs/ascend-reference.md §5.1).
  */
 #include "rt_prof.h"
 

@@ -13,7 +13,7 @@
  * call, a load in the profiler) before they assemble a record. */
 
 /* What a caller is about to report (each is switched on separately by
- * CANN's control plane, ascend-reference.md §11.4; today all follow the
+ * CANN's control plane, docs/ascend-reference.md §11.4; today all follow the
  * recorder's collection). */
 enum rtprof_data {
 	RTPROF_ACL_API, /* acl-level API ranges (ACL profSwitch bit 0x1) */

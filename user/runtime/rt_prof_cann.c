@@ -1,7 +1,7 @@
 /*
  * rt_prof_cann.c - the reporting layer's backend for CANN's reporter ABI
  * (libprofapi.so, include/profiling/): the runtime reports as CANN's
- * components do (ascend-reference.md §11), and what CANN's structs cannot
+ * components do (docs/ascend-reference.md §11), and what CANN's structs cannot
  * carry goes through npuprof's extension (profiling/npuprof_ext.h), also
  * reported through the ABI.
  *
@@ -73,7 +73,7 @@ enum {
 	MOD_ASCENDCL = 48,
 };
 
-/* CANN's runtime-level type ids (ascend-reference.md §11.3): TS task types
+/* CANN's runtime-level type ids (docs/ascend-reference.md §11.3): TS task types
  * 0..800, then the fixed ones and APIs (profiling/npuprof_ext.h). */
 #define RT_TASK_TYPE_MAX 800u
 

@@ -2,7 +2,7 @@
  * rt_scope.c - aclnpuScopeBegin / aclnpuScopeEnd (acl/acl_npu_op.h): an
  * acl-level API enclosing a node-level `launch` held open by the caller, so
  * that every task it launches meanwhile gets that launch's connectionId, as
- * the tasks of one GE node or HCCL op do (ascend-reference.md §5.1).
+ * the tasks of one GE node or HCCL op do (docs/ascend-reference.md §5.1).
  */
 #include "acl/acl_npu_op.h"
 #include "rt_prof.h"
