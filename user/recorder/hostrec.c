@@ -678,7 +678,7 @@ static int open_stream(const char *dir, char *err, size_t errlen)
 	return fd;
 }
 
-/* The process's ranks (rank.c), written at a collection's start. */
+/* The process's ranks (rank_table.c), written at a collection's start. */
 static void emit_ranks(void)
 {
 	struct npuprof_hostfmt_rank recs[NPUPROF_RANK_RECORDS_MAX];

@@ -356,7 +356,7 @@ static inline __attribute__((always_inline)) int hostrec_emit_mstx_end(uint64_t 
 	return 0;
 }
 
-/* The process's rank table (rank.c), below the recorder: it builds the
+/* The process's rank table (rank_table.c), below the recorder: it builds the
  * records, hostrec.c writes them. */
 #define NPUPROF_RANK_RECORDS_MAX 65 /* 64 devices' HCCL ranks and the environment's */
 /* The environment's rank and every kept HCCL rank, as records: their count. */

@@ -59,7 +59,7 @@ static struct entry *slot_for(struct entry *tab, size_t cap, uint64_t id)
 	return &tab[i];
 }
 
-static int grow(void)
+static int table_grow(void)
 {
 	size_t ncap = g_cap ? g_cap * 2 : 256;
 	struct entry *nt = calloc(ncap, sizeof(*nt));
@@ -102,7 +102,7 @@ static int remember(uint64_t id, const char *s, size_t len)
 	if (len > UINT32_MAX - 64)
 		return -1;
 	pthread_mutex_lock(&g_dict_lock);
-	if ((g_count + 1) * 2 > g_cap && grow()) {
+	if ((g_count + 1) * 2 > g_cap && table_grow()) {
 		pthread_mutex_unlock(&g_dict_lock);
 		return -1;
 	}

@@ -4,9 +4,9 @@
  * of the capture loop into device_<N>/data/stars_soc.data (a temporary until
  * the end, then renamed), stopped at the end. The export takes the session's
  * task times from these files (user/export): the kernel stream has none.
- * Both captures drain it: `npuprof record` (user/tools/npuprof) and an
- * aclprofStart session inside the application (user/recorder/apisession.c),
- * so this file is libc only.
+ * Both captures drain it: `npuprof record` and a session that the
+ * application starts through the profiling API (the recorder's), so this
+ * file is libc only.
  */
 #ifndef NPUPROF_STARSLOG_H
 #define NPUPROF_STARSLOG_H

@@ -1,5 +1,5 @@
 /*
- * rank.c - the process's rank identity, as the host stream's
+ * rank_table.c - the process's rank identity, as the host stream's
  * NPUPROF_HOSTFMT_RANK records (npuprof/rank.h).
  *
  * The environment's rank (RANK_ID, RANK, ...) is read at every collection
