@@ -34,6 +34,19 @@ $(BUILD)/tests/bench/%: $(BUILD)/obj/tests/bench/%.o $(REC_A) $(GEN_OBJS) $(LIB_
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(TEST_LINK) $(LDLIBS)
 
+# tests of the profiling library's calls into the runtime and the driver
+# link a stand-in for both (tests/unit/fake_runtime.h), which their RUNPATH
+# also offers as libruntime.so and libascend_hal.so
+FAKE_RT       := $(BUILD)/tests/fake/libfakert.so
+FAKE_RT_TESTS := $(patsubst %,$(BUILD)/tests/unit/%,test_aclprof test_apisession test_mstx test_profapi)
+$(FAKE_RT): tests/unit/fake_runtime.c tests/unit/fake_runtime.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libfakert.so -o $@ $<
+	ln -sf libfakert.so $(dir $@)libruntime.so
+	ln -sf libfakert.so $(dir $@)libascend_hal.so
+$(FAKE_RT_TESTS): $(FAKE_RT)
+$(FAKE_RT_TESTS): LDLIBS += -L$(BUILD)/tests/fake -lfakert -Wl,-rpath,'$$ORIGIN/../fake'
+
 # tests of the npuprof tool's parts link those parts
 TOOL_OBJ = $(BUILD)/obj/user/tools/npuprof/$(1).o
 $(BUILD)/obj/tests/unit/test_jobsplit.o $(BUILD)/obj/tests/unit/test_tracker.o: INC = $(INC_tests) -Iuser/tools/npuprof

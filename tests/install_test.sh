@@ -52,7 +52,7 @@ for h in $(cd include && find acl mstx npuprof uapi -name '*.h'); do
 	cmp -s "include/$h" "$d/usr/include/$h" || fail "header $h not installed in /usr/include"
 done
 # Internal contracts between our components are not installed.
-for h in rthooks.h hostrec.h npusim_dev.h dbgen.h rec_export.h nn_internal.h acl_meta.h securec.h; do
+for h in rtplugin.h hostrec.h npusim_dev.h dbgen.h rec_export.h nn_internal.h acl_meta.h securec.h; do
 	[ -z "$(find "$d" -name "$h")" ] || fail "internal header $h installed: $(find "$d" -name "$h")"
 done
 [ "$(find "$d/usr/include" -name '*.h' | wc -l)" -eq "$(find include/acl include/mstx include/npuprof include/uapi -name '*.h' | wc -l)" ] ||

@@ -62,7 +62,6 @@ npuprof_hostrec_now
 npuprof_hostrec_reserve
 npuprof_hostrec_set_rank
 npuprof_hostrec_tid
-npuprof_register_runtime_hooks
 npuprof_str2id_hash
 LIST
 # libprofapi.so: the same and CANN's reporter ABI

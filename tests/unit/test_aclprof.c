@@ -22,7 +22,9 @@
 #include "aclprof_internal.h"
 #include "hostrec_testutil.h"
 #include "hostrec.h"
-#include "rthooks.h"
+#include "fake_runtime.h"
+#include "profiling/aprof_pub.h"
+#include "rtplugin.h"
 
 #define MSPROFTX_ONLY ACL_PROF_MSPROFTX
 
@@ -88,64 +90,24 @@ static uint32_t my_tid(void)
 	return (uint32_t)syscall(SYS_gettid);
 }
 
-/* ---- a fake runtime --------------------------------------------------------- */
-
-struct launch {
-	void *stream;
-	uint64_t index;
-	uint32_t model, tag;
-};
-static struct launch g_launch[16];
-static int g_nlaunch;
-static int g_launch_fail;
-static uint32_t g_devcount = 4;
-static int g_devcount_fail;
-static int g_cache_result;
-static int g_ncache;
-
-static int fake_launch(void *stream, uint64_t index, uint32_t model, uint32_t tag)
-{
-	if (g_launch_fail)
-		return 1;
-	if (g_nlaunch < 16)
-		g_launch[g_nlaunch] = (struct launch){ stream, index, model, tag };
-	g_nlaunch++;
-	return 0;
-}
-
-static int fake_devcount(uint32_t *n)
-{
-	if (g_devcount_fail)
-		return 1;
-	*n = g_devcount;
-	return 0;
-}
-
-static int fake_cache(void *stream, const void *ti)
-{
-	(void)stream;
-	(void)ti;
-	g_ncache++;
-	return g_cache_result;
-}
+/* ---- the runtime (tests/unit/fake_runtime.h) ----------------------------------- */
 
 static void reset_fakes(void)
 {
-	memset(g_launch, 0, sizeof(g_launch));
-	g_nlaunch = g_launch_fail = g_devcount_fail = g_cache_result = g_ncache = 0;
-	g_devcount = 4;
+	fake_rt_reset();
 }
 
+/* A runtime with live streams and 4 devices. */
 static void register_fake_runtime(void)
 {
-	struct npuprof_runtime_hooks h = {
-		.size = sizeof(h),
-		.launch_trace = fake_launch,
-		.get_device_count = fake_devcount,
-		.cache_tensor_info = fake_cache,
-	};
+	fake_rt.refuse = 0;
+	fake_rt.devcount = 4;
+}
 
-	ck_assert_int_eq(npuprof_register_runtime_hooks(&h), 0);
+/* A runtime whose streams are gone (after aclFinalize). */
+static void unregister_fake_runtime(void)
+{
+	fake_rt.refuse = 1;
 }
 
 /* ---- collection control --------------------------------------------------------- */
@@ -211,10 +173,10 @@ START_TEST(test_create_config_edges)
 	ids[1] = 4;
 	ck_assert_ptr_null(aclprofCreateConfig(ids, 2, ACL_AICORE_NONE, NULL,
 					       ACL_PROF_ACL_API)); /* id >= count */
-	g_devcount_fail = 1;
+	fake_rt.devcount_fail = 1;
 	ids[1] = 1;
 	ck_assert_ptr_null(aclprofCreateConfig(ids, 2, ACL_AICORE_NONE, NULL, ACL_PROF_ACL_API));
-	npuprof_register_runtime_hooks(NULL);
+	unregister_fake_runtime();
 }
 END_TEST
 
@@ -722,19 +684,13 @@ START_TEST(test_mark_ex)
 	void *stream = &stream_obj;
 	struct decoded *d;
 	const struct npuprof_hostfmt_tx *t;
-	struct npuprof_runtime_hooks bad = { .size = sizeof(bad) };
 
 	memset(m155, 'a', 155);
 	m155[155] = '\0';
 	memset(m156, 'b', 156);
 	m156[156] = '\0';
-	/* without a runtime the device marker cannot be launched */
+	/* a runtime that refuses the device marker fails the call */
 	ck_assert_int_eq(aclprofMarkEx("m", 1, stream), -1);
-
-	ck_assert_int_eq(npuprof_register_runtime_hooks(&bad), -EINVAL);
-	bad.launch_trace = fake_launch;
-	bad.size = 4;
-	ck_assert_int_eq(npuprof_register_runtime_hooks(&bad), -EINVAL);
 	register_fake_runtime();
 	ck_assert_int_eq(aclprofMarkEx("", 0, stream), -1);
 	ck_assert_int_eq(aclprofMarkEx("m", 1, stream), 0);
@@ -744,17 +700,17 @@ START_TEST(test_mark_ex)
 	ck_assert_int_eq(aclprofMarkEx("abc", 4, stream), -1);
 	ck_assert_int_eq(aclprofMarkEx(NULL, 1, stream), -1);
 	ck_assert_int_eq(aclprofMarkEx("m", 1, NULL), -1);
-	g_launch_fail = 1;
+	fake_rt.launch_fail = 1;
 	ck_assert_int_eq(aclprofMarkEx("fails", 5, stream), -1);
-	g_launch_fail = 0;
+	fake_rt.launch_fail = 0;
 	ck_assert_int_eq(aclprofMarkEx("last", 4, stream), 0);
-	ck_assert_int_eq(g_nlaunch, 3);
+	ck_assert_int_eq(fake_rt.nlaunch, 3);
 	for (int i = 0; i < 3; i++) {
-		ck_assert_ptr_eq(g_launch[i].stream, stream);
-		ck_assert_uint_eq(g_launch[i].model, 0xFFFFFFFFu);
-		ck_assert_uint_eq(g_launch[i].tag, 11);
+		ck_assert_ptr_eq(fake_rt.launch[i].stream, stream);
+		ck_assert_uint_eq(fake_rt.launch[i].model, 0xFFFFFFFFu);
+		ck_assert_uint_eq(fake_rt.launch[i].tag, 11);
 	}
-	npuprof_register_runtime_hooks(NULL);
+	unregister_fake_runtime();
 	ck_assert_int_eq(aclprofMarkEx("m", 1, stream), -1);
 
 	d = stop_and_decode(c);
@@ -764,13 +720,13 @@ START_TEST(test_mark_ex)
 		ck_assert_uint_eq(t->info_type, 1);
 		ck_assert_uint_eq(t->event_type, NPUPROF_TX_MARK_EX);
 		ck_assert_uint_eq(t->category, UINT32_MAX);
-		ck_assert_uint_eq(t->mark_id, g_launch[i].index);
+		ck_assert_uint_eq(t->mark_id, fake_rt.launch[i].index);
 		ck_assert_uint_eq(t->start_ns, t->end_ns);
 	}
 	/* a failed launch consumes its id, as in CANN: 1 (no runtime) and 4 */
-	ck_assert_uint_eq(g_launch[0].index, 2);
-	ck_assert_uint_eq(g_launch[1].index, 3);
-	ck_assert_uint_eq(g_launch[2].index, 5);
+	ck_assert_uint_eq(fake_rt.launch[0].index, 2);
+	ck_assert_uint_eq(fake_rt.launch[1].index, 3);
+	ck_assert_uint_eq(fake_rt.launch[2].index, 5);
 	ck_assert_str_eq(((const struct npuprof_hostfmt_tx *)tu_nth_tx(d, 1))->message, m155);
 	tu_free(d);
 }
@@ -799,18 +755,18 @@ START_TEST(test_step_info)
 	ck_assert_int_eq(aclprofGetStepTimestamp(b, ACL_STEP_END, &stream_obj), ACL_SUCCESS);
 	ck_assert_int_eq(aclprofGetStepTimestamp(b, ACL_STEP_END, &stream_obj),
 			 ACL_ERROR_INVALID_PARAM);
-	ck_assert_int_eq(g_nlaunch, 2);
-	ck_assert_uint_eq(g_launch[0].index, 2); /* b is the second step info */
-	ck_assert_uint_eq(g_launch[0].tag, ACL_STEP_START);
-	ck_assert_uint_eq(g_launch[1].tag, ACL_STEP_END);
-	ck_assert_uint_eq(g_launch[1].model, 0xFFFFFFFFu);
+	ck_assert_int_eq(fake_rt.nlaunch, 2);
+	ck_assert_uint_eq(fake_rt.launch[0].index, 2); /* b is the second step info */
+	ck_assert_uint_eq(fake_rt.launch[0].tag, ACL_STEP_START);
+	ck_assert_uint_eq(fake_rt.launch[1].tag, ACL_STEP_END);
+	ck_assert_uint_eq(fake_rt.launch[1].model, 0xFFFFFFFFu);
 	aclprofDestroyStepInfo(a);
 	aclprofDestroyStepInfo(a); /* double destroy: no-op */
 	aclprofDestroyStepInfo(NULL);
 	ck_assert_int_eq(aclprofGetStepTimestamp(a, ACL_STEP_END, &stream_obj),
 			 ACL_ERROR_INVALID_PARAM);
 	aclprofDestroyStepInfo(b);
-	npuprof_register_runtime_hooks(NULL);
+	unregister_fake_runtime();
 	d = stop_and_decode(c);
 	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_STEP), 2);
 	st = tu_nth_kind(d, NPUPROF_HOSTFMT_STEP, 1);
@@ -867,14 +823,40 @@ START_TEST(test_range_push_ex)
 	ck_assert_int_eq(aclprofRangePop(), -1);
 	ti.tensors = tensors;
 
-	/* a runtime that caches op info takes it; one that fails fails the call */
+	/* a stream that caches op info takes it (CANN's CacheOpInfoBasic, then
+	 * the tensors); a failed cache or query fails the call */
 	register_fake_runtime();
-	g_cache_result = 1;
+	ti.tensorNum = 2;
+	fake_rt.cache_switch = 1;
 	ck_assert_int_eq(aclprofRangePop(), 0);
-	g_cache_result = -1;
+	ck_assert_int_eq(fake_rt.ncache, 1);
+	ck_assert_uint_eq(fake_rt.cache_size, sizeof(struct npuprof_cache_op_info) +
+						      2 * sizeof(struct MsrofTensorData));
+	{
+		const struct npuprof_cache_op_info *ci = (const void *)fake_rt.cache;
+		const struct MsrofTensorData *td = (const void *)(ci + 1);
+
+		ck_assert_uint_eq(ci->task_type, 5);
+		ck_assert_uint_eq(ci->block_dim, 8);
+		ck_assert_uint_eq(ci->node_id, ti.opNameId);
+		ck_assert_uint_eq(ci->op_type, ti.opTypeId);
+		ck_assert_uint_eq(ci->tensor_num, 2);
+		ck_assert_uint_eq(ci->attr_id, 0);
+		ck_assert_uint_eq(td[1].tensorType, 1);
+		ck_assert_uint_eq(td[1].format, 2);
+		ck_assert_uint_eq(td[1].dataType, 3);
+		ck_assert_uint_eq(td[0].shape[2], 102);
+		ck_assert_uint_eq(td[0].shape[3], 0);
+		ck_assert_uint_eq(td[1].shape[7], 107); /* shapeDim 9: 8 kept */
+	}
+	fake_rt.cache_fail = 1;
 	ck_assert_int_eq(aclprofRangePop(), -1);
-	ck_assert_int_eq(g_ncache, 2);
-	npuprof_register_runtime_hooks(NULL);
+	fake_rt.cache_fail = 0;
+	fake_rt.cache_switch = -1;
+	ck_assert_int_eq(aclprofRangePop(), -1);
+	ck_assert_int_eq(fake_rt.ncache, 2);
+	fake_rt.cache_switch = 0;
+	unregister_fake_runtime();
 
 	d = stop_and_decode(c);
 	ck_assert_uint_eq(tu_count_kind(d, NPUPROF_HOSTFMT_TENSOR_INFO), 4);

@@ -27,35 +27,20 @@
 #include "hostrec_testutil.h"
 #include "npuprof/export.h"
 #include "npuprof/session.h"
-#include "rthooks.h"
+#include "fake_runtime.h"
 
 static char *g_dir;
 
-static int fake_devcount(uint32_t *n)
-{
-	*n = 2;
-	return 0;
-}
-
-static int fake_launch(void *stream, uint64_t index, uint32_t model, uint32_t tag)
-{
-	return 0;
-}
-
 static void setup(void)
 {
-	struct npuprof_runtime_hooks h = {
-		.size = sizeof(h),
-		.launch_trace = fake_launch,
-		.get_device_count = fake_devcount,
-	};
-
 	npuprof_aclprof_reset();
 	unsetenv("NPUPROF_OUTPUT_DIR");
 	unsetenv("NPUPROF_SWITCHES");
 	unsetenv("NPUPROF_DEVICES");
 	g_dir = tu_tmpdir();
-	ck_assert_int_eq(npuprof_register_runtime_hooks(&h), 0);
+	fake_rt_reset(); /* a runtime with live streams, 2 devices */
+	fake_rt.refuse = 0;
+	fake_rt.devcount = 2;
 }
 
 static void teardown(void)

@@ -18,36 +18,18 @@
 #include "hostrec_testutil.h"
 #include "hostrec.h"
 #include "mstx/ms_tools_ext.h"
-#include "rthooks.h"
-
-struct launch {
-	void *stream;
-	uint64_t index;
-	uint32_t model, tag;
-};
-static struct launch g_l[64];
-static int g_nl, g_fail;
-
-static int fake_launch(void *stream, uint64_t index, uint32_t model, uint32_t tag)
-{
-	if (g_fail)
-		return -1;
-	ck_assert_int_lt(g_nl, 64);
-	g_l[g_nl++] = (struct launch){ stream, index, model, tag };
-	return 0;
-}
+#include "fake_runtime.h"
+#include "rtplugin.h"
 
 static char *g_dir;
 static aclprofConfig *g_cfg;
 
 static void start(void)
 {
-	struct npuprof_runtime_hooks h = { .size = sizeof(h), .launch_trace = fake_launch };
-
 	npuprof_aclprof_reset();
-	g_nl = g_fail = 0;
+	fake_rt_reset();
+	fake_rt.refuse = 0;
 	g_dir = tu_tmpdir();
-	ck_assert_int_eq(npuprof_register_runtime_hooks(&h), 0);
 	ck_assert_int_eq(aclprofInit(g_dir, strlen(g_dir)), ACL_SUCCESS);
 	g_cfg = aclprofCreateConfig(NULL, 0, ACL_AICORE_NONE, NULL, ACL_PROF_MSPROFTX);
 	ck_assert_ptr_nonnull(g_cfg);
@@ -112,7 +94,7 @@ START_TEST(test_host_marks_and_ranges)
 	ck_assert_uint_eq(mstxRangeStartA(NULL, NULL), MSTX_INVALID_ID);
 	ck_assert_uint_eq(mstxRangeStartA("", NULL), MSTX_INVALID_ID);
 	mstxRangeEnd(MSTX_INVALID_ID);
-	ck_assert_int_eq(g_nl, 0); /* host only: no device marker */
+	ck_assert_int_eq(fake_rt.nlaunch, 0); /* host only: no device marker */
 	d = stop();
 
 	ck_assert_uint_eq(ntx(d), 5);
@@ -171,26 +153,26 @@ START_TEST(test_stream_markers)
 	mstxRangeEnd(r);
 	mstxRangeEnd(r); /* a second end: no second closing marker */
 	/* the runtime refuses: no record, no range */
-	g_fail = 1;
+	fake_rt.launch_fail = 1;
 	mstxMarkA("refused", &s1);
 	ck_assert_uint_eq(mstxRangeStartA("refused", &s1), MSTX_INVALID_ID);
-	g_fail = 0;
+	fake_rt.launch_fail = 0;
 	d = stop();
 
-	ck_assert_int_eq(g_nl, 3);
-	ck_assert_ptr_eq(g_l[0].stream, &s1);
-	ck_assert_uint_eq(g_l[0].tag, NPUPROF_TRACE_TAG_MARK);
-	ck_assert_uint_eq(g_l[0].model, NPUPROF_TRACE_MODEL_ID);
-	ck_assert_ptr_eq(g_l[1].stream, &s2);
-	ck_assert_uint_eq(g_l[1].tag, NPUPROF_TRACE_TAG_RANGE);
-	ck_assert_uint_eq(g_l[1].index, r);
-	ck_assert_ptr_eq(g_l[2].stream, &s2); /* the end: on the start's stream */
-	ck_assert_uint_eq(g_l[2].tag, NPUPROF_TRACE_TAG_RANGE);
-	ck_assert_uint_eq(g_l[2].index, r);
+	ck_assert_int_eq(fake_rt.nlaunch, 3);
+	ck_assert_ptr_eq(fake_rt.launch[0].stream, &s1);
+	ck_assert_uint_eq(fake_rt.launch[0].tag, NPUPROF_TRACE_TAG_MARK);
+	ck_assert_uint_eq(fake_rt.launch[0].model, NPUPROF_TRACE_MODEL_ID);
+	ck_assert_ptr_eq(fake_rt.launch[1].stream, &s2);
+	ck_assert_uint_eq(fake_rt.launch[1].tag, NPUPROF_TRACE_TAG_RANGE);
+	ck_assert_uint_eq(fake_rt.launch[1].index, r);
+	ck_assert_ptr_eq(fake_rt.launch[2].stream, &s2); /* the end: on the start's stream */
+	ck_assert_uint_eq(fake_rt.launch[2].tag, NPUPROF_TRACE_TAG_RANGE);
+	ck_assert_uint_eq(fake_rt.launch[2].index, r);
 
 	/* mark, range start, range end, and the stray second end half */
 	ck_assert_uint_eq(ntx(d), 4);
-	ck_assert_uint_eq(tx(d, 0)->mark_id, g_l[0].index);
+	ck_assert_uint_eq(tx(d, 0)->mark_id, fake_rt.launch[0].index);
 	ck_assert_str_eq(tx(d, 0)->message, "dev mark");
 	ck_assert_uint_eq(tx(d, 1)->mark_id, r);
 	ck_assert_uint_eq(tx(d, 2)->mark_id, r);
@@ -282,9 +264,9 @@ START_TEST(test_cross_thread_and_off)
 	pthread_create(&th, NULL, end_elsewhere, &hr);
 	pthread_join(th, NULL);
 	d = stop();
-	ck_assert_int_eq(g_nl, 2);
-	ck_assert_uint_eq(g_l[1].index, r);
-	ck_assert_ptr_eq(g_l[1].stream, &s);
+	ck_assert_int_eq(fake_rt.nlaunch, 2);
+	ck_assert_uint_eq(fake_rt.launch[1].index, r);
+	ck_assert_ptr_eq(fake_rt.launch[1].stream, &s);
 	ck_assert_uint_eq(ntx(d), 4);
 	/* records are per thread: the start halves in this thread's block, the
 	 * end halves in the ending threads' */

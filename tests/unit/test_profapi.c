@@ -30,7 +30,7 @@
 #include "hostrec.h"
 #include "hostrec_testutil.h"
 #include "profapi_internal.h"
-#include "rthooks.h"
+#include "fake_runtime.h"
 
 struct cmd {
 	uint32_t module, ctrl, type, devNums, dev, len;
@@ -76,30 +76,13 @@ static int32_t cb_cce(uint32_t t, void *d, uint32_t l)
 
 static char *g_dir;
 
-static int fake_trace(void *stream, uint64_t index_id, uint32_t model_id, uint32_t tag)
-{
-	(void)stream;
-	(void)index_id;
-	(void)model_id;
-	(void)tag;
-	return 0;
-}
-
-static int fake_devcount(uint32_t *n)
-{
-	*n = 8;
-	return 0;
-}
-
 static void setup(void)
 {
-	struct npuprof_runtime_hooks h = { .size = sizeof(h),
-					   .launch_trace = fake_trace,
-					   .get_device_count = fake_devcount };
-
 	g_dir = tu_tmpdir();
 	g_n = 0;
-	ck_assert_int_eq(npuprof_register_runtime_hooks(&h), 0);
+	fake_rt_reset(); /* a runtime with live streams, 8 devices */
+	fake_rt.refuse = 0;
+	fake_rt.devcount = 8;
 }
 
 static void teardown(void)

@@ -26,7 +26,6 @@
 #include "profiling/prof_api.h"
 #include "profiling/prof_common.h"
 #include "rt_prof.h"
-#include "rthooks.h"
 
 /* ---- the other side of the ABI --------------------------------------------- */
 
@@ -49,7 +48,6 @@ static struct {
 	struct MsprofAdditionalInfo add[MAX_REP];
 	int nadd;
 	int inits, finals, reporter_init, reporter_uninit;
-	int hooks_set, hooks_cleared;
 	uint32_t notify_dev[8];
 	int notify_open[8];
 	int nnotify;
@@ -60,15 +58,6 @@ int32_t MsprofRegisterCallback(uint32_t moduleId, ProfCommandHandle handle)
 {
 	P.cb_module[P.ncb] = moduleId;
 	P.cb[P.ncb++] = handle;
-	return 0;
-}
-
-/* The recorder's runtime hooks (rthooks.h), which npuprof's libprofapi.so
- * takes for MarkEx and the device count until it finds them as CANN's does */
-int npuprof_register_runtime_hooks(const struct npuprof_runtime_hooks *h)
-{
-	P.hooks_set += h != NULL;
-	P.hooks_cleared += h == NULL;
 	return 0;
 }
 
@@ -254,7 +243,7 @@ END_TEST
 
 START_TEST(switch_bits)
 {
-	rtprof_acl_init(NULL, NULL);
+	rtprof_acl_init();
 	ck_assert_int_eq(P.inits, 1);
 	ck_assert_ptr_nonnull(handler(48));
 	/* task time only: node info and task tracks (CANN adds the runtime
@@ -297,9 +286,7 @@ START_TEST(switch_bits)
 		ck_assert_int_ne(handler(7)(PROF_CTRL_SWITCH, &c, sizeof(c) - 1), 0);
 	}
 	ck_assert_int_eq(rtprof_on(RTPROF_TASK_TRACK), 0);
-	ck_assert_int_eq(P.hooks_set, 1);
 	rtprof_acl_finalize();
-	ck_assert_int_eq(P.hooks_cleared, 1);
 	ck_assert_int_eq(P.finals, 0); /* the collection ends profiling */
 }
 END_TEST
@@ -320,7 +307,7 @@ START_TEST(api_ranges)
 	struct rt_api acl, node, rt, acl2, nn;
 	uint32_t t_acl;
 
-	rtprof_acl_init(NULL, NULL);
+	rtprof_acl_init();
 	start(48, PROF_ACL_API_MASK, 0);
 	start(7, PROF_RUNTIME_API_MASK | PROF_TASK_TIME_MASK, 0);
 	rt_api_begin(&acl, NPUPROF_API_ACL, "aclrtMemcpyAsync", NULL);

@@ -27,7 +27,8 @@
 #include "hostrec.h"
 #include "npuprof/session.h"
 #include "profapi_internal.h"
-#include "rthooks_internal.h"
+#include "profiling/aprof_pub.h"
+#include "rtplugin.h"
 
 /* CANN's -1 (internal PROFILING_FAILED), returned by most msproftx calls. */
 #define PROF_FAILED (-1)
@@ -338,15 +339,12 @@ static aclError validate_config(const struct aclprofConfig *c)
 	return ACL_SUCCESS;
 }
 
+/* The driver's device count; no driver library: 0 devices. */
 static uint32_t device_count(int *ok)
 {
-	struct npuprof_runtime_hooks h;
 	uint32_t n = 0;
 
-	*ok = 1;
-	npuprof_rthooks_get(&h);
-	if (h.get_device_count && h.get_device_count(&n))
-		*ok = 0;
+	*ok = rtplugin_device_count(&n) >= 0;
 	return n;
 }
 
@@ -825,7 +823,6 @@ void aclprofDestroyStepInfo(aclprofStepInfo *stepinfo)
 
 aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag, aclrtStream stream)
 {
-	struct npuprof_runtime_hooks h;
 	uint64_t now;
 	aclError ret = ACL_SUCCESS;
 
@@ -845,8 +842,7 @@ aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag, 
 		return ret;
 
 	now = npuprof_hostrec_now();
-	if (!npuprof_rthooks_get(&h) ||
-	    h.launch_trace(stream, stepInfo->indexId, NPUPROF_TRACE_MODEL_ID, (uint32_t)tag) != 0)
+	if (rtplugin_trace(stream, stepInfo->indexId, NPUPROF_TRACE_MODEL_ID, (uint16_t)tag))
 		return ACL_ERROR_GE_FAILURE;
 	{
 		struct npuprof_hostfmt_step *r = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_STEP,
@@ -973,7 +969,6 @@ aclError aclprofMark(void *stamp)
 
 aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream)
 {
-	struct npuprof_runtime_hooks h;
 	uint64_t id, now;
 	uint32_t tid;
 
@@ -987,8 +982,7 @@ aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream)
 	tid = hostrec_tid();
 	/* Shared with mstx; the first id is 1. */
 	id = atomic_fetch_add(&g_mark_id, 1) + 1;
-	if (!npuprof_rthooks_get(&h) ||
-	    h.launch_trace(stream, id, NPUPROF_TRACE_MODEL_ID, NPUPROF_TRACE_TAG_MARK) != 0)
+	if (rtplugin_trace(stream, id, NPUPROF_TRACE_MODEL_ID, NPUPROF_TRACE_TAG_MARK))
 		return PROF_FAILED;
 	return hostrec_emit_tx(1, NPUPROF_TX_MARK_EX, now, now, tid, tid, NPUPROF_TX_NO_RANGE, id,
 			       0, UINT32_MAX, 0, msg, (uint32_t)msgLen, 0);
@@ -1132,9 +1126,46 @@ static int emit_tensor_info(const aclprofTensorInfo *ti, uint64_t start, uint64_
 	return 0;
 }
 
+/* The op info of a stream that caches it goes to the runtime, which adds
+ * it to the stream's last task (CANN's ReportCacheOpInfo2RT). */
+static int cache_op_info(const aclprofTensorInfo *ti)
+{
+	size_t size;
+	struct npuprof_cache_op_info *c;
+	struct MsrofTensorData *t;
+	int r;
+
+	if (ti->tensorNum && !ti->tensors)
+		return PROF_FAILED;
+	size = sizeof(*c) + (size_t)ti->tensorNum * sizeof(*t);
+	c = calloc(1, size);
+	if (!c)
+		return PROF_FAILED;
+	c->task_type = ti->kernelType;
+	c->block_dim = ti->blockNums;
+	c->node_id = ti->opNameId;
+	c->op_type = ti->opTypeId;
+	c->tensor_num = ti->tensorNum;
+	t = (struct MsrofTensorData *)(c + 1);
+	for (uint32_t i = 0; i < ti->tensorNum; i++) {
+		const aclprofTensor *src = &ti->tensors[i];
+		uint32_t dims = src->shapeDim > MSPROF_GE_TENSOR_DATA_SHAPE_LEN ?
+					MSPROF_GE_TENSOR_DATA_SHAPE_LEN :
+					src->shapeDim;
+
+		t[i].tensorType = src->type;
+		t[i].format = src->format;
+		t[i].dataType = src->dataType;
+		for (uint32_t k = 0; k < dims; k++)
+			t[i].shape[k] = src->shape[k];
+	}
+	r = rtplugin_cache_op_info(c, size);
+	free(c);
+	return r ? PROF_FAILED : 0;
+}
+
 aclError aclprofRangePop(void)
 {
-	struct npuprof_runtime_hooks h;
 	const aclprofTensorInfo *ti;
 
 	if (!t_st.pushex)
@@ -1142,13 +1173,10 @@ aclError aclprofRangePop(void)
 	ti = t_st.pushex->message.tensorInfo;
 	if (!ti)
 		return PROF_FAILED;
-	if (npuprof_rthooks_get(&h) && h.cache_tensor_info) {
-		int r = h.cache_tensor_info(ti->stream, ti);
-
-		if (r < 0)
-			return PROF_FAILED;
-		if (r > 0)
-			return 0;
+	switch (rtplugin_stream_caches_op_info(ti->stream)) {
+	case 0: break;
+	case 1: return cache_op_info(ti);
+	default: return PROF_FAILED;
 	}
 	if (!npuprof_hostrec_active())
 		return 0;
@@ -1224,7 +1252,6 @@ void npuprof_aclprof_reset(void)
 	atomic_store(&g_stamp_msg_ids, 0);
 	npuprof_mstx_reset();
 	npuprof_profapi_reset();
-	npuprof_register_runtime_hooks(NULL);
 }
 
 int npuprof_session_from_env(char *err, size_t errlen)

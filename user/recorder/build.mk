@@ -1,7 +1,9 @@
 # user/recorder: the in-application library (README.md).
 # libprofapi.so     the recorder with CANN's reporter ABI and the archives
 #                   of the components it uses (only the objects it calls
-#                   are pulled in: libc only); exports: libprofapi.map
+#                   are pulled in: libc only); exports: libprofapi.map;
+#                   RUNPATH $ORIGIN: it dlopens libruntime.so and
+#                   libascend_hal.so, found beside it (rtplugin.h)
 # libmsprofiler.so  CANN's aclprof*/mstx* library: an ELF filter
 #                   (DT_FILTER) over libprofapi.so, so a program linked to
 #                   (or ctypes-loading) it runs libprofapi.so's code and
@@ -25,7 +27,8 @@ product: $(RT_PROFAPI) $(RT_MSPROF) $(RT_MSTX)
 $(RT_PROFAPI): $(recorder_OBJS) $(call archives,$(call linked,recorder)) $(PROFAPI_MAP)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libprofapi.so -Wl,--no-undefined -Wl,--version-script=$(PROFAPI_MAP) \
-		-o $@ $(recorder_OBJS) $(call static,recorder) -Wl,--as-needed -lpthread
+		-o $@ $(recorder_OBJS) $(call static,recorder) -Wl,--as-needed -lpthread \
+		-Wl,-rpath,'$$ORIGIN'
 
 # the filter's placeholders: every aclprof*/mstx* function libprofapi.so
 # exports, and the hooks its version script names

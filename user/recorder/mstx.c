@@ -27,7 +27,7 @@
 #include "hostrec_internal.h"
 #include "hostrec.h"
 #include "mstx/ms_tools_ext.h"
-#include "rthooks_internal.h"
+#include "rtplugin.h"
 
 #define MSTX_MSG_MAX 4095 /* bytes of message kept */
 #define MSTX_DOMAIN_MAX 1023
@@ -123,14 +123,9 @@ static uint64_t domain_hash(mstxDomainHandle_t d)
 	return d->hash;
 }
 
-static int launch(void *stream, uint64_t id, uint32_t tag)
+static int launch(void *stream, uint64_t id, uint16_t tag)
 {
-	struct npuprof_runtime_hooks h;
-
-	return npuprof_rthooks_get(&h) &&
-			       h.launch_trace(stream, id, NPUPROF_TRACE_MODEL_ID, tag) == 0 ?
-		       0 :
-		       -1;
+	return rtplugin_trace(stream, id, NPUPROF_TRACE_MODEL_ID, tag);
 }
 
 /* mark, range_start and range_end read the clock as soon as they know that

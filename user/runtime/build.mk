@@ -13,13 +13,18 @@ RT_BACKENDS := rec cann
 runtime_OBJS := $(filter-out $(patsubst %,$(BUILD)/obj/user/runtime/rt_prof_%.o,$(filter-out $(RT_REPORT),$(RT_BACKENDS))),$(runtime_OBJS))
 RT_OTHER_BACKENDS := $(patsubst %,$(BUILD)/obj-alt/user/runtime/rt_prof_%.o,$(filter-out $(RT_REPORT),$(RT_BACKENDS)))
 RT_ACL      := $(BUILD)/lib/libascendcl.so
+# libruntime.so: the name under which CANN's libprofapi finds the runtime's
+# profiling calls (dlopen + dlsym, user/recorder/rtplugin.h); an ELF filter
+# over libascendcl.so, as libmsprofiler.so is over libprofapi.so
+RT_RUNTIME  := $(BUILD)/lib/libruntime.so
+RT_PLUGIN_FUNCS := rtProfilerTraceEx rtsStreamGetAttribute
 RT_ACL_LIBS := $(if $(filter cann,$(RT_REPORT)),-lprofapi,-lmsprofiler) -lascend_hal
-RT_LIBS     := $(RT_MSPROF) $(RT_ACL) $(RT_PROFAPI) $(RT_MSTX) $(HAL_SO)
+RT_LIBS     := $(RT_MSPROF) $(RT_ACL) $(RT_RUNTIME) $(RT_PROFAPI) $(RT_MSTX) $(HAL_SO)
 # how a program that uses the runtime links it (never libnpuprof.a's
 # recorder: the process has one, in libprofapi.so)
 RT_LINK      = -L$(BUILD)/lib -lascendcl -lmsprofiler -lascend_hal \
                -Wl,-rpath,'$$ORIGIN/../lib' -Wl,-rpath,'$$ORIGIN/../../lib'
-product: $(RT_ACL) $(RT_OTHER_BACKENDS)
+product: $(RT_ACL) $(RT_RUNTIME) $(RT_OTHER_BACKENDS)
 
 $(BUILD)/obj-alt/user/runtime/%.o: user/runtime/%.c
 	@mkdir -p $(dir $@)
@@ -29,3 +34,9 @@ $(RT_ACL): $(runtime_OBJS) $(call archives,$(call linked,runtime)) $(RT_MSPROF) 
 		$(if $(filter cann,$(RT_REPORT)),$(RT_PROFAPI))
 	$(CC) -shared -Wl,-soname,libascendcl.so -o $@ $(runtime_OBJS) -L$(BUILD)/lib $(RT_ACL_LIBS) \
 		$(call static,runtime) -Wl,-rpath,'$$ORIGIN' -lpthread
+
+$(RT_RUNTIME): $(RT_ACL)
+	printf '%s\n' '/* placeholders: libascendcl.so (the filtee) provides these */' \
+		$(foreach f,$(RT_PLUGIN_FUNCS),'void $(f)(void) {}') | \
+		$(CC) -shared -fPIC -Wl,-soname,libruntime.so -Wl,--filter=libascendcl.so \
+		-x c -o $@ - -Wl,-rpath,'$$ORIGIN'

@@ -35,12 +35,6 @@ static uint32_t dev_count(void)
 	return drvGetDevNum(&n) == DRV_ERROR_NONE ? n : 0;
 }
 
-int rt_hook_device_count(uint32_t *count)
-{
-	*count = dev_count();
-	return 0;
-}
-
 /* acl_base.h: the element size of a data type (libnnopbase and the
  * device mirror use it too). */
 size_t aclDataTypeSize(aclDataType dt)
@@ -89,7 +83,7 @@ aclError aclInit(const char *configPath)
 			rt_g.dev[i].dflt = NULL;
 		}
 		rt_g.initialized = 1;
-		rtprof_acl_init(rt_hook_launch_trace, rt_hook_device_count);
+		rtprof_acl_init();
 	}
 	pthread_mutex_unlock(&rt_g.lock);
 	return rt_api_end(&a, ret);

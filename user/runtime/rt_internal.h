@@ -175,12 +175,9 @@ extern __thread struct rt_ctx *rt_cur_ctx;
  * one: X.Y.Z[-]{alpha,beta,rc}N); 0, or -1 if s is not one. */
 int rt_version_num(const char *s, int32_t *num);
 
-/* What the runtime lends the profiler (rt_stream.c, rt_core.c; handed to
- * rtprof_acl_init): the device task behind aclprofMarkEx and step markers
- * (also exported as CANN's rtProfilerTraceEx, which CANN's libprofapi
- * looks up by name), and the device count behind aclprofCreateConfig. */
-int rt_hook_launch_trace(void *stream, uint64_t index_id, uint32_t model_id, uint32_t tag);
-int rt_hook_device_count(uint32_t *count);
+/* What CANN's libprofapi looks up by name in libruntime.so (rt_stream.c;
+ * libruntime.so is a filter over this library, build.mk). */
 int32_t rtProfilerTraceEx(uint64_t id, uint64_t modelId, uint16_t tagId, void *stm);
+int32_t rtsStreamGetAttribute(void *stm, int32_t attr, void *value);
 
 #endif /* NPUPROF_RT_INTERNAL_H */

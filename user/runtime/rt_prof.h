@@ -28,13 +28,10 @@ uint64_t rtprof_now(void);
 /* A CLOCK_MONOTONIC time (a replay's, acl_npu_op.h) in rtprof_now's base. */
 uint64_t rtprof_from_mono(uint64_t mono_ns);
 
-/* Control plane. aclInit / aclFinalize (CANN registers ASCENDCL there;
- * the runtime lends the profiler its MarkEx device task and device count),
+/* Control plane. aclInit / aclFinalize (CANN registers ASCENDCL there),
  * and every device the runtime opens or releases (CANN:
  * MsprofNotifySetDevice), called without rt_g.lock held. */
-void rtprof_acl_init(int (*launch_trace)(void *stream, uint64_t index_id, uint32_t model_id,
-					 uint32_t tag),
-		     int (*device_count)(uint32_t *count));
+void rtprof_acl_init(void);
 void rtprof_acl_finalize(void);
 void rtprof_set_device(int dev, int open);
 /* HCCL's first communicator (CANN's HCCL registers itself then). */

@@ -63,7 +63,6 @@
 #include "profiling/prof_api.h"
 #include "profiling/prof_common.h"
 #include "rt_prof.h"
-#include "rthooks.h"
 
 /* Module ids: CANN's log-module enum (hicann/runtime
  * include/dfx/base/log_types.h:52 HCCL, :56 RUNTIME, :86 ASCENDCL). */
@@ -412,21 +411,8 @@ __attribute__((constructor)) static void rtprof_load(void)
 	MsprofRegisterCallback(MOD_RUNTIME, rt_command);
 }
 
-void rtprof_acl_init(int (*launch_trace)(void *stream, uint64_t index_id, uint32_t model_id,
-					 uint32_t tag),
-		     int (*device_count)(uint32_t *count))
+void rtprof_acl_init(void)
 {
-	/* CANN's libprofapi finds both by name (its runtime plugin dlsyms
-	 * rtProfilerTraceEx from libruntime.so; the device count comes from
-	 * the HAL). npuprof's libprofapi.so takes them from the runtime's hooks
-	 * (rthooks.h) until it has that route. */
-	struct npuprof_runtime_hooks h = {
-		.size = sizeof(h),
-		.launch_trace = launch_trace,
-		.get_device_count = device_count,
-	};
-
-	npuprof_register_runtime_hooks(&h);
 	(void)MsprofInit(MSPROF_CTRL_INIT_DYNA, NULL, 0);
 	MsprofRegisterCallback(MOD_ASCENDCL, acl_command);
 }
@@ -437,9 +423,7 @@ void rtprof_acl_finalize(void)
 	 * refuses every report. npuprof's runtime may be initialised again in
 	 * the same process (and reports its own aclFinalize), so it leaves
 	 * the end of profiling to the collection (aclprofFinalize, or the
-	 * environment's session at exit). First: aclprofMarkEx must not reach
-	 * a dying stream. */
-	npuprof_register_runtime_hooks(NULL);
+	 * environment's session at exit). */
 }
 
 void rtprof_set_device(int dev, int open)

@@ -1,6 +1,6 @@
 /*
  * rt_prof_rec.c - the reporting layer's backend for libmsprofiler.so's host
- * recorder (hostrec.h, rthooks.h): every report becomes one host record
+ * recorder (hostrec.h): every report becomes one host record
  * (layouts and rules: the "Runtime records" section of npuprof/hostfmt.h).
  */
 #include <stdio.h>
@@ -9,7 +9,6 @@
 #include "acl/acl_prof.h"
 #include "hostrec.h"
 #include "rt_prof.h"
-#include "rthooks.h"
 
 #define STR_CACHE 1024 /* ids this thread registered already (direct-mapped) */
 
@@ -29,23 +28,14 @@ uint64_t rtprof_from_mono(uint64_t mono_ns)
 	return mono_ns; /* the recorder's time base */
 }
 
-void rtprof_acl_init(int (*launch_trace)(void *stream, uint64_t index_id, uint32_t model_id,
-					 uint32_t tag),
-		     int (*device_count)(uint32_t *count))
+void rtprof_acl_init(void)
 {
-	struct npuprof_runtime_hooks h = {
-		.size = sizeof(h),
-		.launch_trace = launch_trace,
-		.get_device_count = device_count,
-	};
-
-	npuprof_register_runtime_hooks(&h);
+	/* The recorder needs no registration: it records while its collection
+	 * runs, and finds rtProfilerTraceEx by name. */
 }
 
 void rtprof_acl_finalize(void)
 {
-	/* first: aclprofMarkEx must not reach a dying stream */
-	npuprof_register_runtime_hooks(NULL);
 }
 
 void rtprof_set_device(int dev, int open)

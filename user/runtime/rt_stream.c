@@ -355,36 +355,80 @@ aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 	return ACL_SUCCESS;
 }
 
-/* The MarkEx / step-marker device task (rthooks launch_trace). */
-int rt_hook_launch_trace(void *stream, uint64_t index_id, uint32_t model_id, uint32_t tag)
+/*
+ * CANN's runtime API for the device trace task behind aclprofMarkEx, step
+ * markers and mstx markers on a stream (runtime/base.h: rtError_t
+ * rtProfilerTraceEx(uint64_t id, uint64_t modelId, uint16_t tagId,
+ * rtStream_t stm)), which CANN's libprofapi looks up by name in
+ * libruntime.so (prof_runtime_plugin.cpp). 0 or -1; a stream that is gone
+ * (aclFinalize destroyed it) refuses.
+ */
+__attribute__((visibility("default"))) int32_t rtProfilerTraceEx(uint64_t id, uint64_t modelId,
+								 uint16_t tagId, void *stm)
 {
 	struct rt_stream *s;
 	struct rt_task t;
 
-	if (rt_stream_get(stream, &s))
+	if (rt_stream_get(stm, &s))
 		return -1;
 	rt_task_init(&t, NPUSIM_SQE_PLACE_HOLDER, "PROFILER_TRACE_EX");
 	t.sqe.block_dim = NPUSIM_PH_TASK_PROFILER_TRACE_EX; /* task_type */
-	t.sqe.u.ph.trace.tag_id = (uint16_t)tag;
-	t.sqe.u.ph.trace.trace_id = index_id;
-	t.sqe.u.ph.trace.model_id = model_id;
-	t.trace_tag = tag;
-	t.index_id = index_id;
-	if (tag == NPUSIM_TRACE_TAG_MARK || tag == NPUSIM_TRACE_TAG_RANGE) {
+	t.sqe.u.ph.trace.tag_id = tagId;
+	t.sqe.u.ph.trace.trace_id = id;
+	t.sqe.u.ph.trace.model_id = (uint32_t)modelId;
+	t.trace_tag = tagId;
+	t.index_id = id;
+	if (tagId == NPUSIM_TRACE_TAG_MARK || tagId == NPUSIM_TRACE_TAG_RANGE) {
 		t.has_conn = 1;
-		t.conn = NPUPROF_MSTX_CONNECTION_BASE + index_id;
+		t.conn = NPUPROF_MSTX_CONNECTION_BASE + id;
 	}
 	return rt_submit(s, &t, 1) ? -1 : 0;
 }
 
-/* CANN's runtime API for the same task (runtime/base.h: rtError_t
- * rtProfilerTraceEx(uint64_t id, uint64_t modelId, uint16_t tagId,
- * rtStream_t stm)), which CANN's libprofapi looks up by name for
- * aclprofMarkEx (prof_runtime_plugin.cpp). 0 or -1. */
-__attribute__((visibility("default"))) int32_t rtProfilerTraceEx(uint64_t id, uint64_t modelId,
-								 uint16_t tagId, void *stm)
+/*
+ * CANN's stream attribute query (runtime/rts/rts_stream.h: rtError_t
+ * rtsStreamGetAttribute(rtStream_t stm, rtStreamAttr stmAttrId,
+ * rtStreamAttrValue_t *attrValue)), which CANN's libprofapi looks up by
+ * name for aclprofRangePop (does the stream cache op info?). This runtime
+ * keeps a stream's overflow switch and priority; no stream caches op info
+ * and every stream continues on failure (RT_STREAM_FAILURE_MODE_CONTINUE_ON_FAILURE);
+ * the user tag is not supported on this chip (CANN then answers success and
+ * leaves the value alone).
+ */
+enum {
+	RT_ATTR_FAILURE_MODE = 1,
+	RT_ATTR_FLOAT_OVERFLOW_CHECK = 2,
+	RT_ATTR_USER_CUSTOM_TAG = 3,
+	RT_ATTR_CACHE_OP_INFO = 4,
+	RT_ATTR_PRIORITY = 5,
+};
+
+__attribute__((visibility("default"))) int32_t rtsStreamGetAttribute(void *stm, int32_t attr,
+								     void *value)
 {
-	return rt_hook_launch_trace(stm, id, (uint32_t)modelId, tagId);
+	union {
+		uint64_t failure_mode;
+		uint32_t u32;
+		uint32_t rsv[4];
+	} *v = value;
+	struct rt_stream *s;
+	aclError ret;
+
+	if (!v)
+		return ACL_ERROR_RT_PARAM_INVALID;
+	ret = rt_stream_get(stm, &s);
+	if (ret)
+		return ret;
+	switch (attr) {
+	case RT_ATTR_FAILURE_MODE: v->failure_mode = 0; return ACL_SUCCESS;
+	case RT_ATTR_FLOAT_OVERFLOW_CHECK: v->u32 = s->overflow; return ACL_SUCCESS;
+	case RT_ATTR_USER_CUSTOM_TAG: return ACL_SUCCESS;
+	case RT_ATTR_CACHE_OP_INFO: v->u32 = 0; return ACL_SUCCESS;
+	case RT_ATTR_PRIORITY: v->u32 = s->priority; return ACL_SUCCESS;
+	default:
+		rt_set_errmsg("rtsStreamGetAttribute: attribute %d is not in [1, 6)", attr);
+		return ACL_ERROR_RT_PARAM_INVALID;
+	}
 }
 
 /* ---- events ---------------------------------------------------------------- */
