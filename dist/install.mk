@@ -52,7 +52,10 @@ install-systemd:
 # and common/resolve_cann_env.sh of hicann/runtime): set_env.sh at the root,
 # include/acl/acl.h with lib64/libacl_rt.so (CANN's current name of the
 # runtime library; here the same library as libascendcl.so), the
-# <arch>-linux/{include,lib64} layout, and
+# <arch>-linux/{include,lib64} layout, the package headers of
+# <arch>-linux/pkg_inc (CANN's cmake/package.cmake: driver/ with the HAL's
+# ascend_hal.h, whose simulator-only npusim_hal.h stays out, and profiling/
+# with the reporter ABI), and
 # <arch>-linux/tikcpp/ascendc_kernel_cmake/ascendc.cmake, which refuses kernel
 # builds (dist/sdk/).
 SDK_ARCH := $(shell uname -m)-linux
@@ -78,7 +81,10 @@ install-sdk: product
 		"$(abspath $(PREFIX))" "$(abspath $(PREFIX))" > $(PREFIX)/bin/setenv.bash
 	sed 's|@PREFIX@|$(abspath $(PREFIX))|' dist/sdk/set_env.sh > $(PREFIX)/set_env.sh
 	ln -sf libascendcl.so $(PREFIX)/lib64/libacl_rt.so
-	install -d $(PREFIX)/$(SDK_ARCH)/tikcpp/ascendc_kernel_cmake
+	install -d $(PREFIX)/$(SDK_ARCH)/tikcpp/ascendc_kernel_cmake $(PREFIX)/$(SDK_ARCH)/pkg_inc/driver \
+		$(PREFIX)/$(SDK_ARCH)/pkg_inc/profiling
+	install -m 644 include/driver/ascend_hal.h $(PREFIX)/$(SDK_ARCH)/pkg_inc/driver/
+	install -m 644 include/profiling/*.h $(PREFIX)/$(SDK_ARCH)/pkg_inc/profiling/
 	ln -sfn ../include $(PREFIX)/$(SDK_ARCH)/include
 	ln -sfn ../lib64 $(PREFIX)/$(SDK_ARCH)/lib64
 	install -m 644 dist/sdk/ascendc.cmake $(PREFIX)/$(SDK_ARCH)/tikcpp/ascendc_kernel_cmake/

@@ -20,7 +20,15 @@ for f in aclnn/acl_meta.h aclnn/aclnn_base.h aclnnop/aclnn_util.h aclnnop/aclnn_
 	aclnnop/aclnn_layer_norm.h securec.h securectype.h; do
 	[ -f "$out/prefix/include/$f" ] || { echo "sdk: $f not installed"; exit 1; }
 done
-for l in libascendcl.so libmsprofiler.so libprofapi.so libnnopbase.so libopapi.so libc_sec.so libms_tools_ext.so; do
+# the package headers where CANN puts them, usable on their own
+arch=$(uname -m)-linux
+for f in driver/ascend_hal.h profiling/prof_api.h profiling/aprof_pub.h; do
+	[ -f "$out/prefix/$arch/pkg_inc/$f" ] || { echo "sdk: $arch/pkg_inc/$f not installed"; exit 1; }
+done
+[ ! -e "$out/prefix/$arch/pkg_inc/driver/npusim_hal.h" ] || { echo "sdk: npusim_hal.h installed"; exit 1; }
+printf '#include "driver/ascend_hal.h"\n#include "profiling/prof_api.h"\nint main(void) { uint32_t n; return drvGetDevNum(&n) == DRV_ERROR_NONE ? 0 : (int)MSPROF_REPORT_ACL_LEVEL; }\n' |
+	cc -fsyntax-only -I"$out/prefix/$arch/pkg_inc" -x c - || { echo "sdk: pkg_inc headers do not compile on their own"; exit 1; }
+for l in libascendcl.so libruntime.so libmsprofiler.so libprofapi.so libnnopbase.so libopapi.so libc_sec.so libms_tools_ext.so; do
 	[ -f "$out/prefix/lib64/$l" ] || { echo "sdk: $l not installed"; exit 1; }
 done
 # the aclnn libraries live in the application: libc and the runtime only
