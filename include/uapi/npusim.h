@@ -6,7 +6,9 @@
  * the device, creates streams (each owns one SQ and one CQ), writes 64-byte
  * SQEs into a stream's SQ with NPUSIM_IOC_SQ_SEND (or, on a device in a
  * user-mode send mode, into the stream's mapped soft queue: the UIO section
- * below), and reads 16-byte CQEs back with NPUSIM_IOC_CQ_RECV. SQEs and CQEs are
+ * below), and reads 16-byte CQEs back with NPUSIM_IOC_CQ_RECV, or, once the
+ * stream is bound to a logic CQ, 32-byte logic CQEs with
+ * NPUSIM_IOC_LOGIC_CQ_RECV (the logic CQ section). SQEs and CQEs are
  * the STARS v1 formats of the Ascend 910B (docs/ascend-reference.md §8.4,
  * §8.5, §12.2): the real header, type numbers and per-type payloads. How
  * long a task runs is the simulator's own business: a struct

@@ -16,7 +16,9 @@
  * hrtimer, armed for the earliest end among running tasks on all devices,
  * completes tasks: it emits the task-time record, writes a CQE (always, or in
  * realistic mode only for tasks that request one and for event-record and
- * place-holder tasks), wakes waiters and starts whatever became ready.
+ * place-holder tasks; a stream bound to a logic CQ has it converted and
+ * queued there, logic_cq.c), wakes waiters and starts whatever became
+ * ready.
  *
  * A full CQ cannot take a CQE: by default the CQE is lost and counted
  * (cq_overflow, per stream and per device), so a program that never
