@@ -2,9 +2,8 @@
  * db_testutil.h - helpers shared by the database tests (test_db_*.c):
  * locating fixtures, scratch directories, and one-value SQL queries.
  *
- * Tests run from the repository root (scripts/run-unit.sh). Fixtures are
- * looked up in the repository copy first (CI clones the repository alone)
- * and then in the shared tree beside it.
+ * Tests run from the repository root (scripts/run-unit.sh); the fixtures
+ * are the repository's copies under tests/fixtures.
  */
 #ifndef NPUPROF_DB_TESTUTIL_H
 #define NPUPROF_DB_TESTUTIL_H
@@ -21,19 +20,14 @@
 
 #include "testutil.h"
 
-static const char *const fixture_real_dirs[] = { "tests/fixtures/real" };
-static const char *const fixture_seed_dirs[] = { "tests/fixtures/seeds" };
+#define FIXTURE_REAL_DIR "tests/fixtures/real"
+#define FIXTURE_SEED_DIR "tests/fixtures/seeds"
 
-/* First existing <dir>/<name> of dirs, into buf; NULL if none. */
-static inline const char *find_fixture(const char *const *dirs, size_t ndirs, const char *name,
-				       char *buf, size_t len)
+/* <dir>/<name> into buf if it is readable; NULL if not. */
+static inline const char *find_fixture(const char *dir, const char *name, char *buf, size_t len)
 {
-	for (size_t i = 0; i < ndirs; i++) {
-		snprintf(buf, len, "%s/%s", dirs[i], name);
-		if (access(buf, R_OK) == 0)
-			return buf;
-	}
-	return NULL;
+	snprintf(buf, len, "%s/%s", dir, name);
+	return access(buf, R_OK) == 0 ? buf : NULL;
 }
 
 /* A fresh empty directory under /tmp; the caller removes it with tu_rm_rf. */

@@ -400,10 +400,10 @@ START_TEST(seed_columns_match)
 	} docs[3];
 
 	ck_assert_ptr_nonnull(
-		find_fixture(fixture_seed_dirs, 2, "msprof-db-tables.zh.txt", p1, sizeof(p1)));
-	ck_assert_ptr_nonnull(find_fixture(fixture_seed_dirs, 2, "ascend-pytorch-profiler-db.zh.md",
-					   p2, sizeof(p2)));
-	ck_assert_ptr_nonnull(find_fixture(fixture_seed_dirs, 2,
+		find_fixture(FIXTURE_SEED_DIR, "msprof-db-tables.zh.txt", p1, sizeof(p1)));
+	ck_assert_ptr_nonnull(
+		find_fixture(FIXTURE_SEED_DIR, "ascend-pytorch-profiler-db.zh.md", p2, sizeof(p2)));
+	ck_assert_ptr_nonnull(find_fixture(FIXTURE_SEED_DIR,
 					   "ascend-pytorch-profiler-db-older.zh.txt", p3,
 					   sizeof(p3)));
 	ns = parse_msprof_seed(p1, seed);
@@ -460,7 +460,7 @@ START_TEST(seed_enum_rows_match)
 	int ns;
 
 	ck_assert_ptr_nonnull(
-		find_fixture(fixture_seed_dirs, 2, "msprof-db-tables.zh.txt", p1, sizeof(p1)));
+		find_fixture(FIXTURE_SEED_DIR, "msprof-db-tables.zh.txt", p1, sizeof(p1)));
 	ns = parse_msprof_seed(p1, seed);
 	for (int i = 0; i < ns; i++) {
 		const struct npuprof_db_table_def *d = npuprof_dbschema_find(seed[i].name);
@@ -487,90 +487,74 @@ END_TEST
 /* Each real fixture: tables, columns, types, keys and indexes. */
 START_TEST(real_fixtures_match)
 {
-	const char *dirs[2] = { fixture_real_dirs[0], fixture_real_dirs[1] };
 	sqlite3 *ours = our_schema(NPUPROF_DB_SCHEMA_1_1_1);
-	char seen[16][128];
-	int nseen = 0, total_bad = 0, files = 0;
+	int total_bad = 0, files = 0;
+	glob_t g;
 
 	reset_used(real_diffs, sizeof(real_diffs) / sizeof(real_diffs[0]));
-	for (int d = 0; d < 2; d++) {
-		char pat[512];
-		glob_t g;
+	ck_assert_msg(glob(FIXTURE_REAL_DIR "/*.db", 0, NULL, &g) == 0, "no fixture in %s",
+		      FIXTURE_REAL_DIR);
+	for (size_t k = 0; k < g.gl_pathc; k++) {
+		const char *path = g.gl_pathv[k], *base = strrchr(path, '/') + 1;
+		int bad = 0, expl = 0, ntab = 0;
+		sqlite3 *real;
+		sqlite3_stmt *s;
 
-		snprintf(pat, sizeof(pat), "%s/*.db", dirs[d]);
-		if (glob(pat, 0, NULL, &g) != 0)
-			continue;
-		for (size_t k = 0; k < g.gl_pathc; k++) {
-			const char *path = g.gl_pathv[k], *base = strrchr(path, '/') + 1;
-			int dup = 0, bad = 0, expl = 0, ntab = 0;
-			sqlite3 *real;
-			sqlite3_stmt *s;
+		real = open_ro(path);
+		files++;
+		printf("real conformance %s:\n", base);
+		ck_assert_int_eq(
+			sqlite3_prepare_v2(
+				real,
+				"SELECT name FROM sqlite_master WHERE type='table' ORDER BY name",
+				-1, &s, NULL),
+			SQLITE_OK);
+		while (sqlite3_step(s) == SQLITE_ROW) {
+			const char *name = (const char *)sqlite3_column_text(s, 0);
+			struct col a[MAXCOLS], b[MAXCOLS];
+			int na, nb;
 
-			for (int j = 0; j < nseen; j++)
-				dup |= !strcmp(seen[j], base);
-			if (dup || nseen == 16)
-				continue;
-			snprintf(seen[nseen++], sizeof(seen[0]), "%s", base);
-			real = open_ro(path);
-			files++;
-			printf("real conformance %s:\n", base);
-			ck_assert_int_eq(
-				sqlite3_prepare_v2(
-					real,
-					"SELECT name FROM sqlite_master WHERE type='table' ORDER BY name",
-					-1, &s, NULL),
-				SQLITE_OK);
-			while (sqlite3_step(s) == SQLITE_ROW) {
-				const char *name = (const char *)sqlite3_column_text(s, 0);
-				struct col a[MAXCOLS], b[MAXCOLS];
-				int na, nb;
-
-				ck_assert_msg(npuprof_dbschema_find(name) != NULL,
-					      "%s: table %s has no definition", base, name);
-				na = table_info(ours, name, a);
-				nb = table_info(real, name, b);
-				bad += diff_table("real", name, a, na, b, nb, 1, real_diffs,
-						  sizeof(real_diffs) / sizeof(real_diffs[0]),
-						  &expl);
-				ntab++;
-			}
-			sqlite3_finalize(s);
-			/* Indexes: same names on the same tables and columns. */
-			for (unsigned i = 0; i < npuprof_db_n_indexes; i++) {
-				char sql[256], got[256], want[256];
-
-				snprintf(
-					sql, sizeof(sql),
-					"SELECT tbl_name || ':' || (SELECT group_concat(name, ',') FROM "
-					"pragma_index_info('%s')) FROM sqlite_master WHERE type='index' "
-					"AND name='%s'",
-					npuprof_db_indexes[i].name, npuprof_db_indexes[i].name);
-				q_text(real, sql, got, sizeof(got));
-				snprintf(want, sizeof(want), "%s:%s",
-					 npuprof_db_tables[npuprof_db_indexes[i].table].name,
-					 npuprof_db_indexes[i].columns);
-				if (table_exists(
-					    real,
-					    npuprof_db_tables[npuprof_db_indexes[i].table].name) &&
-				    strcmp(got, want)) {
-					printf("  real index %s: ours %s, real %s -- UNEXPLAINED\n",
-					       npuprof_db_indexes[i].name, want, got);
-					bad++;
-				}
-			}
-			/* No other index exists in a real file. */
-			ck_assert_int_eq(q_int(real,
-					       "SELECT count(*) FROM sqlite_master WHERE "
-					       "type='index' AND sql IS NOT NULL AND name NOT IN "
-					       "('TaskIndex','CommunicationTaskIndex')"),
-					 0);
-			printf("real conformance %s: %d tables, %d explained differences, %d unexplained\n",
-			       base, ntab, expl, bad);
-			total_bad += bad;
-			sqlite3_close(real);
+			ck_assert_msg(npuprof_dbschema_find(name) != NULL,
+				      "%s: table %s has no definition", base, name);
+			na = table_info(ours, name, a);
+			nb = table_info(real, name, b);
+			bad += diff_table("real", name, a, na, b, nb, 1, real_diffs,
+					  sizeof(real_diffs) / sizeof(real_diffs[0]), &expl);
+			ntab++;
 		}
-		globfree(&g);
+		sqlite3_finalize(s);
+		/* Indexes: same names on the same tables and columns. */
+		for (unsigned i = 0; i < npuprof_db_n_indexes; i++) {
+			char sql[256], got[256], want[256];
+
+			snprintf(sql, sizeof(sql),
+				 "SELECT tbl_name || ':' || (SELECT group_concat(name, ',') FROM "
+				 "pragma_index_info('%s')) FROM sqlite_master WHERE type='index' "
+				 "AND name='%s'",
+				 npuprof_db_indexes[i].name, npuprof_db_indexes[i].name);
+			q_text(real, sql, got, sizeof(got));
+			snprintf(want, sizeof(want), "%s:%s",
+				 npuprof_db_tables[npuprof_db_indexes[i].table].name,
+				 npuprof_db_indexes[i].columns);
+			if (table_exists(real,
+					 npuprof_db_tables[npuprof_db_indexes[i].table].name) &&
+			    strcmp(got, want)) {
+				printf("  real index %s: ours %s, real %s -- UNEXPLAINED\n",
+				       npuprof_db_indexes[i].name, want, got);
+				bad++;
+			}
+		}
+		/* No other index exists in a real file. */
+		ck_assert_int_eq(q_int(real, "SELECT count(*) FROM sqlite_master WHERE "
+					     "type='index' AND sql IS NOT NULL AND name NOT IN "
+					     "('TaskIndex','CommunicationTaskIndex')"),
+				 0);
+		printf("real conformance %s: %d tables, %d explained differences, %d unexplained\n",
+		       base, ntab, expl, bad);
+		total_bad += bad;
+		sqlite3_close(real);
 	}
+	globfree(&g);
 	ck_assert_msg(files > 0, "no real fixture found");
 	ck_assert_int_eq(total_bad, 0);
 	for (size_t i = 0; i < sizeof(real_diffs) / sizeof(real_diffs[0]); i++)
