@@ -135,15 +135,19 @@ typedef enum tagDrvSqCqType {
 	DRV_INVALID_TYPE
 } drvSqCqType_t;
 
+/* halSqCqInputInfo.flag / halSqCqOutputInfo.flag, the one this subset
+ * takes (pkg_inc/driver/ascend_hal_define.h) */
+#define TSDRV_FLAG_THREAD_BIND_IRQ (0x1 << 2)
+
 struct halSqCqInputInfo {
 	drvSqCqType_t type;
 	uint32_t tsId;
-	uint32_t sqeSize; /* 64 for a STARS SQE */
-	uint32_t cqeSize;
+	uint32_t sqeSize; /* 64 for a STARS SQE; 0 for a logic CQ */
+	uint32_t cqeSize; /* a logic CQ: bytes of each report, 1..32 */
 	uint32_t sqeDepth;
-	uint32_t cqeDepth;
+	uint32_t cqeDepth; /* a logic CQ: 1..65536 */
 	uint32_t grpId;
-	uint32_t flag; /* TSDRV_FLAG_*; none is supported here */
+	uint32_t flag; /* TSDRV_FLAG_*: a logic CQ's THREAD_BIND_IRQ only */
 	uint32_t cqId;
 	uint32_t sqId;
 	uint32_t info[SQCQ_RTS_INFO_LENGTH];
@@ -248,6 +252,23 @@ struct halResourceIdOutputInfo {
 	uint32_t res[RESOURCEID_RESV_LENGTH];
 };
 
+/* halResourceConfig (pkg_inc/driver/ascend_hal_define.h) */
+#define RESOURCE_CONFIG_INFO_LENGTH 7
+
+typedef enum tagDrvResourceConfigType {
+	DRV_STREAM_BIND_LOGIC_CQ = 0x0,
+	DRV_STREAM_UNBIND_LOGIC_CQ,
+	DRV_ID_RECORD,
+	DRV_STREAM_ENABLE_EVENT,
+	DRV_ID_RESET,
+	DRV_RES_ID_CONFIG_MAX
+} drvResourceConfigType_t;
+
+struct halResourceConfigInfo {
+	drvResourceConfigType_t prop;
+	uint32_t value[RESOURCE_CONFIG_INFO_LENGTH]; /* BIND: value[0] the logic CQ */
+};
+
 drvError_t halSqCqAllocate(uint32_t devId, struct halSqCqInputInfo *in,
 			   struct halSqCqOutputInfo *out);
 drvError_t halSqCqFree(uint32_t devId, struct halSqCqFreeInfo *info);
@@ -257,6 +278,8 @@ drvError_t halCqReportRecv(uint32_t devId, struct halReportRecvInfo *info);
 drvError_t halResourceIdAlloc(uint32_t devId, struct halResourceIdInputInfo *in,
 			      struct halResourceIdOutputInfo *out);
 drvError_t halResourceIdFree(uint32_t devId, struct halResourceIdInputInfo *in);
+drvError_t halResourceConfig(uint32_t devId, struct halResourceIdInputInfo *in,
+			     struct halResourceConfigInfo *para);
 
 /* ---- profiling channels (pkg_inc/driver/ascend_hal_base.h) --------------- */
 #define PROF_OK (0)

@@ -6,7 +6,9 @@
  * the device, creates streams (each owns one SQ and one CQ), writes 64-byte
  * SQEs into a stream's SQ with NPUSIM_IOC_SQ_SEND (or, on a device in a
  * user-mode send mode, into the stream's mapped soft queue: the UIO section
- * below), and reads 16-byte CQEs back with NPUSIM_IOC_CQ_RECV. SQEs and CQEs are
+ * below), and reads 16-byte CQEs back with NPUSIM_IOC_CQ_RECV, or, once the
+ * stream is bound to a logic CQ, 32-byte logic CQEs with
+ * NPUSIM_IOC_LOGIC_CQ_RECV (the logic CQ section). SQEs and CQEs are
  * the STARS v1 formats of the Ascend 910B (docs/ascend-reference.md §8.4,
  * §8.5, §12.2): the real header, type numbers and per-type payloads. How
  * long a task runs is the simulator's own business: a struct
@@ -24,7 +26,7 @@
 #include <linux/types.h>
 #endif
 
-#define NPUSIM_ABI_VERSION 5
+#define NPUSIM_ABI_VERSION 6
 #define NPUSIM_CHIP_NAME "Ascend910B"
 #define NPUSIM_MAX_DEVICES 8
 #define NPUSIM_SQE_SIZE 64
@@ -62,6 +64,15 @@ enum npusim_sqe_type {
 /* SQE byte 0 and byte 1 bit fields (STARS v1). */
 #define NPUSIM_SQE_TYPE_MASK 0x3f
 #define NPUSIM_SQE_CTRL_WR_CQE 0x40 /* byte 1 bit 6: request a CQE */
+
+/* rt_stream_id bit 15: a task the runtime will wait for by its stream and
+ * task id (RT_SYNC_TASK_FLAG, hicann/runtime
+ * src/runtime/core/inc/stars/stars_base.hpp 42; set on the stream
+ * synchronisation's event record, event_task_v100.cc 55-58). The device
+ * copies it into the CQE's stream id (NPUSIM_CQE_MATCH), which makes the
+ * CQE's logic CQE a match one. */
+#define NPUSIM_SQE_SYNC_TASK 0x8000
+#define NPUSIM_STREAM_ID_MASK 0x7fff
 
 /* FFTS SQE ffts_type bits 0-2: the cores of a kernel (hicann/runtime
  * src/runtime/core/inc/stars/stars.hpp 27-29, TS_FFTS_TYPE_*). */
@@ -214,7 +225,8 @@ struct npusim_sqe {
 	__u8 type; /* bits 0-5 type, bit 6 l1_lock, bit 7 l1_unlock */
 	__u8 ctrl; /* bits 0-1 ie, 2-3 pre_p, 4-5 post_p, 6 wr_cqe */
 	__u16 block_dim; /* kernels: blocks; PLACE_HOLDER: task_type */
-	__u16 stream_id; /* runtime stream id; must be the SQ's stream */
+	__u16 stream_id; /* bits 0-14 the runtime stream id, the SQ's stream;
+			    bit 15 NPUSIM_SQE_SYNC_TASK */
 	__u16 task_id; /* per-stream task id, chosen by the submitter, wraps */
 	union { /* bytes 8-63: the payload of the type */
 		struct npusim_sqe_ffts ffts;
@@ -286,12 +298,29 @@ enum npusim_kernel_kind {
 #define NPUSIM_CQE_ERROR 0x8000
 #define NPUSIM_CQE_MATCH 0x8000 /* in stream_id */
 
+/* Bytes 8-15 (ABI 6): the device counter of an evt / place_hold CQE
+ * without error, else the error info (hicann/driver
+ * lba/comm/adapt/stars_v1/trs_stars_cq.h 37-57, rt_stars_cqe_status_t):
+ * npusim fills the completed SQE's type and SQ slot there, error code and
+ * software status 0. */
+#define NPUSIM_CQE_ERR_DROP 0x01 /* error_info byte 9 bit 0: drop_flag */
+#define NPUSIM_CQE_ERR_ACC_ERROR 0x02 /* bit 1: acc_error */
+#define NPUSIM_CQE_ERR_SQE_TYPE_SHIFT 2 /* bits 2-7: sqe_type */
+
 struct npusim_cqe {
 	__u16 flags; /* phase, warn, evt, place_hold, sq_id (bits 4-14), error */
 	__u16 sq_head; /* SQ head after this task */
-	__u16 stream_id; /* bit 15: match flag */
+	__u16 stream_id; /* bit 15: match flag (the SQE's rt_stream_id bit 15) */
 	__u16 task_id;
-	__u64 syscnt; /* device counter at completion; valid for evt/place_hold */
+	union {
+		__u64 syscnt; /* device counter at completion: evt/place_hold */
+		struct {
+			__u8 error_code; /* 8 */
+			__u8 type_flags; /* 9: NPUSIM_CQE_ERR_*, sqe_type */
+			__u16 sqe_index; /* 10: the SQE's slot in the SQ */
+			__u32 sq_sw_status; /* 12 */
+		} err;
+	};
 };
 
 /* ---- ioctls --------------------------------------------------------------- */
@@ -551,5 +580,130 @@ struct npusim_prof_stop {
 #define NPUSIM_IOC_PROF_START _IOW(NPUSIM_IOC_MAGIC, 22, struct npusim_prof_start)
 #define NPUSIM_IOC_PROF_READ _IOWR(NPUSIM_IOC_MAGIC, 23, struct npusim_prof_read)
 #define NPUSIM_IOC_PROF_STOP _IOW(NPUSIM_IOC_MAGIC, 24, struct npusim_prof_stop)
+
+/* ---- The logic CQ (ABI 6) ---------------------------------------------------
+ *
+ * On a 910B user space never reads the hardware CQEs: the process allocates
+ * a logic CQ (halSqCqAllocate with DRV_LOGIC_TYPE; hicann/driver
+ * trs_core/trs_logic_cq.c trs_logic_cq_alloc), binds streams to it
+ * (halResourceConfig, DRV_STREAM_BIND_LOGIC_CQ; trs_res_mng.c
+ * trs_stream_bind_logic_cq), and the driver converts every hardware CQE of a
+ * bound stream into a 32-byte logic CQE and enqueues it
+ * (trs_hw_sqcq.c trs_hw_cq_recv, trs_logic_cq_enque). The process receives
+ * them with halCqReportRecv(DRV_LOGIC_TYPE) (trs_logic_cq_recv). npusim
+ * does the same:
+ *  - a logic CQ belongs to the file that allocated it; cqe_depth slots
+ *    (1..NPUSIM_LOGIC_CQ_MAX_DEPTH) of which it holds cqe_depth - 1 (full
+ *    when (tail + 1) % depth == head), cqe_size (1..32) bytes of each
+ *    logic CQE reach the user;
+ *  - a stream of the same file is bound to one logic CQ at a time (a
+ *    second bind moves it); from then on its CQEs go there, converted, and
+ *    no longer to the stream's own CQ (trs_hw_cq_recv consumes them).
+ *    trs_chan:cqe "Cqe Dispatch" still fires for each; "Task Recv" does not;
+ *  - a CQE that finds the logic CQ full (or the logic CQ freed) is lost:
+ *    the driver counts it (full_drop, per logic CQ, shown in
+ *    /proc/trs_chan/dev<N>-ts0/summary, and logged once per logic CQ);
+ *  - a receive (NPUSIM_IOC_LOGIC_CQ_RECV, version 1 as libascend_hal's
+ *    halCqReportRecv sets it) copies up to cqe_num logic CQEs from the head:
+ *    a logic CQE with match_flag (its task's SQE had NPUSIM_SQE_SYNC_TASK)
+ *    is only handed to a receive that names its stream and task; the
+ *    others to any receive. The copy is one run of consecutive logic CQEs
+ *    in the ring: the leading unmatched match CQEs are passed over (and
+ *    stay queued), the run ends before a match CQE of another task once it
+ *    has begun, after the one matching CQE, at cqe_num, or at the end of
+ *    the ring (trs_logic_cq_get_match_copy_range). Version 0 copies the
+ *    run from the head to the tail or the end of the ring, at most cqe_num
+ *    (trs_logic_cq_non_match_copy). Nothing to copy: timeout_ms 0 returns
+ *    recv_num 0; otherwise the call sleeps until the next enqueue, at most
+ *    timeout_ms each time (-1: forever), and -ETIMEDOUT when none came;
+ *    -EFAULT once the logic CQ is freed. timeout_ms below -1: -EINVAL.
+ */
+#define NPUSIM_LOGIC_CQE_SIZE 32
+#define NPUSIM_LOGIC_CQ_MAX_DEPTH (64 * 1024) /* LOGIC_CQ_MAX_DEPTH */
+
+/* struct npusim_logic_cqe.flags (bit fields, LSB first) */
+#define NPUSIM_LOGIC_CQE_MATCH 0x0001 /* match_flag */
+#define NPUSIM_LOGIC_CQE_DROP 0x0002 /* drop_flag */
+#define NPUSIM_LOGIC_CQE_ERROR 0x0004 /* error_bit */
+#define NPUSIM_LOGIC_CQE_ACC_ERROR 0x0008 /* acc_error */
+#define NPUSIM_LOGIC_CQE_NEXT_TASK_VLD 0x0010 /* next_task_vld (STARS v2) */
+#define NPUSIM_LOGIC_CQE_NOTIFY_ATTACHED 0x0020 /* notify_attached (STARS v2) */
+
+/* sqe_type of an event-record / place-holder report that carries the
+ * device counter (TRS_STARS_CQE_RECORED, _HOLDER; trs_stars_cq.h 22-23) */
+#define NPUSIM_LOGIC_CQE_HOLDER 3
+#define NPUSIM_LOGIC_CQE_RECORD 4
+
+/*
+ * A logic CQE: struct trs_logic_cqe (hicann/driver
+ * src/sdk_driver/trsdrv/trs/inc/trs_core.h 52-88), which the 910B runtime
+ * reads as rtLogicCqReport_t / rtCqReport_t (hicann/runtime
+ * src/runtime/core/inc/task/task_info_base.hpp 321-376). The driver fills
+ * it from the hardware CQE (trs_stars_cq.c trs_stars_cqe_to_logic_cqe):
+ * an evt / place_hold CQE without error gives timestamp (the device
+ * counter), sqe_type RECORD / HOLDER, error_code 0 and error_type the warn
+ * bit (bit 6); any other gives sqe_index, sqe_type, error_code (the
+ * software status), error_type (bits 0-5 of the low status word, bit 6
+ * warn) and drop_flag from its error info. stream_id is the CQE's & 0x7fff,
+ * match_flag its bit 15; acc_error is read from byte 9 bit 1 whichever
+ * the union holds. enque_timestamp: jiffies / HZ at the enqueue, for match
+ * CQEs only (the driver's stranded-CQE check), else 0 here.
+ */
+struct npusim_logic_cqe {
+	__u16 stream_id; /* 0 */
+	__u16 task_id; /* 2 */
+	__u32 error_code; /* 4 */
+	__u8 error_type; /* 8 */
+	__u8 sqe_type; /* 9 */
+	__u16 sq_id; /* 10 */
+	__u16 sq_head; /* 12 */
+	__u16 flags; /* 14: NPUSIM_LOGIC_CQE_*, bits 6-15 reserved (0) */
+	union {
+		__u64 timestamp; /* 16 */
+		__u16 sqe_index;
+	};
+	__u64 enque_timestamp; /* 24: reserved1 to the user */
+};
+
+struct npusim_logic_cq_alloc {
+	__u32 cqe_depth; /* in: slots, 1..NPUSIM_LOGIC_CQ_MAX_DEPTH */
+	__u32 cqe_size; /* in: bytes of each logic CQE the user gets, 1..32 */
+	__u32 cq_id; /* out */
+	__u32 rsv[5]; /* must be zero */
+};
+
+struct npusim_logic_cq_free {
+	__u32 cq_id;
+	__u32 rsv[3]; /* must be zero */
+};
+
+/* prop of NPUSIM_IOC_STREAM_LOGIC_CQ: drvResourceConfigType_t */
+#define NPUSIM_STREAM_BIND_LOGIC_CQ 0 /* DRV_STREAM_BIND_LOGIC_CQ */
+#define NPUSIM_STREAM_UNBIND_LOGIC_CQ 1 /* DRV_STREAM_UNBIND_LOGIC_CQ */
+
+struct npusim_stream_logic_cq {
+	__u32 stream_id;
+	__u32 prop; /* NPUSIM_STREAM_(UN)BIND_LOGIC_CQ */
+	__u32 cq_id; /* BIND: a logic CQ of the same file */
+	__u32 rsv; /* must be zero */
+};
+
+struct npusim_logic_cq_recv {
+	__u32 cq_id;
+	__u32 cqe_num; /* capacity in logic CQEs (>= 1; one call copies at
+			  most NPUSIM_RECV_MAX) */
+	__u64 cqe_addr; /* user buffer of cqe_num * cqe_size bytes */
+	__s32 timeout_ms; /* 0: poll; -1: forever; > 0: ms per wait */
+	__u32 recv_num; /* out: logic CQEs copied */
+	__u32 stream_id; /* version 1: the stream and task a match CQE must */
+	__u32 task_id; /*  name to be handed over */
+	__u32 version; /* halReportRecvInfo.res[0]: 1 match, 0 plain */
+	__u32 rsv[3]; /* must be zero */
+};
+
+#define NPUSIM_IOC_LOGIC_CQ_ALLOC _IOWR(NPUSIM_IOC_MAGIC, 25, struct npusim_logic_cq_alloc)
+#define NPUSIM_IOC_LOGIC_CQ_FREE _IOW(NPUSIM_IOC_MAGIC, 26, struct npusim_logic_cq_free)
+#define NPUSIM_IOC_STREAM_LOGIC_CQ _IOW(NPUSIM_IOC_MAGIC, 27, struct npusim_stream_logic_cq)
+#define NPUSIM_IOC_LOGIC_CQ_RECV _IOWR(NPUSIM_IOC_MAGIC, 28, struct npusim_logic_cq_recv)
 
 #endif /* _UAPI_NPUSIM_H */

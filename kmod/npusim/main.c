@@ -417,6 +417,48 @@ out_put:
 	return ret;
 }
 
+/*
+ * Bind stream @a.stream_id to logic CQ @a.cq_id of the same file, or
+ * unbind it (halResourceConfig with DRV_STREAM_BIND_LOGIC_CQ /
+ * DRV_STREAM_UNBIND_LOGIC_CQ; hicann/driver trs_res_mng.c trs_stream_cfg):
+ * a stream or logic CQ that is not the file's is -EINVAL, another property
+ * -EOPNOTSUPP. A bound stream's next CQEs go to the logic CQ; a second
+ * bind moves them to the new one.
+ */
+static int npusim_ioc_stream_logic_cq(struct npusim_file *f, void __user *uarg)
+{
+	struct npusim_stream_logic_cq a;
+	struct npusim_logic_cq *cq = NULL, *old;
+	struct npusim_stream *s;
+	unsigned long flags;
+
+	if (copy_from_user(&a, uarg, sizeof(a)))
+		return -EFAULT;
+	if (a.rsv)
+		return -EINVAL;
+	s = npusim_stream_get(f, a.stream_id);
+	if (!s)
+		return -EINVAL;
+	if (a.prop == NPUSIM_STREAM_BIND_LOGIC_CQ) {
+		cq = npusim_logic_cq_get(f, a.cq_id);
+		if (!cq) {
+			npusim_stream_put(s);
+			return -EINVAL;
+		}
+	} else if (a.prop != NPUSIM_STREAM_UNBIND_LOGIC_CQ) {
+		npusim_stream_put(s);
+		return -EOPNOTSUPP;
+	}
+	spin_lock_irqsave(&npusim_lock, flags);
+	old = s->lcq;
+	s->lcq = cq; /* the stream takes the reference */
+	spin_unlock_irqrestore(&npusim_lock, flags);
+	if (old)
+		npusim_logic_cq_put(old);
+	npusim_stream_put(s);
+	return 0;
+}
+
 static int npusim_ioc_stream_sync(struct npusim_file *f, void __user *uarg)
 {
 	struct npusim_stream_sync a;
@@ -585,6 +627,12 @@ static long npusim_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case NPUSIM_IOC_PROF_START: return npusim_ioc_prof_start(f, uarg);
 	case NPUSIM_IOC_PROF_READ: return npusim_ioc_prof_read(f, uarg);
 	case NPUSIM_IOC_PROF_STOP: return npusim_ioc_prof_stop(f, uarg);
+	case NPUSIM_IOC_LOGIC_CQ_ALLOC:
+		return npusim_ioc_logic_cq_alloc(f, uarg);
+	case NPUSIM_IOC_LOGIC_CQ_FREE: return npusim_ioc_logic_cq_free(f, uarg);
+	case NPUSIM_IOC_STREAM_LOGIC_CQ:
+		return npusim_ioc_stream_logic_cq(f, uarg);
+	case NPUSIM_IOC_LOGIC_CQ_RECV: return npusim_ioc_logic_cq_recv(f, uarg);
 	default: return -ENOTTY;
 	}
 }
@@ -626,6 +674,7 @@ static int npusim_release(struct inode *inode, struct file *file)
 		npusim_stream_cancel(s);
 		npusim_stream_put(s);
 	}
+	npusim_logic_cq_release(f); /* its streams are gone */
 	spin_lock_irqsave(&npusim_lock, flags);
 	for_each_set_bit(bit, f->events, NPUSIM_MAX_EVENTS)
 		__clear_bit(bit, dev->event_used);
@@ -672,6 +721,7 @@ static void npusim_destroy_devices(void)
 				       MKDEV(MAJOR(npusim_devt), d));
 		cdev_del(&dev->cdev);
 		npusim_uio_dev_exit(dev);
+		npusim_logic_cq_dev_exit(dev);
 		kvfree(dev->streams);
 		kvfree(dev);
 		npusim_devs[d] = NULL;
@@ -689,6 +739,7 @@ static int npusim_create_device(unsigned int d)
 	npusim_devs[d] = dev;
 	dev->id = d;
 	dev->trace_enable = npusim_trace_default;
+	dev->core_trace_enable = npusim_trace_default;
 	dev->aic_free = npusim_aicores;
 	dev->aiv_free = 2 * npusim_aicores;
 	dev->aicpu_free = npusim_aicpus;
@@ -700,6 +751,9 @@ static int npusim_create_device(unsigned int d)
 	if (!dev->streams)
 		return -ENOMEM;
 	npusim_stars_dev_init(dev);
+	ret = npusim_logic_cq_dev_init(dev);
+	if (ret)
+		return ret;
 	dev->send_mode = npusim_param_send_mode(d);
 	ret = npusim_uio_dev_init(dev);
 	if (ret)
@@ -731,6 +785,9 @@ static int __init npusim_init(void)
 	BUILD_BUG_ON(sizeof(struct trs_chan_sq_trace) != 40);
 	BUILD_BUG_ON(sizeof(struct trs_chan_cq_trace) != 40);
 	BUILD_BUG_ON(sizeof(struct trs_chan_recv_trace) != 32);
+	BUILD_BUG_ON(sizeof(struct npusim_logic_cqe) != NPUSIM_LOGIC_CQE_SIZE);
+	BUILD_BUG_ON(sizeof(struct trs_logic_cqe_trace) != 56);
+	BUILD_BUG_ON(sizeof(struct trs_logic_cq_recv_trace_t) != 12);
 
 	ret = npusim_params_valid();
 	if (ret) {

@@ -21,12 +21,15 @@
 #include <linux/workqueue.h>
 #include <uapi/npusim.h>
 #include <uapi/trs_chan.h>
+#include <uapi/trs_core.h>
 
 #define NPUSIM_MIN_TASK_NS 1000 /* device overhead of the shortest task */
 #define NPUSIM_SDMA_BASE_NS 2000 /* fixed SDMA setup latency */
 
 struct npusim_file;
 struct npusim_stars;
+struct npusim_logic_cq;
+struct seq_file;
 /* a user-mode stream's soft queue (stream.c; forwarded by uio.c) */
 struct npusim_uio {
 	struct kref ref;
@@ -80,6 +83,9 @@ struct npusim_stream {
 	u32 cq_head, cq_tail;
 	u64 cq_overflow;
 	struct mutex recv_lock; /* serialises CQ consumers */
+	/* the logic CQ the stream is bound to (a reference), or NULL: its
+	 * CQEs go there instead of cq (logic_cq.c); set under npusim_lock */
+	struct npusim_logic_cq *lcq;
 
 	wait_queue_head_t wq; /* SQ space, CQ arrival, drain, idle */
 };
@@ -90,6 +96,9 @@ struct npusim_dev {
 	struct device *device;
 	struct proc_dir_entry *proc_dir;
 	int trace_enable; /* /proc/trs_chan/dev<N>-ts0/trace_enable */
+	struct proc_dir_entry *core_proc_dir;
+	/* /proc/trs_core/ts_inst/dev<N>-ts0/trace_enable: trs_core events */
+	int core_trace_enable;
 
 	u32 aic_free, aiv_free, aicpu_free;
 	struct npusim_stream **streams; /* [max_streams] */
@@ -129,6 +138,12 @@ struct npusim_dev {
 	struct npusim_stars *stars; /* the running channel's ring, or NULL */
 	spinlock_t stars_lock; /* the pointer and the producer's side */
 	struct mutex prof_lock; /* start, read and stop */
+
+	/* logic CQs (logic_cq.c): the id table under lcq_lock */
+	struct npusim_logic_cq **lcqs; /* [max_streams] */
+	spinlock_t lcq_lock;
+	u64 lcq_rx_drop; /* CQEs with drop_flag the driver discarded */
+	u64 lcq_freed_drop; /* CQEs of streams bound to a freed logic CQ */
 };
 
 struct npusim_file {
@@ -146,6 +161,8 @@ struct npusim_file {
  *   sched.c   the device model: scheduling, completion, the device table
  *   fault.c   fault injection: which tasks are held or lost
  *   stars.c   the STARS SoC log: profiling channel 50's ring and ioctls
+ *   logic_cq.c  logic CQs: the conversion of a bound stream's CQEs, their
+ *             queue, allocation and the matching receive
  *   trace.c   the tracepoints and their call sites
  *   params.c  module parameters
  */
@@ -200,6 +217,19 @@ int npusim_ioc_prof_stop(struct npusim_file *f, void __user *uarg);
 void npusim_stars_release(struct npusim_file *f);
 bool npusim_stars_stats(struct npusim_dev *dev, u64 *records, u64 *dropped);
 
+/* logic_cq.c */
+int npusim_logic_cq_dev_init(struct npusim_dev *dev);
+void npusim_logic_cq_dev_exit(struct npusim_dev *dev);
+bool npusim_logic_cq_take_locked(struct npusim_stream *s,
+				 const struct npusim_cqe *cqe);
+struct npusim_logic_cq *npusim_logic_cq_get(struct npusim_file *f, u32 id);
+void npusim_logic_cq_put(struct npusim_logic_cq *cq);
+int npusim_ioc_logic_cq_alloc(struct npusim_file *f, void __user *uarg);
+int npusim_ioc_logic_cq_free(struct npusim_file *f, void __user *uarg);
+int npusim_ioc_logic_cq_recv(struct npusim_file *f, void __user *uarg);
+void npusim_logic_cq_release(struct npusim_file *f);
+void npusim_logic_cq_show(struct npusim_dev *dev, struct seq_file *m);
+
 /* trace.c */
 void npusim_trace_sqe(struct npusim_stream *s, const struct npusim_sqe *sqe);
 void npusim_trace_cqe(struct npusim_stream *s, const char *what,
@@ -207,6 +237,14 @@ void npusim_trace_cqe(struct npusim_stream *s, const char *what,
 void npusim_trace_recv_cqe(struct npusim_stream *s, u32 pos);
 void npusim_trace_recv(struct npusim_stream *s, const char *what, u32 cqe_num,
 		       u32 recv_num, int timeout);
+void npusim_trace_logic_cqe(struct npusim_dev *dev, const char *what, u32 cqid,
+			    u32 head, u32 tail,
+			    const struct npusim_logic_cqe *l);
+void npusim_trace_logic_cq_copy(struct npusim_dev *dev, const char *what,
+				u32 cqid, u32 head, u32 tail,
+				const struct npusim_logic_cqe *l, u32 n);
+void npusim_trace_logic_cq_recv(struct npusim_dev *dev, const char *what,
+				u32 cqid, u32 report_cqe_num, int timeout);
 
 /* fault.c */
 struct npusim_fault_report {

@@ -3,8 +3,12 @@
  * /proc/trs_chan/dev<D>-ts0/: the per-device trace switch with the exact
  * semantics of the real driver, a summary of the device's streams (with,
  * as the real driver's per-process summary, each SQ's send mode, its
- * owner and the user-mode queue's send counts), and the fault injector's
- * switch.
+ * owner and the user-mode queue's send counts) and logic CQs (with the
+ * driver's statistics of each: enqueued, lost to a full queue, received,
+ * timed out; and the CQEs lost outside any: with drop_flag, or of a stream
+ * bound to a freed logic CQ), and the fault injector's switch.
+ * /proc/trs_core/ts_inst/dev<D>-ts0/trace_enable is the switch of the
+ * trs_core events (the real driver's path), with the same semantics.
  *
  * trace_enable reads as "0\n" or "1\n". A write must be exactly two bytes at
  * offset 0 (e.g. "1\n"), otherwise -EINVAL; the first byte is parsed as a
@@ -29,15 +33,18 @@
 #include <linux/uaccess.h>
 #include "npusim.h"
 
-static struct proc_dir_entry *npusim_proc_root;
+static struct proc_dir_entry *npusim_proc_root; /* /proc/trs_chan */
+static struct proc_dir_entry *npusim_core_root; /* /proc/trs_core */
+static struct proc_dir_entry *npusim_core_inst; /* /proc/trs_core/ts_inst */
 
+/* the switch of a trace_enable file is the int its proc entry points at */
 static ssize_t trace_enable_read(struct file *file, char __user *buf,
 				 size_t count, loff_t *ppos)
 {
-	struct npusim_dev *dev = pde_data(file_inode(file));
+	int *on = pde_data(file_inode(file));
 	char tmp[3];
 
-	tmp[0] = READ_ONCE(dev->trace_enable) ? '1' : '0';
+	tmp[0] = READ_ONCE(*on) ? '1' : '0';
 	tmp[1] = '\n';
 	tmp[2] = 0;
 	return simple_read_from_buffer(buf, count, ppos, tmp, 2);
@@ -46,7 +53,7 @@ static ssize_t trace_enable_read(struct file *file, char __user *buf,
 static ssize_t trace_enable_write(struct file *file, const char __user *buf,
 				  size_t count, loff_t *ppos)
 {
-	struct npusim_dev *dev = pde_data(file_inode(file));
+	int *on = pde_data(file_inode(file));
 	char tmp[2];
 	int val;
 
@@ -57,7 +64,7 @@ static ssize_t trace_enable_write(struct file *file, const char __user *buf,
 	tmp[1] = 0;
 	if (kstrtoint(tmp, 10, &val))
 		return -EFAULT;
-	WRITE_ONCE(dev->trace_enable, val ? 1 : 0);
+	WRITE_ONCE(*on, val ? 1 : 0);
 	return count;
 }
 
@@ -107,6 +114,18 @@ static int summary_show(struct seq_file *m, void *v)
 			tail & (npusim_sq_depth - 1), tail - head, running,
 			done, cqp, ovf, npusim_send_mode_names[mode], pid, ok,
 			fail);
+	}
+	npusim_logic_cq_show(dev, m);
+	{
+		u64 rx_drop, freed_drop;
+
+		spin_lock_irqsave(&npusim_lock, flags);
+		rx_drop = dev->lcq_rx_drop;
+		freed_drop = dev->lcq_freed_drop;
+		spin_unlock_irqrestore(&npusim_lock, flags);
+		seq_printf(m,
+			   "logic_cqe_lost drop_flag %llu freed_logic_cq %llu\n",
+			   rx_drop, freed_drop);
 	}
 	{
 		u64 recs, drops;
@@ -227,7 +246,16 @@ static const struct proc_ops fault_ops = {
 int npusim_procfs_init(void)
 {
 	npusim_proc_root = proc_mkdir("trs_chan", NULL);
-	return npusim_proc_root ? 0 : -ENOMEM;
+	if (!npusim_proc_root)
+		return -ENOMEM;
+	npusim_core_root = proc_mkdir("trs_core", NULL);
+	if (npusim_core_root)
+		npusim_core_inst = proc_mkdir("ts_inst", npusim_core_root);
+	if (!npusim_core_inst) {
+		npusim_procfs_exit();
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 int npusim_procfs_add(struct npusim_dev *dev)
@@ -239,7 +267,12 @@ int npusim_procfs_add(struct npusim_dev *dev)
 	if (!dev->proc_dir)
 		return -ENOMEM;
 	if (!proc_create_data("trace_enable", 0600, dev->proc_dir,
-			      &trace_enable_ops, dev))
+			      &trace_enable_ops, &dev->trace_enable))
+		return -ENOMEM;
+	dev->core_proc_dir = proc_mkdir(name, npusim_core_inst);
+	if (!dev->core_proc_dir ||
+	    !proc_create_data("trace_enable", 0600, dev->core_proc_dir,
+			      &trace_enable_ops, &dev->core_trace_enable))
 		return -ENOMEM;
 	if (!proc_create_single_data("summary", 0444, dev->proc_dir,
 				     summary_show, dev))
@@ -253,4 +286,7 @@ void npusim_procfs_exit(void)
 {
 	proc_remove(npusim_proc_root);
 	npusim_proc_root = NULL;
+	proc_remove(npusim_core_root);
+	npusim_core_root = NULL;
+	npusim_core_inst = NULL;
 }

@@ -16,7 +16,9 @@
  * hrtimer, armed for the earliest end among running tasks on all devices,
  * completes tasks: it emits the task-time record, writes a CQE (always, or in
  * realistic mode only for tasks that request one and for event-record and
- * place-holder tasks), wakes waiters and starts whatever became ready.
+ * place-holder tasks; a stream bound to a logic CQ has it converted and
+ * queued there, logic_cq.c), wakes waiters and starts whatever became
+ * ready.
  *
  * A full CQ cannot take a CQE: by default the CQE is lost and counted
  * (cq_overflow, per stream and per device), so a program that never
@@ -72,8 +74,9 @@ static u64 npusim_sqe_copy_bytes(const struct npusim_sqe *sqe)
 
 /*
  * An SQE as the channel layer takes it: the header names the SQ's stream
- * and a STARS v1 type (below RT_STARS_SQE_TYPE_END), else -EINVAL; of the
- * types npusim models, the payload must name what exists on the device
+ * (bits 0-14; bit 15 is the sync-task flag the device passes on to the
+ * CQE) and a STARS v1 type (below RT_STARS_SQE_TYPE_END), else -EINVAL; of
+ * the types npusim models, the payload must name what exists on the device
  * (an event or notify id in range, a copy the model can time). Any other
  * payload bytes are the device's business and taken as they are.
  */
@@ -81,7 +84,8 @@ int npusim_sqe_validate(const struct npusim_sqe *sqe, u32 stream_id)
 {
 	u32 type = sqe->type & NPUSIM_SQE_TYPE_MASK;
 
-	if (sqe->stream_id != stream_id || type >= NPUSIM_SQE_TYPE_END)
+	if ((sqe->stream_id & NPUSIM_STREAM_ID_MASK) != stream_id ||
+	    type >= NPUSIM_SQE_TYPE_END)
 		return -EINVAL;
 	switch (type) {
 	case NPUSIM_SQE_AI_CORE:
@@ -290,13 +294,18 @@ static bool npusim_wants_cqe(const struct npusim_sqe *sqe)
 /*
  * The device writes a CQE for s into its CQ (sq_head: how far the SQ has
  * been consumed, s->head). "Cqe Dispatch" fires for every CQE the device
- * writes. A full CQ cannot take it: the CQE is lost and counted (the first
- * loss of a stream is logged); with cq_hold the model never gets here with
- * a full CQ except for an aborted or unknown task, which cannot wait. A
- * destroyed stream's CQ is not written: nobody receives it any more.
+ * writes. Bytes 8-15 are the device counter for an event record or place
+ * holder that did not fail, else the error info: the SQE's type and its
+ * SQ slot @sqe_index (trs_stars_cq.h). When the stream is bound to a logic
+ * CQ the driver takes the CQE from there at once (logic_cq.c), so the
+ * stream's own CQ never sees it. Otherwise a full CQ cannot take it: the
+ * CQE is lost and counted (the first loss of a stream is logged); with
+ * cq_hold the model never gets here with a full CQ except for an aborted
+ * or unknown task, which cannot wait. A destroyed stream's CQ is not
+ * written: nobody receives it any more.
  */
 static void npusim_cq_post(struct npusim_stream *s, u32 type, u16 stream_id,
-			   u16 task_id, u16 err, u64 end_cnt)
+			   u16 task_id, u16 err, u64 end_cnt, u16 sqe_index)
 {
 	struct npusim_cqe cqe;
 	u32 pos = s->cq_tail;
@@ -304,19 +313,27 @@ static void npusim_cq_post(struct npusim_stream *s, u32 type, u16 stream_id,
 	cqe.flags = ((pos / s->depth) & 1 ? 0 : NPUSIM_CQE_PHASE) |
 		    ((s->id & NPUSIM_CQE_SQID_MASK) << NPUSIM_CQE_SQID_SHIFT) |
 		    err;
-	cqe.syscnt = 0;
 	if (type == NPUSIM_SQE_EVENT_RECORD)
 		cqe.flags |= NPUSIM_CQE_EVT;
 	if (type == NPUSIM_SQE_PLACE_HOLDER)
 		cqe.flags |= NPUSIM_CQE_PLACE_HOLD;
-	if (cqe.flags & (NPUSIM_CQE_EVT | NPUSIM_CQE_PLACE_HOLD))
+	if ((cqe.flags & (NPUSIM_CQE_EVT | NPUSIM_CQE_PLACE_HOLD)) && !err) {
 		cqe.syscnt = end_cnt;
+	} else {
+		cqe.err.error_code = 0;
+		cqe.err.type_flags = (type & NPUSIM_SQE_TYPE_MASK)
+				     << NPUSIM_CQE_ERR_SQE_TYPE_SHIFT;
+		cqe.err.sqe_index = sqe_index;
+		cqe.err.sq_sw_status = 0;
+	}
 	cqe.sq_head = s->head & (s->depth - 1);
 	cqe.stream_id = stream_id;
 	cqe.task_id = task_id;
 	npusim_trace_cqe(s, TRS_CHAN_STR_CQE_DISPATCH, &cqe, pos);
 	if (s->dead)
 		return; /* torn down: there is no host to lose it */
+	if (npusim_logic_cq_take_locked(s, &cqe))
+		return;
 	if (s->cq_tail - s->cq_head < s->depth) {
 		s->cq[pos & (s->depth - 1)] = cqe;
 		s->cq_tail++;
@@ -385,7 +402,7 @@ static void npusim_complete(struct npusim_stream *s)
 
 	if (!drop && npusim_wants_cqe(sqe))
 		npusim_cq_post(s, type, sqe->stream_id, sqe->task_id, 0,
-			       end_cnt);
+			       end_cnt, (s->head - 1) & (s->depth - 1));
 	wake_up_all(&s->wq);
 }
 
@@ -487,7 +504,8 @@ static u32 npusim_abort_stream(struct npusim_stream *s, u64 now)
 		if (!s->dead)
 			npusim_cq_post(s, sqe->type & NPUSIM_SQE_TYPE_MASK,
 				       sqe->stream_id, sqe->task_id,
-				       NPUSIM_CQE_ERROR, cnt);
+				       NPUSIM_CQE_ERROR, cnt,
+				       (s->head - 1) & (s->depth - 1));
 	}
 	if (n)
 		wake_up_all(&s->wq);
@@ -534,7 +552,7 @@ int npusim_cqe_unknown_locked(struct npusim_dev *dev, u32 stream, int task)
 	id = npusim_fault_unknown_task_locked(s);
 	if (task >= 0)
 		id = task;
-	npusim_cq_post(s, NPUSIM_SQE_AI_CORE, s->id, id, 0, 0);
+	npusim_cq_post(s, NPUSIM_SQE_AI_CORE, s->id, id, 0, 0, 0);
 	wake_up_all(&s->wq);
 	return 0;
 }

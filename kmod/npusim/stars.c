@@ -67,7 +67,8 @@ void npusim_stars_task(struct npusim_stream *s, const struct npusim_sqe *sqe,
 	memset(a, 0, sizeof(*a));
 	a->head = (func & 0x3f) |
 		  ((sqe->type & NPUSIM_SQE_TYPE_MASK & 0x3f) << 10);
-	a->stream_id = sqe->stream_id;
+	/* the stream's id bits: the sync-task flag is no part of it */
+	a->stream_id = sqe->stream_id & NPUSIM_STREAM_ID_MASK;
 	a->task_id = sqe->task_id;
 	a->sys_cnt = cnt;
 	a->acc = (s->id & 0x7f) << 6;

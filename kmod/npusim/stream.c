@@ -22,6 +22,8 @@ static void npusim_stream_free(struct kref *ref)
 
 	if (s->uio)
 		npusim_uio_put(s->uio);
+	if (s->lcq)
+		npusim_logic_cq_put(s->lcq);
 	kvfree(s->sq);
 	kvfree(s->model);
 	kvfree(s->cq);

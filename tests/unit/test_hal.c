@@ -33,6 +33,10 @@ START_TEST(test_layout)
 	ck_assert_uint_eq(sizeof(struct halSqCqOutputInfo), 40);
 	ck_assert_uint_eq(sizeof(struct halSqCqQueryInfo), 52);
 	ck_assert_uint_eq(sizeof(struct halResourceIdInputInfo), 44);
+	/* ascend_hal_define.h: halResourceConfigInfo */
+	ck_assert_uint_eq(offsetof(struct halResourceConfigInfo, value), 4);
+	ck_assert_uint_eq(sizeof(struct halResourceConfigInfo), 32);
+	ck_assert_uint_eq(offsetof(struct halSqCqFreeInfo, flag), 16);
 	/* ascend_hal_base.h: prof_start_para, halChipInfo */
 	ck_assert_uint_eq(offsetof(struct prof_start_para, user_data), 16);
 	ck_assert_uint_eq(sizeof(struct prof_start_para), 32);
@@ -43,6 +47,11 @@ END_TEST
 START_TEST(test_values)
 {
 	ck_assert_int_eq(DRV_LOGIC_TYPE, 2);
+	ck_assert_int_eq(DRV_STREAM_ID, 0);
+	ck_assert_int_eq(DRV_STREAM_BIND_LOGIC_CQ, 0);
+	ck_assert_int_eq(DRV_STREAM_UNBIND_LOGIC_CQ, 1);
+	ck_assert_int_eq(DRV_RES_ID_CONFIG_MAX, 5);
+	ck_assert_int_eq(TSDRV_FLAG_THREAD_BIND_IRQ, 4);
 	ck_assert_int_eq(DRV_INVALID_TYPE, 6);
 	ck_assert_int_eq(DRV_EVENT_ID, 1);
 	ck_assert_int_eq(DRV_NOTIFY_ID, 3);
@@ -127,12 +136,28 @@ START_TEST(test_queues)
 	ck_assert_int_eq(halSqCqAllocate(0, &in, &out), DRV_ERROR_NOT_SUPPORT);
 	in.type = DRV_NORMAL_TYPE;
 	ck_assert_int_eq(halSqCqAllocate(0, &in, &out), DRV_ERROR_UNINIT);
+	/* the logic type is served: it gets as far as the device */
+	in.type = DRV_LOGIC_TYPE;
+	in.cqeSize = 32;
+	in.cqeDepth = 4096;
+	ck_assert_int_eq(halSqCqAllocate(0, &in, NULL), DRV_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(halSqCqAllocate(NPUSIM_MAX_DEVICES, &in, &out), DRV_ERROR_INVALID_DEVICE);
+	ck_assert_int_eq(halSqCqAllocate(0, &in, &out), DRV_ERROR_UNINIT);
 
 	ck_assert_int_eq(halSqCqFree(0, NULL), DRV_ERROR_INVALID_VALUE);
 	ck_assert_int_eq(halSqCqFree(NPUSIM_MAX_DEVICES, &fi), DRV_ERROR_INVALID_DEVICE);
 	ck_assert_int_eq(halSqCqFree(0, &fi), DRV_ERROR_UNINIT);
+	fi.type = DRV_LOGIC_TYPE;
+	ck_assert_int_eq(halSqCqFree(NPUSIM_MAX_DEVICES, &fi), DRV_ERROR_INVALID_DEVICE);
+	ck_assert_int_eq(halSqCqFree(0, &fi), DRV_ERROR_UNINIT);
+	fi.type = DRV_INVALID_TYPE;
+	ck_assert_int_eq(halSqCqFree(0, &fi), DRV_ERROR_INVALID_VALUE);
 	ck_assert_int_eq(halSqCqQuery(0, NULL), DRV_ERROR_INVALID_VALUE);
 	ck_assert_int_eq(halSqCqQuery(0, &qi), DRV_ERROR_UNINIT);
+	/* a logic CQ has no SQ and no properties here */
+	qi.type = DRV_LOGIC_TYPE;
+	ck_assert_int_eq(halSqCqQuery(0, &qi), DRV_ERROR_NOT_SUPPORT);
+	qi.type = DRV_NORMAL_TYPE;
 
 	ck_assert_int_eq(halSqTaskSend(0, NULL), DRV_ERROR_INVALID_VALUE);
 	ck_assert_int_eq(halSqTaskSend(NPUSIM_MAX_DEVICES, &si), DRV_ERROR_INVALID_DEVICE);
@@ -147,6 +172,13 @@ START_TEST(test_queues)
 	ck_assert_int_eq(halCqReportRecv(0, &ri), DRV_ERROR_INVALID_VALUE);
 	ri.type = DRV_NORMAL_TYPE;
 	ck_assert_int_eq(halCqReportRecv(0, &ri), DRV_ERROR_UNINIT);
+	ri.type = DRV_LOGIC_TYPE;
+	ri.stream_id = 1;
+	ri.task_id = 0xffff;
+	ck_assert_int_eq(halCqReportRecv(NPUSIM_MAX_DEVICES, &ri), DRV_ERROR_INVALID_DEVICE);
+	ck_assert_int_eq(halCqReportRecv(0, &ri), DRV_ERROR_UNINIT);
+	ri.type = DRV_CALLBACK_TYPE;
+	ck_assert_int_eq(halCqReportRecv(0, &ri), DRV_ERROR_NOT_SUPPORT);
 
 	/* the simulator's model: one per SQE, or none */
 	ck_assert_int_eq(npusim_hal_set_task_model(m, 0), DRV_ERROR_INVALID_VALUE);
@@ -175,6 +207,32 @@ START_TEST(test_ids)
 	ck_assert_int_eq(halResourceIdFree(0, NULL), DRV_ERROR_INVALID_VALUE);
 	in.type = DRV_NOTIFY_ID;
 	ck_assert_int_eq(halResourceIdFree(0, &in), DRV_ERROR_UNINIT);
+}
+END_TEST
+
+/* halResourceConfig: binding a stream to a logic CQ, checked in the one
+ * order (NULL, device, unknown type or property, not served, not open) */
+START_TEST(test_res_config)
+{
+	struct halResourceIdInputInfo in = { .type = DRV_STREAM_ID, .resourceId = 1 };
+	struct halResourceConfigInfo c = { .prop = DRV_STREAM_BIND_LOGIC_CQ };
+
+	ck_assert_int_eq(halResourceConfig(0, NULL, &c), DRV_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(halResourceConfig(0, &in, NULL), DRV_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(halResourceConfig(NPUSIM_MAX_DEVICES, &in, &c), DRV_ERROR_INVALID_DEVICE);
+	in.type = DRV_INVALID_ID;
+	ck_assert_int_eq(halResourceConfig(0, &in, &c), DRV_ERROR_INVALID_VALUE);
+	in.type = DRV_EVENT_ID;
+	ck_assert_int_eq(halResourceConfig(0, &in, &c), DRV_ERROR_NOT_SUPPORT);
+	in.type = DRV_STREAM_ID;
+	c.prop = DRV_RES_ID_CONFIG_MAX;
+	ck_assert_int_eq(halResourceConfig(0, &in, &c), DRV_ERROR_INVALID_VALUE);
+	c.prop = DRV_STREAM_ENABLE_EVENT;
+	ck_assert_int_eq(halResourceConfig(0, &in, &c), DRV_ERROR_NOT_SUPPORT);
+	c.prop = DRV_STREAM_UNBIND_LOGIC_CQ;
+	ck_assert_int_eq(halResourceConfig(0, &in, &c), DRV_ERROR_UNINIT);
+	c.prop = DRV_STREAM_BIND_LOGIC_CQ;
+	ck_assert_int_eq(halResourceConfig(0, &in, &c), DRV_ERROR_UNINIT);
 }
 END_TEST
 
@@ -210,6 +268,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_devices);
 	tcase_add_test(tc, test_queues);
 	tcase_add_test(tc, test_ids);
+	tcase_add_test(tc, test_res_config);
 	tcase_add_test(tc, test_prof);
 	suite_add_tcase(s, tc);
 	return s;

@@ -3,7 +3,8 @@
  * writes: the 8-byte header, then per type the payload at the offsets of the
  * runtime's packed structs (hicann/runtime, files and lines cited per case),
  * the real type numbers, and no field of npusim's model in the 64 bytes (the
- * model, struct npusim_task_model, is a record of its own).
+ * model, struct npusim_task_model, is a record of its own); and the
+ * completions: the 16-byte hardware CQE and the 32-byte logic CQE.
  */
 #include <check.h>
 #include <stddef.h>
@@ -191,7 +192,68 @@ START_TEST(test_model_record)
 	ck_assert_uint_eq(offsetof(struct npusim_sq_send, model_addr), 24);
 	ck_assert_uint_eq(sizeof(struct npusim_sq_uio_info), 56);
 	ck_assert_uint_eq(offsetof(struct npusim_sq_uio_info, model_offset), 40);
-	ck_assert_uint_eq(NPUSIM_ABI_VERSION, 5);
+	ck_assert_uint_eq(NPUSIM_ABI_VERSION, 6);
+}
+END_TEST
+
+/* The completion side: the hardware CQE (hicann/driver
+ * lba/comm/adapt/stars_v1/trs_stars_cq.h 37-72, rt_stars_cqe_t) and the
+ * logic CQE (trs/inc/trs_core.h 52-88, struct trs_logic_cqe; the runtime's
+ * rtLogicCqReport_t, task_info_base.hpp 321-347), byte offsets and bit
+ * positions as GCC lays the bit fields out (LSB first). */
+START_TEST(test_cqes)
+{
+	struct npusim_logic_cqe l;
+	struct npusim_cqe c;
+	uint8_t b[32];
+
+	ck_assert_uint_eq(sizeof(struct npusim_cqe), 16);
+	ck_assert_uint_eq(offsetof(struct npusim_cqe, syscnt), 8);
+	ck_assert_uint_eq(offsetof(struct npusim_cqe, err.error_code), 8);
+	ck_assert_uint_eq(offsetof(struct npusim_cqe, err.type_flags), 9);
+	ck_assert_uint_eq(offsetof(struct npusim_cqe, err.sqe_index), 10);
+	ck_assert_uint_eq(offsetof(struct npusim_cqe, err.sq_sw_status), 12);
+	/* byte 9: drop_flag:1, acc_error:1, sqe_type:6 */
+	memset(&c, 0, sizeof(c));
+	c.err.type_flags = (uint8_t)(NPUSIM_SQE_SDMA << NPUSIM_CQE_ERR_SQE_TYPE_SHIFT) |
+			   NPUSIM_CQE_ERR_ACC_ERROR;
+	memcpy(b, &c, sizeof(c));
+	ck_assert_uint_eq(b[9], (11 << 2) | 2);
+
+	ck_assert_uint_eq(sizeof(struct npusim_logic_cqe), NPUSIM_LOGIC_CQE_SIZE);
+	ck_assert_uint_eq(NPUSIM_LOGIC_CQE_SIZE, 32);
+	ck_assert_uint_eq(offsetof(struct npusim_logic_cqe, stream_id), 0);
+	ck_assert_uint_eq(offsetof(struct npusim_logic_cqe, task_id), 2);
+	ck_assert_uint_eq(offsetof(struct npusim_logic_cqe, error_code), 4);
+	ck_assert_uint_eq(offsetof(struct npusim_logic_cqe, error_type), 8);
+	ck_assert_uint_eq(offsetof(struct npusim_logic_cqe, sqe_type), 9);
+	ck_assert_uint_eq(offsetof(struct npusim_logic_cqe, sq_id), 10);
+	ck_assert_uint_eq(offsetof(struct npusim_logic_cqe, sq_head), 12);
+	ck_assert_uint_eq(offsetof(struct npusim_logic_cqe, flags), 14);
+	ck_assert_uint_eq(offsetof(struct npusim_logic_cqe, timestamp), 16);
+	ck_assert_uint_eq(offsetof(struct npusim_logic_cqe, sqe_index), 16);
+	ck_assert_uint_eq(offsetof(struct npusim_logic_cqe, enque_timestamp), 24);
+	/* match_flag:1, drop_flag:1, error_bit:1, acc_error:1,
+	 * next_task_vld:1, notify_attached:1, reserved0:10 */
+	ck_assert_uint_eq(NPUSIM_LOGIC_CQE_MATCH, 1 << 0);
+	ck_assert_uint_eq(NPUSIM_LOGIC_CQE_DROP, 1 << 1);
+	ck_assert_uint_eq(NPUSIM_LOGIC_CQE_ERROR, 1 << 2);
+	ck_assert_uint_eq(NPUSIM_LOGIC_CQE_ACC_ERROR, 1 << 3);
+	ck_assert_uint_eq(NPUSIM_LOGIC_CQE_NEXT_TASK_VLD, 1 << 4);
+	ck_assert_uint_eq(NPUSIM_LOGIC_CQE_NOTIFY_ATTACHED, 1 << 5);
+	memset(&l, 0, sizeof(l));
+	l.flags = NPUSIM_LOGIC_CQE_MATCH | NPUSIM_LOGIC_CQE_ERROR;
+	l.timestamp = 0x0102030405060708ull;
+	memcpy(b, &l, sizeof(l));
+	ck_assert_uint_eq(b[14], 0x05);
+	ck_assert_uint_eq(b[16], 0x08);
+	/* TRS_STARS_CQE_HOLDER, TRS_STARS_CQE_RECORED (trs_stars_cq.h 22-23) */
+	ck_assert_uint_eq(NPUSIM_LOGIC_CQE_HOLDER, 3);
+	ck_assert_uint_eq(NPUSIM_LOGIC_CQE_RECORD, 4);
+	/* RT_SYNC_TASK_FLAG (stars_base.hpp 42) and LOGIC_CQ_MAX_DEPTH */
+	ck_assert_uint_eq(NPUSIM_SQE_SYNC_TASK, 0x8000);
+	ck_assert_uint_eq(NPUSIM_CQE_MATCH, NPUSIM_SQE_SYNC_TASK);
+	ck_assert_uint_eq(NPUSIM_LOGIC_CQ_MAX_DEPTH, 65536);
 }
 END_TEST
 
@@ -208,6 +270,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_dma_cond);
 	tcase_add_test(tc, test_helpers_write_real_bytes);
 	tcase_add_test(tc, test_model_record);
+	tcase_add_test(tc, test_cqes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,7 +4,10 @@
  * an SQ/CQ pair, STARS SQEs sent with halSqTaskSend, the one CQE report of
  * the wr_cqe task through halCqReportRecv, channel 50's ACSQ_TASK records
  * through prof_drv_start / prof_channel_read / prof_stop, event and notify
- * ids, and each call's error code once the thing it names is gone.
+ * ids, and each call's error code once the thing it names is gone; then
+ * the logic CQ (logic_cq()): two streams bound to one, the bytes of a
+ * wr_cqe task's 32-byte report, the match receive, a full logic CQ's
+ * losses counted, and a freed one's.
  *
  * usage: hal_test NDEV COUNTER_HZ (what the suite loaded npusim with)
  */
@@ -61,6 +64,242 @@ static int read_records(struct npusim_stars_acsq *rec, int want)
 			nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 	}
 	return got;
+}
+
+/* Little-endian fields of a report's bytes, read at their offsets. */
+static uint64_t le(const uint8_t *b, int off, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | b[off + i];
+	return v;
+}
+
+/* The number after "key " on the summary line of logic CQ id (key "" and
+ * id < 0: the logic_cqe_lost line's value after "freed_logic_cq "), or -1. */
+static long long summary_value(uint32_t id, int lost, const char *key)
+{
+	char line[512], want[32];
+	long long v = -1;
+	FILE *f = fopen("/proc/trs_chan/dev0-ts0/summary", "r");
+
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), lost ? "logic_cqe_lost " : "logic_cq %u ", id);
+	while (fgets(line, sizeof(line), f)) {
+		char *p;
+
+		if (strncmp(line, want, strlen(want)) || !(p = strstr(line, key)))
+			continue;
+		v = strtoll(p + strlen(key), NULL, 10);
+		break;
+	}
+	fclose(f);
+	return v;
+}
+
+/* Send n SQEs q (default models) to SQ sid and wait until they ran. */
+static void send_wait(uint32_t sid, struct npusim_sqe *q, uint32_t n)
+{
+	struct halTaskSendInfo si = { .type = DRV_NORMAL_TYPE,
+				      .sqId = sid,
+				      .timeout = -1,
+				      .sqe_addr = (uint8_t *)q,
+				      .sqe_num = n };
+
+	CHECK(halSqTaskSend(0, &si) == DRV_ERROR_NONE, "send %u SQEs to SQ %u", n, sid);
+	CHECK(npusim_hal_sq_wait(0, sid, 5000) == DRV_ERROR_NONE, "wait for SQ %u", sid);
+}
+
+/* Receive from logic CQ lcq with the match of stream / task: returns the
+ * reports (or -1 on an error other than want_err). */
+static int lrecv(uint32_t lcq, uint8_t (*rep)[32], uint32_t cap, int32_t timeout, uint32_t stream,
+		 uint32_t task, drvError_t want_err)
+{
+	struct halReportRecvInfo ri = { .type = DRV_LOGIC_TYPE,
+					.cqId = lcq,
+					.timeout = timeout,
+					.cqe_addr = (uint8_t *)rep,
+					.cqe_num = cap,
+					.stream_id = stream,
+					.task_id = task };
+	drvError_t r = halCqReportRecv(0, &ri);
+
+	CHECK(r == want_err, "receive (stream %u task %u): error %d, want %d", stream, task, (int)r,
+	      (int)want_err);
+	CHECK(ri.res[0] == 1, "the receive's version %u, want 1", ri.res[0]);
+	return r == DRV_ERROR_NONE ? (int)ri.report_cqe_num : -1;
+}
+
+/*
+ * The logic CQ, as a 910B runtime uses it: two streams a and b bound to
+ * one logic CQ of 8 slots (7 reports). a's write-value task 0 with wr_cqe,
+ * then b's event record 0 with the sync-task flag (a match report) and
+ * place holder 1: three reports in the one CQ, in that order. A receive
+ * for another task takes a's report only (it stops at b's match report),
+ * then a receive for stream a passes over b's record and takes b's place
+ * holder, then the receive for b's record takes it. Ten place holders
+ * more: 7 fit, 3 are lost and counted, and the 7 come in two receives
+ * (the ring's end). Unbound, b's report is its own CQ's again. Freed, the
+ * logic CQ takes nothing and a's next report is counted lost.
+ */
+static void logic_cq(void)
+{
+	struct halSqCqInputInfo qin = { .type = DRV_NORMAL_TYPE, .sqeSize = 64 };
+	struct halSqCqInputInfo lin = { .type = DRV_LOGIC_TYPE,
+					.cqeSize = 32,
+					.cqeDepth = 8,
+					.flag = TSDRV_FLAG_THREAD_BIND_IRQ };
+	struct halSqCqOutputInfo out;
+	struct halResourceIdInputInfo rin = { .type = DRV_STREAM_ID };
+	struct halResourceConfigInfo bind = { .prop = DRV_STREAM_BIND_LOGIC_CQ };
+	struct halResourceIdInputInfo ein = { .type = DRV_EVENT_ID };
+	struct halResourceIdOutputInfo eout;
+	struct npusim_sqe q[10];
+	uint8_t rep[16][32];
+	uint32_t a, b, lcq, ev;
+	int n;
+
+	CHECK(halSqCqAllocate(0, &qin, &out) == DRV_ERROR_NONE, "pair a");
+	a = out.sqId;
+	CHECK(halSqCqAllocate(0, &qin, &out) == DRV_ERROR_NONE, "pair b");
+	b = out.sqId;
+	/* the driver's bounds: 1..65536 slots of 1..32 bytes; one flag */
+	lin.cqeDepth = 0;
+	CHECK(halSqCqAllocate(0, &lin, &out) == DRV_ERROR_INVALID_VALUE, "a depth of 0");
+	lin.cqeDepth = NPUSIM_LOGIC_CQ_MAX_DEPTH + 1;
+	CHECK(halSqCqAllocate(0, &lin, &out) == DRV_ERROR_INVALID_VALUE, "a depth past the most");
+	lin.cqeDepth = 8;
+	lin.cqeSize = 33;
+	CHECK(halSqCqAllocate(0, &lin, &out) == DRV_ERROR_INVALID_VALUE, "33-byte reports");
+	lin.cqeSize = 32;
+	lin.flag = 0x1; /* TSDRV_FLAG_REUSE_CQ */
+	CHECK(halSqCqAllocate(0, &lin, &out) == DRV_ERROR_INVALID_VALUE, "a flag not served");
+	lin.flag = TSDRV_FLAG_THREAD_BIND_IRQ;
+	CHECK(halSqCqAllocate(0, &lin, &out) == DRV_ERROR_NONE, "logic CQ");
+	lcq = out.cqId;
+	CHECK(out.flag == 0, "out flag %#x: npusim has no thread-bound interrupt", out.flag);
+	bind.value[0] = lcq;
+	rin.resourceId = a;
+	CHECK(halResourceConfig(0, &rin, &bind) == DRV_ERROR_NONE, "bind a");
+	rin.resourceId = b;
+	CHECK(halResourceConfig(0, &rin, &bind) == DRV_ERROR_NONE, "bind b");
+	bind.value[0] = lcq + 1;
+	CHECK(halResourceConfig(0, &rin, &bind) == DRV_ERROR_INVALID_VALUE,
+	      "bind to a logic CQ not allocated");
+	CHECK(halResourceIdAlloc(0, &ein, &eout) == DRV_ERROR_NONE, "event id");
+	ev = eout.resourceId;
+
+	npusim_sqe_init(&q[0], NPUSIM_SQE_WRITE_VALUE, (uint16_t)a, 0);
+	q[0].ctrl |= NPUSIM_SQE_CTRL_WR_CQE;
+	send_wait(a, q, 1);
+	npusim_sqe_init(&q[0], NPUSIM_SQE_EVENT_RECORD, (uint16_t)(b | NPUSIM_SQE_SYNC_TASK), 0);
+	npusim_sqe_set_sync_id(&q[0], ev);
+	npusim_sqe_init(&q[1], NPUSIM_SQE_PLACE_HOLDER, (uint16_t)b, 1);
+	send_wait(b, q, 2);
+	CHECK(summary_value(lcq, 0, "pending ") == 3, "%lld reports pending, want 3",
+	      summary_value(lcq, 0, "pending "));
+
+	/* a receive for a task not there: a's report, stopped at b's match
+	 * report; a's report byte by byte (struct trs_logic_cqe) */
+	n = lrecv(lcq, rep, 16, 0, b, 5, DRV_ERROR_NONE);
+	CHECK(n == 1, "%d reports before the match report, want 1", n);
+	if (n >= 1) {
+		uint8_t *r = rep[0];
+
+		CHECK(le(r, 0, 2) == a && le(r, 2, 2) == 0, "stream %llu task %llu, want %u 0",
+		      (unsigned long long)le(r, 0, 2), (unsigned long long)le(r, 2, 2), a);
+		CHECK(le(r, 4, 4) == 0 && r[8] == 0, "error code %llu type %u",
+		      (unsigned long long)le(r, 4, 4), r[8]);
+		CHECK(r[9] == NPUSIM_SQE_WRITE_VALUE, "SQE type %u, want %u", r[9],
+		      NPUSIM_SQE_WRITE_VALUE);
+		CHECK(le(r, 10, 2) == a && le(r, 12, 2) == 1, "SQ %llu head %llu, want %u 1",
+		      (unsigned long long)le(r, 10, 2), (unsigned long long)le(r, 12, 2), a);
+		CHECK(le(r, 14, 2) == 0, "flags %#llx, want none",
+		      (unsigned long long)le(r, 14, 2));
+		CHECK(le(r, 16, 8) == 0, "sqe_index %llu, want slot 0",
+		      (unsigned long long)le(r, 16, 8));
+		CHECK(le(r, 24, 8) == 0, "reserved %#llx", (unsigned long long)le(r, 24, 8));
+	}
+	/* stream a's receive passes over b's record and takes b's place holder */
+	n = lrecv(lcq, rep, 16, 0, a, 0xffff, DRV_ERROR_NONE);
+	CHECK(n == 1 && le(rep[0], 0, 2) == b && le(rep[0], 2, 2) == 1 &&
+		      rep[0][9] == NPUSIM_LOGIC_CQE_HOLDER && le(rep[0], 16, 8) != 0,
+	      "%d reports: stream %llu task %llu type %u counter %llu, want b's place holder", n,
+	      (unsigned long long)le(rep[0], 0, 2), (unsigned long long)le(rep[0], 2, 2), rep[0][9],
+	      (unsigned long long)le(rep[0], 16, 8));
+	/* b's record, to the receive that names it */
+	n = lrecv(lcq, rep, 16, 0, b, 0, DRV_ERROR_NONE);
+	CHECK(n == 1 && le(rep[0], 0, 2) == b && le(rep[0], 2, 2) == 0 &&
+		      (le(rep[0], 14, 2) & NPUSIM_LOGIC_CQE_MATCH) &&
+		      rep[0][9] == NPUSIM_LOGIC_CQE_RECORD && le(rep[0], 16, 8) != 0,
+	      "%d reports: stream %llu task %llu flags %#llx type %u, want b's record", n,
+	      (unsigned long long)le(rep[0], 0, 2), (unsigned long long)le(rep[0], 2, 2),
+	      (unsigned long long)le(rep[0], 14, 2), rep[0][9]);
+	n = lrecv(lcq, rep, 16, 0, b, 0, DRV_ERROR_NONE);
+	CHECK(n == 0, "a poll of an empty logic CQ: %d reports", n);
+	lrecv(lcq, rep, 16, 50, b, 0, DRV_ERROR_WAIT_TIMEOUT);
+	lrecv(lcq, rep, 16, -2, b, 0, DRV_ERROR_INVALID_VALUE);
+
+	/* full: 8 slots hold 7 reports, the other 3 are lost and counted */
+	for (int i = 0; i < 10; i++)
+		npusim_sqe_init(&q[i], NPUSIM_SQE_PLACE_HOLDER, (uint16_t)a, (uint16_t)(1 + i));
+	send_wait(a, q, 10);
+	CHECK(summary_value(lcq, 0, "full_drop ") == 3, "full_drop %lld, want 3",
+	      summary_value(lcq, 0, "full_drop "));
+	/* one receive copies one run of the ring: the 5 slots to its end,
+	 * then the 2 from its start */
+	n = lrecv(lcq, rep, 16, 0, a, 0xffff, DRV_ERROR_NONE);
+	CHECK(n == 5, "%d reports up to the end of the ring, want 5", n);
+	if (n == 5)
+		n += lrecv(lcq, rep + 5, 11, 0, a, 0xffff, DRV_ERROR_NONE);
+	CHECK(n == 7, "%d reports of a full logic CQ, want 7", n);
+	for (int i = 0; i < n; i++)
+		CHECK(le(rep[i], 0, 2) == a && le(rep[i], 2, 2) == (uint64_t)(1 + i),
+		      "report %d: stream %llu task %llu", i, (unsigned long long)le(rep[i], 0, 2),
+		      (unsigned long long)le(rep[i], 2, 2));
+
+	/* b unbound: its report is its own CQ's again */
+	bind.prop = DRV_STREAM_UNBIND_LOGIC_CQ;
+	CHECK(halResourceConfig(0, &rin, &bind) == DRV_ERROR_NONE, "unbind b");
+	npusim_sqe_init(&q[0], NPUSIM_SQE_PLACE_HOLDER, (uint16_t)b, 2);
+	send_wait(b, q, 1);
+	{
+		struct npusim_cqe cqe[2];
+		struct halReportRecvInfo ri = { .type = DRV_NORMAL_TYPE,
+						.cqId = b,
+						.timeout = 1000,
+						.cqe_addr = (uint8_t *)cqe,
+						.cqe_num = 2 };
+
+		CHECK(halCqReportRecv(0, &ri) == DRV_ERROR_NONE && ri.report_cqe_num == 1 &&
+			      cqe[0].task_id == 2,
+		      "b's own CQ after the unbind: %u CQEs", ri.report_cqe_num);
+	}
+
+	/* freed: receives refused, a's next report lost and counted */
+	{
+		struct halSqCqFreeInfo fi = { .type = DRV_LOGIC_TYPE, .cqId = lcq };
+		long long lost = summary_value(0, 1, "freed_logic_cq ");
+
+		CHECK(halSqCqFree(0, &fi) == DRV_ERROR_NONE, "free the logic CQ");
+		CHECK(halSqCqFree(0, &fi) == DRV_ERROR_INVALID_VALUE, "a second free");
+		lrecv(lcq, rep, 16, 0, a, 0xffff, DRV_ERROR_INVALID_VALUE);
+		npusim_sqe_init(&q[0], NPUSIM_SQE_PLACE_HOLDER, (uint16_t)a, 11);
+		send_wait(a, q, 1);
+		CHECK(summary_value(0, 1, "freed_logic_cq ") == lost + 1,
+		      "lost to the freed logic CQ: %lld, want %lld",
+		      summary_value(0, 1, "freed_logic_cq "), lost + 1);
+	}
+	ein.resourceId = ev;
+	CHECK(halResourceIdFree(0, &ein) == DRV_ERROR_NONE, "event id free");
+	for (int i = 0; i < 2; i++) {
+		struct halSqCqFreeInfo fi = { .type = DRV_NORMAL_TYPE, .sqId = i ? b : a };
+
+		fi.cqId = fi.sqId;
+		CHECK(halSqCqFree(0, &fi) == DRV_ERROR_NONE, "free pair %u", fi.sqId);
+	}
 }
 
 int main(int argc, char **argv)
@@ -165,7 +404,8 @@ int main(int argc, char **argv)
 		CHECK(halCqReportRecv(0, &ri) == DRV_ERROR_WAIT_TIMEOUT && ri.report_cqe_num == 0,
 		      "a poll of an empty CQ: %u reports", ri.report_cqe_num);
 		ri.type = DRV_LOGIC_TYPE;
-		CHECK(halCqReportRecv(0, &ri) == DRV_ERROR_NOT_SUPPORT, "the logic CQ");
+		CHECK(halCqReportRecv(0, &ri) == DRV_ERROR_INVALID_VALUE,
+		      "a logic CQ never allocated");
 	}
 	{
 		struct halSqCqQueryInfo qi = { .type = DRV_NORMAL_TYPE,
@@ -236,6 +476,7 @@ int main(int argc, char **argv)
 		r = halSqTaskSend(0, &si);
 		CHECK(r == DRV_ERROR_INVALID_VALUE, "a send to a freed SQ: %d", (int)r);
 	}
+	logic_cq();
 	CHECK(halDeviceClose(0, &cin) == DRV_ERROR_NONE, "halDeviceClose");
 	CHECK(halDeviceClose(0, &cin) == DRV_ERROR_UNINIT, "a second halDeviceClose");
 	if (failures)

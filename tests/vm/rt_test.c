@@ -2,7 +2,8 @@
  * rt_test.c - in-guest tests of npuprof's ACL runtime on npusim
  * (run by tests/vm/suite_40_runtime.sh; npusim must be loaded).
  *
- *   rt_test order        stream order, events, synchronisation
+ *   rt_test order        stream order, events, synchronisation, each
+ *                        stream's logic CQ and its reports received
  *   rt_test errors       error codes: uninitialised use, bad handles
  *   rt_test hccl N       every collective on N devices completes with the
  *                        documented sub-task counts (hccl/hccl.h)
@@ -119,6 +120,37 @@ static void kernel(aclrtStream s, const char *name, aclnpuTaskKind kind, uint64_
 
 /* ---- order ----------------------------------------------------------------- */
 
+/* The logic CQs of device 0 (this process is its only user): how many,
+ * and the sums of their enque, pending and full_drop counts. */
+struct lcq_sums {
+	long long n, enque, pending, full_drop;
+};
+
+static struct lcq_sums logic_cqs(void)
+{
+	struct lcq_sums t = { 0, 0, 0, 0 };
+	char line[512];
+	FILE *f = fopen("/proc/trs_chan/dev0-ts0/summary", "r");
+	unsigned int id, depth, head, tail, pending;
+	unsigned long long enque, drop;
+
+	if (!f) {
+		t.n = -1;
+		return t;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line,
+			   "logic_cq %u depth %u head %u tail %u pending %u enque %llu full_drop %llu",
+			   &id, &depth, &head, &tail, &pending, &enque, &drop) == 7) {
+			t.n++;
+			t.enque += (long long)enque;
+			t.pending += pending;
+			t.full_drop += (long long)drop;
+		}
+	fclose(f);
+	return t;
+}
+
 static int t_order(void)
 {
 	aclrtStream a, b;
@@ -188,11 +220,23 @@ static int t_order(void)
 	EQ(seen(0, "EVENT_RECORD"), 3);
 	EQ(seen(0, "EVENT_WAIT"), 1);
 	EQ(seen(0, "MEMCPY_ASYNC"), 1);
+	/* a logic CQ per stream (a, b, the default one): the three event
+	 * records' reports went there, and the synchronisations took them */
+	{
+		struct lcq_sums l = logic_cqs();
+
+		EQ(l.n, 3);
+		EQ(l.enque, 3);
+		EQ(l.pending, 0);
+		EQ(l.full_drop, 0);
+	}
 	EQ(aclrtDestroyEvent(e), ACL_SUCCESS);
 	EQ(aclrtDestroyEvent(done), ACL_SUCCESS);
 	EQ(aclrtDestroyStream(a), ACL_SUCCESS);
+	EQ(logic_cqs().n, 2);
 	EQ(aclrtDestroyStream(b), ACL_SUCCESS);
 	EQ(aclrtResetDevice(0), ACL_SUCCESS);
+	EQ(logic_cqs().n, 0);
 	EQ(aclFinalize(), ACL_SUCCESS);
 	return failures;
 }

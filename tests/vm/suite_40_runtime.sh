@@ -75,8 +75,38 @@ t_soc_name() {
 	[ "$soc" = Ascend910B1 ]
 }
 
-# libascend_hal.so on npusim through CANN's calls (tests/vm/hal_test.c)
-t_hal() { load_sim devices=2 counter_mhz=50 && $TB/hal_test 2 50000000; }
+# libascend_hal.so on npusim through CANN's calls (tests/vm/hal_test.c),
+# with the logic CQ's trs_core events on: their layout is the real
+# driver's (docs/ascend-reference.md §8.2), each report that enters the
+# logic CQ fires "Logic Cq Enque" and each one a receive copies "Logic Cq
+# Recv Match", a receive is bracketed by "Recv start" / "Recv finish"
+t_hal() {
+	load_sim devices=2 counter_mhz=50 || return 1
+	ev=$TRACEFS/events/trs_core
+	grep -q 'field:struct trs_logic_cqe_trace cq_trace;	offset:24;	size:56;' $ev/logic_cqe/format &&
+		grep -q 'field:struct timespec64 timestamp;	offset:80;	size:16;' $ev/logic_cqe/format &&
+		grep -q 'field:struct trs_logic_cq_recv_trace_t recv_trace;	offset:20;	size:12;' $ev/logic_cq_recv/format &&
+		grep -q 'field:struct timespec64 timestamp;	offset:32;	size:16;' $ev/logic_cq_recv/format ||
+		{ echo "trs_core layout differs"; cat $ev/logic_cqe/format $ev/logic_cq_recv/format; return 1; }
+	[ "$(cat /proc/trs_core/ts_inst/dev0-ts0/trace_enable)" = 0 ] || return 1
+	printf '1\n' > /proc/trs_core/ts_inst/dev0-ts0/trace_enable || return 1
+	echo > $TRACEFS/trace
+	echo 1 > $ev/enable
+	$TB/hal_test 2 50000000
+	rc=$?
+	echo 0 > $ev/enable
+	t=$TRACEFS/trace
+	# 3 + 10 + 1 reports entered (3 of the 10 lost: no event), 2 + 1 + 1 +
+	# 7 copied
+	enq=$(grep -c 'logic_cqe: Logic Cq Enque:	devid=0;' $t)
+	cp=$(grep -c 'logic_cqe: Logic Cq Recv Match:	devid=0;' $t)
+	echo "trs_core: $enq enqueued, $cp copied"
+	[ $rc = 0 ] && [ "$enq" = 10 ] && [ "$cp" = 10 ] &&
+		grep -q 'logic_cqe: Logic Cq Recv Match:	devid=0;tsid=0;logic_cqid=[0-9]*;head=[0-9]*;tail=[0-9]*;task_id=0;stream_id=[0-9]*;sqid=[0-9]*;sq_head=1;sqe_type=4;match_flag=1;' $t &&
+		grep -q 'logic_cq_recv: Recv start:	devid=0;tsid=0;logic_cqid=[0-9]*;report_cqe_num=0;timeout=50;' $t &&
+		grep -q 'logic_cq_recv: Recv finish:	devid=0;tsid=0;logic_cqid=[0-9]*;report_cqe_num=5;timeout=0;' $t ||
+		{ grep trs_core -m 40 $t; grep 'logic_cq' $t | head -40; return 1; }
+}
 
 run runtime.hal t_hal
 run runtime.order rt_case order

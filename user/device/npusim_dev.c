@@ -446,3 +446,55 @@ int npusim_id_free(int fd, uint32_t kind, uint32_t id)
 
 	return npusim_ioctl(fd, NPUSIM_IOC_ID_FREE, &a);
 }
+
+int npusim_logic_cq_alloc(int fd, uint32_t depth, uint32_t cqe_size, uint32_t *cq_id)
+{
+	struct npusim_logic_cq_alloc a;
+	int r;
+
+	memset(&a, 0, sizeof(a));
+	a.cqe_depth = depth;
+	a.cqe_size = cqe_size;
+	r = npusim_ioctl(fd, NPUSIM_IOC_LOGIC_CQ_ALLOC, &a);
+	if (r == 0)
+		*cq_id = a.cq_id;
+	return r;
+}
+
+int npusim_logic_cq_free(int fd, uint32_t cq_id)
+{
+	struct npusim_logic_cq_free a;
+
+	memset(&a, 0, sizeof(a));
+	a.cq_id = cq_id;
+	return npusim_ioctl(fd, NPUSIM_IOC_LOGIC_CQ_FREE, &a);
+}
+
+int npusim_stream_logic_cq(int fd, uint32_t stream_id, uint32_t prop, uint32_t cq_id)
+{
+	struct npusim_stream_logic_cq a;
+
+	memset(&a, 0, sizeof(a));
+	a.stream_id = stream_id;
+	a.prop = prop;
+	a.cq_id = cq_id;
+	return npusim_ioctl(fd, NPUSIM_IOC_STREAM_LOGIC_CQ, &a);
+}
+
+int npusim_logic_cq_recv(int fd, uint32_t cq_id, void *buf, uint32_t cap, int timeout_ms,
+			 uint32_t version, uint32_t stream_id, uint32_t task_id)
+{
+	struct npusim_logic_cq_recv a;
+	int r;
+
+	memset(&a, 0, sizeof(a));
+	a.cq_id = cq_id;
+	a.cqe_num = cap;
+	a.cqe_addr = (uint64_t)(uintptr_t)buf;
+	a.timeout_ms = timeout_ms;
+	a.version = version;
+	a.stream_id = stream_id;
+	a.task_id = task_id;
+	r = npusim_ioctl(fd, NPUSIM_IOC_LOGIC_CQ_RECV, &a);
+	return r < 0 ? r : (int)a.recv_num;
+}

@@ -52,6 +52,18 @@ int npusim_sq_send(int fd, uint32_t stream_id, const struct npusim_sqe *sqes, ui
 int npusim_cq_recv(int fd, uint32_t stream_id, struct npusim_cqe *cqes, uint32_t cap,
 		   int timeout_ms);
 
+/* Logic CQs (uapi/npusim.h, "The logic CQ"): allocate one of depth slots
+ * whose receives copy cqe_size bytes of each logic CQE; free it; bind a
+ * stream to it or unbind it (prop NPUSIM_STREAM_(UN)BIND_LOGIC_CQ);
+ * receive up to cap logic CQEs into buf (cap * cqe_size bytes), version 1
+ * handing over a match CQE only for stream_id / task_id: returns how many
+ * (0 on a poll with none). */
+int npusim_logic_cq_alloc(int fd, uint32_t depth, uint32_t cqe_size, uint32_t *cq_id);
+int npusim_logic_cq_free(int fd, uint32_t cq_id);
+int npusim_stream_logic_cq(int fd, uint32_t stream_id, uint32_t prop, uint32_t cq_id);
+int npusim_logic_cq_recv(int fd, uint32_t cq_id, void *buf, uint32_t cap, int timeout_ms,
+			 uint32_t version, uint32_t stream_id, uint32_t task_id);
+
 /* The send mode the client uses for fd's stream (enum npusim_send_mode). */
 uint32_t npusim_sq_mode(int fd, uint32_t stream_id);
 

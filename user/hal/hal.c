@@ -7,7 +7,9 @@
  * A device is addressed by its id, as in CANN; halDeviceOpen opens its file
  * and halDeviceClose closes it. An SQ/CQ pair of the normal type is an
  * npusim stream: its SQ id and CQ id are both the stream's id, which the
- * STARS SQEs sent to it carry. The STARS SoC log (profiling channel 50)
+ * STARS SQEs sent to it carry. A CQ of the logic type is an npusim logic
+ * CQ, to which halResourceConfig binds streams and from which
+ * halCqReportRecv takes their 32-byte reports. The STARS SoC log (profiling channel 50)
  * has a file of its own per device, opened by prof_drv_start whether or not
  * the device is open, as the real prof driver serves its channels apart
  * from the task queues.
@@ -43,6 +45,7 @@ static drvError_t drv_err(int r)
 	case EAGAIN:
 	case ETIMEDOUT: return DRV_ERROR_WAIT_TIMEOUT;
 	case EALREADY: return DRV_ERROR_REPEATED_INIT;
+	case EOPNOTSUPP: return DRV_ERROR_NOT_SUPPORT;
 	default: return DRV_ERROR_IOCRL_FAIL;
 	}
 }
@@ -183,8 +186,10 @@ drvError_t halGetChipInfo(unsigned int devId, halChipInfo *chipInfo)
 
 /* ---- SQ/CQ ------------------------------------------------------------------ */
 
-/* The fd for a call on a queue of the given type; only the normal type. */
-static int queue_fd(uint32_t devId, const void *info, drvSqCqType_t type, drvError_t *err)
+/* The fd for a call on a queue of the given type: the normal type, and
+ * the logic type where logic_ok. */
+static int queue_fd(uint32_t devId, const void *info, drvSqCqType_t type, int logic_ok,
+		    drvError_t *err)
 {
 	if (!info) {
 		*err = DRV_ERROR_INVALID_VALUE;
@@ -198,11 +203,37 @@ static int queue_fd(uint32_t devId, const void *info, drvSqCqType_t type, drvErr
 		*err = DRV_ERROR_INVALID_VALUE;
 		return -1;
 	}
-	if (type != DRV_NORMAL_TYPE) {
+	if (type != DRV_NORMAL_TYPE && !(type == DRV_LOGIC_TYPE && logic_ok)) {
 		*err = DRV_ERROR_NOT_SUPPORT;
 		return -1;
 	}
 	return dev_fd(devId, err);
+}
+
+/*
+ * A logic CQ (hicann/driver trs_logic_cq.c trs_logic_cq_alloc): cqeDepth
+ * reports of cqeSize bytes (1..65536, 1..32; out of range
+ * DRV_ERROR_INVALID_VALUE). TSDRV_FLAG_THREAD_BIND_IRQ asks for a "fast"
+ * CQ with an interrupt of its own; npusim has none to give, so the flag
+ * comes back cleared in out->flag, as the driver clears it when it has no
+ * such interrupt free (trs_logic_cq_id_init), and the CQ is an ordinary
+ * one. Any other flag: DRV_ERROR_INVALID_VALUE.
+ */
+static drvError_t logic_cq_alloc(int fd, struct halSqCqInputInfo *in, struct halSqCqOutputInfo *out)
+{
+	uint32_t id;
+	int r;
+
+	if (in->flag & ~(uint32_t)TSDRV_FLAG_THREAD_BIND_IRQ)
+		return DRV_ERROR_INVALID_VALUE;
+	r = npusim_logic_cq_alloc(fd, in->cqeDepth, in->cqeSize, &id);
+	if (r < 0)
+		return drv_err(r);
+	memset(out, 0, sizeof(*out));
+	out->sqId = in->sqId;
+	out->cqId = id;
+	out->flag = in->flag & ~(uint32_t)TSDRV_FLAG_THREAD_BIND_IRQ;
+	return DRV_ERROR_NONE;
 }
 
 drvError_t halSqCqAllocate(uint32_t devId, struct halSqCqInputInfo *in,
@@ -214,9 +245,11 @@ drvError_t halSqCqAllocate(uint32_t devId, struct halSqCqInputInfo *in,
 
 	if (!out)
 		return DRV_ERROR_INVALID_VALUE;
-	fd = queue_fd(devId, in, in ? in->type : DRV_NORMAL_TYPE, &err);
+	fd = queue_fd(devId, in, in ? in->type : DRV_NORMAL_TYPE, 1, &err);
 	if (fd < 0)
 		return err;
+	if (in->type == DRV_LOGIC_TYPE)
+		return logic_cq_alloc(fd, in, out);
 	/* STARS SQEs only; no reuse of another pair's queue, no fixed ids */
 	if ((in->sqeSize && in->sqeSize != sizeof(struct npusim_sqe)) || in->flag)
 		return DRV_ERROR_INVALID_VALUE;
@@ -231,14 +264,18 @@ drvError_t halSqCqAllocate(uint32_t devId, struct halSqCqInputInfo *in,
 
 /* Frees the pair at once: SQEs the device has not run are dropped, as the
  * real driver frees the queue memory (the caller waits for its tasks first
- * if it wants them run). */
+ * if it wants them run). A logic CQ (cqId) is freed with the reports it
+ * holds; a receive waiting on it returns, and the reports of streams still
+ * bound to it are lost from then on (counted by npusim). */
 drvError_t halSqCqFree(uint32_t devId, struct halSqCqFreeInfo *info)
 {
 	drvError_t err;
-	int fd = queue_fd(devId, info, info ? info->type : DRV_NORMAL_TYPE, &err);
+	int fd = queue_fd(devId, info, info ? info->type : DRV_NORMAL_TYPE, 1, &err);
 
 	if (fd < 0)
 		return err;
+	if (info->type == DRV_LOGIC_TYPE)
+		return drv_err(npusim_logic_cq_free(fd, info->cqId));
 	return drv_err(npusim_stream_destroy(fd, info->sqId, NPUSIM_DESTROY_CANCEL, 0));
 }
 
@@ -247,7 +284,7 @@ drvError_t halSqCqQuery(uint32_t devId, struct halSqCqQueryInfo *info)
 	struct npusim_dev_info di;
 	struct npusim_stream_status st;
 	drvError_t err;
-	int fd = queue_fd(devId, info, info ? info->type : DRV_NORMAL_TYPE, &err), r;
+	int fd = queue_fd(devId, info, info ? info->type : DRV_NORMAL_TYPE, 0, &err), r;
 
 	if (fd < 0)
 		return err;
@@ -295,7 +332,7 @@ drvError_t halSqTaskSend(uint32_t devId, struct halTaskSendInfo *info)
 
 	t_models = NULL;
 	t_models_n = 0;
-	fd = queue_fd(devId, info, info ? info->type : DRV_NORMAL_TYPE, &err);
+	fd = queue_fd(devId, info, info ? info->type : DRV_NORMAL_TYPE, 0, &err);
 	if (fd < 0)
 		return err;
 	if (!info->sqe_addr || !info->sqe_num)
@@ -307,16 +344,37 @@ drvError_t halSqTaskSend(uint32_t devId, struct halTaskSendInfo *info)
 	return drv_err(r);
 }
 
+/*
+ * The normal type: the pair's 16-byte CQEs, all of them (no match); none
+ * within the timeout (or on a poll) is DRV_ERROR_WAIT_TIMEOUT. The logic
+ * type: the logic CQ's 32-byte reports (cqeSize bytes each) by the
+ * driver's match receive, version 1 in res[0] as CANN's halCqReportRecv
+ * sets it (hicann/driver src/ascend_hal/trs/core/trs_sqcq.c): a report of
+ * a task sent with the sync-task flag only when stream_id and task_id
+ * name it, every other report to any receive. A poll (timeout 0) with
+ * nothing returns DRV_ERROR_NONE and no report; a wait that saw no report
+ * come, DRV_ERROR_WAIT_TIMEOUT; timeout below -1, DRV_ERROR_INVALID_VALUE.
+ */
 drvError_t halCqReportRecv(uint32_t devId, struct halReportRecvInfo *info)
 {
 	drvError_t err;
-	int fd = queue_fd(devId, info, info ? info->type : DRV_NORMAL_TYPE, &err), r;
+	int fd = queue_fd(devId, info, info ? info->type : DRV_NORMAL_TYPE, 1, &err), r;
 
 	if (fd < 0)
 		return err;
 	info->report_cqe_num = 0;
 	if (!info->cqe_addr || !info->cqe_num)
 		return DRV_ERROR_INVALID_VALUE;
+	if (info->type == DRV_LOGIC_TYPE) {
+		info->res[0] = 1; /* version 1: the match receive */
+		r = npusim_logic_cq_recv(fd, info->cqId, info->cqe_addr, info->cqe_num,
+					 info->timeout, info->res[0], info->stream_id,
+					 info->task_id);
+		if (r < 0)
+			return drv_err(r);
+		info->report_cqe_num = (uint32_t)r;
+		return DRV_ERROR_NONE;
+	}
 	r = npusim_cq_recv(fd, info->cqId, (struct npusim_cqe *)info->cqe_addr, info->cqe_num,
 			   info->timeout);
 	if (r < 0)
@@ -409,6 +467,39 @@ drvError_t halResourceIdFree(uint32_t devId, struct halResourceIdInputInfo *in)
 	if (fd < 0)
 		return err;
 	return drv_err(npusim_id_free(fd, kind, in->resourceId));
+}
+
+/*
+ * Bind a stream (DRV_STREAM_ID, resourceId: the stream's SQ id here) to the
+ * logic CQ value[0], or unbind it (hicann/driver trs_res_mng.c
+ * trs_stream_cfg): a stream or logic CQ the process does not own is
+ * DRV_ERROR_INVALID_VALUE. Other properties, and other id types, are not
+ * served (DRV_ERROR_NOT_SUPPORT); one past the enum, DRV_ERROR_INVALID_VALUE.
+ */
+drvError_t halResourceConfig(uint32_t devId, struct halResourceIdInputInfo *in,
+			     struct halResourceConfigInfo *para)
+{
+	drvError_t err;
+	int fd;
+
+	if (!in || !para)
+		return DRV_ERROR_INVALID_VALUE;
+	if (devId >= NPUSIM_MAX_DEVICES)
+		return DRV_ERROR_INVALID_DEVICE;
+	if ((unsigned int)in->type >= DRV_INVALID_ID ||
+	    (unsigned int)para->prop >= DRV_RES_ID_CONFIG_MAX)
+		return DRV_ERROR_INVALID_VALUE;
+	if (in->type != DRV_STREAM_ID ||
+	    (para->prop != DRV_STREAM_BIND_LOGIC_CQ && para->prop != DRV_STREAM_UNBIND_LOGIC_CQ))
+		return DRV_ERROR_NOT_SUPPORT;
+	fd = dev_fd(devId, &err);
+	if (fd < 0)
+		return err;
+	return drv_err(npusim_stream_logic_cq(fd, in->resourceId,
+					      para->prop == DRV_STREAM_BIND_LOGIC_CQ ?
+						      NPUSIM_STREAM_BIND_LOGIC_CQ :
+						      NPUSIM_STREAM_UNBIND_LOGIC_CQ,
+					      para->value[0]));
 }
 
 /* ---- profiling: the STARS SoC log, channel 50 -------------------------------- */

@@ -49,12 +49,22 @@
 #define RT_STREAM_MAGIC 0x5354524dU /* "STRM" */
 #define RT_EVENT_MAGIC 0x45564e54U /* "EVNT" */
 #define RT_DEAD_MAGIC 0xdeadbeefU
-#define RT_DRAIN_EVERY 128 /* receive CQEs after this many submits */
+#define RT_DRAIN_EVERY 128 /* receive reports after this many submits */
+/* A stream's logic CQ, as the 910B runtime allocates it
+ * (hicann/runtime src/runtime/driver/npu_driver_res.cc LogicCqAllocateV2):
+ * reports of sizeof(rtCqReport_t) bytes, CQE_DEPTH_NON_DVPP_GRP of them
+ * (device_properties.h 126); a receive takes RT_MILAN_MAX_QUERY_CQE_NUM
+ * (base_info.hpp 175) at most, for any task of its stream (MAX_UINT16_NUM). */
+#define RT_LOGIC_CQE_SIZE 32
+#define RT_LOGIC_CQ_DEPTH 4096
+#define RT_LOGIC_RECV_MAX 32
+#define RT_LOGIC_ANY_TASK 0xffffU
 
 struct rt_stream {
 	_Atomic uint32_t magic;
 	int dev;
 	uint32_t sid; /* npusim stream id (the SQE's stream id) */
+	uint32_t lcq; /* its logic CQ, where its reports come */
 	int is_default;
 	uint32_t flags, priority, overflow; /* config, overflow switch (rt_misc.c) */
 	struct rt_allocator *alloc; /* aclrtAllocatorRegister's (rt_misc.c), malloc'd */

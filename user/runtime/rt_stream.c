@@ -8,6 +8,14 @@
  * passes here, npusim's per-stream completed count equals our seq, which
  * aclrtSynchronizeEvent uses to wait for exactly the recording task.
  *
+ * Each stream has a logic CQ bound to it, as on a 910B, and its reports
+ * (of the event records and place holders, which a 910B reports unasked)
+ * are taken from there every RT_DRAIN_EVERY submits and at each
+ * synchronisation. The synchronisation itself waits through the
+ * simulator's npusim_hal_sq_wait, not as the 910B runtime does (polls of
+ * the SQ head, then an event record with the sync-task flag whose report
+ * it receives by stream and task; docs/DESIGN.md §6).
+ *
  * Handles are never returned to libc: a destroyed stream or event goes to a
  * free list with its magic cleared, so a stale handle is detected
  * (ACL_ERROR_RT_PARAM_INVALID) instead of reading freed memory.
@@ -61,6 +69,43 @@ static void sqcq_free(int dev, uint32_t sid)
 	halSqCqFree((uint32_t)dev, &fi);
 }
 
+static void logic_cq_free(int dev, uint32_t lcq)
+{
+	struct halSqCqFreeInfo fi = { .type = DRV_LOGIC_TYPE, .cqId = lcq };
+
+	halSqCqFree((uint32_t)dev, &fi);
+}
+
+/*
+ * Stream sid's logic CQ, as the 910B runtime gives each stream one when it
+ * is created (Stream::AllocLogicCq, stream.cc 4140-4176: LogicCqAllocateV2
+ * with the stream id in info[0], then StreamBindLogicCq, which is
+ * halResourceConfig with DRV_STREAM_BIND_LOGIC_CQ): from then on the
+ * stream's reports come there, not to its pair's CQ.
+ */
+static drvError_t logic_cq_alloc(int dev, uint32_t sid, uint32_t *lcq)
+{
+	struct halSqCqInputInfo in = { .type = DRV_LOGIC_TYPE,
+				       .cqeSize = RT_LOGIC_CQE_SIZE,
+				       .cqeDepth = RT_LOGIC_CQ_DEPTH,
+				       .info = { sid } };
+	struct halSqCqOutputInfo qo;
+	struct halResourceIdInputInfo rin = { .type = DRV_STREAM_ID, .resourceId = sid };
+	struct halResourceConfigInfo bind = { .prop = DRV_STREAM_BIND_LOGIC_CQ };
+	drvError_t r = halSqCqAllocate((uint32_t)dev, &in, &qo);
+
+	if (r != DRV_ERROR_NONE)
+		return r;
+	bind.value[0] = qo.cqId;
+	r = halResourceConfig((uint32_t)dev, &rin, &bind);
+	if (r != DRV_ERROR_NONE) {
+		logic_cq_free(dev, qo.cqId);
+		return r;
+	}
+	*lcq = qo.cqId;
+	return DRV_ERROR_NONE;
+}
+
 aclError rt_stream_create_locked(int dev, int is_default, struct rt_stream **out)
 {
 	struct rt_stream *s = g_free_streams;
@@ -68,26 +113,33 @@ aclError rt_stream_create_locked(int dev, int is_default, struct rt_stream **out
 	struct halSqCqInputInfo in = { .type = DRV_NORMAL_TYPE,
 				       .sqeSize = sizeof(struct npusim_sqe) };
 	struct halSqCqOutputInfo qo;
-	uint32_t sid;
+	uint32_t sid, lcq;
 	drvError_t r = halSqCqAllocate((uint32_t)dev, &in, &qo);
 
+	if (r == DRV_ERROR_NONE) {
+		sid = qo.sqId;
+		r = logic_cq_alloc(dev, sid, &lcq);
+		if (r != DRV_ERROR_NONE)
+			sqcq_free(dev, sid);
+	}
 	if (r != DRV_ERROR_NONE) {
 		rt_set_errmsg("stream create on device %d: driver error %d", dev, (int)r);
 		return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
 	}
-	sid = qo.sqId;
 	if (s) {
 		g_free_streams = s->free_next;
 	} else {
 		s = calloc(1, sizeof(*s));
 		if (!s) {
 			sqcq_free(dev, sid);
+			logic_cq_free(dev, lcq);
 			return ACL_ERROR_RT_MEMORY_ALLOCATION;
 		}
 		pthread_mutex_init(&s->lock, NULL);
 	}
 	s->dev = dev;
 	s->sid = sid;
+	s->lcq = lcq;
 	s->is_default = is_default;
 	s->flags = 0;
 	s->priority = 0;
@@ -112,6 +164,7 @@ void rt_stream_destroy_locked(struct rt_stream *s)
 	/* its tasks run first (a force destroy dropped them) */
 	npusim_hal_sq_wait((uint32_t)s->dev, s->sid, -1);
 	sqcq_free(s->dev, s->sid);
+	logic_cq_free(s->dev, s->lcq);
 	pthread_mutex_unlock(&s->lock);
 	while (*pp && *pp != s)
 		pp = &(*pp)->next;
@@ -200,16 +253,26 @@ aclError aclrtDestroyStream(aclrtStream stream)
 	return rt_stream_destroy_api(stream, "aclrtDestroyStream", 0);
 }
 
+/*
+ * Take the stream's reports from its logic CQ until none is left, as the
+ * 910B runtime's task recycling does (StarsEngine::ProcLogicCqUntilEmpty,
+ * stars_engine.cc 658-729: polls of up to RT_MILAN_MAX_QUERY_CQE_NUM, the
+ * stream's id and any task). Our tasks ask for no report; the event
+ * records and place holders a 910B reports anyway come here and are
+ * dropped: nothing of ours waits on them.
+ */
 static void drain_cq(struct rt_stream *s)
 {
-	struct npusim_cqe cq[64];
-	struct halReportRecvInfo ri = { .type = DRV_NORMAL_TYPE,
-					.cqId = s->sid,
+	uint8_t rep[RT_LOGIC_RECV_MAX][RT_LOGIC_CQE_SIZE];
+	struct halReportRecvInfo ri = { .type = DRV_LOGIC_TYPE,
+					.cqId = s->lcq,
 					.timeout = 0,
-					.cqe_addr = (uint8_t *)cq,
-					.cqe_num = 64 };
+					.cqe_addr = (uint8_t *)rep,
+					.cqe_num = RT_LOGIC_RECV_MAX,
+					.stream_id = s->sid,
+					.task_id = RT_LOGIC_ANY_TASK };
 
-	while (halCqReportRecv((uint32_t)s->dev, &ri) == DRV_ERROR_NONE && ri.report_cqe_num == 64)
+	while (halCqReportRecv((uint32_t)s->dev, &ri) == DRV_ERROR_NONE && ri.report_cqe_num > 0)
 		;
 	s->since_drain = 0;
 }
