@@ -12,7 +12,7 @@
 # the spread (min..max) is shown. TCG timings only mean something as ratios.
 #
 # Configurations: off (driver trace switches on, nothing attached); ftrace
-# (trs_chan + npusim events into the ftrace ring buffer, no reader); kmod
+# (the driver's trs_chan events into the ftrace ring buffer, no reader); kmod
 # (npuprof.ko with the minimal reader tests/vm/drain.c); stat (npuprof.ko
 # with `npuprof stat` as the reader, i.e. plus the tool's own work); sample
 # (`npuprof record --sample 100`, system-wide, to a session directory);
@@ -41,11 +41,9 @@ bench_config_off_start() { :; }
 bench_config_off_stop() { :; }
 bench_config_ftrace_start() {
 	echo 1 > $T/events/trs_chan/enable
-	echo 1 > $T/events/npusim/enable
 }
 bench_config_ftrace_stop() {
 	echo 0 > $T/events/trs_chan/enable
-	echo 0 > $T/events/npusim/enable
 	echo > $T/trace
 }
 bench_config_kmod_start() {
