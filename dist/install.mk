@@ -1,7 +1,9 @@
 # ---- installing (included from the Makefile) ---------------------------------
 # make install, make install-dkms
 #   make install [PREFIX=/usr/local] [DESTDIR=]  tools (build/bin), the tool
-#       library (libnpuprof.so, .a) and the in-app recorder (libmsprofiler.so),
+#       library (libnpuprof.so, .a), the in-app recorder (libmsprofiler.so)
+#       and its attach library (libnpuprof_attach.so, which `npuprof record`
+#       finds beside it in ../lib when a program keeps CANN's libprofapi.so),
 #       public headers (include/{acl,npuprof,uapi}) and
 #       $(LIBDIR)/pkgconfig/npuprof.pc made from npuprof.pc.in. Never the
 #       simulated runtime (libascendcl.so, libprofapi.so): on an Ascend host
@@ -25,7 +27,7 @@ DKMS_SRCS     = Kbuild VERSION $(wildcard include/uapi/*.h kmod/*/Kbuild) \
 install: product
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 755 $(BUILD)/bin/* $(DESTDIR)$(BINDIR)/
-	install -m 755 $(LIB_SO) $(RT_PROFAPI) $(RT_MSPROF) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(LIB_SO) $(RT_PROFAPI) $(RT_MSPROF) $(RT_ATTACH) $(DESTDIR)$(LIBDIR)/
 	install -m 644 $(LIB_A) $(DESTDIR)$(LIBDIR)/
 	for h in $(INSTALL_HDRS); do \
 		install -D -m 644 $$h $(DESTDIR)$(INCLUDEDIR)/$${h#include/} || exit 1; done

@@ -87,7 +87,14 @@ $(CANN_APP): tests/profapi/cann_app.c $(wildcard include/profiling/*.h) $(RT_PRO
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Iinclude/profiling -o $@ $< -L$(BUILD)/lib -lprofapi \
 		-Wl,-rpath,'$$ORIGIN/../../lib' -lpthread
-$(BUILD)/tests/unit/test_cannrec_e2e: $(CANN_APP)
+# a stand-in for CANN's own libprofapi.so (its collector route), for
+# cann_app under libnpuprof_attach.so
+CANN_PROFAPI := $(BUILD)/tests/cannlib/libprofapi.so
+$(CANN_PROFAPI): tests/profapi/cann_profapi.c $(wildcard include/profiling/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -fPIC -shared -Iinclude/profiling \
+		-Wl,-soname,libprofapi.so -o $@ $< -lpthread
+$(BUILD)/tests/unit/test_cannrec_e2e: $(CANN_APP) $(CANN_PROFAPI) $(RT_ATTACH)
 # the HAL: its host test (argument checks, no device) and its in-VM test
 $(BUILD)/tests/unit/test_hal: $(BUILD)/obj/tests/unit/test_hal.o $(UNIT_MAIN) $(HAL_SO)
 	@mkdir -p $(dir $@)

@@ -40,7 +40,7 @@ for b in build/bin/*; do
 	[ -x "$d/usr/bin/${b##*/}" ] || fail "binary ${b##*/} not installed in /usr/bin"
 done
 [ -x "$d/usr/bin/npuprof" ] || fail "npuprof not installed"
-for l in build/lib/libnpuprof.so build/lib/libnpuprof.a build/lib/libmsprofiler.so build/lib/libprofapi.so; do
+for l in build/lib/libnpuprof.so build/lib/libnpuprof.a build/lib/libmsprofiler.so build/lib/libprofapi.so build/lib/libnpuprof_attach.so; do
 	cmp -s "$l" "$d/usr/lib/${l##*/}" || fail "library ${l##*/} not installed in /usr/lib"
 done
 # The simulated runtime and the aclnn libraries are for `make install-sdk` only.

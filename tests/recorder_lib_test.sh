@@ -7,13 +7,16 @@
 #       separate) and nothing else; `nm -D --defined-only` shows exactly the
 #       documented symbols below (CANN's Msprof*/prof*/ProfAcl* set of
 #       profiling/*.h, the aclprof* API of acl/acl_prof.h, the mstx* API of
-#       mstx/ms_tools_ext.h, plus the runtime's hooks, the list of
+#       mstx/ms_tools_ext.h, plus the runtime's private record calls, the list of
 #       user/recorder/libprofapi.map); its size and symbol count are printed;
 #   libmsprofiler.so (CANN's aclprof* library): an ELF filter over
 #       libprofapi.so (DT_FILTER) exporting exactly the aclprof*, mstx* and
-#       hook names (user/recorder/libmsprofiler.map), needing glibc only; a
+#       record-call names (user/recorder/libmsprofiler.map), needing glibc only; a
 #       program linked to it with NPUPROF_OUTPUT_DIR set records from its
 #       first instruction (libprofapi's constructor).
+#   libnpuprof_attach.so (the recorder attached to CANN's libprofapi.so):
+#       glibc only, and no symbol exported at all (preloaded, it must never
+#       take the place of CANN's functions).
 #   libnpuprof.so (the tool library): no aclprof* symbol, only npuprof_*
 #       ones, and a program linked to it with NPUPROF_OUTPUT_DIR set writes
 #       nothing there.
@@ -231,5 +234,18 @@ grep -q 'npuprof: not recording' "$tmp/log" && fail "libnpuprof.so tried to star
 [ -z "$(find "$tmp/out_tool" -mindepth 1 -print -quit)" ] ||
 	fail "a libnpuprof.so program with NPUPROF_OUTPUT_DIR set wrote into it: $(find "$tmp/out_tool" -mindepth 1)"
 
-echo "recorder_lib_test: ok (libprofapi.so needs glibc only, exports the $nsym documented symbols; libmsprofiler.so is a filter over it; records from the constructor; libnpuprof.so records nothing)"
+# libnpuprof_attach.so: glibc only, nothing exported
+al=$d/usr/lib/libnpuprof_attach.so
+[ -f "$al" ] || fail "libnpuprof_attach.so not installed"
+needed=$(readelf -d "$al" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+for n in $needed; do
+	case $n in
+	libc.so.6 | ld-linux*.so.* | libpthread.so.0) ;;
+	*) fail "libnpuprof_attach.so needs $n (glibc only)" ;;
+	esac
+done
+exported=$(nm -D --defined-only "$al" | awk '$2 ~ /^[TDBVWRi]$/ {print $3}')
+[ -z "$exported" ] || fail "libnpuprof_attach.so exports: $(echo $exported)"
+
+echo "recorder_lib_test: ok (libprofapi.so needs glibc only, exports the $nsym documented symbols; libmsprofiler.so is a filter over it; records from the constructor; libnpuprof_attach.so exports nothing; libnpuprof.so records nothing)"
 exit 0

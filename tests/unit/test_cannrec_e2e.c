@@ -6,8 +6,16 @@
  * `npuprof record` (NPUPROF_OUTPUT_DIR); the host-only session's database
  * is checked row by row: CANN_API, TASK with connectionIds, COMPUTE_TASK_INFO,
  * MEMCPY_INFO, COMMUNICATION_OP and COMMUNICATION_TASK_INFO.
+ *
+ * Three times: linked to npuprof's libprofapi.so (the native route);
+ * attached (`npuprof record --attach`): the program keeps a libprofapi.so
+ * that is not npuprof's (tests/profapi/cann_profapi.c, CANN's collector
+ * route) and libnpuprof_attach.so is preloaded; and natively with the
+ * attach library preloaded all the same, which must then stay off (one
+ * host stream). The same database must come out each time.
  */
 #include <check.h>
+#include <dlfcn.h>
 #include <limits.h>
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -31,11 +39,27 @@ static unsigned g_tid[2];
 static char g_txt[1024];
 #define qs(...) q_textf(g_db, g_txt, sizeof(g_txt), __VA_ARGS__)
 
-/* Runs cann_app (next to this binary: ../profapi/cann_app) recording into
- * the session directory. */
-static void run_app(void)
+/* LD_PRELOAD=lib, after the sanitizer runtime when this test has one (the
+ * asan build: its runtime must come first in the program's libraries). */
+static void preload(const char *lib)
 {
-	char self[PATH_MAX], app[PATH_MAX + 32], out[256] = "";
+	char v[2 * PATH_MAX + 2];
+	void *asan = dlsym(RTLD_DEFAULT, "__asan_init");
+	Dl_info di;
+
+	if (asan && dladdr(asan, &di) && di.dli_fname && strchr(di.dli_fname, '/'))
+		snprintf(v, sizeof(v), "%s:%s", di.dli_fname, lib);
+	else
+		snprintf(v, sizeof(v), "%s", lib);
+	setenv("LD_PRELOAD", v, 1);
+}
+
+/* Runs cann_app (next to this binary: ../profapi/cann_app) recording into
+ * the session directory; mode 1: over ../cannlib/libprofapi.so, and
+ * mode 1 or 2: with ../../lib/libnpuprof_attach.so preloaded. */
+static void run_app(int mode)
+{
+	char self[PATH_MAX], app[PATH_MAX + 32], out[256] = "", lib[PATH_MAX + 64];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int fd[2], st;
 	pid_t pid;
@@ -53,6 +77,14 @@ static void run_app(void)
 		setenv("NPUPROF_OUTPUT_DIR", g_s.dir, 1);
 		unsetenv("NPUPROF_SWITCHES");
 		unsetenv("NPUPROF_DEVICES");
+		if (mode == 1) {
+			snprintf(lib, sizeof(lib), "%s/../cannlib", self);
+			setenv("LD_LIBRARY_PATH", lib, 1);
+		}
+		if (mode) {
+			snprintf(lib, sizeof(lib), "%s/../../lib/libnpuprof_attach.so", self);
+			preload(lib);
+		}
 		execl(app, app, (char *)NULL);
 		_exit(127);
 	}
@@ -102,7 +134,13 @@ START_TEST(test_cann_app_database)
 	g_s.dev[0].counter_hz = 50000000;
 	g_s.end_realtime_ns = g_s.start_realtime_ns + 60000000000ULL;
 	ck_assert_int_eq(npuprof_session_create(&g_s, g_parent, err, sizeof(err)), 0);
-	run_app();
+	run_app(_i);
+	{
+		char data[sizeof(g_s.dir) + 16];
+
+		snprintf(data, sizeof(data), "%s/host/data", g_s.dir);
+		ck_assert_int_eq(count_entries(data, "npuprof.host."), 1);
+	}
 
 	memset(&o, 0, sizeof(o));
 	ck_assert_msg(npuprof_export(g_s.dir, &o, &res, err, sizeof(err)) == 0, "%s", err);
@@ -220,7 +258,7 @@ Suite *unit_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, test_cann_app_database);
+	tcase_add_loop_test(tc, test_cann_app_database, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -14,6 +14,12 @@
 #                        marked host-derived
 #   apisession.parent    export of a parent directory with a damaged
 #                        session fails and still exports the others
+#   apisession.attach    tests/profapi/cann_app under `npuprof record`, once
+#                        over npuprof's libprofapi.so and once over a
+#                        libprofapi.so that is not npuprof's (CANN's
+#                        collector route, tests/profapi/cann_profapi.c) on
+#                        the library path: record says native, then
+#                        attached, and both databases have the same rows
 
 AS_OUT=${NPUPROF_RESULTS:-/tmp}/apisession
 SDK=build/sdk/prefix/lib64
@@ -152,9 +158,44 @@ t_parent() {
 	[ $st -ne 0 ] && grep -q '3 sessions in .* 1 failed' "$d.export2"
 }
 
+# as_rows DB: the row counts the attach test compares
+as_rows() {
+	for t in CANN_API TASK COMPUTE_TASK_INFO MEMCPY_INFO COMMUNICATION_OP COMMUNICATION_TASK_INFO; do
+		printf '%s=%s\n' $t "$(sqlite3 "$1" "SELECT COUNT(*) FROM $t" 2>&1)"
+	done
+}
+
+t_attach() {
+	as_ready && as_npuprof || return 1
+	app=build/tests/profapi/cann_app
+	[ -x $app ] && [ -f build/tests/cannlib/libprofapi.so ] || { echo "build the tests first"; return 1; }
+	for m in native attach; do
+		d=$AS_OUT/attach-$m
+		rm -rf "$d"
+		if [ $m = attach ]; then
+			LD_LIBRARY_PATH=build/tests/cannlib build/bin/npuprof record --quiet -o "$d" -- $app \
+				> "$d.out" 2> "$d.err"
+		else
+			build/bin/npuprof record --quiet -o "$d" -- $app > "$d.out" 2> "$d.err"
+		fi || { cat "$d.err"; return 1; }
+		cat "$d.err"
+		db=$(as_db "$d")
+		[ -n "$db" ] || { echo "$m: no database"; return 1; }
+		as_rows "$db" > "$d.rows"
+		cat "$d.rows"
+	done
+	grep -q 'host API: native' "$AS_OUT/attach-native.err" &&
+		grep -q 'host API: attached to build/tests/cannlib/libprofapi.so' "$AS_OUT/attach-attach.err" ||
+		{ echo "record did not say which host API it used"; return 1; }
+	grep -qx 'CANN_API=9' "$AS_OUT/attach-attach.rows" || { echo "attached: not the 9 API rows"; return 1; }
+	grep -qx 'COMMUNICATION_OP=1' "$AS_OUT/attach-attach.rows" || { echo "attached: no COMMUNICATION_OP"; return 1; }
+	cmp "$AS_OUT/attach-native.rows" "$AS_OUT/attach-attach.rows"
+}
+
 run apisession.kmod t_kmod
 run apisession.record t_record
 run apisession.unpriv t_unpriv
 run apisession.host t_host
 run apisession.parent t_parent
+run apisession.attach t_attach
 cleanup_modules

@@ -30,9 +30,6 @@
 #include "profiling/aprof_pub.h"
 #include "rtplugin.h"
 
-/* CANN's -1 (internal PROFILING_FAILED), returned by most msproftx calls. */
-#define PROF_FAILED (-1)
-
 #define PROF_AICPU_MODEL 0x4000000000000000ULL
 /* Every ACL_PROF_* bit plus PROF_AICPU_MODEL: what aclprofStart accepts. */
 #define PROF_SUPPORTED_MASK 0x4000000C0100FBFFULL
@@ -1309,12 +1306,16 @@ int npuprof_session_from_env(char *err, size_t errlen)
 	return 0;
 }
 
+int npuprof_g_env_session_off;
+
 /* A program started by `npuprof record` is profiled from its first
  * instruction, like one started by msprof. */
 __attribute__((constructor)) static void aclprof_load(void)
 {
 	char err[512];
 
+	if (npuprof_g_env_session_off)
+		return;
 	if (npuprof_session_from_env(err, sizeof(err)))
 		fprintf(stderr, "npuprof: not recording host data: %s\n", err);
 }

@@ -39,6 +39,11 @@ extern _Atomic uint32_t npuprof_g_mark_gen;
 /* mstx.c: forgets every domain and open stream range (npuprof_aclprof_reset). */
 void npuprof_mstx_reset(void);
 
+/* Set before the library's constructors run the environment's collection:
+ * then they do not (attach.c, when libnpuprof_attach.so finds nothing to
+ * attach to and the process's own libprofapi.so records, if any). */
+extern int npuprof_g_env_session_off;
+
 /*
  * Back to the state of a freshly loaded library, for white-box tests that
  * run many cases in one process (CK_FORK=no, the sanitizer build): stops a

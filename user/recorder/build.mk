@@ -10,10 +10,17 @@
 #                   state at no cost per call; its own definitions are
 #                   link-time placeholders of the names of libmsprofiler.map
 # libms_tools_ext.so  CANN's mstx library name: a filter over libprofapi.so
+# libnpuprof_attach.so  the recorder attached to CANN's own libprofapi.so
+#                   (attach.c; only there): preloaded by `npuprof record
+#                   --attach`; exports nothing (libnpuprof_attach.map)
 # Built with -fvisibility=hidden; rec_export.h and the API headers mark
 # what may be exported. REC_A is the recorder's archive for white-box tests.
 $(eval $(call component,recorder))
 $(BUILD)/obj/user/recorder/%.o: CFLAGS += -fvisibility=hidden
+REC_ATTACH_O := $(BUILD)/obj/user/recorder/attach.o
+recorder_OBJS := $(filter-out $(REC_ATTACH_O),$(recorder_OBJS))
+RT_ATTACH   := $(BUILD)/lib/libnpuprof_attach.so
+ATTACH_MAP  := user/recorder/libnpuprof_attach.map
 REC_A       := $(BUILD)/obj/user/recorder.a
 REC_MAP     := user/recorder/libmsprofiler.map
 PROFAPI_MAP := user/recorder/libprofapi.map
@@ -22,7 +29,7 @@ RT_MSPROF   := $(BUILD)/lib/libmsprofiler.so
 RT_MSTX     := $(BUILD)/lib/libms_tools_ext.so
 MSTX_FUNCS  := mstxMarkA mstxRangeStartA mstxRangeEnd mstxDomainCreateA mstxDomainDestroy \
                mstxDomainMarkA mstxDomainRangeStartA mstxDomainRangeEnd
-product: $(RT_PROFAPI) $(RT_MSPROF) $(RT_MSTX)
+product: $(RT_PROFAPI) $(RT_MSPROF) $(RT_MSTX) $(RT_ATTACH)
 
 $(RT_PROFAPI): $(recorder_OBJS) $(call archives,$(call linked,recorder)) $(PROFAPI_MAP)
 	@mkdir -p $(dir $@)
@@ -46,3 +53,9 @@ $(RT_MSTX): $(RT_PROFAPI)
 		$(foreach f,$(MSTX_FUNCS),'void $(f)(void) {}') | \
 		$(CC) -shared -fPIC -Wl,-soname,libms_tools_ext.so -Wl,--filter=libprofapi.so \
 		-x c -o $@ - -Wl,-rpath,'$$ORIGIN'
+
+$(RT_ATTACH): $(REC_ATTACH_O) $(recorder_OBJS) $(call archives,$(call linked,recorder)) $(ATTACH_MAP)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libnpuprof_attach.so -Wl,--no-undefined \
+		-Wl,--version-script=$(ATTACH_MAP) -o $@ $(REC_ATTACH_O) $(recorder_OBJS) \
+		$(call static,recorder) -Wl,--as-needed -lpthread

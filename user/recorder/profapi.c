@@ -28,7 +28,6 @@
 #define MAX_MODULES 64
 #define MAX_HANDLES 8
 #define INVALID_MODEL_ID 0xFFFFFFFFu
-#define PROF_FAILED (-1) /* CANN's PROFILING_FAILED */
 /* MsprofReportBatchAdditionalInfo's limit: 512 records */
 #define BATCH_MAX ((uint32_t)(512 * sizeof(struct MsprofAdditionalInfo)))
 
@@ -448,6 +447,9 @@ static uint64_t g_switch;
 static uint64_t g_dev_wanted; /* the collection's devices (bit per id) */
 static uint64_t g_dev_open; /* announced by MsprofNotifySetDevice */
 static uint64_t g_dev_started;
+/* Attached to CANN's libprofapi (attach.c): its profSetProfCommand, which
+ * hands a command to the modules registered there. */
+static npuprof_profapi_command_fn g_upstream;
 
 uint64_t npuprof_profapi_switch(uint64_t acl)
 {
@@ -513,6 +515,18 @@ static void broadcast(uint32_t type, int dev)
 	for (unsigned i = 0; i < n; i++)
 		for (unsigned j = 0; j < order[i]->n; j++)
 			deliver(order[i]->h[j], &c);
+	if (g_upstream) {
+		struct MsprofCommandHandle copy = c;
+
+		g_upstream(&copy, (uint32_t)sizeof(copy));
+	}
+}
+
+void npuprof_profapi_set_upstream(npuprof_profapi_command_fn cmd)
+{
+	pthread_mutex_lock(&g_cp_lock);
+	g_upstream = cmd;
+	pthread_mutex_unlock(&g_cp_lock);
 }
 
 /* Under g_cp_lock. */

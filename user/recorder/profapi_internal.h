@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define PROF_FAILED (-1) /* CANN's PROFILING_FAILED */
+
 /* A collection started (the recorder's stream is open): remember the
  * profSwitch that the aclprof switches imply (npuprof_profapi_switch) and
  * the devices it covers (n == 0: every device), reset the refused-report
@@ -19,6 +21,13 @@ void npuprof_profapi_collection_start(uint64_t acl_switches, const uint32_t *dev
  * started device and one FINALIZE, in CANN's stop order, then the
  * refused-report counts (NPUPROF_HOSTFMT_MSPROF_BAD) into the stream. */
 void npuprof_profapi_collection_stop(void);
+
+/* Attach mode (attach.c): every command this library's control plane
+ * hands its modules also goes to `cmd` (CANN's profSetProfCommand, which
+ * hands it to the modules registered with CANN's libprofapi). NULL: none. */
+typedef int32_t (*npuprof_profapi_command_fn)(void *command, uint32_t len);
+void npuprof_profapi_set_upstream(npuprof_profapi_command_fn cmd);
+
 /* The recorder's start hook: every registered type name into the new stream. */
 void npuprof_profapi_emit_types(void);
 

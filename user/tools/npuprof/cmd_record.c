@@ -22,6 +22,7 @@
 #include "cmds.h"
 #include "numparse.h"
 #include "fsutil.h"
+#include "hostapi.h"
 #include "jobsplit.h"
 #include "npuprof/export.h"
 #include "npuprof/rawkern.h"
@@ -53,6 +54,11 @@ static void usage(FILE *f)
 		"  with its rank (HCCL communicator, else RANK_ID/RANK) and its devices.\n\n"
 		"  -o DIR                  parent of the session directory (default .)\n" CAPTURE_USAGE
 		"  --schema 1.1.1|1.2.0    database column set (default 1.1.1)\n"
+		"  --host-api MODE         how CMD's host data is recorded: native (npuprof's\n"
+		"                          libprofapi.so records it), attach (CMD keeps CANN's\n"
+		"                          libprofapi.so; libnpuprof_attach.so is preloaded\n"
+		"                          and attaches to it), auto (default: attach when the\n"
+		"                          libprofapi.so on the library path is not npuprof's)\n"
 		"  --no-export             only capture; run `npuprof export` later\n"
 		"  --quiet                 no live counts\n\n"
 		"examples:\n"
@@ -148,6 +154,7 @@ int cmd_record(int argc, char **argv)
 	static const struct option lo[] = { CAPTURE_LONG_OPTIONS,
 					    { "output", required_argument, 0, 'o' },
 					    { "schema", required_argument, 0, 's' },
+					    { "host-api", required_argument, 0, 'A' },
 					    { "no-export", no_argument, 0, 'n' },
 					    { "quiet", no_argument, 0, 'q' },
 					    { "help", no_argument, 0, 'h' },
@@ -156,8 +163,9 @@ int cmd_record(int argc, char **argv)
 	struct capture_result res;
 	struct rec_ctx *c;
 	const char *parent = ".";
-	char envdir[4400], err[1024];
-	char *env[2];
+	char envdir[4400], err[1024], preload[8300], said[8400];
+	char *env[3];
+	enum hostapi_mode host_api = HOSTAPI_AUTO;
 	static char dirs[JOB_MAX_PROCS][4352];
 	int opt, status, do_export = 1, quiet = 0, ndirs, status_export = 0;
 	enum npuprof_db_schema schema = NPUPROF_DB_SCHEMA_1_1_1;
@@ -180,6 +188,15 @@ int cmd_record(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'A':
+			if (hostapi_parse(optarg, &host_api)) {
+				fprintf(stderr,
+					"npuprof record: --host-api %s: expected auto, native or "
+					"attach\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case 'n': do_export = 0; break;
 		case 'q': quiet = 1; break;
 		case 'h': usage(stdout); return 0;
@@ -188,6 +205,10 @@ int cmd_record(int argc, char **argv)
 	}
 	if (optind < argc)
 		a.cmd = argv + optind;
+	if (a.cmd && hostapi_resolve(host_api, preload, sizeof(preload), said, sizeof(said)) < 0) {
+		fprintf(stderr, "npuprof record: --host-api: %s\n", said);
+		return 1;
+	}
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return 1;
@@ -212,12 +233,16 @@ int cmd_record(int argc, char **argv)
 	}
 	snprintf(envdir, sizeof(envdir), "NPUPROF_OUTPUT_DIR=%s", c->s.dir);
 	env[0] = envdir;
-	env[1] = NULL;
+	env[1] = a.cmd && preload[0] ? preload : NULL;
+	env[2] = NULL;
 	a.env = env;
 	/* a command may be a launcher: follow its process tree */
 	a.follow_tree = c->follow = a.cmd != NULL;
-	if (!quiet)
+	if (!quiet) {
 		fprintf(stderr, "npuprof record: session %s\n", c->s.dir);
+		if (a.cmd)
+			fprintf(stderr, "npuprof record: host API: %s\n", said);
+	}
 
 	status = capture_run(&a, "npuprof record", on_record, c, on_tick, before_start, &res);
 	if (c->failed) {
