@@ -21,6 +21,10 @@ enum rtprof_data {
 	RTPROF_RUNTIME_API, /* runtime-level API ranges (0x100) */
 	RTPROF_TASK_TRACK, /* one record per SQE (runtime trace 0x4000000) */
 	RTPROF_HCCL, /* HCCL APIs, op and small-task info */
+	RTPROF_REPLAY_API, /* a replay's recorded API ranges (aclnpuRecordApi):
+			    * the recorded db's levels carry over, so they
+			    * follow the task tracks they link, not their
+			    * level's switch */
 };
 int rtprof_on(enum rtprof_data what);
 /* The time base of every report (CANN: MsprofSysCycleTime). */

@@ -14,7 +14,10 @@
  *                 while its bit is on: ACL APIs 0x1 (ASCENDCL), runtime APIs
  *                 0x100, task tracks 0x4000000 or 0x800, node `launch` and
  *                 op info 0x800 (RUNTIME), HCCL APIs and op info 0x1 or
- *                 0x800, HCCL small tasks 0x2 (HCCL);
+ *                 0x800, HCCL small tasks 0x2 (HCCL); a replay's
+ *                 recorded API rows (aclnpuRecordApi) with the task
+ *                 tracks, whatever their level (the db's levels carry
+ *                 over: a level2 db's runtime-level rows without 0x100);
  *   devices       MsprofNotifySetDevice(0, dev, open) on open / release;
  *   time          MsprofSysCycleTime() for every timestamp;
  *   names         MsprofGetHashId for strings, MsprofRegTypeInfo for every
@@ -173,6 +176,7 @@ int rtprof_on(enum rtprof_data what)
 	case RTPROF_RUNTIME_API: return (sw(&g_rt) & PROF_RUNTIME_API_MASK) != 0;
 	case RTPROF_TASK_TRACK: return (sw(&g_rt) & PROF_RUNTIME_TRACE_MASK) != 0;
 	case RTPROF_HCCL: return (sw(&g_hccl) & (PROF_ACL_API_MASK | PROF_TASK_TIME_MASK)) != 0;
+	case RTPROF_REPLAY_API: return (sw(&g_rt) & PROF_RUNTIME_TRACE_MASK) != 0;
 	}
 	return 0;
 }
