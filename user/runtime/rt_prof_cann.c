@@ -14,7 +14,7 @@
  *                 while its bit is on: ACL APIs 0x1 (ASCENDCL), runtime APIs
  *                 0x100, task tracks 0x4000000 or 0x800, node `launch` and
  *                 op info 0x800 (RUNTIME), HCCL APIs and op info 0x1 or
- *                 0x800, HCCL small tasks 0x2 (HCCL); a replay's
+ *                 0x800, HCCL small tasks 0x800 or 0x2 (HCCL); a replay's
  *                 recorded API rows (aclnpuRecordApi) with the task
  *                 tracks, whatever their level (the db's levels carry
  *                 over: a level2 db's runtime-level rows without 0x100);
@@ -758,7 +758,9 @@ void rtprof_hccl_task(const struct npuprof_hostfmt_hccl_task *b)
 	struct MsprofAdditionalInfo x;
 	struct MsprofHcclInfo h;
 
-	if (!g_hp.ok || !(sw(&g_hccl) & PROF_TASK_TIME_L1_MASK))
+	/* from task time L0 up: msprof's level-0 databases have them (the
+	 * COMMUNICATION_TASK_INFO of tests/fixtures/real/910b-level0-*) */
+	if (!g_hp.ok || !(sw(&g_hccl) & (PROF_TASK_TIME_MASK | PROF_TASK_TIME_L1_MASK)))
 		return;
 	memset(&h, 0, sizeof(h));
 	h.itemId = b->task_type_id;
