@@ -27,7 +27,8 @@
  *    last task track of the node; formats and dtypes are named as msprof
  *    names them, shapes joined as it joins them;
  *  - a node with HCCL op info or HCCL tasks is a communication op named by
- *    its itemId, with the node's times and connectionId and the basic
+ *    its basic info's opName (else its itemId: the same name in CANN's
+ *    reports), with the node's times and connectionId and the basic
  *    info's opType, and no operator (msprof's databases have no
  *    COMPUTE_TASK_INFO row of a collective: tests/fixtures/real); each
  *    MsprofHcclInfo is one HCCL task of the latest track of its HCCL-level
@@ -958,6 +959,21 @@ static int build_stream(struct out *o, const struct npuprof_hostfmt_file_header 
 	return 0;
 }
 
+/* The name of node n's communication op: its basic info's opName (the
+ * op's name, as the node's itemId is in CANN's reports; a replay's node
+ * has no itemId), else the itemId, else "0". */
+static uint64_t comm_name(struct out *o, const struct cann_file *f, const struct cx_api *a,
+			  int32_t basic)
+{
+	uint64_t op = 0;
+
+	if (basic >= 0)
+		memcpy(&op,
+		       f->blob + f->info[basic].data + offsetof(struct MsprofNodeBasicInfo, opName),
+		       sizeof(op));
+	return op ? op : a->item ? a->item : intern(o, "0");
+}
+
 int cann_finish(struct cann_file *f, const struct npuprof_hostfmt_file_header *fh,
 		uint64_t *next_conn, uint64_t *next_op, uint8_t **buf, size_t *len,
 		struct cann_stats *st)
@@ -1338,7 +1354,7 @@ int cann_finish(struct cann_file *f, const struct npuprof_hostfmt_file_header *f
 		r->end_ns = a->end;
 		r->connection_id = a->conn;
 		r->op_seq = opseq[n];
-		r->op_name_id = a->item ? a->item : intern(&o, "0");
+		r->op_name_id = comm_name(&o, f, a, nb[n]);
 		r->op_type_id = NPUPROF_HOSTFMT_NO_STRING;
 		r->group_name_id = NPUPROF_HOSTFMT_NO_STRING;
 		r->alg_type_id = NPUPROF_HOSTFMT_NO_STRING;
@@ -1432,7 +1448,7 @@ int cann_finish(struct cann_file *f, const struct npuprof_hostfmt_file_header *f
 		r->time_ns = best->r.time_ns;
 		r->connection_id = f->api[n].conn;
 		r->op_seq = opseq[n];
-		r->op_name_id = f->api[n].item ? f->api[n].item : intern(&o, "0");
+		r->op_name_id = comm_name(&o, f, &f->api[n], nb[n]);
 		r->group_name_id = hi.groupName;
 		r->task_type_id = hi.itemId;
 		r->stream_id = best->r.stream_id;

@@ -707,20 +707,35 @@ void rtprof_compute_op(const aclnpuOpDesc *d, const char *ge_type, int dev,
 	}
 }
 
+/* Where a replay's record of connectionId conn is reported: at the start
+ * of its range if this thread recorded one (rtrep_range), else at t. */
+static uint64_t in_range(uint64_t conn, uint64_t t)
+{
+	pthread_mutex_lock(&g_ranges.lock);
+	if (conn < g_ranges.n && g_ranges.r[conn].start && g_ranges.r[conn].tid == tid())
+		t = g_ranges.r[conn].start;
+	pthread_mutex_unlock(&g_ranges.lock);
+	return t;
+}
+
 void rtprof_hccl_op(const struct npuprof_hostfmt_hccl_op *b)
 {
 	struct MsprofCompactInfo c;
+	/* the export gives the op to the node API around its reports: a
+	 * replayed op's times are the device's, so it is stamped in its
+	 * node's range */
+	uint64_t time = in_range(b->connection_id, b->end_ns);
 
 	if (!g_hp.ok)
 		return;
 	compact_head(&c, MSPROF_REPORT_NODE_LEVEL, MSPROF_REPORT_NODE_BASIC_INFO_TYPE,
-		     sizeof(struct MsprofNodeBasicInfo), b->end_ns);
+		     sizeof(struct MsprofNodeBasicInfo), time);
 	c.data.nodeBasicInfo.opName = b->op_name_id;
 	c.data.nodeBasicInfo.taskType = MSPROF_GE_TASK_TYPE_HCCL;
 	c.data.nodeBasicInfo.opType = b->op_type_id;
 	g_hp.compact(1, &c, sizeof(c));
 	compact_head(&c, MSPROF_REPORT_NODE_LEVEL, MSPROF_REPORT_NODE_HCCL_OP_INFO_TYPE,
-		     sizeof(struct MsprofHCCLOPInfo), b->end_ns);
+		     sizeof(struct MsprofHCCLOPInfo), time);
 	c.data.hcclopInfo.relay = b->relay & 1;
 	c.data.hcclopInfo.retry = b->retry & 1;
 	c.data.hcclopInfo.dataType = (uint8_t)b->data_type;
