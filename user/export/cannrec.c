@@ -1605,6 +1605,8 @@ int cann_decode(const char *path, npuprof_hostread_record_fn fn, void *ctx, stru
 		}
 		free(buf);
 	}
+	if (st)
+		st->reports = cann_reports(d.f);
 	cann_close(d.f);
 	for (size_t i = 0; i < d.ns; i++)
 		free(d.s[i]);
