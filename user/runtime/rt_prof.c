@@ -36,8 +36,10 @@ static __thread int t_depth;
 /* An API's connectionId and start, in one order: msprof numbers CANN's
  * APIs by their starts (so does the export, cannrec.c), so the runtime
  * hands its ids out in the order of strictly increasing starts, under one
- * lock (a start not after the last one is read again; a clock that does
- * not move for 64 reads gets the last start + 1). */
+ * lock. A start not after the last one is read again until the clock
+ * passes it (two CPUs' clocks may be a little apart); only a clock that
+ * does not move for 65536 reads gets the last start + 1, since a start
+ * ahead of the thread's clock would put its own tasks before it. */
 static pthread_mutex_t g_begin_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t g_last_start;
 
@@ -46,7 +48,7 @@ static uint64_t begin_stamp(uint64_t *conn)
 	uint64_t t = rtprof_now();
 
 	pthread_mutex_lock(&g_begin_lock);
-	for (int i = 0; t <= g_last_start && i < 64; i++)
+	for (int i = 0; t <= g_last_start && i < 65536; i++)
 		t = rtprof_now();
 	if (t <= g_last_start)
 		t = g_last_start + 1;
