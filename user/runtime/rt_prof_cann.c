@@ -538,6 +538,45 @@ void rtprof_place(struct rt_task *t)
 	pthread_mutex_unlock(&g_ranges.lock);
 }
 
+/* A replayed task is sent at most this long before its range begins: its
+ * track, placed in the range, must not be more than TRACK_SLACK_NS (2 ms,
+ * user/export/hostdata_engine.h) after the device saw it, and a task sent
+ * just in time would start late on a slow host. */
+#define RANGE_LEAD_NS 1000000u
+
+void rtprof_before_submit(const struct rt_task *t, int n)
+{
+	uint64_t until = 0, now;
+
+	pthread_mutex_lock(&g_ranges.lock);
+	for (int i = 0; i < n; i++) {
+		const struct rep_range *r;
+
+		if (!t[i].has_conn || t[i].conn >= g_ranges.n)
+			continue;
+		r = &g_ranges.r[t[i].conn];
+		if (r->start && r->tid == tid()) {
+			until = r->start;
+			if (t[i].model.flags & NPUSIM_TASK_F_TIMED) {
+				uint64_t start = rtprof_from_mono(t[i].model.start_ns);
+
+				if (start < until)
+					until = start;
+			}
+			break;
+		}
+	}
+	pthread_mutex_unlock(&g_ranges.lock);
+	until = until > RANGE_LEAD_NS ? until - RANGE_LEAD_NS : 0;
+	while (until && (now = rtprof_now()) < until) {
+		uint64_t d = until - now;
+		struct timespec ts = { .tv_sec = (time_t)(d / 1000000000u),
+				       .tv_nsec = (long)(d % 1000000000u) };
+
+		nanosleep(&ts, NULL);
+	}
+}
+
 static void compact_head(struct MsprofCompactInfo *c, uint16_t level, uint32_t type, uint32_t len,
 			 uint64_t time)
 {
