@@ -201,7 +201,7 @@ START_TEST(test_cann_app_database)
 	ck_assert_str_eq(STR("COMPUTE_TASK_INFO", "inputShapes", "t.streamId = 3"),
 			 "\"16,8;32,8;64,8;128,8;256,8\"");
 	ck_assert_str_eq(STR("COMPUTE_TASK_INFO", "inputFormats", "t.streamId = 3"),
-			 "ND;ND;ND;ND;ND");
+			 "FORMAT_ND;FORMAT_ND;FORMAT_ND;FORMAT_ND;FORMAT_ND");
 	ck_assert_str_eq(STR("COMPUTE_TASK_INFO", "outputFormats", "t.streamId = 3"), "FRACTAL_NZ");
 	ck_assert_str_eq(STR("COMPUTE_TASK_INFO", "outputDataTypes", "t.streamId = 3"), "FLOAT");
 	ck_assert_int_eq(q("SELECT x.mixBlockDim FROM COMPUTE_TASK_INFO x JOIN TASK t ON "

@@ -6,6 +6,9 @@
  * its thread) and compare that with the exported database.
  *   fwk <TAB> tid <TAB> start_ns <TAB> end_ns <TAB> type <TAB> name
  *   api <TAB> tid <TAB> start_ns <TAB> end_ns <TAB> level <TAB> connectionId <TAB> name
+ * A stream's CANN reports (the runtime's CANN backend) are read as the
+ * export reads them (cann_decode: API records by msprof's rules, their
+ * connectionIds numbered per stream from 0 in start order).
  * Names are resolved through the streams' HASH records ("?<id>" if none).
  * Exits non-zero on damage or if a stream cannot be read.
  *
@@ -16,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "npuprof/hostread.h"
+#include "cannrec.h"
 
 struct rec {
 	int fwk;
@@ -115,11 +118,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (int i = 1; i < argc; i++) {
-		struct npuprof_hostread_file_info info;
-		struct npuprof_hostread_decode_stats st;
 		char err[512];
-		int r = npuprof_hostread_decode(argv[i], on_rec, NULL, &info, &st, err,
-						sizeof(err));
+		int r = cann_decode(argv[i], on_rec, NULL, NULL, err, sizeof(err));
 
 		if (r) {
 			fprintf(stderr, "mirror_dump: %s: %d %s\n", argv[i], r, err);

@@ -517,65 +517,20 @@ static const struct npuprof_hostfmt_api *api_by_conn(uint64_t conn)
 	return NULL;
 }
 
-/* The runtime reports through CANN's ABI: its stream holds the reports,
- * which the export's rules (cannrec.h) turn into the records checked here,
- * as `npuprof export` does; the stream's other records go straight on. */
-static struct cann_file *g_cann;
-
-static const char *hash_str(void *ctx, uint64_t id)
-{
-	(void)ctx;
-	for (int i = 0; i < D.hash && i < MAXREC; i++)
-		if (D.hash_ids[i] == id)
-			return D.hash_str[i];
-	return NULL;
-}
-
-static int on_raw(void *ctx, const struct npuprof_hostfmt_block_header *b,
-		  const struct npuprof_hostfmt_header *r)
-{
-	switch (r->kind) {
-	case NPUPROF_HOSTFMT_MSPROF_API:
-	case NPUPROF_HOSTFMT_MSPROF_EVENT:
-	case NPUPROF_HOSTFMT_MSPROF_COMPACT:
-	case NPUPROF_HOSTFMT_MSPROF_ADDITIONAL:
-	case NPUPROF_HOSTFMT_MSPROF_TYPE: return cann_add(g_cann, r) ? 1 : 0;
-	}
-	return on_rec(ctx, b, r);
-}
-
-/* Decodes the stream at path into D, CANN reports by the export's rules. */
+/* Decodes the stream at path into D. With the CANN backend the runtime
+ * reports through CANN's ABI: its stream holds the reports, which the
+ * export's rules (cann_decode) turn into the records checked here, as
+ * `npuprof export` does; the stream's other records go straight on. */
 static int decode(const char *path, char *err, size_t errlen)
 {
-	struct npuprof_hostread_file_info info;
-	struct npuprof_hostread_decode_stats st;
 	struct cann_stats cs;
-	uint64_t conn = 0, op = 0;
-	uint8_t *buf = NULL;
-	size_t len = 0;
-	int r;
+	int r = cann_decode(path, on_rec, NULL, &cs, err, errlen);
 
-	memset(&st, 0, sizeof(st));
-	g_cann = cann_open((uint32_t)getpid(), hash_str, NULL);
-	if (!g_cann)
-		return -ENOMEM;
-	r = npuprof_hostread_decode(path, on_raw, NULL, &info, &st, err, errlen);
-	if (!r && cann_reports(g_cann)) {
-		r = cann_finish(g_cann, &info.header, &conn, &op, &buf, &len, &cs);
-		if (!r) {
-			printf("profile: %llu CANN reports; unregistered %llu, bad payload %llu, orphan ext %llu, orphan detail %llu\n",
-			       (unsigned long long)cs.reports, (unsigned long long)cs.unregistered,
-			       (unsigned long long)cs.bad_payload,
-			       (unsigned long long)cs.orphan_ext,
-			       (unsigned long long)cs.orphan_detail);
-			memset(&st, 0, sizeof(st));
-			r = npuprof_hostread_decode_buffer(buf, len, "cann", on_rec, NULL, NULL,
-							   &st, err, errlen);
-		}
-		free(buf);
-	}
-	cann_close(g_cann);
-	g_cann = NULL;
+	if (!r)
+		printf("profile: %llu CANN reports; unregistered %llu, bad payload %llu, orphan ext %llu, orphan detail %llu\n",
+		       (unsigned long long)cs.reports, (unsigned long long)cs.unregistered,
+		       (unsigned long long)cs.bad_payload, (unsigned long long)cs.orphan_ext,
+		       (unsigned long long)cs.orphan_detail);
 	return r;
 }
 

@@ -27,9 +27,12 @@
  *    last task track of the node; formats and dtypes are named as msprof
  *    names them, shapes joined as it joins them;
  *  - a node with HCCL op info or HCCL tasks is a communication op named by
- *    its itemId, with the node's times and connectionId and the basic
- *    info's opType; each MsprofHcclInfo is one HCCL task of the latest track
- *    of its HCCL-level API (or, without one, of its node) not after it;
+ *    its basic info's opName (else its itemId: the same name in CANN's
+ *    reports), with the node's times and connectionId and the basic
+ *    info's opType, and no operator (msprof's databases have no
+ *    COMPUTE_TASK_INFO row of a collective: tests/fixtures/real); each
+ *    MsprofHcclInfo is one HCCL task of the latest track of its HCCL-level
+ *    API (or, without one, of its node) not after it;
  *  - memcpy info (801) gives size and direction to the track of the same
  *    runtime API (same thread, stream); npuprof_task_ext to the track it
  *    follows.
@@ -369,10 +372,12 @@ static const char *const g_ge_dtype[] = {
 	[40] = "DT_FLOAT4_E2M1", [41] = "DT_FLOAT4_E1M2", [42] = "DT_MAX",
 };
 
+/* GE formats as msprof names them: ND as FORMAT_ND, the others bare (the
+ * real databases of tests/fixtures/real) */
 static const char *const g_ge_format[] = {
 	[0] = "NCHW",
 	[1] = "NHWC",
-	[2] = "ND",
+	[2] = "FORMAT_ND",
 	[3] = "NC1HWC0",
 	[4] = "FRACTAL_Z",
 	[5] = "NC1C0HWPAD",
@@ -954,6 +959,21 @@ static int build_stream(struct out *o, const struct npuprof_hostfmt_file_header 
 	return 0;
 }
 
+/* The name of node n's communication op: its basic info's opName (the
+ * op's name, as the node's itemId is in CANN's reports; a replay's node
+ * has no itemId), else the itemId, else "0". */
+static uint64_t comm_name(struct out *o, const struct cann_file *f, const struct cx_api *a,
+			  int32_t basic)
+{
+	uint64_t op = 0;
+
+	if (basic >= 0)
+		memcpy(&op,
+		       f->blob + f->info[basic].data + offsetof(struct MsprofNodeBasicInfo, opName),
+		       sizeof(op));
+	return op ? op : a->item ? a->item : intern(o, "0");
+}
+
 int cann_finish(struct cann_file *f, const struct npuprof_hostfmt_file_header *fh,
 		uint64_t *next_conn, uint64_t *next_op, uint8_t **buf, size_t *len,
 		struct cann_stats *st)
@@ -1261,8 +1281,12 @@ int cann_finish(struct cann_file *f, const struct npuprof_hostfmt_file_header *f
 	/* operators and communication ops, per node */
 	for (size_t n = 0; n < f->napi && !o.err; n++) {
 		const struct cx_api *a = &f->api[n];
+		int comm = nh[n] >= 0 || ncnt[n] != 0;
 
-		if (nb[n] >= 0 && nlast[n] < 0) {
+		if (comm) {
+			/* a communication op: its basic info types the op
+			 * (below) and describes no operator */
+		} else if (nb[n] >= 0 && nlast[n] < 0) {
 			f->st.orphan_detail++; /* an operator without a task */
 		} else if (nb[n] >= 0) {
 			const struct trk *t = &tk[nlast[n]];
@@ -1316,7 +1340,7 @@ int cann_finish(struct cann_file *f, const struct npuprof_hostfmt_file_header *f
 			r->mix_block_dim = (bi.blockDim & 0xffff) * (bi.blockDim >> 16);
 			r->op_flag = bi.opFlag;
 		}
-		if (nh[n] < 0 && !ncnt[n])
+		if (!comm)
 			continue;
 		/* a communication op */
 		struct npuprof_hostfmt_hccl_op *r = out_rec(&o, NPUPROF_HOSTFMT_HCCL_OP, sizeof(*r),
@@ -1330,7 +1354,7 @@ int cann_finish(struct cann_file *f, const struct npuprof_hostfmt_file_header *f
 		r->end_ns = a->end;
 		r->connection_id = a->conn;
 		r->op_seq = opseq[n];
-		r->op_name_id = a->item ? a->item : intern(&o, "0");
+		r->op_name_id = comm_name(&o, f, a, nb[n]);
 		r->op_type_id = NPUPROF_HOSTFMT_NO_STRING;
 		r->group_name_id = NPUPROF_HOSTFMT_NO_STRING;
 		r->alg_type_id = NPUPROF_HOSTFMT_NO_STRING;
@@ -1424,7 +1448,7 @@ int cann_finish(struct cann_file *f, const struct npuprof_hostfmt_file_header *f
 		r->time_ns = best->r.time_ns;
 		r->connection_id = f->api[n].conn;
 		r->op_seq = opseq[n];
-		r->op_name_id = f->api[n].item ? f->api[n].item : intern(&o, "0");
+		r->op_name_id = comm_name(&o, f, &f->api[n], nb[n]);
 		r->group_name_id = hi.groupName;
 		r->task_type_id = hi.itemId;
 		r->stream_id = best->r.stream_id;
@@ -1486,4 +1510,107 @@ out:
 	free(tk);
 	free(first_rt);
 	return ret;
+}
+
+/* ---- a whole stream, read by the rules --------------------------------------- */
+
+struct decode_ctx {
+	struct cann_file *f;
+	npuprof_hostread_record_fn fn;
+	void *ctx;
+	struct u64map at; /* hash id -> index in s */
+	char **s;
+	size_t ns, cap;
+	int err;
+};
+
+static const char *decode_str(void *ctx, uint64_t id)
+{
+	const struct decode_ctx *d = ctx;
+	uint64_t i;
+
+	return u64map_get(&d->at, id, &i) ? d->s[i] : NULL;
+}
+
+static int decode_rec(void *ctx, const struct npuprof_hostfmt_block_header *b,
+		      const struct npuprof_hostfmt_header *r)
+{
+	struct decode_ctx *d = ctx;
+
+	switch (r->kind) {
+	case NPUPROF_HOSTFMT_MSPROF_API:
+	case NPUPROF_HOSTFMT_MSPROF_EVENT:
+	case NPUPROF_HOSTFMT_MSPROF_COMPACT:
+	case NPUPROF_HOSTFMT_MSPROF_ADDITIONAL:
+	case NPUPROF_HOSTFMT_MSPROF_TYPE: d->err = cann_add(d->f, r); return d->err ? 1 : 0;
+	case NPUPROF_HOSTFMT_HASH: {
+		const struct npuprof_hostfmt_hash *h = (const void *)r;
+		uint64_t old;
+
+		if (!u64map_get(&d->at, h->id, &old)) {
+			char *copy;
+
+			if (d->ns == d->cap) {
+				size_t cap = d->cap ? d->cap * 2 : 256;
+				char **s = realloc(d->s, cap * sizeof(*s));
+
+				if (!s) {
+					d->err = -ENOMEM;
+					return 1;
+				}
+				d->s = s;
+				d->cap = cap;
+			}
+			copy = strndup(h->str, h->len);
+			if (!copy || u64map_put(&d->at, h->id, d->ns)) {
+				free(copy);
+				d->err = -ENOMEM;
+				return 1;
+			}
+			d->s[d->ns++] = copy;
+		}
+		break;
+	}
+	}
+	return d->fn(d->ctx, b, r);
+}
+
+int cann_decode(const char *path, npuprof_hostread_record_fn fn, void *ctx, struct cann_stats *st,
+		char *err, size_t errlen)
+{
+	struct decode_ctx d = { .fn = fn, .ctx = ctx };
+	struct npuprof_hostread_file_info info;
+	struct npuprof_hostread_decode_stats ds;
+	uint64_t conn = 0, op = 0;
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int r;
+
+	if (st)
+		memset(st, 0, sizeof(*st));
+	u64map_init(&d.at);
+	d.f = cann_open(0, decode_str, &d);
+	if (!d.f)
+		return -ENOMEM;
+	memset(&ds, 0, sizeof(ds));
+	r = npuprof_hostread_decode(path, decode_rec, &d, &info, &ds, err, errlen);
+	if (d.err)
+		r = d.err;
+	if (!r && cann_reports(d.f)) {
+		r = cann_finish(d.f, &info.header, &conn, &op, &buf, &len, st);
+		if (!r) {
+			memset(&ds, 0, sizeof(ds));
+			r = npuprof_hostread_decode_buffer(buf, len, "cann", fn, ctx, NULL, &ds,
+							   err, errlen);
+		}
+		free(buf);
+	}
+	if (st)
+		st->reports = cann_reports(d.f);
+	cann_close(d.f);
+	for (size_t i = 0; i < d.ns; i++)
+		free(d.s[i]);
+	free(d.s);
+	u64map_free(&d.at);
+	return r;
 }

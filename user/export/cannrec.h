@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "npuprof/hostfmt.h"
+#include "npuprof/hostread.h"
 
 /* What the rules could not use, by reason (export names each in a warning). */
 struct cann_stats {
@@ -63,5 +64,17 @@ uint64_t cann_reports(const struct cann_file *f);
 int cann_finish(struct cann_file *f, const struct npuprof_hostfmt_file_header *fh,
 		uint64_t *next_conn, uint64_t *next_op, uint8_t **buf, size_t *len,
 		struct cann_stats *st);
+
+/*
+ * The host stream at `path` as the export reads it: fn gets every record
+ * but CANN's reports (as npuprof_hostread_decode hands them), then the
+ * records those reports make by the rules (cann_finish; connectionIds from
+ * 0), if the stream has any. *st (may be NULL) gets what the rules left
+ * out; st->reports is 0 without reports. Returns what
+ * npuprof_hostread_decode returns, or a negative errno of the rules. For
+ * tools and tests that read one stream whichever backend wrote it.
+ */
+int cann_decode(const char *path, npuprof_hostread_record_fn fn, void *ctx, struct cann_stats *st,
+		char *err, size_t errlen);
 
 #endif

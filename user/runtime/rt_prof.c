@@ -33,14 +33,38 @@ static __thread struct {
 } t_stack[STACK_MAX];
 static __thread int t_depth;
 
+/* An API's connectionId and start, in one order: msprof numbers CANN's
+ * APIs by their starts (so does the export, cannrec.c), so the runtime
+ * hands its ids out in the order of strictly increasing starts, under one
+ * lock. A start not after the last one is read again until the clock
+ * passes it (two CPUs' clocks may be a little apart); only a clock that
+ * does not move for 65536 reads gets the last start + 1, since a start
+ * ahead of the thread's clock would put its own tasks before it. */
+static pthread_mutex_t g_begin_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t g_last_start;
+
+static uint64_t begin_stamp(uint64_t *conn)
+{
+	uint64_t t = rtprof_now();
+
+	pthread_mutex_lock(&g_begin_lock);
+	for (int i = 0; t <= g_last_start && i < 65536; i++)
+		t = rtprof_now();
+	if (t <= g_last_start)
+		t = g_last_start + 1;
+	g_last_start = t;
+	*conn = rtprof_new_conn();
+	pthread_mutex_unlock(&g_begin_lock);
+	return t;
+}
+
 void rtprof_begin(struct rt_api *a, uint32_t level, const char *name, const char *item)
 {
 	a->on = 1;
 	a->level = level;
 	a->name = name;
 	a->item = item ? rtprof_str(item) : NPUPROF_HOSTFMT_NO_STRING;
-	a->conn = rtprof_new_conn();
-	a->start = rtprof_now();
+	a->start = begin_stamp(&a->conn);
 	if (t_depth < STACK_MAX) {
 		t_stack[t_depth].level = level;
 		t_stack[t_depth].conn = a->conn;
@@ -61,7 +85,7 @@ void rtprof_api_range(uint32_t level, const char *name, uint64_t start_ns, uint6
 		      uint64_t *conn)
 {
 	*conn = rtprof_new_conn();
-	if (rtprof_on(rtprof_api_data(level))) {
+	if (rtprof_on(RTPROF_REPLAY_API)) {
 		uint64_t len = end_ns - start_ns; /* >= 0: aclnpuRecordApi checks */
 
 		start_ns = rtprof_from_mono(start_ns);

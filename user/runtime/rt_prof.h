@@ -21,6 +21,10 @@ enum rtprof_data {
 	RTPROF_RUNTIME_API, /* runtime-level API ranges (0x100) */
 	RTPROF_TASK_TRACK, /* one record per SQE (runtime trace 0x4000000) */
 	RTPROF_HCCL, /* HCCL APIs, op and small-task info */
+	RTPROF_REPLAY_API, /* a replay's recorded API ranges (aclnpuRecordApi):
+			    * the recorded db's levels carry over, so they
+			    * follow the task tracks they link, not their
+			    * level's switch */
 };
 int rtprof_on(enum rtprof_data what);
 /* The time base of every report (CANN: MsprofSysCycleTime). */
@@ -85,6 +89,11 @@ void rtrep_range(uint32_t level, uint64_t conn, uint64_t start_ns, uint64_t end_
  * may move t->time_ns (rt_prof_cann.c: a replayed task with an explicit
  * connectionId into its range). */
 void rtprof_place(struct rt_task *t);
+/* Before tasks t[0..n) are sent (rt_submit, t->time_ns not yet set): may
+ * wait (rt_prof_cann.c: until the range of a replayed task with an explicit
+ * connectionId has begun, so that its track, placed in the range, is not
+ * after the device saw the task; never past a timed task's start). */
+void rtprof_before_submit(const struct rt_task *t, int n);
 /* An API range with given times (a replay's: aclnpuRecordApi); its
  * connectionId in *conn, spent also while reporting is off. */
 void rtprof_api_range(uint32_t level, const char *name, uint64_t start_ns, uint64_t end_ns,

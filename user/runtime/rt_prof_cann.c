@@ -14,7 +14,10 @@
  *                 while its bit is on: ACL APIs 0x1 (ASCENDCL), runtime APIs
  *                 0x100, task tracks 0x4000000 or 0x800, node `launch` and
  *                 op info 0x800 (RUNTIME), HCCL APIs and op info 0x1 or
- *                 0x800, HCCL small tasks 0x2 (HCCL);
+ *                 0x800, HCCL small tasks 0x800 or 0x2 (HCCL); a replay's
+ *                 recorded API rows (aclnpuRecordApi) with the task
+ *                 tracks, whatever their level (the db's levels carry
+ *                 over: a level2 db's runtime-level rows without 0x100);
  *   devices       MsprofNotifySetDevice(0, dev, open) on open / release;
  *   time          MsprofSysCycleTime() for every timestamp;
  *   names         MsprofGetHashId for strings, MsprofRegTypeInfo for every
@@ -172,6 +175,7 @@ int rtprof_on(enum rtprof_data what)
 	case RTPROF_RUNTIME_API: return (sw(&g_rt) & PROF_RUNTIME_API_MASK) != 0;
 	case RTPROF_TASK_TRACK: return (sw(&g_rt) & PROF_RUNTIME_TRACE_MASK) != 0;
 	case RTPROF_HCCL: return (sw(&g_hccl) & (PROF_ACL_API_MASK | PROF_TASK_TIME_MASK)) != 0;
+	case RTPROF_REPLAY_API: return (sw(&g_rt) & PROF_RUNTIME_TRACE_MASK) != 0;
 	}
 	return 0;
 }
@@ -518,6 +522,45 @@ void rtprof_place(struct rt_task *t)
 	pthread_mutex_unlock(&g_ranges.lock);
 }
 
+/* A replayed task is sent at most this long before its range begins: its
+ * track, placed in the range, must not be more than TRACK_SLACK_NS (2 ms,
+ * user/export/hostdata_engine.h) after the device saw it, and a task sent
+ * just in time would start late on a slow host. */
+#define RANGE_LEAD_NS 1000000u
+
+void rtprof_before_submit(const struct rt_task *t, int n)
+{
+	uint64_t until = 0, now;
+
+	pthread_mutex_lock(&g_ranges.lock);
+	for (int i = 0; i < n; i++) {
+		const struct rep_range *r;
+
+		if (!t[i].has_conn || t[i].conn >= g_ranges.n)
+			continue;
+		r = &g_ranges.r[t[i].conn];
+		if (r->start && r->tid == tid()) {
+			until = r->start;
+			if (t[i].model.flags & NPUSIM_TASK_F_TIMED) {
+				uint64_t start = rtprof_from_mono(t[i].model.start_ns);
+
+				if (start < until)
+					until = start;
+			}
+			break;
+		}
+	}
+	pthread_mutex_unlock(&g_ranges.lock);
+	until = until > RANGE_LEAD_NS ? until - RANGE_LEAD_NS : 0;
+	while (until && (now = rtprof_now()) < until) {
+		uint64_t d = until - now;
+		struct timespec ts = { .tv_sec = (time_t)(d / 1000000000u),
+				       .tv_nsec = (long)(d % 1000000000u) };
+
+		nanosleep(&ts, NULL);
+	}
+}
+
 static void compact_head(struct MsprofCompactInfo *c, uint16_t level, uint32_t type, uint32_t len,
 			 uint64_t time)
 {
@@ -687,20 +730,35 @@ void rtprof_compute_op(const aclnpuOpDesc *d, const char *ge_type, int dev,
 	}
 }
 
+/* Where a replay's record of connectionId conn is reported: at the start
+ * of its range if this thread recorded one (rtrep_range), else at t. */
+static uint64_t in_range(uint64_t conn, uint64_t t)
+{
+	pthread_mutex_lock(&g_ranges.lock);
+	if (conn < g_ranges.n && g_ranges.r[conn].start && g_ranges.r[conn].tid == tid())
+		t = g_ranges.r[conn].start;
+	pthread_mutex_unlock(&g_ranges.lock);
+	return t;
+}
+
 void rtprof_hccl_op(const struct npuprof_hostfmt_hccl_op *b)
 {
 	struct MsprofCompactInfo c;
+	/* the export gives the op to the node API around its reports: a
+	 * replayed op's times are the device's, so it is stamped in its
+	 * node's range */
+	uint64_t time = in_range(b->connection_id, b->end_ns);
 
 	if (!g_hp.ok)
 		return;
 	compact_head(&c, MSPROF_REPORT_NODE_LEVEL, MSPROF_REPORT_NODE_BASIC_INFO_TYPE,
-		     sizeof(struct MsprofNodeBasicInfo), b->end_ns);
+		     sizeof(struct MsprofNodeBasicInfo), time);
 	c.data.nodeBasicInfo.opName = b->op_name_id;
 	c.data.nodeBasicInfo.taskType = MSPROF_GE_TASK_TYPE_HCCL;
 	c.data.nodeBasicInfo.opType = b->op_type_id;
 	g_hp.compact(1, &c, sizeof(c));
 	compact_head(&c, MSPROF_REPORT_NODE_LEVEL, MSPROF_REPORT_NODE_HCCL_OP_INFO_TYPE,
-		     sizeof(struct MsprofHCCLOPInfo), b->end_ns);
+		     sizeof(struct MsprofHCCLOPInfo), time);
 	c.data.hcclopInfo.relay = b->relay & 1;
 	c.data.hcclopInfo.retry = b->retry & 1;
 	c.data.hcclopInfo.dataType = (uint8_t)b->data_type;
@@ -738,7 +796,9 @@ void rtprof_hccl_task(const struct npuprof_hostfmt_hccl_task *b)
 	struct MsprofAdditionalInfo x;
 	struct MsprofHcclInfo h;
 
-	if (!g_hp.ok || !(sw(&g_hccl) & PROF_TASK_TIME_L1_MASK))
+	/* from task time L0 up: msprof's level-0 databases have them (the
+	 * COMMUNICATION_TASK_INFO of tests/fixtures/real/910b-level0-*) */
+	if (!g_hp.ok || !(sw(&g_hccl) & (PROF_TASK_TIME_MASK | PROF_TASK_TIME_L1_MASK)))
 		return;
 	memset(&h, 0, sizeof(h));
 	h.itemId = b->task_type_id;

@@ -348,7 +348,7 @@ aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 	struct halTaskSendInfo si = { .type = DRV_NORMAL_TYPE, .sqId = s->sid, .timeout = -1 };
 	int prof = rtprof_on(RTPROF_TASK_TRACK);
 	drvError_t r;
-	uint64_t now = prof ? rtprof_now() : 0;
+	uint64_t now = 0;
 
 	for (int i = 0; i < n; i++) {
 		/* one SDMA SQE copies at most 4 GiB (its length is 32 bits) */
@@ -358,6 +358,10 @@ aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 				      (unsigned long long)t[i].bytes, UINT32_MAX);
 			return ACL_ERROR_INVALID_PARAM;
 		}
+	}
+	if (RT_UNLIKELY(prof)) {
+		rtprof_before_submit(t, n);
+		now = rtprof_now();
 	}
 	if (n > 64 &&
 	    (!(sq = malloc(sizeof(*sq) * (size_t)n)) || !(sm = malloc(sizeof(*sm) * (size_t)n)))) {
