@@ -29,7 +29,8 @@ out=${NPUPROF_RESULTS:-build/demo}
 grep -q '^npusim ' /proc/modules || insmod kmod/npusim/npusim.ko
 grep -q '^npuprof ' /proc/modules || insmod kmod/npuprof/npuprof.ko
 
-build/bin/npuprof record -o "$out" -- \
+# the default switches plus the runtime-level API rows (ACL_PROF_RUNTIME_API)
+NPUPROF_SWITCHES=0x183 build/bin/npuprof record -o "$out" -- \
 	build/bin/npuwork --scenario train --devices 2 --steps 4
 db=$(ls "$out"/PROF_*/msprof_*.db)
 echo

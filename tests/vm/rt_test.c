@@ -646,7 +646,7 @@ static int t_profile(const char *dir)
 		CHECK(str(o->name_id) && !strcmp(str(o->name_id), "layer0/MatMul"));
 		CHECK(str(o->task_type_id) && !strcmp(str(o->task_type_id), "AI_CORE"));
 		CHECK(str(o->input_shapes_id) && !strcmp(str(o->input_shapes_id), "\"32,1024\""));
-		CHECK(str(o->input_formats_id) && !strcmp(str(o->input_formats_id), "ND"));
+		CHECK(str(o->input_formats_id) && !strcmp(str(o->input_formats_id), "FORMAT_ND"));
 		CHECK(str(o->input_dtypes_id) && !strcmp(str(o->input_dtypes_id), "FLOAT16"));
 		CHECK(str(o->attr_id) && !strcmp(str(o->attr_id), "N/A"));
 		EQ(o->block_dim, 8);

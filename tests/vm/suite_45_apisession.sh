@@ -81,7 +81,10 @@ t_record() {
 	d=$AS_OUT/rec
 	rm -rf "$d" "$d.prof"
 	mkdir -p "$d" && chmod 0777 "$d"
-	build/bin/npuprof record --quiet -o "$d.prof" -- env LD_LIBRARY_PATH=$SDK $PS "$d" 8 \
+	# record's switches are the sample's own (ACL_API, TASK_TIME, MSPROFTX,
+	# RUNTIME_API: the runtime-level rows), so that both databases match
+	NPUPROF_SWITCHES=0x183 build/bin/npuprof record --quiet -o "$d.prof" -- \
+		env LD_LIBRARY_PATH=$SDK $PS "$d" 8 \
 		> "$d.out" 2> "$d.err" || { cat "$d.err"; return 1; }
 	cat "$d.err"
 	# record governs: nothing of the program's own in its result path but the note

@@ -312,10 +312,11 @@ After aclnnAdd|2|DoAclAdd_Inner|1" ] || return 1
 # the trace JSON of the demo workload (make demo's): parsed, names for
 # every pid/tid, flows paired and bound, every TASK row once with its
 # operator name, slices nested per thread (tests/trace_check.py); and the
-# demo's shape: 2 devices, both levels of host API, collectives, msproftx
+# demo's shape: 2 devices, both levels of host API (record's default
+# switches plus ACL_PROF_RUNTIME_API, as make demo), collectives, msproftx
 t_trace_json() {
 	mods && newdir || return 1
-	build/bin/npuprof record --quiet -o "$OUTX" -- \
+	NPUPROF_SWITCHES=0x183 build/bin/npuprof record --quiet -o "$OUTX" -- \
 		build/bin/npuwork --scenario train --devices 2 --steps 2 --quiet || return 1
 	s=$(session)
 	build/bin/npuprof export --quiet --json "$s" || return 1

@@ -1,14 +1,14 @@
 # user/runtime: libascendcl.so, the simulated ACL runtime (README.md), over
 # libascend_hal.so (the device) and the recorder's library (what it
 # reports). RT_REPORT picks the backend of its reporting layer (rt_prof.c):
-# rec (rt_prof_rec.c, libmsprofiler.so's host records; the default until
-# the CANN backend passes suite 70) or cann (rt_prof_cann.c, CANN's reporter
-# ABI of libprofapi.so). The other backend is compiled too, apart in
+# cann (rt_prof_cann.c, CANN's reporter ABI of libprofapi.so: the default,
+# as CANN's runtime reports) or rec (rt_prof_rec.c, libmsprofiler.so's
+# private host records). The other backend is compiled too, apart in
 # obj-alt/, so that it stays buildable, but not linked.
 # `make install-sdk PREFIX=DIR` lays the runtime out as CANN does
 # (dist/install.mk).
 $(eval $(call component,runtime))
-RT_REPORT   ?= rec
+RT_REPORT   ?= cann
 RT_BACKENDS := rec cann
 runtime_OBJS := $(filter-out $(patsubst %,$(BUILD)/obj/user/runtime/rt_prof_%.o,$(filter-out $(RT_REPORT),$(RT_BACKENDS))),$(runtime_OBJS))
 RT_OTHER_BACKENDS := $(patsubst %,$(BUILD)/obj-alt/user/runtime/rt_prof_%.o,$(filter-out $(RT_REPORT),$(RT_BACKENDS)))

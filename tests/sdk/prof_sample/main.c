@@ -3,7 +3,8 @@
  *
  *   aclInit, aclrtSetDevice, aclrtCreateStream, aclprofInit(dir),
  *   aclprofCreateConfig(devices, ACL_AICORE_ARITHMETIC_UTILIZATION,
- *   ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_MSPROFTX),
+ *   ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PROF_MSPROFTX |
+ *   ACL_PROF_RUNTIME_API),
  *   aclprofSetConfig(ACL_PROF_SYS_HARDWARE_MEM_FREQ, "15"), aclprofStart,
  *   device work with msproftx stamps, aclprofStop, aclprofFinalize.
  *
@@ -14,8 +15,9 @@
  * line, for the test to compare with the exported database:
  *   tasks.MEMCPY_ASYNC=  tasks.EVENT_RECORD=  tasks.MsTx=  stamps=
  *   api.aclrtMemcpyAsync=  api.aclrtRecordEvent=  api.aclrtSynchronizeStream=
- * (the calls inside the collection; the runtime adds a runtime-level
- * CANN_API row under each: MemcpyAsync, EventRecord, StreamSynchronize)
+ * (the calls inside the collection; with ACL_PROF_RUNTIME_API the runtime
+ * adds a runtime-level CANN_API row under each: MemcpyAsync, EventRecord,
+ * StreamSynchronize)
  * --no-prof runs the same work without the profiling calls (a baseline).
  */
 #include <stdio.h>
@@ -63,7 +65,7 @@ int main(int argc, char **argv)
 		CHECK(aclprofInit(dir, strlen(dir)));
 		config = aclprofCreateConfig(devices, 1, ACL_AICORE_ARITHMETIC_UTILIZATION, NULL,
 					     ACL_PROF_ACL_API | ACL_PROF_TASK_TIME |
-						     ACL_PROF_MSPROFTX);
+						     ACL_PROF_MSPROFTX | ACL_PROF_RUNTIME_API);
 		if (!config) {
 			fprintf(stderr, "prof_sample: aclprofCreateConfig failed\n");
 			return 1;
