@@ -35,17 +35,22 @@ $(BUILD)/tests/bench/%: $(BUILD)/obj/tests/bench/%.o $(REC_A) $(GEN_OBJS) $(LIB_
 	$(CC) -o $@ $< $(TEST_LINK) $(LDLIBS)
 
 # tests of the profiling library's calls into the runtime and the driver
-# link a stand-in for both (tests/unit/fake_runtime.h), which their RUNPATH
-# also offers as libruntime.so and libascend_hal.so
-FAKE_RT       := $(BUILD)/tests/fake/libfakert.so
+# link stand-ins for both (tests/unit/fake_runtime.h) under the sonames the
+# library dlopens, libruntime.so and libascend_hal.so: already loaded, they
+# are what a dlopen by that name returns, whatever the search path (a
+# sanitizer's dlopen interceptor does not search the test's RUNPATH)
+FAKE_RT       := $(BUILD)/tests/fake/libruntime.so
+FAKE_HAL      := $(BUILD)/tests/fake/libascend_hal.so
 FAKE_RT_TESTS := $(patsubst %,$(BUILD)/tests/unit/%,test_aclprof test_apisession test_mstx test_profapi)
 $(FAKE_RT): tests/unit/fake_runtime.c tests/unit/fake_runtime.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -shared -Wl,-soname,libfakert.so -o $@ $<
-	ln -sf libfakert.so $(dir $@)libruntime.so
-	ln -sf libfakert.so $(dir $@)libascend_hal.so
-$(FAKE_RT_TESTS): $(FAKE_RT)
-$(FAKE_RT_TESTS): LDLIBS += -L$(BUILD)/tests/fake -lfakert -Wl,-rpath,'$$ORIGIN/../fake'
+	$(CC) $(CFLAGS) -shared -Wl,-soname,libruntime.so -o $@ $<
+$(FAKE_HAL): tests/unit/fake_runtime.c tests/unit/fake_runtime.h $(FAKE_RT)
+	$(CC) $(CFLAGS) -DFAKE_HAL -shared -Wl,-soname,libascend_hal.so -o $@ $< \
+		-L$(dir $@) -lruntime
+$(FAKE_RT_TESTS): $(FAKE_RT) $(FAKE_HAL)
+$(FAKE_RT_TESTS): LDLIBS += -L$(BUILD)/tests/fake -Wl,--no-as-needed -lruntime -lascend_hal \
+	-Wl,--as-needed -Wl,-rpath,'$$ORIGIN/../fake'
 
 # tests of the npuprof tool's parts link those parts
 TOOL_OBJ = $(BUILD)/obj/user/tools/npuprof/$(1).o

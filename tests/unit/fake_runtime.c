@@ -1,11 +1,22 @@
 /*
- * fake_runtime.c - libfakert.so: the runtime and driver calls the
- * profiling library makes, answered from struct fake_rt (fake_runtime.h).
+ * fake_runtime.c - the runtime and driver calls the profiling library
+ * makes, answered from struct fake_rt (fake_runtime.h): built as the
+ * stand-in libruntime.so, and with FAKE_HAL as the stand-in
+ * libascend_hal.so (drvGetDevNum only, over the first one's fake_rt).
  */
 #include <string.h>
 
 #include "fake_runtime.h"
 
+#ifdef FAKE_HAL
+int drvGetDevNum(uint32_t *count)
+{
+	if (fake_rt.devcount_fail)
+		return 1; /* DRV_ERROR_INVALID_DEVICE */
+	*count = fake_rt.devcount;
+	return 0;
+}
+#else
 struct fake_rt fake_rt = { .refuse = 1 };
 
 void fake_rt_reset(void)
@@ -41,11 +52,4 @@ int32_t rtCacheLastTaskOpInfo(const void *info, size_t size)
 	memcpy(fake_rt.cache, info, size < sizeof(fake_rt.cache) ? size : sizeof(fake_rt.cache));
 	return fake_rt.cache_fail ? 107000 : 0;
 }
-
-int drvGetDevNum(uint32_t *count)
-{
-	if (fake_rt.devcount_fail)
-		return 1; /* DRV_ERROR_INVALID_DEVICE */
-	*count = fake_rt.devcount;
-	return 0;
-}
+#endif

@@ -6,8 +6,8 @@
  * and rtCacheLastTaskOpInfo by dlopen("libruntime.so") and drvGetDevNum by
  * dlopen("libascend_hal.so"), as CANN's does (user/recorder/rtplugin.h).
  * On the host there is no device for the real ones, so a test links
- * libfakert.so (tests/build.mk: FAKE_RT), which is also reachable under
- * both those names from the test's RUNPATH, and steers it through
+ * stand-ins with those sonames (tests/build.mk: FAKE_RT, FAKE_HAL), which
+ * the library's dlopen then finds loaded, and steers them through
  * fake_rt. The real runtime is tested in the VM (tests/vm/).
  */
 #ifndef NPUPROF_FAKE_RUNTIME_H
