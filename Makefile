@@ -118,8 +118,8 @@ bench: deps all tests
 
 # everything built here but the fetched kernel and the debug kernel
 clean:
-	rm -rf $(BUILD)/obj $(BUILD)/obj-alt $(BUILD)/lib $(BUILD)/bin $(BUILD)/tests $(BUILD)/vm \
+	rm -rf $(BUILD)/obj $(BUILD)/lib $(BUILD)/bin $(BUILD)/tests $(BUILD)/vm \
 		$(BUILD)/python $(BUILD)/bpf $(BUILD)/asan $(BUILD)/fuzz
 	-$(if $(KDIR),$(MAKE) -C $(KDIR) M=$(CURDIR) clean)
 
--include $(shell find $(BUILD)/obj $(BUILD)/obj-alt -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

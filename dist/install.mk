@@ -19,7 +19,7 @@ LIBDIR       ?= $(INST_PREFIX)/lib
 INCLUDEDIR   ?= $(INST_PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DKMSDIR      := /usr/src/npuprof-$(VERSION)
-INSTALL_HDRS  = $(shell find include/acl include/mstx include/npuprof include/uapi -name '*.h')
+INSTALL_HDRS  = $(shell find include/acl include/mstx include/npuprof include/profiling include/uapi -name '*.h')
 DKMS_SRCS     = Kbuild VERSION $(wildcard include/uapi/*.h kmod/*/Kbuild) \
                 $(filter-out %.mod.c,$(wildcard kmod/*/*.c kmod/*/*.h))
 

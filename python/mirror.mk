@@ -15,12 +15,12 @@ MIRROR_OBJ  := $(BUILD)/obj/$(MIRROR_SRC)/mirror.o
 MIRROR_PY   := $(patsubst $(MIRROR_SRC)/%,$(MIRROR_DIR)/sim/%,$(wildcard $(MIRROR_SRC)/*.py))
 MIRROR_RPATH := -Wl,-rpath,'$$ORIGIN/../../lib' -Wl,-rpath,'$$ORIGIN/../../..' \
                 -Wl,-rpath,'$$ORIGIN/../../../../lib64'
-$(MIRROR_OBJ): INC = -Iuser/recorder -I$(MIRROR_SRC)
+$(MIRROR_OBJ): INC = -I$(MIRROR_SRC)
 
 $(MIRROR_SO): $(MIRROR_OBJ) $(NN_LIBS) $(RT_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-soname,libnpuprof_mirror.so -Wl,--no-undefined -o $@ $(MIRROR_OBJ) \
-		-L$(BUILD)/lib -lopapi -lnnopbase -lascendcl -lmsprofiler -lpthread $(MIRROR_RPATH)
+		-L$(BUILD)/lib -lopapi -lnnopbase -lascendcl -lmsprofiler -lprofapi -lpthread $(MIRROR_RPATH)
 
 $(MIRROR_OBJ): CFLAGS += -fvisibility=hidden
 
@@ -41,6 +41,6 @@ $(BUILD)/tests/unit/test_mirror: $(BUILD)/obj/tests/unit/test_mirror.o $(UNIT_MA
 $(BUILD)/obj/tests/vm/mirror_test.o: INC = $(INC_tests) -I$(MIRROR_SRC)
 $(BUILD)/tests/vm/mirror_test: $(BUILD)/obj/tests/vm/mirror_test.o $(MIRROR_SO)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $< -L$(MIRROR_DIR) -lnpuprof_mirror $(RT_LINK) \
+	$(CC) -o $@ $< -L$(MIRROR_DIR) -lnpuprof_mirror $(RT_LINK) -lprofapi \
 		-Wl,-rpath,'$$ORIGIN/../../python/npuprof' -lpthread
 endif

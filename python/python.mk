@@ -28,8 +28,8 @@ TORCH_SRCS  := $(wildcard python/npuprof/csrc/*.cpp)
 # NDEBUG as libtorch was built: RecordFunction has debug-only members
 TORCH_CXXFLAGS := -O2 -g -std=gnu++17 -fPIC -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
                -DNDEBUG \
-               -Iinclude -Iuser/recorder -Ipython/npuprof/csrc $(addprefix -I,$(MIRROR_SRC)) -I$(PY_INC) -MMD -MP
-TORCH_LIBS  := -L$(BUILD)/lib -lmsprofiler -ltorch_cpu -lc10 \
+               -Iinclude -Ipython/npuprof/csrc $(addprefix -I,$(MIRROR_SRC)) -I$(PY_INC) -MMD -MP
+TORCH_LIBS  := -L$(BUILD)/lib -lmsprofiler -lprofapi -ltorch_cpu -lc10 \
                -Wl,-rpath,'$$ORIGIN' -Wl,-rpath,'$$ORIGIN/../../lib' -Wl,-rpath,'$$ORIGIN/../../..'
 
 # no-as-needed: the extension refers to the mirror only by weak symbols

@@ -76,7 +76,7 @@ $(BUILD)/tests/unit/test_aclnn: $(BUILD)/obj/tests/unit/test_aclnn.o $(UNIT_MAIN
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(UNIT_MAIN) -L$(BUILD)/lib -lopapi -lnnopbase -lc_sec $(RT_LINK) $(CHECK_LIBS) -lpthread
 # the CANN backend of the reporting layer over this test's side of the ABI
-RT_CANN_O := $(BUILD)/$(if $(filter cann,$(RT_REPORT)),obj,obj-alt)/user/runtime/rt_prof_cann.o
+RT_CANN_O := $(BUILD)/obj/user/runtime/rt_prof_cann.o
 $(BUILD)/tests/unit/test_rt_report: $(BUILD)/obj/tests/unit/test_rt_report.o $(UNIT_MAIN) \
 		$(BUILD)/obj/user/runtime/rt_prof.o $(RT_CANN_O)
 	@mkdir -p $(dir $@)

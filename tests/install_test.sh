@@ -48,15 +48,15 @@ for l in libascendcl.so libascend_hal.so libnnopbase.so libopapi.so libc_sec.so;
 	[ -f "build/lib/$l" ] || fail "build/lib/$l was not built"
 	[ -e "$d/usr/lib/$l" ] && fail "make install installed the simulated runtime's $l"
 done
-for h in $(cd include && find acl mstx npuprof uapi -name '*.h'); do
+for h in $(cd include && find acl mstx npuprof profiling uapi -name '*.h'); do
 	cmp -s "include/$h" "$d/usr/include/$h" || fail "header $h not installed in /usr/include"
 done
 # Internal contracts between our components are not installed.
-for h in rtplugin.h hostrec.h npusim_dev.h dbgen.h rec_export.h nn_internal.h acl_meta.h securec.h; do
+for h in rtplugin.h hostrec.h npusim_dev.h dbgen.h fwk_report.h nn_internal.h acl_meta.h securec.h; do
 	[ -z "$(find "$d" -name "$h")" ] || fail "internal header $h installed: $(find "$d" -name "$h")"
 done
-[ "$(find "$d/usr/include" -name '*.h' | wc -l)" -eq "$(find include/acl include/mstx include/npuprof include/uapi -name '*.h' | wc -l)" ] ||
-	fail "make install installed headers that are not in include/{acl,mstx,npuprof,uapi}"
+[ "$(find "$d/usr/include" -name '*.h' | wc -l)" -eq "$(find include/acl include/mstx include/npuprof include/profiling include/uapi -name '*.h' | wc -l)" ] ||
+	fail "make install installed headers that are not in include/{acl,mstx,npuprof,profiling,uapi}"
 
 # The Python package (npuprof.torch) in Debian python3's site directory.
 for f in npuprof/__init__.py npuprof/torch/__init__.py npuprof/torch/profiler.py npuprof/torch/mstx.py npuprof/_C.so; do

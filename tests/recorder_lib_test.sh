@@ -59,12 +59,6 @@ mstxDomainRangeStartA
 mstxMarkA
 mstxRangeEnd
 mstxRangeStartA
-npuprof_hostrec_active
-npuprof_hostrec_commit
-npuprof_hostrec_now
-npuprof_hostrec_reserve
-npuprof_hostrec_set_rank
-npuprof_hostrec_tid
 npuprof_str2id_hash
 LIST
 # libprofapi.so: the same and CANN's reporter ABI

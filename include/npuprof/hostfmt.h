@@ -39,6 +39,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "profiling/npuprof_ext.h"
+
 #include "npuprof/msprof_ids.h"
 
 #ifdef __cplusplus
@@ -463,7 +465,7 @@ struct npuprof_hostfmt_end {
  * record. Enum-coded fields hold the ids of the db's ENUM_* tables, with
  * 65535 (NPUPROF_ENUM_INVALID) where the field does not apply.
  */
-#define NPUPROF_HOSTFMT_NO_STRING UINT64_MAX
+#define NPUPROF_HOSTFMT_NO_STRING NPUPROF_EXT_NO_STRING
 #define NPUPROF_NO_CONNECTION UINT64_MAX
 #define NPUPROF_ENUM_INVALID 65535u
 #define NPUPROF_NO_ID32 UINT32_MAX /* contextId, modelId, dstRank: none */
@@ -635,17 +637,9 @@ struct npuprof_hostfmt_rank {
  * an allocation) is derived from time containment on the same thread, so
  * nothing below the framework changes. */
 
-/* PYTORCH_API.type: ENUM_API_TYPE ids torch_npu inserts. */
-enum npuprof_fwk_api_type {
-	NPUPROF_FWK_API_OP = 50001, /* a torch op (RecordFunction) */
-	NPUPROF_FWK_API_QUEUE = 50002, /* Enqueue / Dequeue of the task queue */
-	NPUPROF_FWK_API_TRACE = 50003, /* a Python frame (python trace) */
-	NPUPROF_FWK_API_MSTX = 50004, /* an mstx range from Python */
-};
-
-/* Separator of the entries of inputDtypes / inputShapes and of the frames
- * of a stack, as torch_npu writes them. */
-#define NPUPROF_FWK_SEP ";\r\n"
+/* PYTORCH_API.type is one of NPUPROF_EXT_FWK_API_* and strings are joined
+ * by NPUPROF_EXT_FWK_SEP (profiling/npuprof_ext.h, through which the
+ * framework layer reports these records). */
 
 /* One framework API range: a PYTORCH_API row. Written when it ends, so a
  * thread's nested ops appear innermost first. */
@@ -658,15 +652,15 @@ struct npuprof_hostfmt_fwk_op {
 	uint64_t end_ns;
 	int64_t seq; /* autograd sequence number; -1: none */
 	uint64_t name_id; /* aten::addmm, ProfilerStep#3, Optimizer.step ... */
-	uint64_t dtypes_id; /* input dtypes joined by NPUPROF_FWK_SEP (torch's
+	uint64_t dtypes_id; /* input dtypes joined by NPUPROF_EXT_FWK_SEP (torch's
                                names: float, long int, Scalar, ...);
                                NO_STRING: not recorded */
 	uint64_t shapes_id; /* input shapes, one "[d0, d1]" per input ("[]"
                                for a scalar or non-tensor), same joining */
 	uint64_t stack_id; /* Python stack, frames "file(line): func",
-                               innermost first, joined by NPUPROF_FWK_SEP;
+                               innermost first, joined by NPUPROF_EXT_FWK_SEP;
                                NO_STRING: with_stack off */
-	uint32_t type; /* enum npuprof_fwk_api_type */
+	uint32_t type; /* NPUPROF_EXT_FWK_API_* */
 	uint32_t reserved; /* 0 */
 };
 

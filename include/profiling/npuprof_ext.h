@@ -37,6 +37,7 @@
 #ifndef NPUPROF_PROFILING_EXT_H
 #define NPUPROF_PROFILING_EXT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -105,6 +106,96 @@ struct NpuprofTaskExt {
                                mstx mark id; TASK.connectionId =
                                4000000001 + indexId); else 0 */
 };
+
+/* ---- The framework layer (npuprof.torch and its device mirror) ----------
+ * torch_npu writes its framework data (the PyTorch database's PYTORCH_API,
+ * MEMORY_RECORD, GC_RECORD ...) into files of its own; CANN's reporter ABI
+ * has no record for it. npuprof's framework layer reports it through the
+ * ABI instead, as MsprofAdditionalInfo records at NPUPROF_EXT_LEVEL, so
+ * that libprofapi.so stays the one in-app entry for host data:
+ *
+ *   MsprofRegTypeInfo(NPUPROF_EXT_LEVEL, NPUPROF_EXT_FWK_OP_TYPE,
+ *                     NPUPROF_EXT_FWK_OP_NAME);         once, at load
+ *   MsprofAdditionalInfo a = { magicNumber 0x5A5A, level NPUPROF_EXT_LEVEL,
+ *                              type NPUPROF_EXT_FWK_OP_TYPE, threadId = the
+ *                              kernel tid, dataLen = sizeof(struct
+ *                              NpuprofFwkOp), timeStamp = the op's start
+ *                              (MsprofSysCycleTime) };
+ *   memcpy(a.data, &op, sizeof(op));
+ *   MsprofReportAdditionalInfo(0, &a, sizeof(a));
+ *
+ * Times inside the payloads are durations, so that the one time a reader
+ * converts (timeStamp, from MsprofSysCycleTime's clock) places the record.
+ * Strings are MsprofGetHashId ids (NPUPROF_EXT_NO_STRING: none). The
+ * layer reports while its own profiler runs (npuprof.torch, as torch_npu's
+ * records follow its profiler, not CANN's switches) or, for the device
+ * mirror, while the module NPUPROF_EXT_FWK_MODULE has been started through
+ * MsprofRegisterCallback. `npuprof export` turns the records into the
+ * PyTorch database's framework tables; msprof skips the level. */
+#define NPUPROF_EXT_FWK_MODULE \
+	4U /* FMK, "Adapter": hicann/runtime
+                                     include/dfx/base/log_types.h */
+#define NPUPROF_EXT_NO_STRING UINT64_MAX
+#define NPUPROF_EXT_FWK_OP_TYPE 2U
+#define NPUPROF_EXT_FWK_OP_NAME "npuprof_fwk_op"
+#define NPUPROF_EXT_FWK_MEM_TYPE 3U
+#define NPUPROF_EXT_FWK_MEM_NAME "npuprof_fwk_mem"
+#define NPUPROF_EXT_FWK_GC_TYPE 4U
+#define NPUPROF_EXT_FWK_GC_NAME "npuprof_fwk_gc"
+
+/* PYTORCH_API.type: the ENUM_API_TYPE ids torch_npu inserts */
+#define NPUPROF_EXT_FWK_API_OP 50001U /* a torch op (RecordFunction) */
+#define NPUPROF_EXT_FWK_API_QUEUE 50002U /* Enqueue / Dequeue of the task queue */
+#define NPUPROF_EXT_FWK_API_TRACE 50003U /* a Python frame (python trace) */
+#define NPUPROF_EXT_FWK_API_MSTX 50004U /* an mstx range from Python */
+
+/* Separator of the entries of dtypes / shapes and of the frames of a
+ * stack, as torch_npu writes them. */
+#define NPUPROF_EXT_FWK_SEP ";\r\n"
+
+/* One framework API range (a PYTORCH_API row), reported when it ends;
+ * timeStamp = its start. 56 bytes. */
+struct NpuprofFwkOp {
+	uint32_t fwdThreadId; /* backward op: the forward op's thread; 0 */
+	uint32_t apiType; /* NPUPROF_EXT_FWK_API_* */
+	uint64_t durationNs;
+	int64_t sequenceNumber; /* autograd sequence number; -1: none */
+	uint64_t nameId; /* aten::addmm, ProfilerStep#3 ... */
+	uint64_t dtypesId; /* input dtypes, joined by ";\r\n" as torch_npu */
+	uint64_t shapesId; /* input shapes "[d0, d1]", same joining */
+	uint64_t stackId; /* Python stack, "file(line): func" frames,
+                                  innermost first, same joining */
+};
+
+/* One allocator event (a MEMORY_RECORD row); timeStamp = its time. 64
+ * bytes. */
+struct NpuprofFwkMem {
+	uint32_t deviceId; /* UINT32_MAX: host memory */
+	uint32_t reserved; /* 0 */
+	uint64_t ptr;
+	int64_t size; /* > 0 allocated, < 0 released */
+	uint64_t totalAllocated;
+	uint64_t totalReserved;
+	uint64_t totalActive;
+	uint64_t stream; /* ACL stream handle value; 0: none */
+	uint64_t componentId; /* "PTA", "GE" or "PTA+GE" */
+};
+
+/* One Python garbage collection (a GC_RECORD row); timeStamp = its start.
+ * 16 bytes. */
+struct NpuprofFwkGc {
+	uint32_t generation;
+	uint32_t reserved; /* 0 */
+	uint64_t durationNs;
+};
+
+/* The id MsprofGetHashId gives the `len` bytes at s, without registering
+ * the string: CANN's hash (two 32-bit polynomial hashes, x29 and x131, over
+ * the bytes as C `char` values, (h29 << 32) | h131; UINT64_MAX for an empty
+ * string). Only npuprof's libprofapi.so has it, so that a producer can keep
+ * a cache of the ids it has registered; it also tells npuprof's library
+ * from CANN's. */
+__attribute__((visibility("default"))) uint64_t npuprof_str2id_hash(const char *s, size_t len);
 
 #ifdef __cplusplus
 }

@@ -110,7 +110,7 @@ static double run(const char *top, long steps, int fwk, uint64_t *ops)
 				r->dtypes_id = dt;
 				r->shapes_id = sh;
 				r->stack_id = k ? NPUPROF_HOSTFMT_NO_STRING : st;
-				r->type = NPUPROF_FWK_API_OP;
+				r->type = NPUPROF_EXT_FWK_API_OP;
 				npuprof_hostrec_commit(r);
 			}
 			for (int k = 0; k < 2; k++) {

@@ -687,6 +687,105 @@ START_TEST(test_cann_bad_reports)
 }
 END_TEST
 
+/* The framework layer's reports (npuprof_ext.h) become the PyTorch
+ * database's framework rows: an op around A's acl API on T1 (linked to its
+ * launch), a step range, an allocation and a GC; a short op payload and an
+ * unregistered framework type are counted and skipped. */
+START_TEST(test_cann_framework)
+{
+	struct npuprof_export_result res;
+	struct npuprof_export_opts o;
+	static struct rb x;
+	char err[1024], db[4400];
+	struct NpuprofFwkOp op = { .fwdThreadId = 0,
+				   .apiType = NPUPROF_EXT_FWK_API_OP,
+				   .durationNs = 1100000, /* [1.95, 3.05] ms: around A */
+				   .sequenceNumber = 7,
+				   .nameId = 0x2001,
+				   .dtypesId = 0x2002,
+				   .shapesId = 0x2003,
+				   .stackId = NPUPROF_EXT_NO_STRING };
+	struct NpuprofFwkOp step = { .apiType = NPUPROF_EXT_FWK_API_OP,
+				     .durationNs = 8 * MS,
+				     .sequenceNumber = -1,
+				     .nameId = 0x2004,
+				     .dtypesId = NPUPROF_EXT_NO_STRING,
+				     .shapesId = NPUPROF_EXT_NO_STRING,
+				     .stackId = NPUPROF_EXT_NO_STRING };
+	struct NpuprofFwkMem mem = { .deviceId = 0,
+				     .ptr = 0x1000,
+				     .size = 4096,
+				     .totalAllocated = 4096,
+				     .totalReserved = 8192,
+				     .totalActive = 4096,
+				     .componentId = 0x2005 };
+	struct NpuprofFwkGc gc = { .generation = 2, .durationNs = 100000 };
+	sqlite3 *pt;
+
+	memset(&x, 0, sizeof(x));
+	rb_type(&x, NPUPROF_EXT_LEVEL, NPUPROF_EXT_FWK_OP_TYPE, NPUPROF_EXT_FWK_OP_NAME);
+	rb_type(&x, NPUPROF_EXT_LEVEL, NPUPROF_EXT_FWK_MEM_TYPE, NPUPROF_EXT_FWK_MEM_NAME);
+	rb_type(&x, NPUPROF_EXT_LEVEL, NPUPROF_EXT_FWK_GC_TYPE, NPUPROF_EXT_FWK_GC_NAME);
+	rb_hash(&x, 0x2001, "aten::matmul");
+	rb_hash(&x, 0x2002, "float;\r\nfloat");
+	rb_hash(&x, 0x2003, "[2, 3];\r\n[3, 4]");
+	rb_hash(&x, 0x2004, "ProfilerStep#1");
+	rb_hash(&x, 0x2005, "PTA");
+	rb_additional(&x, NPUPROF_EXT_LEVEL, NPUPROF_EXT_FWK_OP_TYPE, T1, 1950000, &op, sizeof(op));
+	rb_additional(&x, NPUPROF_EXT_LEVEL, NPUPROF_EXT_FWK_MEM_TYPE, T1, 2500000, &mem,
+		      sizeof(mem));
+	rb_additional(&x, NPUPROF_EXT_LEVEL, NPUPROF_EXT_FWK_GC_TYPE, T1, 3500000, &gc, sizeof(gc));
+	rb_additional(&x, NPUPROF_EXT_LEVEL, NPUPROF_EXT_FWK_OP_TYPE, T1, 1 * MS, &step,
+		      sizeof(step));
+	rb_additional(&x, NPUPROF_EXT_LEVEL, NPUPROF_EXT_FWK_OP_TYPE, T1, 3600000, &op,
+		      8); /* shorter than an op */
+	rb_additional(&x, NPUPROF_EXT_LEVEL, 99, T1, 3700000, &op, sizeof(op)); /* no name */
+	make_session();
+	make_stream(&x);
+	memset(&o, 0, sizeof(o));
+	o.pytorch = 1;
+	o.warn = open_memstream(&g_warn, &g_warn_len);
+	memset(&res, 0, sizeof(res));
+	ck_assert_msg(npuprof_export(g_s.dir, &o, &res, err, sizeof(err)) == 0, "%s", err);
+	fclose(o.warn);
+	ck_assert_msg(strstr(g_warn, "1 of an unregistered (level, type)"), "%s", g_warn);
+	ck_assert_msg(strstr(g_warn, "1 payloads shorter than their kind"), "%s", g_warn);
+	ck_assert_ptr_nonnull(res.pytorch_path);
+	snprintf(db, sizeof(db), "%s", res.pytorch_path);
+	ck_assert_int_eq(sqlite3_open_v2(db, &pt, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	g_db = pt;
+	/* the op at its raw times (RAW_OFF later in CLOCK_MONOTONIC), with its
+	 * strings, sequence number and type; the step around it */
+	ck_assert_int_eq(q("SELECT count(*) FROM PYTORCH_API"), 2);
+	ck_assert_str_eq(qs("SELECT (p.startNs - %lld) || '|' || (p.endNs - %lld) || '|' || "
+			    "p.sequenceNumber || '|' || p.type || '|' || "
+			    "replace(d.value, char(13, 10), '~') || '|' || "
+			    "replace(sh.value, char(13, 10), '~') FROM PYTORCH_API p "
+			    "JOIN STRING_IDS n ON n.id = p.name JOIN STRING_IDS d ON "
+			    "d.id = p.inputDtypes JOIN STRING_IDS sh ON sh.id = p.inputShapes "
+			    "WHERE n.value = 'aten::matmul'",
+			    (long long)U(1950000), (long long)U(3050000)),
+			 "0|0|7|50001|float;~float|[2, 3];~[3, 4]");
+	ck_assert_int_eq(q("SELECT count(*) FROM PYTORCH_API p JOIN STRING_IDS n ON n.id = "
+			   "p.name WHERE n.value = 'ProfilerStep#1' AND p.startNs = %lld",
+			   (long long)U(1 * MS)),
+			 1);
+	/* the op contains A's node launch: its CONNECTION_IDS */
+	ck_assert_int_eq(q("SELECT count(*) FROM CONNECTION_IDS c JOIN PYTORCH_API p ON "
+			   "p.connectionId = c.id JOIN STRING_IDS n ON n.id = p.name WHERE "
+			   "n.value = 'aten::matmul'"),
+			 1);
+	ck_assert_int_eq(q("SELECT count(*) FROM MEMORY_RECORD WHERE totalAllocated = 4096 AND "
+			   "totalReserved = 8192 AND timestamp = %lld",
+			   (long long)U(2500000)),
+			 1);
+	ck_assert_int_eq(q("SELECT count(*) FROM GC_RECORD WHERE startNs = %lld AND endNs = %lld",
+			   (long long)U(3500000), (long long)U(3600000)),
+			 1);
+	finish();
+}
+END_TEST
+
 /* A CANN report whose time does not convert (no CLOCK_RAW pairs) is bad. */
 START_TEST(test_cann_no_clock)
 {
@@ -890,6 +989,7 @@ Suite *unit_suite(void)
 	tcase_add_checked_fixture(tc, NULL, tu_free_all);
 	tcase_add_test(tc, test_cann_rows);
 	tcase_add_test(tc, test_cann_bad_reports);
+	tcase_add_test(tc, test_cann_framework);
 	tcase_add_test(tc, test_cann_no_clock);
 	tcase_add_test(tc, test_cann_readers_agree);
 	tcase_add_test(tc, test_cann_tsc);

@@ -33,7 +33,7 @@
 #include "testutil.h"
 
 #define U 1000ULL /* record times in µs steps (ns) */
-#define SEP NPUPROF_FWK_SEP
+#define SEP NPUPROF_EXT_FWK_SEP
 /* a time column back in the µs steps of the records */
 #define T(col) "(" col " - 1699999999999999000) / 1000"
 
@@ -215,7 +215,7 @@ static void session(struct npuprof_session *s, const char *metadata, void (*fill
  */
 static void fill_step(void)
 {
-	const uint32_t L = NPUPROF_FWK_API_OP;
+	const uint32_t L = NPUPROF_EXT_FWK_API_OP;
 
 	op(101, 100, 1000, "ProfilerStep#1", -1, 0, NULL, NULL, NULL, L);
 	op(101, 110, 400, "aten::linear", 5, 0, "float" SEP "float" SEP "float",
@@ -463,7 +463,7 @@ END_TEST
 
 static void fill_damaged(void)
 {
-	const uint32_t L = NPUPROF_FWK_API_OP;
+	const uint32_t L = NPUPROF_EXT_FWK_API_OP;
 
 	op(101, 100, 1000, "ProfilerStep#7", -1, 0, NULL, NULL, NULL, L);
 	op(101, 300, 200, "aten::bad_times", -1, 0, NULL, NULL, NULL, L);
@@ -566,7 +566,7 @@ static void fill_plain(void)
 {
 	struct npuprof_hostfmt_step *st;
 
-	op(101, 100, 200, "aten::add", -1, 0, NULL, NULL, NULL, NPUPROF_FWK_API_OP);
+	op(101, 100, 200, "aten::add", -1, 0, NULL, NULL, NULL, NPUPROF_EXT_FWK_API_OP);
 	for (int i = 0; i < 2; i++) {
 		st = npuprof_hostrec_reserve(NPUPROF_HOSTFMT_STEP, sizeof(*st));
 		ck_assert_ptr_nonnull(st);

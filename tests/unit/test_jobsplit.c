@@ -43,7 +43,7 @@ static void fwk_op(uint32_t tid, uint64_t t0, uint64_t t1, const char *name)
 	r->seq = -1;
 	r->name_id = aclprofStr2Id(name);
 	r->dtypes_id = r->shapes_id = r->stack_id = NPUPROF_HOSTFMT_NO_STRING;
-	r->type = NPUPROF_FWK_API_OP;
+	r->type = NPUPROF_EXT_FWK_API_OP;
 	npuprof_hostrec_commit(r);
 }
 

@@ -1,6 +1,7 @@
 /*
- * fwk_dump - print the framework records of host streams as JSON lines,
- * strings resolved through the streams' HASH records (a test tool of
+ * fwk_dump - print the framework records of host streams (the framework
+ * layer's reports, npuprof_ext.h, turned into records as the export turns
+ * them) as JSON lines, strings resolved through the streams' HASH records (a test tool of
  * npuprof.torch: tests/vm/torch_check.py and tests/torch_pkg_test.sh read
  * what the package recorded without going through the export).
  *
@@ -24,6 +25,8 @@
 
 #include "npuprof/hostfmt.h"
 #include "npuprof/hostread.h"
+
+#include "cannrec.h"
 
 struct str {
 	uint64_t id;
@@ -168,7 +171,9 @@ static int dump_file(const char *path)
 	int r;
 
 	g_nlines = 0;
-	r = npuprof_hostread_decode(path, on_rec, NULL, &info, &st, err, sizeof(err));
+	/* the framework layer reports through libprofapi (npuprof_ext.h): read
+	 * as the export reads them */
+	r = cann_decode(path, on_rec, NULL, &info, &st, NULL, err, sizeof(err));
 	if (r < 0 && r != NPUPROF_HOSTREAD_EDAMAGED) {
 		fprintf(stderr, "fwk_dump: %s: %s\n", path, err[0] ? err : strerror(-r));
 		return 1;

@@ -64,11 +64,14 @@ def main():
     links = {}
     for o in ops:
         name = o["name"]
-        rec = [r for r in fwk if r[4] == name and r[0] == o["tid"] and r[1] == o["start"]
-               and r[2] == o["end"]]
+        # the op's record: reported inside the manifest's bounds (the
+        # database's clock; the record came in the reporter ABI's)
+        rec = [r for r in fwk if r[4] == name and r[0] == o["tid"] and o["start"] <= r[1]
+               and r[2] <= o["end"]]
         if len(rec) != 1 or rec[0][3] != 50001:
             fails.append("%s: %d framework op records for it (%s)" % (name, len(rec), rec))
             continue
+        o["start"], o["end"] = rec[0][1], rec[0][2]
         want = [] if o["r"] != 1 else [a for n in re.findall(r"(aclnn\w+)\(", o["plan"])
                                        for a in (n + "GetWorkspaceSize", n)]
         inside = sorted((a for a in api if a[0] == o["tid"] and o["start"] < a[1]

@@ -119,7 +119,7 @@ int main(int argc, char **argv)
 	}
 	for (int i = 1; i < argc; i++) {
 		char err[512];
-		int r = cann_decode(argv[i], on_rec, NULL, NULL, err, sizeof(err));
+		int r = cann_decode(argv[i], on_rec, NULL, NULL, NULL, NULL, err, sizeof(err));
 
 		if (r) {
 			fprintf(stderr, "mirror_dump: %s: %d %s\n", argv[i], r, err);

@@ -16,10 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
-#include "hostrec.h"
+#include "fwk_report.h"
 #include "mirror.h"
 
 #define U ACL_DT_UNDEFINED
@@ -111,11 +112,19 @@ static void observe(void *ctx, const aclnpuTaskRecord *t)
 	       (unsigned long long)t->durationNs);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void fwk_op(const char *name, uint64_t start, uint64_t end)
 {
-	npuprof_hostrec_fwk_op(npuprof_hostrec_tid(), 0, start, end, -1, aclprofStr2Id(name),
-			       NPUPROF_HOSTFMT_NO_STRING, NPUPROF_HOSTFMT_NO_STRING,
-			       NPUPROF_HOSTFMT_NO_STRING, NPUPROF_FWK_API_OP);
+	fwk_report_op(fwk_tid(), 0, start, end, -1, MsprofGetHashId(name, strlen(name)),
+		      NPUPROF_EXT_NO_STRING, NPUPROF_EXT_NO_STRING, NPUPROF_EXT_NO_STRING,
+		      NPUPROF_EXT_FWK_API_OP);
 }
 
 int main(int argc, char **argv)
@@ -135,19 +144,22 @@ int main(int argc, char **argv)
 	aclnpuSetTaskObserver(observe, NULL);
 	for (size_t i = 0; i < NOPS; i++) {
 		const struct op *o = &g_ops[i];
-		uint64_t start, end;
+		uint64_t t0, t1, start, end;
 		int r, want;
 
 		want = npuprof_mirror_describe(o->name, o->in, o->n, plan, sizeof(plan));
 		g_cur = (int)i;
-		start = npuprof_hostrec_now();
+		/* the manifest's bounds in the database's clock, the record's
+		 * times in the reporter ABI's (MsprofSysCycleTime) */
+		t0 = mono_ns();
+		start = MsprofSysCycleTime();
 		r = npuprof_mirror_op(o->name, o->in, o->n);
-		end = npuprof_hostrec_now();
+		end = MsprofSysCycleTime();
+		t1 = mono_ns();
 		g_cur = -1;
 		fwk_op(o->name, start, end);
-		printf("op\t%zu\t%s\t%d\t%u\t%llu\t%llu\t%u\t%s\n", i, o->name, r,
-		       npuprof_hostrec_tid(), (unsigned long long)start, (unsigned long long)end,
-		       g_tasks[i], plan);
+		printf("op\t%zu\t%s\t%d\t%u\t%llu\t%llu\t%u\t%s\n", i, o->name, r, fwk_tid(),
+		       (unsigned long long)t0, (unsigned long long)t1, g_tasks[i], plan);
 		if (r < 0 || r != (want > 0)) {
 			fprintf(stderr, "mirror_test: %s: %d (%s), plan %d %s\n", o->name, r,
 				npuprof_mirror_strerror(), want, plan);
@@ -157,11 +169,11 @@ int main(int argc, char **argv)
 	/* the mirror's cost per op, recorded: a device op and a view */
 	for (int b = 0; b < 2; b++) {
 		const struct op *o = &g_ops[b ? 1 : 10]; /* aten::relu, then aten::view */
-		uint64_t t0 = npuprof_hostrec_now(), t1;
+		uint64_t t0 = mono_ns(), t1;
 
 		for (int k = 0; k < BENCH_OPS; k++)
 			npuprof_mirror_op(o->name, o->in, o->n);
-		t1 = npuprof_hostrec_now();
+		t1 = mono_ns();
 		printf("bench\t%s\t%d\t%llu\n", o->name, BENCH_OPS,
 		       (unsigned long long)((t1 - t0) / BENCH_OPS));
 	}

@@ -524,7 +524,7 @@ static const struct npuprof_hostfmt_api *api_by_conn(uint64_t conn)
 static int decode(const char *path, char *err, size_t errlen)
 {
 	struct cann_stats cs;
-	int r = cann_decode(path, on_rec, NULL, &cs, err, errlen);
+	int r = cann_decode(path, on_rec, NULL, NULL, NULL, &cs, err, errlen);
 
 	if (!r)
 		printf("profile: %llu CANN reports; unregistered %llu, bad payload %llu, orphan ext %llu, orphan detail %llu\n",

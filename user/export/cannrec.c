@@ -35,7 +35,9 @@
  *    API (or, without one, of its node) not after it;
  *  - memcpy info (801) gives size and direction to the track of the same
  *    runtime API (same thread, stream); npuprof_task_ext to the track it
- *    follows.
+ *    follows;
+ *  - the framework layer's npuprof_fwk_op / _mem / _gc (npuprof_ext.h)
+ *    become the records of the PyTorch database's framework tables.
  */
 #include "cannrec.h"
 
@@ -53,6 +55,9 @@
 
 _Static_assert(sizeof(struct NpuprofTaskExt) == MSPROF_COMPACT_INFO_DATA_LENGTH,
 	       "npuprof_task_ext fills the compact data area");
+_Static_assert(sizeof(struct NpuprofFwkOp) == 56 && sizeof(struct NpuprofFwkMem) == 64 &&
+		       sizeof(struct NpuprofFwkGc) == 16,
+	       "the framework payloads are laid out as npuprof_ext.h says");
 
 enum cls {
 	C_NONE,
@@ -65,6 +70,9 @@ enum cls {
 	A_TENSOR,
 	A_CTX,
 	A_HCCL,
+	A_FWK_OP,
+	A_FWK_MEM,
+	A_FWK_GC,
 };
 
 struct cx_type {
@@ -730,6 +738,12 @@ static uint8_t classify(struct cann_file *f, struct cx_info *in)
 						  num * sizeof(uint32_t));
 		} else if (!strcmp(n, NPUPROF_CANN_HCCL_INFO_NAME)) {
 			c = A_HCCL, need = sizeof(struct MsprofHcclInfo);
+		} else if (in->level == NPUPROF_EXT_LEVEL && !strcmp(n, NPUPROF_EXT_FWK_OP_NAME)) {
+			c = A_FWK_OP, need = sizeof(struct NpuprofFwkOp);
+		} else if (in->level == NPUPROF_EXT_LEVEL && !strcmp(n, NPUPROF_EXT_FWK_MEM_NAME)) {
+			c = A_FWK_MEM, need = sizeof(struct NpuprofFwkMem);
+		} else if (in->level == NPUPROF_EXT_LEVEL && !strcmp(n, NPUPROF_EXT_FWK_GC_NAME)) {
+			c = A_FWK_GC, need = sizeof(struct NpuprofFwkGc);
 		}
 	}
 	if (c != C_NONE && in->len < need) {
@@ -972,6 +986,77 @@ static uint64_t comm_name(struct out *o, const struct cann_file *f, const struct
 		       f->blob + f->info[basic].data + offsetof(struct MsprofNodeBasicInfo, opName),
 		       sizeof(op));
 	return op ? op : a->item ? a->item : intern(o, "0");
+}
+
+/* The framework layer's reports (npuprof_ext.h) as the records the
+ * framework tables are made from, each at its end (a thread's nested ops
+ * innermost first, as they are reported). */
+static void framework_records(struct out *o, struct cann_file *f)
+{
+	for (size_t i = 0; i < f->ninfo && !o->err; i++) {
+		const struct cx_info *in = &f->info[i];
+		const uint8_t *d = f->blob + in->data;
+
+		if (in->cls == A_FWK_OP) {
+			struct NpuprofFwkOp x;
+			struct npuprof_hostfmt_fwk_op *r;
+
+			memcpy(&x, d, sizeof(x));
+			if (x.durationNs > UINT64_MAX - in->ts) {
+				f->st.bad_payload++;
+				continue;
+			}
+			r = out_rec(o, NPUPROF_HOSTFMT_FWK_OP, sizeof(*r), in->tid,
+				    in->ts + x.durationNs);
+			if (!r)
+				return;
+			r->tid = in->tid;
+			r->fwd_tid = x.fwdThreadId;
+			r->start_ns = in->ts;
+			r->end_ns = in->ts + x.durationNs;
+			r->seq = x.sequenceNumber;
+			r->name_id = x.nameId;
+			r->dtypes_id = x.dtypesId;
+			r->shapes_id = x.shapesId;
+			r->stack_id = x.stackId;
+			r->type = x.apiType;
+		} else if (in->cls == A_FWK_MEM) {
+			struct NpuprofFwkMem x;
+			struct npuprof_hostfmt_fwk_mem *r;
+
+			memcpy(&x, d, sizeof(x));
+			r = out_rec(o, NPUPROF_HOSTFMT_FWK_MEM, sizeof(*r), in->tid, in->ts);
+			if (!r)
+				return;
+			r->tid = in->tid;
+			r->device_id = x.deviceId;
+			r->time_ns = in->ts;
+			r->ptr = x.ptr;
+			r->size = x.size;
+			r->total_allocated = x.totalAllocated;
+			r->total_reserved = x.totalReserved;
+			r->total_active = x.totalActive;
+			r->stream = x.stream;
+			r->component_id = x.componentId;
+		} else if (in->cls == A_FWK_GC) {
+			struct NpuprofFwkGc x;
+			struct npuprof_hostfmt_fwk_gc *r;
+
+			memcpy(&x, d, sizeof(x));
+			if (x.durationNs > UINT64_MAX - in->ts) {
+				f->st.bad_payload++;
+				continue;
+			}
+			r = out_rec(o, NPUPROF_HOSTFMT_FWK_GC, sizeof(*r), in->tid,
+				    in->ts + x.durationNs);
+			if (!r)
+				return;
+			r->tid = in->tid;
+			r->generation = x.generation;
+			r->start_ns = in->ts;
+			r->end_ns = in->ts + x.durationNs;
+		}
+	}
 }
 
 int cann_finish(struct cann_file *f, const struct npuprof_hostfmt_file_header *fh,
@@ -1476,6 +1561,7 @@ int cann_finish(struct cann_file *f, const struct npuprof_hostfmt_file_header *f
 			r->bandwidth = (uint64_t)((double)r->size * 1e9 /
 						  (double)r->duration_estimated_ns);
 	}
+	framework_records(&o, f);
 	if (o.err) {
 		ret = o.err;
 		goto out;
@@ -1575,35 +1661,42 @@ static int decode_rec(void *ctx, const struct npuprof_hostfmt_block_header *b,
 	return d->fn(d->ctx, b, r);
 }
 
-int cann_decode(const char *path, npuprof_hostread_record_fn fn, void *ctx, struct cann_stats *st,
-		char *err, size_t errlen)
+int cann_decode(const char *path, npuprof_hostread_record_fn fn, void *ctx,
+		struct npuprof_hostread_file_info *info, struct npuprof_hostread_decode_stats *ds,
+		struct cann_stats *st, char *err, size_t errlen)
 {
 	struct decode_ctx d = { .fn = fn, .ctx = ctx };
-	struct npuprof_hostread_file_info info;
-	struct npuprof_hostread_decode_stats ds;
+	struct npuprof_hostread_file_info fi;
+	struct npuprof_hostread_decode_stats own, made;
 	uint64_t conn = 0, op = 0;
 	uint8_t *buf = NULL;
 	size_t len = 0;
-	int r;
+	int r, r2;
 
 	if (st)
 		memset(st, 0, sizeof(*st));
+	if (!ds)
+		ds = &own;
+	if (!info)
+		info = &fi;
+	memset(ds, 0, sizeof(*ds));
 	u64map_init(&d.at);
 	d.f = cann_open(0, decode_str, &d);
 	if (!d.f)
 		return -ENOMEM;
-	memset(&ds, 0, sizeof(ds));
-	r = npuprof_hostread_decode(path, decode_rec, &d, &info, &ds, err, errlen);
+	r = npuprof_hostread_decode(path, decode_rec, &d, info, ds, err, errlen);
 	if (d.err)
 		r = d.err;
-	if (!r && cann_reports(d.f)) {
-		r = cann_finish(d.f, &info.header, &conn, &op, &buf, &len, st);
-		if (!r) {
-			memset(&ds, 0, sizeof(ds));
-			r = npuprof_hostread_decode_buffer(buf, len, "cann", fn, ctx, NULL, &ds,
-							   err, errlen);
+	if ((!r || r == NPUPROF_HOSTREAD_EDAMAGED) && cann_reports(d.f)) {
+		r2 = cann_finish(d.f, &info->header, &conn, &op, &buf, &len, st);
+		if (!r2) {
+			memset(&made, 0, sizeof(made));
+			r2 = npuprof_hostread_decode_buffer(buf, len, "cann", fn, ctx, NULL, &made,
+							    err, errlen);
 		}
 		free(buf);
+		if (r2)
+			r = r2;
 	}
 	if (st)
 		st->reports = cann_reports(d.f);

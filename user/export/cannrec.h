@@ -70,11 +70,15 @@ int cann_finish(struct cann_file *f, const struct npuprof_hostfmt_file_header *f
  * but CANN's reports (as npuprof_hostread_decode hands them), then the
  * records those reports make by the rules (cann_finish; connectionIds from
  * 0), if the stream has any. *st (may be NULL) gets what the rules left
- * out; st->reports is 0 without reports. Returns what
- * npuprof_hostread_decode returns, or a negative errno of the rules. For
- * tools and tests that read one stream whichever backend wrote it.
+ * out; st->reports is 0 without reports. *info and *ds (each may be NULL)
+ * get the stream's header and its decoding counts, as
+ * npuprof_hostread_decode gives them. Returns what npuprof_hostread_decode
+ * returns (the reports of a damaged stream's intact blocks are still
+ * turned into records), or a negative errno of the rules. For tools and
+ * tests that read one stream whichever component wrote it.
  */
-int cann_decode(const char *path, npuprof_hostread_record_fn fn, void *ctx, struct cann_stats *st,
-		char *err, size_t errlen);
+int cann_decode(const char *path, npuprof_hostread_record_fn fn, void *ctx,
+		struct npuprof_hostread_file_info *info, struct npuprof_hostread_decode_stats *ds,
+		struct cann_stats *st, char *err, size_t errlen);
 
 #endif

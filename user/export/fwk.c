@@ -104,7 +104,7 @@ static const char *op_problem(const struct npuprof_session *s, const struct host
 {
 	int64_t a, b;
 
-	if (o->r.type < NPUPROF_FWK_API_OP || o->r.type > NPUPROF_FWK_API_MSTX)
+	if (o->r.type < NPUPROF_EXT_FWK_API_OP || o->r.type > NPUPROF_EXT_FWK_API_MSTX)
 		return "unknown type";
 	if (o->r.end_ns < o->r.start_ns)
 		return "ends before it starts";
@@ -150,7 +150,7 @@ static const char *gc_problem(const struct npuprof_session *s, const struct host
 int fwk_has_steps(const struct npuprof_session *s, const struct hostdata *hd)
 {
 	for (size_t i = 0; i < hd->nfop; i++)
-		if (hd->fop[i].r.type == NPUPROF_FWK_API_OP && !op_problem(s, &hd->fop[i]) &&
+		if (hd->fop[i].r.type == NPUPROF_EXT_FWK_API_OP && !op_problem(s, &hd->fop[i]) &&
 		    step_id(hostdata_str(hd, hd->fop[i].r.name_id)) >= 0)
 			return 1;
 	return 0;
@@ -248,7 +248,7 @@ static int innermost(const struct hostdata *hd, const uint32_t *tord, size_t nto
 
 			if (c > 0 || (c == 0 && o->r.start_ns > a->start))
 				break;
-			if (c < 0 || !(mask & (1u << (o->r.type - NPUPROF_FWK_API_OP))))
+			if (c < 0 || !(mask & (1u << (o->r.type - NPUPROF_EXT_FWK_API_OP))))
 				continue;
 			while (top && hd->fop[stack[top - 1]].r.end_ns < o->r.start_ns)
 				top--;
@@ -346,8 +346,8 @@ static int cann_links(struct fctx *x, const uint32_t *tord, size_t ntord, const 
 	if (nq > 1)
 		qsort(q, nq, sizeof(*q), cmp_query);
 	r = innermost(hd, tord, ntord,
-		      1u << (NPUPROF_FWK_API_OP - NPUPROF_FWK_API_OP) |
-			      1u << (NPUPROF_FWK_API_QUEUE - NPUPROF_FWK_API_OP),
+		      1u << (NPUPROF_EXT_FWK_API_OP - NPUPROF_EXT_FWK_API_OP) |
+			      1u << (NPUPROF_EXT_FWK_API_QUEUE - NPUPROF_EXT_FWK_API_OP),
 		      q, nq);
 	for (size_t i = 0; !r && i < nq; i++)
 		if (q[i].op >= 0)
@@ -392,7 +392,7 @@ static int fwd_bwd_links(struct fctx *x, const uint32_t *ord, size_t nord, const
 	for (size_t i = 0; i < nord; i++) {
 		const struct hostdata_fwk_op *o = &hd->fop[ord[i]];
 
-		if (o->r.type != NPUPROF_FWK_API_OP || o->r.seq < 0)
+		if (o->r.type != NPUPROF_EXT_FWK_API_OP || o->r.seq < 0)
 			continue;
 		v[n++] = (struct fb){ npuprof_global_tid(o->pid,
 							 o->r.fwd_tid ? o->r.fwd_tid : o->r.tid),
@@ -428,10 +428,10 @@ static const char *op_stack(const struct hostdata *hd, const struct hostdata_fwk
 	const char *s = o->r.stack_id == NPUPROF_HOSTFMT_NO_STRING ?
 				NULL :
 				hostdata_str(hd, o->r.stack_id);
-	size_t sep = strlen(NPUPROF_FWK_SEP);
+	size_t sep = strlen(NPUPROF_EXT_FWK_SEP);
 
 	for (const char *p = s; p && *p;) {
-		const char *e = strstr(p, NPUPROF_FWK_SEP);
+		const char *e = strstr(p, NPUPROF_EXT_FWK_SEP);
 
 		if (e != p)
 			return s;
@@ -443,11 +443,11 @@ static const char *op_stack(const struct hostdata *hd, const struct hostdata_fwk
 static void write_callchain(struct fctx *x, int64_t id, const char *stack)
 {
 	const char *p = stack;
-	size_t sep = strlen(NPUPROF_FWK_SEP);
+	size_t sep = strlen(NPUPROF_EXT_FWK_SEP);
 	int64_t depth = 0;
 
 	while (*p && !x->err) {
-		const char *e = strstr(p, NPUPROF_FWK_SEP);
+		const char *e = strstr(p, NPUPROF_EXT_FWK_SEP);
 		size_t len = e ? (size_t)(e - p) : strlen(p);
 
 		if (len) {
@@ -505,7 +505,7 @@ static int write_ops(struct fctx *x, const uint32_t *ord, size_t nord, const uin
 
 	for (size_t i = 0; i < nord && !x->err; i++) {
 		const struct hostdata_fwk_op *o = &hd->fop[ord[i]];
-		int op = o->r.type == NPUPROF_FWK_API_OP;
+		int op = o->r.type == NPUPROF_EXT_FWK_API_OP;
 		const char *stack = op_stack(hd, o);
 		struct npuprof_db_pytorch_api row;
 
@@ -556,7 +556,7 @@ static void write_steps(struct fctx *x, const uint32_t *ord, size_t nord)
 		int64_t id;
 		struct npuprof_db_step_time row;
 
-		if (o->r.type != NPUPROF_FWK_API_OP)
+		if (o->r.type != NPUPROF_EXT_FWK_API_OP)
 			continue;
 		id = step_id(hostdata_str(x->hd, o->r.name_id));
 		if (id < 0 || u64map_get(&seen, (uint64_t)id, NULL))
@@ -662,8 +662,8 @@ static void write_memory(struct fctx *x, const uint32_t *tord, size_t ntord)
 	}
 	if (nq > 1)
 		qsort(q, nq, sizeof(*q), cmp_query);
-	if (innermost(hd, tord, ntord, 1u << (NPUPROF_FWK_API_OP - NPUPROF_FWK_API_OP), q, nq) <
-	    0) {
+	if (innermost(hd, tord, ntord, 1u << (NPUPROF_EXT_FWK_API_OP - NPUPROF_EXT_FWK_API_OP), q,
+		      nq) < 0) {
 		check(x, -ENOMEM);
 		goto out;
 	}

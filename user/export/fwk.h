@@ -15,7 +15,7 @@
  *    0 in PYTORCH_API row order; PYTORCH_API.connectionId is NULL for an op
  *    without links.
  *  - PYTORCH_CALLCHAINS: one callchain per op with a stack, ids dense from 0
- *    in row order, frames split on NPUPROF_FWK_SEP, depth 0 innermost.
+ *    in row order, frames split on NPUPROF_EXT_FWK_SEP, depth 0 innermost.
  *  - STEP_TIME: one row per `ProfilerStep#<n>` op (id n; the first op of an
  *    id wins).
  *  - OP_MEMORY: an allocation paired with the next release of the same

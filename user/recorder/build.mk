@@ -13,7 +13,8 @@
 # libnpuprof_attach.so  the recorder attached to CANN's own libprofapi.so
 #                   (attach.c; only there): preloaded by `npuprof record
 #                   --attach`; exports nothing (libnpuprof_attach.map)
-# Built with -fvisibility=hidden; rec_export.h and the API headers mark
+# Built with -fvisibility=hidden; the API headers (acl_prof.h, ms_tools_ext.h,
+# include/profiling) and the version scripts mark
 # what may be exported. REC_A is the recorder's archive for white-box tests.
 $(eval $(call component,recorder))
 $(BUILD)/obj/user/recorder/%.o: CFLAGS += -fvisibility=hidden

@@ -1,14 +1,10 @@
 /*
- * hostrec.h - the host recorder's API: what the in-application library
- * (libmsprofiler.so, user/recorder) offers its own aclprof* code and the
- * ACL runtime (user/runtime), which records CANN_API, task-track and op
- * records through reserve/commit. The stream it writes is laid out in
- * npuprof/hostfmt.h. Not installed: a contract between two of our
- * components, exported from libmsprofiler.so by its version script
- * (user/recorder/libmsprofiler.map) for our components that live in the
- * application: the runtime, and the torch extension and its mirror
- * (python/npuprof/csrc, python/npuprof/sim), which record framework ops
- * through it.
+ * hostrec.h - the host recorder's API, inside the in-application library
+ * (libprofapi.so, user/recorder): what its own aclprof*, mstx* and Msprof*
+ * code writes the host stream with (npuprof/hostfmt.h). Not installed and
+ * not exported: the runtime, HCCL and the framework layer report through
+ * CANN's reporter ABI (include/profiling/) only. Tests link the recorder
+ * statically and write records through it directly.
  */
 #ifndef NPUPROF_HOSTREC_H
 #define NPUPROF_HOSTREC_H
@@ -17,7 +13,6 @@
 #include <stdint.h>
 
 #include "npuprof/hostfmt.h"
-#include "rec_export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,7 +52,7 @@ int npuprof_hostrec_stop(void);
 /* Writes everything recorded so far. */
 int npuprof_hostrec_flush(void);
 /* 1 while a collection runs (a cheap load, for hot paths). */
-NPUPROF_REC_EXPORT int npuprof_hostrec_active(void);
+int npuprof_hostrec_active(void);
 /* Path of the running (or last) stream; "" if none. */
 const char *npuprof_hostrec_path(void);
 void npuprof_hostrec_get_stats(struct npuprof_hostrec_stats *st);
@@ -67,18 +62,18 @@ void npuprof_hostrec_get_stats(struct npuprof_hostrec_stats *st);
  * in, or NULL if no collection runs or the thread's ring is full (counted as
  * lost). The caller fills the body and calls commit() on the same thread
  * before reserving again. */
-NPUPROF_REC_EXPORT void *npuprof_hostrec_reserve(uint16_t kind, uint32_t size);
-NPUPROF_REC_EXPORT void npuprof_hostrec_commit(void *rec);
+void *npuprof_hostrec_reserve(uint16_t kind, uint32_t size);
+void npuprof_hostrec_commit(void *rec);
 /* The calling thread's kernel tid, cached. */
-NPUPROF_REC_EXPORT uint32_t npuprof_hostrec_tid(void);
+uint32_t npuprof_hostrec_tid(void);
 /* CLOCK_MONOTONIC in ns: the time base of every host record. */
-NPUPROF_REC_EXPORT uint64_t npuprof_hostrec_now(void);
+uint64_t npuprof_hostrec_now(void);
 
 /* The runtime's HCCL reports the rank of the first communicator it
  * initialises on a device (npuprof/rank.h); the recorder writes it into
  * this and every later collection's stream (NPUPROF_HOSTFMT_RANK). */
-NPUPROF_REC_EXPORT void npuprof_hostrec_set_rank(uint32_t device_id, int32_t rank,
-						 uint32_t rank_size, uint64_t group_name_id);
+void npuprof_hostrec_set_rank(uint32_t device_id, int32_t rank, uint32_t rank_size,
+			      uint64_t group_name_id);
 
 /* The one writer of a framework op record (hostfmt.h, a PYTORCH_API row)
  * for every framework producer (the torch extension, the device mirror,
@@ -117,11 +112,6 @@ static inline int npuprof_hostrec_fwk_op(uint32_t tid, uint32_t fwd_tid, uint64_
  * err: -EBUSY if the profiling API is already in use, -EINVAL for a
  * malformed variable. */
 int npuprof_session_from_env(char *err, size_t errlen);
-
-/* The hash behind aclprofStr2Id: two 32-bit polynomial hashes (x29, x131)
- * over the bytes as C `char` values, (h29 << 32) | h131; UINT64_MAX for an
- * empty string. Pure function; aclprofStr2Id adds the dictionary. */
-NPUPROF_REC_EXPORT uint64_t npuprof_str2id_hash(const char *s, size_t len);
 
 #ifdef __cplusplus
 }

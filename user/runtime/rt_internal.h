@@ -23,9 +23,8 @@
  *                events
  *   rt_prof.c    the reporting layer (rt_prof.h, the only header above
  *                this one): API ranges, connectionIds; its backend
- *                (Makefile RT_REPORT) the switch, the clock, string ids
- *                and every record: rt_prof_rec.c (the host recorder) or
- *                rt_prof_cann.c (CANN's reporter ABI)
+ *                rt_prof_cann.c the switch, the clock, string ids and
+ *                every record (CANN's reporter ABI)
  *   rt_state.c   the device table, the thread's current device, errors
  *   rt_names.c   db names of data types and formats
  */

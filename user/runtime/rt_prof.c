@@ -1,11 +1,9 @@
 /*
  * rt_prof.c - the runtime's reporting layer, its part that is the same
  * whatever the profiler is: API ranges and their nesting, connectionIds.
- * The rest of the layer is one backend, chosen when libascendcl.so is built
- * (Makefile RT_REPORT): rt_prof_rec.c writes libmsprofiler.so's host
- * records, rt_prof_cann.c reports through CANN's reporter ABI
- * (libprofapi.so). Both implement rt_internal.h's rtprof_* functions and
- * rtrep_api.
+ * The rest of the layer is its backend, rt_prof_cann.c, which reports
+ * through CANN's reporter ABI (libprofapi.so) and implements rt_prof.h's
+ * rtprof_* functions and rtrep_api.
  *
  * Nothing here runs while profiling is off: every API checks rtprof_on()
  * once on entry (rt_api_begin) and rt_submit once per batch. Each thread

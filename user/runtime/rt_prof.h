@@ -1,6 +1,6 @@
 /*
  * rt_prof.h - the runtime's reporting layer (rt_prof.c and its backend,
- * rt_prof_rec.c or rt_prof_cann.c): everything the runtime tells the
+ * rt_prof_cann.c): everything the runtime tells the
  * profiler goes through these functions. The files that report include
  * it; rt_internal.h, below it, knows nothing of it.
  */
@@ -78,7 +78,7 @@ static inline aclError rt_api_end(struct rt_api *a, aclError ret)
 		rtprof_end(a, ret);
 	return ret;
 }
-/* The backend's writer of one API range (rt_prof_rec.c / rt_prof_cann.c):
+/* The backend's writer of one API range (rt_prof_cann.c):
  * item_id is rtprof_str(item) or NPUPROF_HOSTFMT_NO_STRING. */
 void rtrep_api(uint32_t level, const char *name, uint64_t item_id, uint64_t start_ns,
 	       uint64_t end_ns, uint64_t conn, aclError ret);

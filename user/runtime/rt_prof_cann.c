@@ -49,7 +49,6 @@
  * ACLNPU_REPLAY_CONN: the export derives connectionIds from containment),
  * a replay's finished tensor strings (the numeric tensors are reported),
  * the HCCL rank of a communicator and the task key of an HCCL small task.
- * The Makefile's RT_REPORT picks this backend; rt_prof_rec.c is the other.
  */
 #include <dlfcn.h>
 #include <pthread.h>

@@ -4,22 +4,22 @@
  *
  * While a profile's active steps run, one global RecordFunction callback
  * (every scope, with inputs when shapes are recorded or the device mirror
- * needs them) turns each torch op into one NPUPROF_HOSTFMT_FWK_OP record
- * written at its end through the in-app recorder's per-thread rings
- * (npuprof_hostrec_reserve/commit, libmsprofiler.so): name, start and end
- * (CLOCK_MONOTONIC ns), the thread, the autograd sequence number, the
+ * needs them) turns each torch op into one npuprof_fwk_op report at its end
+ * through CANN's reporter ABI (libprofapi.so's MsprofReportAdditionalInfo,
+ * the framework extension of profiling/npuprof_ext.h, fwk_report.h): name,
+ * start and end (MsprofSysCycleTime), the thread, the autograd sequence number, the
  * forward thread of a backward op (torch's internal thread id translated to
  * the kernel tid of the thread that ran the forward op), input dtypes and
  * shapes, and the Python stack. The per-op state lives in a per-thread
  * stack of frames: no allocation on the hot path; strings become
- * aclprofStr2Id ids registered once per thread (a small cache of ids seen).
+ * MsprofGetHashId ids registered once per thread (a small cache of ids seen).
  *
  * With profile_memory, a torch ProfilerStateBase pushed as the enabling
  * thread's PROFILER_STATE debug info (the mechanism through which torch's
  * CPU allocator reports every allocation and release when memory
  * profiling is on: c10::reportMemoryUsageToProfiler asks that debug info;
  * it propagates to autograd's backward on the same graph task) writes
- * NPUPROF_HOSTFMT_FWK_MEM records with the allocator's running totals. It
+ * npuprof_fwk_mem reports with the allocator's running totals. It
  * tells torch that no profiler of its own is enabled, so torch's profiler
  * can still start above it (the events then go to torch's while it runs);
  * if torch's profiler is already running, memory is not recorded.
@@ -52,7 +52,7 @@
 #include <string>
 
 #include "acl/acl_prof.h"
-#include "hostrec.h"
+#include "fwk_report.h"
 #include "mirror.h"
 
 /* The mirror is linked when it is built (python/mirror.mk); weak so that
@@ -138,7 +138,7 @@ TState &ts()
 	/* freed at process exit only: a thread's state may be reached by an
 	 * end callback after Python's thread object is gone */
 	t = new TState();
-	t->tid = npuprof_hostrec_tid();
+	t->tid = fwk_tid();
 	uint64_t ttid = at::RecordFunction::currentThreadId();
 	if (ttid < kTidMap)
 		g_tidmap[ttid].store(t->tid, std::memory_order_relaxed);
@@ -146,23 +146,10 @@ TState &ts()
 	return *t;
 }
 
-/* The id of s, registered with the recorder's dictionary once per thread. */
+/* The id of s, registered with libprofapi's dictionary once per thread. */
 uint64_t str_id(TState &t, const char *s, size_t len)
 {
-	if (!s || !len)
-		return NPUPROF_HOSTFMT_NO_STRING;
-	uint64_t id = npuprof_str2id_hash(s, len);
-	unsigned slot = (unsigned)(id ^ (id >> 32)) & (kStrCache - 1);
-	if (t.seen[slot] != id) {
-		if (s[len] != '\0') {
-			std::string copy(s, len);
-			aclprofStr2Id(copy.c_str());
-		} else {
-			aclprofStr2Id(s);
-		}
-		t.seen[slot] = id;
-	}
-	return id;
+	return fwk_str_id(t.seen, kStrCache, s, len);
 }
 
 /* A bounded string builder on the stack. */
@@ -199,7 +186,7 @@ struct Buf {
 	}
 };
 
-const char kSep[] = NPUPROF_FWK_SEP;
+const char kSep[] = NPUPROF_EXT_FWK_SEP;
 
 /* dtypes and shapes as torch's profiler reports them: a tensor's dtype
  * name (float, long int ...) and sizes "[5, 8]"; a scalar "Scalar" and
@@ -312,8 +299,8 @@ void format_inputs(TState &t, const at::RecordFunction &fn, Frame &f)
 			sh.put("[]");
 		}
 	}
-	f.dtypes_id = i ? str_id(t, dt.b, dt.n) : NPUPROF_HOSTFMT_NO_STRING;
-	f.shapes_id = i ? str_id(t, sh.b, sh.n) : NPUPROF_HOSTFMT_NO_STRING;
+	f.dtypes_id = i ? str_id(t, dt.b, dt.n) : NPUPROF_EXT_NO_STRING;
+	f.shapes_id = i ? str_id(t, sh.b, sh.n) : NPUPROF_EXT_NO_STRING;
 }
 
 int32_t acl_dtype(c10::ScalarType s)
@@ -366,11 +353,11 @@ void mirror_inputs(TState &t, const at::RecordFunction &fn)
 }
 
 /* The Python stack of the calling thread, "file(line): func" innermost
- * first, joined by NPUPROF_FWK_SEP; NO_STRING without Python frames. */
+ * first, joined by NPUPROF_EXT_FWK_SEP; NO_STRING without Python frames. */
 uint64_t python_stack(TState &t)
 {
 	if (!Py_IsInitialized() || _Py_IsFinalizing())
-		return NPUPROF_HOSTFMT_NO_STRING;
+		return NPUPROF_EXT_NO_STRING;
 	Buf b;
 	PyGILState_STATE g = PyGILState_Ensure();
 	PyFrameObject *fr = PyEval_GetFrame(); /* borrowed */
@@ -396,7 +383,7 @@ uint64_t python_stack(TState &t)
 	if (PyErr_Occurred())
 		PyErr_Clear();
 	PyGILState_Release(g);
-	return b.n ? str_id(t, b.b, b.n) : NPUPROF_HOSTFMT_NO_STRING;
+	return b.n ? str_id(t, b.b, b.n) : NPUPROF_EXT_NO_STRING;
 }
 
 std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
@@ -416,20 +403,20 @@ std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction &fn)
 	f.top = f.aten && t.aten_depth == 0;
 	if (f.aten)
 		t.aten_depth++;
-	f.dtypes_id = f.shapes_id = NPUPROF_HOSTFMT_NO_STRING;
+	f.dtypes_id = f.shapes_id = NPUPROF_EXT_NO_STRING;
 	if (g_shapes && fn.needsInputs())
 		record_inputs(t, fn, f);
-	f.stack_id = NPUPROF_HOSTFMT_NO_STRING;
+	f.stack_id = NPUPROF_EXT_NO_STRING;
 	if (g_stack) {
 		/* an op's nested ops share its Python stack */
-		if (t.depth > 1 && t.frames[t.depth - 2].stack_id != NPUPROF_HOSTFMT_NO_STRING)
+		if (t.depth > 1 && t.frames[t.depth - 2].stack_id != NPUPROF_EXT_NO_STRING)
 			f.stack_id = t.frames[t.depth - 2].stack_id;
 		else
 			f.stack_id = python_stack(t);
 	}
 	if (f.top && g_mirror && fn.needsInputs())
 		mirror_inputs(t, fn);
-	f.start = npuprof_hostrec_now();
+	f.start = MsprofSysCycleTime();
 	return nullptr;
 }
 
@@ -466,9 +453,9 @@ void on_end(const at::RecordFunction &fn, at::ObserverContext *)
 		else if (r < 0)
 			g_mirror_err.fetch_add(1, std::memory_order_relaxed);
 	}
-	uint64_t end = npuprof_hostrec_now();
+	uint64_t end = MsprofSysCycleTime();
 	const char *name = fn.name();
-	uint64_t name_id = str_id(t, name, strlen(name)); /* before reserve */
+	uint64_t name_id = str_id(t, name, strlen(name));
 	uint32_t fwd = 0;
 	uint64_t ftid = fn.forwardThreadId();
 	if (ftid) {
@@ -476,8 +463,8 @@ void on_end(const at::RecordFunction &fn, at::ObserverContext *)
 		if (!fwd)
 			fwd = (uint32_t)ftid; /* never seen: torch's own id */
 	}
-	if (npuprof_hostrec_fwk_op(t.tid, fwd, f.start, end, fn.seqNr(), name_id, f.dtypes_id,
-				   f.shapes_id, f.stack_id, NPUPROF_FWK_API_OP)) {
+	if (fwk_report_op(t.tid, fwd, f.start, end, fn.seqNr(), name_id, f.dtypes_id, f.shapes_id,
+			  f.stack_id, NPUPROF_EXT_FWK_API_OP)) {
 		g_lost.fetch_add(1, std::memory_order_relaxed);
 		return;
 	}
@@ -493,7 +480,7 @@ std::atomic<bool> g_mem_on{ false };
  * profiler may still start above it (and then gets the memory events while
  * it runs), while c10's allocator sees memory profiling on. */
 struct MemReporter : public torch::profiler::impl::ProfilerStateBase {
-	uint64_t component_id = NPUPROF_HOSTFMT_NO_STRING;
+	uint64_t component_id = NPUPROF_EXT_NO_STRING;
 
 	MemReporter()
 	    : torch::profiler::impl::ProfilerStateBase(torch::profiler::impl::ProfilerConfig(
@@ -519,25 +506,21 @@ struct MemReporter : public torch::profiler::impl::ProfilerStateBase {
 		   c10::Device device)
 	{
 		TState &t = ts();
-		auto *r = static_cast<struct npuprof_hostfmt_fwk_mem *>(
-			npuprof_hostrec_reserve(NPUPROF_HOSTFMT_FWK_MEM,
-						sizeof(struct npuprof_hostfmt_fwk_mem)));
-		if (!r) {
+		struct NpuprofFwkMem m = {};
+		/* CPU memory has no device: -1 as torch's Device index */
+		m.deviceId = device.has_index() ? (uint32_t)device.index() : UINT32_MAX;
+		m.ptr = (uint64_t)(uintptr_t)ptr;
+		m.size = size;
+		m.totalAllocated = total_allocated > 0 ? (uint64_t)total_allocated : 0;
+		m.totalReserved = total_reserved > 0 ? (uint64_t)total_reserved : 0;
+		m.totalActive = m.totalAllocated;
+		m.stream = 0;
+		m.componentId = component_id;
+		if (fwk_report(NPUPROF_EXT_FWK_MEM_TYPE, t.tid, MsprofSysCycleTime(), &m,
+			       (uint32_t)sizeof(m))) {
 			g_lost.fetch_add(1, std::memory_order_relaxed);
 			return;
 		}
-		r->tid = t.tid;
-		/* CPU memory has no device: -1 as torch's Device index */
-		r->device_id = device.has_index() ? (uint32_t)device.index() : UINT32_MAX;
-		r->time_ns = npuprof_hostrec_now();
-		r->ptr = (uint64_t)(uintptr_t)ptr;
-		r->size = size;
-		r->total_allocated = total_allocated > 0 ? (uint64_t)total_allocated : 0;
-		r->total_reserved = total_reserved > 0 ? (uint64_t)total_reserved : 0;
-		r->total_active = r->total_allocated;
-		r->stream = 0;
-		r->component_id = component_id;
-		npuprof_hostrec_commit(r);
 		g_mem.fetch_add(1, std::memory_order_relaxed);
 	}
 };
@@ -571,7 +554,7 @@ PyObject *py_enable(PyObject *, PyObject *args)
 				memory_ok = 0;
 			} else {
 				auto rep = std::make_shared<MemReporter>();
-				rep->component_id = aclprofStr2Id("PTA");
+				rep->component_id = MsprofGetHashId("PTA", 3);
 				c10::ThreadLocalDebugInfo::_push(c10::DebugInfoKind::PROFILER_STATE,
 								 rep);
 				g_mem_rep = rep;
@@ -611,7 +594,7 @@ PyObject *py_disable(PyObject *, PyObject *)
 
 PyObject *py_now(PyObject *, PyObject *)
 {
-	return PyLong_FromUnsignedLongLong(npuprof_hostrec_now());
+	return PyLong_FromUnsignedLongLong(MsprofSysCycleTime());
 }
 
 /* range(name, start_ns, end_ns, type): a FWK_OP written from Python (a
@@ -625,8 +608,8 @@ PyObject *py_range(PyObject *, PyObject *args)
 		return nullptr;
 	TState &t = ts();
 	uint64_t id = str_id(t, name, strlen(name));
-	if (npuprof_hostrec_fwk_op(t.tid, 0, start, end, -1, id, NPUPROF_HOSTFMT_NO_STRING,
-				   NPUPROF_HOSTFMT_NO_STRING, NPUPROF_HOSTFMT_NO_STRING, type)) {
+	if (fwk_report_op(t.tid, 0, start, end, -1, id, NPUPROF_EXT_NO_STRING, NPUPROF_EXT_NO_STRING,
+			  NPUPROF_EXT_NO_STRING, type)) {
 		g_lost.fetch_add(1, std::memory_order_relaxed);
 		Py_RETURN_FALSE;
 	}
@@ -640,23 +623,14 @@ PyObject *py_gc(PyObject *, PyObject *args)
 	if (!PyArg_ParseTuple(args, "KKI", &start, &end, &gen))
 		return nullptr;
 	TState &t = ts();
-	auto *r = static_cast<struct npuprof_hostfmt_fwk_gc *>(
-		npuprof_hostrec_reserve(NPUPROF_HOSTFMT_FWK_GC, sizeof(struct npuprof_hostfmt_fwk_gc)));
-	if (!r) {
+	struct NpuprofFwkGc g = {};
+	g.generation = gen;
+	g.durationNs = end > start ? end - start : 0;
+	if (fwk_report(NPUPROF_EXT_FWK_GC_TYPE, t.tid, start, &g, (uint32_t)sizeof(g))) {
 		g_lost.fetch_add(1, std::memory_order_relaxed);
 		Py_RETURN_FALSE;
 	}
-	r->tid = t.tid;
-	r->generation = gen;
-	r->start_ns = start;
-	r->end_ns = end;
-	npuprof_hostrec_commit(r);
 	Py_RETURN_TRUE;
-}
-
-PyObject *py_active(PyObject *, PyObject *)
-{
-	return PyBool_FromLong(npuprof_hostrec_active());
 }
 
 PyObject *py_stats(PyObject *, PyObject *)
@@ -858,7 +832,6 @@ PyMethodDef methods[] = {
 	{ "now", py_now, METH_NOARGS, "the recorder's clock (CLOCK_MONOTONIC ns)" },
 	{ "range", py_range, METH_VARARGS, "range(name, start_ns, end_ns, type): one FWK_OP" },
 	{ "gc", py_gc, METH_VARARGS, "gc(start_ns, end_ns, generation): one FWK_GC" },
-	{ "active", py_active, METH_NOARGS, "True while the recorder collects" },
 	{ "stats", py_stats, METH_NOARGS, "counters of what was recorded" },
 	{ "session_start", py_session_start, METH_VARARGS,
 	  "session_start(dir, devices, switches): aclprofInit, CreateConfig, Start" },
@@ -881,5 +854,6 @@ struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__C(void)
 {
+	fwk_register_types(); /* at load, as CANN's components register */
 	return PyModule_Create(&module);
 }

@@ -54,7 +54,7 @@
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_softmax.h"
 #include "hccl/hccl.h"
-#include "hostrec.h"
+#include "fwk_report.h"
 #include "mirror.h"
 
 #define MIRROR_API __attribute__((visibility("default")))
@@ -1165,31 +1165,59 @@ static const char *torch_dtype_name(int32_t dt)
 	}
 }
 
-/* The string's hash id, registered with aclprofStr2Id once per thread
- * (a direct-mapped cache, as the runtime's rtprof_str). */
+/* ---- reporting: the framework layer's switch ----------------------------
+ * The mirror reports its framework ops while a collection has started a
+ * device, as CANN's components do: registered at load under the framework
+ * module (NPUPROF_EXT_FWK_MODULE), it keeps the devices START named and
+ * STOP has not (FINALIZE: none). */
+
+static uint64_t g_fwk_devs; /* __atomic: started devices, a bit each */
+
+static int32_t fwk_command(uint32_t type, void *data, uint32_t len)
+{
+	const struct MsprofCommandHandle *c = data;
+	uint64_t bits = 0;
+
+	if (type != PROF_CTRL_SWITCH || !c || len < sizeof(*c))
+		return 0;
+	for (uint32_t i = 0; i < c->devNums && i < MSPROF_MAX_DEV_NUM; i++)
+		if (c->devIdList[i] < 64)
+			bits |= 1ull << c->devIdList[i];
+	if (c->type == PROF_COMMANDHANDLE_TYPE_START)
+		__atomic_fetch_or(&g_fwk_devs, bits, __ATOMIC_RELAXED);
+	else if (c->type == PROF_COMMANDHANDLE_TYPE_STOP)
+		__atomic_fetch_and(&g_fwk_devs, ~bits, __ATOMIC_RELAXED);
+	else if (c->type == PROF_COMMANDHANDLE_TYPE_FINALIZE)
+		__atomic_store_n(&g_fwk_devs, 0, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static int fwk_switched_on(void)
+{
+	return __atomic_load_n(&g_fwk_devs, __ATOMIC_RELAXED) != 0;
+}
+
+__attribute__((constructor)) static void fwk_init(void)
+{
+	fwk_register_types();
+	MsprofRegisterCallback(NPUPROF_EXT_FWK_MODULE, fwk_command);
+}
+
+/* The string's hash id, registered with libprofapi's dictionary once per
+ * thread. */
 static uint64_t str_id(const char *s)
 {
 	static __thread uint64_t seen[256];
-	uint64_t id;
-	unsigned slot;
 
-	if (!s || !*s)
-		return NPUPROF_HOSTFMT_NO_STRING;
-	id = npuprof_str2id_hash(s, strlen(s));
-	slot = (unsigned)(id ^ (id >> 32)) & 255;
-	if (seen[slot] != id) {
-		aclprofStr2Id(s);
-		seen[slot] = id;
-	}
-	return id;
+	return fwk_str_id(seen, 256, s, s ? strlen(s) : 0);
 }
 
 static void write_fwk_op(const char *name, uint64_t start, const struct npuprof_mirror_tensor *t)
 {
 	char shapes[512];
-	uint64_t name_id, dt_id = NPUPROF_HOSTFMT_NO_STRING, sh_id = NPUPROF_HOSTFMT_NO_STRING;
+	uint64_t name_id, dt_id = NPUPROF_EXT_NO_STRING, sh_id = NPUPROF_EXT_NO_STRING;
 
-	if (!npuprof_hostrec_active())
+	if (!fwk_switched_on())
 		return;
 	name_id = str_id(name);
 	if (t) {
@@ -1203,8 +1231,8 @@ static void write_fwk_op(const char *name, uint64_t start, const struct npuprof_
 		dt_id = str_id(torch_dtype_name(t->dtype));
 		sh_id = str_id(shapes);
 	}
-	npuprof_hostrec_fwk_op(npuprof_hostrec_tid(), 0, start, npuprof_hostrec_now(), -1, name_id,
-			       dt_id, sh_id, NPUPROF_HOSTFMT_NO_STRING, NPUPROF_FWK_API_OP);
+	fwk_report_op(fwk_tid(), 0, start, MsprofSysCycleTime(), -1, name_id, dt_id, sh_id,
+		      NPUPROF_EXT_NO_STRING, NPUPROF_EXT_FWK_API_OP);
 }
 
 MIRROR_API int npuprof_mirror_collective(int coll, const char *record_name,
@@ -1260,7 +1288,7 @@ MIRROR_API int npuprof_mirror_collective(int coll, const char *record_name,
 	if (!buf)
 		return fail(-ENOMEM, "%s: no scratch for %llu bytes", names[coll],
 			    (unsigned long long)bytes);
-	start = npuprof_hostrec_now();
+	start = MsprofSysCycleTime();
 	if (count) {
 		switch (coll) {
 		case NPUPROF_MIRROR_ALL_REDUCE:

@@ -22,7 +22,7 @@ from .analysis import _export, _write_stacks
 from .experimental_config import ACL_PROF_MSPROFTX, _ExperimentalConfig, print_warn_msg
 from .scheduler import _RECORDING, ProfilerAction, _default_schedule_fn
 
-# PYTORCH_API.type (npuprof/hostfmt.h enum npuprof_fwk_api_type)
+# PYTORCH_API.type (profiling/npuprof_ext.h NPUPROF_EXT_FWK_API_*)
 API_OP = 50001
 API_QUEUE = 50002
 API_TRACE = 50003
