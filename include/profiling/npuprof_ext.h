@@ -82,9 +82,11 @@ extern "C" {
 #define NPUPROF_EXT_TASK_TYPE 1U /* .type of a struct NpuprofTaskExt */
 #define NPUPROF_EXT_TASK_NAME "npuprof_task_ext"
 
-/* PROFILER_TRACE_EX trace tags (NpuprofTaskExt.traceTag): the device marker
- * of aclprofMarkEx / mstxMarkA with a stream (MARK) and of an mstx range
- * with a stream (RANGE: its start and end markers share the index id). */
+/* PROFILER_TRACE_EX trace tags (CANN's rtProfilerTraceEx tag ids, the
+ * tag_id of the trace task's SQE and NpuprofTaskExt.traceTag): the device
+ * marker of aclprofMarkEx / mstxMarkA with a stream (MARK) and of an mstx
+ * range with a stream (RANGE: its start and end markers share the index
+ * id). */
 #define NPUPROF_EXT_TRACE_MARK 11U
 #define NPUPROF_EXT_TRACE_RANGE 12U
 #define NPUPROF_EXT_NO_MEMCPY 65535U /* memcpyOp of a task that is no copy */

@@ -87,9 +87,8 @@ enum npusim_sqe_type {
  * src/runtime/core/inc/task/task_base.hpp 132). */
 #define NPUSIM_PH_TASK_PROFILER_TRACE_EX 26
 
-/* Profiler trace tags carried in the place holder's tag_id. */
-#define NPUSIM_TRACE_TAG_MARK 11
-#define NPUSIM_TRACE_TAG_RANGE 12
+/* The place holder's tag_id carries the profiler trace tag
+ * (NPUPROF_EXT_TRACE_*, include/profiling/npuprof_ext.h). */
 
 /*
  * The payloads (SQE bytes 8-63) of the types npusim models, with the offsets

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fake_runtime.h"
+#include "runtime/rts/rts_stream.h"
 
 #ifdef FAKE_HAL
 int drvGetDevNum(uint32_t *count)
@@ -36,16 +37,16 @@ int32_t rtProfilerTraceEx(uint64_t id, uint64_t modelId, uint16_t tagId, void *s
 	return 0;
 }
 
-int32_t rtsStreamGetAttribute(void *stm, int32_t attr, uint32_t *value)
+int32_t rtsStreamGetAttribute(void *stm, rtStreamAttr attr, rtStreamAttrValue_t *value)
 {
 	(void)stm;
-	if (attr != 4 || fake_rt.cache_switch < 0) /* RT_STREAM_ATTR_CACHE_OP_INFO */
+	if (attr != RT_STREAM_ATTR_CACHE_OP_INFO || fake_rt.cache_switch < 0)
 		return 107000;
-	value[0] = (uint32_t)fake_rt.cache_switch;
+	value->cacheOpInfoSwitch = (uint32_t)fake_rt.cache_switch;
 	return 0;
 }
 
-int32_t rtCacheLastTaskOpInfo(const void *info, size_t size)
+int32_t rtCacheLastTaskOpInfo(const void *const info, const size_t size)
 {
 	fake_rt.ncache++;
 	fake_rt.cache_size = size;

@@ -161,13 +161,13 @@ START_TEST(test_stream_markers)
 
 	ck_assert_int_eq(fake_rt.nlaunch, 3);
 	ck_assert_ptr_eq(fake_rt.launch[0].stream, &s1);
-	ck_assert_uint_eq(fake_rt.launch[0].tag, NPUPROF_TRACE_TAG_MARK);
+	ck_assert_uint_eq(fake_rt.launch[0].tag, NPUPROF_EXT_TRACE_MARK);
 	ck_assert_uint_eq(fake_rt.launch[0].model, NPUPROF_TRACE_MODEL_ID);
 	ck_assert_ptr_eq(fake_rt.launch[1].stream, &s2);
-	ck_assert_uint_eq(fake_rt.launch[1].tag, NPUPROF_TRACE_TAG_RANGE);
+	ck_assert_uint_eq(fake_rt.launch[1].tag, NPUPROF_EXT_TRACE_RANGE);
 	ck_assert_uint_eq(fake_rt.launch[1].index, r);
 	ck_assert_ptr_eq(fake_rt.launch[2].stream, &s2); /* the end: on the start's stream */
-	ck_assert_uint_eq(fake_rt.launch[2].tag, NPUPROF_TRACE_TAG_RANGE);
+	ck_assert_uint_eq(fake_rt.launch[2].tag, NPUPROF_EXT_TRACE_RANGE);
 	ck_assert_uint_eq(fake_rt.launch[2].index, r);
 
 	/* mark, range start, range end, and the stray second end half */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "npusim_dev.h"
+#include "profiling/npuprof_ext.h"
 
 static int failures;
 
@@ -369,7 +370,7 @@ static void case_payloads(void)
 	npusim_sqe_init(&q[n], NPUSIM_SQE_PLACE_HOLDER, sid, n);
 	q[n].block_dim = NPUSIM_PH_TASK_PROFILER_TRACE_EX;
 	q[n].u.ph.trace.trace_id = 77;
-	q[n].u.ph.trace.tag_id = NPUSIM_TRACE_TAG_MARK;
+	q[n].u.ph.trace.tag_id = NPUPROF_EXT_TRACE_MARK;
 	n++;
 	npusim_sqe_init(&q[n], NPUSIM_SQE_EVENT_RECORD, sid, n);
 	npusim_sqe_set_sync_id(&q[n++], ev);

@@ -979,7 +979,7 @@ aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream)
 	tid = hostrec_tid();
 	/* Shared with mstx; the first id is 1. */
 	id = atomic_fetch_add(&g_mark_id, 1) + 1;
-	if (rtplugin_trace(stream, id, NPUPROF_TRACE_MODEL_ID, NPUPROF_TRACE_TAG_MARK))
+	if (rtplugin_trace(stream, id, NPUPROF_TRACE_MODEL_ID, NPUPROF_EXT_TRACE_MARK))
 		return PROF_FAILED;
 	return hostrec_emit_tx(1, NPUPROF_TX_MARK_EX, now, now, tid, tid, NPUPROF_TX_NO_RANGE, id,
 			       0, UINT32_MAX, 0, msg, (uint32_t)msgLen, 0);

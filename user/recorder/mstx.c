@@ -146,7 +146,7 @@ static inline __attribute__((always_inline)) void mark(uint64_t domain, const ch
 	id = next_id();
 	if (!domain)
 		domain = default_domain();
-	if (stream && launch(stream, id, NPUPROF_TRACE_TAG_MARK))
+	if (stream && launch(stream, id, NPUPROF_EXT_TRACE_MARK))
 		return; /* as CANN: no device marker, no report */
 	/* no room or no collection records nothing, as mstx returns no status */
 	(void)hostrec_emit_mstx(NPUPROF_HOSTFMT_MSTX_MARK, now, id, domain, msg, (uint32_t)len);
@@ -208,7 +208,7 @@ static inline __attribute__((always_inline)) mstxRangeId range_start(uint64_t do
 	if (stream) {
 		if (sr_insert(id, stream))
 			return MSTX_INVALID_ID;
-		if (launch(stream, id, NPUPROF_TRACE_TAG_RANGE)) {
+		if (launch(stream, id, NPUPROF_EXT_TRACE_RANGE)) {
 			sr_take(id);
 			return MSTX_INVALID_ID;
 		}
@@ -230,7 +230,7 @@ static inline __attribute__((always_inline)) void range_end(mstxRangeId id)
 	if (!collecting())
 		return;
 	if (stream)
-		launch(stream, id, NPUPROF_TRACE_TAG_RANGE);
+		launch(stream, id, NPUPROF_EXT_TRACE_RANGE);
 	/* The end half. */
 	(void)hostrec_emit_mstx_end(now, id);
 }

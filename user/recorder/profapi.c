@@ -504,17 +504,24 @@ static void deliver(ProfCommandHandle h, const struct MsprofCommandHandle *c)
 	h(PROF_CTRL_SWITCH, &copy, (uint32_t)sizeof(copy));
 }
 
+/* Under g_cp_lock: command c to every module's handles, in CANN's order. */
+static void deliver_all(const struct MsprofCommandHandle *c)
+{
+	const struct module *order[MAX_MODULES];
+	unsigned n = module_order(c->type, order);
+
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned j = 0; j < order[i]->n; j++)
+			deliver(order[i]->h[j], c);
+}
+
 /* Under g_cp_lock: `type` for device `dev` (-1: none) to every module. */
 static void broadcast(uint32_t type, int dev)
 {
-	const struct module *order[MAX_MODULES];
 	struct MsprofCommandHandle c;
-	unsigned n = module_order(type, order);
 
 	command_for(&c, type, dev);
-	for (unsigned i = 0; i < n; i++)
-		for (unsigned j = 0; j < order[i]->n; j++)
-			deliver(order[i]->h[j], &c);
+	deliver_all(&c);
 	if (g_upstream) {
 		struct MsprofCommandHandle copy = c;
 
@@ -648,17 +655,12 @@ int32_t MsprofNotifySetDevice(uint32_t chipId, uint32_t deviceId, bool isOpen)
 int32_t profSetProfCommand(VOID_PTR command, uint32_t len)
 {
 	const struct MsprofCommandHandle *c = command;
-	const struct module *order[MAX_MODULES];
-	unsigned n;
 
 	if (!c || len != sizeof(*c) || c->type >= PROF_COMMANDHANDLE_TYPE_MAX ||
 	    c->devNums > MSPROF_MAX_DEV_NUM)
 		return PROF_FAILED;
 	pthread_mutex_lock(&g_cp_lock);
-	n = module_order(c->type, order);
-	for (unsigned i = 0; i < n; i++)
-		for (unsigned j = 0; j < order[i]->n; j++)
-			deliver(order[i]->h[j], c);
+	deliver_all(c);
 	pthread_mutex_unlock(&g_cp_lock);
 	return MSPROF_ERROR_NONE;
 }

@@ -7,22 +7,15 @@
 #include <stdint.h>
 
 #include "rtplugin.h"
+#include "runtime/rts/rts_stream.h"
 
-/* CANN's names (runtime/base.h, runtime/rts/rts_stream.h,
- * driver/ascend_hal.h). */
+/* CANN's library names; driver/ascend_hal.h's drvGetDevNum */
 #define RT_LIB "libruntime.so"
 #define HAL_LIB "libascend_hal.so"
-#define RT_STREAM_ATTR_CACHE_OP_INFO 4
 
-typedef union {
-	uint64_t failure_mode;
-	uint32_t cache_op_info_switch;
-	uint32_t rsv[4];
-} rt_stream_attr_value; /* rtStreamAttrValue_t, 16 bytes */
-
-typedef int32_t (*trace_fn)(uint64_t id, uint64_t model_id, uint16_t tag, void *stream);
-typedef int32_t (*get_attr_fn)(void *stream, int attr, rt_stream_attr_value *value);
-typedef int32_t (*cache_fn)(const void *info, size_t size);
+typedef __typeof__(rtProfilerTraceEx) *trace_fn;
+typedef __typeof__(rtsStreamGetAttribute) *get_attr_fn;
+typedef __typeof__(rtCacheLastTaskOpInfo) *cache_fn;
 typedef int (*dev_num_fn)(uint32_t *count);
 
 static struct {
@@ -65,14 +58,14 @@ int rtplugin_trace(void *stream, uint64_t index_id, uint64_t model_id, uint16_t 
 
 int rtplugin_stream_caches_op_info(void *stream)
 {
-	rt_stream_attr_value v = { 0 };
+	rtStreamAttrValue_t v = { 0 };
 
 	pthread_once(&g.rt_once, load_runtime);
 	if (!g.get_attr)
 		return 0;
 	if (g.get_attr(stream, RT_STREAM_ATTR_CACHE_OP_INFO, &v) != 0)
 		return -1;
-	return v.cache_op_info_switch != 0;
+	return v.cacheOpInfoSwitch != 0;
 }
 
 int rtplugin_cache_op_info(const void *info, size_t size)

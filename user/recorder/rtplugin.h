@@ -19,12 +19,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* CANN's PROFILER_TRACE_EX tag ids of the device trace task. */
-#define NPUPROF_TRACE_TAG_STEP_START 0
-#define NPUPROF_TRACE_TAG_STEP_END 1
-#define NPUPROF_TRACE_TAG_MARK 11
-#define NPUPROF_TRACE_TAG_RANGE 12
-/* Model id of MarkEx, mstx and step trace tasks (MARKEX_MODEL_ID). */
+#include "profiling/npuprof_ext.h"
+
+/* The tags: NPUPROF_EXT_TRACE_* (profiling/npuprof_ext.h). Model id of MarkEx, mstx and step trace tasks (MARKEX_MODEL_ID). */
 #define NPUPROF_TRACE_MODEL_ID 0xFFFFFFFFu
 
 /* rtProfilerTraceEx(index_id, model_id, tag, stream): 0, or -1 when the

@@ -184,9 +184,4 @@ extern __thread struct rt_ctx *rt_cur_ctx;
  * one: X.Y.Z[-]{alpha,beta,rc}N); 0, or -1 if s is not one. */
 int rt_version_num(const char *s, int32_t *num);
 
-/* What CANN's libprofapi looks up by name in libruntime.so (rt_stream.c;
- * libruntime.so is a filter over this library, build.mk). */
-int32_t rtProfilerTraceEx(uint64_t id, uint64_t modelId, uint16_t tagId, void *stm);
-int32_t rtsStreamGetAttribute(void *stm, int32_t attr, void *value);
-
 #endif /* NPUPROF_RT_INTERNAL_H */

@@ -26,6 +26,9 @@
 #include <time.h>
 
 #include "rt_prof.h"
+/* what CANN's libprofapi looks up by name in libruntime.so (a filter over
+ * this library, build.mk) */
+#include "runtime/rts/rts_stream.h"
 
 static struct rt_stream *g_free_streams;
 static aclnpuTaskObserver g_observer;
@@ -445,7 +448,7 @@ __attribute__((visibility("default"))) int32_t rtProfilerTraceEx(uint64_t id, ui
 	t.sqe.u.ph.trace.model_id = (uint32_t)modelId;
 	t.trace_tag = tagId;
 	t.index_id = id;
-	if (tagId == NPUSIM_TRACE_TAG_MARK || tagId == NPUSIM_TRACE_TAG_RANGE) {
+	if (tagId == NPUPROF_EXT_TRACE_MARK || tagId == NPUPROF_EXT_TRACE_RANGE) {
 		t.has_conn = 1;
 		t.conn = NPUPROF_MSTX_CONNECTION_BASE + id;
 	}
@@ -462,22 +465,9 @@ __attribute__((visibility("default"))) int32_t rtProfilerTraceEx(uint64_t id, ui
  * the user tag is not supported on this chip (CANN then answers success and
  * leaves the value alone).
  */
-enum {
-	RT_ATTR_FAILURE_MODE = 1,
-	RT_ATTR_FLOAT_OVERFLOW_CHECK = 2,
-	RT_ATTR_USER_CUSTOM_TAG = 3,
-	RT_ATTR_CACHE_OP_INFO = 4,
-	RT_ATTR_PRIORITY = 5,
-};
-
-__attribute__((visibility("default"))) int32_t rtsStreamGetAttribute(void *stm, int32_t attr,
-								     void *value)
+__attribute__((visibility("default"))) int32_t rtsStreamGetAttribute(void *stm, rtStreamAttr attr,
+								     rtStreamAttrValue_t *v)
 {
-	union {
-		uint64_t failure_mode;
-		uint32_t u32;
-		uint32_t rsv[4];
-	} *v = value;
 	struct rt_stream *s;
 	aclError ret;
 
@@ -487,11 +477,15 @@ __attribute__((visibility("default"))) int32_t rtsStreamGetAttribute(void *stm, 
 	if (ret)
 		return ret;
 	switch (attr) {
-	case RT_ATTR_FAILURE_MODE: v->failure_mode = 0; return ACL_SUCCESS;
-	case RT_ATTR_FLOAT_OVERFLOW_CHECK: v->u32 = s->overflow; return ACL_SUCCESS;
-	case RT_ATTR_USER_CUSTOM_TAG: return ACL_SUCCESS;
-	case RT_ATTR_CACHE_OP_INFO: v->u32 = 0; return ACL_SUCCESS;
-	case RT_ATTR_PRIORITY: v->u32 = s->priority; return ACL_SUCCESS;
+	case RT_STREAM_ATTR_FAILURE_MODE:
+		v->failureMode = RT_STREAM_FAILURE_MODE_CONTINUE_ON_FAILURE;
+		return ACL_SUCCESS;
+	case RT_STREAM_ATTR_FLOAT_OVERFLOW_CHECK:
+		v->overflowSwitch = s->overflow;
+		return ACL_SUCCESS;
+	case RT_STREAM_ATTR_USER_CUSTOM_TAG: return ACL_SUCCESS;
+	case RT_STREAM_ATTR_CACHE_OP_INFO: v->cacheOpInfoSwitch = 0; return ACL_SUCCESS;
+	case RT_STREAM_ATTR_PRIORITY: v->streamPriority = s->priority; return ACL_SUCCESS;
 	default:
 		rt_set_errmsg("rtsStreamGetAttribute: attribute %d is not in [1, 6)", attr);
 		return ACL_ERROR_RT_PARAM_INVALID;
