@@ -321,7 +321,8 @@ static uint64_t mono_ns(void)
 }
 
 /* What the recorder must choose for NPUPROF_HOST_CLOCK=tsc here: an
- * invariant TSC and the clocksource tsc (checked independently of it). */
+ * invariant TSC and the clocksource tsc or kvm-clock (checked
+ * independently of it). */
 static int tsc_possible(void)
 {
 #if defined(__x86_64__)
@@ -340,7 +341,8 @@ static int tsc_possible(void)
 	if (!fgets(cs, sizeof(cs), f))
 		cs[0] = '\0';
 	fclose(f);
-	return strncmp(cs, "tsc", 3) == 0 && (cs[3] == '\n' || cs[3] == '\0');
+	cs[strcspn(cs, "\n")] = '\0';
+	return !strcmp(cs, "tsc") || !strcmp(cs, "kvm-clock");
 #else
 	return 0;
 #endif

@@ -127,7 +127,11 @@ static inline uint64_t tsc_ordered(void)
 }
 
 /* Exact only with an invariant TSC (CPUID 0x80000007 EDX bit 8: Linux's
- * constant_tsc + nonstop_tsc) that the kernel uses for CLOCK_MONOTONIC. */
+ * constant_tsc + nonstop_tsc) from which the kernel's CLOCK_MONOTONIC is
+ * computed: the clocksource tsc, or kvm-clock (a KVM guest's pvclock: the
+ * TSC scaled by the host's published multiplier, a linear function of the
+ * TSC between the host's updates, which the CLOCK pairs of every writer
+ * cycle follow). */
 static int tsc_exact(void)
 {
 	unsigned a, b, c, d;
@@ -145,7 +149,8 @@ static int tsc_exact(void)
 	if (!fgets(cs, sizeof(cs), f))
 		cs[0] = '\0';
 	fclose(f);
-	return strcmp(cs, "tsc\n") == 0 || strcmp(cs, "tsc") == 0;
+	cs[strcspn(cs, "\n")] = '\0';
+	return strcmp(cs, "tsc") == 0 || strcmp(cs, "kvm-clock") == 0;
 }
 
 /* One (TSC, CLOCK_MONOTONIC) pair: the tightest of a few monotonic-TSC-
