@@ -68,6 +68,15 @@ int npuprof_hostread_decode_buffer(const void *data, size_t len, const char *nam
 				   struct npuprof_hostread_file_info *info,
 				   struct npuprof_hostread_decode_stats *stats, char *err,
 				   size_t errlen);
+/* Same on the caller's private read-only mapping of the whole file: the
+ * TSC pass over its session blocks gives the pages it read back behind it
+ * (MADV_DONTNEED), so a stream of any size costs a bounded window there
+ * too; the caller gives back those of the main pass as it goes. */
+int npuprof_hostread_decode_mapping(const void *map, size_t len, const char *name,
+				    npuprof_hostread_record_fn fn, void *ctx,
+				    struct npuprof_hostread_file_info *info,
+				    struct npuprof_hostread_decode_stats *stats, char *err,
+				    size_t errlen);
 
 /* One msproftx / mstx event in the fields of a TX record, from a TX record
  * or from a compact one (kinds 17-22, hostfmt.h). */

@@ -966,8 +966,10 @@ static int decode_fd(int fd, const char *path, struct hostdata_load_ctx *ctx,
 	ctx->index->base = ctx->index->dropped = map;
 	ctx->index->len = (size_t)sb.st_size;
 	ctx->index->cur = -1;
-	r = npuprof_hostread_decode_buffer(map ? map : "", (size_t)sb.st_size, path,
-					   hostdata_on_rec, ctx, info, stats, err, errlen);
+	r = map ? npuprof_hostread_decode_mapping(map, (size_t)sb.st_size, path, hostdata_on_rec,
+						  ctx, info, stats, err, errlen) :
+		  npuprof_hostread_decode_buffer("", 0, path, hostdata_on_rec, ctx, info, stats,
+						 err, errlen);
 	if (range_close(ctx) < 0)
 		ctx->oom = 1;
 	ctx->index = NULL;

@@ -988,6 +988,15 @@ int npuprof_hostread_decode_buffer(const void *data, size_t len, const char *nam
 	return decode(data, len, name, fn, ctx, info, stats, err, errlen, 0);
 }
 
+int npuprof_hostread_decode_mapping(const void *map, size_t len, const char *name,
+				    npuprof_hostread_record_fn fn, void *ctx,
+				    struct npuprof_hostread_file_info *info,
+				    struct npuprof_hostread_decode_stats *stats, char *err,
+				    size_t errlen)
+{
+	return decode(map, len, name, fn, ctx, info, stats, err, errlen, 1);
+}
+
 /*
  * The file is mapped and decoded in place; the pages behind the decoder are
  * given back as it goes (MADV_DONTNEED on a private read-only file mapping
