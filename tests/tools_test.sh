@@ -200,6 +200,29 @@ rc=$?
 [ $rc = 130 ] || fail "dbgen interrupted exits $rc, not 130"
 [ -z "$(ls -A "$tmp/big")" ] || fail "an interrupted dbgen left $(ls -A "$tmp/big")"
 
+# ---- a parent of sessions (a job's ranks): exported in parallel, shown in order
+J="$tmp/job"
+mkdir "$J"
+for k in 1 2 3; do cp -r tests/fixtures/replay/flood_stall "$J/PROF_00000${k}_rank"; done
+truncate -s 100 "$J/PROF_000002_rank/npuprof.session" # the middle rank is damaged
+refuse "npuprof export: --jobs: '0' is out of range (1 to 1024)" $P export --jobs 0 "$J"
+$P export --jobs 3 "$J" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 1 ] || { cat "$tmp/out" "$tmp/err"; fail "export of a job with a damaged rank exits $rc, not 1"; }
+for k in 1 3; do
+	ls "$J/PROF_00000${k}_rank"/msprof_*.db >/dev/null 2>&1 || { cat "$tmp/out" "$tmp/err"; fail "rank $k not exported beside the damaged one"; }
+done
+! ls "$J/PROF_000002_rank"/msprof_*.db >/dev/null 2>&1 || fail "the damaged rank was exported"
+grep -q 'PROF_000002_rank/npuprof.session' "$tmp/err" || { cat "$tmp/err"; fail "the damaged rank's error is not shown"; }
+# the children's messages in session order, as a sequential run's
+grep -o 'PROF_00000[13]_rank/msprof' "$tmp/out" | tr '\n' ' ' | grep -qx 'PROF_000001_rank/msprof PROF_000003_rank/msprof ' ||
+	{ cat "$tmp/out"; fail "the sessions' summaries are not in session order"; }
+grep -q 'npuprof export: 3 sessions in .*, 1 failed' "$tmp/err" || { cat "$tmp/err"; fail "no '3 sessions, 1 failed'"; }
+# the same with --jobs 1 (sequential) gives the same databases' rows
+$P export --jobs 1 --force "$J" >/dev/null 2>&1
+[ "$(sqlite3 "$J"/PROF_000003_rank/msprof_*.db 'SELECT count(*) FROM TASK')" = "$(sqlite3 "$J"/PROF_000001_rank/msprof_*.db 'SELECT count(*) FROM TASK')" ] ||
+	fail "ranks 1 and 3 (the same recording) differ in TASK rows"
+
 # ---- report: why a file cannot be read ------------------------------------
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	chmod 600 "$new"

@@ -10,13 +10,16 @@
  * warnings name what was skipped); 2 on a usage error. SIGINT/SIGTERM stop
  * the export and remove its temporaries; DIR is left as it was.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <glob.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cmds.h"
@@ -29,12 +32,16 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: npuprof export DIR [--schema 1.1.1|1.2.0] [--pytorch] [--json] [--force] [--quiet]\n"
+		"                          [--jobs N]\n"
 		"       npuprof export --json FILE.db [-o OUT.json]\n"
 		"  Correlate the raw kernel and host data of the session directory DIR\n"
 		"  (a PROF_* directory written by `npuprof record` or by a program's\n"
 		"  aclprofStart) and write DIR/msprof_<YYYYmmddHHMMSS>.db, the database\n"
 		"  msprof --type=db writes. DIR may also be the parent of PROF_*\n"
-		"  directories (an aclprofInit result path): each is exported.\n"
+		"  directories (an aclprofInit result path, a job's ranks): each is\n"
+		"  exported, --jobs N at a time (default: the online CPUs), each in a\n"
+		"  process of its own, its messages shown in session order; the memory\n"
+		"  used is that of the N sessions exported together.\n"
 		"  --schema   column set: 1.1.1 (default, the seed) or 1.2.0\n"
 		"  --pytorch  also the PyTorch database, with the framework tables of the\n"
 		"             session's npuprof.torch records (PYTORCH_API, CONNECTION_IDS,\n"
@@ -172,9 +179,149 @@ static int trace_db(const char *db, const char *out, int quiet)
 	return 0;
 }
 
-/* DIR itself if it is a session; else each PROF_* session below it. */
+/*
+ * The sessions of a parent directory (the ranks of a job), each exported
+ * by a child process, at most `jobs` at once: the wall time follows the
+ * largest session, not the sum. A child's stdout and stderr go to
+ * temporaries that are copied out whole, in session order, as soon as it
+ * and every session before it are done, so the output reads as a
+ * sequential run's. SIGINT/SIGTERM reach every running child (each removes
+ * its temporaries); the sessions not started are not exported. Returns the
+ * number of sessions that failed.
+ */
+struct job {
+	pid_t pid; /* 0: not started or done */
+	FILE *out, *err;
+	int done, failed;
+};
+
+static void copy_out(FILE *from, FILE *to)
+{
+	char buf[8192];
+	size_t n;
+
+	if (!from)
+		return;
+	rewind(from);
+	while ((n = fread(buf, 1, sizeof(buf), from)) > 0)
+		fwrite(buf, 1, n, to);
+	fclose(from);
+	fflush(to);
+}
+
+static int export_parallel(char **dirs, size_t n, unsigned jobs, struct npuprof_export_opts *o,
+			   int quiet)
+{
+	struct job *j = calloc(n, sizeof(*j));
+	struct sigaction sa, old_int, old_term;
+	size_t next = 0, shown = 0, running = 0;
+	int failed = 0;
+
+	if (!j) {
+		fprintf(stderr, "npuprof export: out of memory\n");
+		return (int)n;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_cancel; /* no SA_RESTART: waitpid returns */
+	g_cancel = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	o->progress = 0; /* one line per child would interleave */
+	while (shown < n) {
+		while (running < jobs && next < n && !g_cancel) {
+			struct job *k = &j[next];
+			struct npuprof_export_result res;
+
+			k->out = tmpfile();
+			k->err = tmpfile();
+			fflush(stdout);
+			fflush(stderr);
+			k->pid = k->out && k->err ? fork() : -1;
+			if (k->pid == 0) {
+				dup2(fileno(k->out), 1);
+				dup2(fileno(k->err), 2);
+				sigaction(SIGINT, &old_int, NULL);
+				sigaction(SIGTERM, &old_term, NULL);
+				memset(&res, 0, sizeof(res));
+				int r = export_run("npuprof export", dirs[next], o, &res, quiet);
+
+				fflush(stdout);
+				fflush(stderr);
+				_exit(r);
+			}
+			if (k->pid < 0) {
+				/* no process: this one here, in order */
+				k->pid = 0;
+				if (k->out)
+					fclose(k->out);
+				if (k->err)
+					fclose(k->err);
+				k->out = k->err = NULL;
+				memset(&res, 0, sizeof(res));
+				k->failed = export_run("npuprof export", dirs[next], o, &res,
+						       quiet);
+				k->done = 1;
+			} else {
+				running++;
+			}
+			next++;
+		}
+		if (running) {
+			int st;
+			pid_t p = waitpid(-1, &st, 0);
+
+			if (p < 0) {
+				if (errno != EINTR)
+					break;
+				if (g_cancel)
+					for (size_t i = 0; i < next; i++)
+						if (j[i].pid > 0)
+							kill(j[i].pid, SIGTERM);
+				continue;
+			}
+			for (size_t i = 0; i < next; i++) {
+				if (j[i].pid != p)
+					continue;
+				j[i].pid = 0;
+				j[i].done = 1;
+				j[i].failed = !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+				if (WIFSIGNALED(st))
+					fprintf(j[i].err,
+						"npuprof export: export of %s ended by signal %d\n",
+						dirs[i], WTERMSIG(st));
+				running--;
+			}
+		}
+		while (shown < n && j[shown].done) {
+			copy_out(j[shown].out, stdout);
+			copy_out(j[shown].err, stderr);
+			failed += j[shown].failed;
+			shown++;
+		}
+		if (!running && (g_cancel || next == n) && (shown == n || !j[shown].done))
+			break;
+	}
+	for (size_t i = shown; i < n; i++) {
+		if (j[i].out)
+			fclose(j[i].out);
+		if (j[i].err)
+			fclose(j[i].err);
+		if (!j[i].done) {
+			failed++;
+			fprintf(stderr, "npuprof export: %s: not exported (interrupted)\n",
+				dirs[i]);
+		}
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	free(j);
+	return failed;
+}
+
+/* DIR itself if it is a session; else each PROF_* session below it, `jobs`
+ * at a time. */
 static int export_dir(const char *dir, struct npuprof_export_opts *o,
-		      struct npuprof_export_result *res, int quiet)
+		      struct npuprof_export_result *res, int quiet, unsigned jobs)
 {
 	char path[4400];
 	glob_t g;
@@ -194,12 +341,19 @@ static int export_dir(const char *dir, struct npuprof_export_opts *o,
 		char *p = g.gl_pathv[i];
 
 		p[strlen(p) - strlen(NPUPROF_SESSION_FILE) - 1] = '\0';
-		memset(res, 0, sizeof(*res));
-		if (export_run("npuprof export", p, o, res, quiet)) {
-			status = 1;
-			failed++;
+	}
+	n = g.gl_pathc;
+	if (jobs > 1 && n > 1) {
+		failed = export_parallel(g.gl_pathv, n, jobs, o, quiet);
+		status = failed != 0;
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			memset(res, 0, sizeof(*res));
+			if (export_run("npuprof export", g.gl_pathv[i], o, res, quiet)) {
+				status = 1;
+				failed++;
+			}
 		}
-		n++;
 	}
 	globfree(&g);
 	if (!quiet || failed)
@@ -211,12 +365,17 @@ static int export_dir(const char *dir, struct npuprof_export_opts *o,
 
 int cmd_export(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "schema", required_argument, 0, 's' }, { "pytorch", no_argument, 0, 'p' },
-		{ "json", no_argument, 0, 'j' },	 { "quiet", no_argument, 0, 'q' },
-		{ "force", no_argument, 0, 'f' },	 { "output", required_argument, 0, 'o' },
-		{ "help", no_argument, 0, 'h' },	 { 0, 0, 0, 0 }
-	};
+	static const struct option lo[] = { { "schema", required_argument, 0, 's' },
+					    { "pytorch", no_argument, 0, 'p' },
+					    { "json", no_argument, 0, 'j' },
+					    { "quiet", no_argument, 0, 'q' },
+					    { "force", no_argument, 0, 'f' },
+					    { "output", required_argument, 0, 'o' },
+					    { "jobs", required_argument, 0, 'J' },
+					    { "help", no_argument, 0, 'h' },
+					    { 0, 0, 0, 0 } };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	uint32_t jobs = ncpu > 0 ? (uint32_t)ncpu : 1;
 	struct npuprof_export_opts o;
 	struct npuprof_export_result res;
 	int opt, quiet = 0;
@@ -248,6 +407,10 @@ int cmd_export(int argc, char **argv)
 				return 2;
 			out = optarg;
 			break;
+		case 'J':
+			if (opt_u32("npuprof export", "--jobs", optarg, 1, 1024, &jobs) < 0)
+				return 2;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -271,5 +434,5 @@ int cmd_export(int argc, char **argv)
 		return 2;
 	}
 	o.progress = !quiet && isatty(2);
-	return export_dir(argv[optind], &o, &res, quiet);
+	return export_dir(argv[optind], &o, &res, quiet, jobs);
 }
