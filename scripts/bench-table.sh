@@ -8,6 +8,11 @@
 # A RESULT line is RESULT<TAB>measure<TAB>value<TAB>op<TAB>target, op `<=` or
 # `>=`, value and target plain numbers (helper protocol); it may follow other
 # text on its line (the VM console prefixes nothing, but a \r may end it).
+# It may go on with <TAB>lo<TAB>hi: the spread of the value over the
+# benchmark's interleaved rounds (min..max). Where the target lies inside
+# the spread the rounds disagree about it, and the row says so: "HIT
+# (within noise)" or "MISS (within noise)"; a MISS within noise does not
+# fail the table (issue 30: only a difference the rounds agree on does).
 # A measure printed twice keeps its last value. EXPECTED is a file of
 # "measure<TAB>op<TAB>target" lines: an expected measure no benchmark printed
 # is a MISS with value "-" (so a benchmark that stopped printing is seen).
@@ -42,6 +47,7 @@ BEGIN {
 		if (m == "") break
 		if (!(m in seen)) { order[n++] = m; seen[m] = 1 }
 		value[m] = $(i + 2); op[m] = $(i + 3); target[m] = $(i + 4)
+		lo[m] = $(i + 5); hi[m] = $(i + 6)
 		break
 	}
 }
@@ -54,7 +60,13 @@ END {
 			verdict = (v + 0 <= t + 0) ? "HIT" : "MISS"
 		else
 			verdict = (v + 0 >= t + 0) ? "HIT" : "MISS"
-		printf "%s\t%s %s\t%s\t%s\n", m, o, t, v, verdict
+		spread = ""
+		if (verdict != "MISS" || isnum(v)) if (isnum(lo[m]) && isnum(hi[m])) {
+			spread = " (" lo[m] ".." hi[m] ")"
+			if (isnum(t) && lo[m] + 0 <= t + 0 && t + 0 <= hi[m] + 0)
+				verdict = verdict " (within noise)"
+		}
+		printf "%s\t%s %s\t%s%s\t%s\n", m, o, t, v, spread, verdict
 	}
 }')
 [ -n "$rows" ] || { echo "$0: $log: no RESULT lines" >&2; exit 1; }
@@ -64,10 +76,10 @@ printf '%s\n' "$rows" | awk -F "$tab" '
 BEGIN { w = 7 }
 { r[NR] = $0; if (length($1) > w) w = length($1) }
 END {
-	printf "%-" w "s  %-12s %12s  %s\n", "measure", "target", "value", "result"
+	printf "%-" w "s  %-12s %24s  %s\n", "measure", "target", "value (spread)", "result"
 	for (i = 1; i <= NR; i++) {
 		split(r[i], f, "\t")
-		printf "%-" w "s  %-12s %12s  %s\n", f[1], f[2], f[3], f[4]
+		printf "%-" w "s  %-12s %24s  %s\n", f[1], f[2], f[3], f[4]
 	}
 }'
 if [ -n "$hist" ]; then

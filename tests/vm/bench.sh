@@ -164,10 +164,16 @@ for m in "kmod:npuprof.ko added CPU per task / ftrace:0.2" "bpf:BPF added CPU pe
 	c=${m%%:*}
 	rest=${m#*:}
 	case " $CONFIGS " in *" $c "*) ;; *) continue ;; esac
-	awk -v name="${rest%:*}" -v t="${rest##*:}" -v k="$(median $c)" -v f="$f" -v b="$off" 'BEGIN{
+	# the spread: the ratio of each interleaved round (its own off, ftrace
+	# and configuration), min..max (scripts/bench-table.sh marks a target
+	# inside it as noise)
+	sp=$(paste "$OUT/bench-off.ns" "$OUT/bench-ftrace.ns" "$OUT/bench-$c.ns" | awk '
+		$2 > $1 { r = ($3 - $1) / ($2 - $1); if (n++ == 0 || r < lo) lo = r; if (n == 1 || r > hi) hi = r }
+		END { if (n) printf "\t%.3f\t%.3f", lo, hi }')
+	awk -v name="${rest%:*}" -v t="${rest##*:}" -v k="$(median $c)" -v f="$f" -v b="$off" -v sp="$sp" 'BEGIN{
 		v = "unmeasurable"
 		if (f > b) v = sprintf("%.3f", (k - b) / (f - b))
-		printf "RESULT\t%s\t%s\t<=\t%s\n", name, v, t }'
+		printf "RESULT\t%s\t%s\t<=\t%s%s\n", name, v, t, (f > b ? sp : "") }'
 done
 echo "Probe run time per hit (the kernel's accounting: bpf_stats / npuprof.ko probe_stats; one flood of $TASKS tasks each):"
 printf '%s' "$probe_times"
