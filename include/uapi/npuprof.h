@@ -381,7 +381,13 @@ struct npuprof_stats {
 	__u32 attached; /* bit per attached tracepoint (NPUPROF_TP_*) */
 	__u32 running;
 	__u32 nr_cpus; /* rings allocated */
-	__u32 rsv[5];
+	__u32 rsv0;
+	/* BPF engine (user space): records that reached the reader more than
+	 * its reorder window after they were stamped (a producer or the reader
+	 * held up that long); only such a record can be delivered out of
+	 * timestamp order. npuprof.ko: 0 */
+	__u64 late;
+	__u32 rsv[2];
 };
 
 #define NPUPROF_TP_SQE 0x1

@@ -261,7 +261,8 @@ int main(void)
 				printf("%7.1f\n", op_target[op]);
 			if (op != OP_CLOCK)
 				printf("RESULT\t%s / clock_gettime, %d thread%s\t%.2f\t<=\t%.1f\t%.2f\t%.2f\n",
-				       op_name[op], nt, nt > 1 ? "s" : "", med, op_target[op], lo, hi);
+				       op_name[op], nt, nt > 1 ? "s" : "", med, op_target[op], lo,
+				       hi);
 			expect += (uint64_t)op_records[op] * ITERS * ROUNDS * (uint64_t)nt;
 		}
 	/* warm-up: 4 records per iteration, 3 thread-phases per round */

@@ -107,6 +107,7 @@ struct bpfeng {
 	uint64_t seq;
 	int oom;
 	uint64_t last_attach; /* when missing tracepoints were last looked for */
+	uint64_t late; /* staged more than BPF_HOLDBACK_NS after their stamp */
 };
 
 /* ---- libbpf messages: kept for the error report, not printed ------------- */
@@ -254,7 +255,7 @@ static int stage_add(struct bpfeng *b, struct bring *q, const struct npuprof_rec
  * position update per batch, not per record. A sample is one record or a
  * DROP record and its record.
  */
-static void ring_consume(struct bpfeng *b, struct bring *q)
+static void ring_consume(struct bpfeng *b, struct bring *q, uint64_t now)
 {
 	uint64_t cons = *q->cons_pos, prod;
 
@@ -269,9 +270,14 @@ static void ring_consume(struct bpfeng *b, struct bring *q)
 			const unsigned char *p = (const void *)(hdr + 2);
 
 			for (uint32_t off = 0; off + NPUPROF_RECORD_SIZE <= len;
-			     off += NPUPROF_RECORD_SIZE)
-				if (stage_add(b, q, (const void *)(p + off)) < 0)
+			     off += NPUPROF_RECORD_SIZE) {
+				const struct npuprof_record *r = (const void *)(p + off);
+
+				if (r->hdr.ts + BPF_HOLDBACK_NS < now)
+					b->late++;
+				if (stage_add(b, q, r) < 0)
 					goto out;
+			}
 		}
 		len &= ~(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);
 		cons += (len + BPF_RINGBUF_HDR_SZ + 7) & ~7ULL;
@@ -282,10 +288,14 @@ out:
 	__atomic_store_n(q->cons_pos, cons, __ATOMIC_RELEASE);
 }
 
+/* `now` is read before the rings: a record found there was written before
+ * it, so one stamped more than the window before it is late (stats). */
 static void rb_consume(struct bpfeng *b)
 {
+	uint64_t now = mono_ns();
+
 	for (int c = 0; c < b->ncpu; c++)
-		ring_consume(b, &b->rings[c]);
+		ring_consume(b, &b->rings[c], now);
 }
 
 static void rb_unmap(struct bpfeng *b)
@@ -753,6 +763,7 @@ static int bpf_stats(struct npuprof_engine *e, struct npuprof_stats *st)
 		st->filtered += __atomic_load_n(&cs[c].filtered, __ATOMIC_RELAXED);
 		st->sampled_out += __atomic_load_n(&cs[c].sampled_out, __ATOMIC_RELAXED);
 	}
+	st->late = b->late;
 	st->attached = b->attached;
 	st->running = (uint32_t)b->running;
 	st->nr_cpus = (uint32_t)b->ncpu;
