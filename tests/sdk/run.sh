@@ -70,6 +70,8 @@ readelf -d "$out/build/mstx_sample_ext" | grep -q 'libms_tools_ext.so' ||
 readelf -d "$out/prefix/lib64/libms_tools_ext.so" | grep -q 'Filter library: \[libprofapi.so\]' ||
 	{ echo "sdk: libms_tools_ext.so is not a filter of libprofapi.so"; exit 1; }
 "$out/build-aclnn/aclnn_sample"
+# CANN's example scripts' rules for a CANN install hold (tests/sdk/cann_env_test.sh)
+tests/sdk/cann_env_test.sh "$root/$out/prefix"
 # the SDK as CANN's sample scripts see it: set_env.sh at the root, the
 # include/lib64 pair with libacl_rt.so, ascendc.cmake where they look for it
 # (the VM suite 40_runtime runs soc_name on npusim: Ascend910B1)
