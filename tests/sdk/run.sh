@@ -12,7 +12,7 @@ cd "$root"
 out=build/sdk
 rm -rf "$out"
 make -s install-sdk PREFIX="$out/prefix" >/dev/null
-for f in profiling/aprof_pub.h profiling/prof_common.h profiling/prof_api.h mstx/ms_tools_ext.h acl/acl.h acl/acl_prof.h acl/acl_base.h acl/acl_rt.h acl/error_codes/rt_error_codes.h; do
+for f in profiling/aprof_pub.h profiling/prof_common.h profiling/prof_api.h mstx/ms_tools_ext.h acl/acl.h acl/acl_prof.h acl/acl_base.h acl/acl_rt.h acl/acl_tdt.h acl/error_codes/rt_error_codes.h; do
 	[ -f "$out/prefix/include/$f" ] || { echo "sdk: $f not installed"; exit 1; }
 done
 for f in aclnn/acl_meta.h aclnn/aclnn_base.h aclnnop/aclnn_util.h aclnnop/aclnn_add.h \
@@ -28,7 +28,7 @@ done
 [ ! -e "$out/prefix/$arch/pkg_inc/driver/npusim_hal.h" ] || { echo "sdk: npusim_hal.h installed"; exit 1; }
 printf '#include "driver/ascend_hal.h"\n#include "profiling/prof_api.h"\nint main(void) { uint32_t n; return drvGetDevNum(&n) == DRV_ERROR_NONE ? 0 : (int)MSPROF_REPORT_ACL_LEVEL; }\n' |
 	cc -fsyntax-only -I"$out/prefix/$arch/pkg_inc" -x c - || { echo "sdk: pkg_inc headers do not compile on their own"; exit 1; }
-for l in libascendcl.so libruntime.so libmsprofiler.so libprofapi.so libnnopbase.so libopapi.so libc_sec.so libms_tools_ext.so; do
+for l in libascendcl.so libacl_rt.so libacl_tdt_channel.so libacl_tdt_queue.so libruntime.so libmsprofiler.so libprofapi.so libnnopbase.so libopapi.so libc_sec.so libms_tools_ext.so; do
 	[ -f "$out/prefix/lib64/$l" ] || { echo "sdk: $l not installed"; exit 1; }
 done
 # the aclnn libraries live in the application: libc and the runtime only
