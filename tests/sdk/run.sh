@@ -12,7 +12,7 @@ cd "$root"
 out=build/sdk
 rm -rf "$out"
 make -s install-sdk PREFIX="$out/prefix" >/dev/null
-for f in profiling/aprof_pub.h profiling/prof_common.h profiling/prof_api.h mstx/ms_tools_ext.h acl/acl.h acl/acl_prof.h acl/acl_base.h acl/acl_rt.h acl/acl_tdt.h acl/error_codes/rt_error_codes.h; do
+for f in profiling/aprof_pub.h profiling/prof_common.h profiling/prof_api.h mstx/ms_tools_ext.h acl/acl.h acl/acl_prof.h acl/acl_base.h acl/acl_rt.h acl/acl_tdt.h acl/acl_tdt_queue.h acl/error_codes/rt_error_codes.h; do
 	[ -f "$out/prefix/include/$f" ] || { echo "sdk: $f not installed"; exit 1; }
 done
 for f in aclnn/acl_meta.h aclnn/aclnn_base.h aclnnop/aclnn_util.h aclnnop/aclnn_add.h \

@@ -4,7 +4,9 @@
  * caller's data, datasets keep their items in order, what is refused; a
  * channel without a capacity is CANN's "feature not supported", one with
  * a capacity needs the device. Sending and receiving run in the VM
- * (tests/sdk/rtapi/rt_tdt, suite 40_runtime).
+ * (tests/sdk/rtapi/rt_tdt, suite 40_runtime). Of acl/acl_tdt_queue.h:
+ * queue attributes (their defaults, CANN's name limit), routes and their
+ * lists, queries; queues themselves need a device (rt_tdt_queue).
  */
 #include <check.h>
 #include <stdint.h>
@@ -12,6 +14,7 @@
 
 #include "acl/acl.h"
 #include "acl/acl_tdt.h"
+#include "acl/acl_tdt_queue.h"
 
 START_TEST(data_items)
 {
@@ -101,6 +104,78 @@ START_TEST(channels_without_device)
 }
 END_TEST
 
+START_TEST(queue_attrs_routes)
+{
+	acltdtQueueAttr *a = acltdtCreateQueueAttr();
+	const char *name = "q", *got = NULL;
+	char longname[129];
+	const char *lp = longname;
+	uint32_t depth = 0, qid;
+	size_t n = 0;
+	acltdtQueueRoute *r = acltdtCreateQueueRoute(3, 4), *out = acltdtCreateQueueRoute(0, 0);
+	acltdtQueueRouteList *l = acltdtCreateQueueRouteList();
+	acltdtQueueRouteQueryInfo *qi = acltdtCreateQueueRouteQueryInfo();
+	int32_t st = 9;
+	uint32_t src = 0;
+
+	ck_assert_ptr_nonnull(a);
+	/* defaults: no name, depth 8 */
+	ck_assert_int_eq(acltdtGetQueueAttr(a, ACL_TDT_QUEUE_DEPTH_UINT32, 4, &n, &depth),
+			 ACL_SUCCESS);
+	ck_assert(n == 4 && depth == 8);
+	ck_assert_int_eq(acltdtGetQueueAttr(a, ACL_TDT_QUEUE_NAME_PTR, sizeof(got), &n, &got),
+			 ACL_SUCCESS);
+	ck_assert_str_eq(got, "");
+	ck_assert_int_eq(acltdtSetQueueAttr(a, ACL_TDT_QUEUE_NAME_PTR, sizeof(name), &name),
+			 ACL_SUCCESS);
+	ck_assert_int_eq(acltdtGetQueueAttr(a, ACL_TDT_QUEUE_NAME_PTR, sizeof(got), &n, &got),
+			 ACL_SUCCESS);
+	ck_assert_str_eq(got, "q");
+	/* 128 bytes with the NUL at most; a param of another size; a short buffer */
+	memset(longname, 'x', 128);
+	longname[128] = 0;
+	ck_assert_int_eq(acltdtSetQueueAttr(a, ACL_TDT_QUEUE_NAME_PTR, sizeof(lp), &lp),
+			 ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(acltdtSetQueueAttr(a, ACL_TDT_QUEUE_DEPTH_UINT32, 8, &depth),
+			 ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(acltdtGetQueueAttr(a, ACL_TDT_QUEUE_DEPTH_UINT32, 2, &n, &depth),
+			 ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(acltdtCreateQueue(a, &qid), ACL_ERROR_UNINITIALIZE);
+	ck_assert_int_eq(acltdtDestroyQueueAttr(a), ACL_SUCCESS);
+	/* a route: its ends, unbound; a list keeps copies */
+	ck_assert_int_eq(acltdtGetQueueRouteParam(r, ACL_TDT_QUEUE_ROUTE_STATUS_INT32, 4, &n, &st),
+			 ACL_SUCCESS);
+	ck_assert_int_eq(st, ACL_TDT_QUEUE_ROUTE_UNBIND);
+	ck_assert_int_eq(acltdtAddQueueRoute(l, r), ACL_SUCCESS);
+	ck_assert_int_eq(acltdtDestroyQueueRoute(r), ACL_SUCCESS);
+	ck_assert_uint_eq(acltdtGetQueueRouteNum(l), 1);
+	ck_assert_int_eq(acltdtGetQueueRoute(l, 0, out), ACL_SUCCESS);
+	ck_assert_int_eq(acltdtGetQueueRoute(l, 1, out), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(acltdtGetQueueRouteParam(out, ACL_TDT_QUEUE_ROUTE_SRC_UINT32, 4, &n, &src),
+			 ACL_SUCCESS);
+	ck_assert_uint_eq(src, 3);
+	/* binding needs both queues */
+	ck_assert_int_eq(acltdtBindQueueRoutes(l), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(acltdtGetQueueRoute(l, 0, out), ACL_SUCCESS);
+	ck_assert_int_eq(acltdtGetQueueRouteParam(out, ACL_TDT_QUEUE_ROUTE_STATUS_INT32, 4, &n,
+						  &st),
+			 ACL_SUCCESS);
+	ck_assert_int_eq(st, ACL_TDT_QUEUE_ROUTE_BIND_ABNORMAL);
+	/* nothing bound: a query finds nothing; an unknown mode is refused */
+	ck_assert_int_eq(acltdtQueryQueueRoutes(qi, l), ACL_SUCCESS);
+	ck_assert_uint_eq(acltdtGetQueueRouteNum(l), 0);
+	st = 7;
+	ck_assert_int_eq(acltdtSetQueueRouteQueryInfo(qi, ACL_TDT_QUEUE_ROUTE_QUERY_MODE_ENUM, 4,
+						      &st),
+			 ACL_SUCCESS);
+	ck_assert_int_eq(acltdtQueryQueueRoutes(qi, l), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(acltdtDestroyQueueRouteQueryInfo(qi), ACL_SUCCESS);
+	ck_assert_int_eq(acltdtDestroyQueueRouteList(l), ACL_SUCCESS);
+	ck_assert_int_eq(acltdtDestroyQueueRoute(out), ACL_SUCCESS);
+	ck_assert_int_eq(acltdtDestroyQueue(0), ACL_ERROR_INVALID_PARAM);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("runtime_tdt");
@@ -109,6 +184,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, data_items);
 	tcase_add_test(tc, datasets);
 	tcase_add_test(tc, channels_without_device);
+	tcase_add_test(tc, queue_attrs_routes);
 	suite_add_tcase(s, tc);
 	return s;
 }
