@@ -289,6 +289,12 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t 
 ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
 					      size_t count, aclrtStream stream);
 
+/* Model dumps (CANN declares them here): npusim has no data to dump, each
+ * is ACL_ERROR_RT_FEATURE_NOT_SUPPORT (acl/acl_dump.h). */
+ACL_FUNC_VISIBILITY aclError aclmdlInitDump(void);
+ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char *dumpCfgPath);
+ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
+
 /* Random-number tasks (aclrtRandomNumAsync): CANN's layout (hicann/runtime
  * include/external/acl/acl_rt.h). A parameter is its value (isAddr 0: size
  * bytes of valueOrAddr) or the address of it (isAddr 1: 8 bytes). */

@@ -12,7 +12,7 @@ cd "$root"
 out=build/sdk
 rm -rf "$out"
 make -s install-sdk PREFIX="$out/prefix" >/dev/null
-for f in profiling/aprof_pub.h profiling/prof_common.h profiling/prof_api.h mstx/ms_tools_ext.h acl/acl.h acl/acl_prof.h acl/acl_base.h acl/acl_rt.h acl/acl_tdt.h acl/acl_tdt_queue.h acl/error_codes/rt_error_codes.h; do
+for f in profiling/aprof_pub.h profiling/prof_common.h profiling/prof_api.h mstx/ms_tools_ext.h acl/acl.h acl/acl_prof.h acl/acl_base.h acl/acl_rt.h acl/acl_tdt.h acl/acl_tdt_queue.h acl/acl_dump.h acl/error_codes/rt_error_codes.h; do
 	[ -f "$out/prefix/include/$f" ] || { echo "sdk: $f not installed"; exit 1; }
 done
 for f in aclnn/acl_meta.h aclnn/aclnn_base.h aclnnop/aclnn_util.h aclnnop/aclnn_add.h \
@@ -28,7 +28,7 @@ done
 [ ! -e "$out/prefix/$arch/pkg_inc/driver/npusim_hal.h" ] || { echo "sdk: npusim_hal.h installed"; exit 1; }
 printf '#include "driver/ascend_hal.h"\n#include "profiling/prof_api.h"\nint main(void) { uint32_t n; return drvGetDevNum(&n) == DRV_ERROR_NONE ? 0 : (int)MSPROF_REPORT_ACL_LEVEL; }\n' |
 	cc -fsyntax-only -I"$out/prefix/$arch/pkg_inc" -x c - || { echo "sdk: pkg_inc headers do not compile on their own"; exit 1; }
-for l in libascendcl.so libacl_rt.so libacl_tdt_channel.so libacl_tdt_queue.so libruntime.so libmsprofiler.so libprofapi.so libnnopbase.so libopapi.so libc_sec.so libms_tools_ext.so; do
+for l in libascendcl.so libacl_rt.so libacl_tdt_channel.so libacl_tdt_queue.so libascend_dump.so libruntime.so libmsprofiler.so libprofapi.so libnnopbase.so libopapi.so libc_sec.so libms_tools_ext.so; do
 	[ -f "$out/prefix/lib64/$l" ] || { echo "sdk: $l not installed"; exit 1; }
 done
 # the aclnn libraries live in the application: libc and the runtime only
@@ -101,6 +101,7 @@ tests/sdk/cann_env_test.sh "$root/$out/prefix"
 	cmake -S tests/sdk/rtapi -B "$out/rtapi" -DASCEND_CANN_PACKAGE_PATH="$ASCEND_HOME_PATH" >/dev/null
 	cmake --build "$out/rtapi" >/dev/null
 	"$out/rtapi/rt_basics" | grep -qx '\[SUCCESS\] rt_basics' || { echo "sdk: rt_basics failed"; exit 1; }
+	"$out/rtapi/rt_dump" | grep -qx '\[SUCCESS\] rt_dump' || { echo "sdk: rt_dump failed"; exit 1; }
 	# without a device a context is refused, not faked
 	if "$out/rtapi/rt_context" 2>/dev/null; then echo "sdk: rt_context ran without a device"; exit 1; fi
 )

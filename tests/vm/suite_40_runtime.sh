@@ -134,7 +134,7 @@ t_rtapi() {
 	load_sim devices=2 || return 1
 	(
 		. build/sdk/prefix/set_env.sh
-		for t in "rt_basics device" rt_context rt_stream_event rt_p2p rt_reduce_overflow rt_allocator rt_random rt_tdt rt_tdt_queue; do
+		for t in "rt_basics device" rt_context rt_stream_event rt_p2p rt_reduce_overflow rt_allocator rt_random rt_tdt rt_tdt_queue rt_dump; do
 			set -- $t
 			$d/"$@" > "$RT_OUT/$1.out" 2>&1 || { cat "$RT_OUT/$1.out"; exit 1; }
 			cat "$RT_OUT/$1.out"
