@@ -185,6 +185,11 @@ extern __thread struct rt_ctx *rt_cur_ctx;
  * one: X.Y.Z[-]{alpha,beta,rc}N); 0, or -1 if s is not one. */
 int rt_version_num(const char *s, int32_t *num);
 
+/* rt_tdt.c: *end = the CLOCK_REALTIME time timeout ms from now (now if
+ * timeout <= 0), the end of a tdt channel's or queue's timed wait. */
+struct timespec;
+void rt_tdt_deadline(struct timespec *end, int32_t timeout);
+
 /* What CANN's libprofapi looks up by name in libruntime.so (rt_stream.c;
  * libruntime.so is a filter over this library, build.mk). */
 int32_t rtProfilerTraceEx(uint64_t id, uint64_t modelId, uint16_t tagId, void *stm);

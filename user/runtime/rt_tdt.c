@@ -314,6 +314,21 @@ aclError acltdtQueryChannelSize(const acltdtChannelHandle *handle, size_t *size)
 	return ACL_SUCCESS;
 }
 
+/* The CLOCK_REALTIME time timeout ms from now (a tdt wait's end, for
+ * pthread_cond_timedwait; rt_internal.h). */
+void rt_tdt_deadline(struct timespec *end, int32_t timeout)
+{
+	clock_gettime(CLOCK_REALTIME, end);
+	if (timeout <= 0)
+		return;
+	end->tv_sec += timeout / 1000;
+	end->tv_nsec += (long)(timeout % 1000) * 1000000L;
+	if (end->tv_nsec >= 1000000000L) {
+		end->tv_sec++;
+		end->tv_nsec -= 1000000000L;
+	}
+}
+
 /* Waits (c->lock held) until ready(c) or the timeout (ms; -1 forever, 0 not
  * at all) or the channel stops; 0 when ready. */
 static aclError channel_wait(acltdtChannelHandle *c, int (*ready)(const acltdtChannelHandle *),
@@ -323,15 +338,7 @@ static aclError channel_wait(acltdtChannelHandle *c, int (*ready)(const acltdtCh
 
 	if (timeout < -1)
 		return ACL_ERROR_INVALID_PARAM;
-	clock_gettime(CLOCK_REALTIME, &end);
-	if (timeout > 0) {
-		end.tv_sec += timeout / 1000;
-		end.tv_nsec += (long)(timeout % 1000) * 1000000L;
-		if (end.tv_nsec >= 1000000000L) {
-			end.tv_sec++;
-			end.tv_nsec -= 1000000000L;
-		}
-	}
+	rt_tdt_deadline(&end, timeout);
 	while (!ready(c) && !c->stopped && timeout) {
 		if (timeout < 0)
 			pthread_cond_wait(&c->cond, &c->lock);

@@ -220,15 +220,7 @@ static aclError queue_wait(uint32_t qid, int (*ready)(uint32_t), int32_t timeout
 
 	if (timeout < -1)
 		return ACL_ERROR_INVALID_PARAM;
-	clock_gettime(CLOCK_REALTIME, &end);
-	if (timeout > 0) {
-		end.tv_sec += timeout / 1000;
-		end.tv_nsec += (long)(timeout % 1000) * 1000000L;
-		if (end.tv_nsec >= 1000000000L) {
-			end.tv_sec++;
-			end.tv_nsec -= 1000000000L;
-		}
-	}
+	rt_tdt_deadline(&end, timeout);
 	for (;;) {
 		if (!queue_locked(qid))
 			return ACL_ERROR_INVALID_PARAM;
