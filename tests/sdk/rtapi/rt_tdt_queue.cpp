@@ -27,7 +27,9 @@ static uint32_t queue(const char *name, uint32_t depth)
     return qid;
 }
 
-static size_t query(acltdtQueueRouteQueryMode mode, uint32_t src, uint32_t dst)
+// the routes a query finds; the first must be want_src -> want_dst, bound
+static size_t query(acltdtQueueRouteQueryMode mode, uint32_t src, uint32_t dst, uint32_t want_src,
+                    uint32_t want_dst)
 {
     acltdtQueueRouteQueryInfo *qi = acltdtCreateQueueRouteQueryInfo();
     OK(acltdtSetQueueRouteQueryInfo(qi, ACL_TDT_QUEUE_ROUTE_QUERY_MODE_ENUM, sizeof(mode), &mode));
@@ -45,7 +47,7 @@ static size_t query(acltdtQueueRouteQueryMode mode, uint32_t src, uint32_t dst)
         OK(acltdtGetQueueRouteParam(r, ACL_TDT_QUEUE_ROUTE_SRC_UINT32, 4, &sz, &s));
         OK(acltdtGetQueueRouteParam(r, ACL_TDT_QUEUE_ROUTE_DST_UINT32, 4, &sz, &d));
         OK(acltdtGetQueueRouteParam(r, ACL_TDT_QUEUE_ROUTE_STATUS_INT32, 4, &sz, &st));
-        TRUE(s == src && d == dst && st == ACL_TDT_QUEUE_ROUTE_BIND);
+        TRUE(s == want_src && d == want_dst && st == ACL_TDT_QUEUE_ROUTE_BIND);
         OK(acltdtDestroyQueueRoute(r));
     }
     OK(acltdtDestroyQueueRouteList(l));
@@ -86,10 +88,10 @@ int main()
     acltdtQueueRouteList *l = acltdtCreateQueueRouteList();
     OK(acltdtAddQueueRoute(l, r));
     OK(acltdtBindQueueRoutes(l));
-    TRUE(query(ACL_TDT_QUEUE_ROUTE_QUERY_SRC_AND_DST, src, dst) == 1);
-    TRUE(query(ACL_TDT_QUEUE_ROUTE_QUERY_SRC, src, 999) == 1);
-    TRUE(query(ACL_TDT_QUEUE_ROUTE_QUERY_DST, 999, dst) == 1);
-    TRUE(query(ACL_TDT_QUEUE_ROUTE_QUERY_SRC, dst, 999) == 0);
+    TRUE(query(ACL_TDT_QUEUE_ROUTE_QUERY_SRC_AND_DST, src, dst, src, dst) == 1);
+    TRUE(query(ACL_TDT_QUEUE_ROUTE_QUERY_SRC, src, 999, src, dst) == 1);
+    TRUE(query(ACL_TDT_QUEUE_ROUTE_QUERY_DST, 999, dst, src, dst) == 1);
+    TRUE(query(ACL_TDT_QUEUE_ROUTE_QUERY_SRC, dst, 999, 0, 0) == 0);
     v = 7;
     OK(acltdtEnqueueData(src, &v, 4, nullptr, 0, 0, 0));
     EXPECT(acltdtDequeueData(src, &u, 4, &n, nullptr, 0, 0), ACL_ERROR_RT_QUEUE_EMPTY);
@@ -97,7 +99,7 @@ int main()
     TRUE(u == 7);
     // unbound: none found, messages stay in src
     OK(acltdtUnbindQueueRoutes(l));
-    TRUE(query(ACL_TDT_QUEUE_ROUTE_QUERY_SRC_AND_DST, src, dst) == 0);
+    TRUE(query(ACL_TDT_QUEUE_ROUTE_QUERY_SRC_AND_DST, src, dst, 0, 0) == 0);
     OK(acltdtEnqueueData(src, &v, 4, nullptr, 0, 0, 0));
     EXPECT(acltdtDequeueData(dst, &u, 4, &n, nullptr, 0, 0), ACL_ERROR_RT_QUEUE_EMPTY);
     OK(acltdtDequeueData(src, &u, 4, &n, nullptr, 0, 0));
