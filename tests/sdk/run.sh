@@ -5,7 +5,11 @@
 # build tests/sdk/prof_sample (CANN's profiling sample: an aclprofStart
 # session; the VM suite 45_apisession runs it) and tests/sdk/aclnn (a
 # CANN-style aclnn operator sample, run on the host too; the VM suite
-# 46_aclnn records it) the same way.
+# 46_aclnn records it) the same way; then checks the SDK by the rules of
+# CANN's example scripts (cann_env_test.sh) and builds tests/sdk/layout and
+# tests/sdk/rtapi (npuprof's programs for the runtime API of CANN's
+# examples: contexts ... random numbers, tdt channels and queues, dump; the
+# VM suite 40_runtime runs them on npusim), running what needs no device.
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
