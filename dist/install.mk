@@ -53,7 +53,10 @@ install-systemd:
 # The SDK is a CANN install as CANN's scripts see it (example/set_sample_env.sh
 # and common/resolve_cann_env.sh of hicann/runtime): set_env.sh at the root,
 # include/acl/acl.h with lib64/libacl_rt.so (CANN's current name of the
-# runtime library; here the same library as libascendcl.so), the
+# runtime library; CANN 9 ships it beside libascendcl.so, its compatibility
+# library, the tdt APIs in libacl_tdt_channel.so and libacl_tdt_queue.so, the
+# dump API in libascend_dump.so: here all five names are the one library,
+# libascendcl.so), the
 # <arch>-linux/{include,lib64} layout, the package headers of
 # <arch>-linux/pkg_inc (CANN's cmake/package.cmake: driver/ with the HAL's
 # ascend_hal.h, whose simulator-only npusim_hal.h stays out, and profiling/
@@ -82,7 +85,7 @@ install-sdk: product
 	printf 'export ASCEND_HOME_PATH=%s\nexport LD_LIBRARY_PATH=%s/lib64$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}\n' \
 		"$(abspath $(PREFIX))" "$(abspath $(PREFIX))" > $(PREFIX)/bin/setenv.bash
 	sed 's|@PREFIX@|$(abspath $(PREFIX))|' dist/sdk/set_env.sh > $(PREFIX)/set_env.sh
-	ln -sf libascendcl.so $(PREFIX)/lib64/libacl_rt.so
+	for l in acl_rt acl_tdt_channel acl_tdt_queue ascend_dump; do ln -sf libascendcl.so $(PREFIX)/lib64/lib$$l.so || exit 1; done
 	install -d $(PREFIX)/$(SDK_ARCH)/tikcpp/ascendc_kernel_cmake $(PREFIX)/$(SDK_ARCH)/pkg_inc/driver \
 		$(PREFIX)/$(SDK_ARCH)/pkg_inc/profiling
 	install -m 644 include/driver/ascend_hal.h $(PREFIX)/$(SDK_ARCH)/pkg_inc/driver/

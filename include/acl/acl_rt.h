@@ -289,6 +289,78 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t 
 ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
 					      size_t count, aclrtStream stream);
 
+/* Model dumps (CANN declares them here): npusim has no data to dump, each
+ * is ACL_ERROR_RT_FEATURE_NOT_SUPPORT (acl/acl_dump.h). */
+ACL_FUNC_VISIBILITY aclError aclmdlInitDump(void);
+ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char *dumpCfgPath);
+ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
+
+/* Random-number tasks (aclrtRandomNumAsync): CANN's layout (hicann/runtime
+ * include/external/acl/acl_rt.h). A parameter is its value (isAddr 0: size
+ * bytes of valueOrAddr) or the address of it (isAddr 1: 8 bytes). */
+typedef struct {
+	uint8_t isAddr;
+	uint8_t valueOrAddr[8];
+	uint8_t size;
+	uint8_t rsv[6];
+} aclrtRandomParaInfo;
+
+typedef struct {
+	aclrtRandomParaInfo dropoutRation;
+} aclrtDropoutBitmaskInfo;
+
+typedef struct {
+	aclrtRandomParaInfo min;
+	aclrtRandomParaInfo max;
+} aclrtUniformDisInfo;
+
+typedef struct {
+	aclrtRandomParaInfo mean;
+	aclrtRandomParaInfo stddev;
+} aclrtNormalDisInfo;
+
+typedef enum {
+	ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK = 0,
+	ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS,
+	ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS,
+	ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS,
+} aclrtRandomNumFuncType;
+
+typedef struct {
+	aclrtRandomNumFuncType funcType;
+	union {
+		aclrtDropoutBitmaskInfo dropoutBitmaskInfo;
+		aclrtUniformDisInfo uniformDisInfo;
+		aclrtNormalDisInfo normalDisInfo;
+	} paramInfo;
+} aclrtRandomNumFuncParaInfo;
+
+typedef struct {
+	aclDataType dataType;
+	aclrtRandomNumFuncParaInfo randomNumFuncParaInfo;
+	void *randomParaAddr;
+	void *randomResultAddr;
+	void *randomCounterAddr;
+	aclrtRandomParaInfo randomSeed;
+	aclrtRandomParaInfo randomNum;
+	uint8_t rsv[8];
+} aclrtRandomNumTaskInfo;
+
+/* Writes randomNum numbers of dataType to randomResultAddr (device memory
+ * of the stream's device), computed on the host when submitted, and runs a
+ * task of type DSA_SQE on the stream. The numbers are a counter-based
+ * stream of (seed, counter): the 16 bytes at randomCounterAddr hold the
+ * counter (its first 8 bytes, little endian), advanced by randomNum, so a
+ * second call continues the sequence and the same seed and counter give
+ * the same numbers. Uniform: [min, max) of bf16, fp16, fp32, int32, int64,
+ * uint32, uint64; normal and truncated normal (within mean +- 2 stddev):
+ * bf16, fp16, fp32; dropout bitmask: randomNum bits (ceil(randomNum / 8)
+ * bytes, bit i of byte i / 8 set: element kept, with probability 1 -
+ * ration), ration of bf16, fp16 or fp32. Other types are
+ * ACL_ERROR_INVALID_PARAM as on CANN; reserve must be NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo,
+						 const aclrtStream stream, void *reserve);
+
 /* dst[i] = dst[i] op src[i] over count bytes of elements of type (the
  * 910B's: int8, int16, int32, fp16, fp32, bf16; others are
  * ACL_ERROR_RT_FEATURE_NOT_SUPPORT), computed on the host when submitted,

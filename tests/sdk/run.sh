@@ -5,14 +5,18 @@
 # build tests/sdk/prof_sample (CANN's profiling sample: an aclprofStart
 # session; the VM suite 45_apisession runs it) and tests/sdk/aclnn (a
 # CANN-style aclnn operator sample, run on the host too; the VM suite
-# 46_aclnn records it) the same way.
+# 46_aclnn records it) the same way; then checks the SDK by the rules of
+# CANN's example scripts (cann_env_test.sh) and builds tests/sdk/layout and
+# tests/sdk/rtapi (npuprof's programs for the runtime API of CANN's
+# examples: contexts ... random numbers, tdt channels and queues, dump; the
+# VM suite 40_runtime runs them on npusim), running what needs no device.
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 out=build/sdk
 rm -rf "$out"
 make -s install-sdk PREFIX="$out/prefix" >/dev/null
-for f in profiling/aprof_pub.h profiling/prof_common.h profiling/prof_api.h mstx/ms_tools_ext.h acl/acl.h acl/acl_prof.h acl/acl_base.h acl/acl_rt.h acl/error_codes/rt_error_codes.h; do
+for f in profiling/aprof_pub.h profiling/prof_common.h profiling/prof_api.h mstx/ms_tools_ext.h acl/acl.h acl/acl_prof.h acl/acl_base.h acl/acl_rt.h acl/acl_tdt.h acl/acl_tdt_queue.h acl/acl_dump.h acl/error_codes/rt_error_codes.h; do
 	[ -f "$out/prefix/include/$f" ] || { echo "sdk: $f not installed"; exit 1; }
 done
 for f in aclnn/acl_meta.h aclnn/aclnn_base.h aclnnop/aclnn_util.h aclnnop/aclnn_add.h \
@@ -28,7 +32,7 @@ done
 [ ! -e "$out/prefix/$arch/pkg_inc/driver/npusim_hal.h" ] || { echo "sdk: npusim_hal.h installed"; exit 1; }
 printf '#include "driver/ascend_hal.h"\n#include "profiling/prof_api.h"\nint main(void) { uint32_t n; return drvGetDevNum(&n) == DRV_ERROR_NONE ? 0 : (int)MSPROF_REPORT_ACL_LEVEL; }\n' |
 	cc -fsyntax-only -I"$out/prefix/$arch/pkg_inc" -x c - || { echo "sdk: pkg_inc headers do not compile on their own"; exit 1; }
-for l in libascendcl.so libruntime.so libmsprofiler.so libprofapi.so libnnopbase.so libopapi.so libc_sec.so libms_tools_ext.so; do
+for l in libascendcl.so libacl_rt.so libacl_tdt_channel.so libacl_tdt_queue.so libascend_dump.so libruntime.so libmsprofiler.so libprofapi.so libnnopbase.so libopapi.so libc_sec.so libms_tools_ext.so; do
 	[ -f "$out/prefix/lib64/$l" ] || { echo "sdk: $l not installed"; exit 1; }
 done
 # the aclnn libraries live in the application: libc and the runtime only
@@ -70,6 +74,8 @@ readelf -d "$out/build/mstx_sample_ext" | grep -q 'libms_tools_ext.so' ||
 readelf -d "$out/prefix/lib64/libms_tools_ext.so" | grep -q 'Filter library: \[libprofapi.so\]' ||
 	{ echo "sdk: libms_tools_ext.so is not a filter of libprofapi.so"; exit 1; }
 "$out/build-aclnn/aclnn_sample"
+# CANN's example scripts' rules for a CANN install hold (tests/sdk/cann_env_test.sh)
+tests/sdk/cann_env_test.sh "$root/$out/prefix"
 # the SDK as CANN's sample scripts see it: set_env.sh at the root, the
 # include/lib64 pair with libacl_rt.so, ascendc.cmake where they look for it
 # (the VM suite 40_runtime runs soc_name on npusim: Ascend910B1)
@@ -99,6 +105,7 @@ readelf -d "$out/prefix/lib64/libms_tools_ext.so" | grep -q 'Filter library: \[l
 	cmake -S tests/sdk/rtapi -B "$out/rtapi" -DASCEND_CANN_PACKAGE_PATH="$ASCEND_HOME_PATH" >/dev/null
 	cmake --build "$out/rtapi" >/dev/null
 	"$out/rtapi/rt_basics" | grep -qx '\[SUCCESS\] rt_basics' || { echo "sdk: rt_basics failed"; exit 1; }
+	"$out/rtapi/rt_dump" | grep -qx '\[SUCCESS\] rt_dump' || { echo "sdk: rt_dump failed"; exit 1; }
 	# without a device a context is refused, not faked
 	if "$out/rtapi/rt_context" 2>/dev/null; then echo "sdk: rt_context ran without a device"; exit 1; fi
 )

@@ -308,6 +308,70 @@ START_TEST(no_devices)
 }
 END_TEST
 
+/* What aclrtRandomNumAsync refuses before it needs a device (CANN's
+ * checks: the function's data types, isAddr 0 or 1, a parameter's size 1
+ * to the element's, seed and count of 8 bytes, reserve NULL). */
+static aclrtRandomNumTaskInfo random_task(aclrtRandomNumFuncType f, aclDataType type, void *out,
+					  void *ctr)
+{
+	aclrtRandomNumTaskInfo t;
+	float lo = 1, hi = 2;
+	uint64_t seed = 7, num = 4;
+
+	memset(&t, 0, sizeof(t));
+	t.dataType = type;
+	t.randomNumFuncParaInfo.funcType = f;
+	t.randomResultAddr = out;
+	t.randomCounterAddr = ctr;
+	memcpy(t.randomNumFuncParaInfo.paramInfo.uniformDisInfo.min.valueOrAddr, &lo, 4);
+	t.randomNumFuncParaInfo.paramInfo.uniformDisInfo.min.size = 4;
+	memcpy(t.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max.valueOrAddr, &hi, 4);
+	t.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max.size = 4;
+	memcpy(t.randomSeed.valueOrAddr, &seed, 8);
+	t.randomSeed.size = 8;
+	memcpy(t.randomNum.valueOrAddr, &num, 8);
+	t.randomNum.size = 8;
+	return t;
+}
+
+START_TEST(random_checks)
+{
+	char out[64], ctr[16];
+	aclrtRandomNumTaskInfo t;
+
+	ck_assert_int_eq(aclrtRandomNumAsync(NULL, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+	t = random_task(ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, ACL_FLOAT, out, ctr);
+	ck_assert_int_eq(aclrtRandomNumAsync(&t, NULL, out), ACL_ERROR_INVALID_PARAM);
+	t.randomCounterAddr = NULL;
+	ck_assert_int_eq(aclrtRandomNumAsync(&t, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+	/* normal and dropout take floating types only; uniform no double */
+	t = random_task(ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS, ACL_INT32, out, ctr);
+	ck_assert_int_eq(aclrtRandomNumAsync(&t, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+	t = random_task(ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK, ACL_UINT64, out, ctr);
+	ck_assert_int_eq(aclrtRandomNumAsync(&t, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+	t = random_task(ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, ACL_DOUBLE, out, ctr);
+	ck_assert_int_eq(aclrtRandomNumAsync(&t, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+	t = random_task((aclrtRandomNumFuncType)4, ACL_FLOAT, out, ctr);
+	ck_assert_int_eq(aclrtRandomNumAsync(&t, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+	/* a parameter wider than the element, of no size, neither value nor address */
+	t = random_task(ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, ACL_FLOAT16, out, ctr);
+	ck_assert_int_eq(aclrtRandomNumAsync(&t, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+	t = random_task(ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, ACL_FLOAT, out, ctr);
+	t.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max.size = 0;
+	ck_assert_int_eq(aclrtRandomNumAsync(&t, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+	t = random_task(ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, ACL_FLOAT, out, ctr);
+	t.randomSeed.isAddr = 2;
+	ck_assert_int_eq(aclrtRandomNumAsync(&t, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+	t = random_task(ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, ACL_FLOAT, out, ctr);
+	t.randomNum.isAddr = 1; /* the address NULL */
+	memset(t.randomNum.valueOrAddr, 0, 8);
+	ck_assert_int_eq(aclrtRandomNumAsync(&t, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+	/* a well-formed task needs a device */
+	t = random_task(ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, ACL_FLOAT, out, ctr);
+	ck_assert_int_eq(aclrtRandomNumAsync(&t, NULL, NULL), ACL_ERROR_UNINITIALIZE);
+}
+END_TEST
+
 /* What reduce and overflow refuse before they need a device. */
 START_TEST(reduce_overflow_checks)
 {
@@ -381,6 +445,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, event_flags);
 	tcase_add_test(tc, no_devices);
 	tcase_add_test(tc, reduce_overflow_checks);
+	tcase_add_test(tc, random_checks);
 	tcase_add_test(tc, allocator_desc);
 	suite_add_tcase(s, tc);
 	return s;

@@ -72,7 +72,9 @@ t_soc_name() {
 	load_sim devices=2 || return 1
 	soc=$(build/sdk/layout/soc_name) || return 1
 	echo "aclrtGetSocName: $soc"
-	[ "$soc" = Ascend910B1 ]
+	[ "$soc" = Ascend910B1 ] || return 1
+	# CANN's example scripts' rules, their SoC helper answering on npusim
+	TMPDIR=$RT_OUT tests/sdk/cann_env_test.sh build/sdk/prefix
 }
 
 # libascend_hal.so on npusim through CANN's calls (tests/vm/hal_test.c),
@@ -132,7 +134,7 @@ t_rtapi() {
 	load_sim devices=2 || return 1
 	(
 		. build/sdk/prefix/set_env.sh
-		for t in "rt_basics device" rt_context rt_stream_event rt_p2p rt_reduce_overflow rt_allocator; do
+		for t in "rt_basics device" rt_context rt_stream_event rt_p2p rt_reduce_overflow rt_allocator rt_random rt_tdt rt_tdt_queue rt_dump; do
 			set -- $t
 			$d/"$@" > "$RT_OUT/$1.out" 2>&1 || { cat "$RT_OUT/$1.out"; exit 1; }
 			cat "$RT_OUT/$1.out"

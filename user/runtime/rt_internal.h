@@ -184,4 +184,9 @@ extern __thread struct rt_ctx *rt_cur_ctx;
  * one: X.Y.Z[-]{alpha,beta,rc}N); 0, or -1 if s is not one. */
 int rt_version_num(const char *s, int32_t *num);
 
+/* rt_tdt.c: *end = the CLOCK_REALTIME time timeout ms from now (now if
+ * timeout <= 0), the end of a tdt channel's or queue's timed wait. */
+struct timespec;
+void rt_tdt_deadline(struct timespec *end, int32_t timeout);
+
 #endif /* NPUPROF_RT_INTERNAL_H */

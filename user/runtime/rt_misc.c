@@ -745,6 +745,259 @@ aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduc
 	return rt_api_end(&a, ret);
 }
 
+/* ---- random numbers ------------------------------------------------------------- */
+
+/* Element i of the stream of (seed, counter): splitmix64's finaliser over
+ * both, so any element is computed on its own (counter-based, as the
+ * device's Philox is; not its numbers). */
+static uint64_t rnd_bits(uint64_t seed, uint64_t ctr)
+{
+	uint64_t z = seed * 0x9e3779b97f4a7c15ULL + ctr * 0xbf58476d1ce4e5b9ULL +
+		     0x94d049bb133111ebULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* [0, 1) with 24 bits, a float's precision */
+static double rnd_unit(uint64_t bits)
+{
+	return (double)(bits >> 40) / 16777216.0;
+}
+
+/* Standard normal of element ctr: Irwin-Hall, the sum of 12 uniforms less 6
+ * (mean 0, variance 1, within +-6: the library stays libc-only, no libm). */
+static double rnd_normal(uint64_t seed, uint64_t ctr, uint64_t draw)
+{
+	double sum = 0;
+
+	for (int k = 0; k < 12; k++)
+		sum += rnd_unit(rnd_bits(seed ^ (draw * 0x2545f4914f6cdd1dULL), ctr * 12 + k));
+	return sum - 6.0;
+}
+
+static double rnd_get(const void *p, aclDataType type)
+{
+	switch (type) {
+	case ACL_FLOAT: {
+		float f;
+
+		memcpy(&f, p, sizeof(f));
+		return f;
+	}
+	case ACL_FLOAT16: {
+		uint16_t h;
+
+		memcpy(&h, p, sizeof(h));
+		return half_to_float(h, 0);
+	}
+	case ACL_BF16: {
+		uint16_t h;
+
+		memcpy(&h, p, sizeof(h));
+		return bf16_to_float(h);
+	}
+	default: return 0;
+	}
+}
+
+static void rnd_put_float(void *dst, size_t i, aclDataType type, double v)
+{
+	if (type == ACL_FLOAT)
+		((float *)dst)[i] = (float)v;
+	else if (type == ACL_FLOAT16)
+		((uint16_t *)dst)[i] = half_from_float((float)v, 0);
+	else
+		((uint16_t *)dst)[i] = bf16_from_float((float)v);
+}
+
+/* The bytes of a parameter (its value, or size bytes where its address
+ * points); 0 or ACL_ERROR_INVALID_PARAM. want: the size the parameter must
+ * have (the element's, or 8 for seed and count). */
+static aclError rnd_param(const aclrtRandomParaInfo *p, size_t want, uint8_t out[8],
+			  const char *name)
+{
+	const void *src = p->valueOrAddr;
+
+	memset(out, 0, 8);
+	if (p->isAddr > 1 || p->size == 0 || p->size > want) {
+		rt_set_errmsg("aclrtRandomNumAsync: %s has isAddr %u and size %u (isAddr 0 or 1, "
+			      "size 1 to %zu)",
+			      name, p->isAddr, p->size, want);
+		return ACL_ERROR_INVALID_PARAM;
+	}
+	if (p->isAddr) {
+		memcpy(&src, p->valueOrAddr, sizeof(src));
+		if (!src) {
+			rt_set_errmsg("aclrtRandomNumAsync: %s is at address NULL", name);
+			return ACL_ERROR_INVALID_PARAM;
+		}
+	}
+	memcpy(out, src, p->size);
+	return ACL_SUCCESS;
+}
+
+static int rnd_type_ok(aclrtRandomNumFuncType f, aclDataType t)
+{
+	int fp = t == ACL_FLOAT || t == ACL_FLOAT16 || t == ACL_BF16;
+
+	if (f == ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS)
+		return fp || t == ACL_INT32 || t == ACL_INT64 || t == ACL_UINT32 || t == ACL_UINT64;
+	return fp && f <= ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS;
+}
+
+/* Uniform integers in [lo, hi) of element i (a modulo: its bias is below
+ * 2^-32 for the ranges of 32-bit types). */
+static void rnd_uniform_int(void *dst, size_t i, aclDataType type, const uint8_t lo[8],
+			    const uint8_t hi[8], uint64_t bits)
+{
+	int64_t a = 0, b = 0;
+	uint64_t ua = 0, ub = 0;
+
+	switch (type) {
+	case ACL_INT32: {
+		int32_t x, y;
+
+		memcpy(&x, lo, 4);
+		memcpy(&y, hi, 4);
+		((int32_t *)dst)[i] = y > x ? (int32_t)(x + (int64_t)(bits %
+								      (uint64_t)((int64_t)y - x))) :
+					      x;
+		break;
+	}
+	case ACL_INT64:
+		memcpy(&a, lo, 8);
+		memcpy(&b, hi, 8);
+		((int64_t *)dst)[i] = b > a ? (int64_t)((uint64_t)a +
+							bits % ((uint64_t)b - (uint64_t)a)) :
+					      a;
+		break;
+	case ACL_UINT32: {
+		uint32_t x, y;
+
+		memcpy(&x, lo, 4);
+		memcpy(&y, hi, 4);
+		((uint32_t *)dst)[i] = y > x ? x + (uint32_t)(bits % (y - x)) : x;
+		break;
+	}
+	default: /* ACL_UINT64 */
+		memcpy(&ua, lo, 8);
+		memcpy(&ub, hi, 8);
+		((uint64_t *)dst)[i] = ub > ua ? ua + bits % (ub - ua) : ua;
+		break;
+	}
+}
+
+static void rnd_fill(const aclrtRandomNumTaskInfo *ti, const uint8_t a[8], const uint8_t b[8],
+		     uint64_t seed, uint64_t ctr, uint64_t num)
+{
+	aclDataType type = ti->dataType;
+	aclrtRandomNumFuncType f = ti->randomNumFuncParaInfo.funcType;
+	void *dst = ti->randomResultAddr;
+
+	if (f == ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK) {
+		double keep = 1.0 - rnd_get(a, type);
+		uint8_t *m = dst;
+
+		memset(m, 0, (size_t)((num + 7) / 8));
+		for (uint64_t i = 0; i < num; i++)
+			if (rnd_unit(rnd_bits(seed, ctr + i)) < keep)
+				m[i / 8] |= (uint8_t)(1u << (i % 8));
+		return;
+	}
+	for (uint64_t i = 0; i < num; i++) {
+		uint64_t bits = rnd_bits(seed, ctr + i);
+
+		if (f == ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS && type != ACL_FLOAT &&
+		    type != ACL_FLOAT16 && type != ACL_BF16) {
+			rnd_uniform_int(dst, (size_t)i, type, a, b, bits);
+		} else if (f == ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS) {
+			double lo = rnd_get(a, type), hi = rnd_get(b, type);
+
+			rnd_put_float(dst, (size_t)i, type, lo + rnd_unit(bits) * (hi - lo));
+		} else {
+			double z = rnd_normal(seed, ctr + i, 0);
+
+			/* truncated: redrawn until within 2 standard deviations */
+			for (uint64_t d = 1;
+			     f == ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS &&
+			     (z < -2 || z > 2);
+			     d++)
+				z = rnd_normal(seed, ctr + i, d);
+			rnd_put_float(dst, (size_t)i, type,
+				      rnd_get(a, type) + z * rnd_get(b, type));
+		}
+	}
+}
+
+aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo, const aclrtStream stream,
+			     void *reserve)
+{
+	struct rt_api a, r;
+	struct rt_stream *s;
+	struct rt_task t;
+	const aclrtRandomNumFuncParaInfo *fp;
+	uint8_t p1[8], p2[8], seed[8], num[8];
+	uint64_t n, sd, ctr, bytes;
+	size_t es, rsize = 0, csize = 0;
+	aclError ret = ACL_SUCCESS;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtRandomNumAsync", NULL);
+	if (!taskInfo || reserve || !taskInfo->randomResultAddr || !taskInfo->randomCounterAddr)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	fp = &taskInfo->randomNumFuncParaInfo;
+	if (!rnd_type_ok(fp->funcType, taskInfo->dataType)) {
+		rt_set_errmsg("aclrtRandomNumAsync: function %d does not take data type %d",
+			      (int)fp->funcType, (int)taskInfo->dataType);
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	}
+	es = aclDataTypeSize(taskInfo->dataType);
+	memset(p2, 0, sizeof(p2));
+	if (fp->funcType == ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK)
+		ret = rnd_param(&fp->paramInfo.dropoutBitmaskInfo.dropoutRation, es, p1,
+				"dropoutRation");
+	else if (fp->funcType == ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS) {
+		ret = rnd_param(&fp->paramInfo.uniformDisInfo.min, es, p1, "min");
+		if (!ret)
+			ret = rnd_param(&fp->paramInfo.uniformDisInfo.max, es, p2, "max");
+	} else {
+		ret = rnd_param(&fp->paramInfo.normalDisInfo.mean, es, p1, "mean");
+		if (!ret)
+			ret = rnd_param(&fp->paramInfo.normalDisInfo.stddev, es, p2, "stddev");
+	}
+	if (!ret)
+		ret = rnd_param(&taskInfo->randomSeed, 8, seed, "randomSeed");
+	if (!ret)
+		ret = rnd_param(&taskInfo->randomNum, 8, num, "randomNum");
+	if (ret)
+		return rt_api_end(&a, ret);
+	memcpy(&n, num, 8);
+	memcpy(&sd, seed, 8);
+	bytes = fp->funcType == ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK ? (n + 7) / 8 : n * es;
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_api_end(&a, ret);
+	if (n > UINT64_MAX / 8 || rt_mem_dev(taskInfo->randomResultAddr, &rsize) != s->dev ||
+	    bytes > rsize || rt_mem_dev(taskInfo->randomCounterAddr, &csize) != s->dev ||
+	    csize < 16) {
+		rt_set_errmsg("aclrtRandomNumAsync: the result (%llu bytes) and the counter (16 "
+			      "bytes) must be device %d's memory",
+			      (unsigned long long)bytes, s->dev);
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	}
+	rt_api_begin(&r, NPUPROF_API_RUNTIME, "LaunchRandomNumTask", NULL);
+	memcpy(&ctr, taskInfo->randomCounterAddr, sizeof(ctr));
+	rnd_fill(taskInfo, p1, p2, sd, ctr, n);
+	ctr += n;
+	memcpy(taskInfo->randomCounterAddr, &ctr, sizeof(ctr));
+	/* STARS runs it as a DSA SQE (type 15), which npusim does not model: a
+	 * place holder carries it */
+	rt_task_init(&t, NPUSIM_SQE_PLACE_HOLDER, "DSA_SQE");
+	ret = rt_submit(s, &t, 1);
+	rt_api_end(&r, ret);
+	return rt_api_end(&a, ret);
+}
+
 /* ---- float overflow ------------------------------------------------------------- */
 
 /* The saturation mode set on a device in generation gen (rt_g.lock). */

@@ -35,6 +35,15 @@
 #ifndef ACL_ERROR_RT_MEMORY_ALLOCATION
 #define ACL_ERROR_RT_MEMORY_ALLOCATION 207001
 #endif
+#ifndef ACL_ERROR_RT_RESOURCE_ALLOC_FAIL
+#define ACL_ERROR_RT_RESOURCE_ALLOC_FAIL 207005 /* no resource left (e.g. tdt queues) */
+#endif
+#ifndef ACL_ERROR_RT_QUEUE_EMPTY
+#define ACL_ERROR_RT_QUEUE_EMPTY 207013 /* a tdt channel or queue with nothing to take */
+#endif
+#ifndef ACL_ERROR_RT_QUEUE_FULL
+#define ACL_ERROR_RT_QUEUE_FULL 207014 /* a tdt channel or queue at its capacity */
+#endif
 /* Internal errors (5070xx). */
 #ifndef ACL_ERROR_RT_INTERNAL_ERROR
 #define ACL_ERROR_RT_INTERNAL_ERROR 507000
