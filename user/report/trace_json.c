@@ -332,17 +332,33 @@ static int track_cmp(const void *a, const void *b)
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
+/* The array a of *cap elements (n used) with room for one more: a itself,
+ * or a doubled copy (from first) with the new room zeroed; NULL (set in w,
+ * a kept) when out of memory. */
+static void *grow(struct tw *w, void *a, size_t *cap, size_t n, size_t size, size_t first)
+{
+	size_t c = *cap ? 2 * *cap : first;
+	char *p;
+
+	if (n < *cap)
+		return a;
+	p = realloc(a, c * size);
+	if (!p) {
+		fail(w, -ENOMEM, "%s: out of memory%s", "");
+		return NULL;
+	}
+	memset(p + *cap * size, 0, (c - *cap) * size);
+	*cap = c;
+	return p;
+}
+
 static int track_add(struct tw *w, int64_t dev, int kind, int64_t key, const char *name)
 {
-	if (w->ntr == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 64;
-		struct track *t = realloc(w->tr, cap * sizeof(*t));
+	struct track *t = grow(w, w->tr, &w->cap, w->ntr, sizeof(*t), 64);
 
-		if (!t)
-			return fail(w, -ENOMEM, "%s: out of memory%s", "");
-		w->tr = t;
-		w->cap = cap;
-	}
+	if (!t)
+		return w->rc;
+	w->tr = t;
 	w->tr[w->ntr] = (struct track){ dev, kind, key, name ? strdup(name) : NULL };
 	if (name && !w->tr[w->ntr].name)
 		return fail(w, -ENOMEM, "%s: out of memory%s", "");
@@ -528,19 +544,12 @@ static int64_t lane_tid(struct tw *w, int64_t pid, int64_t tid0, int64_t stream,
 		if (w->lane[i].end <= start)
 			break;
 	if (i == w->nlane) {
+		struct lane *l = grow(w, w->lane, &w->lane_cap, w->nlane, sizeof(*l), 8);
 		char name[96];
 
-		if (w->nlane == w->lane_cap) {
-			size_t cap = w->lane_cap ? 2 * w->lane_cap : 8;
-			struct lane *l = realloc(w->lane, cap * sizeof(*l));
-
-			if (!l) {
-				fail(w, -ENOMEM, "%s: out of memory%s", "");
-				return tid0;
-			}
-			w->lane = l;
-			w->lane_cap = cap;
-		}
+		if (!l)
+			return tid0;
+		w->lane = l;
 		w->lane[i].tid = i ? w->next_tid++ : tid0;
 		w->nlane++;
 		if (i) {
@@ -626,20 +635,12 @@ static int64_t fwk_lane_tid(struct tw *w, int64_t pid, int64_t tid, int kind, in
 	if (!l && n >= FWK_MAX_LANES)
 		l = last; /* too many overlapping rows: they share the last lane */
 	if (!l) {
+		struct fwk_lane *a = grow(w, w->fl, &w->fl_cap, w->nfl, sizeof(*a), 8);
 		char name[96];
 
-		if (w->nfl == w->fl_cap) {
-			size_t cap = w->fl_cap ? 2 * w->fl_cap : 8;
-			struct fwk_lane *a = realloc(w->fl, cap * sizeof(*a));
-
-			if (!a) {
-				fail(w, -ENOMEM, "%s: out of memory%s", "");
-				return tid;
-			}
-			memset(a + w->fl_cap, 0, (cap - w->fl_cap) * sizeof(*a));
-			w->fl = a;
-			w->fl_cap = cap;
-		}
+		if (!a)
+			return tid;
+		w->fl = a;
 		l = &w->fl[w->nfl++];
 		l->nopen = 0;
 		l->kind = kind;
@@ -656,17 +657,11 @@ static int64_t fwk_lane_tid(struct tw *w, int64_t pid, int64_t tid, int kind, in
 			  (tid == pid ? 0 : 100) + l->idx * FWK_KINDS + kind);
 		w->res->threads++;
 	}
-	if (l->nopen == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		int64_t *a = realloc(l->open, cap * sizeof(*a));
+	int64_t *open = grow(w, l->open, &l->cap, l->nopen, sizeof(*open), 16);
 
-		if (!a) {
-			fail(w, -ENOMEM, "%s: out of memory%s", "");
-			return tid;
-		}
-		l->open = a;
-		l->cap = cap;
-	}
+	if (!open)
+		return tid;
+	l->open = open;
 	l->open[l->nopen++] = end;
 	return fwk_tid(kind, l->idx, tid);
 }
