@@ -17,9 +17,13 @@ operator name (else its task type), at exactly (startNs - origin)/1000
 µs for (endNs-startNs)/1000 (origin: otherData.startTimeUnixNs, not after
 SESSION_TIME_INFO.startTimeNs); every TASK with a CANN_API row of its connectionId
 has a flow from that API slice; the CANN_API, COMMUNICATION_OP and
-MSTX_EVENTS rows are all there.
+MSTX_EVENTS rows are all there; in a PyTorch database every PYTORCH_API
+row is a framework slice (cat torch_*) at its time, every task a torch
+op's CANN links reach has an "async_npu" flow from that op, and every
+Enqueue/Dequeue pair its "async_task_queue" flow.
 
---min KIND=N: at least N of X (all slices), task, api, flow, hccl (collective ops), mark,
+--min KIND=N: at least N of X (all slices), task, api, fwk (framework slices), fwk_linked
+(tasks with a torch flow), fwk_queue, flow, hccl (collective ops), mark,
 range, counter, process, thread. Prints a summary; exit 1 with the reasons
 on failure.
 """
@@ -80,6 +84,7 @@ def main(argv):
     asyncs = collections.defaultdict(lambda: {"b": [], "e": []})
     counters = collections.defaultdict(list)
     tasks = collections.defaultdict(list)  # globalTaskId -> [event]
+    fwk = []  # framework slices
     for i, e in enumerate(evs):
         ph = e.get("ph")
         if ph not in PHASES:
@@ -116,6 +121,9 @@ def main(argv):
                 tasks[e["args"]["globalTaskId"]].append(e)
             elif cat == "collective":
                 count["hccl"] += 1
+            elif isinstance(cat, str) and cat.startswith("torch_"):
+                count["fwk"] += 1
+                fwk.append(e)
             else:
                 count["api"] += 1
         elif ph in "sf":
@@ -201,7 +209,7 @@ def main(argv):
             err(f"counter {cid}: samples not in strictly increasing time")
 
     if db:
-        check_db(db, tasks, flows, count)
+        check_db(db, tasks, flows, count, fwk)
 
     for k, n in mins.items():
         if count[k] < n:
@@ -214,7 +222,7 @@ def main(argv):
     return 0
 
 
-def check_db(db, tasks, flows, count):
+def check_db(db, tasks, flows, count, fwk):
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
@@ -256,12 +264,54 @@ def check_db(db, tasks, flows, count):
                 if ("launch", "launch", 2 * gtid) not in flows:
                     err(f"TASK {gtid}: no flow from its launch")
             count["linked"] = len(linked)
+    if "PYTORCH_API" in tables:
+        check_fwk(con, tables, tasks, flows, count, fwk)
     if rows("CANN_API") != count["api"]:
         err(f"{count['api']} API slices for {rows('CANN_API')} CANN_API rows")
     if rows("COMMUNICATION_OP") != count["hccl"]:
         err(f"{count['hccl']} collective slices for {rows('COMMUNICATION_OP')} COMMUNICATION_OP rows")
     if rows("MSTX_EVENTS") != count["mark"] + count["range"]:
         err(f"{count['mark']} marks + {count['range']} ranges for {rows('MSTX_EVENTS')} MSTX_EVENTS rows")
+
+
+def check_fwk(con, tables, tasks, flows, count, fwk):
+    """every PYTORCH_API row is a framework slice at its time (a multiset
+    of (name, ts, dur)); every task a torch op's CANN links reach has an
+    async_npu flow from a framework slice starting where that op does;
+    every Enqueue has its flow to its Dequeue"""
+    q = ("SELECT CAST(p.startNs AS INTEGER), CAST(p.endNs AS INTEGER), n.value FROM PYTORCH_API p "
+         "LEFT JOIN STRING_IDS n ON n.id = p.name")
+    want = collections.Counter()
+    for start, end, name in con.execute(q):
+        want[(name, us(start), D(max(end - start, 0)) / 1000)] += 1
+    got = collections.Counter((e["name"], D(e["ts"]), D(e["dur"])) for e in fwk)
+    missing = want - got
+    for k, v in list(missing.items())[:5]:
+        err(f"PYTORCH_API row {k}: {v} not in the trace")
+    if sum(want.values()) != count["fwk"]:
+        err(f"{count['fwk']} framework slices for {sum(want.values())} PYTORCH_API rows")
+    starts = {D(e["ts"]) for e in fwk}
+    if "CONNECTION_IDS" in tables and "TASK" in tables and "CANN_API" in tables:
+        reached = con.execute(
+            "SELECT t.globalTaskId, MIN(CAST(p.startNs AS INTEGER)) FROM PYTORCH_API p "
+            "JOIN CONNECTION_IDS c ON c.id = p.connectionId "
+            "JOIN CANN_API a ON a.connectionId = c.connectionId "
+            "JOIN TASK t ON t.connectionId = c.connectionId GROUP BY t.globalTaskId").fetchall()
+        for gtid, start in reached:
+            fid = ("async_npu", "async_npu", (2 << 49) + gtid)
+            if fid not in flows:
+                err(f"TASK {gtid}: no flow from the torch op that launched it")
+            elif D(flows[fid]["s"][0]["ts"]) != us(start) or us(start) not in starts:
+                err(f"TASK {gtid}: its torch flow starts at {flows[fid]['s'][0]['ts']}, not {us(start)}")
+        count["fwk_linked"] = len(reached)
+        pairs = con.execute(
+            "SELECT c.connectionId FROM PYTORCH_API p JOIN CONNECTION_IDS c ON c.id = p.connectionId "
+            "WHERE p.type = 50002 AND c.connectionId NOT IN (SELECT connectionId FROM CANN_API) "
+            "GROUP BY c.connectionId HAVING COUNT(*) = 2").fetchall()
+        for (conn,) in pairs:
+            if ("async_task_queue", "async_task_queue", (3 << 49) + conn) not in flows:
+                err(f"link {conn}: no flow from its Enqueue to its Dequeue")
+        count["fwk_queue"] = len(pairs)
 
 
 if __name__ == "__main__":

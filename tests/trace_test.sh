@@ -41,7 +41,8 @@ for d in tests/fixtures/real; do
 	for f in $d/*.db; do
 		$P export --quiet --json "$f" -o "$tmp/real.json" >"$tmp/out" 2>&1 ||
 			{ cat "$tmp/out"; fail "export --json $f"; }
-		$C "$tmp/real.json" "$f" --min task=500 --min flow=500 --min hccl=1 >"$tmp/out" 2>&1 ||
+		$C "$tmp/real.json" "$f" --min task=500 --min flow=500 --min hccl=1 \
+			--min fwk=2460 --min fwk_linked=500 --min fwk_queue=150 >"$tmp/out" 2>&1 ||
 			{ cat "$tmp/out"; fail "the trace of $f"; }
 		n=$((n + 1))
 	done

@@ -57,6 +57,7 @@ struct npuprof_session_device {
 	uint64_t counter_hz; /* device counter frequency */
 	uint32_t aicore_num;
 	int32_t rank; /* the rank on this device (npuprof/rank.h); -1: none */
+	uint32_t aicore_mhz; /* the AI Core frequency at the start; 0: unknown */
 };
 
 struct npuprof_session {

@@ -24,6 +24,17 @@
  *     call of their connectionId;
  *   - MSTX_EVENTS: marks (eventType 0, 3) as thread-scoped instants ("i"),
  *     ranges (1, 2) as nestable async slices ("b"/"e", cat "mstx");
+ *   - PYTORCH_API rows (a PyTorch database) as slices (cat "torch_" + the
+ *     ENUM_API_TYPE name: torch_op, torch_queue, torch_trace, torch_mstx)
+ *     on framework lanes of their thread (NPUPROF_TRACE_FRAMEWORK_TID):
+ *     "PyTorch <thread>" for ops, queue and mstx rows, "Python <thread>"
+ *     for python frames, a further "(overlapping N)" lane for a row that
+ *     overlaps without nesting; args type, connectionId, sequenceNumber;
+ *   - flows from a torch op to each task its linked launches made ("s" on
+ *     the op, "f" on the task, cat and name "async_npu", as torch_npu's
+ *     trace_view.json) and between two framework rows sharing a link id
+ *     that is no CANN call's ("async_task_queue" from Enqueue to Dequeue,
+ *     "fwdbwd" from a forward op to its backward);
  *   - per stream a counter ("C", "queue depth stream N", arg "depth"): the
  *     stream's tasks launched and not finished, a task counting from the
  *     end of its launching call (or its start, if earlier or unlaunched)
@@ -54,6 +65,17 @@ extern "C" {
 #define NPUPROF_TRACE_DEVICE_PID 10000000
 /* Device threads (streams, communication groups): this plus their index. */
 #define NPUPROF_TRACE_DEVICE_TID 20000000
+/* Framework lanes of a host thread tid (below 2^22, as every Linux tid):
+ * this plus ((lane * 2 + kind) << 22) plus tid; kind 0 the PyTorch lane
+ * (ops, queue and mstx rows), 1 the Python lane (python frames). */
+#define NPUPROF_TRACE_FRAMEWORK_TID 30000000
+/* Flow ids: 2 * globalTaskId ("launch"), 2 * opId + 1 (collective ops),
+ * these plus globalTaskId ("async_npu", torch op to task) and plus the
+ * link id ("async_task_queue", "fwdbwd"): each below 2^53, exact in a
+ * reader's double; an id of SPAN or more gets no framework flow. */
+#define NPUPROF_TRACE_FLOW_SPAN (1ULL << 49)
+#define NPUPROF_TRACE_FLOW_FWK_TASK (2 * NPUPROF_TRACE_FLOW_SPAN)
+#define NPUPROF_TRACE_FLOW_FWK_LINK (3 * NPUPROF_TRACE_FLOW_SPAN)
 
 struct npuprof_trace_opts {
 	uint32_t pid; /* the profiled process, named process_name; 0: none */
@@ -66,6 +88,7 @@ struct npuprof_trace_result {
 	uint64_t events; /* every trace event written */
 	uint64_t api, tasks, flows, comm_ops, marks, ranges, counters;
 	uint64_t processes, threads;
+	uint64_t fwk; /* PYTORCH_API rows */
 };
 
 /* Returns 0, or -errno with a message in err (out is then untouched). */

@@ -26,7 +26,7 @@
 #include <linux/types.h>
 #endif
 
-#define NPUSIM_ABI_VERSION 6
+#define NPUSIM_ABI_VERSION 7
 #define NPUSIM_CHIP_NAME "Ascend910B"
 #define NPUSIM_MAX_DEVICES 8
 #define NPUSIM_SQE_SIZE 64
@@ -338,6 +338,9 @@ struct npusim_dev_info {
 	__u32 num_devices;
 	__u32 rsv[6];
 	__u32 sq_send_mode; /* ABI 3: enum npusim_send_mode of new streams */
+	__u32 aicore_mhz; /* ABI 7: the AI Core frequency, MHz (rated and
+			   * current: npusim does not change it) */
+	__u32 rsv2; /* zero: the struct's 8-byte alignment, made explicit */
 };
 
 struct npusim_stream_create {

@@ -602,6 +602,7 @@ static int npusim_ioc_dev_info(struct npusim_file *f, void __user *uarg)
 	a.counter_hz = (u64)npusim_counter_mhz * 1000000ULL;
 	a.num_devices = npusim_ndev;
 	a.sq_send_mode = f->dev->send_mode;
+	a.aicore_mhz = npusim_aicore_mhz;
 	return copy_to_user(uarg, &a, sizeof(a)) ? -EFAULT : 0;
 }
 

@@ -175,6 +175,7 @@ extern unsigned int npusim_sq_depth;
 extern unsigned int npusim_max_streams;
 extern unsigned int npusim_cqe_mode;
 extern unsigned int npusim_counter_mhz;
+extern unsigned int npusim_aicore_mhz;
 extern unsigned int npusim_sdma_mbps;
 extern bool npusim_trace_default;
 extern bool npusim_cq_hold;

@@ -43,6 +43,15 @@ module_param_named(counter_mhz, npusim_counter_mhz, uint, 0444);
 MODULE_PARM_DESC(counter_mhz,
 		 "device system counter frequency in MHz (default 50)");
 
+/* The AI Core clock: a 910B's rated 1800 MHz. The device model runs at it
+ * throughout (no power management), so it is also the current frequency
+ * (halGetDeviceInfo's INFO_TYPE_FREQUE and INFO_TYPE_CURRENT_FREQ). */
+unsigned int npusim_aicore_mhz = 1800;
+module_param_named(aicore_mhz, npusim_aicore_mhz, uint, 0444);
+MODULE_PARM_DESC(
+	aicore_mhz,
+	"AI Core frequency in MHz (default 1800, a 910B's rated; 1..10000)");
+
 unsigned int npusim_sdma_mbps = 20000;
 module_param_named(sdma_mbps, npusim_sdma_mbps, uint, 0444);
 MODULE_PARM_DESC(sdma_mbps, "SDMA bandwidth in MB/s (default 20000)");
@@ -97,6 +106,8 @@ int npusim_params_valid(void)
 		return -EINVAL;
 	if (npusim_cqe_mode > 1 || !npusim_counter_mhz ||
 	    npusim_counter_mhz > 4000 || !npusim_sdma_mbps)
+		return -EINVAL;
+	if (!npusim_aicore_mhz || npusim_aicore_mhz > 10000)
 		return -EINVAL;
 	return 0;
 }

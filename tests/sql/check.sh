@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/sql/check.sh [--counts] DB... - the consumer queries of
 # docs/ascend-reference.md §4-§5 (tests/sql/NN_*.sql) on msprof and PyTorch
-# databases (13-16: the framework tables; trivially ok without them), through
+# databases (13-16: the framework tables; trivially ok without them; 17:
+# AICORE_FREQ as freq_analysis reads it), through
 # the sqlite3 shell. Each query prints one line: "ok" or "FAIL <what>".
 # Tables a database leaves out (data tables are created only when non-empty)
 # stand in as empty TEMP tables, as MindStudio Insight does.
@@ -25,6 +26,7 @@ CONNECTION_IDS(id,connectionId)
 PYTORCH_CALLCHAINS(id,stack,stackDepth)
 STEP_TIME(id,startNs,endNs)
 MEMORY_RECORD(component,timestamp,totalAllocated,totalReserved,totalActive,streamPtr,deviceId)
+AICORE_FREQ(deviceId,timestampNs,freq)
 OP_MEMORY(name,size,allocationTime,releaseTime,activeReleaseTime,duration,activeDuration,allocationTotalAllocated,allocationTotalReserved,allocationTotalActive,releaseTotalAllocated,releaseTotalReserved,releaseTotalActive,streamPtr,deviceId)"
 fail=0
 for db in "$@"; do

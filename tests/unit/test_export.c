@@ -700,6 +700,59 @@ START_TEST(test_damaged_session)
 }
 END_TEST
 
+/* Issue 29 item 3: the AI Core frequency the device backend reported at
+ * the start (npusim's aicore_mhz) goes into npuprof.session, the device's
+ * info.json (aic_frequency, where msprof reads it) and AICORE_FREQ: a row
+ * at the session's start and one at its end. A session written before the
+ * frequency (a device line of 5 fields) loads with it unknown. */
+START_TEST(test_aicore_freq)
+{
+	struct npuprof_session s, l;
+	struct npuprof_export_result res;
+	char path[4400], err[2048], *text, *w;
+	size_t len;
+	int ret;
+
+	make_session(&s);
+	s.dev[0].aicore_mhz = 1650;
+	ck_assert_int_eq(npuprof_session_write_info(&s, err, sizeof(err)), 0);
+	write_kernel(&s, 20, 0);
+	ck_assert_int_eq(npuprof_session_finish(&s, err, sizeof(err)), 0);
+	ck_assert_int_eq(npuprof_session_load(&l, s.dir, err, sizeof(err)), 0);
+	ck_assert_uint_eq(l.dev[0].aicore_mhz, 1650);
+	snprintf(path, sizeof(path), "%s/device_0/info.json.0", s.dir);
+	f_slurp(path, &text, &len);
+	ck_assert_msg(strstr(text, "\"aic_frequency\": \"1650\""), "%s", text);
+	free(text);
+	w = export_warnings(s.dir, &ret, &res);
+	ck_assert_msg(ret == 0, "%s", w);
+	free(w);
+	sqlite3 *db = open_db(res.db_path);
+	ck_assert_int_eq(q(db,
+			   "SELECT count(*) FROM AICORE_FREQ f, SESSION_TIME_INFO s WHERE"
+			   " f.deviceId = 0 AND f.freq = 1650 AND f.timestampNs = s.startTimeNs"),
+			 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM AICORE_FREQ f, SESSION_TIME_INFO s WHERE"
+			       " f.freq = 1650 AND f.timestampNs = s.endTimeNs"),
+			 1);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM AICORE_FREQ"), 2);
+	sqlite3_close(db);
+	/* the device line of a session before the frequency */
+	snprintf(path, sizeof(path), "%s/%s", s.dir, NPUPROF_SESSION_FILE);
+	ck_assert_int_eq(put_file(path,
+				  "version=1\nstart_realtime_ns=1700000000000000000\n"
+				  "start_monotonic_ns=999999000\ndevices=1\n"
+				  "device.0=0,Ascend910B,50000000,24,-1\n",
+				  0),
+			 0);
+	ck_assert_msg(npuprof_session_load(&l, s.dir, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(l.ndev, 1);
+	ck_assert_uint_eq(l.dev[0].aicore_num, 24);
+	ck_assert_uint_eq(l.dev[0].aicore_mhz, 0);
+	cleanup();
+}
+END_TEST
+
 /* A command with newlines (`python3 -c` code) is written on one line: the
  * session loads and exports, its command with spaces for the newlines. */
 START_TEST(test_multiline_cmd)
@@ -1031,6 +1084,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_cqe_with_task_times);
 	tcase_add_test(tc, test_damaged_kernel);
 	tcase_add_test(tc, test_damaged_session);
+	tcase_add_test(tc, test_aicore_freq);
 	tcase_add_test(tc, test_multiline_cmd);
 	tcase_add_test(tc, test_kernel_bit_flips);
 	tcase_add_test(tc, test_unreadable_keeps_complete_db);

@@ -191,6 +191,7 @@ static void session(struct npuprof_session *s, const char *metadata, void (*fill
 	snprintf(s->dev[0].chip, sizeof(s->dev[0].chip), "Ascend910B");
 	s->dev[0].counter_hz = 50000000;
 	s->dev[0].rank = NPUPROF_RANK_NONE;
+	s->dev[0].aicore_mhz = 1800;
 	ck_assert_int_eq(npuprof_session_create(s, g_pt, err, sizeof(err)), 0);
 	npuprof_hostrec_set_rank(0, 0, 2, aclprofStr2Id("group0"));
 	memset(&cfg, 0, sizeof(cfg));
@@ -398,6 +399,12 @@ START_TEST(test_tables)
 	ROWS_EQ(db, "SELECT id, name FROM ENUM_API_TYPE WHERE id > 50000 ORDER BY id",
 		"50001|op\n50002|queue\n50003|trace\n50004|mstx");
 	ROWS_EQ(db, "SELECT rankId, deviceId FROM RANK_DEVICE_MAP", "0|0");
+	/* AICORE_FREQ (issue 29 item 3): the device's frequency at the
+	 * session's start and end, as freq_analysis reads it (tests/sql/17) */
+	ROWS_EQ(db,
+		"SELECT f.deviceId, f.freq, f.timestampNs = s.startTimeNs, f.timestampNs = s.endTimeNs"
+		" FROM AICORE_FREQ f, SESSION_TIME_INFO s ORDER BY f.timestampNs",
+		"0|1800|1|0\n0|1800|0|1");
 	/* profiler_metadata.json: one row per top-level key, the value's JSON */
 	ROWS_EQ(db,
 		"SELECT name, value FROM META_DATA WHERE name NOT LIKE 'npuprof.%' AND name NOT"

@@ -202,6 +202,25 @@ START_TEST(fixture_level2_rank0)
 		  "acl 45 67861.308 81686.640 83323.592 83323.592");
 	ck_has(r, "4 94107.521 23526.880 80450.247 244403360 488806752 FP32 hcom_allReduce_");
 	ck_has(r, "msproftx ranges and marks (MSTX_EVENTS)\nnone (no MSTX_EVENTS table)");
+	/*
+	 * Framework ops (issue 29 item 4), with sqlite3:
+	 *   SELECT type, COUNT(*) FROM PYTORCH_API GROUP BY type
+	 *     -> 50001 860, 50002 318, 50003 1282 (ENUM_API_TYPE op/queue/trace)
+	 *   op rows reaching TASK through CONNECTION_IDS: 115, 500 tasks;
+	 *   'HcclAllreduce' op rows: 8, SUM(CAST(endNs)-CAST(startNs)) 98460,
+	 *     MAX 24780; its tasks (CONNECTION_IDS -> TASK.connectionId) 300,
+	 *     SUM(endNs-startNs) 241165968; ProfilerStep#50: 143741870
+	 */
+	ck_has(r, "Framework ops (PYTORCH_API; device tasks through CONNECTION_IDS)\n"
+		  "2460 rows: 860 op, 318 queue, 1282 trace\n"
+		  "860 torch ops of 134 names; 115 of them reach 500 device tasks, 250333.308 us\n"
+		  "by host time (inclusive: torch ops nest):\n"
+		  "count host(us) avg(us) max(us) tasks device(us) torch op\n"
+		  "1 143741.870 143741.870 143741.870 0 0.000 ProfilerStep#50");
+	ck_has(r, "by device time (the tasks their launches made):\n"
+		  "count host(us) avg(us) max(us) tasks device(us) torch op\n"
+		  "8 98.460 12.307 24.780 300 241165.968 HcclAllreduce");
+	ck_has(r, "... 114 more torch ops (--top N lists more)");
 	free(r);
 }
 END_TEST
@@ -376,6 +395,8 @@ START_TEST(empty_msprof_database)
 	ck_has(r, "Task types (TASK)\nnone (no TASK table)");
 	ck_has(r, "none (no CANN_API or TASK table)");
 	ck_has(r, "none (no COMMUNICATION_OP table)");
+	ck_has(r, "Framework ops (PYTORCH_API; device tasks through CONNECTION_IDS)\n"
+		  "none (no PYTORCH_API table: not a PyTorch database)");
 	free(r);
 }
 END_TEST
@@ -439,6 +460,34 @@ START_TEST(damaged_timestamps)
 	r = report(path, 0, &rc, err, sizeof(err));
 	ck_assert_msg(rc == 0, "%s", err);
 	ck_has(r, "session 0.000 us (first task start to last task end)");
+	free(r);
+	/* framework rows: TEXT times as torch_npu writes them; an end before
+	 * its start or a time that is no integer is refused */
+	exec_sql(path, "CREATE TABLE PYTORCH_API (startNs TEXT, endNs TEXT, globalTid INTEGER,"
+		       " connectionId INTEGER, name INTEGER, sequenceNumber INTEGER,"
+		       " fwdThreadId INTEGER, inputDtypes INTEGER, inputShapes INTEGER,"
+		       " callchainId INTEGER, type INTEGER);"
+		       "INSERT INTO PYTORCH_API VALUES ('1000', '2000', 1, NULL, 1, -1, 0, NULL,"
+		       " NULL, NULL, 50001), ('3000', '2500', 1, NULL, 1, -1, 0, NULL, NULL, NULL,"
+		       " 50001);");
+	r = report(path, 0, &rc, err, sizeof(err));
+	ck_assert_int_eq(rc, -EBADMSG);
+	ck_assert_msg(strstr(err, "PYTORCH_API: 1 row with impossible times") &&
+			      strstr(err, "rowid 2, startNs 3000, endNs 2500"),
+		      "%s", err);
+	free(r);
+	exec_sql(path, "UPDATE PYTORCH_API SET startNs = '2100x' WHERE rowid = 2;");
+	r = report(path, 0, &rc, err, sizeof(err));
+	ck_assert_int_eq(rc, -EBADMSG);
+	free(r);
+	exec_sql(path, "UPDATE PYTORCH_API SET startNs = '2100' WHERE rowid = 2;");
+	r = report(path, 0, &rc, err, sizeof(err));
+	ck_assert_msg(rc == 0, "%s", err);
+	ck_has(r, "2 rows: 2 #50001\n2 torch ops of 1 names; 0 of them reach 0 device tasks, "
+		  "0.000 us (no CONNECTION_IDS or TASK table: no links)\n"
+		  "by host time (inclusive: torch ops nest):\n"
+		  "count host(us) avg(us) max(us) tasks device(us) torch op\n"
+		  "2 1.400 0.700 1.000 0 0.000 launch");
 	free(r);
 }
 END_TEST

@@ -192,7 +192,10 @@ START_TEST(test_model_record)
 	ck_assert_uint_eq(offsetof(struct npusim_sq_send, model_addr), 24);
 	ck_assert_uint_eq(sizeof(struct npusim_sq_uio_info), 56);
 	ck_assert_uint_eq(offsetof(struct npusim_sq_uio_info, model_offset), 40);
-	ck_assert_uint_eq(NPUSIM_ABI_VERSION, 6);
+	/* ABI 7: the AI Core frequency at the end of the device info */
+	ck_assert_uint_eq(offsetof(struct npusim_dev_info, aicore_mhz), 104);
+	ck_assert_uint_eq(sizeof(struct npusim_dev_info), 112);
+	ck_assert_uint_eq(NPUSIM_ABI_VERSION, 7);
 }
 END_TEST
 

@@ -12,6 +12,7 @@
 #include "db_testutil.h"
 
 #include <errno.h>
+#include <sqlite3.h>
 
 #define T0 1796115318734478271LL /* a session start, Unix ns */
 
@@ -362,6 +363,117 @@ START_TEST(errors_leave_no_output)
 }
 END_TEST
 
+/*
+ * Issue 29 item 4: a real torch_npu database's framework rows. level2-rank0
+ * (sqlite3): PYTORCH_API 2460 rows (860 op, 318 queue, 1282 python trace);
+ * TASK rows reached from op rows through CONNECTION_IDS and CANN_API: 500
+ * (each with an async_npu flow); Enqueue/Dequeue pairs sharing a link id
+ * that is no CANN call's: 159 (each with an async_task_queue flow). Python
+ * frames and torch ops overlap 5 times without nesting there, hence their
+ * separate lanes; trace_check.py checks every row, time and flow.
+ */
+START_TEST(real_pytorch_framework_rows)
+{
+	struct fx x;
+	struct npuprof_trace_result r;
+	char err[1024], *s;
+
+	scratch_dir(x.dir, sizeof(x.dir));
+	snprintf(x.db, sizeof(x.db), "tests/fixtures/real/910b-level2-rank0.db");
+	snprintf(x.out, sizeof(x.out), "%s/trace.json", x.dir);
+	ck_assert_msg(trace(&x, NULL, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(r.fwk, 2460);
+	ck_assert_int_eq(r.tasks, 552);
+	s = slurp(x.out);
+	ck_assert_msg(strstr(s, "\"args\":{\"name\":\"PyTorch main thread\"}"), "no PyTorch lane");
+	ck_assert_msg(strstr(s, "\"args\":{\"name\":\"Python main thread\"}"), "no Python lane");
+	ck_assert_msg(strstr(s, "\"name\":\"ProfilerStep#50\",\"cat\":\"torch_op\""),
+		      "no ProfilerStep slice");
+	ck_assert_msg(strstr(s, "\"cat\":\"torch_queue\""), "no queue slice");
+	ck_assert_msg(strstr(s, "\"cat\":\"torch_trace\""), "no python frame");
+	free(s);
+	ck_assert_int_eq(check_py(&x, "--min fwk=2460 --min fwk_linked=500 --min fwk_queue=159"),
+			 0);
+	fx_done(&x);
+}
+END_TEST
+
+/* Framework rows that overlap without nesting go to a further lane, so
+ * every lane nests; an op row links to a task's launch (async_npu flow);
+ * an Enqueue and a Dequeue share a link id (async_task_queue flow); TEXT
+ * times as torch_npu writes them; without framework rows in ENUM_API_TYPE
+ * (this is our msprof writer's) the category is torch_<type>. */
+START_TEST(framework_lanes_and_flows)
+{
+	struct fx x;
+	struct npuprof_trace_result r;
+	char err[1024], sql[2048], *s;
+	sqlite3 *db;
+	int64_t op, enq, deq;
+
+	fx_open(&x);
+	session_row(&x);
+	api(&x, T0 + 2000, T0 + 3000, 10000, 77, 78, 11, "launch");
+	task(&x, T0 + 4000, T0 + 5000, 3, 0, 11, "KERNEL_AICORE", "layer0/MatMul");
+	op = npuprof_db_intern(x.w, "aten::mm");
+	enq = npuprof_db_intern(x.w, "Enqueue");
+	deq = npuprof_db_intern(x.w, "Dequeue@mm");
+	fx_finish(&x);
+	ck_assert_int_eq(sqlite3_open(x.db, &db), SQLITE_OK);
+	snprintf(sql, sizeof(sql),
+		 "CREATE TABLE PYTORCH_API (startNs TEXT, endNs TEXT, globalTid INTEGER,"
+		 " connectionId INTEGER, name INTEGER, sequenceNumber INTEGER, fwdThreadId INTEGER,"
+		 " inputDtypes INTEGER, inputShapes INTEGER, callchainId INTEGER, type INTEGER);"
+		 "CREATE TABLE CONNECTION_IDS (id INTEGER, connectionId INTEGER);"
+		 /* on thread 77: an op [1000, 9000] holding an Enqueue [1500, 1600];
+		  * an op [8000, 9500] overlapping the first without nesting */
+		 "INSERT INTO PYTORCH_API VALUES ('%lld', '%lld', %lld, NULL, %lld, 5, 0, NULL, NULL,"
+		 " NULL, 50001), ('%lld', '%lld', %lld, 0, %lld, -1, 0, NULL, NULL, NULL, 50002),"
+		 " ('%lld', '%lld', %lld, NULL, %lld, 6, 0, NULL, NULL, NULL, 50001),"
+		 /* on thread 78: the Dequeue [1900, 3500] holding the launch */
+		 " ('%lld', '%lld', %lld, 1, %lld, -1, 0, NULL, NULL, NULL, 50002),"
+		 " ('%lld', '%lld', %lld, 2, %lld, 7, 0, NULL, NULL, NULL, 50001);"
+		 "INSERT INTO CONNECTION_IDS VALUES (0, 1342177290), (1, 1342177290), (2, 11);",
+		 T0 + 1000, T0 + 9000, (77LL << 32) | 77, (long long)op, T0 + 1500, T0 + 1600,
+		 (77LL << 32) | 77, (long long)enq, T0 + 8000, T0 + 9500, (77LL << 32) | 77,
+		 (long long)op, T0 + 1900, T0 + 3500, (77LL << 32) | 78, (long long)deq, T0 + 1950,
+		 T0 + 3100, (77LL << 32) | 78, (long long)op);
+	ck_assert_msg(sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK, "%s",
+		      sqlite3_errmsg(db));
+	sqlite3_close(db);
+	ck_assert_msg(trace(&x, NULL, &r, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_int_eq(r.fwk, 5);
+	s = slurp(x.out);
+	/* the overlapping op on lane 1 of kind 0: 30000000 + (2 << 22) + 77 */
+	ck_assert_msg(strstr(s, "\"args\":{\"name\":\"PyTorch main thread (overlapping 2)\"}"),
+		      "%s", s);
+	ck_assert_msg(strstr(s, "\"ph\":\"X\",\"name\":\"aten::mm\",\"cat\":\"torch_50001\","
+				"\"pid\":77,\"tid\":38388685,\"ts\":8.000"),
+		      "%s", s);
+	ck_assert_msg(strstr(s,
+			     "\"ph\":\"s\",\"name\":\"async_npu\",\"cat\":\"async_npu\","
+			     "\"pid\":77,\"tid\":30000078,\"ts\":1.950,\"id\":1125899906842624}"),
+		      "%s", s);
+	ck_assert_msg(strstr(s, "\"ph\":\"f\",\"name\":\"async_task_queue\",\"cat\":"
+				"\"async_task_queue\",\"pid\":77,\"tid\":30000078,\"ts\":1.900,"
+				"\"id\":1688851202441226,\"bp\":\"e\"}"),
+		      "%s", s);
+	free(s);
+	ck_assert_int_eq(check_py(&x, "--min fwk=5 --min fwk_linked=1 --min fwk_queue=1"), 0);
+	/* a thread id no Linux thread has: refused, no output */
+	ck_assert_int_eq(sqlite3_open(x.db, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "UPDATE PYTORCH_API SET globalTid = (77 << 32) | 4194304",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	unlink(x.out);
+	ck_assert_int_eq(trace(&x, NULL, &r, err, sizeof(err)), -ERANGE);
+	ck_assert_msg(strstr(err, "PYTORCH_API has thread id 4194304"), "%s", err);
+	ck_assert_int_eq(access(x.out, F_OK), -1);
+	fx_done(&x);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("trace_json");
@@ -375,6 +487,8 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, names_flows_marks);
 	tcase_add_test(tc, concurrent_tasks_of_a_stream);
 	tcase_add_test(tc, errors_leave_no_output);
+	tcase_add_test(tc, real_pytorch_framework_rows);
+	tcase_add_test(tc, framework_lanes_and_flows);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -340,6 +340,14 @@ int main(int argc, char **argv)
 			      DRV_ERROR_NONE &&
 		      hz == strtoll(argv[2], NULL, 0),
 	      "counter frequency %lld, want %s", (long long)hz, argv[2]);
+	/* npusim's aicore_mhz (default 1800), rated and current alike */
+	CHECK(halGetDeviceInfo(0, MODULE_TYPE_AICORE, INFO_TYPE_FREQUE, &v) == DRV_ERROR_NONE &&
+		      v == 1800,
+	      "AI Core rated frequency %lld MHz", (long long)v);
+	CHECK(halGetDeviceInfo(0, MODULE_TYPE_AICORE, INFO_TYPE_CURRENT_FREQ, &v) ==
+			      DRV_ERROR_NONE &&
+		      v == 1800,
+	      "AI Core current frequency %lld MHz", (long long)v);
 	CHECK(halGetDeviceInfo(0, MODULE_TYPE_PCIE, INFO_TYPE_IP, &v) == DRV_ERROR_NOT_SUPPORT,
 	      "an info this HAL does not answer");
 	CHECK(halGetChipInfo(0, &chip) == DRV_ERROR_NONE &&

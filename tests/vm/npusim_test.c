@@ -203,6 +203,8 @@ static void case_durations(void)
 	MUST(npusim_dev_info(fd, &info));
 	CHECK(strcmp(info.chip_name, "Ascend910B") == 0, "chip %s", info.chip_name);
 	CHECK(info.abi_version == NPUSIM_ABI_VERSION, "abi %u", info.abi_version);
+	/* the module's aicore_mhz, a 910B's rated 1800 MHz by default */
+	CHECK(info.aicore_mhz == 1800, "aicore_mhz %u", info.aicore_mhz);
 	MUST(npusim_stream_create(fd, &sid));
 	memset(m, 0, sizeof(m));
 	/* PH, then 20 x (5 ms kernel, PH): PH CQEs carry the device counter;

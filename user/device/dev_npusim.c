@@ -26,6 +26,7 @@ static int npusim_enumerate(struct npuprof_device_info *dev, int cap)
 			snprintf(sd->chip, sizeof(sd->chip), "%.31s", info.chip_name);
 			sd->counter_hz = info.counter_hz;
 			sd->aicore_num = info.aicore_num;
+			sd->aicore_mhz = info.aicore_mhz;
 		}
 		close(fd);
 	}

@@ -23,6 +23,8 @@ struct npuprof_device_info {
 	char chip[32];
 	uint64_t counter_hz; /* device counter frequency; 0: unknown */
 	uint32_t aicore_num; /* 0: unknown */
+	uint32_t aicore_mhz; /* the AI Core frequency (halGetDeviceInfo's
+			      * MODULE_TYPE_AICORE, INFO_TYPE_FREQUE); 0: unknown */
 };
 
 struct npuprof_clock_sample {

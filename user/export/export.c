@@ -1106,6 +1106,27 @@ static void write_session_rows(struct export_ctx *x)
 
 		check(x, npuprof_db_add_rank_device_map(x->w, &m));
 	}
+	/* AICORE_FREQ as msprof's AicoreFreqProcessor writes it: the frequency
+	 * at the session's start, each change after it, and the last one at
+	 * the end. The device backend reports the frequency at the start
+	 * (npusim's aicore_mhz; halGetDeviceInfo MODULE_TYPE_AICORE,
+	 * INFO_TYPE_FREQUE) and npusim never changes it, so there are no
+	 * changes to write; dieId -1, msprof's for a 910B (one die). A device
+	 * whose frequency is unknown (0) gets no rows. */
+	for (int i = 0; i < s->ndev; i++) {
+		struct npuprof_db_aicore_freq f = { .deviceId = s->dev[i].id,
+						    .timestampNs = st.startTimeNs,
+						    .freq = s->dev[i].aicore_mhz,
+						    .dieId = -1 };
+
+		if (!s->dev[i].aicore_mhz)
+			continue;
+		check(x, npuprof_db_add_aicore_freq(x->w, &f));
+		if (st.endTimeNs > st.startTimeNs) {
+			f.timestampNs = st.endTimeNs;
+			check(x, npuprof_db_add_aicore_freq(x->w, &f));
+		}
+	}
 	for (int d = 0; d < CORR_MAX_DEV; d++)
 		if (x->corr.clock[d].valid && x->corr.clock[d].residual > resid)
 			resid = x->corr.clock[d].residual;

@@ -150,6 +150,13 @@ drvError_t halGetDeviceInfo(uint32_t devId, int32_t moduleType, int32_t infoType
 		default: break;
 		}
 	}
+	/* the AI Core's rated and current frequency, MHz: npusim runs at its
+	 * aicore_mhz throughout, so both are the same */
+	if (moduleType == MODULE_TYPE_AICORE &&
+	    (infoType == INFO_TYPE_FREQUE || infoType == INFO_TYPE_CURRENT_FREQ)) {
+		*value = info.aicore_mhz;
+		return DRV_ERROR_NONE;
+	}
 	/* the device counter's frequency, which converts STARS log times */
 	if (moduleType == MODULE_TYPE_SYSTEM && infoType == INFO_TYPE_DEV_OSC_FREQUE) {
 		if (info.counter_hz > INT64_MAX)

@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <npuprof/hostfmt.h>
 #include <npuprof/msprof_ids.h>
 #include <npuprof/report.h>
 
@@ -1023,6 +1024,137 @@ static int section_mstx(struct rep *r)
 	return 0;
 }
 
+/* ---- framework ops (PyTorch databases) ---------------------------------- */
+
+/*
+ * A PyTorch database's PYTORCH_API rows (§4.1): how many of each type, and
+ * the torch ops grouped by name with the device tasks they caused. An op's
+ * tasks are reached the way torch_npu and msprof-analyze reach them:
+ * PYTORCH_API.connectionId -> CONNECTION_IDS.id, CONNECTION_IDS.connectionId
+ * -> TASK.connectionId (the launch's id; the Enqueue/Dequeue and fwd/bwd
+ * link ids match no TASK). Torch ops nest (aten::linear holds aten::addmm),
+ * so host totals are inclusive and are not shares of anything. startNs and
+ * endNs are TEXT in torch_npu's files: cast. Device figures scale by the
+ * sampling weight as the other sections' do; framework rows are not sampled.
+ */
+/* Device tasks of each framework row (id = PYTORCH_API.connectionId). */
+#define FWK_DEVICE_CTE                                                     \
+	"SELECT c.id AS id, COUNT(*) AS n, SUM(t.endNs - t.startNs) AS d " \
+	"FROM CONNECTION_IDS c JOIN TASK t ON t.connectionId = c.connectionId GROUP BY c.id"
+#define FWK_NO_DEVICE_CTE "SELECT NULL AS id, 0 AS n, 0 AS d WHERE 0"
+
+/* The torch ops grouped by name, the top by host time (by_device 0) or,
+ * of those that reach device tasks, by device time (1). */
+static int framework_table(struct rep *r, int links, int64_t names, int by_device)
+{
+	char sql[1536], b1[32], b2[32], b3[32], b4[32];
+	sqlite3_stmt *st;
+	int64_t w = r->weight, shown = names;
+	int rc, e;
+
+	snprintf(sql, sizeof(sql),
+		 "SELECT COUNT(DISTINCT p.name) FROM PYTORCH_API p JOIN CONNECTION_IDS c ON "
+		 "c.id = p.connectionId JOIN TASK t ON t.connectionId = c.connectionId "
+		 "WHERE p.type = %d",
+		 NPUPROF_FWK_API_OP);
+	if (by_device && (e = query_i64(r, sql, "PYTORCH_API", &shown)))
+		return e;
+	if (by_device && !shown)
+		return 0;
+	fprintf(r->out, "  %s\n",
+		by_device ? "by device time (the tasks their launches made):" :
+			    "by host time (inclusive: torch ops nest):");
+	snprintf(sql, sizeof(sql),
+		 "WITH fd AS (%s) "
+		 "SELECT COALESCE(s.value, '#' || p.name), COUNT(*), "
+		 "SUM(CAST(p.endNs AS INTEGER) - CAST(p.startNs AS INTEGER)), "
+		 "MAX(CAST(p.endNs AS INTEGER) - CAST(p.startNs AS INTEGER)), "
+		 "COALESCE(SUM(fd.n), 0), COALESCE(SUM(fd.d), 0) "
+		 "FROM PYTORCH_API p LEFT JOIN fd ON fd.id = p.connectionId "
+		 "LEFT JOIN STRING_IDS s ON s.id = p.name WHERE p.type = %d "
+		 "GROUP BY p.name %s ORDER BY %s, 2 DESC, 1 LIMIT %u",
+		 links ? FWK_DEVICE_CTE : FWK_NO_DEVICE_CTE, NPUPROF_FWK_API_OP,
+		 by_device ? "HAVING SUM(fd.n) > 0" : "", by_device ? "6 DESC, 3 DESC" : "3 DESC",
+		 r->top);
+	if ((e = prep(r, &st, sql, "PYTORCH_API")))
+		return e;
+	fprintf(r->out, "  %10s %14s %12s %12s %8s %14s  %s\n", "count", "host(us)", "avg(us)",
+		"max(us)", "tasks", "device(us)", "torch op");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t cnt = sqlite3_column_int64(st, 1), tot = sqlite3_column_int64(st, 2);
+
+		fprintf(r->out, "  %10lld %14s %12s %12s %8lld %14s  %s\n", (long long)cnt,
+			us(b1, sizeof(b1), tot), us(b2, sizeof(b2), tot / cnt),
+			us(b3, sizeof(b3), sqlite3_column_int64(st, 3)),
+			(long long)(sqlite3_column_int64(st, 4) * w),
+			us(b4, sizeof(b4), sqlite3_column_int64(st, 5) * w), text_or(st, 0, "?"));
+	}
+	if ((e = done(r, st, rc, "PYTORCH_API")))
+		return e;
+	if (shown > (int64_t)r->top)
+		fprintf(r->out, "  ... %lld more torch ops (--top N lists more)\n",
+			(long long)(shown - r->top));
+	return 0;
+}
+
+static int section_framework(struct rep *r)
+{
+	char sql[1536], b1[32];
+	sqlite3_stmt *st;
+	int64_t nops = 0, names = 0, w = r->weight, n;
+	int rc, e, links;
+
+	fprintf(r->out, "\nFramework ops (PYTORCH_API; device tasks through CONNECTION_IDS)\n");
+	if ((e = has_table(r, "PYTORCH_API")) <= 0) {
+		if (!e)
+			fprintf(r->out, "  none (no PYTORCH_API table: not a PyTorch database)\n");
+		return e;
+	}
+	if ((e = table_rows(r, "PYTORCH_API", &n)))
+		return e;
+	fprintf(r->out, "  %lld rows:", (long long)n);
+	if ((e = prep(r, &st,
+		      "SELECT COALESCE(k.name, '#' || p.type), COUNT(*) FROM PYTORCH_API p "
+		      "LEFT JOIN ENUM_API_TYPE k ON k.id = p.type GROUP BY p.type ORDER BY p.type",
+		      "PYTORCH_API")))
+		return e;
+	for (int i = 0; (rc = sqlite3_step(st)) == SQLITE_ROW; i++)
+		fprintf(r->out, "%s %lld %s", i ? "," : "", (long long)sqlite3_column_int64(st, 1),
+			text_or(st, 0, "?"));
+	fputc('\n', r->out);
+	if ((e = done(r, st, rc, "PYTORCH_API")))
+		return e;
+	if ((e = has_table(r, "CONNECTION_IDS")) < 0 || (e && (e = has_table(r, "TASK")) < 0))
+		return e;
+	links = e;
+	/* fd: each framework row's device tasks (count, time) */
+	snprintf(sql, sizeof(sql),
+		 "WITH fd AS (%s) "
+		 "SELECT COUNT(*), COUNT(DISTINCT p.name), COUNT(fd.id), SUM(fd.n), SUM(fd.d) "
+		 "FROM PYTORCH_API p LEFT JOIN fd ON fd.id = p.connectionId WHERE p.type = %d",
+		 links ? FWK_DEVICE_CTE : FWK_NO_DEVICE_CTE, NPUPROF_FWK_API_OP);
+	if ((e = prep(r, &st, sql, "PYTORCH_API")))
+		return e;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		nops = sqlite3_column_int64(st, 0);
+		names = sqlite3_column_int64(st, 1);
+		fprintf(r->out,
+			"  %lld torch ops of %lld names; %lld of them reach %lld device tasks, %s us%s\n",
+			(long long)nops, (long long)names, (long long)sqlite3_column_int64(st, 2),
+			(long long)(sqlite3_column_int64(st, 3) * w),
+			us(b1, sizeof(b1), sqlite3_column_int64(st, 4) * w),
+			links ? "" : " (no CONNECTION_IDS or TASK table: no links)");
+	}
+	if ((e = done(r, st, rc, "PYTORCH_API")))
+		return e;
+	if (!nops)
+		return 0;
+	if ((e = framework_table(r, links, names, 0)))
+		return e;
+	return links ? framework_table(r, links, names, 1) : 0;
+}
+
 /* ---- finding the database ----------------------------------------------- */
 
 static int is_msprof_name(const char *n)
@@ -1181,7 +1313,8 @@ static int open_db(struct rep *r)
  * table, the count and the first row. NULL times are left to the sections. */
 static int check_times(struct rep *r)
 {
-	static const char *const tabs[] = { "TASK", "CANN_API", "COMMUNICATION_OP", "MSTX_EVENTS" };
+	static const char *const tabs[] = { "TASK", "CANN_API", "COMMUNICATION_OP", "MSTX_EVENTS",
+					    "PYTORCH_API" };
 
 	for (size_t i = 0; i < sizeof(tabs) / sizeof(tabs[0]); i++) {
 		char sql[640];
@@ -1199,12 +1332,22 @@ static int check_times(struct rep *r)
 				return e;
 			continue;
 		}
-		snprintf(sql, sizeof(sql),
-			 "SELECT count(*), min(rowid) FROM \"%s\" WHERE"
-			 " (startNs IS NOT NULL AND (typeof(startNs) != 'integer' OR startNs < 0)) OR"
-			 " (endNs IS NOT NULL AND (typeof(endNs) != 'integer' OR endNs < 0)) OR"
-			 " endNs < startNs",
-			 tabs[i]);
+		if (!strcmp(tabs[i], "PYTORCH_API")) /* times are TEXT in torch_npu's files */
+			snprintf(sql, sizeof(sql),
+				 "SELECT count(*), min(rowid) FROM PYTORCH_API WHERE"
+				 " (startNs IS NOT NULL AND (CAST(CAST(startNs AS INTEGER) AS TEXT)"
+				 " != CAST(startNs AS TEXT) OR CAST(startNs AS INTEGER) < 0)) OR"
+				 " (endNs IS NOT NULL AND (CAST(CAST(endNs AS INTEGER) AS TEXT)"
+				 " != CAST(endNs AS TEXT) OR CAST(endNs AS INTEGER) < 0)) OR"
+				 " CAST(endNs AS INTEGER) < CAST(startNs AS INTEGER)");
+		else
+			snprintf(
+				sql, sizeof(sql),
+				"SELECT count(*), min(rowid) FROM \"%s\" WHERE"
+				" (startNs IS NOT NULL AND (typeof(startNs) != 'integer' OR startNs < 0)) OR"
+				" (endNs IS NOT NULL AND (typeof(endNs) != 'integer' OR endNs < 0)) OR"
+				" endNs < startNs",
+				tabs[i]);
 		if ((e = prep(r, &st, sql, tabs[i])))
 			return e;
 		rc = sqlite3_step(st);
@@ -1284,7 +1427,8 @@ int npuprof_report_write(FILE *out, const char *path, const struct npuprof_repor
 	}
 	if ((e = section_header(&r, isdir ? path : NULL, others)) || (e = section_capture(&r)) ||
 	    (e = section_operators(&r)) || (e = section_task_types(&r)) || (e = section_busy(&r)) ||
-	    (e = section_latency(&r)) || (e = section_collectives(&r)) || (e = section_mstx(&r)))
+	    (e = section_latency(&r)) || (e = section_collectives(&r)) || (e = section_mstx(&r)) ||
+	    (e = section_framework(&r)))
 		goto out;
 	if (fflush(out) || ferror(out)) {
 		e = fail(&r, -EIO, "writing the report: %s", strerror(errno ? errno : EIO));

@@ -17,6 +17,7 @@
  */
 #include "atomicfile.h"
 #include "errmsg.h"
+#include "npuprof/hostfmt.h"
 #include "npuprof/trace.h"
 
 #include <errno.h>
@@ -57,6 +58,11 @@ struct tw {
 	uint64_t rows;
 	/* which tables the producer wrote */
 	int api, enum_api, task, compute, comm_task, comm_op, mstx, npu_info;
+	int fwk, conn_ids; /* PYTORCH_API, CONNECTION_IDS (a PyTorch database) */
+	int fwk_src; /* the TEMP table of framework link ends was made */
+	/* the framework lanes of the thread being written (fwk_lane) */
+	struct fwk_lane *fl;
+	size_t nfl, fl_cap;
 	const char *op_dev; /* SQL giving a COMMUNICATION_OP row's device; NULL: none */
 	struct track *tr;
 	size_t ntr, cap;
@@ -71,6 +77,23 @@ struct tw {
 struct lane {
 	int64_t end, tid;
 };
+
+/* A framework lane of a thread: the ends of the slices open on it (they
+ * nest), its kind (FWK_TORCH, FWK_PYTHON) and its index among the thread's
+ * lanes of that kind. */
+struct fwk_lane {
+	int64_t *open;
+	size_t nopen, cap;
+	int kind, idx;
+};
+
+enum {
+	FWK_TORCH, /* op, queue and mstx rows */
+	FWK_PYTHON, /* python trace frames: they overlap ops */
+	FWK_KINDS
+};
+
+#define FWK_MAX_LANES 8 /* per thread and kind; then slices share the last */
 
 /* ---- output --------------------------------------------------------------- */
 
@@ -181,11 +204,17 @@ static void slice(struct tw *w, const char *name, const char *cat, int64_t pid, 
 	put_us_abs(w->f, 0, end > start ? (uint64_t)end - (uint64_t)start : 0);
 }
 
-static void flow(struct tw *w, char ph, uint64_t id, int64_t pid, int64_t tid, int64_t ts)
+static void flow_named(struct tw *w, const char *name, char ph, uint64_t id, int64_t pid,
+		       int64_t tid, int64_t ts)
 {
-	ev(w, ph, "launch", "launch", pid, tid, ts);
+	ev(w, ph, name, name, pid, tid, ts);
 	fprintf(w->f, ",\"id\":%" PRIu64 "%s}", id, ph == 'f' ? ",\"bp\":\"e\"" : "");
 	w->res->flows += ph == 'f';
+}
+
+static void flow(struct tw *w, char ph, uint64_t id, int64_t pid, int64_t tid, int64_t ts)
+{
+	flow_named(w, "launch", ph, id, pid, tid, ts);
 }
 
 /* ---- reading ---------------------------------------------------------------- */
@@ -303,17 +332,33 @@ static int track_cmp(const void *a, const void *b)
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
+/* The array a of *cap elements (n used) with room for one more: a itself,
+ * or a doubled copy (from first) with the new room zeroed; NULL (set in w,
+ * a kept) when out of memory. */
+static void *grow(struct tw *w, void *a, size_t *cap, size_t n, size_t size, size_t first)
+{
+	size_t c = *cap ? 2 * *cap : first;
+	char *p;
+
+	if (n < *cap)
+		return a;
+	p = realloc(a, c * size);
+	if (!p) {
+		fail(w, -ENOMEM, "%s: out of memory%s", "");
+		return NULL;
+	}
+	memset(p + *cap * size, 0, (c - *cap) * size);
+	*cap = c;
+	return p;
+}
+
 static int track_add(struct tw *w, int64_t dev, int kind, int64_t key, const char *name)
 {
-	if (w->ntr == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 64;
-		struct track *t = realloc(w->tr, cap * sizeof(*t));
+	struct track *t = grow(w, w->tr, &w->cap, w->ntr, sizeof(*t), 64);
 
-		if (!t)
-			return fail(w, -ENOMEM, "%s: out of memory%s", "");
-		w->tr = t;
-		w->cap = cap;
-	}
+	if (!t)
+		return w->rc;
+	w->tr = t;
 	w->tr[w->ntr] = (struct track){ dev, kind, key, name ? strdup(name) : NULL };
 	if (name && !w->tr[w->ntr].name)
 		return fail(w, -ENOMEM, "%s: out of memory%s", "");
@@ -353,12 +398,14 @@ static void host_names(struct tw *w)
 	sqlite3_stmt *st;
 	int64_t last = -1, order = 0;
 
-	if (!w->api && !w->mstx)
+	if (!w->api && !w->mstx && !w->fwk)
 		return;
-	snprintf(sql, sizeof(sql), "SELECT DISTINCT g FROM (%s%s%s) ORDER BY 1",
-		 w->api ? "SELECT globalTid AS g FROM CANN_API" : "",
-		 w->api && w->mstx ? " UNION ALL " : "",
-		 w->mstx ? "SELECT globalTid AS g FROM MSTX_EVENTS" : "");
+	snprintf(sql, sizeof(sql),
+		 "SELECT DISTINCT g FROM (SELECT NULL AS g%s%s%s) "
+		 "WHERE g IS NOT NULL ORDER BY 1",
+		 w->api ? " UNION ALL SELECT globalTid FROM CANN_API" : "",
+		 w->mstx ? " UNION ALL SELECT globalTid FROM MSTX_EVENTS" : "",
+		 w->fwk ? " UNION ALL SELECT globalTid FROM PYTORCH_API" : "");
 	if (prep(w, sql, &st))
 		return;
 	while (step(w, st) == 1) {
@@ -381,7 +428,8 @@ static void host_names(struct tw *w)
 		else
 			snprintf(name, sizeof(name), "thread %" PRId64, tid);
 		meta_name(w, "thread_name", pid, tid, name);
-		meta_sort(w, "thread_sort_index", pid, tid, tid == pid ? 0 : 1);
+		/* after the thread's framework lanes (fwk_lane_tid) */
+		meta_sort(w, "thread_sort_index", pid, tid, tid == pid ? 50 : 150);
 		w->res->threads++;
 	}
 	sqlite3_finalize(st);
@@ -496,19 +544,12 @@ static int64_t lane_tid(struct tw *w, int64_t pid, int64_t tid0, int64_t stream,
 		if (w->lane[i].end <= start)
 			break;
 	if (i == w->nlane) {
+		struct lane *l = grow(w, w->lane, &w->lane_cap, w->nlane, sizeof(*l), 8);
 		char name[96];
 
-		if (w->nlane == w->lane_cap) {
-			size_t cap = w->lane_cap ? 2 * w->lane_cap : 8;
-			struct lane *l = realloc(w->lane, cap * sizeof(*l));
-
-			if (!l) {
-				fail(w, -ENOMEM, "%s: out of memory%s", "");
-				return tid0;
-			}
-			w->lane = l;
-			w->lane_cap = cap;
-		}
+		if (!l)
+			return tid0;
+		w->lane = l;
 		w->lane[i].tid = i ? w->next_tid++ : tid0;
 		w->nlane++;
 		if (i) {
@@ -556,6 +597,222 @@ static void api_slices(struct tw *w)
 	sqlite3_finalize(st);
 }
 
+/* ---- framework rows (a PyTorch database) -------------------------------------- */
+
+/* The tid of framework lane idx of kind on host thread tid (below 2^22, as
+ * every Linux tid: checked by the caller). */
+static int64_t fwk_tid(int kind, int idx, int64_t tid)
+{
+	return NPUPROF_TRACE_FRAMEWORK_TID + ((int64_t)(idx * FWK_KINDS + kind) << 22) + tid;
+}
+
+/* The lane of a framework slice [start, end] of kind on host thread
+ * (pid, tid): the first of the thread's lanes of that kind where it nests
+ * (the slices open there that end by its start are closed first), else a
+ * new lane, named when made. */
+static int64_t fwk_lane_tid(struct tw *w, int64_t pid, int64_t tid, int kind, int64_t start,
+			    int64_t end)
+{
+	struct fwk_lane *l = NULL, *last = NULL;
+	int n = 0;
+
+	if (end < start)
+		end = start;
+	for (size_t i = 0; i < w->nfl; i++) {
+		struct fwk_lane *c = &w->fl[i];
+
+		if (c->kind != kind)
+			continue;
+		n++;
+		last = c;
+		while (c->nopen && c->open[c->nopen - 1] <= start)
+			c->nopen--;
+		if (!c->nopen || c->open[c->nopen - 1] >= end) {
+			l = c;
+			break;
+		}
+	}
+	if (!l && n >= FWK_MAX_LANES)
+		l = last; /* too many overlapping rows: they share the last lane */
+	if (!l) {
+		struct fwk_lane *a = grow(w, w->fl, &w->fl_cap, w->nfl, sizeof(*a), 8);
+		char name[96];
+
+		if (!a)
+			return tid;
+		w->fl = a;
+		l = &w->fl[w->nfl++];
+		l->nopen = 0;
+		l->kind = kind;
+		l->idx = n;
+		n = snprintf(name, sizeof(name), "%s %s", kind == FWK_PYTHON ? "Python" : "PyTorch",
+			     tid == pid ? "main thread" : "thread");
+		if (tid != pid)
+			n += snprintf(name + n, sizeof(name) - (size_t)n, " %" PRId64, tid);
+		if (l->idx)
+			snprintf(name + n, sizeof(name) - (size_t)n, " (overlapping %d)",
+				 l->idx + 1);
+		meta_name(w, "thread_name", pid, fwk_tid(kind, l->idx, tid), name);
+		meta_sort(w, "thread_sort_index", pid, fwk_tid(kind, l->idx, tid),
+			  (tid == pid ? 0 : 100) + l->idx * FWK_KINDS + kind);
+		w->res->threads++;
+	}
+	int64_t *open = grow(w, l->open, &l->cap, l->nopen, sizeof(*open), 16);
+
+	if (!open)
+		return tid;
+	l->open = open;
+	l->open[l->nopen++] = end;
+	return fwk_tid(kind, l->idx, tid);
+}
+
+/*
+ * PYTORCH_API rows as slices on framework lanes of their thread: torch ops,
+ * queue ranges and mstx ranges on "PyTorch <thread>", python frames on
+ * "Python <thread>" (frames and ops do not nest with each other), a row
+ * that overlaps without nesting on a further lane. Every link end of a row
+ * (CONNECTION_IDS.connectionId of its connectionId) goes with the slice's
+ * place into the TEMP table npuprof_fwk_end, from which task_slices draws
+ * the flow to each task the row launched and fwk_links those between
+ * framework rows. The times are TEXT in torch_npu's files: cast.
+ */
+static void fwk_slices(struct tw *w)
+{
+	char sql[1024];
+	sqlite3_stmt *st, *ins = NULL;
+	int64_t last_row = INT64_MIN, last_g = INT64_MIN, pid = 0, tid = 0, lane = 0, start = 0;
+
+	if (!w->fwk)
+		return;
+	if (w->conn_ids) {
+		if (sqlite3_exec(w->db,
+				 "CREATE TEMP TABLE npuprof_fwk_end (conn INTEGER, pid INTEGER, "
+				 "tid INTEGER, ts INTEGER, type INTEGER)",
+				 NULL, NULL, NULL) != SQLITE_OK) {
+			fail(w, -EIO, "%s: cannot be read: %s", sqlite3_errmsg(w->db));
+			return;
+		}
+		w->fwk_src = 1;
+		if (prep(w, "INSERT INTO npuprof_fwk_end VALUES (?1, ?2, ?3, ?4, ?5)", &ins))
+			return;
+	}
+	/* 0 start 1 end 2 globalTid 3 type 4 name 5 type name 6 connectionId
+	 * 7 sequenceNumber 8 rowid 9 link */
+	snprintf(sql, sizeof(sql),
+		 "SELECT CAST(p.startNs AS INTEGER) AS s, CAST(p.endNs AS INTEGER) AS e, "
+		 "p.globalTid, p.type, n.value, %s, p.connectionId, p.sequenceNumber, p.rowid, %s "
+		 "FROM PYTORCH_API p LEFT JOIN STRING_IDS n ON n.id = p.name %s %s "
+		 "ORDER BY p.globalTid, s, e DESC, p.rowid",
+		 w->enum_api ? "k.name" : "NULL", w->conn_ids ? "c.connectionId" : "NULL",
+		 w->enum_api ? "LEFT JOIN ENUM_API_TYPE k ON k.id = p.type" : "",
+		 w->conn_ids ? "LEFT JOIN CONNECTION_IDS c ON c.id = p.connectionId" : "");
+	if (prep(w, sql, &st)) {
+		sqlite3_finalize(ins);
+		return;
+	}
+	while (step(w, st) == 1) {
+		int64_t row = col_i64(st, 8, -1), type = col_i64(st, 3, 0);
+
+		if (row != last_row) {
+			uint64_t g = (uint64_t)col_i64(st, 2, 0);
+			const char *name = col_txt(st, 4), *kname = col_txt(st, 5);
+			char cat[64];
+
+			last_row = row;
+			if ((int64_t)g != last_g) {
+				w->nfl = 0; /* a new thread */
+				last_g = (int64_t)g;
+			}
+			pid = (int64_t)(g >> 32);
+			tid = (int64_t)(g & 0xffffffffu);
+			if (tid >= 1 << 22) {
+				char what[32];
+
+				snprintf(what, sizeof(what), "%" PRId64, tid);
+				fail(w, -ERANGE,
+				     "%s: PYTORCH_API has thread id %s, above any Linux tid: "
+				     "a damaged globalTid",
+				     what);
+				break;
+			}
+			start = col_i64(st, 0, 0);
+			lane = fwk_lane_tid(w, pid, tid,
+					    type == NPUPROF_FWK_API_TRACE ? FWK_PYTHON : FWK_TORCH,
+					    start, col_i64(st, 1, 0));
+			if (named(kname)) /* op, queue, trace, mstx */
+				snprintf(cat, sizeof(cat), "torch_%s", kname);
+			else /* an msprof database's ENUM_API_TYPE has no framework types */
+				snprintf(cat, sizeof(cat), "torch_%" PRId64, type);
+			slice(w, named(name) ? name : cat, cat, pid, lane, start,
+			      col_i64(st, 1, 0));
+			fprintf(w->f, ",\"args\":{\"type\":%" PRId64, type);
+			if (sqlite3_column_type(st, 6) != SQLITE_NULL)
+				fprintf(w->f, ",\"connectionId\":%" PRId64, col_i64(st, 6, 0));
+			if (sqlite3_column_type(st, 7) != SQLITE_NULL)
+				fprintf(w->f, ",\"sequenceNumber\":%" PRId64, col_i64(st, 7, 0));
+			fputs("}}", w->f);
+			w->res->fwk++;
+		}
+		if (ins && sqlite3_column_type(st, 9) != SQLITE_NULL) {
+			sqlite3_bind_int64(ins, 1, col_i64(st, 9, 0));
+			sqlite3_bind_int64(ins, 2, pid);
+			sqlite3_bind_int64(ins, 3, lane);
+			sqlite3_bind_int64(ins, 4, start);
+			sqlite3_bind_int64(ins, 5, type);
+			if (sqlite3_step(ins) != SQLITE_DONE) {
+				fail(w, -EIO, "%s: cannot be read: %s", sqlite3_errmsg(w->db));
+				break;
+			}
+			sqlite3_reset(ins);
+		}
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(ins);
+	if (!w->rc && w->fwk_src &&
+	    sqlite3_exec(w->db, "CREATE INDEX temp.npuprof_fwk_end_conn ON npuprof_fwk_end(conn)",
+			 NULL, NULL, NULL) != SQLITE_OK)
+		fail(w, -EIO, "%s: cannot be read: %s", sqlite3_errmsg(w->db));
+}
+
+/*
+ * The links between framework rows (CONNECTION_IDS link ids that are no
+ * CANN call's: an Enqueue and its Dequeue, a forward op and its backward)
+ * as flows from the earlier row to the later, as torch_npu's trace view
+ * draws them; a link id held by other than two rows is left out.
+ */
+static void fwk_links(struct tw *w)
+{
+	char sql[1024];
+	sqlite3_stmt *st;
+
+	if (!w->fwk_src)
+		return;
+	snprintf(sql, sizeof(sql),
+		 "SELECT a.conn, a.pid, a.tid, a.ts, b.pid, b.tid, b.ts, a.type "
+		 "FROM npuprof_fwk_end a JOIN npuprof_fwk_end b ON b.conn = a.conn AND "
+		 "(b.ts > a.ts OR (b.ts = a.ts AND b.rowid > a.rowid)) "
+		 "WHERE a.conn IN (SELECT conn FROM npuprof_fwk_end GROUP BY conn "
+		 "HAVING COUNT(*) = 2) %s ORDER BY a.conn",
+		 w->api ? "AND a.conn NOT IN (SELECT connectionId FROM CANN_API "
+			  "WHERE connectionId IS NOT NULL)" :
+			  "");
+	if (prep(w, sql, &st))
+		return;
+	while (step(w, st) == 1) {
+		int64_t conn = col_i64(st, 0, -1);
+		const char *name = col_i64(st, 7, 0) == NPUPROF_FWK_API_QUEUE ? "async_task_queue" :
+										"fwdbwd";
+
+		if (conn < 0 || (uint64_t)conn >= NPUPROF_TRACE_FLOW_SPAN)
+			continue;
+		flow_named(w, name, 's', NPUPROF_TRACE_FLOW_FWK_LINK + (uint64_t)conn,
+			   col_i64(st, 1, 0), col_i64(st, 2, 0), col_i64(st, 3, 0));
+		flow_named(w, name, 'f', NPUPROF_TRACE_FLOW_FWK_LINK + (uint64_t)conn,
+			   col_i64(st, 4, 0), col_i64(st, 5, 0), col_i64(st, 6, 0));
+	}
+	sqlite3_finalize(st);
+}
+
 static void task_slices(struct tw *w)
 {
 	char sql[2048];
@@ -566,16 +823,17 @@ static void task_slices(struct tw *w)
 		return;
 	/* 0 start 1 end 2 dev 3 stream 4 task 5 conn 6 gtid 7 type 8 op name
 	 * 9 opType 10 blockDim 11 api globalTid 12 api start 13 comm op name
-	 * 14 comm group */
+	 * 14 comm group 15 framework row's pid 16 its lane 17 its start */
 	snprintf(sql, sizeof(sql),
 		 "SELECT t.startNs, t.endNs, t.deviceId, t.streamId, t.taskId, t.connectionId, "
-		 "t.globalTaskId, tt.value, %s, %s, %s, %s, %s, %s, %s FROM TASK t "
-		 "LEFT JOIN STRING_IDS tt ON tt.id = t.taskType %s %s %s "
+		 "t.globalTaskId, tt.value, %s, %s, %s, %s, %s, %s, %s, %s FROM TASK t "
+		 "LEFT JOIN STRING_IDS tt ON tt.id = t.taskType %s %s %s %s "
 		 "ORDER BY t.deviceId, t.streamId, t.startNs, t.endNs DESC, t.globalTaskId",
 		 w->compute ? "cn.value" : "NULL", w->compute ? "ot.value" : "NULL",
 		 w->compute ? "c.blockDim" : "NULL", w->api ? "a.globalTid" : "NULL",
 		 w->api ? "a.startNs" : "NULL", w->comm_task ? "kn.value" : "NULL",
 		 w->comm_task ? "kg.value" : "NULL",
+		 w->fwk_src ? "fs.pid, fs.tid, fs.ts" : "NULL, NULL, NULL",
 		 w->compute ? "LEFT JOIN COMPUTE_TASK_INFO c ON c.globalTaskId = t.globalTaskId "
 			      "LEFT JOIN STRING_IDS cn ON cn.id = c.name "
 			      "LEFT JOIN STRING_IDS ot ON ot.id = c.opType" :
@@ -585,7 +843,13 @@ static void task_slices(struct tw *w)
 			 "LEFT JOIN COMMUNICATION_TASK_INFO k ON k.globalTaskId = t.globalTaskId "
 			 "LEFT JOIN STRING_IDS kn ON kn.id = k.name "
 			 "LEFT JOIN STRING_IDS kg ON kg.id = k.groupName" :
-			 "");
+			 "",
+		 !w->fwk_src ? "" :
+		 w->api ? "LEFT JOIN (SELECT conn, pid, tid, MIN(ts) AS ts FROM npuprof_fwk_end "
+			  "WHERE conn IN (SELECT connectionId FROM CANN_API) GROUP BY conn) fs "
+			  "ON fs.conn = t.connectionId" :
+			  "LEFT JOIN (SELECT conn, pid, tid, MIN(ts) AS ts FROM npuprof_fwk_end "
+			  "GROUP BY conn) fs ON fs.conn = t.connectionId");
 	if (prep(w, sql, &st))
 		return;
 	while (step(w, st) == 1) {
@@ -635,6 +899,15 @@ static void task_slices(struct tw *w)
 			flow(w, 's', 2 * (uint64_t)gtid, (int64_t)(g >> 32),
 			     (int64_t)(g & 0xffffffffu), col_i64(st, 12, 0));
 			flow(w, 'f', 2 * (uint64_t)gtid, pid, tid, start);
+		}
+		/* from the torch op that launched it, as torch_npu's trace view */
+		if (sqlite3_column_type(st, 15) != SQLITE_NULL && gtid >= 0 &&
+		    (uint64_t)gtid < NPUPROF_TRACE_FLOW_SPAN) {
+			flow_named(w, "async_npu", 's',
+				   NPUPROF_TRACE_FLOW_FWK_TASK + (uint64_t)gtid, col_i64(st, 15, 0),
+				   col_i64(st, 16, 0), col_i64(st, 17, 0));
+			flow_named(w, "async_npu", 'f',
+				   NPUPROF_TRACE_FLOW_FWK_TASK + (uint64_t)gtid, pid, tid, start);
 		}
 	}
 	sqlite3_finalize(st);
@@ -820,8 +1093,9 @@ static void find_origin(struct tw *w, int session)
 		  { "TASK", "startNs" },
 		  { "CANN_API", "startNs" },
 		  { "MSTX_EVENTS", "startNs" },
-		  { "COMMUNICATION_OP", "startNs" } };
-	int have[] = { session, w->task, w->api, w->mstx, w->comm_op };
+		  { "COMMUNICATION_OP", "startNs" },
+		  { "PYTORCH_API", "CAST(startNs AS INTEGER)" } };
+	int have[] = { session, w->task, w->api, w->mstx, w->comm_op, w->fwk };
 	char sql[512];
 	size_t n = 0;
 	sqlite3_stmt *st;
@@ -889,6 +1163,8 @@ int npuprof_trace_json(const char *db, const char *out, const struct npuprof_tra
 	w.comm_op = has_table(&w, "COMMUNICATION_OP");
 	w.mstx = has_table(&w, "MSTX_EVENTS");
 	w.npu_info = has_table(&w, "NPU_INFO");
+	w.fwk = has_table(&w, "PYTORCH_API");
+	w.conn_ids = has_table(&w, "CONNECTION_IDS");
 	find_origin(&w, has_table(&w, "SESSION_TIME_INFO"));
 	if (w.rc)
 		goto out;
@@ -908,7 +1184,9 @@ int npuprof_trace_json(const char *db, const char *out, const struct npuprof_tra
 	host_names(&w);
 	device_names(&w);
 	api_slices(&w);
+	fwk_slices(&w);
 	task_slices(&w);
+	fwk_links(&w);
 	comm_ops(&w);
 	mstx(&w);
 	queue_depth(&w);
@@ -929,6 +1207,9 @@ out:
 		free(w.tr[i].name);
 	free(w.tr);
 	free(w.lane);
+	for (size_t i = 0; i < w.fl_cap; i++)
+		free(w.fl[i].open);
+	free(w.fl);
 	sqlite3_close(w.db);
 	return w.rc;
 }

@@ -71,6 +71,7 @@ void npuprof_session_init(struct npuprof_session *s)
 		snprintf(sd->chip, sizeof(sd->chip), "%s", dev[d].chip);
 		sd->counter_hz = dev[d].counter_hz;
 		sd->aicore_num = dev[d].aicore_num;
+		sd->aicore_mhz = dev[d].aicore_mhz;
 		sd->rank = NPUPROF_RANK_NONE;
 	}
 }
@@ -157,9 +158,9 @@ static int write_session_file(const struct npuprof_session *s, char *err, size_t
 		  (unsigned long long)s->stars_dropped);
 	P("devices=%d\n", s->ndev);
 	for (int i = 0; i < s->ndev && n < sizeof(buf) - 256; i++)
-		P("device.%d=%u,%s,%llu,%u,%d\n", i, s->dev[i].id, s->dev[i].chip,
+		P("device.%d=%u,%s,%llu,%u,%d,%u\n", i, s->dev[i].id, s->dev[i].chip,
 		  (unsigned long long)s->dev[i].counter_hz, s->dev[i].aicore_num,
-		  (int)s->dev[i].rank);
+		  (int)s->dev[i].rank, s->dev[i].aicore_mhz);
 	/* the last line: the CRC-32 of everything above it (version 2) */
 	if (n < sizeof(buf) - 32)
 		P("crc=%08x\n", (unsigned)npuprof_crc32(0, buf, n));
@@ -190,9 +191,10 @@ static int write_info_files(const struct npuprof_session *s, char *err, size_t e
 		}
 		snprintf(
 			text, sizeof(text),
-			"{\"pid\": \"%u\", \"hostUid\": \"%s\", \"hostname\": \"%s\", \"platform_version\": \"5\", \"rank_id\": %d, \"DeviceInfo\": [{\"id\": %u, \"hwts_frequency\": \"%llu\", \"aic_frequency\": \"1800\", \"ai_core_num\": %u}]}\n",
+			"{\"pid\": \"%u\", \"hostUid\": \"%s\", \"hostname\": \"%s\", \"platform_version\": \"5\", \"rank_id\": %d, \"DeviceInfo\": [{\"id\": %u, \"hwts_frequency\": \"%llu\", \"aic_frequency\": \"%u\", \"ai_core_num\": %u}]}\n",
 			s->pid, s->host_uid, s->hostname, (int)d->rank, d->id,
-			(unsigned long long)(d->counter_hz / 1000000), d->aicore_num);
+			(unsigned long long)(d->counter_hz / 1000000), d->aicore_mhz,
+			d->aicore_num);
 		snprintf(name, sizeof(name), "info.json.%u", d->id);
 		if ((r = write_file(dir, name, text, err, errlen)) < 0)
 			return r;
@@ -426,9 +428,17 @@ static int session_field(struct npuprof_session *s, const char *k, const char *v
 		    x != (unsigned long long)s->ndev)
 			return 0;
 		d->rank = NPUPROF_RANK_NONE; /* sessions before ranks: 4 fields */
-		if (sscanf(v, "%u,%31[^,],%llu,%u,%d%n", &d->id, d->chip, &hz, &d->aicore_num,
-			   &d->rank, &used) != 5 ||
-		    v[used]) {
+		d->aicore_mhz = 0; /* sessions before the AI Core frequency: 5 */
+		if (sscanf(v, "%u,%31[^,],%llu,%u,%d,%u%n", &d->id, d->chip, &hz, &d->aicore_num,
+			   &d->rank, &d->aicore_mhz, &used) != 6 ||
+		    used < 0 || v[used]) {
+			used = -1;
+			d->aicore_mhz = 0;
+			d->rank = NPUPROF_RANK_NONE;
+		}
+		if (used < 0 && (sscanf(v, "%u,%31[^,],%llu,%u,%d%n", &d->id, d->chip, &hz,
+					&d->aicore_num, &d->rank, &used) != 5 ||
+				 used < 0 || v[used])) {
 			used = -1;
 			d->rank = NPUPROF_RANK_NONE;
 			if (sscanf(v, "%u,%31[^,],%llu,%u%n", &d->id, d->chip, &hz, &d->aicore_num,

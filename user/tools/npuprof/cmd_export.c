@@ -176,6 +176,9 @@ static int trace_db(const char *db, const char *out, int quiet)
 		       (unsigned long long)tr.tasks, (unsigned long long)tr.flows,
 		       (unsigned long long)tr.comm_ops, (unsigned long long)tr.marks,
 		       (unsigned long long)tr.ranges, (unsigned long long)tr.counters);
+	if (!quiet && tr.fwk)
+		printf("  %llu framework rows (PYTORCH_API) on framework lanes of their threads\n",
+		       (unsigned long long)tr.fwk);
 	return 0;
 }
 
