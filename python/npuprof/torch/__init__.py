@@ -87,6 +87,8 @@ else 0.
 """
 import torch  # noqa: F401  (loads libtorch before the extension)
 
+from ..sim import dist as _sim_dist  # noqa: F401  (registers the "hccl" backend)
+
 from .. import _C  # noqa: F401  (the extension: npuprof.torch._C, as before the split)
 from .analysis import analyse, tensorboard_trace_handler
 from .experimental_config import (AiCMetrics, ExportType, HostSystem, ProfilerLevel,
