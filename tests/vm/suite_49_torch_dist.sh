@@ -72,6 +72,65 @@ t_torch_dist_profile() {
 	[ $st -eq 0 ] || { sed 's/WARNING/warning/' "$d/err0" "$d/err1" | tail -n 40; return 1; }
 }
 
+# A DDP job of 2 ranks on backend="hccl" (npuprof.sim.hccl), launched by
+# npuprof.torchrun and profiled as torch_npu's example does
+# (_ExperimentalConfig Level1, export Db): tests/vm/torch_ddp_hccl.py checks
+# on each rank that every collective the backend got - DDP's parameter
+# check, its broadcast of the initial state, each bucket all-reduce of its
+# C++ reducer (as many as DDP's own bucket counts say), the loss
+# all-reduces - is a PYTORCH_API row linked to CANN_API, COMMUNICATION_OP
+# and device tasks on its device.
+t_torch_ddp_hccl() {
+	load_sim devices=2 || return 1
+	loaded npuprof || insmod $NPUPROF_KO || return 1
+	d=$TD_OUT/ddp
+	rm -rf "$d" && mkdir -p "$d" || return 1
+	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up || return 1
+	PATH=$PWD/build/bin:$PATH PYTHONPATH=build/python GLOO_SOCKET_IFNAME=lo timeout 900 \
+		/usr/bin/python3 -m npuprof.torchrun --nproc_per_node 2 --master_addr 127.0.0.1 \
+		--master_port 29511 tests/vm/torch_ddp_hccl.py "$d" 3 > "$d/out" 2>&1
+	st=$?
+	grep -v '^W[0-9]\{8\} \|WARNING: Logging before\|^\*\|OMP_NUM_THREADS' "$d/out" | sed 's/WARNING/warning/' | tail -n 40
+	[ $st -eq 0 ] && [ "$(grep -c 'linked to CANN_API' "$d/out")" -eq 6 ]
+}
+
+# The same job recorded through its launcher: npuprof record -o DIR --
+# python3 -m npuprof.torchrun ...: one PROF_* per rank (not the
+# launcher's), each with its rank on its own device and the HCCL
+# all-reduces of both DDP's buckets and the loss.
+t_torch_ddp_record() {
+	load_sim devices=2 || return 1
+	loaded npuprof || insmod $NPUPROF_KO || return 1
+	d=$TD_OUT/ddp_rec
+	rm -rf "$d" && mkdir -p "$d" || return 1
+	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up || return 1
+	PYTHONPATH=build/python GLOO_SOCKET_IFNAME=lo timeout 900 build/bin/npuprof record --quiet \
+		-o "$d/job" -- /usr/bin/python3 -m npuprof.torchrun --nproc_per_node 2 \
+		--master_port 29512 tests/vm/torch_ddp_hccl.py --record "$d" 3 > "$d/out" 2>&1
+	st=$?
+	grep -v '^W[0-9]\{8\} \|WARNING: Logging before\|^\*\|OMP_NUM_THREADS' "$d/out" | sed 's/WARNING/warning/' | tail -n 20
+	[ $st -eq 0 ] || return 1
+	set -- "$d"/job/PROF_*
+	echo "$# PROF directories"
+	[ $# = 2 ] || return 1
+	seen=""
+	for p in "$@"; do
+		db=$(ls "$p"/msprof_*.db) || return 1
+		q() { sqlite3 "$db" "$1" </dev/null; }
+		r=$(q 'SELECT rankId FROM RANK_DEVICE_MAP')
+		dev=$(q 'SELECT deviceId FROM RANK_DEVICE_MAP')
+		n=$(q "SELECT count(*) FROM COMMUNICATION_OP o JOIN STRING_IDS s ON s.id = o.opType
+			WHERE s.value LIKE 'hcom_allReduce_%'")
+		echo "$p: rank $r device $dev, $n all-reduces, $(q 'SELECT count(*) FROM TASK') tasks"
+		[ "$r" = "$dev" ] && [ "$(q 'SELECT DISTINCT deviceId FROM TASK')" = "$dev" ] &&
+			[ "$n" -gt 3 ] || return 1
+		seen="$seen $r"
+	done
+	[ "$(echo $seen | tr ' ' '\n' | sort -n | tr '\n' ' ')" = "0 1 " ]
+}
+
 run torch_dist.two_ranks t_torch_dist
 run torch_dist.profile t_torch_dist_profile
+run torch_dist.ddp_hccl t_torch_ddp_hccl
+run torch_dist.ddp_record t_torch_ddp_record
 unload_sim
