@@ -16,7 +16,10 @@ through the CANN_API launch it contains.
 Mirrored: all_reduce, broadcast, all_gather, reduce_scatter, barrier of the
 default (world) group; other groups, point-to-point and DDP's internal
 bucket all-reduces (the C++ reducer calls the process group directly) are
-not. Every rank of the job must enable the mirror: the set-up is itself a
+not: for those, the job's backend is "hccl" (npuprof.sim.hccl, registered
+when this module is imported), whose process group mirrors every
+collective it gets, from Python or C++, and holds the communicator; then
+enable() does nothing and the wrappers leave that group alone. Every rank of the job must enable the mirror: the set-up is itself a
 collective (rank 0 publishes the root info, the others wait for it), and
 every rank issues the mirrored collectives in the same order.
 
