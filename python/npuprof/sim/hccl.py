@@ -144,45 +144,24 @@ class ProcessGroupHCCL(dist.ProcessGroup):
         self._mirror(_sim.BARRIER, None)
         return work
 
-    # gloo only: no mirror of these
-    def _plain(self, name, *args):
-        self._count(name)
-        self.unmirrored += 1
-        return getattr(self._gloo, name)(*args)
-
-    def reduce(self, *args):
-        return self._plain("reduce", *args)
-
-    def gather(self, *args):
-        return self._plain("gather", *args)
-
-    def scatter(self, *args):
-        return self._plain("scatter", *args)
-
-    def alltoall(self, *args):
-        return self._plain("alltoall", *args)
-
-    def alltoall_base(self, *args):
-        return self._plain("alltoall_base", *args)
-
-    def allreduce_coalesced(self, *args):
-        return self._plain("allreduce_coalesced", *args)
-
-    def allgather_coalesced(self, *args):
-        return self._plain("allgather_coalesced", *args)
-
-    def send(self, *args):
-        return self._plain("send", *args)
-
-    def recv(self, *args):
-        return self._plain("recv", *args)
-
-    def recv_anysource(self, *args):
-        return self._plain("recv_anysource", *args)
-
     def monitored_barrier(self, *args, **kw):
         self._count("monitored_barrier")
         return self._gloo.monitored_barrier(*args, **kw)
+
+
+def _gloo_only(name):
+    def collective(self, *args):
+        self._count(name)
+        self.unmirrored += 1
+        return getattr(self._gloo, name)(*args)
+    collective.__name__ = collective.__qualname__ = name
+    return collective
+
+
+# on gloo only: the mirror has no such collectives
+for _name in ("reduce", "gather", "scatter", "alltoall", "alltoall_base", "allreduce_coalesced",
+              "allgather_coalesced", "send", "recv", "recv_anysource"):
+    setattr(ProcessGroupHCCL, _name, _gloo_only(_name))
 
 
 def _create(store, rank, size, timeout):
