@@ -28,7 +28,9 @@ allreduce_coalesced, send/recv, reductions HCCL lacks (BAND, BOR, BXOR).
 One communicator per process (mirror.h): only the first "hccl" process
 group of a process mirrors (normally the default group); later ones
 (new_group) and a host without npusim, or NPUPROF_TORCH_MIRROR=0, run on
-gloo only (`mirrored` False). From C++, torch 1.13's trampoline reaches
+gloo only (`mirrored` False). A mirror that fails does not fail the
+collective (its data moved): it counts in `mirror_errors`, the first is
+said on stderr. From C++, torch 1.13's trampoline reaches
 allreduce, broadcast, allgather, reduce_scatter, barrier, send and recv
 only.
 
@@ -39,6 +41,7 @@ only.
 """
 import datetime
 import os
+import sys
 
 import torch
 import torch.distributed as dist
@@ -64,6 +67,7 @@ class ProcessGroupHCCL(dist.ProcessGroup):
         # collectives issued, by method name (the C++ callers' included)
         self.counts = {}
         self.unmirrored = 0
+        self.mirror_errors = 0  # mirrors that failed (the first one said on stderr)
         self.mirrored = False
         if os.environ.get("NPUPROF_TORCH_MIRROR") != "0":
             secs = timeout.total_seconds() if isinstance(timeout, datetime.timedelta) else None
@@ -79,9 +83,19 @@ class ProcessGroupHCCL(dist.ProcessGroup):
         self.counts[name] = self.counts.get(name, 0) + 1
 
     def _mirror(self, coll, tensor, root=0, op=None):
-        if not self.mirrored or not _sim.enabled() or \
-                _sim._launch(coll, tensor, root, op) != 1:
+        if not self.mirrored or not _sim.enabled():
             self.unmirrored += 1
+            return
+        try:
+            if _sim._launch(coll, tensor, root, op) != 1:
+                self.unmirrored += 1
+        except RuntimeError as e:
+            # the job goes on (its data moved over gloo); said once
+            self.unmirrored += 1
+            self.mirror_errors += 1
+            if self.mirror_errors == 1:
+                sys.stderr.write("npuprof.sim.hccl: rank %d: %s; this and later failed "
+                                 "mirrors are counted in mirror_errors\n" % (self.rank(), e))
 
     def allreduce(self, tensors, opts=None):
         self._count("allreduce")
