@@ -86,7 +86,7 @@ t_torch_dist_profile() {
 
 # A DDP job of 2 ranks on backend="hccl" (npuprof.sim.hccl), launched by
 # npuprof.torchrun and profiled as torch_npu's example does
-# (_ExperimentalConfig Level1, export Db): tests/vm/torch_ddp_hccl.py checks
+# (_ExperimentalConfig Level1, export Db): tests/vm/torch_ddp_test.py checks
 # on each rank that every collective the backend got - DDP's parameter
 # check, its broadcast of the initial state, each bucket all-reduce of its
 # C++ reducer (as many as DDP's own bucket counts say), the loss
@@ -97,7 +97,7 @@ t_torch_ddp_hccl() {
 	td_ready "$d" || return 1
 	PATH=$PWD/build/bin:$PATH PYTHONPATH=build/python GLOO_SOCKET_IFNAME=lo timeout 900 \
 		/usr/bin/python3 -m npuprof.torchrun --nproc_per_node 2 --master_addr 127.0.0.1 \
-		--master_port 29511 tests/vm/torch_ddp_hccl.py "$d" 3 > "$d/out" 2>&1
+		--master_port 29511 tests/vm/torch_ddp_test.py "$d" 3 > "$d/out" 2>&1
 	st=$?
 	td_log "$d/out" | tail -n 40
 	[ $st -eq 0 ] && [ "$(grep -c 'linked to CANN_API' "$d/out")" -eq 6 ]
@@ -112,7 +112,7 @@ t_torch_ddp_record() {
 	td_ready "$d" || return 1
 	PYTHONPATH=build/python GLOO_SOCKET_IFNAME=lo timeout 900 build/bin/npuprof record --quiet \
 		-o "$d/job" -- /usr/bin/python3 -m npuprof.torchrun --nproc_per_node 2 \
-		--master_port 29512 tests/vm/torch_ddp_hccl.py --record "$d" 3 > "$d/out" 2>&1
+		--master_port 29512 tests/vm/torch_ddp_test.py --record "$d" 3 > "$d/out" 2>&1
 	st=$?
 	td_log "$d/out" | tail -n 20
 	[ $st -eq 0 ] || return 1

@@ -3,8 +3,8 @@
 writes it, launched by `python3 -m npuprof.torchrun --nproc_per_node 2`
 (RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR/PORT from the launcher).
 
-usage: torch_ddp_hccl.py OUT STEPS            (profiles, checks its database)
-       torch_ddp_hccl.py --record OUT STEPS   (under `npuprof record`: no
+usage: torch_ddp_test.py OUT STEPS            (profiles, checks its database)
+       torch_ddp_test.py --record OUT STEPS   (under `npuprof record`: no
                                                profile of its own)
 
 The script is torch_npu's profiling example with the import changed:
