@@ -128,8 +128,8 @@ t_torch_ddp_record() {
 		n=$(q "SELECT count(*) FROM COMMUNICATION_OP o JOIN STRING_IDS s ON s.id = o.opType
 			WHERE s.value LIKE 'hcom_allReduce_%'")
 		echo "$p: rank $r device $dev, $n all-reduces, $(q 'SELECT count(*) FROM TASK') tasks"
-		# as many as the rank's backend got ("allreduces RANK N")
-		want=$(sed -n "s/^allreduces $r \([0-9]*\)$/\1/p" "$d/out")
+		# as many as the rank's backend got
+		want=$(cat "$d/allreduces$r" 2>/dev/null)
 		[ "$r" = "$dev" ] && [ "$(q 'SELECT DISTINCT deviceId FROM TASK')" = "$dev" ] &&
 			[ -n "$want" ] && [ "$n" = "$want" ] || return 1
 		seen="$seen $r"

@@ -19,7 +19,8 @@ bucket all-reduces (the C++ reducer calls the process group directly) are
 not: for those, the job's backend is "hccl" (npuprof.sim.hccl, registered
 when this module is imported), whose process group mirrors every
 collective it gets, from Python or C++, and holds the communicator; then
-enable() does nothing and the wrappers leave that group alone. Every rank of the job must enable the mirror: the set-up is itself a
+enable() does nothing and the wrappers leave that group alone.
+Every rank of the job must enable the mirror: the set-up is itself a
 collective (rank 0 publishes the root info, the others wait for it), and
 every rank issues the mirrored collectives in the same order.
 
