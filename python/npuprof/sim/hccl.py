@@ -97,35 +97,33 @@ class ProcessGroupHCCL(dist.ProcessGroup):
                 sys.stderr.write("npuprof.sim.hccl: rank %d: %s; this and later failed "
                                  "mirrors are counted in mirror_errors\n" % (self.rank(), e))
 
-    def allreduce(self, tensors, opts=None):
-        self._count("allreduce")
-        opts = opts if opts is not None else dist.AllreduceOptions()
-        work = self._gloo.allreduce(tensors, opts)
-        for t in tensors:
-            self._mirror(_sim.ALL_REDUCE, t, op=opts.reduceOp)
+    def _collective(self, name, coll, mirrored, gloo_name, args, **mirror):
+        """Counts `name`, runs gloo's `gloo_name`(*args), mirrors `coll`
+        once per tensor of `mirrored`."""
+        self._count(name)
+        work = getattr(self._gloo, gloo_name)(*args)
+        for t in mirrored:
+            self._mirror(coll, t, **mirror)
         return work
+
+    def allreduce(self, tensors, opts=None):
+        opts = opts if opts is not None else dist.AllreduceOptions()
+        return self._collective("allreduce", _sim.ALL_REDUCE, tensors, "allreduce",
+                                (tensors, opts), op=opts.reduceOp)
 
     def broadcast(self, tensors, opts=None):
-        self._count("broadcast")
         opts = opts if opts is not None else dist.BroadcastOptions()
-        work = self._gloo.broadcast(tensors, opts)
-        for t in tensors:
-            self._mirror(_sim.BROADCAST, t, root=opts.rootRank)
-        return work
+        return self._collective("broadcast", _sim.BROADCAST, tensors, "broadcast",
+                                (tensors, opts), root=opts.rootRank)
 
     def allgather(self, output_tensors, input_tensors, opts=None):
-        self._count("allgather")
-        work = self._gloo.allgather(output_tensors, input_tensors, *_given(opts))
-        for t in input_tensors:
-            self._mirror(_sim.ALL_GATHER, t)
-        return work
+        return self._collective("allgather", _sim.ALL_GATHER, input_tensors, "allgather",
+                                (output_tensors, input_tensors) + _given(opts))
 
     def _allgather_base(self, output, input, opts=None):
-        self._count("_allgather_base")
         # gloo copies each rank's part into its view of output
-        work = self._gloo.allgather([list(output.chunk(self.size()))], [input], *_given(opts))
-        self._mirror(_sim.ALL_GATHER, input)
-        return work
+        return self._collective("_allgather_base", _sim.ALL_GATHER, [input], "allgather",
+                                ([list(output.chunk(self.size()))], [input]) + _given(opts))
 
     def reduce_scatter(self, output_tensors, input_tensors, opts=None):
         self._count("reduce_scatter")
