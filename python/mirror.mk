@@ -4,7 +4,8 @@
 # finds them from build/python/npuprof ($ORIGIN/../../lib) and from an
 # installed package, <prefix>/lib/python3/dist-packages/npuprof
 # ($ORIGIN/../../.. = <prefix>/lib, $ORIGIN/../../../../lib64 = the SDK's).
-# Also copies the package npuprof.sim (its torch.distributed module dist.py)
+# Also copies the package npuprof.sim (its torch.distributed modules dist.py
+# and hccl.py, the "hccl" backend)
 # into the build tree, and builds the unit test that links the library.
 # Included from python/python.mk.
 ifndef MIRROR_SO

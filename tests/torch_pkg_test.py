@@ -34,6 +34,14 @@ tests/torch_pkg_test.sh with PYTHONPATH=build/python.
                  does not start while ours records memory, and ours goes on
   handler-raises an on_trace_ready that raises: said, the loop goes on
   export         tensorboard_trace_handler runs `npuprof export --pytorch`
+  hccl           the "hccl" backend (npuprof.sim.hccl) in a 2-rank DDP job
+                 launched by `python3 -m npuprof.torchrun` (its Std.from_str
+                 mended): RANK/LOCAL_RANK/WORLD_SIZE/MASTER_* set, every
+                 collective of DDP's C++ reducer, initial broadcast and
+                 parameter check reaches the backend (the all-reduces as
+                 many as DDP's buckets say), the data moved over gloo
+                 (reduce_scatter, _allgather_base, equal parameters); no
+                 npusim here, so nothing is mirrored
   env-session    (--env-session) under NPUPROF_OUTPUT_DIR (as `npuprof
                  record` runs a program): no directory of the profiler's
                  own; the records are in that session's host stream
@@ -685,7 +693,101 @@ def env_session(out):
           "env-session: no directory of the profiler's own")
 
 
+def hccl_rank():
+    """One rank of t_hccl (under npuprof.torchrun)."""
+    import torch.distributed as dist
+    from npuprof.sim.hccl import ProcessGroupHCCL
+    env = {k: os.environ.get(k) for k in ("RANK", "LOCAL_RANK", "WORLD_SIZE", "MASTER_ADDR",
+                                          "MASTER_PORT")}
+    check(None not in env.values() and env["WORLD_SIZE"] == "2",
+          "hccl: the launcher's environment %s" % env)
+    dist.init_process_group(backend="hccl")
+    rank = dist.get_rank()
+    pg = dist.distributed_c10d._get_default_group()
+    check(isinstance(pg, ProcessGroupHCCL) and dist.get_backend() == "hccl" and not pg.mirrored,
+          "hccl: init_process_group(backend='hccl') gives npuprof's process group (%r, %s)"
+          % (pg, dist.get_backend()))
+    torch.manual_seed(3)
+    net = torch.nn.Sequential(torch.nn.Linear(16, 64), torch.nn.ReLU(), torch.nn.Linear(64, 64),
+                              torch.nn.Linear(64, 4))
+    before = dict(pg.counts)
+    # DDP's documented knob: its first bucket (1 MiB by default) small too
+    dist._DEFAULT_FIRST_BUCKET_BYTES = 8192
+    ddp = torch.nn.parallel.DistributedDataParallel(net, bucket_cap_mb=0.01)
+    init = {k: pg.counts.get(k, 0) - before.get(k, 0) for k in ("allgather", "broadcast")}
+    check(init["allgather"] >= 1 and init["broadcast"] >= 1,
+          "hccl: DDP's parameter check and initial broadcast (from C++) reach the backend %s"
+          % init)
+    opt = torch.optim.SGD(ddp.parameters(), lr=0.1)
+    torch.manual_seed(10 + rank)
+    n0 = pg.counts.get("allreduce", 0)
+    steps = 3
+    for _ in range(steps):
+        loss = torch.nn.functional.mse_loss(ddp(torch.randn(8, 16)), torch.randn(8, 4))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    ld = ddp._get_ddp_logging_data()
+    first = len(str(ld["bucket_sizes"]).split(","))
+    later = len(str(ld["rebuilt_bucket_sizes"]).split(","))
+    got = pg.counts.get("allreduce", 0) - n0
+    check(later >= 2 and got == first + later * (steps - 1),
+          "hccl: DDP's reducer's bucket all-reduces reach the backend: %d, DDP's buckets "
+          "%d + %d x %d" % (got, first, later, steps - 1))
+    flat = torch.cat([p.detach().reshape(-1) for p in ddp.parameters()])
+    every = [torch.empty_like(flat) for _ in range(2)]
+    dist.all_gather(every, flat)
+    check(torch.equal(every[0], every[1]), "hccl: the ranks' parameters are equal after DDP")
+    out = torch.zeros(2)
+    dist.reduce_scatter(out, [torch.arange(2.0) + rank, torch.arange(2.0) + 2 + rank])
+    want = torch.tensor([1.0, 3.0]) if rank == 0 else torch.tensor([5.0, 7.0])
+    check(torch.equal(out, want), "hccl: reduce_scatter (gloo has none) %s" % out.tolist())
+    out = torch.zeros(4)
+    dist._all_gather_base(out, torch.full((2,), float(rank)))
+    check(out.tolist() == [0.0, 0.0, 1.0, 1.0], "hccl: _allgather_base %s" % out.tolist())
+    dist.barrier()
+    check(pg.counts.get("barrier") == 1 and pg.unmirrored == sum(pg.counts.values()),
+          "hccl: without npusim every collective ran on gloo only (%s, %d unmirrored)"
+          % (pg.counts, pg.unmirrored))
+    dist.destroy_process_group()
+
+
+def t_hccl(out):
+    import socket
+    import torch.distributed as dist
+    from npuprof.sim import hccl
+    from torch.distributed.elastic.multiprocessing.api import Std
+    check(hasattr(dist.Backend, "HCCL") and "HCCL" in dist.Backend._plugins and
+          not hccl.register(), "hccl: importing npuprof.torch registered the backend once")
+    with socket.socket() as sk:
+        sk.bind(("127.0.0.1", 0))
+        port = sk.getsockname()[1]
+    args = ["--nproc_per_node", "2", "--master_addr", "127.0.0.1", "--master_port", str(port),
+            __file__, "--hccl-rank"]
+    env = dict(os.environ, GLOO_SOCKET_IFNAME="lo")
+    if Std.from_str("0") is not Std.NONE:
+        # the reason for npuprof.torchrun: torch's own stops before any worker
+        p = subprocess.run([sys.executable, "-m", "torch.distributed.run"] + args,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=300, env=env)
+        check(p.returncode != 0 and "to_map" in p.stdout and "hccl:" not in p.stdout,
+              "hccl: python3 -m torch.distributed.run fails in to_map on this Python")
+    p = subprocess.run([sys.executable, "-m", "npuprof.torchrun"] + args,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       timeout=300, env=env)
+    # the ranks' lines may interleave
+    oks, bad = p.stdout.count("ok   hccl:"), p.stdout.count("FAIL hccl:")
+    check(p.returncode == 0 and oks == 16 and not bad,
+          "hccl: both ranks passed (exit %d; %d checks passed, %d failed)"
+          % (p.returncode, oks, bad))
+    if p.returncode or bad:
+        sys.stdout.write(p.stdout[-3000:])
+
+
 def main():
+    if "--hccl-rank" in sys.argv:
+        hccl_rank()
+        return 1 if fails else 0
     if "--env-session" in sys.argv:
         env_session(sys.argv[sys.argv.index("--env-session") + 1])
         return 1 if fails else 0
@@ -702,6 +804,7 @@ def main():
         t_api(os.path.join(tmp, "api"))
         t_torch_profiler(os.path.join(tmp, "tp"))
         t_export(os.path.join(tmp, "export"))
+        t_hccl(os.path.join(tmp, "hccl"))
         sess = os.path.join(tmp, "PROF_000001_env")
         env = dict(os.environ, NPUPROF_OUTPUT_DIR=sess)
         p = subprocess.run([sys.executable, __file__, "--env-session", os.path.join(tmp, "env")],

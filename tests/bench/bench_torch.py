@@ -10,6 +10,10 @@ python.mk copies it to build/tests/bench/bench_torch).
              empty callback's added cost, with and without record_shapes.
   step       a small training step (MLP 64-256-10, batch 32, SGD) with
              profiling on (every step active, record_shapes) / off.
+  ddp step   the same step under DistributedDataParallel, 2 ranks on the
+             "hccl" backend (npuprof.sim.hccl; on this host without npusim
+             its collectives run on gloo only), rank 1 a child process of
+             this one (--ddp-rank), both profiling the same steps.
 
 Each value is the minimum of REPS runs (BENCH_TORCH_REPS, default 7): on
 a loaded host other processes only add time.
@@ -51,9 +55,11 @@ def dispatch(tmp, shapes):
     return b, e, r, r - b, e - b
 
 
-def step_loop(prof):
+def step_loop(prof, wrap=None):
     torch.manual_seed(0)
     m = nn.Sequential(nn.Linear(64, 256), nn.ReLU(), nn.Linear(256, 10))
+    if wrap:
+        m = wrap(m)
     opt = torch.optim.SGD(m.parameters(), lr=0.01)
     x, y = torch.randn(32, 64), torch.randint(0, 10, (32,))
     lossf = nn.CrossEntropyLoss()
@@ -78,8 +84,52 @@ def step_loop(prof):
     return t
 
 
+def profiled(tmp):
+    return P.profile(activities=[P.ProfilerActivity.CPU], record_shapes=True,
+                     schedule=P.schedule(wait=0, warmup=0, active=N_STEPS + 1, repeat=1),
+                     on_trace_ready=P.tensorboard_trace_handler(tmp, analyse_flag=False))
+
+
+def ddp_steps(rank, port, tmp):
+    """(off, on) seconds per DDP step on this rank; both ranks run it."""
+    import torch.distributed as dist
+    dist.init_process_group("hccl", init_method="tcp://127.0.0.1:%d" % port, rank=rank,
+                            world_size=2)
+
+    def wrap(m):
+        return nn.parallel.DistributedDataParallel(m)
+    off, on = [], []
+    for _ in range(REPS):
+        off.append(step_loop(None, wrap))
+        on.append(step_loop(profiled(tmp), wrap))
+    dist.destroy_process_group()
+    return min(off), min(on)
+
+
+def ddp_measure(tmp):
+    import socket
+    import subprocess
+    with socket.socket() as sk:
+        sk.bind(("127.0.0.1", 0))
+        port = sk.getsockname()[1]
+    peer = subprocess.Popen([sys.executable, __file__, "--ddp-rank", str(port), tmp],
+                            env=dict(os.environ, GLOO_SOCKET_IFNAME="lo"))
+    os.environ["GLOO_SOCKET_IFNAME"] = "lo"
+    try:
+        off, on = ddp_steps(0, port, tmp)
+    finally:
+        if peer.wait() != 0:
+            print("ddp step: rank 1 failed (exit %d)" % peer.returncode)
+    print("DDP step (2 ranks, hccl backend over gloo): %.1f us off, %.1f us profiling on"
+          % (off * 1e6, on * 1e6))
+    result("torch DDP step profiling on / off", on / off, "<=", 1.3)
+
+
 def main():
     torch.set_num_threads(1)
+    if sys.argv[1:2] == ["--ddp-rank"]:
+        ddp_steps(1, int(sys.argv[2]), sys.argv[3])
+        return 0
     tmp = tempfile.mkdtemp(prefix="bench_torch.")
     try:
         for shapes in (False, True):
@@ -94,13 +144,10 @@ def main():
             else:
                 result("torch op recording with shapes added ns/op", added, "<=", 1000)
         off = min(step_loop(None) for _ in range(REPS))
-        on = min(
-            step_loop(P.profile(activities=[P.ProfilerActivity.CPU], record_shapes=True,
-                                schedule=P.schedule(wait=0, warmup=0, active=N_STEPS + 1, repeat=1),
-                                on_trace_ready=P.tensorboard_trace_handler(tmp, analyse_flag=False)))
-            for _ in range(REPS))
+        on = min(step_loop(profiled(tmp)) for _ in range(REPS))
         print("training step: %.1f us off, %.1f us profiling on" % (off * 1e6, on * 1e6))
         result("torch training step profiling on / off", on / off, "<=", 1.3)
+        ddp_measure(tmp)
     finally:
         os.system("rm -rf '%s'" % tmp)
     return 0

@@ -11,6 +11,21 @@
 
 TD_OUT=${NPUPROF_RESULTS:-/tmp}/torch_dist
 
+# td_ready DIR: npusim with 2 devices, npuprof.ko, an empty DIR, and the
+# loopback interface gloo's TCP transport needs (down in the guest)
+td_ready() {
+	load_sim devices=2 || return 1
+	loaded npuprof || insmod $NPUPROF_KO || return 1
+	rm -rf "$1" && mkdir -p "$1" || return 1
+	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+}
+
+# td_log FILE: a launcher's output without glog's and torchrun's banners
+td_log() {
+	grep -v '^W[0-9]\{8\} \|WARNING: Logging before\|^\*\|OMP_NUM_THREADS\|^WARNING:torch.distributed.run:$' "$1" |
+		sed 's/WARNING/warning/'
+}
+
 t_torch_dist() {
 	/usr/bin/python3 -c 'import torch.distributed' 2>/dev/null ||
 		{ echo "python3-torch missing (scripts/deps.sh)"; return 1; }
@@ -54,11 +69,8 @@ t_torch_dist() {
 # tensorboard_trace_handler on each rank and nothing else (the profile sets
 # up the device and collective mirrors and exports ascend_pytorch_profiler_<rank>.db).
 t_torch_dist_profile() {
-	load_sim devices=2 || return 1
-	loaded npuprof || insmod $NPUPROF_KO || return 1
 	d=$TD_OUT/profile
-	rm -rf "$d" && mkdir -p "$d" || return 1
-	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up || return 1
+	td_ready "$d" || return 1
 	for r in 0 1; do
 		PATH=$PWD/build/bin:$PATH RANK=$r LOCAL_RANK=$r WORLD_SIZE=2 GLOO_SOCKET_IFNAME=lo timeout 900 \
 			/usr/bin/python3 tests/vm/torch_dist_profile.py "$d" $r 2 "$d/init.store" 3 \
@@ -72,6 +84,61 @@ t_torch_dist_profile() {
 	[ $st -eq 0 ] || { sed 's/WARNING/warning/' "$d/err0" "$d/err1" | tail -n 40; return 1; }
 }
 
+# A DDP job of 2 ranks on backend="hccl" (npuprof.sim.hccl), launched by
+# npuprof.torchrun and profiled as torch_npu's example does
+# (_ExperimentalConfig Level1, export Db): tests/vm/torch_ddp_test.py checks
+# on each rank that every collective the backend got - DDP's parameter
+# check, its broadcast of the initial state, each bucket all-reduce of its
+# C++ reducer (as many as DDP's own bucket counts say), the loss
+# all-reduces - is a PYTORCH_API row linked to CANN_API, COMMUNICATION_OP
+# and device tasks on its device.
+t_torch_ddp_hccl() {
+	d=$TD_OUT/ddp
+	td_ready "$d" || return 1
+	PATH=$PWD/build/bin:$PATH PYTHONPATH=build/python GLOO_SOCKET_IFNAME=lo timeout 900 \
+		/usr/bin/python3 -m npuprof.torchrun --nproc_per_node 2 --master_addr 127.0.0.1 \
+		--master_port 29511 tests/vm/torch_ddp_test.py "$d" 3 > "$d/out" 2>&1
+	st=$?
+	td_log "$d/out" | tail -n 40
+	[ $st -eq 0 ] && [ "$(grep -c 'linked to CANN_API' "$d/out")" -eq 6 ]
+}
+
+# The same job recorded through its launcher: npuprof record -o DIR --
+# python3 -m npuprof.torchrun ...: one PROF_* per rank (not the
+# launcher's), each with its rank on its own device and as many HCCL
+# all-reduces (DDP's buckets and the loss) as the rank's backend got.
+t_torch_ddp_record() {
+	d=$TD_OUT/ddp_rec
+	td_ready "$d" || return 1
+	PYTHONPATH=build/python GLOO_SOCKET_IFNAME=lo timeout 900 build/bin/npuprof record --quiet \
+		-o "$d/job" -- /usr/bin/python3 -m npuprof.torchrun --nproc_per_node 2 \
+		--master_port 29512 tests/vm/torch_ddp_test.py --record "$d" 3 > "$d/out" 2>&1
+	st=$?
+	td_log "$d/out" | tail -n 20
+	[ $st -eq 0 ] || return 1
+	set -- "$d"/job/PROF_*
+	echo "$# PROF directories"
+	[ $# = 2 ] || return 1
+	seen=""
+	for p in "$@"; do
+		db=$(ls "$p"/msprof_*.db) || return 1
+		q() { sqlite3 "$db" "$1" </dev/null; }
+		r=$(q 'SELECT rankId FROM RANK_DEVICE_MAP')
+		dev=$(q 'SELECT deviceId FROM RANK_DEVICE_MAP')
+		n=$(q "SELECT count(*) FROM COMMUNICATION_OP o JOIN STRING_IDS s ON s.id = o.opType
+			WHERE s.value LIKE 'hcom_allReduce_%'")
+		echo "$p: rank $r device $dev, $n all-reduces, $(q 'SELECT count(*) FROM TASK') tasks"
+		# as many as the rank's backend got
+		want=$(cat "$d/allreduces$r" 2>/dev/null)
+		[ "$r" = "$dev" ] && [ "$(q 'SELECT DISTINCT deviceId FROM TASK')" = "$dev" ] &&
+			[ -n "$want" ] && [ "$n" = "$want" ] || return 1
+		seen="$seen $r"
+	done
+	[ "$(echo $seen | tr ' ' '\n' | sort -n | tr '\n' ' ')" = "0 1 " ]
+}
+
 run torch_dist.two_ranks t_torch_dist
 run torch_dist.profile t_torch_dist_profile
+run torch_dist.ddp_hccl t_torch_ddp_hccl
+run torch_dist.ddp_record t_torch_ddp_record
 unload_sim

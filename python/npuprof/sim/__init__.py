@@ -11,4 +11,6 @@ and is not part of it. On a real Ascend host it stays off.
                         (npuprof._C) calls it from inside the op's range
   npuprof.sim.dist      torch.distributed's collectives mirrored onto one
                         HCCL communicator on npusim
+  npuprof.sim.hccl      the "hccl" process-group backend: data over gloo,
+                        every collective (DDP's C++ ones too) mirrored
 """

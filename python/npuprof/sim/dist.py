@@ -16,7 +16,11 @@ through the CANN_API launch it contains.
 Mirrored: all_reduce, broadcast, all_gather, reduce_scatter, barrier of the
 default (world) group; other groups, point-to-point and DDP's internal
 bucket all-reduces (the C++ reducer calls the process group directly) are
-not. Every rank of the job must enable the mirror: the set-up is itself a
+not: for those, the job's backend is "hccl" (npuprof.sim.hccl, registered
+when this module is imported), whose process group mirrors every
+collective it gets, from Python or C++, and holds the communicator; then
+enable() does nothing and the wrappers leave that group alone.
+Every rank of the job must enable the mirror: the set-up is itself a
 collective (rank 0 publishes the root info, the others wait for it), and
 every rank issues the mirrored collectives in the same order.
 
@@ -59,7 +63,7 @@ class _Tensor(ctypes.Structure):
 
 _lock = threading.Lock()
 _lib = None
-_state = {"opened": False, "comm": False, "originals": {}, "setups": 0}
+_state = {"opened": False, "comm": False, "owner": None, "originals": {}, "setups": 0}
 
 
 def _library():
@@ -122,26 +126,46 @@ def _check(ret, what):
 
 
 def _world(group):
+    """True for the default group, unless its process group is the "hccl"
+    backend's (which mirrors its collectives itself)."""
     import torch.distributed as dist
-    return group is None or group is dist.GroupMember.WORLD
+    if not (group is None or group is dist.GroupMember.WORLD):
+        return False
+    return getattr(dist.GroupMember.WORLD, "_npuprof_mirrored", False) is False
 
 
-def _mirror(coll, tensor, root=0, op=None):
-    """Runs the mirror of one collective (the real one has returned)."""
-    if not _state["comm"]:
-        return
+_REDUCE = {}
+
+
+def _reduce_op(op):
+    """The npuprof_mirror_reduce of a torch.distributed ReduceOp (None: SUM),
+    None for those HCCL lacks (BAND, BOR ...)."""
     import torch.distributed as dist
-    reduce = {dist.ReduceOp.SUM: 0, dist.ReduceOp.PRODUCT: 1, dist.ReduceOp.MIN: 2,
-              dist.ReduceOp.MAX: 3}.get(op if op is not None else dist.ReduceOp.SUM)
+    if not _REDUCE:
+        _REDUCE.update({dist.ReduceOp.SUM: 0, dist.ReduceOp.PRODUCT: 1, dist.ReduceOp.MIN: 2,
+                        dist.ReduceOp.MAX: 3})
+    return _REDUCE.get(op if op is not None else dist.ReduceOp.SUM)
+
+
+def _launch(coll, tensor, root=0, op=None):
+    """Runs the mirror of one collective on the communicator (which must be
+    set up): 1 if it launched, 0 if HCCL has no such reduction."""
+    reduce = _reduce_op(op)
     if reduce is None:
-        return  # BAND, BOR ...: HCCL has no such reduction
+        return 0  # BAND, BOR ...: HCCL has no such reduction
     if tensor is None:
         ptr = None
     else:
         t, _dims = _tensor(tensor)
         ptr = ctypes.byref(t)
-    _check(_library().npuprof_mirror_collective(coll, RECORD_NAMES[coll].encode(), ptr,
-                                                root, reduce), RECORD_NAMES[coll])
+    return _check(_library().npuprof_mirror_collective(coll, RECORD_NAMES[coll].encode(), ptr,
+                                                       root, reduce), RECORD_NAMES[coll])
+
+
+def _mirror(coll, tensor, root=0, op=None):
+    """Runs the mirror of one collective (the real one has returned)."""
+    if _state["comm"]:
+        _launch(coll, tensor, root, op)
 
 
 def _wrap(dist, name, make):
@@ -214,8 +238,60 @@ def _uninstall():
     _state["originals"].clear()
 
 
+def _join(store, rank, world, device=None, timeout_s=None):
+    """Opens the mirror on `device` if it is not open (default: LOCAL_RANK,
+    else the rank, modulo the simulated devices) and sets up the
+    communicator of `world` ranks through `store` (a torch.distributed
+    Store: rank 0 publishes the root info, the others wait for it). False,
+    doing nothing, if this host has no simulated device. Takes _lock."""
+    lib = _library()
+    err = ctypes.create_string_buffer(512)
+    if not lib.npuprof_mirror_is_open():
+        n = device_count()
+        if n == 0:
+            return False
+        if device is None:
+            device = int(os.environ.get("LOCAL_RANK", rank)) % n
+        ret = lib.npuprof_mirror_open(device, err, len(err))
+        if ret < 0:
+            raise RuntimeError("npuprof mirror: open device %d: %s"
+                               % (device, err.value.decode()))
+        _state["opened"] = True
+    key = _STORE_KEY % _state["setups"]
+    _state["setups"] += 1
+    if rank == 0:
+        info = ctypes.create_string_buffer(ROOT_INFO_BYTES)
+        ret = lib.npuprof_mirror_comm_root_info(info, len(info), err, len(err))
+        if ret < 0:
+            raise RuntimeError("npuprof mirror: %s" % err.value.decode())
+        store.set(key, info.raw)
+        root = info.raw
+    else:
+        root = store.get(key)
+    if timeout_s is not None:
+        os.environ["HCCL_CONNECT_TIMEOUT"] = str(int(timeout_s))
+    ret = lib.npuprof_mirror_comm_init(world, rank, root, len(root), err, len(err))
+    if ret < 0:
+        raise RuntimeError("npuprof mirror: rank %d of %d: %s"
+                           % (rank, world, err.value.decode()))
+    _state["comm"] = True
+    return True
+
+
+def _leave():
+    """Destroys the communicator, and closes the mirror if _join opened it."""
+    lib = _library()
+    lib.npuprof_mirror_comm_destroy()
+    _state["comm"] = False
+    _state["owner"] = None
+    if _state["opened"]:
+        lib.npuprof_mirror_close()
+        _state["opened"] = False
+
+
 def enabled():
-    """True while the collectives are mirrored."""
+    """True while the collectives are mirrored (by enable() or by the
+    "hccl" backend's process group)."""
     return _state["comm"]
 
 
@@ -227,63 +303,64 @@ def enable(device=None, timeout_s=None):
     it is not open yet; closes it again at disable() then. timeout_s bounds
     the wait for the other ranks (HCCL_CONNECT_TIMEOUT, default 120 s).
     Returns False, doing nothing, if torch.distributed is not initialised
-    or this host has no simulated device."""
+    or this host has no simulated device; True, doing nothing, if the
+    collectives are mirrored already (the "hccl" backend)."""
     import torch.distributed as dist
     if not (dist.is_available() and dist.is_initialized()):
         return False
     with _lock:
         if _state["comm"]:
             return True
-        lib = _library()
-        rank, world = dist.get_rank(), dist.get_world_size()
-        err = ctypes.create_string_buffer(512)
-        if not lib.npuprof_mirror_is_open():
-            n = device_count()
-            if n == 0:
-                return False
-            if device is None:
-                device = int(os.environ.get("LOCAL_RANK", rank)) % n
-            ret = lib.npuprof_mirror_open(device, err, len(err))
-            if ret < 0:
-                raise RuntimeError("npuprof mirror: open device %d: %s"
-                                   % (device, err.value.decode()))
-            _state["opened"] = True
         store = dist.distributed_c10d._get_default_store()
-        key = _STORE_KEY % _state["setups"]
-        _state["setups"] += 1
-        if rank == 0:
-            info = ctypes.create_string_buffer(ROOT_INFO_BYTES)
-            ret = lib.npuprof_mirror_comm_root_info(info, len(info), err, len(err))
-            if ret < 0:
-                raise RuntimeError("npuprof mirror: %s" % err.value.decode())
-            store.set(key, info.raw)
-            root = info.raw
-        else:
-            root = store.get(key)
-        if timeout_s is not None:
-            os.environ["HCCL_CONNECT_TIMEOUT"] = str(int(timeout_s))
-        ret = lib.npuprof_mirror_comm_init(world, rank, root, len(root), err, len(err))
-        if ret < 0:
-            raise RuntimeError("npuprof mirror: rank %d of %d: %s"
-                               % (rank, world, err.value.decode()))
-        _state["comm"] = True
+        if not _join(store, dist.get_rank(), dist.get_world_size(), device, timeout_s):
+            return False
+        _state["owner"] = "enable"
         _install()
         return True
 
 
 def disable():
     """Restores torch.distributed, waits for the mirrored collectives and
-    destroys the communicator (and closes the mirror if enable() opened it)."""
+    destroys the communicator (and closes the mirror if enable() opened it).
+    Leaves the "hccl" backend's communicator alone."""
     with _lock:
-        if not _state["comm"]:
+        if not _state["comm"] or _state["owner"] != "enable":
             return
         _uninstall()
-        lib = _library()
-        lib.npuprof_mirror_comm_destroy()
-        _state["comm"] = False
-        if _state["opened"]:
-            lib.npuprof_mirror_close()
-            _state["opened"] = False
+        _leave()
+
+
+def _backend_join(store, rank, world, timeout_s):
+    """The "hccl" backend's set-up (npuprof.sim.hccl): True if this process
+    group mirrors its collectives, False if another one (or enable()) holds
+    the process's communicator or the host has no simulated device."""
+    with _lock:
+        if _state["comm"]:
+            return False
+        if not _join(store, rank, world, None, timeout_s):
+            return False
+        _state["owner"] = "backend"
+        return True
+
+
+def _backend_leave():
+    with _lock:
+        if _state["comm"] and _state["owner"] == "backend":
+            _leave()
 
 
 atexit.register(disable)
+atexit.register(_backend_leave)
+
+
+def _register_backend():
+    try:
+        import torch.distributed as dist
+    except ImportError:
+        return
+    if dist.is_available():
+        from . import hccl
+        hccl.register()
+
+
+_register_backend()

@@ -84,8 +84,19 @@ operator on npusim (libnpuprof_mirror.so) inside the op's range, so the
 database links torch ops to device tasks. NPUPROF_TORCH_MIRROR=0 or 1
 overrides the default; the device is ASCEND_DEVICE_ID, else LOCAL_RANK,
 else 0.
+
+torch.distributed: importing this package registers the "hccl" backend
+(npuprof.sim.hccl; not where torch_npu registered its own), so
+dist.init_process_group(backend="hccl") works: data moves over gloo and,
+on npusim, every collective - DDP's bucket all-reduces and initial
+broadcast included - also runs on HCCL inside its framework op record. A
+job on another backend has its Python-level world-group collectives
+mirrored while a profile runs (npuprof.sim.dist). Launch ranks with
+`python3 -m npuprof.torchrun` (torchrun, mended for Python 3.11).
 """
 import torch  # noqa: F401  (loads libtorch before the extension)
+
+from ..sim import dist as _sim_dist  # noqa: F401  (registers the "hccl" backend)
 
 from .. import _C  # noqa: F401  (the extension: npuprof.torch._C, as before the split)
 from .analysis import analyse, tensorboard_trace_handler

@@ -1,0 +1,202 @@
+#!/usr/bin/python3
+"""One rank of a 2-rank DDP job on backend="hccl" as a torch_npu user
+writes it, launched by `python3 -m npuprof.torchrun --nproc_per_node 2`
+(RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR/PORT from the launcher).
+
+usage: torch_ddp_test.py OUT STEPS            (profiles, checks its database)
+       torch_ddp_test.py --record OUT STEPS   (under `npuprof record`: no
+                                               profile of its own; writes
+                                               the all-reduces its backend
+                                               got to OUT/allreduces<RANK>)
+
+The script is torch_npu's profiling example with the import changed:
+_ExperimentalConfig(export_type=Db, Level1, PipeUtilization, l2_cache
+False, data_simplification False), tensorboard_trace_handler, the CPU and
+NPU activities. The profile starts before DDP wraps the model, so DDP's
+parameter check (an all-gather) and its broadcast of the initial state
+are in it; each step runs forward, backward (DDP's reducer all-reduces
+each gradient bucket from C++), the optimiser and one explicit
+dist.all_reduce of the loss (a Python-level collective).
+
+Checks on its own ascend_pytorch_profiler_<rank>.db:
+  - the backend is npuprof's ProcessGroupHCCL, every collective it got
+    was mirrored (unmirrored 0);
+  - per collective kind, the PYTORCH_API rows (HcclAllreduce,
+    HcclBroadcast, HcclAllgather) equal the calls the backend received
+    while the profile ran, and the all-reduces equal DDP's own count:
+    the first step's buckets (logging data bucket_sizes), the rebuilt
+    buckets (rebuilt_bucket_sizes) on every later step, plus one loss
+    all-reduce per step;
+  - each of those rows is linked framework -> CANN -> device: PYTORCH_API
+    -> CONNECTION_IDS -> CANN_API -> COMMUNICATION_OP with TASK rows of the
+    same connectionId on this rank's device;
+  - RANK_DEVICE_MAP (rank, rank); the config's level in META_DATA.
+Prints one line per failure and exits 1 if any.
+"""
+import glob
+import json
+import os
+import sqlite3
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "build", "python"))
+
+import torch  # noqa: E402
+import torch.distributed as dist  # noqa: E402
+
+import npuprof.torch as torch_npu_profiler  # noqa: E402  (torch_npu.profiler)
+from npuprof.sim.hccl import ProcessGroupHCCL  # noqa: E402
+
+def say(line):
+    """One line in one write(): the ranks share the launcher's stdout."""
+    os.write(1, (line + "\n").encode())
+
+
+NAMES = {"allreduce": "HcclAllreduce", "broadcast": "HcclBroadcast",
+         "allgather": "HcclAllgather"}
+
+
+def model():
+    torch.manual_seed(7)
+    return torch.nn.Sequential(torch.nn.Linear(32, 128), torch.nn.ReLU(),
+                               torch.nn.Linear(128, 128), torch.nn.ReLU(),
+                               torch.nn.Linear(128, 8))
+
+
+def train(ddp, opt, steps, prof=None):
+    torch.manual_seed(100 + dist.get_rank())
+    for _ in range(steps):
+        x, y = torch.randn(16, 32), torch.randn(16, 8)
+        loss = torch.nn.functional.mse_loss(ddp(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        dist.all_reduce(loss.detach())
+        if prof is not None:
+            prof.step()
+
+
+def buckets(ddp):
+    """DDP's own bucket counts: (first step's, later steps')."""
+    ld = ddp._get_ddp_logging_data()
+    first = len(str(ld["bucket_sizes"]).split(","))
+    later = len(str(ld["rebuilt_bucket_sizes"]).split(",")) if ld.get("has_rebuilt_buckets") \
+        else first
+    return first, later
+
+
+def check_db(out, rank, steps, got, ddp_allreduces, fails):
+    pts = glob.glob(os.path.join(out, "rank%d" % rank, "*_ascend_pt"))
+    if len(pts) != 1:
+        fails.append("%d *_ascend_pt directories" % len(pts))
+        return
+    dbp = os.path.join(pts[0], "ASCEND_PROFILER_OUTPUT", "ascend_pytorch_profiler_%d.db" % rank)
+    if not os.path.isfile(dbp):
+        fails.append("no %s" % dbp)
+        return
+    db = sqlite3.connect("file:%s?mode=ro" % dbp, uri=True)
+    rdm = db.execute("SELECT rankId, deviceId FROM RANK_DEVICE_MAP").fetchall()
+    if rdm != [(rank, rank)]:
+        fails.append("RANK_DEVICE_MAP %s" % rdm)
+    md = dict(db.execute("SELECT name, value FROM META_DATA"))
+    ec = json.loads(md.get("npuprof.experimental_config", "{}"))
+    if ec.get("_profiler_level") != "Level1":
+        fails.append("experimental config in META_DATA: %s" % ec)
+    for kind, name in sorted(NAMES.items()):
+        rows = db.execute("SELECT p.rowid, p.connectionId FROM PYTORCH_API p "
+                          "JOIN STRING_IDS s ON s.id = p.name WHERE s.value = ?",
+                          (name,)).fetchall()
+        linked = 0
+        for _rowid, cid in rows:
+            ops = db.execute(
+                "SELECT DISTINCT o.connectionId FROM CONNECTION_IDS c "
+                "JOIN CANN_API a ON a.connectionId = c.connectionId "
+                "JOIN COMMUNICATION_OP o ON o.connectionId = a.connectionId "
+                "WHERE c.id = ?", (cid,)).fetchall()
+            if len(ops) != 1:
+                continue
+            devs = {d for (d,) in db.execute("SELECT DISTINCT deviceId FROM TASK "
+                                              "WHERE connectionId = ?", ops[0])}
+            if devs == {rank}:
+                linked += 1
+        say("rank %d: %s: %d PYTORCH_API rows, %d linked to CANN_API, COMMUNICATION_OP and "
+            "device tasks; the backend got %d" % (rank, name, len(rows), linked, got[kind]))
+        if len(rows) != got[kind] or linked != len(rows):
+            fails.append("%s: %d rows, %d linked, the backend got %d"
+                         % (name, len(rows), linked, got[kind]))
+    if got["allreduce"] != ddp_allreduces:
+        fails.append("the backend got %d all-reduces, DDP's buckets and the loss make %d"
+                     % (got["allreduce"], ddp_allreduces))
+    n_ops = db.execute("SELECT count(*) FROM COMMUNICATION_OP").fetchone()[0]
+    want = sum(got[k] for k in NAMES)
+    if n_ops != want:
+        fails.append("%d COMMUNICATION_OP rows, expected %d" % (n_ops, want))
+
+
+def main():
+    record = sys.argv[1] == "--record"
+    args = sys.argv[2:] if record else sys.argv[1:]
+    out, steps = args[0], int(args[1])
+    dist.init_process_group(backend="hccl")
+    rank = dist.get_rank()
+    pg = dist.distributed_c10d._get_default_group()
+    fails = []
+    if not isinstance(pg, ProcessGroupHCCL) or not pg.mirrored:
+        sys.exit("rank %d: default group %r, mirrored %s" % (rank, pg,
+                                                             getattr(pg, "mirrored", None)))
+    net = model()
+    prof = None
+    if not record:
+        experimental_config = torch_npu_profiler._ExperimentalConfig(
+            export_type=torch_npu_profiler.ExportType.Db,
+            profiler_level=torch_npu_profiler.ProfilerLevel.Level1,
+            aic_metrics=torch_npu_profiler.AiCMetrics.PipeUtilization,
+            l2_cache=False, data_simplification=False)
+        prof = torch_npu_profiler.profile(
+            activities=[torch_npu_profiler.ProfilerActivity.CPU,
+                        torch_npu_profiler.ProfilerActivity.NPU],
+            on_trace_ready=torch_npu_profiler.tensorboard_trace_handler(
+                os.path.join(out, "rank%d" % rank)),
+            experimental_config=experimental_config)
+        prof.start()
+    before = dict(pg.counts)
+    # DDP's documented knob: its first bucket (1 MiB by default) small too
+    dist._DEFAULT_FIRST_BUCKET_BYTES = 16384
+    ddp = torch.nn.parallel.DistributedDataParallel(net, bucket_cap_mb=0.02)
+    opt = torch.optim.SGD(ddp.parameters(), lr=0.05)
+    train(ddp, opt, steps, prof)
+    got = {k: pg.counts.get(k, 0) - before.get(k, 0) for k in NAMES}
+    if prof is not None:
+        prof.stop()
+    first, later = buckets(ddp)
+    ddp_allreduces = first + later * (steps - 1) + steps
+    say("rank %d: DDP: %d buckets on the first step, %d after; the backend got %s, "
+        "%d unmirrored" % (rank, first, later, got, pg.unmirrored))
+    if pg.unmirrored:
+        fails.append("%d collectives not mirrored" % pg.unmirrored)
+    if later < 2:
+        fails.append("DDP made %d buckets: the test wants several" % later)
+    if not record:
+        check_db(out, rank, steps, got, ddp_allreduces, fails)
+    else:
+        # for the suite to compare with record's database of this rank
+        with open(os.path.join(out, "allreduces%d" % rank), "w") as f:
+            f.write("%d\n" % got["allreduce"])
+    if record and got["allreduce"] != ddp_allreduces:
+        fails.append("the backend got %d all-reduces, expected %d" % (got["allreduce"],
+                                                                        ddp_allreduces))
+    # the data moved: the same parameters on every rank
+    flat = torch.cat([p.detach().reshape(-1) for p in ddp.parameters()])
+    every = [torch.empty_like(flat) for _ in range(dist.get_world_size())]
+    dist.all_gather(every, flat)
+    if not all(torch.equal(every[0], e) for e in every):
+        fails.append("the ranks' parameters differ after DDP")
+    dist.destroy_process_group()
+    for f in fails:
+        say("FAIL rank %d: %s" % (rank, f))
+    sys.exit(1 if fails else 0)
+
+
+if __name__ == "__main__":
+    main()
