@@ -1056,7 +1056,7 @@ static int framework_table(struct rep *r, int links, int64_t names, int by_devic
 		 "SELECT COUNT(DISTINCT p.name) FROM PYTORCH_API p JOIN CONNECTION_IDS c ON "
 		 "c.id = p.connectionId JOIN TASK t ON t.connectionId = c.connectionId "
 		 "WHERE p.type = %d",
-		 NPUPROF_FWK_API_OP);
+		 NPUPROF_EXT_FWK_API_OP);
 	if (by_device && (e = query_i64(r, sql, "PYTORCH_API", &shown)))
 		return e;
 	if (by_device && !shown)
@@ -1073,7 +1073,7 @@ static int framework_table(struct rep *r, int links, int64_t names, int by_devic
 		 "FROM PYTORCH_API p LEFT JOIN fd ON fd.id = p.connectionId "
 		 "LEFT JOIN STRING_IDS s ON s.id = p.name WHERE p.type = %d "
 		 "GROUP BY p.name %s ORDER BY %s, 2 DESC, 1 LIMIT %u",
-		 links ? FWK_DEVICE_CTE : FWK_NO_DEVICE_CTE, NPUPROF_FWK_API_OP,
+		 links ? FWK_DEVICE_CTE : FWK_NO_DEVICE_CTE, NPUPROF_EXT_FWK_API_OP,
 		 by_device ? "HAVING SUM(fd.n) > 0" : "", by_device ? "6 DESC, 3 DESC" : "3 DESC",
 		 r->top);
 	if ((e = prep(r, &st, sql, "PYTORCH_API")))
@@ -1132,7 +1132,7 @@ static int section_framework(struct rep *r)
 		 "WITH fd AS (%s) "
 		 "SELECT COUNT(*), COUNT(DISTINCT p.name), COUNT(fd.id), SUM(fd.n), SUM(fd.d) "
 		 "FROM PYTORCH_API p LEFT JOIN fd ON fd.id = p.connectionId WHERE p.type = %d",
-		 links ? FWK_DEVICE_CTE : FWK_NO_DEVICE_CTE, NPUPROF_FWK_API_OP);
+		 links ? FWK_DEVICE_CTE : FWK_NO_DEVICE_CTE, NPUPROF_EXT_FWK_API_OP);
 	if ((e = prep(r, &st, sql, "PYTORCH_API")))
 		return e;
 	rc = sqlite3_step(st);

@@ -737,7 +737,8 @@ static void fwk_slices(struct tw *w)
 			}
 			start = col_i64(st, 0, 0);
 			lane = fwk_lane_tid(w, pid, tid,
-					    type == NPUPROF_FWK_API_TRACE ? FWK_PYTHON : FWK_TORCH,
+					    type == NPUPROF_EXT_FWK_API_TRACE ? FWK_PYTHON :
+										FWK_TORCH,
 					    start, col_i64(st, 1, 0));
 			if (named(kname)) /* op, queue, trace, mstx */
 				snprintf(cat, sizeof(cat), "torch_%s", kname);
@@ -800,8 +801,9 @@ static void fwk_links(struct tw *w)
 		return;
 	while (step(w, st) == 1) {
 		int64_t conn = col_i64(st, 0, -1);
-		const char *name = col_i64(st, 7, 0) == NPUPROF_FWK_API_QUEUE ? "async_task_queue" :
-										"fwdbwd";
+		const char *name = col_i64(st, 7, 0) == NPUPROF_EXT_FWK_API_QUEUE ?
+					   "async_task_queue" :
+					   "fwdbwd";
 
 		if (conn < 0 || (uint64_t)conn >= NPUPROF_TRACE_FLOW_SPAN)
 			continue;
