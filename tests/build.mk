@@ -67,10 +67,11 @@ $(BUILD)/tests/vm/rt_%: $(BUILD)/obj/tests/vm/rt_%.o $(RT_LIBS) $(LIB_A)
 $(BUILD)/tests/unit/test_runtime%: $(BUILD)/obj/tests/unit/test_runtime%.o $(UNIT_MAIN) $(RT_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(UNIT_MAIN) $(RT_LINK) $(CHECK_LIBS) -lpthread
-# the stamp calls as an application meets them: through libmsprofiler.so
+# the stamp calls as an application meets them: through libmsprofiler.so;
+# the report calls as CANN's components make them: into libprofapi.so
 $(BUILD)/tests/bench/bench_mstx: $(BUILD)/obj/tests/bench/bench_mstx.o $(RT_LIBS) $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $< $(LIB_A) $(RT_LINK) $(LDLIBS)
+	$(CC) -o $@ $< $(LIB_A) $(RT_LINK) -lprofapi $(LDLIBS)
 # test_aclnn reads the executors' plans (nn_internal.h) through the libraries
 $(BUILD)/tests/unit/test_aclnn: $(BUILD)/obj/tests/unit/test_aclnn.o $(UNIT_MAIN) $(NN_LIBS) $(RT_LIBS)
 	@mkdir -p $(dir $@)

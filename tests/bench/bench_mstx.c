@@ -2,7 +2,10 @@
  * bench_mstx.c - cost of the stamp hot paths as an application meets them:
  * linked to libmsprofiler.so (its PLT entries, its TLS), host only.
  *   aclprofMark, aclprofPush + aclprofPop, aclprofRangeStart + aclprofRangeStop,
- *   mstxMarkA (no stream), mstxRangeStartA + mstxRangeEnd (no stream)
+ *   mstxMarkA (no stream), mstxRangeStartA + mstxRangeEnd (no stream),
+ * and the reporter ABI's report calls as CANN's runtime and ACL make them,
+ * linked to libprofapi.so: MsprofReportApi, MsprofReportCompactInfo (a
+ * runtime task track), MsprofReportAdditionalInfo (a tensor info record),
  * each as ns per call and as a ratio to clock_gettime(CLOCK_MONOTONIC) timed
  * by the same thread in the same round, on 1 and on 2 threads.
  *
@@ -20,7 +23,8 @@
  *
  * Prints RESULT lines (measure, value, op, target) for the targets of the
  * performance issue: <= 1.3 for a mark, <= 2.2 for a pair (two clock reads
- * are the floor). Never fails on timing.
+ * are the floor), <= 1.5 for an API or compact report and <= 3 for an
+ * additional report (256 bytes copied). Never fails on timing.
  */
 #include <glob.h>
 #include <malloc.h>
@@ -34,6 +38,8 @@
 
 #include "acl/acl_prof.h"
 #include "mstx/ms_tools_ext.h"
+#include "profiling/aprof_pub.h"
+#include "profiling/npuprof_ext.h"
 #include "npuprof/hostread.h"
 
 #define MAX_ITERS 10000
@@ -47,20 +53,31 @@ enum op {
 	OP_RANGE,
 	OP_MSTX_MARK,
 	OP_MSTX_RANGE,
+	OP_REPORT_API,
+	OP_REPORT_COMPACT,
+	OP_REPORT_ADDITIONAL,
 	NOPS
 };
 
-static const char *const op_name[NOPS] = {
-	"clock_gettime(MONOTONIC)", "aclprofMark", "aclprofPush+Pop",
-	"aclprofRangeStart+Stop",   "mstxMarkA",   "mstxRangeStartA+End"
-};
-static const double op_target[NOPS] = { 1.0, 1.3, 2.2, 2.2, 1.3, 2.2 };
-static const int op_records[NOPS] = { 0, 1, 1, 1, 1, 2 };
+static const char *const op_name[NOPS] = { "clock_gettime(MONOTONIC)",
+					   "aclprofMark",
+					   "aclprofPush+Pop",
+					   "aclprofRangeStart+Stop",
+					   "mstxMarkA",
+					   "mstxRangeStartA+End",
+					   "MsprofReportApi",
+					   "MsprofReportCompactInfo",
+					   "MsprofReportAdditionalInfo" };
+static const double op_target[NOPS] = { 1.0, 1.3, 2.2, 2.2, 1.3, 2.2, 1.5, 1.5, 3.0 };
+static const int op_records[NOPS] = { 0, 1, 1, 1, 1, 2, 1, 1, 1 };
 
 struct worker {
 	int idx;
 	void *stamp;
 	pthread_t th;
+	struct MsprofApi api;
+	struct MsprofCompactInfo compact;
+	struct MsprofAdditionalInfo additional;
 	double ns[MAXT][ROUNDS][NOPS]; /* [threads-1][round][op] */
 	long failures;
 	long heap;
@@ -116,6 +133,27 @@ static double run_op(struct worker *w, enum op op)
 
 			fails += r == MSTX_INVALID_ID;
 			mstxRangeEnd(r);
+		}
+		break;
+	case OP_REPORT_API:
+		for (int i = 0; i < ITERS; i++) {
+			w->api.itemId = (uint64_t)i;
+			fails += MsprofReportApi(0, &w->api) != MSPROF_ERROR_NONE;
+		}
+		break;
+	case OP_REPORT_COMPACT:
+		for (int i = 0; i < ITERS; i++) {
+			w->compact.data.runtimeTrack.taskId = (uint16_t)i;
+			fails += MsprofReportCompactInfo(0, &w->compact, sizeof(w->compact)) !=
+				 MSPROF_ERROR_NONE;
+		}
+		break;
+	case OP_REPORT_ADDITIONAL:
+		for (int i = 0; i < ITERS; i++) {
+			w->additional.timeStamp = (uint64_t)i;
+			fails += MsprofReportAdditionalInfo(0, &w->additional,
+							    sizeof(w->additional)) !=
+				 MSPROF_ERROR_NONE;
 		}
 		break;
 	case NOPS: break;
@@ -177,9 +215,37 @@ static int count_cb(void *ctx, const struct npuprof_hostfmt_block_header *b,
 	struct count *c = ctx;
 	struct npuprof_hostread_tx ev;
 
-	/* TX records and their compact forms alike */
-	c->tx += npuprof_hostread_tx_event(b, r, &ev);
+	/* TX records and their compact forms alike, and the reports */
+	c->tx += npuprof_hostread_tx_event(b, r, &ev) || r->kind == NPUPROF_HOSTFMT_MSPROF_API ||
+		 r->kind == NPUPROF_HOSTFMT_MSPROF_COMPACT ||
+		 r->kind == NPUPROF_HOSTFMT_MSPROF_ADDITIONAL;
 	return 0;
+}
+
+/* The reports as CANN's runtime and ACL fill them: an ACL API, a task
+ * track, a node's tensor info; their (level, type) registered as theirs. */
+static void init_reports(struct worker *w)
+{
+	uint64_t t = MsprofSysCycleTime();
+
+	w->api = (struct MsprofApi){ .magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM,
+				     .level = MSPROF_REPORT_ACL_LEVEL,
+				     .type = 0x1000u,
+				     .threadId = (uint32_t)gettid(),
+				     .beginTime = t,
+				     .endTime = t + 1000 };
+	w->compact = (struct MsprofCompactInfo){ .magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM,
+						 .level = MSPROF_REPORT_RUNTIME_LEVEL,
+						 .type = NPUPROF_CANN_RT_TASK_TRACK,
+						 .threadId = (uint32_t)gettid(),
+						 .dataLen = sizeof(struct MsprofRuntimeTrack),
+						 .timeStamp = t };
+	w->additional = (struct MsprofAdditionalInfo){ .magicNumber = MSPROF_REPORT_DATA_MAGIC_NUM,
+						       .level = MSPROF_REPORT_NODE_LEVEL,
+						       .type = MSPROF_REPORT_NODE_TENSOR_INFO_TYPE,
+						       .threadId = (uint32_t)gettid(),
+						       .dataLen = 200,
+						       .timeStamp = t };
 }
 
 int main(void)
@@ -206,12 +272,18 @@ int main(void)
 	if (!c || aclprofStart(c) != ACL_SUCCESS)
 		return 1;
 	mstxMarkA("first call", NULL); /* registers the default domain (once, allocates) */
+	MsprofRegTypeInfo(MSPROF_REPORT_ACL_LEVEL, 0x1000u, "aclrtBenchApi");
+	MsprofRegTypeInfo(MSPROF_REPORT_RUNTIME_LEVEL, NPUPROF_CANN_RT_TASK_TRACK,
+			  NPUPROF_CANN_TASK_TRACK_NAME);
+	MsprofRegTypeInfo(MSPROF_REPORT_NODE_LEVEL, MSPROF_REPORT_NODE_TENSOR_INFO_TYPE,
+			  "tensor_info");
 	expect++;
 	pthread_barrier_init(&g_start, NULL, MAXT + 1);
 	pthread_barrier_init(&g_end, NULL, MAXT + 1);
 	for (int t = 0; t < MAXT; t++) {
 		g_w[t].idx = t;
 		g_w[t].stamp = aclprofCreateStamp();
+		init_reports(&g_w[t]);
 		aclprofSetStampTraceMessage(g_w[t].stamp, "bench stamp message", 19);
 		pthread_create(&g_w[t].th, NULL, worker_main, &g_w[t]);
 	}
@@ -234,7 +306,7 @@ int main(void)
 			heap = g_w[t].heap;
 	}
 
-	printf("stamp hot paths through libmsprofiler.so, host only: %d calls x %d interleaved "
+	printf("stamp and report hot paths through libmsprofiler.so and libprofapi.so, host only: %d calls x %d interleaved "
 	       "rounds, %ld CPUs\n",
 	       ITERS, ROUNDS, sysconf(_SC_NPROCESSORS_ONLN));
 	printf("%-26s %7s %9s %9s %16s %7s\n", "operation", "threads", "ns/call", "x clock",
@@ -285,7 +357,7 @@ int main(void)
 	printf("failed calls %ld; heap growth during timed loops %ld bytes (max per "
 	       "thread-round)\n",
 	       fails, heap);
-	printf("TX records decoded %llu of %llu issued, lost to full rings %llu\n",
+	printf("TX and report records decoded %llu of %llu issued, lost to full rings %llu\n",
 	       (unsigned long long)cnt.tx, (unsigned long long)expect,
 	       (unsigned long long)cnt.lost);
 	aclprofDestroyStamp(g_w[0].stamp);
