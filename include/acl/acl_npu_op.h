@@ -87,6 +87,12 @@ typedef struct aclnpuOpDesc {
  * libopapi's aclnnAdd around its kernels): no second one, apiName unused. */
 #define ACLNPU_OP_IN_API 1u
 
+/* Memory a kernel may read or write on npusim: 1 if [base + offset,
+ * base + offset + size) lies inside one live allocation of aclrtMalloc or
+ * aclrtMallocHost that begins at base, else 0. The aclnn operators compute
+ * their results on the host only over memory this confirms. */
+ACL_FUNC_VISIBILITY int aclnpuMemSpan(const void *base, uint64_t offset, uint64_t size);
+
 /* Launches one kernel task. ACL_ERROR_INVALID_PARAM for a NULL or
  * inconsistent descriptor, else as the other stream APIs. */
 ACL_FUNC_VISIBILITY aclError aclnpuLaunchOp(const aclnpuOpDesc *desc, aclrtStream stream);

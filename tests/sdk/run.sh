@@ -35,13 +35,14 @@ printf '#include "driver/ascend_hal.h"\n#include "profiling/prof_api.h"\nint mai
 for l in libascendcl.so libacl_rt.so libacl_tdt_channel.so libacl_tdt_queue.so libascend_dump.so libruntime.so libmsprofiler.so libprofapi.so libnnopbase.so libopapi.so libc_sec.so libms_tools_ext.so; do
 	[ -f "$out/prefix/lib64/$l" ] || { echo "sdk: $l not installed"; exit 1; }
 done
-# the aclnn libraries live in the application: libc and the runtime only
+# the aclnn libraries live in the application: glibc (libc; libm for the
+# results npusim computes, user/aclnn/nn_compute.c) and the runtime only
 for l in libnnopbase.so libopapi.so libc_sec.so; do
 	needed=$(readelf -d "$out/prefix/lib64/$l" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
 	for n in $needed; do
 		case $n in
-		libc.so.6 | libascendcl.so | libnnopbase.so) ;;
-		*) echo "sdk: $l needs $n (libc and the runtime only)"; exit 1 ;;
+		libc.so.6 | libm.so.6 | libascendcl.so | libnnopbase.so) ;;
+		*) echo "sdk: $l needs $n (glibc and the runtime only)"; exit 1 ;;
 		esac
 	done
 done

@@ -8,6 +8,7 @@
  * VM (tests/vm/suite_46_aclnn.sh).
  */
 #include <check.h>
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -602,6 +603,158 @@ START_TEST(layer_norm)
 }
 END_TEST
 
+/* ---- results computed on the host (nn_compute.c) ---- */
+
+/* A contiguous tensor over host memory of the runtime (aclrtMallocHost),
+ * filled from v (n values of dtype dt's size). */
+static aclTensor *mk_data(aclDataType dt, uint64_t nd, const int64_t *dims, const void *v,
+			  size_t bytes, void **mem)
+{
+	int64_t st[ACLNN_MAX_DIMS], s = 1;
+
+	for (uint64_t i = nd; i-- > 0;) {
+		st[i] = s;
+		s *= dims[i];
+	}
+	ck_assert_int_eq(aclrtMallocHost(mem, bytes), ACL_SUCCESS);
+	memcpy(*mem, v, bytes);
+	return aclCreateTensor(dims, nd, dt, st, 0, ACL_FORMAT_ND, dims, nd, *mem);
+}
+#define D(dt, v, mem, ...)                                                \
+	mk_data(dt, sizeof((int64_t[]){ __VA_ARGS__ }) / sizeof(int64_t), \
+		(int64_t[]){ __VA_ARGS__ }, (v), sizeof(v), (mem))
+
+START_TEST(computed)
+{
+	float s8[8] = { 0, 1, 2, 3, 4, 5, 6, 7 }, o2[2] = { 1, -2 }, out8[8] = { 0 };
+	float a6[6] = { 1, 2, 3, 4, 5, 6 }, b6[6] = { 1, 0, 0, 1, 1, 1 }, mm4[4] = { 0 };
+	float sm[6] = { 0, 0, 0, 1, 2, 3 }, ln4[4] = { 1, 2, 3, 4 }, w2[2] = { 2, 2 };
+	int32_t i3[3] = { 2147483647, -5, 7 }, j3[3] = { 1, 3, -7 }, io[3] = { 0 };
+	uint16_t h8[8] = { 0 };
+	float al = 1.5f, stack_out[8];
+	int32_t ai = 3;
+	void *m[16];
+	aclTensor *self, *other, *out, *t16, *x, *w, *mean, *rstd, *bad;
+	aclScalar *alpha = aclCreateScalar(&al, ACL_FLOAT), *alpha_i;
+	aclIntArray *ns;
+	uint64_t ws;
+	aclOpExecutor *e;
+	const float *r;
+
+	ck_assert_int_eq(aclInit(NULL), ACL_SUCCESS);
+	/* Add with alpha, other broadcast over the rows: an Axpy */
+	self = D(ACL_FLOAT, s8, &m[0], 4, 2);
+	other = D(ACL_FLOAT, o2, &m[1], 2);
+	out = D(ACL_FLOAT, out8, &m[2], 4, 2);
+	ck_assert_int_eq(aclnnAddGetWorkspaceSize(self, other, alpha, out, &ws, &e), ACLNN_SUCCESS);
+	nnop_compute("aclnnAdd", &e->compute);
+	nnop_exec_drop(e);
+	r = m[2];
+	for (int i = 0; i < 8; i++)
+		ck_assert_float_eq_tol(r[i], s8[i] + 1.5f * o2[i % 2], 1e-6);
+	/* Mul into the same out */
+	ck_assert_int_eq(aclnnMulGetWorkspaceSize(self, other, out, &ws, &e), ACLNN_SUCCESS);
+	nnop_compute("aclnnMul", &e->compute);
+	nnop_exec_drop(e);
+	for (int i = 0; i < 8; i++)
+		ck_assert_float_eq(r[i], s8[i] * o2[i % 2]);
+	/* Cast to FLOAT16, rounded to nearest even: 0, -2, 2, -6, 4, -10, 6, -14 */
+	t16 = D(ACL_FLOAT16, h8, &m[3], 4, 2);
+	ck_assert_int_eq(aclnnCastGetWorkspaceSize(out, ACL_FLOAT16, t16, &ws, &e), ACLNN_SUCCESS);
+	nnop_compute("aclnnCast", &e->compute);
+	nnop_exec_drop(e);
+	ck_assert_uint_eq(((uint16_t *)m[3])[1], 0xc000u); /* -2 */
+	ck_assert_uint_eq(((uint16_t *)m[3])[6], 0x4600u); /* 6 */
+	ck_assert_uint_eq(((uint16_t *)m[3])[7], 0xcb00u); /* -14 */
+	/* integers exactly, wrapping as the device's do: i + 3 j */
+	alpha_i = aclCreateScalar(&ai, ACL_INT32);
+	aclDestroyTensor(self);
+	aclDestroyTensor(other);
+	aclDestroyTensor(out);
+	self = D(ACL_INT32, i3, &m[4], 3);
+	other = D(ACL_INT32, j3, &m[5], 3);
+	out = D(ACL_INT32, io, &m[6], 3);
+	ck_assert_int_eq(aclnnAddGetWorkspaceSize(self, other, alpha_i, out, &ws, &e),
+			 ACLNN_SUCCESS);
+	nnop_compute("aclnnAdd", &e->compute);
+	nnop_exec_drop(e);
+	ck_assert_int_eq(((int32_t *)m[6])[0], (int32_t)0x80000002u);
+	ck_assert_int_eq(((int32_t *)m[6])[1], 4);
+	ck_assert_int_eq(((int32_t *)m[6])[2], -14);
+	aclDestroyTensor(self);
+	aclDestroyTensor(other);
+	aclDestroyTensor(out);
+	/* Matmul [2,3] x [3,2] */
+	self = D(ACL_FLOAT, a6, &m[7], 2, 3);
+	other = D(ACL_FLOAT, b6, &m[8], 3, 2);
+	out = D(ACL_FLOAT, mm4, &m[9], 2, 2);
+	ck_assert_int_eq(aclnnMatmulGetWorkspaceSize(self, other, out, 0, &ws, &e), ACLNN_SUCCESS);
+	nnop_compute("aclnnMatmul", &e->compute);
+	nnop_exec_drop(e);
+	r = m[9];
+	ck_assert_float_eq(r[0], 4);
+	ck_assert_float_eq(r[1], 5);
+	ck_assert_float_eq(r[2], 10);
+	ck_assert_float_eq(r[3], 11);
+	aclDestroyTensor(self);
+	aclDestroyTensor(other);
+	aclDestroyTensor(out);
+	/* Softmax over the last dim of [2,3] */
+	self = D(ACL_FLOAT, sm, &m[10], 2, 3);
+	out = D(ACL_FLOAT, a6, &m[11], 2, 3);
+	ck_assert_int_eq(aclnnSoftmaxGetWorkspaceSize(self, -1, out, &ws, &e), ACLNN_SUCCESS);
+	nnop_compute("aclnnSoftmax", &e->compute);
+	nnop_exec_drop(e);
+	r = m[11];
+	ck_assert_float_eq_tol(r[0], 1.0 / 3, 1e-6);
+	ck_assert_float_eq_tol(r[5], exp(1) / (1 + exp(-1) + exp(1)), 1e-6);
+	aclDestroyTensor(self);
+	aclDestroyTensor(out);
+	/* LayerNorm of [2,2] over the last dim, weight 2, with mean and rstd */
+	x = D(ACL_FLOAT, ln4, &m[12], 2, 2);
+	w = D(ACL_FLOAT, w2, &m[13], 2);
+	out = D(ACL_FLOAT, mm4, &m[14], 2, 2);
+	mean = D(ACL_FLOAT, o2, &m[15], 2, 1);
+	rstd = D(ACL_FLOAT, o2, &m[1], 2, 1);
+	ns = aclCreateIntArray((int64_t[]){ 2 }, 1);
+	ck_assert_int_eq(aclnnLayerNormGetWorkspaceSize(x, ns, w, NULL, 0, out, mean, rstd, &ws,
+							&e),
+			 ACLNN_SUCCESS);
+	nnop_compute("aclnnLayerNorm", &e->compute);
+	nnop_exec_drop(e);
+	r = m[14];
+	ck_assert_float_eq_tol(r[0], -2, 1e-5);
+	ck_assert_float_eq_tol(r[3], 2, 1e-5);
+	ck_assert_float_eq_tol(((float *)m[15])[1], 3.5, 1e-6);
+	ck_assert_float_eq_tol(((float *)m[1])[0], 2, 1e-5);
+	/* data that is not the runtime's memory: nothing written, said once */
+	memset(stack_out, 0, sizeof(stack_out));
+	bad = aclCreateTensor((int64_t[]){ 2, 2 }, 2, ACL_FLOAT, (int64_t[]){ 2, 1 }, 0,
+			      ACL_FORMAT_ND, (int64_t[]){ 2, 2 }, 2, stack_out);
+	ck_assert_int_eq(aclnnAddGetWorkspaceSize(x, x, alpha, bad, &ws, &e), ACLNN_SUCCESS);
+	nnop_compute("aclnnAdd", &e->compute);
+	nnop_exec_drop(e);
+	ck_assert_float_eq(stack_out[0], 0);
+	/* past the end of its allocation: w has 2 elements, viewed as [2,2] */
+	aclDestroyTensor(bad);
+	bad = aclCreateTensor((int64_t[]){ 2, 2 }, 2, ACL_FLOAT, (int64_t[]){ 2, 1 }, 0,
+			      ACL_FORMAT_ND, (int64_t[]){ 2, 2 }, 2, m[13]);
+	ck_assert_int_eq(aclnnAddGetWorkspaceSize(x, x, alpha, bad, &ws, &e), ACLNN_SUCCESS);
+	nnop_compute("aclnnAdd", &e->compute);
+	nnop_exec_drop(e);
+	ck_assert_float_eq(((float *)m[13])[0], 2);
+	aclDestroyTensor(bad);
+	for (aclTensor **t = (aclTensor *[]){ x, w, out, mean, rstd, t16, NULL }; *t; t++)
+		aclDestroyTensor(*t);
+	for (int i = 0; i < 16; i++)
+		aclrtFreeHost(m[i]);
+	aclDestroyScalar(alpha);
+	aclDestroyScalar(alpha_i);
+	aclDestroyIntArray(ns);
+	aclFinalize();
+}
+END_TEST
+
 /* ---- the launch phase ---- */
 
 START_TEST(launch_checks)
@@ -729,6 +882,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, matmul_types_and_model);
 	tcase_add_test(tc, softmax);
 	tcase_add_test(tc, layer_norm);
+	tcase_add_test(tc, computed);
 	tcase_add_test(tc, launch_checks);
 	tcase_add_test(tc, op_desc_sizes);
 	tcase_add_test(tc, securec);

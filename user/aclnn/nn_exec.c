@@ -430,6 +430,7 @@ static aclnnStatus run_checked(const char *api, void *workspace, uint64_t worksp
 					ret, aclGetRecentErrMsg() ? aclGetRecentErrMsg() : "");
 		}
 	}
+	nnop_compute(api, &e->compute);
 	nnop_exec_drop(e);
 	return ACLNN_SUCCESS;
 }

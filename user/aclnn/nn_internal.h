@@ -68,12 +68,43 @@ struct nn_kernel {
 	char in_formats[NN_MAX_IO * 16], out_formats[NN_MAX_IO * 16];
 };
 
+/* What a launch computes on the host (nn_compute.c): the operator and
+ * copies of its tensor handles as the plan checked them (their data is the
+ * caller's memory, read and written at launch). */
+enum nn_op {
+	NN_OP_NONE,
+	NN_OP_BINARY,
+	NN_OP_CAST,
+	NN_OP_MATMUL,
+	NN_OP_SOFTMAX,
+	NN_OP_LAYER_NORM
+};
+#define NN_COMPUTE_TENSORS 6
+struct nn_compute {
+	enum nn_op op;
+	uint32_t has; /* bit i: t[i] is given */
+	aclTensor t[NN_COMPUTE_TENSORS]; /* inputs, then outputs, per op */
+	int mul; /* BINARY: Mul, else Add of alpha times other */
+	aclDataType pt; /* BINARY: the dtype it computes in */
+	double alpha; /* BINARY Add */
+	int64_t alpha_i; /* BINARY Add in an integer dtype */
+	int64_t dim; /* SOFTMAX: the dim (>= 0); LAYER_NORM: the trailing dims normalized */
+	double eps; /* LAYER_NORM */
+};
+
+/* Computes c's results into its outputs (nothing for a tensor without
+ * data; said once on stderr where data or dtype cannot be computed). */
+void nnop_compute(const char *api, const struct nn_compute *c);
+/* Sets tensor slot i of c (NULL: not given). */
+void nnop_compute_tensor(struct nn_compute *c, uint32_t i, const aclTensor *t);
+
 struct aclOpExecutor {
 	uint32_t magic; /* NN_EXEC_LIVE until launched */
 	const char *api; /* the launch API it belongs to, "aclnnAdd" */
 	uint64_t workspace; /* bytes the kernels need */
 	uint32_t nkernels;
 	struct nn_kernel k[NN_MAX_KERNELS];
+	struct nn_compute compute; /* what the launch computes */
 	struct aclOpExecutor *all_next; /* every executor ever made */
 	struct aclOpExecutor *free_next;
 };

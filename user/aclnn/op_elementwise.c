@@ -143,6 +143,14 @@ static aclnnStatus plan_binary(const char *api, const aclTensor *self, const acl
 			return st;
 		}
 	}
+	e->compute.op = NN_OP_BINARY;
+	e->compute.mul = !has_alpha;
+	e->compute.pt = pt;
+	e->compute.alpha = has_alpha ? alpha->f : 1;
+	e->compute.alpha_i = has_alpha ? alpha->i : 1;
+	nnop_compute_tensor(&e->compute, 0, self);
+	nnop_compute_tensor(&e->compute, 1, other);
+	nnop_compute_tensor(&e->compute, 2, out);
 	return nnop_exec_done(e, workspace_size, executor);
 }
 
@@ -239,6 +247,9 @@ static aclnnStatus plan_cast_op(const aclTensor *self, aclDataType dtype, const 
 		nnop_exec_drop(e);
 		return st;
 	}
+	e->compute.op = NN_OP_CAST;
+	nnop_compute_tensor(&e->compute, 0, self);
+	nnop_compute_tensor(&e->compute, 1, out);
 	return nnop_exec_done(e, workspace_size, executor);
 }
 

@@ -58,6 +58,10 @@ static aclnnStatus plan_softmax(const aclTensor *self, int64_t dim, const aclTen
 		return nnop_err(ACLNN_ERR_PARAM_INVALID, api,
 				"tensor too large for the simulator's task time limit");
 	}
+	e->compute.op = NN_OP_SOFTMAX;
+	e->compute.dim = dim < 0 ? dim + rank : dim;
+	nnop_compute_tensor(&e->compute, 0, self);
+	nnop_compute_tensor(&e->compute, 1, out);
 	return nnop_exec_done(e, workspace_size, executor);
 }
 
@@ -179,6 +183,15 @@ static aclnnStatus plan_layer_norm(const aclTensor *x, const aclIntArray *ns, co
 				"tensor too large for the simulator's task time limit");
 	}
 	e->workspace = NN_SYS_WORKSPACE;
+	e->compute.op = NN_OP_LAYER_NORM;
+	e->compute.dim = (int64_t)ns->n;
+	e->compute.eps = eps;
+	nnop_compute_tensor(&e->compute, 0, x);
+	nnop_compute_tensor(&e->compute, 1, w);
+	nnop_compute_tensor(&e->compute, 2, b);
+	nnop_compute_tensor(&e->compute, 3, out);
+	nnop_compute_tensor(&e->compute, 4, mean);
+	nnop_compute_tensor(&e->compute, 5, rstd);
 	return nnop_exec_done(e, workspace_size, executor);
 }
 

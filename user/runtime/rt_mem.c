@@ -132,6 +132,16 @@ int rt_mem_dev(const void *p, size_t *size)
 	return dev_of(p);
 }
 
+int aclnpuMemSpan(const void *base, uint64_t offset, uint64_t size)
+{
+	uint64_t have;
+
+	if (!rt_is_dev_ptr(base))
+		return 0;
+	have = ((const struct mem_hdr *)((const char *)base - MEM_HDR))->size;
+	return offset <= have && size <= have - offset;
+}
+
 /* ---- peer access ---- */
 
 /* g_peer[a][b]: device a may access device b's memory while both are in

@@ -33,9 +33,9 @@
  *
  * The launch then calls each operator's GetWorkspaceSize and launch
  * function on the mirror stream from the calling thread, so that the CANN
- * API rows and tasks nest in the torch op's range. Tensors and workspaces
- * all point into one scratch block of device memory taken at open() (grown
- * when a workspace needs more): nothing is computed.
+ * API rows and tasks nest in the torch op's range. Tensors have no data
+ * (so nothing is computed) and workspaces point into one scratch block of
+ * device memory taken at open() (grown when a workspace needs more).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -908,7 +908,9 @@ MIRROR_API int npuprof_mirror_sync(void)
 
 /* ---- the launch ------------------------------------------------------------ */
 
-static aclTensor *tensor(const struct mt *m, void *data)
+/* A tensor without data: the mirror models the op, it does not compute it
+ * (user/aclnn computes only tensors with data). */
+static aclTensor *tensor(const struct mt *m)
 {
 	int64_t st[MAX_DIMS], s = 1;
 
@@ -917,14 +919,14 @@ static aclTensor *tensor(const struct mt *m, void *data)
 		s *= m->dims[i] ? m->dims[i] : 1;
 	}
 	return aclCreateTensor(m->dims, m->ndim, (aclDataType)m->dtype, st, 0, ACL_FORMAT_ND,
-			       m->dims, m->ndim, data);
+			       m->dims, m->ndim, NULL);
 }
 
 typedef aclnnStatus (*launch_fn)(void *, uint64_t, aclOpExecutor *, aclrtStream);
 
 static int run_step(const struct step *s)
 {
-	void *data = atomic_load(&g.scratch), *ws;
+	void *ws;
 	aclTensor *a = NULL, *b = NULL, *out = NULL, *mean = NULL, *rstd = NULL;
 	aclScalar *alpha = NULL;
 	aclIntArray *ns = NULL;
@@ -938,9 +940,9 @@ static int run_step(const struct step *s)
 	if (mt_numel(&s->a) == 0 ||
 	    (s->op != S_CAST && s->op != S_SOFTMAX && s->op != S_LAYERNORM && mt_numel(&s->b) == 0))
 		return 0; /* an empty tensor: nothing to run */
-	a = tensor(&s->a, data);
-	b = s->op == S_LAYERNORM && s->b.ndim == 0 ? NULL : tensor(&s->b, data);
-	out = tensor(&s->out, data);
+	a = tensor(&s->a);
+	b = s->op == S_LAYERNORM && s->b.ndim == 0 ? NULL : tensor(&s->b);
+	out = tensor(&s->out);
 	if (!a || !out || (s->op != S_LAYERNORM && !b)) {
 		ret = fail(-ENOMEM, "%s: cannot make its tensors", api);
 		goto out;
@@ -992,8 +994,8 @@ static int run_step(const struct step *s)
 			stat.dims[i] = 1;
 		ns = aclCreateIntArray(s->a.dims + (s->a.ndim - s->norm_ndim), s->norm_ndim);
 		if (s->stats) {
-			mean = tensor(&stat, data);
-			rstd = tensor(&stat, data);
+			mean = tensor(&stat);
+			rstd = tensor(&stat);
 		}
 		if (!ns || (s->stats && (!mean || !rstd))) {
 			ret = fail(-ENOMEM, "%s: cannot make its arguments", api);

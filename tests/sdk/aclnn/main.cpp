@@ -189,6 +189,28 @@ int main()
         ret = aclrtMemcpy(result.data(), result.size() * sizeof(float), out.addr,
                           result.size() * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST);
         CHECK_RET(ret == ACL_SUCCESS, LOG_PRINT("copy result from device to host failed. ERROR: %d\n", ret); return 1);
+        // npusim computes the operators' results: out = self * vec = 1 * 2, cast to FLOAT16 (0x4000);
+        // y is the LayerNorm of constant rows: 0 * weight 1 + bias 1
+        std::vector<uint16_t> r16(8);
+        std::vector<float> ry(8 * 1024);
+        ret = aclrtMemcpy(r16.data(), 16, out16.addr, 16, ACL_MEMCPY_DEVICE_TO_HOST);
+        CHECK_RET(ret == ACL_SUCCESS, return 1);
+        ret = aclrtMemcpy(ry.data(), ry.size() * sizeof(float), y.addr, ry.size() * sizeof(float),
+                          ACL_MEMCPY_DEVICE_TO_HOST);
+        CHECK_RET(ret == ACL_SUCCESS, return 1);
+        for (int i = 0; i < 8; i++) {
+            if (result[i] != 2.0f || r16[i] != 0x4000) {
+                LOG_PRINT("result[%d] = %f, cast %#x: expected 2.0 and 0x4000\n", i, result[i], r16[i]);
+                failed = 1;
+            }
+        }
+        for (size_t i = 0; i < ry.size(); i++) {
+            if (ry[i] != 1.0f) {
+                LOG_PRINT("layer norm y[%zu] = %f, expected 1.0\n", i, ry[i]);
+                failed = 1;
+                break;
+            }
+        }
     }
     for (auto t : {&self, &other, &vec, &out, &out16, &mA, &mB, &mOut, &x, &y, &w, &b, &mean, &rstd}) {
         Release(t);
