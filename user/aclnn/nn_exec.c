@@ -430,7 +430,8 @@ static aclnnStatus run_checked(const char *api, void *workspace, uint64_t worksp
 					ret, aclGetRecentErrMsg() ? aclGetRecentErrMsg() : "");
 		}
 	}
-	nnop_compute(api, &e->compute);
+	if (e->compute.run)
+		e->compute.run(api, &e->compute);
 	nnop_exec_drop(e);
 	return ACLNN_SUCCESS;
 }

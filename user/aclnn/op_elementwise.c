@@ -143,7 +143,7 @@ static aclnnStatus plan_binary(const char *api, const aclTensor *self, const acl
 			return st;
 		}
 	}
-	e->compute.op = NN_OP_BINARY;
+	nnop_compute_set(&e->compute, NN_OP_BINARY);
 	e->compute.mul = !has_alpha;
 	e->compute.pt = pt;
 	e->compute.alpha = has_alpha ? alpha->f : 1;
@@ -247,7 +247,7 @@ static aclnnStatus plan_cast_op(const aclTensor *self, aclDataType dtype, const 
 		nnop_exec_drop(e);
 		return st;
 	}
-	e->compute.op = NN_OP_CAST;
+	nnop_compute_set(&e->compute, NN_OP_CAST);
 	nnop_compute_tensor(&e->compute, 0, self);
 	nnop_compute_tensor(&e->compute, 1, out);
 	return nnop_exec_done(e, workspace_size, executor);

@@ -95,7 +95,7 @@ static aclnnStatus plan_matmul(const aclTensor *self, const aclTensor *mat2, con
 				"product too large for the simulator's task time limit");
 	}
 	e->workspace = NN_SYS_WORKSPACE;
-	e->compute.op = NN_OP_MATMUL;
+	nnop_compute_set(&e->compute, NN_OP_MATMUL);
 	nnop_compute_tensor(&e->compute, 0, self);
 	nnop_compute_tensor(&e->compute, 1, mat2);
 	nnop_compute_tensor(&e->compute, 2, out);

@@ -58,7 +58,7 @@ static aclnnStatus plan_softmax(const aclTensor *self, int64_t dim, const aclTen
 		return nnop_err(ACLNN_ERR_PARAM_INVALID, api,
 				"tensor too large for the simulator's task time limit");
 	}
-	e->compute.op = NN_OP_SOFTMAX;
+	nnop_compute_set(&e->compute, NN_OP_SOFTMAX);
 	e->compute.dim = dim < 0 ? dim + rank : dim;
 	nnop_compute_tensor(&e->compute, 0, self);
 	nnop_compute_tensor(&e->compute, 1, out);
@@ -183,7 +183,7 @@ static aclnnStatus plan_layer_norm(const aclTensor *x, const aclIntArray *ns, co
 				"tensor too large for the simulator's task time limit");
 	}
 	e->workspace = NN_SYS_WORKSPACE;
-	e->compute.op = NN_OP_LAYER_NORM;
+	nnop_compute_set(&e->compute, NN_OP_LAYER_NORM);
 	e->compute.dim = (int64_t)ns->n;
 	e->compute.eps = eps;
 	nnop_compute_tensor(&e->compute, 0, x);
