@@ -11,8 +11,9 @@ NN_OPAPI     := $(BUILD)/lib/libopapi.so
 NN_LIBS      := $(NN_BASE) $(NN_OPAPI) $(NN_CSEC)
 product: $(NN_LIBS)
 
-$(NN_BASE): $(NN_BASE_OBJS) $(RT_ACL)
+$(NN_BASE): $(NN_BASE_OBJS) $(BUILD)/obj/user/common.a $(RT_ACL)
 	$(CC) -shared -Wl,-soname,libnnopbase.so -Wl,--no-undefined -o $@ $(NN_BASE_OBJS) \
+		$(BUILD)/obj/user/common.a \
 		-L$(BUILD)/lib -lascendcl -lpthread -lm -Wl,-rpath,'$$ORIGIN'
 $(NN_OPAPI): $(NN_OP_OBJS) $(NN_BASE)
 	$(CC) -shared -Wl,-soname,libopapi.so -Wl,--no-undefined -o $@ $(NN_OP_OBJS) \

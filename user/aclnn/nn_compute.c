@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "acl/acl_npu_op.h"
+#include "fpconv.h"
 #include "nn_internal.h"
 
 /* The largest matrix product computed (multiply-adds): larger ones would
@@ -29,91 +30,8 @@
 
 /* ---- elements ---------------------------------------------------------- */
 
-static double f16_to_d(uint16_t h)
-{
-	uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-	double v = e == 0  ? ldexp((double)m, -24) :
-		   e == 31 ? (m ? NAN : INFINITY) :
-			     ldexp((double)(m | 0x400u), (int)e - 25);
-
-	return h & 0x8000u ? -v : v;
-}
-
-/* IEEE binary16, rounded to nearest even (from the float value). */
-static uint16_t f_to_f16(float f)
-{
-	uint32_t u, m, half, rem, mid, shift;
-	uint16_t s;
-	int32_t e;
-
-	memcpy(&u, &f, sizeof(u));
-	s = (uint16_t)((u >> 16) & 0x8000u);
-	e = (int32_t)((u >> 23) & 0xffu) - 127 + 15;
-	m = u & 0x7fffffu;
-	if (((u >> 23) & 0xffu) == 0xffu)
-		return s | 0x7c00u | (m ? 0x200u : 0);
-	if (e >= 31)
-		return s | 0x7c00u;
-	if (e <= 0) { /* a subnormal half, or zero */
-		if (e < -10)
-			return s;
-		m |= 0x800000u;
-		shift = (uint32_t)(14 - e);
-		half = m >> shift;
-		rem = m & ((1u << shift) - 1);
-		mid = 1u << (shift - 1);
-		if (rem > mid || (rem == mid && (half & 1)))
-			half++;
-		return s | (uint16_t)half;
-	}
-	half = ((uint32_t)e << 10) | (m >> 13);
-	rem = m & 0x1fffu;
-	if (rem > 0x1000u || (rem == 0x1000u && (half & 1)))
-		half++; /* a carry into the exponent gives the next binade, or inf */
-	return s | (uint16_t)half;
-}
-
-static double bf16_to_d(uint16_t h)
-{
-	uint32_t u = (uint32_t)h << 16;
-	float f;
-
-	memcpy(&f, &u, sizeof(f));
-	return f;
-}
-
-static uint16_t f_to_bf16(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, sizeof(u));
-	if ((u & 0x7fffffffu) > 0x7f800000u)
-		return (uint16_t)((u >> 16) | 0x40u); /* a quiet NaN */
-	return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1)) >> 16);
-}
-
-/* The element at p of dtype dt as a double. */
-static double ld_f(aclDataType dt, const void *p)
-{
-	switch (dt) {
-	case ACL_FLOAT: return *(const float *)p;
-	case ACL_DOUBLE: return *(const double *)p;
-	case ACL_FLOAT16: return f16_to_d(*(const uint16_t *)p);
-	case ACL_BF16: return bf16_to_d(*(const uint16_t *)p);
-	case ACL_INT8: return *(const int8_t *)p;
-	case ACL_UINT8: return *(const uint8_t *)p;
-	case ACL_INT16: return *(const int16_t *)p;
-	case ACL_UINT16: return *(const uint16_t *)p;
-	case ACL_INT32: return *(const int32_t *)p;
-	case ACL_UINT32: return *(const uint32_t *)p;
-	case ACL_INT64: return (double)*(const int64_t *)p;
-	case ACL_UINT64: return (double)*(const uint64_t *)p;
-	case ACL_BOOL: return *(const uint8_t *)p != 0;
-	default: return 0;
-	}
-}
-
-/* The element at p of an integer or bool dtype, exactly. */
+/* The element at p of an integer or bool dtype, exactly (UINT64 as its
+ * two's complement). */
 static int64_t ld_i(aclDataType dt, const void *p)
 {
 	switch (dt) {
@@ -126,7 +44,20 @@ static int64_t ld_i(aclDataType dt, const void *p)
 	case ACL_INT64: return *(const int64_t *)p;
 	case ACL_UINT64: return (int64_t) * (const uint64_t *)p;
 	case ACL_BOOL: return *(const uint8_t *)p != 0;
-	default: return (int64_t)ld_f(dt, p);
+	default: return 0;
+	}
+}
+
+/* The element at p of dtype dt as a double. */
+static double ld_f(aclDataType dt, const void *p)
+{
+	switch (dt) {
+	case ACL_FLOAT: return *(const float *)p;
+	case ACL_DOUBLE: return *(const double *)p;
+	case ACL_FLOAT16: return npuprof_f16_to_float(*(const uint16_t *)p, 0);
+	case ACL_BF16: return npuprof_bf16_to_float(*(const uint16_t *)p);
+	case ACL_UINT64: return (double)*(const uint64_t *)p;
+	default: return (double)ld_i(dt, p);
 	}
 }
 
@@ -146,8 +77,8 @@ static void st_i(aclDataType dt, void *p, int64_t v)
 	case ACL_BOOL: *(uint8_t *)p = v != 0; break;
 	case ACL_FLOAT: *(float *)p = (float)v; break;
 	case ACL_DOUBLE: *(double *)p = (double)v; break;
-	case ACL_FLOAT16: *(uint16_t *)p = f_to_f16((float)v); break;
-	case ACL_BF16: *(uint16_t *)p = f_to_bf16((float)v); break;
+	case ACL_FLOAT16: *(uint16_t *)p = npuprof_f16_from_float((float)v, 0); break;
+	case ACL_BF16: *(uint16_t *)p = npuprof_bf16_from_float((float)v); break;
 	default: break;
 	}
 }
@@ -159,8 +90,8 @@ static void st_f(aclDataType dt, void *p, double v)
 	switch (dt) {
 	case ACL_FLOAT: *(float *)p = (float)v; break;
 	case ACL_DOUBLE: *(double *)p = v; break;
-	case ACL_FLOAT16: *(uint16_t *)p = f_to_f16((float)v); break;
-	case ACL_BF16: *(uint16_t *)p = f_to_bf16((float)v); break;
+	case ACL_FLOAT16: *(uint16_t *)p = npuprof_f16_from_float((float)v, 0); break;
+	case ACL_BF16: *(uint16_t *)p = npuprof_bf16_from_float((float)v); break;
 	case ACL_BOOL: *(uint8_t *)p = v != 0; break;
 	default:
 		if (v != v)

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "acl/acl_rt_allocator.h"
+#include "fpconv.h"
 #include "rt_prof.h"
 
 /* ---- data buffers --------------------------------------------------------- */
@@ -74,77 +75,16 @@ size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer)
 	return dataBuffer ? dataBuffer->size : 0;
 }
 
-/* ---- half precision ------------------------------------------------------- */
-
-#define FP16_MAX_BITS 0x7bffU /* 65504 */
-
-/* float to fp16, rounding to nearest even; saturate: NaN, Inf and
- * overflow to the largest finite value (CANN's aclFloatToFloat16), else
- * IEEE's Inf and NaN. */
-static uint16_t half_from_float(float value, int saturate)
-{
-	uint32_t x, ax, sign, m, r, rem, half;
-	int e, shift;
-
-	memcpy(&x, &value, sizeof(x));
-	sign = (x >> 16) & 0x8000U;
-	ax = x & 0x7fffffffU;
-	if (ax > 0x7f800000U) /* NaN */
-		return saturate ? FP16_MAX_BITS : (uint16_t)(sign | 0x7e00U);
-	if (ax >= 0x477ff000U) /* >= 65520 rounds to Inf */
-		return (uint16_t)(sign | (saturate ? FP16_MAX_BITS : 0x7c00U));
-	if (ax < 0x33000000U) /* < 2^-25: rounds to zero */
-		return (aclFloat16)sign;
-	e = (int)(ax >> 23) - 127;
-	m = (ax & 0x7fffffU) | 0x800000U;
-	if (e < -14) { /* subnormal: m * 2^(e+1) units of 2^-24 */
-		shift = -(e + 1);
-		r = m >> shift;
-		rem = m & ((1U << shift) - 1);
-		half = 1U << (shift - 1);
-		if (rem > half || (rem == half && (r & 1)))
-			r++;
-		return (aclFloat16)(sign | r);
-	}
-	r = m >> 13;
-	rem = m & 0x1fffU;
-	if (rem > 0x1000U || (rem == 0x1000U && (r & 1)))
-		r++; /* a carry into bit 11 moves into the exponent */
-	return (aclFloat16)(sign | ((((uint32_t)(e + 15)) << 10) + r - 0x400U));
-}
+/* ---- half precision (user/common/fpconv.c) ----------------------------------- */
 
 aclFloat16 aclFloatToFloat16(float value)
 {
-	return half_from_float(value, 1);
-}
-
-/* fp16 to float; saturate: Inf and NaN become CANN's finite stand-ins
- * (aclFloat16ToFloat), else stay Inf and NaN. */
-static float half_to_float(uint16_t value, int saturate)
-{
-	uint32_t sign = ((uint32_t)value & 0x8000U) << 16, e = ((uint32_t)value >> 10) & 0x1fU,
-		 m = (uint32_t)value & 0x3ffU, x;
-	float f;
-
-	if (e == 31 && saturate)
-		return m ? 98304.0f : (sign ? -65536.0f : 65536.0f);
-	if (e == 31) {
-		x = sign | 0x7f800000U | (m << 13);
-		memcpy(&f, &x, sizeof(f));
-		return f;
-	}
-	if (e == 0) {
-		f = (float)m * (1.0f / 16777216.0f);
-		return sign ? -f : f;
-	}
-	x = sign | ((e - 15 + 127) << 23) | (m << 13);
-	memcpy(&f, &x, sizeof(f));
-	return f;
+	return npuprof_f16_from_float(value, 1);
 }
 
 float aclFloat16ToFloat(aclFloat16 value)
 {
-	return half_to_float(value, 1);
+	return npuprof_f16_to_float(value, 1);
 }
 
 /* ---- CANN attributes and versions ------------------------------------------- */
@@ -612,25 +552,6 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t c
 
 /* ---- reduce ---------------------------------------------------------------------- */
 
-static float bf16_to_float(uint16_t v)
-{
-	uint32_t x = (uint32_t)v << 16;
-	float f;
-
-	memcpy(&f, &x, sizeof(f));
-	return f;
-}
-
-static uint16_t bf16_from_float(float f)
-{
-	uint32_t x;
-
-	memcpy(&x, &f, sizeof(x));
-	if ((x & 0x7fffffffU) > 0x7f800000U)
-		return (uint16_t)((x >> 16) | 0x40); /* a quiet NaN */
-	return (uint16_t)((x + 0x7fffU + ((x >> 16) & 1)) >> 16);
-}
-
 static float reduce_f(float a, float b, aclrtReduceKind kind)
 {
 	switch (kind) {
@@ -688,17 +609,17 @@ static void reduce_host(void *dst, const void *src, size_t n, aclrtReduceKind ki
 			uint16_t *d = dst;
 			const uint16_t *q = src;
 
-			d[i] = half_from_float(reduce_f(half_to_float(d[i], 0),
-							half_to_float(q[i], 0), kind),
-					       0);
+			d[i] = npuprof_f16_from_float(reduce_f(npuprof_f16_to_float(d[i], 0),
+							       npuprof_f16_to_float(q[i], 0), kind),
+						      0);
 			break;
 		}
 		default: { /* ACL_BF16 */
 			uint16_t *d = dst;
 			const uint16_t *q = src;
 
-			d[i] = bf16_from_float(
-				reduce_f(bf16_to_float(d[i]), bf16_to_float(q[i]), kind));
+			d[i] = npuprof_bf16_from_float(reduce_f(npuprof_bf16_to_float(d[i]),
+								npuprof_bf16_to_float(q[i]), kind));
 			break;
 		}
 		}
@@ -790,13 +711,13 @@ static double rnd_get(const void *p, aclDataType type)
 		uint16_t h;
 
 		memcpy(&h, p, sizeof(h));
-		return half_to_float(h, 0);
+		return npuprof_f16_to_float(h, 0);
 	}
 	case ACL_BF16: {
 		uint16_t h;
 
 		memcpy(&h, p, sizeof(h));
-		return bf16_to_float(h);
+		return npuprof_bf16_to_float(h);
 	}
 	default: return 0;
 	}
@@ -807,9 +728,9 @@ static void rnd_put_float(void *dst, size_t i, aclDataType type, double v)
 	if (type == ACL_FLOAT)
 		((float *)dst)[i] = (float)v;
 	else if (type == ACL_FLOAT16)
-		((uint16_t *)dst)[i] = half_from_float((float)v, 0);
+		((uint16_t *)dst)[i] = npuprof_f16_from_float((float)v, 0);
 	else
-		((uint16_t *)dst)[i] = bf16_from_float((float)v);
+		((uint16_t *)dst)[i] = npuprof_bf16_from_float((float)v);
 }
 
 /* The bytes of a parameter (its value, or size bytes where its address
