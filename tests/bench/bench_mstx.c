@@ -150,7 +150,7 @@ static double run_op(struct worker *w, enum op op)
 		break;
 	case OP_REPORT_ADDITIONAL:
 		for (int i = 0; i < ITERS; i++) {
-			w->additional.timeStamp = (uint64_t)i;
+			w->additional.data[0] = (uint8_t)i;
 			fails += MsprofReportAdditionalInfo(0, &w->additional,
 							    sizeof(w->additional)) !=
 				 MSPROF_ERROR_NONE;
@@ -162,6 +162,8 @@ static double run_op(struct worker *w, enum op op)
 	w->failures += fails + (sink == 1);
 	return (double)(t1 - t0) / ITERS;
 }
+
+static void init_reports(struct worker *w);
 
 static void *worker_main(void *arg)
 {
@@ -181,6 +183,7 @@ static void *worker_main(void *arg)
 				aclprofPop();
 				mstxRangeEnd(mstxRangeStartA("warm", NULL));
 			}
+			init_reports(w); /* stamped inside this round's collection */
 			m0 = mallinfo2();
 			for (int op = 0; op < NOPS; op++)
 				w->ns[g_nthreads - 1][g_round][op] = run_op(w, (enum op)op);
@@ -206,7 +209,7 @@ static double median(double *v, int n)
 }
 
 struct count {
-	uint64_t tx, lost;
+	uint64_t tx, lost, bad;
 };
 
 static int count_cb(void *ctx, const struct npuprof_hostfmt_block_header *b,
@@ -252,7 +255,7 @@ int main(void)
 {
 	char dir[] = "/tmp/npuprof-bench-XXXXXX", pat[64], err[512];
 	aclprofConfig *c;
-	struct count cnt = { 0, 0 };
+	struct count cnt = { 0, 0, 0 };
 	uint64_t expect = 0;
 	long fails = 0, heap = 0;
 	glob_t g;
@@ -283,7 +286,6 @@ int main(void)
 	for (int t = 0; t < MAXT; t++) {
 		g_w[t].idx = t;
 		g_w[t].stamp = aclprofCreateStamp();
-		init_reports(&g_w[t]);
 		aclprofSetStampTraceMessage(g_w[t].stamp, "bench stamp message", 19);
 		pthread_create(&g_w[t].th, NULL, worker_main, &g_w[t]);
 	}
@@ -351,15 +353,17 @@ int main(void)
 						    sizeof(err)))
 				fprintf(stderr, "bench_mstx: %s\n", err);
 			cnt.lost += st.lost;
+			cnt.bad += st.bad_records + st.bad_blocks;
 		}
 		globfree(&g);
 	}
 	printf("failed calls %ld; heap growth during timed loops %ld bytes (max per "
 	       "thread-round)\n",
 	       fails, heap);
-	printf("TX and report records decoded %llu of %llu issued, lost to full rings %llu\n",
-	       (unsigned long long)cnt.tx, (unsigned long long)expect,
-	       (unsigned long long)cnt.lost);
+	printf("TX and report records decoded %llu of %llu issued, lost to full rings %llu, "
+	       "refused by the decoder %llu\n",
+	       (unsigned long long)cnt.tx, (unsigned long long)expect, (unsigned long long)cnt.lost,
+	       (unsigned long long)cnt.bad);
 	aclprofDestroyStamp(g_w[0].stamp);
 	aclprofDestroyStamp(g_w[1].stamp);
 	aclprofDestroyConfig(c);
