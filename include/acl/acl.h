@@ -2,9 +2,10 @@
  * acl.h - the ACL umbrella header, as CANN's: applications include
  * "acl/acl.h" (runtime) and "acl/acl_prof.h" (profiling).
  *
- * npuprof's own text. It provides the runtime (acl_rt.h) and npuprof's
- * operator launch (acl_npu_op.h); the model and op-compile APIs of CANN are
- * not part of the simulation.
+ * npuprof's own text. It provides the runtime (acl_rt.h, model run
+ * instances included) and npuprof's operator launch (acl_npu_op.h); the
+ * model-file (acl_mdl.h) and op-compile APIs of CANN are not part of the
+ * simulation.
  */
 #ifndef INC_EXTERNAL_ACL_ACL_H_
 #define INC_EXTERNAL_ACL_ACL_H_

@@ -41,6 +41,8 @@ typedef int aclError;
 typedef void *aclrtStream;
 typedef void *aclrtEvent;
 typedef void *aclrtContext;
+typedef void *aclrtLabel; /* a position in a model stream (aclrtSetLabel) */
+typedef void *aclrtLabelList;
 
 /* A custom allocator (acl_rt_allocator.h): the descriptor, the caller's
  * allocator object, a block it handed out, an address it is advised. */

@@ -266,7 +266,10 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint3
 /* Stream configs: a handle of attributes for aclrtCreateStreamV2. The work
  * area attributes (model streams) are ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
  * priority is 0..7 (0 highest, npusim does not schedule by it); flags are
- * kept and reported by aclrtStreamGetFlags. */
+ * kept and reported by aclrtStreamGetFlags (ACL_STREAM_CPU_SCHEDULE and
+ * ACL_STREAM_DEVICE_USE_ONLY are ACL_ERROR_RT_FEATURE_NOT_SUPPORT; a
+ * persistent stream holds the tasks of the model run instance it is bound
+ * to, aclmdlRIBindStream, and refuses tasks while bound to none). */
 ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle);
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle,
@@ -386,6 +389,82 @@ ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, ui
 ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize,
 						    aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream);
+
+/* Streams with a config: priority 0..7 and the flags of
+ * aclrtSetStreamConfigOpt's ACL_STREAM_FLAG (ACL_STREAM_PERSISTENT: a
+ * stream whose tasks run only in the model run instance bound to it). */
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority,
+							 uint32_t flag);
+
+/* Model run instances (CANN's aclmdlRI). A model holds tasks and runs them
+ * again each time it is executed. Its tasks come from a stream captured
+ * into it (aclmdlRICaptureBegin .. aclmdlRICaptureEnd: the tasks launched
+ * on the stream meanwhile are recorded, not run) or from the persistent
+ * streams bound to it between aclmdlRIBuildBegin and aclmdlRIBuildEnd
+ * (aclmdlRIEndTask ends a stream's tasks). Executing it runs its tasks on
+ * the execute stream in their order (a copy moves its bytes then, each
+ * time), the head streams' one after another in the order they were bound
+ * (docs/DESIGN.md §6: a 910B runs the model's streams on the device, side
+ * by side). Unsafe calls while a capture is on (aclrtMemcpy, aclrtMemset)
+ * follow the capture mode: GLOBAL forbids them to every thread whose own
+ * mode (aclmdlRICaptureThreadExchangeMode, GLOBAL by default) is GLOBAL,
+ * THREAD_LOCAL to the capturing thread unless it is RELAXED, RELAXED to
+ * none; a forbidden call is ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT and
+ * invalidates the capture. */
+typedef void *aclmdlRI;
+
+typedef enum {
+	ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0,
+	ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL,
+	ACL_MODEL_RI_CAPTURE_MODE_RELAXED,
+} aclmdlRICaptureMode;
+
+typedef enum {
+	ACL_MODEL_RI_CAPTURE_STATUS_NONE = 0,
+	ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE,
+	ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED,
+} aclmdlRICaptureStatus;
+
+/* aclmdlRIBindStream: a head stream runs from the model's start; another
+ * waits to be activated (aclrtActiveStream, not on npusim: its tasks never
+ * run). */
+#define ACL_MODEL_STREAM_FLAG_HEAD 0x00000000U
+#define ACL_MODEL_STREAM_FLAG_DEFAULT 0x7FFFFFFFU
+
+/* aclmdlRIDebugJsonPrint's flags */
+#define ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY 0x0UL
+#define ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE 0x1UL
+
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode);
+/* status NONE (and *modelRI NULL) for a stream not being captured. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureGetInfo(aclrtStream stream,
+						    aclmdlRICaptureStatus *status,
+						    aclmdlRI *modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode);
+/* Writes the model's id, streams and tasks (type, stream, order) as JSON
+ * to path, a trace chrome://tracing reads. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path,
+						    uint32_t flags);
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream);
+/* Runs the model on its device's default stream and waits for it; timeout
+ * is -1 or > 0 ms (npusim's tasks always finish: the wait is not cut). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
+/* flag must be 0. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag);
+/* stream: a persistent stream (ACL_STREAM_PERSISTENT) bound to no other
+ * model; flag ACL_MODEL_STREAM_FLAG_HEAD or _DEFAULT. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream,
+						uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream);
+/* reserve must be NULL. No task may be added to the model after it. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve);
+ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream);
+/* The model's name (up to 127 bytes; "" until set) and its id. */
+ACL_FUNC_VISIBILITY aclError aclmdlRISetName(aclmdlRI modelRI, const char *name);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char *name);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t *modelRIId);
 
 #ifdef __cplusplus
 }

@@ -231,8 +231,17 @@ START_TEST(stream_config)
 	ck_assert_int_eq(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, &small, sizeof(small)),
 			 ACL_ERROR_INVALID_PARAM);
 	/* what npusim cannot honour is said so */
+	flags = ACL_STREAM_CPU_SCHEDULE;
+	ck_assert_int_eq(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, &flags, sizeof(flags)),
+			 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	/* persistent streams hold a model's tasks (rt_model.c) */
 	flags = ACL_STREAM_PERSISTENT;
 	ck_assert_int_eq(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, &flags, sizeof(flags)),
+			 ACL_SUCCESS);
+	ck_assert_int_eq(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_PERSISTENT),
+			 ACL_ERROR_UNINITIALIZE);
+	ck_assert_int_eq(aclrtCreateStreamWithConfig(&s, 8, 0), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_DEVICE_USE_ONLY),
 			 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 	flags = 0x1000;
 	ck_assert_int_eq(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, &flags, sizeof(flags)),

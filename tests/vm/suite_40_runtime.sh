@@ -134,7 +134,7 @@ t_rtapi() {
 	load_sim devices=2 || return 1
 	(
 		. build/sdk/prefix/set_env.sh
-		for t in "rt_basics device" rt_context rt_stream_event rt_p2p rt_reduce_overflow rt_allocator rt_random rt_tdt rt_tdt_queue rt_dump; do
+		for t in "rt_basics device" rt_context rt_stream_event rt_p2p rt_reduce_overflow rt_allocator rt_random rt_tdt rt_tdt_queue rt_dump rt_model_ri; do
 			set -- $t
 			$d/"$@" > "$RT_OUT/$1.out" 2>&1 || { cat "$RT_OUT/$1.out"; exit 1; }
 			cat "$RT_OUT/$1.out"
@@ -156,6 +156,26 @@ t_rtapi() {
 		n=$(q "SELECT COUNT(*) FROM CANN_API c JOIN STRING_IDS s ON s.id = c.name WHERE s.value = '${api%%:*}'")
 		echo "${api%%:*} CANN_API rows: $n"
 		[ "$n" -eq "${api#*:}" ] || return 1
+	done
+	# rt_model_ri: its models' executed tasks are the TASK rows (the
+	# program's header counts them), each execution an aclmdlRI* API
+	# holding a model-level ModelExecute
+	p=$RT_OUT/model_ri.prof
+	rm -rf "$p" && mkdir -p "$p" || return 1
+	build/bin/npuprof record --quiet -o "$p" -- $d/rt_model_ri > "$p/out" 2>&1 ||
+		{ cat "$p/out"; return 1; }
+	grep -q '^\[SUCCESS\] rt_model_ri' "$p/out" || { cat "$p/out"; return 1; }
+	db=$(ls "$p"/PROF_*/msprof_*.db | tail -n 1)
+	[ -n "$db" ] || return 1
+	for task in MEMCPY_ASYNC:16 MEMSET_ASYNC:3 MODEL_END_GRAPH:3; do
+		n=$(q "SELECT COUNT(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType WHERE s.value = '${task%%:*}'")
+		echo "rt_model_ri ${task%%:*} tasks: $n"
+		[ "$n" -eq "${task#*:}" ] || return 1
+	done
+	for api in aclmdlRIExecuteAsync:8 aclmdlRIExecute:2 aclmdlRICaptureBegin:5 aclmdlRICaptureEnd:4 ModelExecute:7; do
+		n=$(q "SELECT COUNT(*) FROM CANN_API c JOIN STRING_IDS s ON s.id = c.name WHERE s.value = '${api%%:*}'")
+		echo "rt_model_ri ${api%%:*} CANN_API rows: $n"
+		[ "$n" -eq "${api#*:}" ] || { q "SELECT s.value, COUNT(*) FROM CANN_API c JOIN STRING_IDS s ON s.id = c.name GROUP BY 1"; return 1; }
 	done
 }
 

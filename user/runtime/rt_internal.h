@@ -13,6 +13,7 @@
  *   rt_misc.c    the rest of CANN's API: data buffers, versions, errors,
  *                stream configs, memset, reduce, overflow, allocators
  *   hccl.c       communicators and collectives
+ *   rt_model.c   model run instances (aclmdlRI*): build, capture, execute
  *   rt_op.c      aclnpuLaunchOp: kernel tasks with their operator info
  *   rt_scope.c   aclnpuScopeBegin/End: an acl-level range held open
  *   rt_mem.c     device memory (host memory in the simulation), copies,
@@ -47,6 +48,7 @@
 
 #define RT_STREAM_MAGIC 0x5354524dU /* "STRM" */
 #define RT_EVENT_MAGIC 0x45564e54U /* "EVNT" */
+#define RT_MODEL_MAGIC 0x4d4f444cU /* "MODL" */
 #define RT_DEAD_MAGIC 0xdeadbeefU
 #define RT_DRAIN_EVERY 128 /* receive reports after this many submits */
 /* A stream's logic CQ, as the 910B runtime allocates it
@@ -70,6 +72,13 @@ struct rt_stream {
 	pthread_mutex_t lock; /* orders task ids and SQ writes */
 	uint64_t seq; /* tasks submitted so far: task_id/batch_id */
 	uint32_t since_drain;
+	/* Model run instances (rt_model.c): while model is set, rt_submit
+	 * records the stream's tasks there instead of sending them; the
+	 * stream is being captured (capturing, by capture_tid in
+	 * capture_mode; invalidated by a forbidden call) or is bound. */
+	struct rt_model *model;
+	int capturing, capture_mode, invalidated, bound_head, ended;
+	pthread_t capture_tid;
 	struct rt_stream *next; /* the device's stream list */
 	struct rt_stream *free_next;
 };
@@ -98,6 +107,28 @@ struct rt_global {
 	struct rt_device dev[NPUSIM_MAX_DEVICES];
 };
 extern struct rt_global rt_g;
+
+/* A model run instance (aclmdlRI, rt_model.c): the tasks recorded into
+ * it, in order, each with the stream it was launched on (an index of
+ * stream[]); rt_submit appends them under lock. */
+#define RT_MODEL_STREAMS 64 /* streams bound to one model */
+struct rt_model {
+	_Atomic uint32_t magic;
+	uint32_t id;
+	int dev;
+	int built; /* BuildEnd or CaptureEnd: complete, no more tasks */
+	int captured; /* made by a capture (its one stream is gone from it) */
+	pthread_mutex_t lock; /* task[], stream[] */
+	struct rt_task *task;
+	uint8_t *task_stream; /* task i came from stream[task_stream[i]] */
+	size_t ntask, cap;
+	struct rt_stream *stream[RT_MODEL_STREAMS]; /* bound (or captured) */
+	uint32_t stream_sid[RT_MODEL_STREAMS]; /* their ids, kept after unbind */
+	int stream_head[RT_MODEL_STREAMS];
+	int nstream;
+	char name[128];
+	struct rt_model *free_next;
+};
 
 /* The calling thread's current device, -1 if none. */
 extern __thread int rt_cur_dev;
@@ -144,6 +175,12 @@ struct rt_task {
 	uint64_t index_id;
 	uint64_t conn; /* connectionId override when has_conn */
 	int has_conn;
+	/* The host's share of the task (a copy moves its bytes), done when the
+	 * task is sent: at each execution of a model it was recorded into. */
+	void (*host)(const struct rt_task *t);
+	void *host_dst;
+	const void *host_src;
+	int32_t host_val;
 	/* out */
 	uint16_t task_id;
 	uint32_t batch_id;
@@ -153,6 +190,19 @@ struct rt_task {
 void rt_task_init(struct rt_task *t, unsigned int sqe_type, const char *type_name);
 aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n);
 aclError rt_event_id(aclrtEvent event, int dev, uint32_t *id);
+/* An unsafe call (a synchronous copy or set) while a capture forbids it to
+ * this thread (acl_rt.h): ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT, naming
+ * api, and the captures that forbid it are invalidated; else 0. */
+aclError rt_capture_unsafe(const char *api);
+/* A call a capturing stream cannot take (api names it): 0, or
+ * ACL_ERROR_RT_STREAM_CAPTURED. */
+aclError rt_capture_refuse(const struct rt_stream *s, const char *api);
+/* Captures going on (rt_model.c counts them, rt_capture_unsafe reads):
+ * GLOBAL ones in the process, non-RELAXED ones begun by this thread, and
+ * this thread's capture mode. */
+extern _Atomic int rt_captures_global;
+extern __thread int rt_captures_own;
+extern __thread int rt_capture_mode;
 
 /* rt_replay.c: the replay fields of a task (ACLNPU_REPLAY_*); 0 or an
  * aclError */

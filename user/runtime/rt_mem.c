@@ -269,9 +269,18 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, a
 
 	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtMemcpy", NULL);
 	ret = check_copy(dst, destMax, src, count, kind);
+	if (!ret)
+		ret = rt_capture_unsafe("aclrtMemcpy");
 	if (!ret && count)
 		memmove(dst, src, count);
 	return rt_api_end(&a, ret);
+}
+
+/* A copy task's bytes move when it is sent (rt_submit). */
+static void host_copy(const struct rt_task *t)
+{
+	if (t->bytes)
+		memmove(t->host_dst, t->host_src, t->bytes);
 }
 
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
@@ -289,9 +298,10 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
 	if (ret)
 		return rt_api_end(&a, ret);
 	rt_api_begin(&r, NPUPROF_API_RUNTIME, "MemcpyAsync", NULL);
-	if (count)
-		memmove(dst, src, count);
 	rt_task_init(&t, NPUSIM_SQE_SDMA, "MEMCPY_ASYNC");
+	t.host = host_copy;
+	t.host_dst = dst;
+	t.host_src = src;
 	t.bytes = count;
 	t.memcpy_op = memcpy_op(dst, src, kind);
 	ret = rt_submit(s, &t, 1);

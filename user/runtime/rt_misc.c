@@ -361,9 +361,9 @@ aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
 /* ---- stream configs and queries ------------------------------------------------ */
 
 #define RT_STREAM_PRIORITY_MAX 7U
-#define RT_STREAM_FLAGS_OK (ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_HUGE)
-#define RT_STREAM_FLAGS_UNSUPPORTED \
-	(ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
+#define RT_STREAM_FLAGS_OK \
+	(ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_HUGE | ACL_STREAM_PERSISTENT)
+#define RT_STREAM_FLAGS_UNSUPPORTED (ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
 
 aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void)
 {
@@ -400,8 +400,8 @@ static aclError check_stream_flags(uint64_t flags)
 	if (flags & ~(uint64_t)(RT_STREAM_FLAGS_OK | RT_STREAM_FLAGS_UNSUPPORTED))
 		return ACL_ERROR_INVALID_PARAM;
 	if (flags & RT_STREAM_FLAGS_UNSUPPORTED) {
-		rt_set_errmsg("stream flags 0x%llx (persistent, CPU-scheduled or device-only "
-			      "streams) are not supported on npusim",
+		rt_set_errmsg("stream flags 0x%llx (CPU-scheduled or device-only streams) are "
+			      "not supported on npusim",
 			      (unsigned long long)(flags & RT_STREAM_FLAGS_UNSUPPORTED));
 		return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
 	}
@@ -457,6 +457,13 @@ aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle 
 	s->flags = (uint32_t)handle->flag;
 	s->priority = handle->priority;
 	return ACL_SUCCESS;
+}
+
+aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag)
+{
+	aclrtStreamConfigHandle h = { .flag = flag, .priority = priority };
+
+	return aclrtCreateStreamV2(stream, &h);
 }
 
 aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId)
@@ -521,9 +528,18 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
 
 	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtMemset", NULL);
 	ret = check_set(devPtr, maxCount, count);
+	if (!ret)
+		ret = rt_capture_unsafe("aclrtMemset");
 	if (!ret && count)
 		memset(devPtr, (uint8_t)value, count);
 	return rt_api_end(&a, ret);
+}
+
+/* A set task's bytes are set when it is sent (rt_submit). */
+static void host_set(const struct rt_task *t)
+{
+	if (t->bytes)
+		memset(t->host_dst, (uint8_t)t->host_val, t->bytes);
 }
 
 aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
@@ -541,9 +557,10 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t c
 	if (ret)
 		return rt_api_end(&a, ret);
 	rt_api_begin(&r, NPUPROF_API_RUNTIME, "MemsetAsync", NULL);
-	if (count)
-		memset(devPtr, (uint8_t)value, count);
 	rt_task_init(&t, NPUSIM_SQE_SDMA, "MEMSET_ASYNC");
+	t.host = host_set;
+	t.host_dst = devPtr;
+	t.host_val = value;
 	t.bytes = count;
 	ret = rt_submit(s, &t, 1);
 	rt_api_end(&r, ret);
@@ -626,6 +643,17 @@ static void reduce_host(void *dst, const void *src, size_t n, aclrtReduceKind ki
 	}
 }
 
+/* A reduce task's elements are reduced when it is sent (rt_submit):
+ * host_val is the kind | the data type << 8. */
+static void host_reduce(const struct rt_task *t)
+{
+	aclrtReduceKind kind = (aclrtReduceKind)(t->host_val & 0xff);
+	aclDataType type = (aclDataType)(t->host_val >> 8);
+
+	reduce_host(t->host_dst, t->host_src, (size_t)(t->bytes / aclDataTypeSize(type)), kind,
+		    type);
+}
+
 aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduceKind kind,
 			  aclDataType type, aclrtStream stream, void *reserve)
 {
@@ -657,8 +685,11 @@ aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduc
 		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
 	}
 	rt_api_begin(&r, NPUPROF_API_RUNTIME, "ReduceAsync", NULL);
-	reduce_host(dst, src, (size_t)(count / esize), kind, type);
 	rt_task_init(&t, NPUSIM_SQE_SDMA, "MEMCPY_ASYNC");
+	t.host = host_reduce;
+	t.host_dst = dst;
+	t.host_src = src;
+	t.host_val = (int32_t)((uint32_t)kind | (uint32_t)type << 8);
 	t.bytes = count;
 	t.memcpy_op = ACL_MEMCPY_DEVICE_TO_DEVICE;
 	ret = rt_submit(s, &t, 1);
@@ -898,6 +929,15 @@ aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo, const aclrt
 	bytes = fp->funcType == ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK ? (n + 7) / 8 : n * es;
 	if ((ret = rt_stream_get(stream, &s)))
 		return rt_api_end(&a, ret);
+	if (s->model || (s->flags & ACL_STREAM_PERSISTENT)) {
+		/* its numbers and counter are the host's at submit, not at each
+		 * execution of a model */
+		rt_set_errmsg("aclrtRandomNumAsync on stream %u, whose tasks go to a model: "
+			      "random-number tasks in a model run instance are not supported on "
+			      "npusim",
+			      s->sid);
+		return rt_api_end(&a, ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	}
 	if (n > UINT64_MAX / 8 || rt_mem_dev(taskInfo->randomResultAddr, &rsize) != s->dev ||
 	    bytes > rsize || rt_mem_dev(taskInfo->randomCounterAddr, &csize) != s->dev ||
 	    csize < 16) {

@@ -87,8 +87,11 @@ aclError aclnpuLaunchOp(const aclnpuOpDesc *d, aclrtStream stream)
 	if (!ret)
 		ret = rt_submit(s, &t, 1);
 	rt_api_end(&r, ret);
-	/* recorded with its task, also while a replay records no API */
-	if (!ret && RT_UNLIKELY(rtprof_on(RTPROF_NODE)))
+	/* recorded with its task, also while a replay records no API; a task
+	 * recorded into a model run instance (rt_model.c) was not sent, and
+	 * its executions carry no op info */
+	if (!ret && !s->model && !(s->flags & ACL_STREAM_PERSISTENT) &&
+	    RT_UNLIKELY(rtprof_on(RTPROF_NODE)))
 		rtprof_compute_op(d, ki->ge_type, s->dev, s, &t);
 	rt_api_end(&node, ret);
 	return rt_api_end(&a, ret);

@@ -27,8 +27,11 @@
  * What is reported (level / type):
  *   acl-level API        MsprofApi 20000 / base + n by name (aclnn* NN
  *                        0x050000, aclrt* RUNTIME 0x030000, hcom* / Hccl*
- *                        HOST_HCCL 0x070000, else OTHERS 0x040000),
+ *                        HOST_HCCL 0x070000, aclmdl* MODEL 0x020000, else
+ *                        OTHERS 0x040000),
  *                        itemId the item's hash (0: none)
+ *   model execution      MsprofApi 15000 / 1 (MODEL_EXECUTE), around an
+ *                        aclmdlRI execution's tasks
  *   node `launch`        MsprofApi 10000 / 5, itemId the op name
  *   runtime-level API    MsprofApi 5000 / 1000 + n, itemId the op name
  *   HCCL-level API       MsprofApi 5500 / 0x010001 (master stream), itemId
@@ -278,7 +281,7 @@ static struct {
 		uint64_t hash;
 		char *name;
 	} e[REG_MAX];
-	uint32_t next_acl[4]; /* NN, RUNTIME, HOST_HCCL, OTHERS */
+	uint32_t next_acl[5]; /* NN, RUNTIME, HOST_HCCL, MODEL, OTHERS */
 	uint32_t next_rt_api, next_task, next_ge;
 } g_reg = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -299,6 +302,7 @@ static uint32_t new_type(uint16_t level, const char *name)
 		{ "aclnn", MSPROF_REPORT_ACL_NN_BASE_TYPE },
 		{ "aclrt", MSPROF_REPORT_ACL_RUNTIME_BASE_TYPE },
 		{ "hcom", MSPROF_REPORT_ACL_HOST_HCCL_BASE_TYPE },
+		{ "aclmdl", MSPROF_REPORT_ACL_MODEL_BASE_TYPE },
 		{ "", MSPROF_REPORT_ACL_OTHERS_BASE_TYPE },
 	};
 
@@ -318,6 +322,11 @@ static uint32_t new_type(uint16_t level, const char *name)
 			       MSPROF_REPORT_NODE_GE_API_BASE_TYPE + g_reg.next_ge++ :
 			       UINT32_MAX;
 	case MSPROF_REPORT_RUNTIME_LEVEL: return NPUPROF_CANN_RT_API_BASE + g_reg.next_rt_api++;
+	case MSPROF_REPORT_MODEL_LEVEL:
+		/* a model run instance's execution (rt_model.c), as GE reports a
+		 * model's */
+		return !strcmp(name, "ModelExecute") ? MSPROF_REPORT_MODEL_EXECUTE_TYPE :
+						       UINT32_MAX;
 	case MSPROF_REPORT_HCCL_NODE_LEVEL:
 		/* HCCL's APIs are typed by their stream: master (all of ours run
 		 * on the op's main stream); the itemId names them */

@@ -151,6 +151,8 @@ aclError rt_stream_create_locked(int dev, int is_default, struct rt_stream **out
 	s->alloc = NULL;
 	s->seq = 0;
 	s->since_drain = 0;
+	s->model = NULL;
+	s->capturing = s->capture_mode = s->invalidated = s->bound_head = s->ended = 0;
 	s->next = rt_g.dev[dev].streams;
 	rt_g.dev[dev].streams = s;
 	atomic_store(&s->magic, RT_STREAM_MAGIC);
@@ -240,6 +242,13 @@ aclError rt_stream_destroy_api(aclrtStream stream, const char *api, int force)
 	ret = rt_stream_get(stream, &s);
 	if (!ret && s->is_default)
 		ret = ACL_ERROR_RT_PARAM_INVALID;
+	if (!ret)
+		ret = rt_capture_refuse(s, api);
+	if (!ret && s->model) {
+		rt_set_errmsg("%s: stream %u is bound to model %u (aclmdlRIUnbindStream first)",
+			      api, s->sid, s->model->id);
+		ret = ACL_ERROR_RT_PARAM_INVALID;
+	}
 	if (!ret && force) {
 		pthread_mutex_lock(&s->lock);
 		sqcq_free(s->dev, s->sid);
@@ -302,6 +311,8 @@ aclError aclrtSynchronizeStream(aclrtStream stream)
 
 	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtSynchronizeStream", NULL);
 	ret = rt_stream_get(stream, &s);
+	if (!ret)
+		ret = rt_capture_refuse(s, "aclrtSynchronizeStream");
 	if (ret)
 		return rt_api_end(&a, ret);
 	rt_api_begin(&r, NPUPROF_API_RUNTIME, "StreamSynchronize", NULL);
@@ -322,8 +333,11 @@ aclError aclrtSynchronizeDevice(void)
 		return rt_api_end(&a, ret);
 	rt_api_begin(&r, NPUPROF_API_RUNTIME, "DeviceSynchronize", NULL);
 	pthread_mutex_lock(&rt_g.lock);
-	for (struct rt_stream *s = rt_g.dev[dev].streams; s && n < 1024; s = s->next)
+	for (struct rt_stream *s = rt_g.dev[dev].streams; s && n < 1024; s = s->next) {
+		if (!ret)
+			ret = rt_capture_refuse(s, "aclrtSynchronizeDevice");
 		list[n++] = s;
+	}
 	/* Streams cannot be destroyed meanwhile only if the application does
      * not race destroy against synchronize, as with CANN. */
 	pthread_mutex_unlock(&rt_g.lock);
@@ -344,6 +358,100 @@ void rt_task_init(struct rt_task *t, unsigned int sqe_type, const char *type_nam
 	t->memcpy_op = NPUPROF_ENUM_INVALID;
 }
 
+/*
+ * Tasks launched on a stream that has a model (captured into it or bound to
+ * it) are recorded there, whole, host share included, not sent: the model
+ * sends copies of them each time it is executed (rt_model.c). A persistent
+ * stream bound to no model has nowhere to put them. s->lock held.
+ */
+static aclError record(struct rt_stream *s, const struct rt_task *t, int n)
+{
+	struct rt_model *m = s->model;
+	aclError ret = ACL_SUCCESS;
+	int k;
+
+	if (!m) {
+		rt_set_errmsg("stream %u is persistent: its tasks run only in the model it is "
+			      "bound to (aclmdlRIBindStream), and it is bound to none",
+			      s->sid);
+		return ACL_ERROR_RT_PARAM_INVALID;
+	}
+	pthread_mutex_lock(&m->lock);
+	for (k = 0; k < m->nstream && m->stream[k] != s; k++)
+		;
+	if (m->built) {
+		rt_set_errmsg("model %u is built (aclmdlRIBuildEnd): stream %u adds no task to it",
+			      m->id, s->sid);
+		ret = ACL_ERROR_RT_PARAM_INVALID;
+	} else if (k == m->nstream) {
+		ret = ACL_ERROR_RT_INTERNAL_ERROR; /* a model knows its streams */
+	} else if (m->ntask + (size_t)n > m->cap) {
+		size_t cap = m->cap ? m->cap : 16;
+		struct rt_task *nt;
+		uint8_t *ns;
+
+		while (cap < m->ntask + (size_t)n)
+			cap *= 2;
+		nt = realloc(m->task, cap * sizeof(*nt));
+		if (nt)
+			m->task = nt;
+		ns = nt ? realloc(m->task_stream, cap) : NULL;
+		if (ns) {
+			m->task_stream = ns;
+			m->cap = cap;
+		} else {
+			ret = ACL_ERROR_RT_MEMORY_ALLOCATION;
+		}
+	}
+	if (!ret) {
+		memcpy(&m->task[m->ntask], t, (size_t)n * sizeof(*t));
+		memset(&m->task_stream[m->ntask], k, (size_t)n);
+		m->ntask += (size_t)n;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return ret;
+}
+
+/* ---- capture modes (acl_rt.h) ------------------------------------------------ */
+
+_Atomic int rt_captures_global;
+__thread int rt_captures_own;
+__thread int rt_capture_mode; /* ACL_MODEL_RI_CAPTURE_MODE_GLOBAL */
+
+aclError rt_capture_unsafe(const char *api)
+{
+	pthread_t self = pthread_self();
+
+	if (RT_LIKELY(rt_capture_mode == ACL_MODEL_RI_CAPTURE_MODE_RELAXED ||
+		      (!atomic_load(&rt_captures_global) && !rt_captures_own)))
+		return ACL_SUCCESS;
+	if (rt_capture_mode != ACL_MODEL_RI_CAPTURE_MODE_GLOBAL && !rt_captures_own)
+		return ACL_SUCCESS; /* THREAD_LOCAL: only its own captures forbid */
+	pthread_mutex_lock(&rt_g.lock);
+	for (int d = 0; d < NPUSIM_MAX_DEVICES; d++)
+		for (struct rt_stream *s = rt_g.dev[d].streams; s; s = s->next)
+			if (s->capturing &&
+			    (s->capture_mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL ||
+			     (s->capture_mode == ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL &&
+			      pthread_equal(s->capture_tid, self))))
+				s->invalidated = 1;
+	pthread_mutex_unlock(&rt_g.lock);
+	rt_set_errmsg("%s while a stream is being captured: an unsafe call in this thread's "
+		      "capture mode %d (aclmdlRICaptureThreadExchangeMode to RELAXED allows it); "
+		      "the capture is invalidated",
+		      api, rt_capture_mode);
+	return ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT;
+}
+
+aclError rt_capture_refuse(const struct rt_stream *s, const char *api)
+{
+	if (RT_LIKELY(!s->capturing))
+		return ACL_SUCCESS;
+	rt_set_errmsg("%s on stream %u, which is being captured (aclmdlRICaptureBegin)", api,
+		      s->sid);
+	return ACL_ERROR_RT_STREAM_CAPTURED;
+}
+
 aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 {
 	struct npusim_sqe q[64], *sq = q;
@@ -362,6 +470,14 @@ aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 			return ACL_ERROR_INVALID_PARAM;
 		}
 	}
+	pthread_mutex_lock(&s->lock);
+	if (RT_UNLIKELY(s->model || (s->flags & ACL_STREAM_PERSISTENT))) {
+		aclError ret = record(s, t, n);
+
+		pthread_mutex_unlock(&s->lock);
+		return ret;
+	}
+	pthread_mutex_unlock(&s->lock);
 	if (RT_UNLIKELY(prof)) {
 		rtprof_before_submit(t, n);
 		now = rtprof_now();
@@ -390,6 +506,9 @@ aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 		 * track times) */
 		t[i].time_ns = prof ? now + (uint64_t)i : 0;
 	}
+	for (int i = 0; i < n; i++)
+		if (t[i].host)
+			t[i].host(&t[i]);
 	si.sqe_addr = (uint8_t *)sq;
 	si.sqe_num = (uint32_t)n;
 	/* the device model beside the SQEs: the simulator's side channel */
@@ -585,6 +704,18 @@ aclError rt_event_id(aclrtEvent event, int dev, uint32_t *id)
 	return ACL_SUCCESS;
 }
 
+/* Events in a model: its tasks run on the execute stream, one stream
+ * (rt_model.c), where an event between its streams has no meaning. */
+static aclError model_event(const struct rt_stream *s, const char *api)
+{
+	if (RT_LIKELY(!s->model && !(s->flags & ACL_STREAM_PERSISTENT)))
+		return ACL_SUCCESS;
+	rt_set_errmsg("%s on stream %u, whose tasks go to a model: events in a model run "
+		      "instance are not supported on npusim",
+		      api, s->sid);
+	return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+}
+
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 {
 	struct rt_api a, r;
@@ -594,7 +725,8 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 	aclError ret;
 
 	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtRecordEvent", NULL);
-	if ((ret = event_get(event, &e)) || (ret = rt_stream_get(stream, &s)))
+	if ((ret = event_get(event, &e)) || (ret = rt_stream_get(stream, &s)) ||
+	    (ret = model_event(s, "aclrtRecordEvent")))
 		return rt_api_end(&a, ret);
 	if (s->dev != e->dev)
 		return rt_api_end(&a, ACL_ERROR_RT_STREAM_CONTEXT);
@@ -620,7 +752,8 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 	aclError ret;
 
 	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtStreamWaitEvent", NULL);
-	if ((ret = event_get(event, &e)) || (ret = rt_stream_get(stream, &s)))
+	if ((ret = event_get(event, &e)) || (ret = rt_stream_get(stream, &s)) ||
+	    (ret = model_event(s, "aclrtStreamWaitEvent")))
 		return rt_api_end(&a, ret);
 	if (s->dev != e->dev)
 		return rt_api_end(&a, ACL_ERROR_RT_STREAM_CONTEXT);

@@ -28,6 +28,23 @@
 #ifndef ACL_ERROR_RT_INVALID_HANDLE
 #define ACL_ERROR_RT_INVALID_HANDLE 107017
 #endif
+/* Capture errors (1070xx): a stream being captured into a model run
+ * instance (acl_rt.h, aclmdlRI*). */
+#ifndef ACL_ERROR_RT_MODEL_CAPTURED
+#define ACL_ERROR_RT_MODEL_CAPTURED 107026 /* the model is being captured */
+#endif
+#ifndef ACL_ERROR_RT_STREAM_CAPTURED
+#define ACL_ERROR_RT_STREAM_CAPTURED 107027 /* the stream is being captured */
+#endif
+#ifndef ACL_ERROR_RT_STREAM_NOT_CAPTURED
+#define ACL_ERROR_RT_STREAM_NOT_CAPTURED 107029 /* the stream is not being captured */
+#endif
+#ifndef ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT
+#define ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT 107030 /* an unsafe call in a capture mode */
+#endif
+#ifndef ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD
+#define ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD 107038 /* ended in another thread */
+#endif
 /* Resource errors (2070xx). */
 #ifndef ACL_ERROR_RT_FEATURE_NOT_SUPPORT
 #define ACL_ERROR_RT_FEATURE_NOT_SUPPORT 207000 /* npusim cannot honour the call */
@@ -56,6 +73,9 @@
 #endif
 #ifndef ACL_ERROR_RT_PROFILING_ERROR
 #define ACL_ERROR_RT_PROFILING_ERROR 507021
+#endif
+#ifndef ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED
+#define ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED 507903 /* the capture failed */
 #endif
 #ifndef ACL_ERROR_RT_DEV_SETUP_ERROR
 #define ACL_ERROR_RT_DEV_SETUP_ERROR 507033

@@ -1,0 +1,623 @@
+/*
+ * rt_model.c - model run instances (CANN's aclmdlRI, acl/acl_rt.h): a
+ * model holds tasks and runs them again each time it is executed.
+ *
+ * Its tasks come from a stream captured into it (aclmdlRICaptureBegin ..
+ * aclmdlRICaptureEnd) or from the persistent streams bound to it between
+ * aclmdlRIBuildBegin and aclmdlRIBuildEnd. Either way the stream's model
+ * pointer is set, and rt_submit (rt_stream.c) records every task launched
+ * on the stream into the model, whole (SQE, npusim's model of it, the
+ * host's share such as a copy's bytes), instead of sending it. Executing
+ * the model sends copies of its tasks on the execute stream, through
+ * rt_submit as any task: each gets the execute stream's task ids, its
+ * host share is done again, and it is reported as it runs (task tracks;
+ * an acl-level aclmdlRI* range holding a model-level ModelExecute range,
+ * as GE reports a model's execution).
+ *
+ * What differs from a 910B (docs/DESIGN.md §6): a 910B loads the model's
+ * streams onto the device and runs them side by side, each with its own
+ * task ids, and its runtime reports the tasks when they are captured
+ * (their stream the model's, mapped back to the captured stream by
+ * MsprofCaptureStreamInfo); here the head streams' tasks run one stream
+ * after another on the execute stream, in the order the streams were
+ * bound, and are reported when executed, on the execute stream; streams
+ * bound without the head flag wait for an activation npusim has no task
+ * for, so their tasks never run. Events and random-number tasks cannot be
+ * recorded into a model (ACL_ERROR_RT_FEATURE_NOT_SUPPORT).
+ *
+ * Handles are never returned to libc: a destroyed model goes to a free
+ * list with its magic cleared, so a stale handle is refused.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_prof.h"
+
+static struct rt_model *g_free_models; /* under rt_g.lock */
+static _Atomic uint32_t g_next_id;
+
+static aclError model_get(aclmdlRI h, struct rt_model **out)
+{
+	struct rt_model *m = h;
+
+	if (!rt_g.initialized)
+		return ACL_ERROR_UNINITIALIZE;
+	if (!m)
+		return ACL_ERROR_INVALID_PARAM;
+	if (atomic_load_explicit(&m->magic, memory_order_acquire) != RT_MODEL_MAGIC) {
+		rt_set_errmsg("not a live model run instance: %p", h);
+		return ACL_ERROR_RT_PARAM_INVALID;
+	}
+	*out = m;
+	return ACL_SUCCESS;
+}
+
+static aclError model_new(int dev, struct rt_model **out)
+{
+	struct rt_model *m;
+
+	pthread_mutex_lock(&rt_g.lock);
+	m = g_free_models;
+	if (m)
+		g_free_models = m->free_next;
+	pthread_mutex_unlock(&rt_g.lock);
+	if (!m) {
+		m = calloc(1, sizeof(*m));
+		if (!m)
+			return ACL_ERROR_RT_MEMORY_ALLOCATION;
+		pthread_mutex_init(&m->lock, NULL);
+	}
+	m->id = atomic_fetch_add(&g_next_id, 1);
+	m->dev = dev;
+	m->built = m->captured = 0;
+	m->task = NULL;
+	m->task_stream = NULL;
+	m->ntask = m->cap = 0;
+	m->nstream = 0;
+	memset(m->name, 0, sizeof(m->name));
+	atomic_store(&m->magic, RT_MODEL_MAGIC);
+	*out = m;
+	return ACL_SUCCESS;
+}
+
+static void model_free(struct rt_model *m)
+{
+	atomic_store(&m->magic, RT_DEAD_MAGIC);
+	free(m->task);
+	free(m->task_stream);
+	m->task = NULL;
+	m->task_stream = NULL;
+	pthread_mutex_lock(&rt_g.lock);
+	m->free_next = g_free_models;
+	g_free_models = m;
+	pthread_mutex_unlock(&rt_g.lock);
+}
+
+/* s joins m's streams (m->lock held); 0 or an aclError. */
+static aclError add_stream(struct rt_model *m, struct rt_stream *s, int head)
+{
+	if (m->nstream == RT_MODEL_STREAMS) {
+		rt_set_errmsg("model %u has %d streams, as many as one model can have", m->id,
+			      RT_MODEL_STREAMS);
+		return ACL_ERROR_RT_RESOURCE_ALLOC_FAIL;
+	}
+	m->stream[m->nstream] = s;
+	m->stream_sid[m->nstream] = s->sid;
+	m->stream_head[m->nstream] = head;
+	m->nstream++;
+	return ACL_SUCCESS;
+}
+
+/* ---- capture ------------------------------------------------------------------- */
+
+static int mode_ok(int mode)
+{
+	return mode >= ACL_MODEL_RI_CAPTURE_MODE_GLOBAL &&
+	       mode <= ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
+}
+
+aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)
+{
+	struct rt_api a;
+	struct rt_stream *s;
+	struct rt_model *m;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclmdlRICaptureBegin", NULL);
+	if (!mode_ok((int)mode))
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_api_end(&a, ret);
+	if (s->is_default || !stream) {
+		rt_set_errmsg("aclmdlRICaptureBegin: the default stream cannot be captured");
+		return rt_api_end(&a, ACL_ERROR_RT_PARAM_INVALID);
+	}
+	if ((ret = rt_capture_refuse(s, "aclmdlRICaptureBegin")))
+		return rt_api_end(&a, ret);
+	if (s->model || (s->flags & ACL_STREAM_PERSISTENT)) {
+		rt_set_errmsg("aclmdlRICaptureBegin: stream %u is persistent (bound to a model "
+			      "or for binding): it cannot be captured",
+			      s->sid);
+		return rt_api_end(&a, ACL_ERROR_RT_PARAM_INVALID);
+	}
+	if ((ret = model_new(s->dev, &m)))
+		return rt_api_end(&a, ret);
+	add_stream(m, s, 1);
+	pthread_mutex_lock(&s->lock);
+	s->capture_mode = (int)mode;
+	s->capture_tid = pthread_self();
+	s->invalidated = 0;
+	s->capturing = 1;
+	s->model = m;
+	pthread_mutex_unlock(&s->lock);
+	if (mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)
+		atomic_fetch_add(&rt_captures_global, 1);
+	if (mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+		rt_captures_own++;
+	return rt_api_end(&a, ACL_SUCCESS);
+}
+
+aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *status,
+				aclmdlRI *modelRI)
+{
+	struct rt_api a;
+	struct rt_stream *s;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclmdlRICaptureGetInfo", NULL);
+	if (!status)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_api_end(&a, ret);
+	pthread_mutex_lock(&s->lock);
+	*status = !s->capturing	 ? ACL_MODEL_RI_CAPTURE_STATUS_NONE :
+		  s->invalidated ? ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED :
+				   ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+	if (modelRI)
+		*modelRI = s->capturing ? s->model : NULL;
+	pthread_mutex_unlock(&s->lock);
+	return rt_api_end(&a, ACL_SUCCESS);
+}
+
+aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
+{
+	struct rt_api a;
+	struct rt_stream *s;
+	struct rt_model *m;
+	aclError ret;
+	int invalid, mode;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclmdlRICaptureEnd", NULL);
+	if (!modelRI)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_api_end(&a, ret);
+	pthread_mutex_lock(&s->lock);
+	if (!s->capturing) {
+		pthread_mutex_unlock(&s->lock);
+		rt_set_errmsg("aclmdlRICaptureEnd: stream %u is not being captured", s->sid);
+		return rt_api_end(&a, ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+	}
+	mode = s->capture_mode;
+	if (mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED &&
+	    !pthread_equal(s->capture_tid, pthread_self())) {
+		pthread_mutex_unlock(&s->lock);
+		rt_set_errmsg("aclmdlRICaptureEnd: stream %u's capture (mode %d) was begun by "
+			      "another thread",
+			      s->sid, mode);
+		return rt_api_end(&a, ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD);
+	}
+	m = s->model;
+	invalid = s->invalidated;
+	s->model = NULL;
+	s->capturing = 0;
+	s->invalidated = 0;
+	pthread_mutex_unlock(&s->lock);
+	if (mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)
+		atomic_fetch_sub(&rt_captures_global, 1);
+	if (mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+		rt_captures_own--;
+	pthread_mutex_lock(&m->lock);
+	m->stream[0] = NULL; /* the stream is its own again */
+	m->built = 1;
+	m->captured = 1;
+	pthread_mutex_unlock(&m->lock);
+	if (invalid) {
+		model_free(m);
+		*modelRI = NULL;
+		rt_set_errmsg("aclmdlRICaptureEnd: stream %u's capture was invalidated by an "
+			      "unsafe call",
+			      s->sid);
+		return rt_api_end(&a, ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+	}
+	*modelRI = m;
+	return rt_api_end(&a, ACL_SUCCESS);
+}
+
+aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode)
+{
+	struct rt_api a;
+	int old = rt_capture_mode;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclmdlRICaptureThreadExchangeMode", NULL);
+	if (!mode || !mode_ok((int)*mode))
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	rt_capture_mode = (int)*mode;
+	*mode = (aclmdlRICaptureMode)old;
+	return rt_api_end(&a, ACL_SUCCESS);
+}
+
+/* ---- build --------------------------------------------------------------------- */
+
+aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag)
+{
+	struct rt_api a;
+	struct rt_model *m;
+	aclError ret;
+	int dev;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclmdlRIBuildBegin", NULL);
+	if (!modelRI || flag)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	if (!rt_g.initialized)
+		return rt_api_end(&a, ACL_ERROR_UNINITIALIZE);
+	if ((ret = rt_current_dev(&dev)) || (ret = model_new(dev, &m)))
+		return rt_api_end(&a, ret);
+	*modelRI = m;
+	return rt_api_end(&a, ACL_SUCCESS);
+}
+
+aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag)
+{
+	struct rt_api a;
+	struct rt_model *m;
+	struct rt_stream *s;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclmdlRIBindStream", NULL);
+	if (flag != ACL_MODEL_STREAM_FLAG_HEAD && flag != ACL_MODEL_STREAM_FLAG_DEFAULT)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	if (!stream)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	if ((ret = model_get(modelRI, &m)) || (ret = rt_stream_get(stream, &s)))
+		return rt_api_end(&a, ret);
+	if (s->dev != m->dev)
+		return rt_api_end(&a, ACL_ERROR_RT_STREAM_CONTEXT);
+	if (!(s->flags & ACL_STREAM_PERSISTENT)) {
+		rt_set_errmsg("aclmdlRIBindStream: stream %u is not persistent "
+			      "(aclrtCreateStreamWithConfig with ACL_STREAM_PERSISTENT)",
+			      s->sid);
+		return rt_api_end(&a, ACL_ERROR_RT_PARAM_INVALID);
+	}
+	pthread_mutex_lock(&s->lock);
+	pthread_mutex_lock(&m->lock);
+	if (s->model) {
+		rt_set_errmsg("aclmdlRIBindStream: stream %u is bound to model %u already", s->sid,
+			      s->model->id);
+		ret = ACL_ERROR_RT_PARAM_INVALID;
+	} else if (m->built) {
+		rt_set_errmsg("aclmdlRIBindStream: model %u is built", m->id);
+		ret = ACL_ERROR_RT_PARAM_INVALID;
+	} else if (!(ret = add_stream(m, s, flag == ACL_MODEL_STREAM_FLAG_HEAD))) {
+		s->model = m;
+		s->ended = 0;
+	}
+	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&s->lock);
+	return rt_api_end(&a, ret);
+}
+
+aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream)
+{
+	struct rt_api a, r;
+	struct rt_model *m;
+	struct rt_stream *s;
+	struct rt_task t;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclmdlRIEndTask", NULL);
+	if (!stream)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	if ((ret = model_get(modelRI, &m)) || (ret = rt_stream_get(stream, &s)))
+		return rt_api_end(&a, ret);
+	if (s->model != m || s->capturing) {
+		rt_set_errmsg("aclmdlRIEndTask: stream %u is not bound to model %u", s->sid, m->id);
+		return rt_api_end(&a, ACL_ERROR_RT_PARAM_INVALID);
+	}
+	rt_api_begin(&r, NPUPROF_API_RUNTIME, "ModelEndGraph", NULL);
+	/* the 910B's end-graph task tells the device the stream's part of the
+	 * model is done; a place holder carries it */
+	rt_task_init(&t, NPUSIM_SQE_PLACE_HOLDER, "MODEL_END_GRAPH");
+	ret = rt_submit(s, &t, 1);
+	if (!ret)
+		s->ended = 1;
+	rt_api_end(&r, ret);
+	return rt_api_end(&a, ret);
+}
+
+aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve)
+{
+	struct rt_api a;
+	struct rt_model *m;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclmdlRIBuildEnd", NULL);
+	if (reserve)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	if ((ret = model_get(modelRI, &m)))
+		return rt_api_end(&a, ret);
+	pthread_mutex_lock(&m->lock);
+	if (m->built) {
+		rt_set_errmsg("aclmdlRIBuildEnd: model %u is built already", m->id);
+		ret = ACL_ERROR_RT_PARAM_INVALID;
+	}
+	m->built = 1;
+	pthread_mutex_unlock(&m->lock);
+	return rt_api_end(&a, ret);
+}
+
+/* Unbinds s from m (both locked by the caller: s first). */
+static void unbind_locked(struct rt_model *m, struct rt_stream *s)
+{
+	for (int k = 0; k < m->nstream; k++)
+		if (m->stream[k] == s)
+			m->stream[k] = NULL;
+	s->model = NULL;
+	s->ended = 0;
+}
+
+aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream)
+{
+	struct rt_api a;
+	struct rt_model *m;
+	struct rt_stream *s;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclmdlRIUnbindStream", NULL);
+	if (!stream)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	if ((ret = model_get(modelRI, &m)) || (ret = rt_stream_get(stream, &s)))
+		return rt_api_end(&a, ret);
+	pthread_mutex_lock(&s->lock);
+	pthread_mutex_lock(&m->lock);
+	if (s->model != m || s->capturing) {
+		rt_set_errmsg("aclmdlRIUnbindStream: stream %u is not bound to model %u", s->sid,
+			      m->id);
+		ret = ACL_ERROR_RT_PARAM_INVALID;
+	} else {
+		unbind_locked(m, s);
+	}
+	pthread_mutex_unlock(&m->lock);
+	pthread_mutex_unlock(&s->lock);
+	return rt_api_end(&a, ret);
+}
+
+/* ---- execute, destroy ---------------------------------------------------------------- */
+
+/* Copies of m's tasks that run, head streams' in bind order: *out (malloc'd)
+ * and *n; 0 or an aclError. */
+static aclError run_list(struct rt_model *m, struct rt_task **out, size_t *n)
+{
+	struct rt_task *t;
+	size_t k = 0;
+
+	pthread_mutex_lock(&m->lock);
+	if (!m->built) {
+		pthread_mutex_unlock(&m->lock);
+		rt_set_errmsg("model %u is not built (aclmdlRIBuildEnd or aclmdlRICaptureEnd)",
+			      m->id);
+		return ACL_ERROR_RT_PARAM_INVALID;
+	}
+	t = malloc((m->ntask ? m->ntask : 1) * sizeof(*t));
+	if (!t) {
+		pthread_mutex_unlock(&m->lock);
+		return ACL_ERROR_RT_MEMORY_ALLOCATION;
+	}
+	for (int st = 0; st < m->nstream; st++)
+		for (size_t i = 0; m->stream_head[st] && i < m->ntask; i++)
+			if (m->task_stream[i] == st)
+				t[k++] = m->task[i];
+	pthread_mutex_unlock(&m->lock);
+	*out = t;
+	*n = k;
+	return ACL_SUCCESS;
+}
+
+/* Runs m's tasks on s: one submit per 1024 tasks. */
+static aclError execute(struct rt_model *m, struct rt_stream *s)
+{
+	struct rt_api me;
+	struct rt_task *t;
+	size_t n;
+	aclError ret;
+
+	if (s->dev != m->dev)
+		return ACL_ERROR_RT_STREAM_CONTEXT;
+	if (s->model || (s->flags & ACL_STREAM_PERSISTENT)) {
+		rt_set_errmsg("model %u executed on stream %u, whose tasks go to a model: a model "
+			      "inside a model is not supported on npusim",
+			      m->id, s->sid);
+		return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+	}
+	if ((ret = run_list(m, &t, &n)))
+		return ret;
+	rt_api_begin(&me, NPUPROF_API_MODEL, "ModelExecute", NULL);
+	for (size_t i = 0; i < n && !ret; i += 1024)
+		ret = rt_submit(s, &t[i], (int)(n - i < 1024 ? n - i : 1024));
+	rt_api_end(&me, ret);
+	free(t);
+	return ret;
+}
+
+aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
+{
+	struct rt_api a;
+	struct rt_model *m;
+	struct rt_stream *s;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclmdlRIExecuteAsync", NULL);
+	if ((ret = model_get(modelRI, &m)) || (ret = rt_stream_get(stream, &s)))
+		return rt_api_end(&a, ret);
+	return rt_api_end(&a, execute(m, s));
+}
+
+aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
+{
+	struct rt_api a;
+	struct rt_model *m;
+	struct rt_stream *s;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclmdlRIExecute", NULL);
+	if (timeout != -1 && timeout <= 0)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	if ((ret = model_get(modelRI, &m)) || (ret = rt_stream_get(NULL, &s)))
+		return rt_api_end(&a, ret);
+	ret = execute(m, s);
+	if (!ret)
+		ret = rt_stream_sync(s);
+	return rt_api_end(&a, ret);
+}
+
+aclError aclmdlRIDestroy(aclmdlRI modelRI)
+{
+	struct rt_api a;
+	struct rt_model *m;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclmdlRIDestroy", NULL);
+	if ((ret = model_get(modelRI, &m)))
+		return rt_api_end(&a, ret);
+	if (!m->built && !m->captured && m->nstream && m->stream[0] && m->stream[0]->capturing &&
+	    m->stream[0]->model == m) {
+		rt_set_errmsg("aclmdlRIDestroy: model %u is being captured (aclmdlRICaptureEnd "
+			      "first)",
+			      m->id);
+		return rt_api_end(&a, ACL_ERROR_RT_MODEL_CAPTURED);
+	}
+	/* streams still bound are unbound: their handles stay the caller's */
+	for (int k = 0; k < m->nstream; k++) {
+		struct rt_stream *s = m->stream[k];
+
+		if (!s)
+			continue;
+		pthread_mutex_lock(&s->lock);
+		pthread_mutex_lock(&m->lock);
+		if (s->model == m)
+			unbind_locked(m, s);
+		pthread_mutex_unlock(&m->lock);
+		pthread_mutex_unlock(&s->lock);
+	}
+	model_free(m);
+	return rt_api_end(&a, ACL_SUCCESS);
+}
+
+/* ---- names, ids, debug ------------------------------------------------------------------ */
+
+aclError aclmdlRISetName(aclmdlRI modelRI, const char *name)
+{
+	struct rt_model *m;
+	aclError ret;
+
+	if (!name)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = model_get(modelRI, &m)))
+		return rt_fail(ret);
+	if (strlen(name) >= sizeof(m->name)) {
+		rt_set_errmsg("aclmdlRISetName: a name of %zu bytes, at most %zu", strlen(name),
+			      sizeof(m->name) - 1);
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	}
+	pthread_mutex_lock(&m->lock);
+	strcpy(m->name, name);
+	pthread_mutex_unlock(&m->lock);
+	return ACL_SUCCESS;
+}
+
+aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char *name)
+{
+	struct rt_model *m;
+	aclError ret;
+
+	if (!name || !maxLen)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = model_get(modelRI, &m)))
+		return rt_fail(ret);
+	pthread_mutex_lock(&m->lock);
+	if (strlen(m->name) >= maxLen) {
+		ret = ACL_ERROR_INVALID_PARAM;
+		rt_set_errmsg("aclmdlRIGetName: the name needs %zu bytes, maxLen is %u",
+			      strlen(m->name) + 1, maxLen);
+	} else {
+		strcpy(name, m->name);
+	}
+	pthread_mutex_unlock(&m->lock);
+	return rt_fail(ret);
+}
+
+aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t *modelRIId)
+{
+	struct rt_model *m;
+	aclError ret;
+
+	if (!modelRIId)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((ret = model_get(modelRI, &m)))
+		return rt_fail(ret);
+	*modelRIId = m->id;
+	return ACL_SUCCESS;
+}
+
+/* One trace event per task, in the model's order, on its stream's track
+ * (chrome://tracing's JSON array format); VERBOSE adds each task's SQE
+ * type and block dim. */
+aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uint32_t flags)
+{
+	struct rt_api a;
+	struct rt_model *m;
+	aclError ret;
+	FILE *f;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclmdlRIDebugJsonPrint", NULL);
+	if (!path || (flags != ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY &&
+		      flags != ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE))
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	if ((ret = model_get(modelRI, &m)))
+		return rt_api_end(&a, ret);
+	f = fopen(path, "w");
+	if (!f) {
+		rt_set_errmsg("aclmdlRIDebugJsonPrint: cannot write %s", path);
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	}
+	pthread_mutex_lock(&m->lock);
+	fprintf(f, "{\"modelId\":%u,\"name\":\"", m->id);
+	for (const char *c = m->name; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			fputc('\\', f);
+		fputc((unsigned char)*c < 0x20 ? '?' : *c, f);
+	}
+	fprintf(f, "\",\"traceEvents\":[");
+	for (size_t i = 0; i < m->ntask; i++) {
+		const struct rt_task *t = &m->task[i];
+
+		fprintf(f,
+			"%s\n{\"name\":\"%s\",\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":%zu,"
+			"\"dur\":1,\"args\":{\"taskIndex\":%zu",
+			i ? "," : "", t->type_name ? t->type_name : "UNKNOWN", m->id,
+			m->stream_sid[m->task_stream[i]], i, i);
+		if (flags == ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE)
+			fprintf(f, ",\"sqeType\":%u,\"blockDim\":%u",
+				(unsigned)(t->sqe.type & NPUSIM_SQE_TYPE_MASK),
+				(unsigned)t->sqe.block_dim);
+		fprintf(f, "}}");
+	}
+	fprintf(f, "\n]}\n");
+	pthread_mutex_unlock(&m->lock);
+	if (fclose(f)) {
+		rt_set_errmsg("aclmdlRIDebugJsonPrint: writing %s failed", path);
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	}
+	return rt_api_end(&a, ACL_SUCCESS);
+}
