@@ -93,6 +93,11 @@ typedef struct aclnpuOpDesc {
  * their results on the host only over memory this confirms. */
 ACL_FUNC_VISIBILITY int aclnpuMemSpan(const void *base, uint64_t offset, uint64_t size);
 
+/* 1 if the tasks launched on stream are recorded into a model run instance
+ * (the stream is being captured, or is bound: aclmdlRI*) instead of being
+ * run now, else 0 (also for a stream that is not valid). */
+ACL_FUNC_VISIBILITY int aclnpuStreamRecords(aclrtStream stream);
+
 /* Launches one kernel task. ACL_ERROR_INVALID_PARAM for a NULL or
  * inconsistent descriptor, else as the other stream APIs. */
 ACL_FUNC_VISIBILITY aclError aclnpuLaunchOp(const aclnpuOpDesc *desc, aclrtStream stream);

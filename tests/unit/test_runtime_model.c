@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "acl/acl_npu_op.h"
 
 START_TEST(uninitialised)
 {
@@ -58,6 +59,9 @@ START_TEST(arguments)
 	ck_assert_int_eq(aclmdlRICaptureBegin(NULL, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL),
 			 ACL_ERROR_RT_CONTEXT_NULL);
 	ck_assert_int_eq(aclmdlRICaptureGetInfo(fake, NULL, &m), ACL_ERROR_INVALID_PARAM);
+	/* no stream there: nothing records its tasks (aclnn computes) */
+	ck_assert_int_eq(aclnpuStreamRecords(fake), 0);
+	ck_assert_int_eq(aclnpuStreamRecords(NULL), 0);
 	ck_assert_int_eq(aclmdlRICaptureGetInfo(fake, &st, &m), ACL_ERROR_RT_PARAM_INVALID);
 	ck_assert_int_eq(aclmdlRICaptureEnd(fake, NULL), ACL_ERROR_INVALID_PARAM);
 	ck_assert_int_eq(aclmdlRICaptureEnd(fake, &m), ACL_ERROR_RT_PARAM_INVALID);

@@ -11,8 +11,10 @@
  *     mirror's are (python/npuprof/sim/mirror.c);
  *   - data that is not memory of this process's runtime (aclnpuMemSpan:
  *     inside an aclrtMalloc/aclrtMallocHost allocation that begins at the
- *     tensor's data pointer), a complex dtype, or a matrix product of more
- *     than NN_COMPUTE_MAX_MACS multiply-adds.
+ *     tensor's data pointer), a complex dtype, a matrix product of more
+ *     than NN_COMPUTE_MAX_MACS multiply-adds, or an operator launched on a
+ *     stream a model run instance records (its executions would have to
+ *     compute it: not done).
  * The latter two are said on stderr, once per operator and process.
  */
 #include <math.h>
@@ -358,8 +360,14 @@ void nnop_compute_tensor(struct nn_compute *c, uint32_t i, const aclTensor *t)
 	c->has |= 1u << i;
 }
 
-void nnop_compute(const char *api, const struct nn_compute *c)
+void nnop_compute(const char *api, const struct nn_compute *c, aclrtStream stream)
 {
+	if (aclnpuStreamRecords(stream)) {
+		say_once(api, c->op,
+			 "an operator recorded into a model run instance (aclmdlRI) is not "
+			 "computed at its executions on npusim");
+		return;
+	}
 	for (uint32_t i = 0; i < NN_COMPUTE_TENSORS; i++) {
 		const aclTensor *t = &c->t[i];
 

@@ -431,7 +431,7 @@ static aclnnStatus run_checked(const char *api, void *workspace, uint64_t worksp
 		}
 	}
 	if (e->compute.run)
-		e->compute.run(api, &e->compute);
+		e->compute.run(api, &e->compute, stream);
 	nnop_exec_drop(e);
 	return ACLNN_SUCCESS;
 }

@@ -180,6 +180,19 @@ aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *statu
 	return rt_api_end(&a, ACL_SUCCESS);
 }
 
+int aclnpuStreamRecords(aclrtStream stream)
+{
+	struct rt_stream *s;
+	int r;
+
+	if (rt_stream_get(stream, &s))
+		return 0;
+	pthread_mutex_lock(&s->lock);
+	r = s->model != NULL;
+	pthread_mutex_unlock(&s->lock);
+	return r;
+}
+
 aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
 {
 	struct rt_api a;
