@@ -238,6 +238,8 @@ static void write_host(const struct npuprof_session *s)
 	/* the stamp API: a range and a mark */
 	txr(0, NPUPROF_TX_START_STOP, T0 + 600, T0 + 700, 0, 0, "stamp range");
 	txr(0, NPUPROF_TX_MARK, T0 + 800, T0 + 800, 0, 0, "stamp mark");
+	/* a range stopped on another CPU whose counter ran behind the starter's */
+	txr(0, NPUPROF_TX_START_STOP, T0 + 900, T0 + 880, 0, 0, "skewed range");
 	/* step 1 started and ended, step 2 only started */
 	step(1, 0, T0 + 10);
 	step(1, 1, T0 + 30000);
@@ -314,7 +316,8 @@ START_TEST(test_mstx_rows)
 	/* one row per event; ranges without a TASK row are host-only */
 	snprintf(want, sizeof(want),
 		 "dev range|2|%llu\nhost range|2|4294967295\nlost markers|2|4294967295\n"
-		 "stamp range|2|4294967295\nstamp mark|0|4000000000\ndev mark|0|%llu",
+		 "stamp range|2|4294967295\nstamp mark|0|4000000000\nskewed range|2|4294967295\n"
+		 "dev mark|0|%llu",
 		 (unsigned long long)(BASE + 5), (unsigned long long)(BASE + 6));
 	SHELL_EQ(db,
 		 "SELECT s.value, m.eventType, m.connectionId FROM MSTX_EVENTS m JOIN STRING_IDS s"
@@ -337,7 +340,12 @@ START_TEST(test_mstx_rows)
 		 " m.connectionId WHERE m.connectionId NOT IN (4294967295, 4000000000) AND"
 		 " t.connectionId IS NULL",
 		 "0");
-	ck_assert_uint_eq(res.mstx, 6);
+	/* it never ends before it starts */
+	SHELL_EQ(db,
+		 "SELECT m.endNs - m.startNs FROM MSTX_EVENTS m JOIN STRING_IDS s ON s.id ="
+		 " m.message WHERE s.value = 'skewed range'",
+		 "0");
+	ck_assert_uint_eq(res.mstx, 7);
 	SHELL_EQ(db, "SELECT count(*) FROM sqlite_master WHERE name = 'STEP_TIME'", "0");
 
 	/* the PyTorch database: the same events, and the steps */
@@ -381,7 +389,7 @@ START_TEST(test_compact_same_rows)
 		make_session(&s);
 		memset(&o, 0, sizeof(o));
 		ck_assert_msg(npuprof_export(s.dir, &o, &res, err, sizeof(err)) == 0, "%s", err);
-		ck_assert_uint_eq(res.mstx, 6);
+		ck_assert_uint_eq(res.mstx, 7);
 		for (int q = 0; q < 2; q++)
 			shell(res.db_path, queries[q], out[k][q], sizeof(out[k][q]));
 		tu_rm_rf(parent);

@@ -935,9 +935,10 @@ static void write_mstx(struct export_ctx *x)
 			if (!u64map_get(&ends, mstx_key(t->pid, t->r.mark_id), &v))
 				continue; /* never ended: CANN reports a range at its end */
 			end_ns = x->hd->tx[v].r.end_ns;
-			if (end_ns < t->r.start_ns)
-				end_ns = t->r.start_ns;
 		}
+		/* a range whose halves came from two CPUs' counters */
+		if (end_ns < t->r.start_ns)
+			end_ns = t->r.start_ns;
 		if (ex && t->r.domain && t->r.domain != NPUPROF_HOSTFMT_NO_STRING) {
 			domain = hostdata_str(x->hd, t->r.domain);
 			if (!domain)

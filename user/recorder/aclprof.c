@@ -1050,7 +1050,7 @@ aclError aclprofRangeStart(void *stamp, uint32_t *rangeId)
 aclError aclprofRangeStop(uint32_t rangeId)
 {
 	struct stamp *s;
-	uint64_t start;
+	uint64_t start, now;
 	uint32_t start_tid;
 
 	if (!tx_collecting() || rangeId >= STAMP_POOL_SIZE)
@@ -1061,7 +1061,13 @@ aclError aclprofRangeStop(uint32_t rangeId)
 		return PROF_FAILED;
 	start = atomic_load_explicit(&s->range_start_ns, memory_order_relaxed);
 	start_tid = atomic_load_explicit(&s->range_start_tid, memory_order_relaxed);
-	return emit_stamp(s, NPUPROF_TX_START_STOP, start, hostrec_stamp_now(), start_tid, rangeId);
+	/* Another thread's start was read from its CPU's counter, which may run
+	 * a few cycles ahead of ours (rdtsc is neither serialised nor synchronised
+	 * across a VM's CPUs): a range never ends before it starts. */
+	now = hostrec_stamp_now();
+	if (now < start)
+		now = start;
+	return emit_stamp(s, NPUPROF_TX_START_STOP, start, now, start_tid, rangeId);
 }
 
 aclError aclprofRangePushEx(aclprofEventAttributes *attr)
