@@ -29,7 +29,13 @@ struct dev_ctx {
 	uint32_t compute, comm; /* stream ids */
 	uint16_t task[2]; /* next task id per stream */
 	uint32_t ev; /* event: compute -> comm */
-	uint32_t notify; /* notify id owned by this device */
+	/* notify ids owned by this device, one per all-reduce round: a notify
+	 * is a flag, so a device that ran a round ahead of its next neighbour
+	 * would record a notify still set (the second record lost, the
+	 * neighbour's next wait never met); with a notify per round, a device
+	 * can lead by at most ndev - 1 rounds of the 2 * (ndev - 1) before it
+	 * records one again, as HCCL's parity notifies are spaced */
+	uint32_t notify[2 * (NPUSIM_MAX_DEVICES - 1)];
 	uint64_t submitted;
 };
 
@@ -100,10 +106,10 @@ static void train_step(struct dev_ctx *devs, int di, int step)
 		int next = (di + 1) % opt.ndev;
 
 		e = next_sqe(d, q, m, &n, 1, NPUSIM_SQE_NOTIFY_RECORD, 0);
-		npusim_sqe_set_sync_id(&q[e], devs[next].notify);
+		npusim_sqe_set_sync_id(&q[e], devs[next].notify[r]);
 		m[e].target_dev = NPUSIM_TARGET_DEV((uint32_t)next);
 		e = next_sqe(d, q, m, &n, 1, NPUSIM_SQE_NOTIFY_WAIT, 0);
-		npusim_sqe_set_sync_id(&q[e], d->notify);
+		npusim_sqe_set_sync_id(&q[e], d->notify[r]);
 		e = next_sqe(d, q, m, &n, 1, NPUSIM_SQE_SDMA, 0);
 		npusim_sqe_set_sdma(&q[e], 4u << 20, 0, 0);
 		if (r < opt.ndev - 1) {
@@ -129,9 +135,11 @@ static void open_devices(struct dev_ctx *devs)
 			die("open /dev/npusim (is npusim.ko loaded?)", d->fd);
 		if ((r = npusim_stream_create(d->fd, &d->compute)) ||
 		    (r = npusim_stream_create(d->fd, &d->comm)) ||
-		    (r = npusim_id_alloc(d->fd, NPUSIM_ID_EVENT, &d->ev)) ||
-		    (r = npusim_id_alloc(d->fd, NPUSIM_ID_NOTIFY, &d->notify)))
+		    (r = npusim_id_alloc(d->fd, NPUSIM_ID_EVENT, &d->ev)))
 			die("set up device", r);
+		for (int k = 0; k < 2 * (opt.ndev - 1); k++)
+			if ((r = npusim_id_alloc(d->fd, NPUSIM_ID_NOTIFY, &d->notify[k])))
+				die("set up device", r);
 	}
 }
 
