@@ -35,7 +35,10 @@
 
 #include "rt_prof.h"
 
-enum { VOP_WRITE, VOP_WAIT };
+enum {
+	VOP_WRITE,
+	VOP_WAIT
+};
 
 /* A pending memory operation: a write until its task has completed, a
  * wait until its notify is recorded and its task completed (its notify id
