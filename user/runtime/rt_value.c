@@ -183,8 +183,13 @@ static aclError add(struct vop *o)
 		pthread_attr_destroy(&at);
 	}
 	if (!ret) {
-		o->next = g_ops;
-		g_ops = o;
+		/* in the order sent: a stream's writes land in its order */
+		struct vop **pp = &g_ops;
+
+		while (*pp)
+			pp = &(*pp)->next;
+		o->next = NULL;
+		*pp = o;
 		pthread_cond_signal(&g_cond);
 	}
 	pthread_mutex_unlock(&g_lock);
