@@ -29,9 +29,11 @@
  *    aclprofStart): their record could not be reported. Stamp management
  *    (Create/Destroy/SetStampTraceMessage) keeps working until
  *    aclprofFinalize, as in CANN.
- *  - The model-subscription functions (aclprofModelSubscribe, aclprofGetOp*)
- *    are not provided: npuprof's runtime has no offline models. Their types
- *    are declared so that headers which mention them still compile.
+ *  - Model subscription (aclprofModelSubscribe, aclprofGetOp*,
+ *    user/recorder/subscribe.c): a model GE registered
+ *    (MsprofSetDeviceIdByGeModelIdx) can be subscribed; unsubscribing
+ *    closes the config's fd. npuprof's runtime loads no GE model, so no
+ *    subscribed model runs and no op descriptor is ever written.
  *
  * API-driven sessions. aclprofStart(config) creates a new PROF_* session
  * directory under the aclprofInit path, laid out as `npuprof record` lays
@@ -302,6 +304,38 @@ ACL_FUNC_VISIBILITY aclError aclprofRangePushEx(aclprofEventAttributes *attr);
 /* Reports the tensor info remembered by aclprofRangePushEx. No PushEx on this
  * thread: ACL_ERROR_INVALID_PARAM. The slot is not cleared (as in CANN). */
 ACL_FUNC_VISIBILITY aclError aclprofRangePop(void);
+
+/* Model subscription, as CANN declares it. The descriptors read from the
+ * fd are CANN's (aclprofGetOpDescSize bytes each, signed). */
+ACL_FUNC_VISIBILITY aclError
+aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig *profSubscribeConfig);
+ACL_FUNC_VISIBILITY aclError aclprofModelUnSubscribe(uint32_t modelId);
+ACL_FUNC_VISIBILITY aclprofSubscribeConfig *aclprofCreateSubscribeConfig(
+	int8_t timeInfoSwitch, aclprofAicoreMetrics aicoreMetrics, void *fd);
+ACL_FUNC_VISIBILITY aclError
+aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *profSubscribeConfig);
+ACL_FUNC_VISIBILITY aclError aclprofGetOpDescSize(size_t *opDescSize);
+ACL_FUNC_VISIBILITY aclError aclprofGetOpNum(const void *opInfo, size_t opInfoLen,
+					     uint32_t *opNumber);
+ACL_FUNC_VISIBILITY aclError aclprofGetOpTypeLen(const void *opInfo, size_t opInfoLen,
+						 uint32_t index, size_t *opTypeLen);
+ACL_FUNC_VISIBILITY aclError aclprofGetOpType(const void *opInfo, size_t opInfoLen, uint32_t index,
+					      char *opType, size_t opTypeLen);
+ACL_FUNC_VISIBILITY aclError aclprofGetOpNameLen(const void *opInfo, size_t opInfoLen,
+						 uint32_t index, size_t *opNameLen);
+ACL_FUNC_VISIBILITY aclError aclprofGetOpName(const void *opInfo, size_t opInfoLen, uint32_t index,
+					      char *opName, size_t opNameLen);
+ACL_FUNC_VISIBILITY uint64_t aclprofGetOpStart(const void *opInfo, size_t opInfoLen,
+					       uint32_t index);
+ACL_FUNC_VISIBILITY uint64_t aclprofGetOpEnd(const void *opInfo, size_t opInfoLen, uint32_t index);
+ACL_FUNC_VISIBILITY uint64_t aclprofGetOpDuration(const void *opInfo, size_t opInfoLen,
+						  uint32_t index);
+ACL_FUNC_VISIBILITY size_t aclprofGetModelId(const void *opInfo, size_t opInfoLen, uint32_t index);
+ACL_FUNC_VISIBILITY aclprofSubscribeOpFlag aclprofGetOpFlag(const void *opInfo, size_t opInfoLen,
+							    uint32_t index);
+ACL_FUNC_VISIBILITY const char *aclprofGetOpAttriValue(const void *opInfo, size_t opInfoLen,
+						       uint32_t index,
+						       aclprofSubscribeOpAttri attri);
 
 /* Exported but undeclared in CANN's header; declared here for convenience.
  * The category appears in MSTX_EVENTS.category; the payload value is not

@@ -69,6 +69,12 @@ typedef enum aclrtEventRecordedStatus {
 #define ACL_STREAM_CPU_SCHEDULE 0x00000010U
 #define ACL_STREAM_DEVICE_USE_ONLY 0x00000020U
 
+/* aclrtValueWait's conditions on the 64-bit value at devAddr. */
+#define ACL_STREAM_WAIT_VALUE_GEQ 0x00000000U /* (int64_t)(*devAddr - value) >= 0 */
+#define ACL_STREAM_WAIT_VALUE_EQ 0x00000001U /* *devAddr == value */
+#define ACL_STREAM_WAIT_VALUE_AND 0x00000002U /* (*devAddr & value) != 0 */
+#define ACL_STREAM_WAIT_VALUE_NOR 0x00000003U /* ~(*devAddr | value) != 0 */
+
 /* aclrtGetDeviceCapability's answers. */
 #define ACL_DEV_FEATURE_SUPPORT 0x00000001
 #define ACL_DEV_FEATURE_NOT_SUPPORT 0x00000000
@@ -187,6 +193,16 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
 ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+
+/* Stream memory operations (user/runtime/rt_value.c): a task of the stream
+ * that stores value (64 bits, devAddr 8-byte aligned; flag reserved, 0)
+ * once the stream reaches it, and one that holds the stream until the
+ * value at devAddr meets flag's ACL_STREAM_WAIT_VALUE_* condition. On a
+ * stream whose tasks go to a model: ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
+ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag,
+					     aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag,
+					    aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
 ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event,
 						   aclrtEventRecordedStatus *status);

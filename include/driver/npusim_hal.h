@@ -30,6 +30,13 @@ drvError_t npusim_hal_sq_wait(uint32_t devId, uint32_t sqId, int32_t timeout);
  * pending). */
 drvError_t npusim_hal_sq_status(uint32_t devId, uint32_t sqId, struct npusim_stream_status *st);
 
+/* Record, from the host, a notify id (DRV_NOTIFY_ID) the process owns, as
+ * a NOTIFY_RECORD task would when it completes: the stream waiting on it
+ * goes on. The runtime's stream memory waits (aclrtValueWait) use it: the
+ * simulated device cannot read the process's memory, the runtime watches
+ * it and records the wait's notify once the value is there. */
+drvError_t npusim_hal_notify_record(uint32_t devId, uint32_t notifyId);
+
 #ifdef __cplusplus
 }
 #endif

@@ -26,7 +26,7 @@
 #include <linux/types.h>
 #endif
 
-#define NPUSIM_ABI_VERSION 7
+#define NPUSIM_ABI_VERSION 8
 #define NPUSIM_CHIP_NAME "Ascend910B"
 #define NPUSIM_MAX_DEVICES 8
 #define NPUSIM_SQE_SIZE 64
@@ -429,6 +429,12 @@ struct npusim_stream_status {
 #define NPUSIM_IOC_ID_ALLOC _IOWR(NPUSIM_IOC_MAGIC, 8, struct npusim_id)
 #define NPUSIM_IOC_ID_FREE _IOW(NPUSIM_IOC_MAGIC, 9, struct npusim_id)
 #define NPUSIM_IOC_STREAM_STATUS _IOWR(NPUSIM_IOC_MAGIC, 10, struct npusim_stream_status)
+/* ABI 8: the host records an event or notify id the file owns, as a record
+ * task would when it completes: a wait on it (the one waiting now, or the
+ * next) may start. The runtime's stream memory waits use it (a value wait
+ * is a notify wait the runtime records once the memory holds its value:
+ * the device model cannot read the process's memory from its timer). */
+#define NPUSIM_IOC_ID_RECORD _IOW(NPUSIM_IOC_MAGIC, 29, struct npusim_id)
 
 /* ---- UIO: user-mode submission (ABI 3) --------------------------------------
  *

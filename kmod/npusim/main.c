@@ -585,6 +585,36 @@ static int npusim_ioc_id(struct npusim_file *f, void __user *uarg, bool alloc)
 	return 0;
 }
 
+/* The host records an event / notify id it owns (NPUSIM_IOC_ID_RECORD). */
+static int npusim_ioc_id_record(struct npusim_file *f, void __user *uarg)
+{
+	struct npusim_dev *dev = f->dev;
+	struct npusim_id a;
+	unsigned long flags;
+	u64 *ns;
+	u8 *state;
+
+	if (copy_from_user(&a, uarg, sizeof(a)))
+		return -EFAULT;
+	if (a.kind == NPUSIM_ID_EVENT && a.id < NPUSIM_MAX_EVENTS &&
+	    test_bit(a.id, f->events)) {
+		state = dev->event_set;
+		ns = dev->event_ns;
+	} else if (a.kind == NPUSIM_ID_NOTIFY && a.id < NPUSIM_MAX_NOTIFIES &&
+		   test_bit(a.id, f->notifies)) {
+		state = dev->notify_set;
+		ns = dev->notify_ns;
+	} else {
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&npusim_lock, flags);
+	state[a.id] = 1;
+	ns[a.id] = ktime_get_ns();
+	npusim_schedule_locked();
+	spin_unlock_irqrestore(&npusim_lock, flags);
+	return 0;
+}
+
 static int npusim_ioc_dev_info(struct npusim_file *f, void __user *uarg)
 {
 	struct npusim_dev_info a;
@@ -623,6 +653,7 @@ static long npusim_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case NPUSIM_IOC_ID_ALLOC: return npusim_ioc_id(f, uarg, true);
 	case NPUSIM_IOC_ID_FREE: return npusim_ioc_id(f, uarg, false);
 	case NPUSIM_IOC_STREAM_STATUS: return npusim_ioc_stream_status(f, uarg);
+	case NPUSIM_IOC_ID_RECORD: return npusim_ioc_id_record(f, uarg);
 	case NPUSIM_IOC_SQ_UIO_INFO: return npusim_ioc_sq_uio_info(f, uarg);
 	case NPUSIM_IOC_SQ_TRIGGER: return npusim_ioc_sq_trigger(f, uarg);
 	case NPUSIM_IOC_PROF_START: return npusim_ioc_prof_start(f, uarg);

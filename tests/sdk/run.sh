@@ -107,6 +107,7 @@ tests/sdk/cann_env_test.sh "$root/$out/prefix"
 	cmake --build "$out/rtapi" >/dev/null
 	"$out/rtapi/rt_basics" | grep -qx '\[SUCCESS\] rt_basics' || { echo "sdk: rt_basics failed"; exit 1; }
 	"$out/rtapi/rt_dump" | grep -qx '\[SUCCESS\] rt_dump' || { echo "sdk: rt_dump failed"; exit 1; }
+	"$out/rtapi/rt_subscribe" 2>/dev/null | grep -qx '\[SUCCESS\] rt_subscribe' || { echo "sdk: rt_subscribe failed"; exit 1; }
 	# without a device a context is refused, not faked
 	if "$out/rtapi/rt_context" 2>/dev/null; then echo "sdk: rt_context ran without a device"; exit 1; fi
 )

@@ -594,7 +594,7 @@ static void case_badioctl(void)
 		NPUSIM_IOC_DEV_INFO,	  NPUSIM_IOC_STREAM_CREATE, NPUSIM_IOC_STREAM_DESTROY,
 		NPUSIM_IOC_SQ_SEND,	  NPUSIM_IOC_CQ_RECV,	    NPUSIM_IOC_STREAM_SYNC,
 		NPUSIM_IOC_CLOCK_SYNC,	  NPUSIM_IOC_ID_ALLOC,	    NPUSIM_IOC_ID_FREE,
-		NPUSIM_IOC_STREAM_STATUS,
+		NPUSIM_IOC_STREAM_STATUS, NPUSIM_IOC_ID_RECORD,
 	};
 	for (int i = 0; i < 20000; i++) {
 		unsigned long cmd;
@@ -1435,6 +1435,48 @@ static void case_stars(void)
 	close(fd2);
 }
 
+/*
+ * The host records an id it owns (NPUSIM_IOC_ID_RECORD, ABI 8): a stream
+ * held on a notify wait stays held, and goes on once the host records the
+ * notify; a record before the wait is kept for it, as a record task's is.
+ * Ids the file does not own, unknown kinds and ids out of range are
+ * refused.
+ */
+static void case_id_record(void)
+{
+	int fd = open_dev(0), other = open_dev(0);
+	struct npusim_sqe q;
+	struct npusim_stream_status st;
+	uint32_t sid, nt, ev, theirs;
+
+	MUST(npusim_stream_create(fd, &sid));
+	MUST(npusim_id_alloc(fd, NPUSIM_ID_NOTIFY, &nt));
+	MUST(npusim_id_alloc(fd, NPUSIM_ID_EVENT, &ev));
+	MUST(npusim_id_alloc(other, NPUSIM_ID_NOTIFY, &theirs));
+	EXPECT_ERR(npusim_id_record(fd, NPUSIM_ID_NOTIFY, theirs), EINVAL);
+	EXPECT_ERR(npusim_id_record(fd, NPUSIM_ID_NOTIFY, NPUSIM_MAX_NOTIFIES), EINVAL);
+	EXPECT_ERR(npusim_id_record(fd, 7, nt), EINVAL);
+	npusim_sqe_init(&q, NPUSIM_SQE_NOTIFY_WAIT, sid, 0);
+	npusim_sqe_set_sync_id(&q, nt);
+	MUST(npusim_sq_send(fd, sid, &q, 1, -1, NULL));
+	usleep(50000);
+	MUST(npusim_stream_status(fd, sid, &st));
+	CHECK(st.completed == 0, "the wait ended before its record: %llu",
+	      (unsigned long long)st.completed);
+	MUST(npusim_id_record(fd, NPUSIM_ID_NOTIFY, nt));
+	MUST(npusim_stream_sync(fd, sid, 5000));
+	/* recorded first, then waited for (an event, this time) */
+	MUST(npusim_id_record(fd, NPUSIM_ID_EVENT, ev));
+	npusim_sqe_init(&q, NPUSIM_SQE_EVENT_WAIT, sid, 1);
+	npusim_sqe_set_sync_id(&q, ev);
+	MUST(npusim_sq_send(fd, sid, &q, 1, -1, NULL));
+	MUST(npusim_stream_sync(fd, sid, 5000));
+	MUST(npusim_stream_status(fd, sid, &st));
+	CHECK(st.completed == 2, "completed %llu", (unsigned long long)st.completed);
+	close(other);
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -1446,6 +1488,7 @@ int main(int argc, char **argv)
 		{ "payloads", case_payloads },
 		{ "deps", case_deps },
 		{ "wrap", case_wrap },
+		{ "id_record", case_id_record },
 		{ "badioctl", case_badioctl },
 		{ "concurrent", case_concurrent },
 		{ "killed", case_killed },

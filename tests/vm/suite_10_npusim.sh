@@ -181,6 +181,7 @@ run npusim.uio_payloads uio_case payloads
 run npusim.timed sim_case timed
 run npusim.deps sim_case deps
 run npusim.wrap sim_case wrap
+run npusim.id_record sim_case id_record
 run npusim.badioctl sim_case badioctl
 run npusim.concurrent sim_case concurrent
 run npusim.killed sim_case killed

@@ -134,7 +134,7 @@ t_rtapi() {
 	load_sim devices=2 || return 1
 	(
 		. build/sdk/prefix/set_env.sh
-		for t in "rt_basics device" rt_context rt_stream_event rt_p2p rt_reduce_overflow rt_allocator rt_random rt_tdt rt_tdt_queue rt_dump rt_model_ri; do
+		for t in "rt_basics device" rt_context rt_stream_event rt_p2p rt_reduce_overflow rt_allocator rt_random rt_tdt rt_tdt_queue rt_dump rt_model_ri rt_value rt_subscribe; do
 			set -- $t
 			$d/"$@" > "$RT_OUT/$1.out" 2>&1 || { cat "$RT_OUT/$1.out"; exit 1; }
 			cat "$RT_OUT/$1.out"
@@ -176,6 +176,29 @@ t_rtapi() {
 		n=$(q "SELECT COUNT(*) FROM CANN_API c JOIN STRING_IDS s ON s.id = c.name WHERE s.value = '${api%%:*}'")
 		echo "rt_model_ri ${api%%:*} CANN_API rows: $n"
 		[ "$n" -eq "${api#*:}" ] || { q "SELECT s.value, COUNT(*) FROM CANN_API c JOIN STRING_IDS s ON s.id = c.name GROUP BY 1"; return 1; }
+	done
+	# rt_value: its stream memory tasks (the program's header counts them),
+	# each call an ACL API row, the refused ones too; a wait's task lasts
+	# until its value came (case 1 holds a wait 100 ms at least)
+	p=$RT_OUT/value.prof
+	rm -rf "$p" && mkdir -p "$p" || return 1
+	build/bin/npuprof record --quiet -o "$p" -- $d/rt_value > "$p/out" 2>&1 ||
+		{ cat "$p/out"; return 1; }
+	grep -q '^\[SUCCESS\] rt_value' "$p/out" || { cat "$p/out"; return 1; }
+	db=$(ls "$p"/PROF_*/msprof_*.db | tail -n 1)
+	[ -n "$db" ] || return 1
+	for task in MEM_WRITE_VALUE:5 MEM_WAIT_VALUE:6; do
+		n=$(q "SELECT COUNT(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType WHERE s.value = '${task%%:*}'")
+		echo "rt_value ${task%%:*} tasks: $n"
+		[ "$n" -eq "${task#*:}" ] || { q "SELECT s.value, COUNT(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType GROUP BY 1"; return 1; }
+	done
+	n=$(q "SELECT MAX(t.endNs - t.startNs) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType WHERE s.value = 'MEM_WAIT_VALUE'")
+	echo "rt_value longest MEM_WAIT_VALUE: $n ns"
+	[ "$n" -ge 100000000 ] || return 1
+	for api in aclrtValueWrite:8 aclrtValueWait:9; do
+		n=$(q "SELECT COUNT(*) FROM CANN_API c JOIN STRING_IDS s ON s.id = c.name WHERE s.value = '${api%%:*}'")
+		echo "rt_value ${api%%:*} CANN_API rows: $n"
+		[ "$n" -eq "${api#*:}" ] || return 1
 	done
 }
 

@@ -447,6 +447,13 @@ int npusim_id_free(int fd, uint32_t kind, uint32_t id)
 	return npusim_ioctl(fd, NPUSIM_IOC_ID_FREE, &a);
 }
 
+int npusim_id_record(int fd, uint32_t kind, uint32_t id)
+{
+	struct npusim_id a = { .kind = kind, .id = id };
+
+	return npusim_ioctl(fd, NPUSIM_IOC_ID_RECORD, &a);
+}
+
 int npusim_logic_cq_alloc(int fd, uint32_t depth, uint32_t cqe_size, uint32_t *cq_id)
 {
 	struct npusim_logic_cq_alloc a;

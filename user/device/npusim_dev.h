@@ -70,6 +70,8 @@ uint32_t npusim_sq_mode(int fd, uint32_t stream_id);
 int npusim_clock_sync(int fd, struct npusim_clock_sample *samples, uint32_t n);
 int npusim_id_alloc(int fd, uint32_t kind, uint32_t *id);
 int npusim_id_free(int fd, uint32_t kind, uint32_t id);
+/* the host records an id it owns (ABI 8), as a record task would */
+int npusim_id_record(int fd, uint32_t kind, uint32_t id);
 
 /* The STARS SoC log of fd's device (profiling channel 50), as the HAL's
  * prof_drv_start / prof_channel_read / prof_stop: start with a ring of

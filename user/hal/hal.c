@@ -414,6 +414,16 @@ drvError_t npusim_hal_sq_status(uint32_t devId, uint32_t sqId, struct npusim_str
 	return drv_err(npusim_stream_status(fd, sqId, st));
 }
 
+drvError_t npusim_hal_notify_record(uint32_t devId, uint32_t notifyId)
+{
+	drvError_t err;
+	int fd = dev_fd(devId, &err);
+
+	if (fd < 0)
+		return err;
+	return drv_err(npusim_id_record(fd, NPUSIM_ID_NOTIFY, notifyId));
+}
+
 /* ---- resource ids -------------------------------------------------------- */
 
 /* npusim's id kind of a driver id type, or -1 (events and notifies only) */

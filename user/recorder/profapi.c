@@ -20,6 +20,7 @@
 #include "hostrec_internal.h"
 #include "hostrec.h"
 #include "profapi_internal.h"
+#include "subscribe.h"
 
 /* CANN's log-module ids (include/dfx/base/log_types.h) that set the order */
 #define MOD_RUNTIME 7u
@@ -724,16 +725,20 @@ bool MsprofCheckOpSwitch(uint32_t type, const char *op, size_t len)
 	return type == MSPROF_OPTYPE;
 }
 
+/* GE's model loads and unloads: the models aclprofModelSubscribe may
+ * subscribe (subscribe.c). */
 int32_t MsprofSetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_t deviceId)
 {
-	(void)geModelIdx;
-	return deviceId < MSPROF_MAX_DEV_NUM ? MSPROF_ERROR_NONE : PROF_FAILED;
+	if (deviceId >= MSPROF_MAX_DEV_NUM)
+		return PROF_FAILED;
+	return npuprof_model_dev_set(geModelIdx, deviceId) ? PROF_FAILED : MSPROF_ERROR_NONE;
 }
 
 int32_t MsprofUnsetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_t deviceId)
 {
-	(void)geModelIdx;
-	return deviceId < MSPROF_MAX_DEV_NUM ? MSPROF_ERROR_NONE : PROF_FAILED;
+	if (deviceId >= MSPROF_MAX_DEV_NUM)
+		return PROF_FAILED;
+	return npuprof_model_dev_unset(geModelIdx, deviceId) ? PROF_FAILED : MSPROF_ERROR_NONE;
 }
 
 /* The running collection's directory (the recorder's stream is in its

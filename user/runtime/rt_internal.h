@@ -159,6 +159,10 @@ aclError rt_stream_create_locked(int dev, int is_default, struct rt_stream **out
 void rt_stream_destroy_locked(struct rt_stream *s);
 aclError rt_stream_destroy_api(aclrtStream stream, const char *api, int force);
 aclError rt_stream_sync(struct rt_stream *s);
+/* Set by rt_value.c once it has memory operations pending: what a
+ * stream's synchronisation (gone 0; s NULL: an event's) and destruction
+ * (gone 1, its tasks run) owe them, called after the device's wait. */
+extern void (*rt_stream_value_hook)(struct rt_stream *s, int gone);
 
 /* One SQE, npusim's model of it and what the profiler records about it.
  * The caller fills sqe's type, block_dim and payload (a copy: bytes, which

@@ -31,6 +31,7 @@
 #include "runtime/rts/rts_stream.h"
 
 static struct rt_stream *g_free_streams;
+void (*rt_stream_value_hook)(struct rt_stream *s, int gone);
 static aclnpuTaskObserver g_observer;
 static void *g_observer_ctx;
 
@@ -168,6 +169,8 @@ void rt_stream_destroy_locked(struct rt_stream *s)
 	pthread_mutex_lock(&s->lock);
 	/* its tasks run first (a force destroy dropped them) */
 	npusim_hal_sq_wait((uint32_t)s->dev, s->sid, -1);
+	if (rt_stream_value_hook)
+		rt_stream_value_hook(s, 1);
 	sqcq_free(s->dev, s->sid);
 	logic_cq_free(s->dev, s->lcq);
 	pthread_mutex_unlock(&s->lock);
@@ -293,6 +296,8 @@ aclError rt_stream_sync(struct rt_stream *s)
 {
 	drvError_t r = npusim_hal_sq_wait((uint32_t)s->dev, s->sid, -1);
 
+	if (rt_stream_value_hook)
+		rt_stream_value_hook(s, 0);
 	pthread_mutex_lock(&s->lock);
 	drain_cq(s);
 	pthread_mutex_unlock(&s->lock);
@@ -801,6 +806,8 @@ aclError aclrtSynchronizeEvent(aclrtEvent event)
 		if (wait_ns < 1000000)
 			wait_ns *= 2;
 	}
+	if (rt_stream_value_hook)
+		rt_stream_value_hook(NULL, 0);
 	rt_api_end(&r, ret);
 	return rt_api_end(&a, ret);
 }
