@@ -70,6 +70,9 @@ uint32_t npusim_sq_mode(int fd, uint32_t stream_id);
 int npusim_clock_sync(int fd, struct npusim_clock_sample *samples, uint32_t n);
 int npusim_id_alloc(int fd, uint32_t kind, uint32_t *id);
 int npusim_id_free(int fd, uint32_t kind, uint32_t id);
+/* NPUSIM_IOC_SHR_ID: op on shared id (kind, id); *gen in (out for CREATE) */
+int npusim_shr_id(int fd, uint32_t op, uint32_t kind, uint32_t id, uint32_t *gen);
+int npusim_event_status(int fd, uint32_t id, struct npusim_event_status *st);
 
 /* The STARS SoC log of fd's device (profiling channel 50), as the HAL's
  * prof_drv_start / prof_channel_read / prof_stop: start with a ring of
