@@ -275,8 +275,7 @@ typedef struct aclrtIpcEventHandle {
 	char reserved[ACL_IPC_EVENT_HANDLE_SIZE];
 } aclrtIpcEventHandle;
 ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle);
-ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle,
-						     aclrtEvent *event);
+ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event);
 
 /* Stream configs: a handle of attributes for aclrtCreateStreamV2. The work
  * area attributes (model streams) are ACL_ERROR_RT_FEATURE_NOT_SUPPORT;

@@ -291,7 +291,11 @@ drvError_t halResourceConfig(uint32_t devId, struct halResourceIdInputInfo *in,
 /* ---- shared ids (pkg_inc/driver/ascend_hal_define.h, ascend_hal_base.h) --
  * An event (notify) id another process opens by name: the id's owner
  * creates the name, others open and close it, the owner destroys it. */
-enum shr_id_type { SHR_ID_NOTIFY_TYPE = 0, SHR_ID_EVENT_TYPE = 1, SHR_ID_TYPE_MAX };
+enum shr_id_type {
+	SHR_ID_NOTIFY_TYPE = 0,
+	SHR_ID_EVENT_TYPE = 1,
+	SHR_ID_TYPE_MAX
+};
 
 struct drvShrIdInfo {
 	uint32_t devid; /* input: logic devid; output: phy devid */

@@ -610,7 +610,8 @@ static int npusim_ioc_shr_id(struct npusim_file *f, void __user *uarg)
 		break;
 	}
 	spin_unlock_irqrestore(&npusim_lock, flags);
-	if (!ret && a.op == NPUSIM_SHR_CREATE && copy_to_user(uarg, &a, sizeof(a)))
+	if (!ret && a.op == NPUSIM_SHR_CREATE &&
+	    copy_to_user(uarg, &a, sizeof(a)))
 		return -EFAULT;
 	return ret;
 }

@@ -593,8 +593,7 @@ drvError_t halShrIdClose(const char *name)
 	return drv_err(npusim_shr_id(fd, NPUSIM_SHR_CLOSE, NPUSIM_ID_EVENT, id, &gen));
 }
 
-drvError_t npusim_hal_event_status(uint32_t devId, uint32_t eventId,
-				   struct npusim_event_status *st)
+drvError_t npusim_hal_event_status(uint32_t devId, uint32_t eventId, struct npusim_event_status *st)
 {
 	drvError_t err;
 	int fd;

@@ -336,8 +336,7 @@ aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompati
 
 static aclError event_with_flag(const char *api, aclrtEvent *event, uint32_t flag)
 {
-	if (!event ||
-	    (flag & ~(EVENT_PLAIN_FLAGS | EVENT_UNSUPPORTED_FLAGS | ACL_EVENT_IPC)))
+	if (!event || (flag & ~(EVENT_PLAIN_FLAGS | EVENT_UNSUPPORTED_FLAGS | ACL_EVENT_IPC)))
 		return rt_fail(ACL_ERROR_INVALID_PARAM);
 	if ((flag & ACL_EVENT_IPC) && flag != ACL_EVENT_IPC) {
 		/* acl_rt docs: ACL_EVENT_IPC goes with no other flag */
