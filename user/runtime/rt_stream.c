@@ -894,6 +894,35 @@ static aclError ipc_status(const struct rt_event *e, struct npusim_event_status 
 	return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
 }
 
+/*
+ * An IPC event's record is in flight for every process once its record
+ * call returns, as CANN's runtime marks it in the memory both processes
+ * map before it sends the task: here, once the device has the task in
+ * its SQ (a soft queue's SQEs reach it when the driver forwards them,
+ * later), where npusim counts it (NPUSIM_IOC_EVENT_STATUS): until the
+ * stream's tasks completed or queued there reach the record's (target).
+ */
+static aclError ipc_record_queued(struct rt_stream *s, uint64_t target)
+{
+	long wait_ns = 1000;
+
+	for (;;) {
+		struct npusim_stream_status st = { 0 };
+		struct timespec ts = { 0, 0 };
+
+		if (npusim_hal_sq_status((uint32_t)s->dev, s->sid, &st) != DRV_ERROR_NONE) {
+			rt_set_errmsg("stream %u: its status from the driver", s->sid);
+			return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
+		}
+		if (st.completed + st.queued >= target)
+			return ACL_SUCCESS;
+		ts.tv_nsec = wait_ns;
+		nanosleep(&ts, NULL);
+		if (wait_ns < 1000000)
+			wait_ns *= 2;
+	}
+}
+
 /* Events in a model: its tasks run on the execute stream, one stream
  * (rt_model.c), where an event between its streams has no meaning. */
 static aclError model_event(const struct rt_stream *s, const char *api)
@@ -925,6 +954,8 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 		/* the record is task seq (t.batch_id << 16 | t.task_id) */
 		e->rec_stream = s;
 		e->rec_target = ((uint64_t)t.batch_id << 16 | t.task_id) + 1;
+		if (e->flags & ACL_EVENT_IPC)
+			ret = ipc_record_queued(s, e->rec_target);
 	}
 	rt_api_end(&r, ret);
 	return rt_api_end(&a, ret);
