@@ -115,6 +115,7 @@ int RunA()
 		OK(aclrtRecordEvent(gate, gateStream));
 		OK(aclrtSynchronizeEvent(x));
 		EXPECT(Status(x), ACL_EVENT_RECORDED_STATUS_COMPLETE);
+		Send(A_SEEN);
 		// B's record, held behind B's gate: A's query and synchronize see it
 		Recv(B_PENDING);
 		EXPECT(Status(x), ACL_EVENT_RECORDED_STATUS_NOT_READY);
@@ -183,7 +184,8 @@ int RunB()
 		TRUE(t1 - t0 >= kDelayNs / 2);
 		EXPECT(Status(y), ACL_EVENT_RECORDED_STATUS_COMPLETE);
 		OK(aclrtSynchronizeEvent(y));
-		// B records behind its gate
+		// B records behind its gate, once A has seen its own record done
+		Recv(A_SEEN);
 		OK(aclrtStreamWaitEvent(s, gate));
 		OK(aclrtRecordEvent(y, s));
 		Send(B_PENDING);
