@@ -1,4 +1,4 @@
-// IPC events between two processes (a fork before aclInit): process A
+// IPC events between two processes (A runs B, forked and exec'd): process A
 // makes an ACL_EVENT_IPC event and passes its handle through a pipe;
 // process B opens it, on A's device and (two devices or more) on another.
 // Each round: A's record waits on the device behind a gate A opens 300 ms
@@ -225,19 +225,29 @@ int RunB()
 
 } // namespace
 
-int main()
+// A runs B as a program of its own (fork and exec, as CANN's examples run
+// two programs): `rt_ipc_event B <in fd> <out fd>`.
+int main(int argc, char **argv)
 {
 	int ab[2], ba[2], st = 0;
+	if (argc == 4 && std::strcmp(argv[1], "B") == 0) {
+		g_in = std::atoi(argv[2]);
+		g_out = std::atoi(argv[3]);
+		return RunB();
+	}
 	TRUE(pipe(ab) == 0 && pipe(ba) == 0);
 	std::fflush(stdout);
-	pid_t b = fork(); // before aclInit: each process has a runtime of its own
+	pid_t b = fork();
 	TRUE(b >= 0);
 	if (b == 0) {
-		g_out = ba[1];
-		g_in = ab[0];
+		char in[16], out[16];
 		close(ab[1]);
 		close(ba[0]);
-		std::exit(RunB()); // exit: its profile is written at exit
+		std::snprintf(in, sizeof(in), "%d", ab[0]);
+		std::snprintf(out, sizeof(out), "%d", ba[1]);
+		execl("/proc/self/exe", argv[0], "B", in, out, static_cast<char *>(nullptr));
+		std::perror("exec B");
+		_exit(127);
 	}
 	g_out = ab[1];
 	g_in = ba[0];
