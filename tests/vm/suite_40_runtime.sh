@@ -180,7 +180,7 @@ t_rtapi() {
 }
 
 # rt_ipc_event under `npuprof record`: a job of two processes (A and the B
-# it forks), one PROF_* directory each; A's database has its handle's
+# it runs), one PROF_* directory each; A's database has its handle's
 # aclrtIpcGetEventHandle calls and its records and waits of the IPC event,
 # B's its opens (a bad handle and a stale one refused too) and its own
 # (two rounds on 2 devices: A 2 and 2, B 3 and 3)
