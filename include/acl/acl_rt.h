@@ -272,12 +272,26 @@ ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char *socVersion,
 							 int32_t *canCompatible);
 
 /* Events with flags: ACL_EVENT_SYNC, ACL_EVENT_TIME_LINE and
- * ACL_EVENT_DEVICE_USE_ONLY give an ordinary event; ACL_EVENT_IPC,
- * ACL_EVENT_EXTERNAL and ACL_EVENT_CAPTURE_STREAM_PROGRESS are
- * ACL_ERROR_RT_FEATURE_NOT_SUPPORT on npusim; unknown bits are
- * ACL_ERROR_INVALID_PARAM. */
+ * ACL_EVENT_DEVICE_USE_ONLY give an ordinary event; ACL_EVENT_IPC, alone
+ * (with another flag: ACL_ERROR_INVALID_PARAM), an event another process
+ * opens (aclrtIpcGetEventHandle); ACL_EVENT_EXTERNAL and
+ * ACL_EVENT_CAPTURE_STREAM_PROGRESS are ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * on npusim; unknown bits are ACL_ERROR_INVALID_PARAM. */
 ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag);
 ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag);
+
+/* IPC events: the handle of an ACL_EVENT_IPC event (opaque bytes another
+ * process passes to aclrtIpcOpenEventHandle, which gives it an event on
+ * the same device event, on any device of the host). Records, waits,
+ * queries and synchronisations in either process see the other's records;
+ * a wait when no record is in flight or left waits for nothing; each
+ * process destroys its own (aclrtDestroyEvent), in either order. */
+#define ACL_IPC_EVENT_HANDLE_SIZE 64U
+typedef struct aclrtIpcEventHandle {
+	char reserved[ACL_IPC_EVENT_HANDLE_SIZE];
+} aclrtIpcEventHandle;
+ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event);
 
 /* Stream configs: a handle of attributes for aclrtCreateStreamV2. The work
  * area attributes (model streams) are ACL_ERROR_RT_FEATURE_NOT_SUPPORT;

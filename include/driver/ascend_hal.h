@@ -288,6 +288,29 @@ drvError_t halResourceIdFree(uint32_t devId, struct halResourceIdInputInfo *in);
 drvError_t halResourceConfig(uint32_t devId, struct halResourceIdInputInfo *in,
 			     struct halResourceConfigInfo *para);
 
+/* ---- shared ids (pkg_inc/driver/ascend_hal_define.h, ascend_hal_base.h) --
+ * An event (notify) id another process opens by name: the id's owner
+ * creates the name, others open and close it, the owner destroys it. */
+enum shr_id_type {
+	SHR_ID_NOTIFY_TYPE = 0,
+	SHR_ID_EVENT_TYPE = 1,
+	SHR_ID_TYPE_MAX
+};
+
+struct drvShrIdInfo {
+	uint32_t devid; /* input: logic devid; output: phy devid */
+	uint32_t tsid; /* input and output */
+	uint32_t id_type; /* enum shr_id_type */
+	uint32_t shrid; /* shared resource id */
+	uint32_t flag; /* for remote id or shadow node */
+	uint32_t rsv[2];
+};
+
+drvError_t halShrIdCreate(struct drvShrIdInfo *info, char *name, uint32_t name_len);
+drvError_t halShrIdDestroy(const char *name);
+drvError_t halShrIdOpen(const char *name, struct drvShrIdInfo *info);
+drvError_t halShrIdClose(const char *name);
+
 /* ---- profiling channels (pkg_inc/driver/ascend_hal_base.h) --------------- */
 #define PROF_OK (0)
 #define PROF_ERROR (-1)

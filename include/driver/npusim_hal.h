@@ -37,6 +37,15 @@ drvError_t npusim_hal_sq_status(uint32_t devId, uint32_t sqId, struct npusim_str
  * it and records the wait's notify once the value is there. */
 drvError_t npusim_hal_notify_record(uint32_t devId, uint32_t notifyId);
 
+/* Event id's device-wide state (records of it in flight on any stream of
+ * any process, and whether it is set), on the device's open file or, for
+ * a device this process has not opened (an event shared from another
+ * device), a file of the library's own. A real 910B keeps an IPC event's
+ * state in memory both processes map (CANN's runtime reads it there);
+ * npusim keeps it in its event table. */
+drvError_t npusim_hal_event_status(uint32_t devId, uint32_t eventId,
+				   struct npusim_event_status *st);
+
 #ifdef __cplusplus
 }
 #endif

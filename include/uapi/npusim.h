@@ -254,8 +254,9 @@ struct npusim_task_model {
 	__u64 start_ns; /* NPUSIM_TASK_F_TIMED: CLOCK_MONOTONIC time the task
 			   starts at the earliest; with NPUSIM_TASK_F_SUBTASK:
 			   its start after its container's */
-	__u32 target_dev; /* NOTIFY_RECORD: NPUSIM_TARGET_DEV(device owning the
-			     notify); 0: the recording device */
+	__u32 target_dev; /* NOTIFY_RECORD, EVENT_RECORD, EVENT_WAIT (ABI 8):
+			     NPUSIM_TARGET_DEV(device owning the notify or
+			     event); 0: the stream's device */
 	__u16 jitter_pm; /* +- per-mille random jitter on duration */
 	__u8 kind; /* kernels: enum npusim_kernel_kind, which cores lead a mix */
 	__u8 flags; /* NPUSIM_TASK_F_* */
@@ -406,6 +407,40 @@ struct npusim_id {
 	__u32 id; /* out for ALLOC, in for FREE */
 };
 
+/*
+ * Shared event ids (ABI 8), the driver's shared ids (halShrIdCreate /
+ * Open / Close / Destroy, SHR_ID_EVENT_TYPE): the file owning event @id
+ * shares it (CREATE: @gen out, the id's allocation generation, which names
+ * it); any file of the device opens it by id and generation (OPEN: the id
+ * stays allocated until every opener has closed it, even after its owner
+ * freed it), CLOSE drops that open, DESTROY (owner) refuses new opens.
+ * A generation that is not the id's current one (the id was freed and
+ * given again), or an id not shared: -ENOENT.
+ */
+enum npusim_shr_op {
+	NPUSIM_SHR_CREATE = 0,
+	NPUSIM_SHR_OPEN = 1,
+	NPUSIM_SHR_CLOSE = 2,
+	NPUSIM_SHR_DESTROY = 3,
+};
+
+struct npusim_shr_id {
+	__u32 op; /* enum npusim_shr_op */
+	__u32 kind; /* NPUSIM_ID_EVENT */
+	__u32 id;
+	__u32 gen; /* out for CREATE, in for the others */
+};
+
+/* The device-wide state of event @id (ABI 8): records queued on any
+ * stream of any process and not yet completed, and whether the event is
+ * set (recorded, not yet waited for). */
+struct npusim_event_status {
+	__u32 id;
+	__u32 pending;
+	__u32 set;
+	__u32 rsv;
+};
+
 struct npusim_stream_status {
 	__u32 stream_id;
 	__u32 sq_head;
@@ -434,7 +469,7 @@ struct npusim_stream_status {
  * next) may start. The runtime's stream memory waits use it (a value wait
  * is a notify wait the runtime records once the memory holds its value:
  * the device model cannot read the process's memory from its timer). */
-#define NPUSIM_IOC_ID_RECORD _IOW(NPUSIM_IOC_MAGIC, 29, struct npusim_id)
+#define NPUSIM_IOC_ID_RECORD _IOW(NPUSIM_IOC_MAGIC, 31, struct npusim_id)
 
 /* ---- UIO: user-mode submission (ABI 3) --------------------------------------
  *
@@ -713,5 +748,7 @@ struct npusim_logic_cq_recv {
 #define NPUSIM_IOC_LOGIC_CQ_FREE _IOW(NPUSIM_IOC_MAGIC, 26, struct npusim_logic_cq_free)
 #define NPUSIM_IOC_STREAM_LOGIC_CQ _IOW(NPUSIM_IOC_MAGIC, 27, struct npusim_stream_logic_cq)
 #define NPUSIM_IOC_LOGIC_CQ_RECV _IOWR(NPUSIM_IOC_MAGIC, 28, struct npusim_logic_cq_recv)
+#define NPUSIM_IOC_SHR_ID _IOWR(NPUSIM_IOC_MAGIC, 29, struct npusim_shr_id)
+#define NPUSIM_IOC_EVENT_STATUS _IOWR(NPUSIM_IOC_MAGIC, 30, struct npusim_event_status)
 
 #endif /* _UAPI_NPUSIM_H */

@@ -157,6 +157,7 @@ static void npusim_stream_cancel(struct npusim_stream *s)
 
 	spin_lock_irqsave(&npusim_lock, flags);
 	s->dead = true;
+	npusim_event_unqueue_locked(s, s->head + (s->running ? 1 : 0), s->tail);
 	s->tail = s->head + (s->running ? 1 : 0);
 	npusim_schedule_locked(); /* releases a task held by an injected stall */
 	spin_unlock_irqrestore(&npusim_lock, flags);
@@ -537,6 +538,102 @@ out:
 	return ret;
 }
 
+/*
+ * Event @id loses its owner (@owner) or one open: it stays allocated while
+ * another file has it open (a shared event outlives its owner's free, as
+ * the driver's shared ids do) and is freed with the last of them.
+ */
+static void npusim_event_put_locked(struct npusim_dev *dev, u32 id, bool owner)
+{
+	if (owner) {
+		__clear_bit(id, dev->event_shared);
+		if (dev->event_opens[id])
+			__set_bit(id, dev->event_orphan);
+		else
+			__clear_bit(id, dev->event_used);
+		return;
+	}
+	if (dev->event_opens[id] && !--dev->event_opens[id] &&
+	    test_bit(id, dev->event_orphan)) {
+		__clear_bit(id, dev->event_orphan);
+		__clear_bit(id, dev->event_used);
+	}
+}
+
+/* NPUSIM_IOC_SHR_ID: share, open, close or stop sharing an event id. */
+static int npusim_ioc_shr_id(struct npusim_file *f, void __user *uarg)
+{
+	struct npusim_dev *dev = f->dev;
+	struct npusim_shr_id a;
+	unsigned long flags;
+	int ret = 0;
+
+	if (copy_from_user(&a, uarg, sizeof(a)))
+		return -EFAULT;
+	if (a.kind != NPUSIM_ID_EVENT || a.id >= NPUSIM_MAX_EVENTS ||
+	    a.op > NPUSIM_SHR_DESTROY)
+		return -EINVAL;
+	spin_lock_irqsave(&npusim_lock, flags);
+	switch (a.op) {
+	case NPUSIM_SHR_CREATE:
+	case NPUSIM_SHR_DESTROY:
+		if (!test_bit(a.id, f->events)) {
+			ret = -EINVAL; /* not this file's */
+		} else if (a.op == NPUSIM_SHR_CREATE) {
+			__set_bit(a.id, dev->event_shared);
+			a.gen = dev->event_gen[a.id];
+		} else {
+			__clear_bit(a.id, dev->event_shared);
+		}
+		break;
+	case NPUSIM_SHR_OPEN:
+		if (!test_bit(a.id, dev->event_shared) ||
+		    dev->event_gen[a.id] != a.gen)
+			ret = -ENOENT; /* not shared, or freed and given again */
+		else if (test_bit(a.id, f->events_opened))
+			ret = -EEXIST;
+		else if (dev->event_opens[a.id] == U16_MAX)
+			ret = -ENOSPC;
+		else {
+			__set_bit(a.id, f->events_opened);
+			dev->event_opens[a.id]++;
+		}
+		break;
+	case NPUSIM_SHR_CLOSE:
+		if (!test_bit(a.id, f->events_opened) ||
+		    dev->event_gen[a.id] != a.gen) {
+			ret = -ENOENT;
+		} else {
+			__clear_bit(a.id, f->events_opened);
+			npusim_event_put_locked(dev, a.id, false);
+		}
+		break;
+	}
+	spin_unlock_irqrestore(&npusim_lock, flags);
+	if (!ret && a.op == NPUSIM_SHR_CREATE &&
+	    copy_to_user(uarg, &a, sizeof(a)))
+		return -EFAULT;
+	return ret;
+}
+
+/* NPUSIM_IOC_EVENT_STATUS: any file of the device reads an event's state
+ * (its records may come from any process). */
+static int npusim_ioc_event_status(struct npusim_file *f, void __user *uarg)
+{
+	struct npusim_event_status a;
+	unsigned long flags;
+
+	if (copy_from_user(&a, uarg, sizeof(a)))
+		return -EFAULT;
+	if (a.id >= NPUSIM_MAX_EVENTS || a.rsv)
+		return -EINVAL;
+	spin_lock_irqsave(&npusim_lock, flags);
+	a.pending = f->dev->event_pending[a.id];
+	a.set = f->dev->event_set[a.id];
+	spin_unlock_irqrestore(&npusim_lock, flags);
+	return copy_to_user(uarg, &a, sizeof(a)) ? -EFAULT : 0;
+}
+
 static int npusim_ioc_id(struct npusim_file *f, void __user *uarg, bool alloc)
 {
 	struct npusim_dev *dev = f->dev;
@@ -571,13 +668,18 @@ static int npusim_ioc_id(struct npusim_file *f, void __user *uarg, bool alloc)
 		__set_bit(a.id, used);
 		__set_bit(a.id, mine);
 		state[a.id] = 0;
+		if (a.kind == NPUSIM_ID_EVENT)
+			dev->event_gen[a.id]++;
 	} else {
 		if (a.id >= max || !test_bit(a.id, mine)) {
 			spin_unlock_irqrestore(&npusim_lock, flags);
 			return -EINVAL;
 		}
-		__clear_bit(a.id, used);
 		__clear_bit(a.id, mine);
+		if (a.kind == NPUSIM_ID_EVENT)
+			npusim_event_put_locked(dev, a.id, true);
+		else
+			__clear_bit(a.id, used);
 	}
 	spin_unlock_irqrestore(&npusim_lock, flags);
 	if (alloc && copy_to_user(uarg, &a, sizeof(a)))
@@ -665,6 +767,8 @@ static long npusim_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case NPUSIM_IOC_STREAM_LOGIC_CQ:
 		return npusim_ioc_stream_logic_cq(f, uarg);
 	case NPUSIM_IOC_LOGIC_CQ_RECV: return npusim_ioc_logic_cq_recv(f, uarg);
+	case NPUSIM_IOC_SHR_ID: return npusim_ioc_shr_id(f, uarg);
+	case NPUSIM_IOC_EVENT_STATUS: return npusim_ioc_event_status(f, uarg);
 	default: return -ENOTTY;
 	}
 }
@@ -709,7 +813,9 @@ static int npusim_release(struct inode *inode, struct file *file)
 	npusim_logic_cq_release(f); /* its streams are gone */
 	spin_lock_irqsave(&npusim_lock, flags);
 	for_each_set_bit(bit, f->events, NPUSIM_MAX_EVENTS)
-		__clear_bit(bit, dev->event_used);
+		npusim_event_put_locked(dev, bit, true);
+	for_each_set_bit(bit, f->events_opened, NPUSIM_MAX_EVENTS)
+		npusim_event_put_locked(dev, bit, false);
 	for_each_set_bit(bit, f->notifies, NPUSIM_MAX_NOTIFIES)
 		__clear_bit(bit, dev->notify_used);
 	spin_unlock_irqrestore(&npusim_lock, flags);

@@ -110,6 +110,12 @@ struct npusim_dev {
 	u64 notify_ns[NPUSIM_MAX_NOTIFIES];
 	DECLARE_BITMAP(event_used, NPUSIM_MAX_EVENTS);
 	DECLARE_BITMAP(notify_used, NPUSIM_MAX_NOTIFIES);
+	/* shared events (NPUSIM_IOC_SHR_ID) and their records in flight */
+	u32 event_pending[NPUSIM_MAX_EVENTS]; /* records queued, not done */
+	u32 event_gen[NPUSIM_MAX_EVENTS]; /* bumped at each allocation */
+	u16 event_opens[NPUSIM_MAX_EVENTS]; /* opens by other files */
+	DECLARE_BITMAP(event_shared, NPUSIM_MAX_EVENTS); /* opens allowed */
+	DECLARE_BITMAP(event_orphan, NPUSIM_MAX_EVENTS); /* owner freed it */
 
 	u64 cnt_offset_ns; /* device counter epoch offset from host time */
 	u64 cq_overflow; /* CQEs lost to full CQs, on every stream so far */
@@ -150,6 +156,7 @@ struct npusim_file {
 	struct npusim_dev *dev;
 	DECLARE_BITMAP(events, NPUSIM_MAX_EVENTS);
 	DECLARE_BITMAP(notifies, NPUSIM_MAX_NOTIFIES);
+	DECLARE_BITMAP(events_opened, NPUSIM_MAX_EVENTS); /* shared, opened */
 };
 
 /*
@@ -230,6 +237,11 @@ int npusim_ioc_logic_cq_free(struct npusim_file *f, void __user *uarg);
 int npusim_ioc_logic_cq_recv(struct npusim_file *f, void __user *uarg);
 void npusim_logic_cq_release(struct npusim_file *f);
 void npusim_logic_cq_show(struct npusim_dev *dev, struct seq_file *m);
+
+/* sched.c: the task at SQ position @pos queued (an event record is then
+ * in flight), the records of positions [from, to) dropped */
+void npusim_event_queued_locked(struct npusim_stream *s, u32 pos);
+void npusim_event_unqueue_locked(struct npusim_stream *s, u32 from, u32 to);
 
 /* trace.c */
 void npusim_trace_sqe(struct npusim_stream *s, const struct npusim_sqe *sqe);

@@ -128,10 +128,49 @@ int npusim_model_validate(const struct npusim_sqe *sqe,
 	    ((m->flags & NPUSIM_TASK_F_SUBTASK) &&
 	     m->start_ns > NPUSIM_MAX_TASK_NS))
 		return -EINVAL;
-	if ((sqe->type & NPUSIM_SQE_TYPE_MASK) == NPUSIM_SQE_NOTIFY_RECORD &&
-	    m->target_dev > npusim_ndev)
-		return -EINVAL;
+	switch (sqe->type & NPUSIM_SQE_TYPE_MASK) {
+	case NPUSIM_SQE_NOTIFY_RECORD:
+	case NPUSIM_SQE_EVENT_RECORD:
+	case NPUSIM_SQE_EVENT_WAIT:
+		if (m->target_dev > npusim_ndev)
+			return -EINVAL;
+	}
 	return 0;
+}
+
+/* The device whose event (notify) table a record or wait of @s with
+ * model @m uses: the model's target, else the stream's own (on a 910B the
+ * runtime writes the remote event's or notify's address). */
+static struct npusim_dev *npusim_sync_dev(struct npusim_stream *s,
+					  const struct npusim_task_model *m)
+{
+	return m->target_dev ? npusim_devs[m->target_dev - 1] : s->dev;
+}
+
+void npusim_event_queued_locked(struct npusim_stream *s, u32 pos)
+{
+	const struct npusim_sqe *sqe = &s->sq[pos & (s->depth - 1)];
+
+	if ((sqe->type & NPUSIM_SQE_TYPE_MASK) == NPUSIM_SQE_EVENT_RECORD)
+		npusim_sync_dev(s, &s->model[pos & (s->depth - 1)])
+			->event_pending[npusim_sqe_sync_id(sqe)]++;
+}
+
+/* Records of SQ positions [@from, @to) of @s that will never complete
+ * (dropped): no longer in flight (NPUSIM_IOC_EVENT_STATUS). */
+void npusim_event_unqueue_locked(struct npusim_stream *s, u32 from, u32 to)
+{
+	for (; from != to; from++) {
+		const struct npusim_sqe *sqe = &s->sq[from & (s->depth - 1)];
+		struct npusim_dev *d;
+
+		if ((sqe->type & NPUSIM_SQE_TYPE_MASK) !=
+		    NPUSIM_SQE_EVENT_RECORD)
+			continue;
+		d = npusim_sync_dev(s, &s->model[from & (s->depth - 1)]);
+		if (d->event_pending[npusim_sqe_sync_id(sqe)])
+			d->event_pending[npusim_sqe_sync_id(sqe)]--;
+	}
 }
 
 /* ---- the model ---------------------------------------------------------- */
@@ -203,9 +242,11 @@ static void npusim_task_cores(const struct npusim_sqe *sqe,
  * begins, so a wait lasts until its event is recorded, as on the device.
  */
 static bool npusim_dep_ready(struct npusim_stream *s,
-			     const struct npusim_sqe *sqe, u64 now, u64 *dep_ns)
+			     const struct npusim_sqe *sqe,
+			     const struct npusim_task_model *m, u64 now,
+			     u64 *dep_ns)
 {
-	struct npusim_dev *dev = s->dev;
+	struct npusim_dev *dev = npusim_sync_dev(s, m);
 	u8 *set;
 
 	switch (sqe->type & NPUSIM_SQE_TYPE_MASK) {
@@ -250,7 +291,7 @@ static bool npusim_try_start(struct npusim_stream *s, u64 now)
 		/* the recorded timeline: what the task waited for, never
 		 * when the host or the timer came round to it */
 		start = max(m->start_ns, s->last_end_ns);
-		if (!npusim_dep_ready(s, sqe, start, &dep_ns))
+		if (!npusim_dep_ready(s, sqe, m, start, &dep_ns))
 			return false;
 		s->waiting = false;
 		s->running = true;
@@ -260,7 +301,7 @@ static bool npusim_try_start(struct npusim_stream *s, u64 now)
 		s->container_start_ns = start;
 		return true;
 	}
-	if (!npusim_dep_ready(s, sqe, now, &dep_ns))
+	if (!npusim_dep_ready(s, sqe, m, now, &dep_ns))
 		return false;
 	npusim_task_cores(sqe, m, &aic, &aiv, &aicpu);
 	if (aic > dev->aic_free || aiv > dev->aiv_free ||
@@ -375,8 +416,13 @@ static void npusim_complete(struct npusim_stream *s)
 	s->running = false;
 
 	if (type == NPUSIM_SQE_EVENT_RECORD) {
-		dev->event_set[npusim_sqe_sync_id(sqe)] = 1;
-		dev->event_ns[npusim_sqe_sync_id(sqe)] = s->end_ns;
+		struct npusim_dev *to = npusim_sync_dev(s, m);
+		u32 id = npusim_sqe_sync_id(sqe);
+
+		to->event_set[id] = 1;
+		to->event_ns[id] = s->end_ns;
+		if (to->event_pending[id])
+			to->event_pending[id]--;
 	} else if (type == NPUSIM_SQE_NOTIFY_RECORD) {
 		/* a notify of another device: the model's target (on a 910B
 		 * the runtime writes the remote notify's address) */
@@ -496,6 +542,7 @@ static u32 npusim_abort_stream(struct npusim_stream *s, u64 now)
 		s->running = false;
 	}
 	s->waiting = false;
+	npusim_event_unqueue_locked(s, s->head, s->tail);
 	while (s->head != s->tail) {
 		const struct npusim_sqe *sqe = &s->sq[s->head & (s->depth - 1)];
 

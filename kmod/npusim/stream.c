@@ -75,6 +75,7 @@ void npusim_sq_fill_locked(struct npusim_stream *s,
 		else
 			memset(&s->model[s->tail & (s->depth - 1)], 0,
 			       sizeof(*s->model));
+		npusim_event_queued_locked(s, s->tail);
 		s->tail++;
 		if (trace)
 			npusim_trace_sqe(s, &sqes[i]);

@@ -210,6 +210,51 @@ START_TEST(test_ids)
 }
 END_TEST
 
+/* Shared event ids: CANN's layout and values, names the library made (or
+ * none: refused before any device is touched), only events shared, the
+ * owner's calls on an open device */
+START_TEST(test_shr_ids)
+{
+	struct drvShrIdInfo info = { .id_type = SHR_ID_EVENT_TYPE, .shrid = 1 };
+	struct npusim_event_status st;
+	char name[64];
+
+	ck_assert_uint_eq(sizeof(struct drvShrIdInfo), 28);
+	ck_assert_uint_eq(offsetof(struct drvShrIdInfo, shrid), 12);
+	ck_assert_int_eq(SHR_ID_EVENT_TYPE, 1);
+	ck_assert_int_eq(halShrIdCreate(NULL, name, sizeof(name)), DRV_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(halShrIdCreate(&info, NULL, sizeof(name)), DRV_ERROR_INVALID_VALUE);
+	info.devid = NPUSIM_MAX_DEVICES;
+	ck_assert_int_eq(halShrIdCreate(&info, name, sizeof(name)), DRV_ERROR_INVALID_DEVICE);
+	info.devid = 0;
+	ck_assert_int_eq(halShrIdCreate(&info, name, sizeof(name)), DRV_ERROR_UNINIT);
+	info.id_type = SHR_ID_NOTIFY_TYPE;
+	ck_assert_int_eq(halShrIdCreate(&info, name, sizeof(name)), DRV_ERROR_NOT_SUPPORT);
+	info.id_type = SHR_ID_TYPE_MAX;
+	ck_assert_int_eq(halShrIdCreate(&info, name, sizeof(name)), DRV_ERROR_INVALID_VALUE);
+	/* names not of the form the library makes */
+	ck_assert_int_eq(halShrIdOpen(NULL, &info), DRV_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(halShrIdOpen("npusim0.event1.00000001", NULL), DRV_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(halShrIdOpen("npusim0.event1", &info), DRV_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(halShrIdOpen("npusim0.event1.1", &info), DRV_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(halShrIdOpen("npusim9.event1.00000001", &info), DRV_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(halShrIdOpen("npusim0.event1.00000001x", &info), DRV_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(halShrIdClose("x"), DRV_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(halShrIdDestroy(NULL), DRV_ERROR_INVALID_VALUE);
+	/* the owner's destroy needs its device open */
+	ck_assert_int_eq(halShrIdDestroy("npusim0.event1.00000001"), DRV_ERROR_UNINIT);
+	ck_assert_int_eq(npusim_hal_event_status(0, 1, NULL), DRV_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(npusim_hal_event_status(NPUSIM_MAX_DEVICES, 1, &st),
+			 DRV_ERROR_INVALID_DEVICE);
+	if (!have_dev0()) {
+		/* an opener needs no open device, only the device */
+		ck_assert_int_eq(halShrIdOpen("npusim0.event1.00000001", &info),
+				 DRV_ERROR_INVALID_DEVICE);
+		ck_assert_int_eq(npusim_hal_event_status(0, 1, &st), DRV_ERROR_INVALID_DEVICE);
+	}
+}
+END_TEST
+
 /* halResourceConfig: binding a stream to a logic CQ, checked in the one
  * order (NULL, device, unknown type or property, not served, not open) */
 START_TEST(test_res_config)
@@ -268,6 +313,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_devices);
 	tcase_add_test(tc, test_queues);
 	tcase_add_test(tc, test_ids);
+	tcase_add_test(tc, test_shr_ids);
 	tcase_add_test(tc, test_res_config);
 	tcase_add_test(tc, test_prof);
 	suite_add_tcase(s, tc);

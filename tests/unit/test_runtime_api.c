@@ -263,14 +263,34 @@ START_TEST(event_flags)
 {
 	aclrtEvent e;
 
-	ck_assert_int_eq(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC),
-			 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	/* IPC events are events: no runtime yet; IPC goes alone */
+	ck_assert_int_eq(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC), ACL_ERROR_UNINITIALIZE);
+	ck_assert_int_eq(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC | ACL_EVENT_SYNC),
+			 ACL_ERROR_INVALID_PARAM);
 	ck_assert_int_eq(aclrtCreateEventWithFlag(&e, ACL_EVENT_EXTERNAL),
 			 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 	ck_assert_int_eq(aclrtCreateEventWithFlag(&e, 0x4), ACL_ERROR_INVALID_PARAM);
 	ck_assert_int_eq(aclrtCreateEventWithFlag(NULL, ACL_EVENT_SYNC), ACL_ERROR_INVALID_PARAM);
 	/* a plain one is an ordinary event: no runtime yet */
 	ck_assert_int_eq(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC), ACL_ERROR_UNINITIALIZE);
+}
+END_TEST
+
+/* IPC event handles: CANN's size; refused without a runtime, a handle
+ * not made by aclrtIpcGetEventHandle refused once there is one */
+START_TEST(ipc_event_handles)
+{
+	aclrtIpcEventHandle h;
+	aclrtEvent e = NULL;
+
+	ck_assert_uint_eq(sizeof(aclrtIpcEventHandle), 64);
+	ck_assert_uint_eq(ACL_IPC_EVENT_HANDLE_SIZE, 64);
+	memset(&h, 0, sizeof(h));
+	ck_assert_int_eq(aclrtIpcGetEventHandle(&h, NULL), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtIpcGetEventHandle(NULL, &h), ACL_ERROR_UNINITIALIZE);
+	ck_assert_int_eq(aclrtIpcOpenEventHandle(h, NULL), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtIpcOpenEventHandle(h, &e), ACL_ERROR_UNINITIALIZE);
+	ck_assert_ptr_null(e);
 }
 END_TEST
 
@@ -452,6 +472,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, last_error);
 	tcase_add_test(tc, stream_config);
 	tcase_add_test(tc, event_flags);
+	tcase_add_test(tc, ipc_event_handles);
 	tcase_add_test(tc, no_devices);
 	tcase_add_test(tc, reduce_overflow_checks);
 	tcase_add_test(tc, random_checks);

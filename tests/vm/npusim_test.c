@@ -337,6 +337,110 @@ static void case_deps(void)
 	close(fd1);
 }
 
+/* Event ids a file shares (NPUSIM_IOC_SHR_ID): the owner names one by its
+ * generation; another file opens it and keeps it allocated past the
+ * owner's free; records are counted in flight device-wide
+ * (NPUSIM_IOC_EVENT_STATUS); a wait on device 1 for device 0's event (the
+ * model's target) blocks until the record has run. */
+static uint32_t pending_after(int fd, uint32_t ev, uint32_t want)
+{
+	struct npusim_event_status es;
+
+	for (int i = 0; i < 200; i++) {
+		MUST(npusim_event_status(fd, ev, &es));
+		if (es.pending == want)
+			break;
+		usleep(1000);
+	}
+	return es.pending;
+}
+
+static void case_shared_events(void)
+{
+	int fd0 = open_dev(0), fd0b = open_dev(0), fd1 = open_dev(1);
+	uint32_t a, c, ev, other, gen = 0, g;
+	struct npusim_sqe q[2];
+	struct npusim_task_model m[2];
+	struct npusim_event_status es;
+
+	MUST(npusim_stream_create(fd0, &a));
+	MUST(npusim_stream_create(fd1, &c));
+	MUST(npusim_id_alloc(fd0, NPUSIM_ID_EVENT, &ev));
+	MUST(npusim_event_status(fd1, ev, &es)); /* any file reads its device's */
+	MUST(npusim_event_status(fd0b, ev, &es));
+	CHECK(es.pending == 0 && es.set == 0, "fresh event: pending %u set %u", es.pending, es.set);
+	CHECK(npusim_event_status(fd0, NPUSIM_MAX_EVENTS, &es) == -EINVAL, "status of id max");
+	g = 0;
+	CHECK(npusim_shr_id(fd0b, NPUSIM_SHR_OPEN, NPUSIM_ID_EVENT, ev, &g) == -ENOENT,
+	      "opened before it was shared");
+	CHECK(npusim_shr_id(fd0b, NPUSIM_SHR_CREATE, NPUSIM_ID_EVENT, ev, &g) == -EINVAL,
+	      "shared by a file that does not own it");
+	CHECK(npusim_shr_id(fd0, NPUSIM_SHR_CREATE, NPUSIM_ID_NOTIFY, ev, &g) == -EINVAL,
+	      "a notify shared");
+	MUST(npusim_shr_id(fd0, NPUSIM_SHR_CREATE, NPUSIM_ID_EVENT, ev, &gen));
+	g = gen + 1;
+	CHECK(npusim_shr_id(fd0b, NPUSIM_SHR_OPEN, NPUSIM_ID_EVENT, ev, &g) == -ENOENT,
+	      "opened under another generation");
+	g = gen;
+	MUST(npusim_shr_id(fd0b, NPUSIM_SHR_OPEN, NPUSIM_ID_EVENT, ev, &g));
+	CHECK(npusim_shr_id(fd0b, NPUSIM_SHR_OPEN, NPUSIM_ID_EVENT, ev, &g) == -EEXIST,
+	      "opened twice by one file");
+
+	/* device 0 records after 50 ms: in flight until then */
+	kernel_sqe(&q[0], &m[0], a, 0, 50000000);
+	npusim_sqe_init(&q[1], NPUSIM_SQE_EVENT_RECORD, a, 1);
+	npusim_sqe_set_sync_id(&q[1], ev);
+	memset(&m[1], 0, sizeof(m[1]));
+	uint64_t t0 = now_ns();
+	MUST(npusim_sq_send_model(fd0, a, q, m, 2, -1, NULL));
+	CHECK(pending_after(fd0b, ev, 1) == 1, "record not in flight");
+	/* device 1 waits for device 0's event */
+	npusim_sqe_init(&q[0], NPUSIM_SQE_EVENT_WAIT, c, 0);
+	npusim_sqe_set_sync_id(&q[0], ev);
+	memset(&m[0], 0, sizeof(m[0]));
+	m[0].target_dev = NPUSIM_TARGET_DEV(0);
+	MUST(npusim_sq_send_model(fd1, c, q, m, 1, -1, NULL));
+	MUST(npusim_stream_sync(fd1, c, 5000));
+	CHECK(now_ns() - t0 >= 45000000ULL, "device 1's wait released before device 0's record");
+	MUST(npusim_event_status(fd0, ev, &es));
+	CHECK(es.pending == 0 && es.set == 0, "after record and wait: pending %u set %u",
+	      es.pending, es.set);
+	/* a target past the devices is refused */
+	m[0].target_dev = NPUSIM_MAX_DEVICES + 1;
+	CHECK(npusim_sq_send_model(fd1, c, q, m, 1, -1, NULL) == -EINVAL,
+	      "a wait on a device that is not there");
+
+	/* the owner frees it: the opener keeps it allocated */
+	MUST(npusim_id_free(fd0, NPUSIM_ID_EVENT, ev));
+	MUST(npusim_id_alloc(fd0, NPUSIM_ID_EVENT, &other));
+	CHECK(other != ev, "an opened event's id given again (%u)", other);
+	MUST(npusim_id_free(fd0, NPUSIM_ID_EVENT, other));
+	g = gen;
+	CHECK(npusim_shr_id(fd1, NPUSIM_SHR_OPEN, NPUSIM_ID_EVENT, ev, &g) == -ENOENT,
+	      "opened after its owner freed it");
+	MUST(npusim_shr_id(fd0b, NPUSIM_SHR_CLOSE, NPUSIM_ID_EVENT, ev, &g));
+	CHECK(npusim_shr_id(fd0b, NPUSIM_SHR_CLOSE, NPUSIM_ID_EVENT, ev, &g) == -ENOENT,
+	      "closed twice");
+	/* the last close freed it: given again, under a new generation */
+	MUST(npusim_id_alloc(fd0, NPUSIM_ID_EVENT, &other));
+	CHECK(other == ev, "event %u not freed by its last close (got %u)", ev, other);
+	MUST(npusim_shr_id(fd0, NPUSIM_SHR_CREATE, NPUSIM_ID_EVENT, ev, &g));
+	CHECK(g != gen, "the same generation after a new allocation");
+	gen = g;
+	g = gen - 1;
+	CHECK(npusim_shr_id(fd0b, NPUSIM_SHR_OPEN, NPUSIM_ID_EVENT, ev, &g) == -ENOENT,
+	      "an old name opened the new allocation");
+	/* an opener's exit (the close of its file) drops its open */
+	g = gen;
+	MUST(npusim_shr_id(fd0b, NPUSIM_SHR_OPEN, NPUSIM_ID_EVENT, ev, &g));
+	MUST(npusim_id_free(fd0, NPUSIM_ID_EVENT, ev));
+	close(fd0b);
+	MUST(npusim_id_alloc(fd0, NPUSIM_ID_EVENT, &other));
+	CHECK(other == ev, "event %u not freed by its opener's exit (got %u)", ev, other);
+	close(fd0);
+	close(fd1);
+}
+
 /*
  * Real STARS payloads of every type npusim models, as the 910B runtime
  * writes them (FFTS kernels marked AIC / AIV / mix, a MarkEx place holder,
@@ -594,7 +698,8 @@ static void case_badioctl(void)
 		NPUSIM_IOC_DEV_INFO,	  NPUSIM_IOC_STREAM_CREATE, NPUSIM_IOC_STREAM_DESTROY,
 		NPUSIM_IOC_SQ_SEND,	  NPUSIM_IOC_CQ_RECV,	    NPUSIM_IOC_STREAM_SYNC,
 		NPUSIM_IOC_CLOCK_SYNC,	  NPUSIM_IOC_ID_ALLOC,	    NPUSIM_IOC_ID_FREE,
-		NPUSIM_IOC_STREAM_STATUS, NPUSIM_IOC_ID_RECORD,
+		NPUSIM_IOC_STREAM_STATUS, NPUSIM_IOC_ID_RECORD,	    NPUSIM_IOC_SHR_ID,
+		NPUSIM_IOC_EVENT_STATUS,
 	};
 	for (int i = 0; i < 20000; i++) {
 		unsigned long cmd;
@@ -621,7 +726,8 @@ static void case_badioctl(void)
 		int r = ioctl(fd, cmd, arg);
 		if (r < 0 &&
 		    (errno != EINVAL && errno != EFAULT && errno != ENOTTY && errno != EBUSY &&
-		     errno != ETIMEDOUT && errno != EINTR && errno != ENOSPC && errno != ENOMEM)) {
+		     errno != ETIMEDOUT && errno != EINTR && errno != ENOSPC && errno != ENOMEM &&
+		     errno != ENOENT && errno != EEXIST)) {
 			fail("random ioctl %#lx: unexpected errno %s", cmd, strerror(errno));
 			break;
 		}
@@ -1487,6 +1593,7 @@ int main(int argc, char **argv)
 		{ "durations", case_durations },
 		{ "payloads", case_payloads },
 		{ "deps", case_deps },
+		{ "shared_events", case_shared_events },
 		{ "wrap", case_wrap },
 		{ "id_record", case_id_record },
 		{ "badioctl", case_badioctl },

@@ -180,6 +180,7 @@ run npusim.payloads sim_case payloads
 run npusim.uio_payloads uio_case payloads
 run npusim.timed sim_case timed
 run npusim.deps sim_case deps
+run npusim.shared_events sim_case shared_events
 run npusim.wrap sim_case wrap
 run npusim.id_record sim_case id_record
 run npusim.badioctl sim_case badioctl
@@ -191,6 +192,7 @@ run npusim.uio_load_unload t_uio_load_unload
 run npusim.uio uio_case uio
 run npusim.uio_order uio_case order
 run npusim.uio_deps uio_case deps
+run npusim.uio_shared_events uio_case shared_events
 run npusim.uio_wrap uio_case wrap
 run npusim.uio_concurrent uio_case concurrent
 run npusim.uio_killed uio_case killed

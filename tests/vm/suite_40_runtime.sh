@@ -134,7 +134,7 @@ t_rtapi() {
 	load_sim devices=2 || return 1
 	(
 		. build/sdk/prefix/set_env.sh
-		for t in "rt_basics device" rt_context rt_stream_event rt_p2p rt_reduce_overflow rt_allocator rt_random rt_tdt rt_tdt_queue rt_dump rt_model_ri rt_value rt_subscribe; do
+		for t in "rt_basics device" rt_context rt_stream_event rt_p2p rt_reduce_overflow rt_allocator rt_random rt_tdt rt_tdt_queue rt_dump rt_model_ri rt_value rt_subscribe rt_ipc_event; do
 			set -- $t
 			$d/"$@" > "$RT_OUT/$1.out" 2>&1 || { cat "$RT_OUT/$1.out"; exit 1; }
 			cat "$RT_OUT/$1.out"
@@ -202,7 +202,52 @@ t_rtapi() {
 	done
 }
 
+# rt_ipc_event under `npuprof record`: a job of two processes (A and the B
+# it runs), one PROF_* directory each; A's database has its handle's
+# aclrtIpcGetEventHandle calls and its records and waits of the IPC event,
+# B's its opens (a bad handle and a stale one refused too) and its own
+# (two rounds on 2 devices: A 2 and 2, B 3 and 3)
+t_rtapi_ipc() {
+	d=build/sdk/rtapi
+	[ -x $d/rt_ipc_event ] || { echo "$d missing: run tests/sdk/run.sh (make check does)"; return 1; }
+	load_sim devices=2 || return 1
+	loaded npuprof || insmod $NPUPROF_KO || return 1
+	p=$RT_OUT/ipc_event.prof
+	rm -rf "$p" && mkdir -p "$p" || return 1
+	(
+		. build/sdk/prefix/set_env.sh
+		build/bin/npuprof record --quiet -o "$p" -- $d/rt_ipc_event > "$p/out" 2>&1
+	) || { cat "$p/out"; return 1; }
+	cat "$p/out"
+	grep -q '^\[SUCCESS\] rt_ipc_event' "$p/out" || return 1
+	a= b=
+	for db in "$p"/PROF_*/msprof_*.db; do
+		c() { sqlite3 "$db" "SELECT COUNT(*) FROM CANN_API c JOIN STRING_IDS s ON s.id = c.name WHERE s.value = '$1'"; }
+		[ "$(c aclrtIpcGetEventHandle)" -gt 0 ] && a=$db
+		[ "$(c aclrtIpcOpenEventHandle)" -gt 0 ] && b=$db
+	done
+	[ -n "$a" ] && [ -n "$b" ] && [ "$a" != "$b" ] || { ls -R "$p"; return 1; }
+	for x in "$a:aclrtIpcGetEventHandle:3:aclrtIpcOpenEventHandle:1:2" \
+		"$b:aclrtIpcOpenEventHandle:4:aclrtIpcGetEventHandle:0:3"; do
+		IFS=: read db api n api0 n0 k <<-EOF
+			$x
+		EOF
+		q() { sqlite3 "$db" "$1"; }
+		for v in "$api:$n" "$api0:$n0"; do
+			m=$(q "SELECT COUNT(*) FROM CANN_API c JOIN STRING_IDS s ON s.id = c.name WHERE s.value = '${v%%:*}'")
+			echo "$(basename "$(dirname "$db")") ${v%%:*} CANN_API rows: $m"
+			[ "$m" -eq "${v#*:}" ] || return 1
+		done
+		for task in IPC_EVENT_RECORD IPC_EVENT_WAIT; do
+			m=$(q "SELECT COUNT(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType WHERE s.value = '$task'")
+			echo "$(basename "$(dirname "$db")") $task tasks: $m"
+			[ "$m" -eq "$k" ] || return 1
+		done
+	done
+}
+
 run runtime.sdk t_sdk
 run runtime.rtapi t_rtapi
+run runtime.rtapi_ipc t_rtapi_ipc
 run runtime.soc_name t_soc_name
 unload_sim

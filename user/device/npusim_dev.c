@@ -454,6 +454,23 @@ int npusim_id_record(int fd, uint32_t kind, uint32_t id)
 	return npusim_ioctl(fd, NPUSIM_IOC_ID_RECORD, &a);
 }
 
+int npusim_shr_id(int fd, uint32_t op, uint32_t kind, uint32_t id, uint32_t *gen)
+{
+	struct npusim_shr_id a = { .op = op, .kind = kind, .id = id, .gen = *gen };
+	int r = npusim_ioctl(fd, NPUSIM_IOC_SHR_ID, &a);
+
+	if (r == 0)
+		*gen = a.gen;
+	return r;
+}
+
+int npusim_event_status(int fd, uint32_t id, struct npusim_event_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->id = id;
+	return npusim_ioctl(fd, NPUSIM_IOC_EVENT_STATUS, st);
+}
+
 int npusim_logic_cq_alloc(int fd, uint32_t depth, uint32_t cqe_size, uint32_t *cq_id)
 {
 	struct npusim_logic_cq_alloc a;

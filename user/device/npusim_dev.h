@@ -72,6 +72,9 @@ int npusim_id_alloc(int fd, uint32_t kind, uint32_t *id);
 int npusim_id_free(int fd, uint32_t kind, uint32_t id);
 /* the host records an id it owns (ABI 8), as a record task would */
 int npusim_id_record(int fd, uint32_t kind, uint32_t id);
+/* NPUSIM_IOC_SHR_ID: op on shared id (kind, id); *gen in (out for CREATE) */
+int npusim_shr_id(int fd, uint32_t op, uint32_t kind, uint32_t id, uint32_t *gen);
+int npusim_event_status(int fd, uint32_t id, struct npusim_event_status *st);
 
 /* The STARS SoC log of fd's device (profiling channel 50), as the HAL's
  * prof_drv_start / prof_channel_read / prof_stop: start with a ring of

@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include "driver/ascend_hal.h"
 #include "driver/npusim_hal.h"
@@ -25,6 +26,8 @@ static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 /* fd + 1 of each device's open file and of its channel-50 reader (0: none) */
 static int g_fd1[NPUSIM_MAX_DEVICES];
 static int g_prof_fd1[NPUSIM_MAX_DEVICES];
+/* ... and of a file opened for shared ids of a device not opened */
+static int g_shr_fd1[NPUSIM_MAX_DEVICES];
 
 /* the models of the calling thread's next send (npusim_hal_set_task_model) */
 static __thread const struct npusim_task_model *t_models;
@@ -484,6 +487,133 @@ drvError_t halResourceIdFree(uint32_t devId, struct halResourceIdInputInfo *in)
 	if (fd < 0)
 		return err;
 	return drv_err(npusim_id_free(fd, kind, in->resourceId));
+}
+
+/* ---- shared ids ------------------------------------------------------------ */
+
+/*
+ * The driver names a shared id; on npusim the name says the device, the
+ * event id and its allocation generation (npusim's NPUSIM_IOC_SHR_ID), so
+ * an id freed and given again does not open under its old name. Only
+ * events are shared here (SHR_ID_EVENT_TYPE); notifies are not
+ * (DRV_ERROR_NOT_SUPPORT).
+ */
+#define SHR_NAME_FMT "npusim%u.event%u.%08x"
+
+static int shr_name_parse(const char *name, uint32_t *dev, uint32_t *id, uint32_t *gen)
+{
+	char again[64];
+
+	if (!name || sscanf(name, SHR_NAME_FMT, dev, id, gen) != 3 || *dev >= NPUSIM_MAX_DEVICES)
+		return -1;
+	snprintf(again, sizeof(again), SHR_NAME_FMT, *dev, *id, *gen);
+	return strcmp(again, name) ? -1 : 0;
+}
+
+/* The device's open file, else a file of the library's own on it (an
+ * event shared from a device this process has not opened), or -1. */
+static int any_fd(uint32_t devId, drvError_t *err)
+{
+	int fd = dev_fd(devId, err);
+
+	if (fd >= 0 || *err != DRV_ERROR_UNINIT)
+		return fd;
+	pthread_mutex_lock(&g_lock);
+	fd = g_shr_fd1[devId] - 1;
+	if (fd < 0) {
+		fd = npusim_dev_open(devId);
+		if (fd >= 0)
+			g_shr_fd1[devId] = fd + 1;
+	}
+	pthread_mutex_unlock(&g_lock);
+	*err = fd < 0 ? (fd == -ENOENT ? DRV_ERROR_INVALID_DEVICE : drv_err(fd)) : DRV_ERROR_NONE;
+	return fd < 0 ? -1 : fd;
+}
+
+drvError_t halShrIdCreate(struct drvShrIdInfo *info, char *name, uint32_t name_len)
+{
+	drvError_t err;
+	uint32_t gen = 0;
+	int fd, r;
+
+	if (!info || !name || info->id_type >= SHR_ID_TYPE_MAX)
+		return DRV_ERROR_INVALID_VALUE;
+	if (info->id_type != SHR_ID_EVENT_TYPE)
+		return DRV_ERROR_NOT_SUPPORT;
+	fd = dev_fd(info->devid, &err);
+	if (fd < 0)
+		return err;
+	r = npusim_shr_id(fd, NPUSIM_SHR_CREATE, NPUSIM_ID_EVENT, info->shrid, &gen);
+	if (r < 0)
+		return drv_err(r);
+	r = snprintf(name, name_len, SHR_NAME_FMT, info->devid, info->shrid, gen);
+	if (r < 0 || (uint32_t)r >= name_len) {
+		npusim_shr_id(fd, NPUSIM_SHR_DESTROY, NPUSIM_ID_EVENT, info->shrid, &gen);
+		return DRV_ERROR_INVALID_VALUE;
+	}
+	return DRV_ERROR_NONE;
+}
+
+drvError_t halShrIdDestroy(const char *name)
+{
+	uint32_t dev, id, gen;
+	drvError_t err;
+	int fd;
+
+	if (shr_name_parse(name, &dev, &id, &gen))
+		return DRV_ERROR_INVALID_VALUE;
+	fd = dev_fd(dev, &err);
+	if (fd < 0)
+		return err;
+	return drv_err(npusim_shr_id(fd, NPUSIM_SHR_DESTROY, NPUSIM_ID_EVENT, id, &gen));
+}
+
+drvError_t halShrIdOpen(const char *name, struct drvShrIdInfo *info)
+{
+	uint32_t dev, id, gen;
+	drvError_t err;
+	int fd, r;
+
+	if (!info || shr_name_parse(name, &dev, &id, &gen))
+		return DRV_ERROR_INVALID_VALUE;
+	fd = any_fd(dev, &err);
+	if (fd < 0)
+		return err;
+	r = npusim_shr_id(fd, NPUSIM_SHR_OPEN, NPUSIM_ID_EVENT, id, &gen);
+	if (r < 0)
+		return r == -EEXIST ? DRV_ERROR_REPEATED_INIT : drv_err(r);
+	memset(info, 0, sizeof(*info));
+	info->devid = dev;
+	info->id_type = SHR_ID_EVENT_TYPE;
+	info->shrid = id;
+	return DRV_ERROR_NONE;
+}
+
+drvError_t halShrIdClose(const char *name)
+{
+	uint32_t dev, id, gen;
+	drvError_t err;
+	int fd;
+
+	if (shr_name_parse(name, &dev, &id, &gen))
+		return DRV_ERROR_INVALID_VALUE;
+	fd = any_fd(dev, &err);
+	if (fd < 0)
+		return err;
+	return drv_err(npusim_shr_id(fd, NPUSIM_SHR_CLOSE, NPUSIM_ID_EVENT, id, &gen));
+}
+
+drvError_t npusim_hal_event_status(uint32_t devId, uint32_t eventId, struct npusim_event_status *st)
+{
+	drvError_t err;
+	int fd;
+
+	if (!st)
+		return DRV_ERROR_INVALID_VALUE;
+	fd = any_fd(devId, &err);
+	if (fd < 0)
+		return err;
+	return drv_err(npusim_event_status(fd, eventId, st));
 }
 
 /*

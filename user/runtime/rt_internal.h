@@ -83,10 +83,27 @@ struct rt_stream {
 	struct rt_stream *free_next;
 };
 
+/* The shared name of an IPC event (halShrIdCreate's) and the handle that
+ * carries it to another process (aclrtIpcEventHandle's bytes, rt_stream.c). */
+#define RT_IPC_NAME_LEN 40
+struct rt_ipc_handle {
+	char magic[8]; /* RT_IPC_MAGIC */
+	uint32_t version; /* RT_IPC_VERSION */
+	uint32_t dev; /* the device the event id is of */
+	uint32_t id; /* its event id there */
+	int32_t pid; /* the process that made the handle */
+	char name[RT_IPC_NAME_LEN]; /* the driver's shared name: id and generation */
+};
+#define RT_IPC_MAGIC "npuIPCev"
+#define RT_IPC_VERSION 1U
+
 struct rt_event {
 	_Atomic uint32_t magic;
-	int dev;
+	int dev; /* the device its id is of */
 	uint32_t id; /* npusim event id */
+	uint32_t flags; /* ACL_EVENT_* it was created with */
+	int opened; /* an IPC event of another process (aclrtIpcOpenEventHandle) */
+	char shr_name[RT_IPC_NAME_LEN]; /* shared (IPC) or opened: its name */
 	struct rt_stream *rec_stream; /* last record */
 	uint64_t rec_target; /* rec_stream's completed count once done */
 	struct rt_event *free_next;
@@ -194,6 +211,9 @@ struct rt_task {
 void rt_task_init(struct rt_task *t, unsigned int sqe_type, const char *type_name);
 aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n);
 aclError rt_event_id(aclrtEvent event, int dev, uint32_t *id);
+/* aclrtCreateEvent with the flags of aclrtCreateEvent*WithFlag (api names
+ * the call in its API range) */
+aclError rt_event_create(aclrtEvent *event, uint32_t flags, const char *api);
 /* An unsafe call (a synchronous copy or set) while a capture forbids it to
  * this thread (acl_rt.h): ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT, naming
  * api, and the captures that forbid it are invalidated; else 0. */

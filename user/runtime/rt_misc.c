@@ -332,20 +332,24 @@ aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompati
 /* ---- events with flags ------------------------------------------------------- */
 
 #define EVENT_PLAIN_FLAGS (ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE | ACL_EVENT_DEVICE_USE_ONLY)
-#define EVENT_UNSUPPORTED_FLAGS \
-	(ACL_EVENT_IPC | ACL_EVENT_EXTERNAL | ACL_EVENT_CAPTURE_STREAM_PROGRESS)
+#define EVENT_UNSUPPORTED_FLAGS (ACL_EVENT_EXTERNAL | ACL_EVENT_CAPTURE_STREAM_PROGRESS)
 
 static aclError event_with_flag(const char *api, aclrtEvent *event, uint32_t flag)
 {
-	if (!event || (flag & ~(EVENT_PLAIN_FLAGS | EVENT_UNSUPPORTED_FLAGS)))
+	if (!event || (flag & ~(EVENT_PLAIN_FLAGS | EVENT_UNSUPPORTED_FLAGS | ACL_EVENT_IPC)))
 		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if ((flag & ACL_EVENT_IPC) && flag != ACL_EVENT_IPC) {
+		/* acl_rt docs: ACL_EVENT_IPC goes with no other flag */
+		rt_set_errmsg("%s: ACL_EVENT_IPC with other flags (0x%x)", api, flag);
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	}
 	if (flag & EVENT_UNSUPPORTED_FLAGS) {
-		rt_set_errmsg("%s: flag 0x%x (IPC, external or capture events) is not "
+		rt_set_errmsg("%s: flag 0x%x (external or capture events) is not "
 			      "supported on npusim",
 			      api, flag & EVENT_UNSUPPORTED_FLAGS);
 		return rt_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 	}
-	return aclrtCreateEvent(event);
+	return rt_fail(rt_event_create(event, flag, api));
 }
 
 aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "rt_prof.h"
 /* what CANN's libprofapi looks up by name in libruntime.so (a filter over
@@ -618,6 +619,20 @@ __attribute__((visibility("default"))) int32_t rtsStreamGetAttribute(void *stm, 
 
 /* ---- events ---------------------------------------------------------------- */
 
+/* A cleared event from the free list or the heap (rt_g.lock held). */
+static struct rt_event *event_alloc(void)
+{
+	struct rt_event *e = g_free_events;
+
+	if (e) {
+		g_free_events = e->free_next;
+		memset(e, 0, sizeof(*e));
+	} else {
+		e = calloc(1, sizeof(*e));
+	}
+	return e;
+}
+
 static aclError event_get(aclrtEvent h, struct rt_event **out)
 {
 	struct rt_event *e = h;
@@ -634,7 +649,7 @@ static aclError event_get(aclrtEvent h, struct rt_event **out)
 	return ACL_SUCCESS;
 }
 
-aclError aclrtCreateEvent(aclrtEvent *event)
+aclError rt_event_create(aclrtEvent *event, uint32_t flags, const char *api)
 {
 	struct rt_api a;
 	struct rt_event *e;
@@ -642,7 +657,7 @@ aclError aclrtCreateEvent(aclrtEvent *event)
 	aclError ret;
 	int dev, r;
 
-	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtCreateEvent", NULL);
+	rt_api_begin(&a, NPUPROF_API_ACL, api, NULL);
 	if (!event)
 		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
 	ret = rt_current_dev(&dev);
@@ -656,11 +671,7 @@ aclError aclrtCreateEvent(aclrtEvent *event)
 					      ACL_ERROR_RT_DRV_INTERNAL_ERROR);
 	}
 	pthread_mutex_lock(&rt_g.lock);
-	e = g_free_events;
-	if (e)
-		g_free_events = e->free_next;
-	else
-		e = calloc(1, sizeof(*e));
+	e = event_alloc();
 	pthread_mutex_unlock(&rt_g.lock);
 	if (!e) {
 		rt_id_free(dev, DRV_EVENT_ID, id);
@@ -668,13 +679,22 @@ aclError aclrtCreateEvent(aclrtEvent *event)
 	}
 	e->dev = dev;
 	e->id = id;
-	e->rec_stream = NULL;
-	e->rec_target = 0;
+	e->flags = flags;
 	atomic_store(&e->magic, RT_EVENT_MAGIC);
 	*event = e;
 	return rt_api_end(&a, ACL_SUCCESS);
 }
 
+aclError aclrtCreateEvent(aclrtEvent *event)
+{
+	return rt_event_create(event, 0, "aclrtCreateEvent");
+}
+
+/*
+ * Destroys an event. An IPC event's id outlives its owner's destroy while
+ * another process has it open (the driver keeps a shared id until its last
+ * close); an opened one is closed, its id left to its owner.
+ */
 aclError aclrtDestroyEvent(aclrtEvent event)
 {
 	struct rt_api a;
@@ -686,13 +706,145 @@ aclError aclrtDestroyEvent(aclrtEvent event)
 	ret = event_get(event, &e);
 	if (!ret) {
 		atomic_store(&e->magic, RT_DEAD_MAGIC);
-		if (rt_g.dev[e->dev].fd >= 0)
+		if (e->opened) {
+			halShrIdClose(e->shr_name);
+		} else if (rt_g.dev[e->dev].fd >= 0) {
+			if (e->shr_name[0])
+				halShrIdDestroy(e->shr_name);
 			rt_id_free(e->dev, DRV_EVENT_ID, e->id);
+		}
 		e->free_next = g_free_events;
 		g_free_events = e;
 	}
 	pthread_mutex_unlock(&rt_g.lock);
 	return rt_api_end(&a, ret);
+}
+
+/* ---- IPC events ------------------------------------------------------------ */
+
+_Static_assert(sizeof(struct rt_ipc_handle) == ACL_IPC_EVENT_HANDLE_SIZE,
+	       "an IPC handle fills CANN's aclrtIpcEventHandle");
+
+/*
+ * The handle of an ACL_EVENT_IPC event: its device, its id and the
+ * driver's name of it (halShrIdCreate, made at the first call), which
+ * another process opens. The name holds the id's allocation generation:
+ * once the id is freed (every process destroyed the event) and given again,
+ * the old handle no longer opens.
+ */
+aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle)
+{
+	struct rt_api a;
+	struct rt_event *e;
+	struct rt_ipc_handle h;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtIpcGetEventHandle", NULL);
+	if (!handle)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	pthread_mutex_lock(&rt_g.lock);
+	ret = event_get(event, &e);
+	if (!ret && !(e->flags & ACL_EVENT_IPC)) {
+		rt_set_errmsg("aclrtIpcGetEventHandle: the event was not created with "
+			      "ACL_EVENT_IPC (aclrtCreateEventExWithFlag)");
+		ret = ACL_ERROR_RT_PARAM_INVALID;
+	}
+	if (!ret && !e->shr_name[0]) {
+		struct drvShrIdInfo info = { .devid = (uint32_t)e->dev,
+					     .id_type = SHR_ID_EVENT_TYPE,
+					     .shrid = e->id };
+		drvError_t r = halShrIdCreate(&info, e->shr_name, sizeof(e->shr_name));
+
+		if (r != DRV_ERROR_NONE) {
+			e->shr_name[0] = 0;
+			rt_set_errmsg("aclrtIpcGetEventHandle: sharing event %u of device %d: "
+				      "driver error %d",
+				      e->id, e->dev, (int)r);
+			ret = ACL_ERROR_RT_DRV_INTERNAL_ERROR;
+		}
+	}
+	if (!ret) {
+		memset(&h, 0, sizeof(h));
+		memcpy(h.magic, RT_IPC_MAGIC, sizeof(h.magic));
+		h.version = RT_IPC_VERSION;
+		h.dev = (uint32_t)e->dev;
+		h.id = e->id;
+		h.pid = (int32_t)getpid();
+		memcpy(h.name, e->shr_name, sizeof(h.name));
+		memcpy(handle, &h, sizeof(h));
+	}
+	pthread_mutex_unlock(&rt_g.lock);
+	return rt_api_end(&a, ret);
+}
+
+/*
+ * An event of this process on the device event another process's handle
+ * names (the driver's open of its shared id, which keeps the id allocated
+ * until this process closes it). The event may be of another device than
+ * the current one: its records and waits on this device's streams reach it
+ * there (npusim's devices share one scheduler, as a 910B reaches a remote
+ * event's memory). A handle not made by aclrtIpcGetEventHandle, or whose
+ * event is gone: ACL_ERROR_RT_PARAM_INVALID; of a device npusim does not
+ * have: ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+ */
+aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event)
+{
+	struct rt_api a;
+	struct rt_ipc_handle h;
+	struct drvShrIdInfo info;
+	struct rt_event *e;
+	aclError ret;
+	drvError_t r;
+	int dev;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtIpcOpenEventHandle", NULL);
+	if (!event)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	ret = rt_current_dev(&dev);
+	if (ret)
+		return rt_api_end(&a, ret);
+	memcpy(&h, &handle, sizeof(h));
+	if (memcmp(h.magic, RT_IPC_MAGIC, sizeof(h.magic)) || h.version != RT_IPC_VERSION ||
+	    !memchr(h.name, 0, sizeof(h.name))) {
+		rt_set_errmsg("aclrtIpcOpenEventHandle: not a handle of aclrtIpcGetEventHandle");
+		return rt_api_end(&a, ACL_ERROR_RT_PARAM_INVALID);
+	}
+	if (h.dev >= (uint32_t)rt_g.ndev) {
+		rt_set_errmsg("aclrtIpcOpenEventHandle: the event is of device %u, which npusim "
+			      "does not have (%d devices): an event of another host is not "
+			      "supported",
+			      h.dev, rt_g.ndev);
+		return rt_api_end(&a, ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	}
+	r = halShrIdOpen(h.name, &info);
+	if (r == DRV_ERROR_NONE && (info.devid != h.dev || info.shrid != h.id)) {
+		halShrIdClose(h.name);
+		r = DRV_ERROR_INVALID_VALUE;
+	}
+	if (r != DRV_ERROR_NONE) {
+		rt_set_errmsg("aclrtIpcOpenEventHandle: event %u of device %u (process %d): %s "
+			      "(driver error %d)",
+			      h.id, h.dev, (int)h.pid,
+			      r == DRV_ERROR_REPEATED_INIT ? "already open in this process" :
+							     "no longer shared",
+			      (int)r);
+		return rt_api_end(&a, ACL_ERROR_RT_PARAM_INVALID);
+	}
+	pthread_mutex_lock(&rt_g.lock);
+	e = event_alloc();
+	pthread_mutex_unlock(&rt_g.lock);
+	if (!e) {
+		halShrIdClose(h.name);
+		return rt_api_end(&a, ACL_ERROR_RT_MEMORY_ALLOCATION);
+	}
+	e->dev = (int)h.dev;
+	e->id = h.id;
+	e->flags = ACL_EVENT_IPC;
+	e->opened = 1;
+	memcpy(e->shr_name, h.name, sizeof(e->shr_name));
+	atomic_store(&e->magic, RT_EVENT_MAGIC);
+	*event = e;
+	return rt_api_end(&a, ACL_SUCCESS);
 }
 
 /* The npusim id of a live event of device dev (aclnpuRawTask.event). */
@@ -707,6 +859,73 @@ aclError rt_event_id(aclrtEvent event, int dev, uint32_t *id)
 		return ACL_ERROR_RT_STREAM_CONTEXT;
 	*id = e->id;
 	return ACL_SUCCESS;
+}
+
+/* A stream of another device than the event's: only an IPC event's
+ * (opened on another device, or recorded there). */
+static aclError event_stream(const struct rt_event *e, const struct rt_stream *s)
+{
+	if (s->dev == e->dev || (e->flags & ACL_EVENT_IPC))
+		return ACL_SUCCESS;
+	rt_set_errmsg("event of device %d on a stream of device %d", e->dev, s->dev);
+	return ACL_ERROR_RT_STREAM_CONTEXT;
+}
+
+/* A record or wait of e on s: its SQE, and for an event of another device
+ * the simulator's target (on a 910B the remote event's address). */
+static void event_task(struct rt_task *t, const struct rt_event *e, const struct rt_stream *s,
+		       unsigned int type)
+{
+	int ipc = (e->flags & ACL_EVENT_IPC) != 0;
+
+	if (type == NPUSIM_SQE_EVENT_RECORD)
+		rt_task_init(t, type, ipc ? "IPC_EVENT_RECORD" : "EVENT_RECORD");
+	else
+		rt_task_init(t, type, ipc ? "IPC_EVENT_WAIT" : "EVENT_WAIT");
+	npusim_sqe_set_sync_id(&t->sqe, e->id);
+	if (s->dev != e->dev)
+		t->model.target_dev = NPUSIM_TARGET_DEV((uint32_t)e->dev);
+}
+
+/* An IPC event's device-wide state: its records in flight from every
+ * process, and whether it is set. */
+static aclError ipc_status(const struct rt_event *e, struct npusim_event_status *st)
+{
+	drvError_t r = npusim_hal_event_status((uint32_t)e->dev, e->id, st);
+
+	if (r == DRV_ERROR_NONE)
+		return ACL_SUCCESS;
+	rt_set_errmsg("event %u of device %d: driver error %d", e->id, e->dev, (int)r);
+	return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
+}
+
+/*
+ * An IPC event's record is in flight for every process once its record
+ * call returns, as CANN's runtime marks it in the memory both processes
+ * map before it sends the task: here, once the device has the task in
+ * its SQ (a soft queue's SQEs reach it when the driver forwards them,
+ * later), where npusim counts it (NPUSIM_IOC_EVENT_STATUS): until the
+ * stream's tasks completed or queued there reach the record's (target).
+ */
+static aclError ipc_record_queued(struct rt_stream *s, uint64_t target)
+{
+	long wait_ns = 1000;
+
+	for (;;) {
+		struct npusim_stream_status st = { 0 };
+		struct timespec ts = { 0, 0 };
+
+		if (npusim_hal_sq_status((uint32_t)s->dev, s->sid, &st) != DRV_ERROR_NONE) {
+			rt_set_errmsg("stream %u: its status from the driver", s->sid);
+			return ACL_ERROR_RT_DRV_INTERNAL_ERROR;
+		}
+		if (st.completed + st.queued >= target)
+			return ACL_SUCCESS;
+		ts.tv_nsec = wait_ns;
+		nanosleep(&ts, NULL);
+		if (wait_ns < 1000000)
+			wait_ns *= 2;
+	}
 }
 
 /* Events in a model: its tasks run on the execute stream, one stream
@@ -731,18 +950,17 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 
 	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtRecordEvent", NULL);
 	if ((ret = event_get(event, &e)) || (ret = rt_stream_get(stream, &s)) ||
-	    (ret = model_event(s, "aclrtRecordEvent")))
+	    (ret = model_event(s, "aclrtRecordEvent")) || (ret = event_stream(e, s)))
 		return rt_api_end(&a, ret);
-	if (s->dev != e->dev)
-		return rt_api_end(&a, ACL_ERROR_RT_STREAM_CONTEXT);
 	rt_api_begin(&r, NPUPROF_API_RUNTIME, "EventRecord", NULL);
-	rt_task_init(&t, NPUSIM_SQE_EVENT_RECORD, "EVENT_RECORD");
-	npusim_sqe_set_sync_id(&t.sqe, e->id);
+	event_task(&t, e, s, NPUSIM_SQE_EVENT_RECORD);
 	ret = rt_submit(s, &t, 1);
 	if (!ret) {
 		/* the record is task seq (t.batch_id << 16 | t.task_id) */
 		e->rec_stream = s;
 		e->rec_target = ((uint64_t)t.batch_id << 16 | t.task_id) + 1;
+		if (e->flags & ACL_EVENT_IPC)
+			ret = ipc_record_queued(s, e->rec_target);
 	}
 	rt_api_end(&r, ret);
 	return rt_api_end(&a, ret);
@@ -758,19 +976,29 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 
 	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtStreamWaitEvent", NULL);
 	if ((ret = event_get(event, &e)) || (ret = rt_stream_get(stream, &s)) ||
-	    (ret = model_event(s, "aclrtStreamWaitEvent")))
+	    (ret = model_event(s, "aclrtStreamWaitEvent")) || (ret = event_stream(e, s)))
 		return rt_api_end(&a, ret);
-	if (s->dev != e->dev)
-		return rt_api_end(&a, ACL_ERROR_RT_STREAM_CONTEXT);
 	rt_api_begin(&r, NPUPROF_API_RUNTIME, "StreamWaitEvent", NULL);
-	rt_task_init(&t, NPUSIM_SQE_EVENT_WAIT, "EVENT_WAIT");
-	npusim_sqe_set_sync_id(&t.sqe, e->id);
+	if (e->flags & ACL_EVENT_IPC) {
+		struct npusim_event_status st;
+
+		/* as CANN's: no record in flight or left, nothing to wait for
+		 * (else the wait would take the next record, maybe never) */
+		ret = ipc_status(e, &st);
+		if (ret || (!st.pending && !st.set)) {
+			rt_api_end(&r, ret);
+			return rt_api_end(&a, ret);
+		}
+	}
+	event_task(&t, e, s, NPUSIM_SQE_EVENT_WAIT);
 	ret = rt_submit(s, &t, 1);
 	rt_api_end(&r, ret);
 	return rt_api_end(&a, ret);
 }
 
-/* 1 if the event's last record has completed (or it was never recorded). */
+/* 1 if the event's last record has completed (or it was never recorded).
+ * An IPC event's: no record of it is in flight, from any process (CANN's
+ * query answers from the memory both processes map). */
 static int event_done(struct rt_event *e, aclError *err)
 {
 	struct npusim_stream_status st = { 0 };
@@ -778,6 +1006,12 @@ static int event_done(struct rt_event *e, aclError *err)
 	int r;
 
 	*err = ACL_SUCCESS;
+	if (e->flags & ACL_EVENT_IPC) {
+		struct npusim_event_status es;
+
+		*err = ipc_status(e, &es);
+		return *err || !es.pending;
+	}
 	if (!s || atomic_load(&s->magic) != RT_STREAM_MAGIC)
 		return 1;
 	r = npusim_hal_sq_status((uint32_t)s->dev, s->sid, &st);
