@@ -26,7 +26,7 @@
 #include <linux/types.h>
 #endif
 
-#define NPUSIM_ABI_VERSION 7
+#define NPUSIM_ABI_VERSION 8
 #define NPUSIM_CHIP_NAME "Ascend910B"
 #define NPUSIM_MAX_DEVICES 8
 #define NPUSIM_SQE_SIZE 64
@@ -146,9 +146,16 @@ struct npusim_sqe_write_value {
 	__u32 addr_hi; /* 20: bits 0-16 address, 20-22 awsize, 23 snoop,
 			  24-27 awcache, 28-30 awprot, 31 va */
 	__u32 rsv3; /* 24: event id of an event reset */
-	__u32 sub_type; /* 28 */
+	__u32 sub_type; /* 28: NPUSIM_WRITE_VALUE_SUB_* */
 	__u32 value[8]; /* 32: write_value_part0..7 */
 };
+
+/* WRITE_VALUE sub types (RT_STARS_WRITE_VALUE_SUB_TYPE_*, hicann/runtime
+ * src/runtime/core/inc/stars/stars_base.hpp 124-129). An event reset
+ * (ABI 8) returns event rsv3 to not recorded: a later wait waits for a new
+ * record (event_task_v100.cc 90-115). */
+#define NPUSIM_WRITE_VALUE_SUB_DEFAULT 0
+#define NPUSIM_WRITE_VALUE_SUB_EVENT_RESET 1
 
 /* type 3: RtStarsPhSqe, stars_sqe.hpp 265-305; the profiler trace is
  * rtProfilerTraceEx_t, stars_sqe.hpp 153-158 */

@@ -195,7 +195,7 @@ START_TEST(test_model_record)
 	/* ABI 7: the AI Core frequency at the end of the device info */
 	ck_assert_uint_eq(offsetof(struct npusim_dev_info, aicore_mhz), 104);
 	ck_assert_uint_eq(sizeof(struct npusim_dev_info), 112);
-	ck_assert_uint_eq(NPUSIM_ABI_VERSION, 7);
+	ck_assert_uint_eq(NPUSIM_ABI_VERSION, 8);
 }
 END_TEST
 

@@ -332,15 +332,18 @@ aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompati
 /* ---- events with flags ------------------------------------------------------- */
 
 #define EVENT_PLAIN_FLAGS (ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE | ACL_EVENT_DEVICE_USE_ONLY)
-#define EVENT_UNSUPPORTED_FLAGS \
-	(ACL_EVENT_IPC | ACL_EVENT_EXTERNAL | ACL_EVENT_CAPTURE_STREAM_PROGRESS)
+#define EVENT_UNSUPPORTED_FLAGS (ACL_EVENT_IPC | ACL_EVENT_CAPTURE_STREAM_PROGRESS)
 
+/* ACL_EVENT_EXTERNAL (for the updates of a captured model, alone, acl_rt.h)
+ * is an ordinary event: its records and waits in a model are real ones. */
 static aclError event_with_flag(const char *api, aclrtEvent *event, uint32_t flag)
 {
-	if (!event || (flag & ~(EVENT_PLAIN_FLAGS | EVENT_UNSUPPORTED_FLAGS)))
+	if (!event ||
+	    (flag & ~(EVENT_PLAIN_FLAGS | EVENT_UNSUPPORTED_FLAGS | ACL_EVENT_EXTERNAL)) ||
+	    ((flag & ACL_EVENT_EXTERNAL) && flag != ACL_EVENT_EXTERNAL))
 		return rt_fail(ACL_ERROR_INVALID_PARAM);
 	if (flag & EVENT_UNSUPPORTED_FLAGS) {
-		rt_set_errmsg("%s: flag 0x%x (IPC, external or capture events) is not "
+		rt_set_errmsg("%s: flag 0x%x (IPC or capture progress events) is not "
 			      "supported on npusim",
 			      api, flag & EVENT_UNSUPPORTED_FLAGS);
 		return rt_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
