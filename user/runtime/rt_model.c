@@ -22,8 +22,16 @@
  * after another on the execute stream, in the order the streams were
  * bound, and are reported when executed, on the execute stream; streams
  * bound without the head flag wait for an activation npusim has no task
- * for, so their tasks never run. Events and random-number tasks cannot be
- * recorded into a model (ACL_ERROR_RT_FEATURE_NOT_SUPPORT).
+ * for, so their tasks never run, unless a label switch goes to a label
+ * on them. Random-number tasks cannot be recorded into a model
+ * (ACL_ERROR_RT_FEATURE_NOT_SUPPORT).
+ *
+ * Events recorded, waited for and reset in a model are sent as any task,
+ * at each execution: the device's records and waits. A label switch is
+ * taken on the host (npusim has no device-side branch): the execution
+ * sends the tasks before it, waits for the execute stream, reads the
+ * index and goes on at the label's LABEL_SET. A task group's update
+ * replaces the group's tasks in the model, for the executions after it.
  *
  * Handles are never returned to libc: a destroyed model goes to a free
  * list with its magic cleared, so a stale handle is refused.
