@@ -101,7 +101,7 @@ aclError aclnpuLaunchOp(const aclnpuOpDesc *d, aclrtStream stream)
 	/* recorded with its task, also while a replay records no API; a task
 	 * recorded into a model run instance (rt_model.c) was not sent, and
 	 * its executions carry no op info */
-	if (!ret && !s->model && !(s->flags & ACL_STREAM_PERSISTENT) &&
+	if (!ret && !s->model && !s->update && !(s->flags & ACL_STREAM_PERSISTENT) &&
 	    RT_UNLIKELY(rtprof_on(RTPROF_NODE)))
 		rtprof_compute_op(d, ki->ge_type, s->dev, s, &t);
 	rt_api_end(&node, ret);
