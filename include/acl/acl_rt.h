@@ -491,9 +491,10 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t *modelRIId
  * not captured between aclmdlRICaptureTaskUpdateBegin and
  * aclmdlRICaptureTaskUpdateEnd replace the group's tasks (as many, of the
  * same types, else ACL_ERROR_RT_PARAM_INVALID at the end) for the model's
- * executions sent after the end; the update stream runs one MODEL_TASK_UPDATE
- * task. An execution already sent (aclmdlRIExecuteAsync sends the model's
- * tasks, doing their host share then) keeps the tasks it was sent with. */
+ * executions sent after the end, and for the last one sent before it if
+ * the device has not run the group yet (it waits for an event before it:
+ * the new tasks' host shares, an aclnn operator's results, are done again
+ * at the end); the update stream runs one MODEL_TASK_UPDATE task. */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *handle);
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream,

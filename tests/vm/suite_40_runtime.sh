@@ -182,7 +182,7 @@ t_rtapi() {
 	# recorded, waited for and reset in models; a task group's update),
 	# counted in each program's header
 	for t in "rt_label STREAM_LABEL_SWITCH_BY_INDEX:7 LABEL_SET:7 MEMSET_ASYNC:5 MEMCPY_ASYNC:7 MODEL_END_GRAPH:4" \
-		"rt_model_events EVENT_RESET:3 MODEL_TASK_UPDATE:1 EVENT_WAIT:5 EVENT_RECORD:5"; do
+		"rt_model_events EVENT_RESET:4 MODEL_TASK_UPDATE:2 EVENT_WAIT:6 EVENT_RECORD:6"; do
 		set -- $t
 		prog=$1
 		shift

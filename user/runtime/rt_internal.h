@@ -149,6 +149,11 @@ struct rt_task_grp {
 	_Atomic uint32_t magic;
 	struct rt_model *m;
 	size_t first, n;
+	/* the last execution that sent the group: its first task was task
+	 * exec_seq of stream exec (an update redoes the host shares of its new
+	 * tasks while the device has not run that task) */
+	struct rt_stream *exec;
+	uint64_t exec_seq;
 	struct rt_task_grp *next; /* the model's groups, then the free list */
 };
 

@@ -444,6 +444,7 @@ struct run {
 	uint8_t *ts; /* and of their streams */
 	size_t ntask;
 	struct rt_task *out; /* the batch not sent yet */
+	size_t *out_idx; /* their indices in task[] */
 	size_t nout;
 	uint32_t switches;
 };
@@ -454,6 +455,16 @@ static aclError run_flush(struct run *r)
 
 	for (size_t i = 0; i < r->nout && !ret; i += 1024)
 		ret = rt_submit(r->s, &r->out[i], (int)(r->nout - i < 1024 ? r->nout - i : 1024));
+	/* where each task group's first task went (aclmdlRICaptureTaskUpdateEnd) */
+	pthread_mutex_lock(&r->m->lock);
+	for (struct rt_task_grp *g = r->m->grps; g && !ret; g = g->next)
+		for (size_t i = 0; i < r->nout; i++)
+			if (r->out_idx[i] == g->first && g->n) {
+				g->exec = r->s;
+				g->exec_seq = (uint64_t)r->out[i].batch_id << 16 |
+					      r->out[i].task_id;
+			}
+	pthread_mutex_unlock(&r->m->lock);
 	r->nout = 0;
 	return ret;
 }
@@ -513,6 +524,7 @@ static aclError run_stream(struct run *r, int st, size_t i)
 			st = r->ts[i];
 			t = &r->task[i];
 		}
+		r->out_idx[r->nout] = i;
 		r->out[r->nout++] = *t;
 		if (r->nout == r->ntask && (ret = run_flush(r)))
 			return ret;
@@ -547,7 +559,8 @@ static aclError execute(struct rt_model *m, struct rt_stream *s)
 	r.task = malloc((r.ntask ? r.ntask : 1) * sizeof(*r.task));
 	r.out = malloc((r.ntask ? r.ntask : 1) * sizeof(*r.out));
 	r.ts = malloc(r.ntask ? r.ntask : 1);
-	if (r.task && r.out && r.ts) {
+	r.out_idx = malloc((r.ntask ? r.ntask : 1) * sizeof(*r.out_idx));
+	if (r.task && r.out && r.ts && r.out_idx) {
 		memcpy(r.task, m->task, r.ntask * sizeof(*r.task));
 		memcpy(r.ts, m->task_stream, r.ntask);
 	} else {
@@ -566,6 +579,7 @@ static aclError execute(struct rt_model *m, struct rt_stream *s)
 	free(r.task);
 	free(r.out);
 	free(r.ts);
+	free(r.out_idx);
 	return ret;
 }
 
@@ -872,6 +886,34 @@ static int update_fits(const struct rt_task_grp *g, const struct rt_task *t, siz
 	return 1;
 }
 
+/*
+ * A 910B's update rewrites the model's SQEs on the device, so an execution
+ * sent before it whose device has not reached the group yet (it waits for
+ * an event before it) runs the new tasks. Here the SQEs were sent with
+ * their host shares done: while the device has not completed the group's
+ * first task of the last execution, the new tasks' host shares (an aclnn
+ * operator's results) are done again now, over the data as it is. g's
+ * model locked.
+ */
+static void inflight(const struct rt_task_grp *g)
+{
+	struct npusim_stream_status st = { 0 };
+	struct rt_stream *s = g->exec;
+
+	if (!s || atomic_load(&s->magic) != RT_STREAM_MAGIC ||
+	    npusim_hal_sq_status((uint32_t)s->dev, s->sid, &st) != DRV_ERROR_NONE ||
+	    st.completed > g->exec_seq)
+		return;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct rt_task *t = &g->m->task[g->first + i];
+
+		if (t->host)
+			t->host(t);
+		if (t->host_call)
+			t->host_call(t->host_arg);
+	}
+}
+
 aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream)
 {
 	struct rt_api a, r;
@@ -914,6 +956,7 @@ aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream)
 			rt_task_release(&g->m->task[g->first], g->n);
 			memcpy(&g->m->task[g->first], t, n * sizeof(*t));
 			n = 0;
+			inflight(g);
 		}
 		pthread_mutex_unlock(&g->m->lock);
 	}

@@ -3,14 +3,15 @@
 //    resets it (aclrtResetEvent) and runs an aclnnAdd captured in a task
 //    group; each execution computes the sum over the tensors' data as it
 //    is when the model's tasks are sent; the group's update (another
-//    aclnnAdd, alpha 2) replaces it for the executions after it;
+//    aclnnAdd, alpha 2) replaces it for the executions after it, and for
+//    one sent before it that has not reached the group (it waits);
 //  - a model records an event externally (ACL_EVENT_RECORD_EXTERNAL) that
 //    a second model waits for (ACL_EVENT_WAIT_EXTERNAL), and an ordinary
 //    stream waits for the first model's record (aclrtSynchronizeEvent too).
 // Under `npuprof record` (suite 40_runtime) the executed tasks are TASK
-// rows: 3 EVENT_RESET, 1 MODEL_TASK_UPDATE, 5 EVENT_WAIT (3 in the first
+// rows: 4 EVENT_RESET, 2 MODEL_TASK_UPDATE, 6 EVENT_WAIT (4 in the first
 // model's executions, 1 in the second model's, 1 of an ordinary stream),
-// 5 EVENT_RECORD (3 ordinary, 2 of the first model's executions).
+// 6 EVENT_RECORD (4 ordinary, 2 of the first model's executions).
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -101,6 +102,21 @@ static void update(aclrtStream s)
 		std::printf("execution %d: out[0] %g out[%d] %g\n", run, out[0], (int)N - 1,
 			    out[N - 1]);
 	}
+	// an update while an execution waits before the group: that execution
+	// runs the new tasks (alpha 1 again), as the device's rewritten SQEs
+	OK(aclmdlRIExecuteAsync(m, s));
+	aclrtStream u;
+	OK(aclrtCreateStream(&u));
+	OK(aclmdlRICaptureTaskUpdateBegin(u, grp));
+	add(ta, tb, alpha1, to, u);
+	OK(aclmdlRICaptureTaskUpdateEnd(u));
+	OK(aclrtRecordEvent(ev, u));
+	OK(aclrtSynchronizeStream(u));
+	OK(aclrtSynchronizeStream(s));
+	for (int i = 0; i < N; i++)
+		EXPECT(out[i], a[i] + 10.0f);
+	std::printf("execution 3 (updated while it waits): out[0] %g\n", out[0]);
+	OK(aclrtDestroyStream(u));
 	OK(aclmdlRIDestroy(m));
 	EXPECT(aclmdlRICaptureTaskUpdateBegin(other, grp), ACL_ERROR_RT_PARAM_INVALID); // gone
 	OK(aclrtDestroyEvent(ev));
