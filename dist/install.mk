@@ -54,8 +54,9 @@ install-systemd:
 # and common/resolve_cann_env.sh of hicann/runtime): set_env.sh at the root,
 # include/acl/acl.h with lib64/libacl_rt.so (CANN's current name of the
 # runtime library; CANN 9 ships it beside libascendcl.so, its compatibility
-# library, the tdt APIs in libacl_tdt_channel.so and libacl_tdt_queue.so, the
-# dump API in libascend_dump.so: here all five names are the one library,
+# library, and libacl_rt_impl.so, its implementation, which examples link
+# too, the tdt APIs in libacl_tdt_channel.so and libacl_tdt_queue.so, the
+# dump API in libascend_dump.so: here all six names are the one library,
 # libascendcl.so), the
 # <arch>-linux/{include,lib64} layout, the package headers of
 # <arch>-linux/pkg_inc (CANN's cmake/package.cmake: driver/ with the HAL's
@@ -85,7 +86,7 @@ install-sdk: product
 	printf 'export ASCEND_HOME_PATH=%s\nexport LD_LIBRARY_PATH=%s/lib64$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}\n' \
 		"$(abspath $(PREFIX))" "$(abspath $(PREFIX))" > $(PREFIX)/bin/setenv.bash
 	sed 's|@PREFIX@|$(abspath $(PREFIX))|' dist/sdk/set_env.sh > $(PREFIX)/set_env.sh
-	for l in acl_rt acl_tdt_channel acl_tdt_queue ascend_dump; do ln -sf libascendcl.so $(PREFIX)/lib64/lib$$l.so || exit 1; done
+	for l in acl_rt acl_rt_impl acl_tdt_channel acl_tdt_queue ascend_dump; do ln -sf libascendcl.so $(PREFIX)/lib64/lib$$l.so || exit 1; done
 	install -d $(PREFIX)/$(SDK_ARCH)/tikcpp/ascendc_kernel_cmake $(PREFIX)/$(SDK_ARCH)/pkg_inc/driver \
 		$(PREFIX)/$(SDK_ARCH)/pkg_inc/profiling
 	install -m 644 include/driver/ascend_hal.h $(PREFIX)/$(SDK_ARCH)/pkg_inc/driver/

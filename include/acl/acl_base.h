@@ -43,6 +43,7 @@ typedef void *aclrtEvent;
 typedef void *aclrtContext;
 typedef void *aclrtLabel; /* a position in a model stream (aclrtSetLabel) */
 typedef void *aclrtLabelList;
+typedef void *aclrtTaskGrp; /* tasks of a capture that can be updated */
 
 /* A custom allocator (acl_rt_allocator.h): the descriptor, the caller's
  * allocator object, a block it handed out, an address it is advised. */

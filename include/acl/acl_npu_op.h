@@ -81,7 +81,17 @@ typedef struct aclnpuOpDesc {
 	uint32_t contextId; /* ACLNPU_REPLAY_CONTEXT: FFTS+ context id */
 	uint64_t startNs; /* ACLNPU_REPLAY_TIMED / _SUBTASK */
 	uint64_t connectionId; /* ACLNPU_REPLAY_CONN: from aclnpuRecordApi */
+	/* Appended later (read only when `size` covers them): the op's
+	 * results computed on the host, hostCompute(hostArg), when its task is
+	 * sent: at the launch, or, on a stream a model run instance records,
+	 * at each execution of the model (the runtime keeps a copy of the
+	 * hostArgSize bytes at hostArg with the model's task; at most
+	 * ACLNPU_HOST_ARG_MAX). NULL: nothing computed. */
+	void (*hostCompute)(const void *arg);
+	const void *hostArg;
+	size_t hostArgSize;
 } aclnpuOpDesc;
+#define ACLNPU_HOST_ARG_MAX 65536u
 
 /* The caller has opened the acl-level range itself (aclnpuApiBegin, e.g.
  * libopapi's aclnnAdd around its kernels): no second one, apiName unused. */
@@ -94,8 +104,9 @@ typedef struct aclnpuOpDesc {
 ACL_FUNC_VISIBILITY int aclnpuMemSpan(const void *base, uint64_t offset, uint64_t size);
 
 /* 1 if the tasks launched on stream are recorded into a model run instance
- * (the stream is being captured, or is bound: aclmdlRI*) instead of being
- * run now, else 0 (also for a stream that is not valid). */
+ * (the stream is being captured, or is bound: aclmdlRI*) or into a task
+ * group's update instead of being run now, else 0 (also for a stream that
+ * is not valid). */
 ACL_FUNC_VISIBILITY int aclnpuStreamRecords(aclrtStream stream);
 
 /* Launches one kernel task. ACL_ERROR_INVALID_PARAM for a NULL or

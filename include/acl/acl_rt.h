@@ -203,6 +203,25 @@ ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value, uint
 					     aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag,
 					    aclrtStream stream);
+
+/* Flags of aclrtRecordEventWithFlag / aclrtStreamWaitEventWithFlag:
+ * EXTERNAL only on a stream being captured: the record (wait) in the model
+ * is visible to (waits for) streams and models outside it. DEFAULT is
+ * aclrtRecordEvent (aclrtStreamWaitEvent; a timeout in s other than 0 is
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT: npusim's waits are not cut). An event
+ * recorded or waited for in a model is recorded (waited for) at each of
+ * its executions, on the execute stream. */
+#define ACL_EVENT_RECORD_DEFAULT 0x0U
+#define ACL_EVENT_RECORD_EXTERNAL 0x01U
+#define ACL_EVENT_WAIT_DEFAULT 0x0U
+#define ACL_EVENT_WAIT_EXTERNAL 0x01U
+ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream,
+						      uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event,
+							  uint32_t timeout, uint32_t flag);
+/* A task on stream that returns the event to not recorded (the 910B's
+ * WRITE_VALUE event reset): a later wait waits for a new record. */
+ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
 ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event,
 						   aclrtEventRecordedStatus *status);
@@ -272,11 +291,13 @@ ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char *socVersion,
 							 int32_t *canCompatible);
 
 /* Events with flags: ACL_EVENT_SYNC, ACL_EVENT_TIME_LINE and
- * ACL_EVENT_DEVICE_USE_ONLY give an ordinary event; ACL_EVENT_IPC, alone
+ * ACL_EVENT_DEVICE_USE_ONLY give an ordinary event; ACL_EVENT_EXTERNAL (an
+ * event for a captured model's updates, alone, else ACL_ERROR_INVALID_PARAM)
+ * too: its records and waits in a model are real ones; ACL_EVENT_IPC, alone
  * (with another flag: ACL_ERROR_INVALID_PARAM), an event another process
- * opens (aclrtIpcGetEventHandle); ACL_EVENT_EXTERNAL and
- * ACL_EVENT_CAPTURE_STREAM_PROGRESS are ACL_ERROR_RT_FEATURE_NOT_SUPPORT
- * on npusim; unknown bits are ACL_ERROR_INVALID_PARAM. */
+ * opens (aclrtIpcGetEventHandle); ACL_EVENT_CAPTURE_STREAM_PROGRESS is
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT on npusim; unknown bits are
+ * ACL_ERROR_INVALID_PARAM. */
 ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag);
 ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag);
 
@@ -495,6 +516,42 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream 
 ACL_FUNC_VISIBILITY aclError aclmdlRISetName(aclmdlRI modelRI, const char *name);
 ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char *name);
 ACL_FUNC_VISIBILITY aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t *modelRIId);
+
+/* Task groups of a capture: the tasks launched on a captured stream between
+ * aclmdlRICaptureTaskGrpBegin and aclmdlRICaptureTaskGrpEnd form a group
+ * (handle valid while its model lives). Tasks launched on a stream that is
+ * not captured between aclmdlRICaptureTaskUpdateBegin and
+ * aclmdlRICaptureTaskUpdateEnd replace the group's tasks (as many, of the
+ * same types, else ACL_ERROR_RT_PARAM_INVALID at the end) for the model's
+ * executions sent after the end, and for the last one sent before it if
+ * the device has not run the group yet (it waits for an event before it:
+ * the new tasks' host shares, an aclnn operator's results, are done again
+ * at the end); the update stream runs one MODEL_TASK_UPDATE task. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *handle);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream,
+							    aclrtTaskGrp handle);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream);
+
+/* Labels: positions in the streams of a model being built. aclrtSetLabel
+ * puts a label on a stream bound to a model (aclmdlRIBindStream), once;
+ * aclrtSwitchLabelByIndex puts a switch there: at each execution it reads
+ * the uint32_t at ptr (device memory, aclrtMalloc) once the tasks before it
+ * have run, and the execution goes on at labelList's label of that index
+ * (the last one if it is larger), on the label's stream; the rest of the
+ * switch's stream is not run. maxValue is the list's label count. npusim
+ * has no device-side branch: the runtime takes it on the host, so
+ * aclmdlRIExecuteAsync of a model with a switch returns once the tasks
+ * before its last switch have run. Labels and lists are freed by their
+ * destroy calls (a model that still names one fails its execution). */
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabel(aclrtLabel *label);
+ACL_FUNC_VISIBILITY aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabel(aclrtLabel label);
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabelList(aclrtLabel *labels, size_t num,
+						  aclrtLabelList *labelList);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabelList(aclrtLabelList labelList);
+ACL_FUNC_VISIBILITY aclError aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue,
+						     aclrtLabelList labelList, aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -146,9 +146,16 @@ struct npusim_sqe_write_value {
 	__u32 addr_hi; /* 20: bits 0-16 address, 20-22 awsize, 23 snoop,
 			  24-27 awcache, 28-30 awprot, 31 va */
 	__u32 rsv3; /* 24: event id of an event reset */
-	__u32 sub_type; /* 28 */
+	__u32 sub_type; /* 28: NPUSIM_WRITE_VALUE_SUB_* */
 	__u32 value[8]; /* 32: write_value_part0..7 */
 };
+
+/* WRITE_VALUE sub types (RT_STARS_WRITE_VALUE_SUB_TYPE_*, hicann/runtime
+ * src/runtime/core/inc/stars/stars_base.hpp 124-129). An event reset
+ * (ABI 8) returns event rsv3 to not recorded: a later wait waits for a new
+ * record (event_task_v100.cc 90-115). */
+#define NPUSIM_WRITE_VALUE_SUB_DEFAULT 0
+#define NPUSIM_WRITE_VALUE_SUB_EVENT_RESET 1
 
 /* type 3: RtStarsPhSqe, stars_sqe.hpp 265-305; the profiler trace is
  * rtProfilerTraceEx_t, stars_sqe.hpp 153-158 */
@@ -254,7 +261,7 @@ struct npusim_task_model {
 	__u64 start_ns; /* NPUSIM_TASK_F_TIMED: CLOCK_MONOTONIC time the task
 			   starts at the earliest; with NPUSIM_TASK_F_SUBTASK:
 			   its start after its container's */
-	__u32 target_dev; /* NOTIFY_RECORD, EVENT_RECORD, EVENT_WAIT (ABI 8):
+	__u32 target_dev; /* NOTIFY_RECORD, EVENT_RECORD, EVENT_WAIT, an event reset (ABI 8):
 			     NPUSIM_TARGET_DEV(device owning the notify or
 			     event); 0: the stream's device */
 	__u16 jitter_pm; /* +- per-mille random jitter on duration */

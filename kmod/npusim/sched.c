@@ -92,8 +92,15 @@ int npusim_sqe_validate(const struct npusim_sqe *sqe, u32 stream_id)
 	case NPUSIM_SQE_AI_CPU:
 	case NPUSIM_SQE_AIV:
 	case NPUSIM_SQE_PLACE_HOLDER:
-	case NPUSIM_SQE_WRITE_VALUE:
 	case NPUSIM_SQE_COND: return 0;
+	case NPUSIM_SQE_WRITE_VALUE:
+		/* an event reset names an event of the device */
+		return sqe->u.write_value.sub_type !=
+					       NPUSIM_WRITE_VALUE_SUB_EVENT_RESET ||
+				       sqe->u.write_value.rsv3 <
+					       NPUSIM_MAX_EVENTS ?
+			       0 :
+			       -EINVAL;
 	case NPUSIM_SQE_SDMA:
 	case NPUSIM_SQE_PCIE_DMA:
 		/* the modelled copy must fit in the longest task */
@@ -423,6 +430,14 @@ static void npusim_complete(struct npusim_stream *s)
 		to->event_ns[id] = s->end_ns;
 		if (to->event_pending[id])
 			to->event_pending[id]--;
+	} else if (type == NPUSIM_SQE_WRITE_VALUE &&
+		   sqe->u.write_value.sub_type ==
+			   NPUSIM_WRITE_VALUE_SUB_EVENT_RESET) {
+		/* checked again: a user-mapped SQ can change after validation */
+		u32 id = READ_ONCE(sqe->u.write_value.rsv3);
+
+		if (id < NPUSIM_MAX_EVENTS)
+			npusim_sync_dev(s, m)->event_set[id] = 0;
 	} else if (type == NPUSIM_SQE_NOTIFY_RECORD) {
 		/* a notify of another device: the model's target (on a 910B
 		 * the runtime writes the remote notify's address) */

@@ -647,21 +647,21 @@ START_TEST(computed)
 	other = D(ACL_FLOAT, o2, &m[1], 2);
 	out = D(ACL_FLOAT, out8, &m[2], 4, 2);
 	ck_assert_int_eq(aclnnAddGetWorkspaceSize(self, other, alpha, out, &ws, &e), ACLNN_SUCCESS);
-	nnop_compute("aclnnAdd", &e->compute, NULL);
+	nnop_compute("aclnnAdd", &e->compute);
 	nnop_exec_drop(e);
 	r = m[2];
 	for (int i = 0; i < 8; i++)
 		ck_assert_float_eq_tol(r[i], s8[i] + 1.5f * o2[i % 2], 1e-6);
 	/* Mul into the same out */
 	ck_assert_int_eq(aclnnMulGetWorkspaceSize(self, other, out, &ws, &e), ACLNN_SUCCESS);
-	nnop_compute("aclnnMul", &e->compute, NULL);
+	nnop_compute("aclnnMul", &e->compute);
 	nnop_exec_drop(e);
 	for (int i = 0; i < 8; i++)
 		ck_assert_float_eq(r[i], s8[i] * o2[i % 2]);
 	/* Cast to FLOAT16, rounded to nearest even: 0, -2, 2, -6, 4, -10, 6, -14 */
 	t16 = D(ACL_FLOAT16, h8, &m[3], 4, 2);
 	ck_assert_int_eq(aclnnCastGetWorkspaceSize(out, ACL_FLOAT16, t16, &ws, &e), ACLNN_SUCCESS);
-	nnop_compute("aclnnCast", &e->compute, NULL);
+	nnop_compute("aclnnCast", &e->compute);
 	nnop_exec_drop(e);
 	ck_assert_uint_eq(((uint16_t *)m[3])[1], 0xc000u); /* -2 */
 	ck_assert_uint_eq(((uint16_t *)m[3])[6], 0x4600u); /* 6 */
@@ -676,7 +676,7 @@ START_TEST(computed)
 	out = D(ACL_INT32, io, &m[6], 3);
 	ck_assert_int_eq(aclnnAddGetWorkspaceSize(self, other, alpha_i, out, &ws, &e),
 			 ACLNN_SUCCESS);
-	nnop_compute("aclnnAdd", &e->compute, NULL);
+	nnop_compute("aclnnAdd", &e->compute);
 	nnop_exec_drop(e);
 	ck_assert_int_eq(((int32_t *)m[6])[0], (int32_t)0x80000002u);
 	ck_assert_int_eq(((int32_t *)m[6])[1], 4);
@@ -689,7 +689,7 @@ START_TEST(computed)
 	other = D(ACL_FLOAT, b6, &m[8], 3, 2);
 	out = D(ACL_FLOAT, mm4, &m[9], 2, 2);
 	ck_assert_int_eq(aclnnMatmulGetWorkspaceSize(self, other, out, 0, &ws, &e), ACLNN_SUCCESS);
-	nnop_compute("aclnnMatmul", &e->compute, NULL);
+	nnop_compute("aclnnMatmul", &e->compute);
 	nnop_exec_drop(e);
 	r = m[9];
 	ck_assert_float_eq(r[0], 4);
@@ -703,7 +703,7 @@ START_TEST(computed)
 	self = D(ACL_FLOAT, sm, &m[10], 2, 3);
 	out = D(ACL_FLOAT, a6, &m[11], 2, 3);
 	ck_assert_int_eq(aclnnSoftmaxGetWorkspaceSize(self, -1, out, &ws, &e), ACLNN_SUCCESS);
-	nnop_compute("aclnnSoftmax", &e->compute, NULL);
+	nnop_compute("aclnnSoftmax", &e->compute);
 	nnop_exec_drop(e);
 	r = m[11];
 	ck_assert_float_eq_tol(r[0], 1.0 / 3, 1e-6);
@@ -720,7 +720,7 @@ START_TEST(computed)
 	ck_assert_int_eq(aclnnLayerNormGetWorkspaceSize(x, ns, w, NULL, 0, out, mean, rstd, &ws,
 							&e),
 			 ACLNN_SUCCESS);
-	nnop_compute("aclnnLayerNorm", &e->compute, NULL);
+	nnop_compute("aclnnLayerNorm", &e->compute);
 	nnop_exec_drop(e);
 	r = m[14];
 	ck_assert_float_eq_tol(r[0], -2, 1e-5);
@@ -732,7 +732,7 @@ START_TEST(computed)
 	bad = aclCreateTensor((int64_t[]){ 2, 2 }, 2, ACL_FLOAT, (int64_t[]){ 2, 1 }, 0,
 			      ACL_FORMAT_ND, (int64_t[]){ 2, 2 }, 2, stack_out);
 	ck_assert_int_eq(aclnnAddGetWorkspaceSize(x, x, alpha, bad, &ws, &e), ACLNN_SUCCESS);
-	nnop_compute("aclnnAdd", &e->compute, NULL);
+	nnop_compute("aclnnAdd", &e->compute);
 	nnop_exec_drop(e);
 	ck_assert_float_eq(stack_out[0], 0);
 	/* past the end of its allocation: w has 2 elements, viewed as [2,2] */
@@ -740,7 +740,7 @@ START_TEST(computed)
 	bad = aclCreateTensor((int64_t[]){ 2, 2 }, 2, ACL_FLOAT, (int64_t[]){ 2, 1 }, 0,
 			      ACL_FORMAT_ND, (int64_t[]){ 2, 2 }, 2, m[13]);
 	ck_assert_int_eq(aclnnAddGetWorkspaceSize(x, x, alpha, bad, &ws, &e), ACLNN_SUCCESS);
-	nnop_compute("aclnnAdd", &e->compute, NULL);
+	nnop_compute("aclnnAdd", &e->compute);
 	nnop_exec_drop(e);
 	ck_assert_float_eq(((float *)m[13])[0], 2);
 	aclDestroyTensor(bad);

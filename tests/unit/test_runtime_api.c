@@ -267,8 +267,12 @@ START_TEST(event_flags)
 	ck_assert_int_eq(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC), ACL_ERROR_UNINITIALIZE);
 	ck_assert_int_eq(aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC | ACL_EVENT_SYNC),
 			 ACL_ERROR_INVALID_PARAM);
-	ck_assert_int_eq(aclrtCreateEventWithFlag(&e, ACL_EVENT_EXTERNAL),
+	ck_assert_int_eq(aclrtCreateEventWithFlag(&e, ACL_EVENT_CAPTURE_STREAM_PROGRESS),
 			 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	/* EXTERNAL is an ordinary event, alone only */
+	ck_assert_int_eq(aclrtCreateEventWithFlag(&e, ACL_EVENT_EXTERNAL | ACL_EVENT_SYNC),
+			 ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtCreateEventWithFlag(&e, ACL_EVENT_EXTERNAL), ACL_ERROR_UNINITIALIZE);
 	ck_assert_int_eq(aclrtCreateEventWithFlag(&e, 0x4), ACL_ERROR_INVALID_PARAM);
 	ck_assert_int_eq(aclrtCreateEventWithFlag(NULL, ACL_EVENT_SYNC), ACL_ERROR_INVALID_PARAM);
 	/* a plain one is an ordinary event: no runtime yet */

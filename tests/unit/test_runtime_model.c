@@ -145,6 +145,99 @@ START_TEST(thread_modes)
 }
 END_TEST
 
+/* Labels, task groups, events in models: what is refused before a device
+ * is needed (the branching, the updates and the events run on npusim:
+ * tests/sdk/rtapi/rt_label.cpp and rt_model_events.cpp). */
+START_TEST(labels_groups_events)
+{
+	static char fake[4096];
+	aclrtLabel l[2], dead;
+	aclrtLabelList ll;
+	aclrtTaskGrp g;
+	uint32_t idx = 0;
+
+	if (getenv("NPUPROF_HAS_NPUSIM"))
+		return;
+	ck_assert_int_eq(aclrtCreateLabel(&l[0]), ACL_ERROR_UNINITIALIZE);
+	ck_assert_int_eq(aclrtResetEvent(fake, fake), ACL_ERROR_UNINITIALIZE);
+	ck_assert_int_eq(aclInit(NULL), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtCreateLabel(NULL), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtCreateLabel(&l[0]), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtCreateLabel(&l[1]), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtCreateLabel(&dead), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtDestroyLabel(dead), ACL_SUCCESS);
+	/* a destroyed label is refused, also in a list */
+	ck_assert_int_eq(aclrtDestroyLabel(dead), ACL_ERROR_RT_PARAM_INVALID);
+	ck_assert_int_eq(aclrtDestroyLabel(NULL), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtCreateLabelList(&dead, 1, &ll), ACL_ERROR_RT_PARAM_INVALID);
+	ck_assert_int_eq(aclrtCreateLabelList(l, 0, &ll), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtCreateLabelList(l, 2, NULL), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtCreateLabelList(l, 2, &ll), ACL_SUCCESS);
+	/* a label is put on / a switch is in a stream bound to a model only */
+	ck_assert_int_eq(aclrtSetLabel(l[0], NULL), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtSetLabel(l[0], fake), ACL_ERROR_RT_PARAM_INVALID);
+	ck_assert_int_eq(aclrtSetLabel(dead, fake), ACL_ERROR_RT_PARAM_INVALID);
+	ck_assert_int_eq(aclrtSwitchLabelByIndex(NULL, 2, ll, fake), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtSwitchLabelByIndex(&idx, 0, ll, fake), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtSwitchLabelByIndex(&idx, 2, NULL, fake), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtSwitchLabelByIndex(&idx, 2, ll, fake), ACL_ERROR_RT_PARAM_INVALID);
+	ck_assert_int_eq(aclrtDestroyLabelList(ll), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtDestroyLabelList(ll), ACL_ERROR_RT_PARAM_INVALID);
+	ck_assert_int_eq(aclrtDestroyLabelList(NULL), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtDestroyLabel(l[0]), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtDestroyLabel(l[1]), ACL_SUCCESS);
+
+	/* task groups: a handle is needed; a group that is none is refused */
+	ck_assert_int_eq(aclmdlRICaptureTaskGrpEnd(fake, NULL), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclmdlRICaptureTaskGrpBegin(fake), ACL_ERROR_RT_PARAM_INVALID);
+	ck_assert_int_eq(aclmdlRICaptureTaskGrpEnd(fake, &g), ACL_ERROR_RT_PARAM_INVALID);
+	ck_assert_int_eq(aclmdlRICaptureTaskUpdateBegin(fake, NULL), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclmdlRICaptureTaskUpdateBegin(fake, fake), ACL_ERROR_RT_PARAM_INVALID);
+	ck_assert_int_eq(aclmdlRICaptureTaskUpdateEnd(fake), ACL_ERROR_RT_PARAM_INVALID);
+
+	/* events with flags: unknown flags, a timeout (npusim's waits are not
+	 * cut; an external wait takes none) */
+	ck_assert_int_eq(aclrtRecordEventWithFlag(fake, fake, 2), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtStreamWaitEventWithFlag(fake, fake, 0, 2), ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtStreamWaitEventWithFlag(fake, fake, 3, ACL_EVENT_WAIT_DEFAULT),
+			 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	ck_assert_int_eq(aclrtStreamWaitEventWithFlag(fake, fake, 3, ACL_EVENT_WAIT_EXTERNAL),
+			 ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtRecordEventWithFlag(fake, fake, ACL_EVENT_RECORD_EXTERNAL),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	ck_assert_int_eq(aclrtResetEvent(fake, fake), ACL_ERROR_RT_PARAM_INVALID);
+	ck_assert_int_eq(aclFinalize(), ACL_SUCCESS);
+}
+END_TEST
+
+/* An operator's host computation (aclnpuOpDesc.hostCompute): its argument
+ * is copied for a model, so it is bounded and must be there. */
+static void never(const void *arg)
+{
+	(void)arg;
+	ck_abort_msg("computed although the launch was refused");
+}
+
+START_TEST(host_compute_args)
+{
+	aclnpuOpDesc d;
+	static char arg[8];
+
+	memset(&d, 0, sizeof(d));
+	d.size = sizeof(d);
+	d.opName = "Add_0";
+	d.opType = "Add";
+	d.taskKind = ACLNPU_TASK_AI_VECTOR_CORE;
+	d.blockDim = 1;
+	d.hostCompute = never;
+	d.hostArgSize = sizeof(arg);
+	ck_assert_int_eq(aclnpuLaunchOp(&d, NULL), ACL_ERROR_INVALID_PARAM);
+	d.hostArg = arg;
+	d.hostArgSize = ACLNPU_HOST_ARG_MAX + 1;
+	ck_assert_int_eq(aclnpuLaunchOp(&d, NULL), ACL_ERROR_INVALID_PARAM);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("runtime_model");
@@ -153,6 +246,8 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, uninitialised);
 	tcase_add_test(tc, arguments);
 	tcase_add_test(tc, thread_modes);
+	tcase_add_test(tc, labels_groups_events);
+	tcase_add_test(tc, host_compute_args);
 	suite_add_tcase(s, tc);
 	return s;
 }

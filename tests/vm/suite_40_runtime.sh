@@ -134,7 +134,7 @@ t_rtapi() {
 	load_sim devices=2 || return 1
 	(
 		. build/sdk/prefix/set_env.sh
-		for t in "rt_basics device" rt_context rt_stream_event rt_p2p rt_reduce_overflow rt_allocator rt_random rt_tdt rt_tdt_queue rt_dump rt_model_ri rt_value rt_subscribe rt_ipc_event; do
+		for t in "rt_basics device" rt_context rt_stream_event rt_p2p rt_reduce_overflow rt_allocator rt_random rt_tdt rt_tdt_queue rt_dump rt_model_ri rt_value rt_subscribe rt_ipc_event rt_label rt_model_events; do
 			set -- $t
 			$d/"$@" > "$RT_OUT/$1.out" 2>&1 || { cat "$RT_OUT/$1.out"; exit 1; }
 			cat "$RT_OUT/$1.out"
@@ -176,6 +176,29 @@ t_rtapi() {
 		n=$(q "SELECT COUNT(*) FROM CANN_API c JOIN STRING_IDS s ON s.id = c.name WHERE s.value = '${api%%:*}'")
 		echo "rt_model_ri ${api%%:*} CANN_API rows: $n"
 		[ "$n" -eq "${api#*:}" ] || { q "SELECT s.value, COUNT(*) FROM CANN_API c JOIN STRING_IDS s ON s.id = c.name GROUP BY 1"; return 1; }
+	done
+	# rt_label and rt_model_events: the tasks their models' executions
+	# ran (a label switch branches on its index at each execution; events
+	# recorded, waited for and reset in models; a task group's update),
+	# counted in each program's header (the switches, COND SQEs, get no
+	# TASK row from the export yet: their count is not checked)
+	for t in "rt_label LABEL_SET:7 MEMSET_ASYNC:5 MEMCPY_ASYNC:7 MODEL_END_GRAPH:4" \
+		"rt_model_events EVENT_RESET:4 MODEL_TASK_UPDATE:2 EVENT_WAIT:6 EVENT_RECORD:6"; do
+		set -- $t
+		prog=$1
+		shift
+		p=$RT_OUT/$prog.prof
+		rm -rf "$p" && mkdir -p "$p" || return 1
+		build/bin/npuprof record --quiet -o "$p" -- $d/$prog > "$p/out" 2>&1 ||
+			{ cat "$p/out"; return 1; }
+		grep -q "^\[SUCCESS\] $prog" "$p/out" || { cat "$p/out"; return 1; }
+		db=$(ls "$p"/PROF_*/msprof_*.db | tail -n 1)
+		[ -n "$db" ] || return 1
+		for c in "$@"; do
+			n=$(q "SELECT COUNT(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType WHERE s.value = '${c%%:*}'")
+			echo "$prog ${c%%:*}: $n"
+			[ "$n" -eq "${c#*:}" ] || { q "SELECT s.value, COUNT(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.taskType GROUP BY 1"; return 1; }
+		done
 	done
 	# rt_value: its stream memory tasks (the program's header counts them),
 	# each call an ACL API row, the refused ones too; a wait's task lasts

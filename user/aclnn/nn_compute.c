@@ -1,8 +1,10 @@
 /*
  * nn_compute.c - the aclnn operators' results, computed on the host when
- * the operator is launched (npusim's device memory is this process's
- * memory, and the runtime's copies move their bytes at launch too): what
- * the plan's kernels would leave in the outputs, computed in double
+ * the operator's last kernel task is sent: at its launch, or, for an
+ * operator a model run instance recorded (aclmdlRI), at each execution of
+ * the model, over the tensors' data as it is then (npusim's device memory
+ * is this process's memory, and the runtime's copies move their bytes when
+ * sent too): what the plan's kernels would leave in the outputs, computed in double
  * precision (integers and bools exactly, in 64 bits), rounded to the dtype
  * the operator computes in and stored in the output's dtype.
  *
@@ -12,10 +14,8 @@
  *   - data that is not memory of this process's runtime (aclnpuMemSpan:
  *     inside an aclrtMalloc/aclrtMallocHost allocation that begins at the
  *     tensor's data pointer), a complex dtype, a matrix product of more
- *     than NN_COMPUTE_MAX_MACS multiply-adds, or an operator launched on a
- *     stream a model run instance records (its executions would have to
- *     compute it: not done).
- * The latter two are said on stderr, once per operator and process.
+ *     than NN_COMPUTE_MAX_MACS multiply-adds.
+ * The latter ones are said on stderr, once per operator and process.
  */
 #include <math.h>
 #include <stdatomic.h>
@@ -360,14 +360,8 @@ void nnop_compute_tensor(struct nn_compute *c, uint32_t i, const aclTensor *t)
 	c->has |= 1u << i;
 }
 
-void nnop_compute(const char *api, const struct nn_compute *c, aclrtStream stream)
+void nnop_compute(const char *api, const struct nn_compute *c)
 {
-	if (aclnpuStreamRecords(stream)) {
-		say_once(api, c->op,
-			 "an operator recorded into a model run instance (aclmdlRI) is not "
-			 "computed at its executions on npusim");
-		return;
-	}
 	for (uint32_t i = 0; i < NN_COMPUTE_TENSORS; i++) {
 		const aclTensor *t = &c->t[i];
 

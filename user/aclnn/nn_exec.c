@@ -384,9 +384,25 @@ aclnnStatus nnop_exec_done(aclOpExecutor *e, uint64_t *workspace_size, aclOpExec
 
 /* ---- the launch phase ------------------------------------------------------ */
 
+/* What the runtime keeps to compute an op's results when its last task is
+ * sent (aclnpuOpDesc.hostArg): the API and a copy of the plan's compute. */
+struct nn_host {
+	const char *api; /* a static string: the executor's e->api */
+	struct nn_compute c;
+};
+
+static void nn_host_compute(const void *arg)
+{
+	const struct nn_host *h = arg;
+
+	h->c.run(h->api, &h->c);
+}
+
 static aclnnStatus run_checked(const char *api, void *workspace, uint64_t workspace_size,
 			       aclOpExecutor *e, aclrtStream stream)
 {
+	struct nn_host host;
+
 	if (!e)
 		return nnop_err(ACLNN_ERR_PARAM_NULLPTR, api, "executor is NULL");
 	if (e->magic != NN_EXEC_LIVE)
@@ -403,6 +419,8 @@ static aclnnStatus run_checked(const char *api, void *workspace, uint64_t worksp
 		return nnop_err(ACLNN_ERR_PARAM_NULLPTR, api,
 				"workspace is NULL but %llu bytes are needed",
 				(unsigned long long)e->workspace);
+	host.api = e->api;
+	host.c = e->compute;
 	for (uint32_t i = 0; i < e->nkernels; i++) {
 		const struct nn_kernel *k = &e->k[i];
 		aclnpuOpDesc d;
@@ -422,6 +440,11 @@ static aclnnStatus run_checked(const char *api, void *workspace, uint64_t worksp
 		d.inputFormats = k->nin ? k->in_formats : NULL;
 		d.outputFormats = k->nout ? k->out_formats : NULL;
 		d.flags = ACLNPU_OP_IN_API;
+		if (i + 1 == e->nkernels && e->compute.run) {
+			d.hostCompute = nn_host_compute;
+			d.hostArg = &host;
+			d.hostArgSize = sizeof(host);
+		}
 		ret = aclnpuLaunchOp(&d, stream);
 		if (ret != ACL_SUCCESS) {
 			nnop_exec_drop(e);
@@ -430,8 +453,8 @@ static aclnnStatus run_checked(const char *api, void *workspace, uint64_t worksp
 					ret, aclGetRecentErrMsg() ? aclGetRecentErrMsg() : "");
 		}
 	}
-	if (e->compute.run)
-		e->compute.run(api, &e->compute, stream);
+	if (!e->nkernels && e->compute.run)
+		e->compute.run(api, &e->compute); /* no task: computed now */
 	nnop_exec_drop(e);
 	return ACLNN_SUCCESS;
 }

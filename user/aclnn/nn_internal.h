@@ -82,9 +82,11 @@ enum nn_op {
 #define NN_COMPUTE_TENSORS 6
 struct nn_compute {
 	enum nn_op op;
-	/* called by the launch once its kernels are on the stream: the
-	 * operators' layer (nn_compute.c) above the launch path sets it */
-	void (*run)(const char *api, const struct nn_compute *c, aclrtStream stream);
+	/* called when the op's last kernel task is sent (the runtime's
+	 * aclnpuOpDesc.hostCompute: at the launch, or at each execution of a
+	 * model run instance that recorded it): the operators' layer
+	 * (nn_compute.c) above the launch path sets it */
+	void (*run)(const char *api, const struct nn_compute *c);
 	uint32_t has; /* bit i: t[i] is given */
 	aclTensor t[NN_COMPUTE_TENSORS]; /* inputs, then outputs, per op */
 	int mul; /* BINARY: Mul, else Add of alpha times other */
@@ -99,9 +101,8 @@ struct nn_compute {
  * (nothing for a tensor without data; said once on stderr where data,
  * dtype or size cannot be computed). */
 void nnop_compute_set(struct nn_compute *c, enum nn_op op);
-/* Computes c's results now, for its launch on stream (what the launch
- * calls); not for a stream whose tasks a model run instance records. */
-void nnop_compute(const char *api, const struct nn_compute *c, aclrtStream stream);
+/* Computes c's results now (what sending the op's last task calls). */
+void nnop_compute(const char *api, const struct nn_compute *c);
 /* Sets tensor slot i of c (NULL: not given). */
 void nnop_compute_tensor(struct nn_compute *c, uint32_t i, const aclTensor *t);
 

@@ -49,6 +49,9 @@
 #define RT_STREAM_MAGIC 0x5354524dU /* "STRM" */
 #define RT_EVENT_MAGIC 0x45564e54U /* "EVNT" */
 #define RT_MODEL_MAGIC 0x4d4f444cU /* "MODL" */
+#define RT_GRP_MAGIC 0x54475250U /* "TGRP" */
+#define RT_LABEL_MAGIC 0x4c41424cU /* "LABL" */
+#define RT_LLIST_MAGIC 0x4c4c5354U /* "LLST" */
 #define RT_DEAD_MAGIC 0xdeadbeefU
 #define RT_DRAIN_EVERY 128 /* receive reports after this many submits */
 /* A stream's logic CQ, as the 910B runtime allocates it
@@ -79,6 +82,15 @@ struct rt_stream {
 	struct rt_model *model;
 	int capturing, capture_mode, invalidated, bound_head, ended;
 	pthread_t capture_tid;
+	/* a task group being captured (aclmdlRICaptureTaskGrpBegin): from
+	 * task grp_first of model on */
+	int grp_open;
+	size_t grp_first;
+	/* a task group being updated on this stream (TaskUpdateBegin ..
+	 * End): rt_submit collects the stream's tasks in upd[] instead */
+	struct rt_task_grp *update;
+	struct rt_task *upd;
+	size_t nupd, capupd;
 	struct rt_stream *next; /* the device's stream list */
 	struct rt_stream *free_next;
 };
@@ -144,7 +156,34 @@ struct rt_model {
 	int stream_head[RT_MODEL_STREAMS];
 	int nstream;
 	char name[128];
+	struct rt_task_grp *grps; /* its task groups */
 	struct rt_model *free_next;
+};
+
+/* A task group of a captured model (aclrtTaskGrp): tasks first .. first +
+ * n - 1 of model m. Kept on a free list when its model goes. */
+struct rt_task_grp {
+	_Atomic uint32_t magic;
+	struct rt_model *m;
+	size_t first, n;
+	/* the last execution that sent the group: its first task was task
+	 * exec_seq of stream exec (an update redoes the host shares of its new
+	 * tasks while the device has not run that task) */
+	struct rt_stream *exec;
+	uint64_t exec_seq;
+	struct rt_task_grp *next; /* the model's groups, then the free list */
+};
+
+/* A label (aclrtLabel): put on a model's stream by a LABEL_SET task that
+ * names it; a list (aclrtLabelList) holds copies of label handles. */
+struct rt_label {
+	_Atomic uint32_t magic;
+	struct rt_model *m; /* the model it is set in, NULL: none yet */
+};
+struct rt_label_list {
+	_Atomic uint32_t magic;
+	size_t n;
+	struct rt_label **l;
 };
 
 /* The calling thread's current device, -1 if none. */
@@ -202,6 +241,19 @@ struct rt_task {
 	void *host_dst;
 	const void *host_src;
 	int32_t host_val;
+	/* An operator's results (aclnpuOpDesc.hostCompute), computed when the
+	 * task is sent; a model keeps its own copy of the host_arg_size bytes
+	 * at host_arg (freed with the model's task). */
+	void (*host_call)(const void *arg);
+	void *host_arg;
+	size_t host_arg_size;
+	/* Control: an EVENT_RECORD's event (its last record is updated when
+	 * the task is sent), a LABEL_SET's label, a label switch's list and
+	 * the device memory of its index */
+	struct rt_event *event;
+	struct rt_label *label;
+	struct rt_label_list *labels;
+	const uint32_t *switch_index;
 	/* out */
 	uint16_t task_id;
 	uint32_t batch_id;
@@ -210,6 +262,12 @@ struct rt_task {
 };
 void rt_task_init(struct rt_task *t, unsigned int sqe_type, const char *type_name);
 aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n);
+/* Appends n tasks at t to *arr (*len of them, room for *cap), copying the
+ * host_arg of each: 0 or ACL_ERROR_RT_MEMORY_ALLOCATION (nothing added). */
+aclError rt_task_append(struct rt_task **arr, size_t *len, size_t *cap, const struct rt_task *t,
+			int n);
+/* Frees the host_arg copies of n tasks at t (rt_task_append's). */
+void rt_task_release(struct rt_task *t, size_t n);
 aclError rt_event_id(aclrtEvent event, int dev, uint32_t *id);
 /* aclrtCreateEvent with the flags of aclrtCreateEvent*WithFlag (api names
  * the call in its API range) */

@@ -332,11 +332,16 @@ aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompati
 /* ---- events with flags ------------------------------------------------------- */
 
 #define EVENT_PLAIN_FLAGS (ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE | ACL_EVENT_DEVICE_USE_ONLY)
-#define EVENT_UNSUPPORTED_FLAGS (ACL_EVENT_EXTERNAL | ACL_EVENT_CAPTURE_STREAM_PROGRESS)
+#define EVENT_UNSUPPORTED_FLAGS ACL_EVENT_CAPTURE_STREAM_PROGRESS
 
+/* ACL_EVENT_EXTERNAL (for the updates of a captured model, alone, acl_rt.h)
+ * is an ordinary event: its records and waits in a model are real ones. */
 static aclError event_with_flag(const char *api, aclrtEvent *event, uint32_t flag)
 {
-	if (!event || (flag & ~(EVENT_PLAIN_FLAGS | EVENT_UNSUPPORTED_FLAGS | ACL_EVENT_IPC)))
+	if (!event ||
+	    (flag &
+	     ~(EVENT_PLAIN_FLAGS | EVENT_UNSUPPORTED_FLAGS | ACL_EVENT_EXTERNAL | ACL_EVENT_IPC)) ||
+	    ((flag & ACL_EVENT_EXTERNAL) && flag != ACL_EVENT_EXTERNAL))
 		return rt_fail(ACL_ERROR_INVALID_PARAM);
 	if ((flag & ACL_EVENT_IPC) && flag != ACL_EVENT_IPC) {
 		/* acl_rt docs: ACL_EVENT_IPC goes with no other flag */
@@ -344,7 +349,7 @@ static aclError event_with_flag(const char *api, aclrtEvent *event, uint32_t fla
 		return rt_fail(ACL_ERROR_INVALID_PARAM);
 	}
 	if (flag & EVENT_UNSUPPORTED_FLAGS) {
-		rt_set_errmsg("%s: flag 0x%x (external or capture events) is not "
+		rt_set_errmsg("%s: flag 0x%x (capture progress events) is not "
 			      "supported on npusim",
 			      api, flag & EVENT_UNSUPPORTED_FLAGS);
 		return rt_fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);

@@ -22,8 +22,16 @@
  * after another on the execute stream, in the order the streams were
  * bound, and are reported when executed, on the execute stream; streams
  * bound without the head flag wait for an activation npusim has no task
- * for, so their tasks never run. Events and random-number tasks cannot be
- * recorded into a model (ACL_ERROR_RT_FEATURE_NOT_SUPPORT).
+ * for, so their tasks never run, unless a label switch goes to a label
+ * on them. Random-number tasks cannot be recorded into a model
+ * (ACL_ERROR_RT_FEATURE_NOT_SUPPORT).
+ *
+ * Events recorded, waited for and reset in a model are sent as any task,
+ * at each execution: the device's records and waits. A label switch is
+ * taken on the host (npusim has no device-side branch): the execution
+ * sends the tasks before it, waits for the execute stream, reads the
+ * index and goes on at the label's LABEL_SET. A task group's update
+ * replaces the group's tasks in the model, for the executions after it.
  *
  * Handles are never returned to libc: a destroyed model goes to a free
  * list with its magic cleared, so a stale handle is refused.
@@ -75,15 +83,30 @@ static aclError model_new(int dev, struct rt_model **out)
 	m->task_stream = NULL;
 	m->ntask = m->cap = 0;
 	m->nstream = 0;
+	m->grps = NULL;
 	memset(m->name, 0, sizeof(m->name));
 	atomic_store(&m->magic, RT_MODEL_MAGIC);
 	*out = m;
 	return ACL_SUCCESS;
 }
 
+static struct rt_task_grp *g_free_grps; /* under rt_g.lock */
+
 static void model_free(struct rt_model *m)
 {
+	struct rt_task_grp *g, *next;
+
 	atomic_store(&m->magic, RT_DEAD_MAGIC);
+	rt_task_release(m->task, m->ntask);
+	pthread_mutex_lock(&rt_g.lock);
+	for (g = m->grps; g; g = next) {
+		next = g->next;
+		atomic_store(&g->magic, RT_DEAD_MAGIC);
+		g->next = g_free_grps;
+		g_free_grps = g;
+	}
+	pthread_mutex_unlock(&rt_g.lock);
+	m->grps = NULL;
 	free(m->task);
 	free(m->task_stream);
 	m->task = NULL;
@@ -188,7 +211,7 @@ int aclnpuStreamRecords(aclrtStream stream)
 	if (rt_stream_get(stream, &s))
 		return 0;
 	pthread_mutex_lock(&s->lock);
-	r = s->model != NULL;
+	r = s->model != NULL || s->update != NULL;
 	pthread_mutex_unlock(&s->lock);
 	return r;
 }
@@ -224,6 +247,7 @@ aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
 	m = s->model;
 	invalid = s->invalidated;
 	s->model = NULL;
+	s->grp_open = 0; /* a group not ended is no group */
 	s->capturing = 0;
 	s->invalidated = 0;
 	pthread_mutex_unlock(&s->lock);
@@ -408,13 +432,122 @@ aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream)
 
 /* ---- execute, destroy ---------------------------------------------------------------- */
 
-/* Copies of m's tasks that run, head streams' in bind order: *out (malloc'd)
- * and *n; 0 or an aclError. */
-static aclError run_list(struct rt_model *m, struct rt_task **out, size_t *n)
-{
-	struct rt_task *t;
-	size_t k = 0;
+/* The most label switches one execution takes: a loop whose index never
+ * changes would hold the executing thread for ever. */
+#define RT_MODEL_MAX_SWITCHES (1u << 20)
 
+/* One execution of m on s: its tasks, sent in batches through rt_submit. */
+struct run {
+	struct rt_model *m;
+	struct rt_stream *s;
+	struct rt_task *task; /* a copy of the model's tasks */
+	uint8_t *ts; /* and of their streams */
+	size_t ntask;
+	struct rt_task *out; /* the batch not sent yet */
+	size_t *out_idx; /* their indices in task[] */
+	size_t nout;
+	uint32_t switches;
+};
+
+static aclError run_flush(struct run *r)
+{
+	aclError ret = ACL_SUCCESS;
+
+	for (size_t i = 0; i < r->nout && !ret; i += 1024)
+		ret = rt_submit(r->s, &r->out[i], (int)(r->nout - i < 1024 ? r->nout - i : 1024));
+	/* where each task group's first task went (aclmdlRICaptureTaskUpdateEnd) */
+	pthread_mutex_lock(&r->m->lock);
+	for (struct rt_task_grp *g = r->m->grps; g && !ret; g = g->next)
+		for (size_t i = 0; i < r->nout; i++)
+			if (r->out_idx[i] == g->first && g->n) {
+				g->exec = r->s;
+				g->exec_seq = (uint64_t)r->out[i].batch_id << 16 |
+					      r->out[i].task_id;
+			}
+	pthread_mutex_unlock(&r->m->lock);
+	r->nout = 0;
+	return ret;
+}
+
+/* The task a label switch goes on at: the LABEL_SET of the label its index
+ * picks, read from device memory once the tasks before the switch have run
+ * (npusim has no device-side branch: the host takes it). */
+static aclError run_switch(struct run *r, const struct rt_task *t, size_t *next)
+{
+	struct rt_label_list *ll = t->labels;
+	struct rt_label *l;
+	size_t size;
+	uint32_t idx;
+	aclError ret;
+
+	if ((ret = run_flush(r)) || (ret = rt_stream_sync(r->s)))
+		return ret;
+	if (++r->switches > RT_MODEL_MAX_SWITCHES) {
+		rt_set_errmsg("model %u took %u label switches in one execution: a loop that "
+			      "does not end",
+			      r->m->id, RT_MODEL_MAX_SWITCHES);
+		return ACL_ERROR_RT_PARAM_INVALID;
+	}
+	if (atomic_load(&ll->magic) != RT_LLIST_MAGIC || rt_mem_dev(t->switch_index, &size) < 0) {
+		rt_set_errmsg("model %u: a label switch's label list or index memory was freed",
+			      r->m->id);
+		return ACL_ERROR_RT_PARAM_INVALID;
+	}
+	idx = *(volatile const uint32_t *)t->switch_index;
+	l = ll->l[idx < ll->n ? idx : ll->n - 1];
+	for (size_t i = 0; i < r->ntask; i++)
+		if (r->task[i].label == l &&
+		    (r->task[i].sqe.type & NPUSIM_SQE_TYPE_MASK) == NPUSIM_SQE_PLACE_HOLDER) {
+			*next = i;
+			return ACL_SUCCESS;
+		}
+	rt_set_errmsg("model %u: label %zu of the switch's list (index %u) is set on none of "
+		      "its streams",
+		      r->m->id, idx < ll->n ? (size_t)idx : ll->n - 1, idx);
+	return ACL_ERROR_RT_PARAM_INVALID;
+}
+
+/* Runs stream st of the model from task i on: to its end, or, at a label
+ * switch, on at the label (and the label's stream). */
+static aclError run_stream(struct run *r, int st, size_t i)
+{
+	aclError ret;
+
+	for (; i < r->ntask; i++) {
+		const struct rt_task *t = &r->task[i];
+
+		if (r->ts[i] != st)
+			continue;
+		if (t->labels) {
+			if ((ret = run_switch(r, t, &i)))
+				return ret;
+			st = r->ts[i];
+			t = &r->task[i];
+		}
+		r->out_idx[r->nout] = i;
+		r->out[r->nout++] = *t;
+		if (r->nout == r->ntask && (ret = run_flush(r)))
+			return ret;
+	}
+	return ACL_SUCCESS;
+}
+
+/* Runs m's tasks on s: the head streams' in bind order. */
+static aclError execute(struct rt_model *m, struct rt_stream *s)
+{
+	struct rt_api me;
+	struct run r = { .m = m, .s = s };
+	aclError ret = ACL_SUCCESS;
+	int head[RT_MODEL_STREAMS], nhead = 0;
+
+	if (s->dev != m->dev)
+		return ACL_ERROR_RT_STREAM_CONTEXT;
+	if (s->model || (s->flags & ACL_STREAM_PERSISTENT) || s->update) {
+		rt_set_errmsg("model %u executed on stream %u, whose tasks go to a model: a model "
+			      "inside a model is not supported on npusim",
+			      m->id, s->sid);
+		return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+	}
 	pthread_mutex_lock(&m->lock);
 	if (!m->built) {
 		pthread_mutex_unlock(&m->lock);
@@ -422,44 +555,31 @@ static aclError run_list(struct rt_model *m, struct rt_task **out, size_t *n)
 			      m->id);
 		return ACL_ERROR_RT_PARAM_INVALID;
 	}
-	t = malloc((m->ntask ? m->ntask : 1) * sizeof(*t));
-	if (!t) {
-		pthread_mutex_unlock(&m->lock);
-		return ACL_ERROR_RT_MEMORY_ALLOCATION;
+	r.ntask = m->ntask;
+	r.task = malloc((r.ntask ? r.ntask : 1) * sizeof(*r.task));
+	r.out = malloc((r.ntask ? r.ntask : 1) * sizeof(*r.out));
+	r.ts = malloc(r.ntask ? r.ntask : 1);
+	r.out_idx = malloc((r.ntask ? r.ntask : 1) * sizeof(*r.out_idx));
+	if (r.task && r.out && r.ts && r.out_idx) {
+		memcpy(r.task, m->task, r.ntask * sizeof(*r.task));
+		memcpy(r.ts, m->task_stream, r.ntask);
+	} else {
+		ret = ACL_ERROR_RT_MEMORY_ALLOCATION;
 	}
 	for (int st = 0; st < m->nstream; st++)
-		for (size_t i = 0; m->stream_head[st] && i < m->ntask; i++)
-			if (m->task_stream[i] == st)
-				t[k++] = m->task[i];
+		if (m->stream_head[st])
+			head[nhead++] = st;
 	pthread_mutex_unlock(&m->lock);
-	*out = t;
-	*n = k;
-	return ACL_SUCCESS;
-}
-
-/* Runs m's tasks on s: one submit per 1024 tasks. */
-static aclError execute(struct rt_model *m, struct rt_stream *s)
-{
-	struct rt_api me;
-	struct rt_task *t;
-	size_t n;
-	aclError ret;
-
-	if (s->dev != m->dev)
-		return ACL_ERROR_RT_STREAM_CONTEXT;
-	if (s->model || (s->flags & ACL_STREAM_PERSISTENT)) {
-		rt_set_errmsg("model %u executed on stream %u, whose tasks go to a model: a model "
-			      "inside a model is not supported on npusim",
-			      m->id, s->sid);
-		return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
-	}
-	if ((ret = run_list(m, &t, &n)))
-		return ret;
 	rt_api_begin(&me, NPUPROF_API_MODEL, "ModelExecute", NULL);
-	for (size_t i = 0; i < n && !ret; i += 1024)
-		ret = rt_submit(s, &t[i], (int)(n - i < 1024 ? n - i : 1024));
+	for (int k = 0; k < nhead && !ret; k++)
+		ret = run_stream(&r, head[k], 0);
+	if (!ret)
+		ret = run_flush(&r);
 	rt_api_end(&me, ret);
-	free(t);
+	free(r.task);
+	free(r.out);
+	free(r.ts);
+	free(r.out_idx);
 	return ret;
 }
 
@@ -633,4 +753,411 @@ aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uint32_t fla
 		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
 	}
 	return rt_api_end(&a, ACL_SUCCESS);
+}
+
+/* ---- task groups and their updates ------------------------------------------------ */
+
+aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream)
+{
+	struct rt_api a;
+	struct rt_stream *s;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclmdlRICaptureTaskGrpBegin", NULL);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_api_end(&a, ret);
+	pthread_mutex_lock(&s->lock);
+	if (!s->capturing) {
+		rt_set_errmsg("aclmdlRICaptureTaskGrpBegin: stream %u is not being captured",
+			      s->sid);
+		ret = ACL_ERROR_RT_STREAM_NOT_CAPTURED;
+	} else if (s->grp_open) {
+		rt_set_errmsg("aclmdlRICaptureTaskGrpBegin: stream %u has a task group begun "
+			      "already",
+			      s->sid);
+		ret = ACL_ERROR_RT_PARAM_INVALID;
+	} else {
+		pthread_mutex_lock(&s->model->lock);
+		s->grp_first = s->model->ntask;
+		pthread_mutex_unlock(&s->model->lock);
+		s->grp_open = 1;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return rt_api_end(&a, ret);
+}
+
+aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *handle)
+{
+	struct rt_api a;
+	struct rt_stream *s;
+	struct rt_task_grp *g;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclmdlRICaptureTaskGrpEnd", NULL);
+	if (!handle)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_api_end(&a, ret);
+	pthread_mutex_lock(&rt_g.lock);
+	g = g_free_grps;
+	if (g)
+		g_free_grps = g->next;
+	pthread_mutex_unlock(&rt_g.lock);
+	if (!g && !(g = calloc(1, sizeof(*g))))
+		return rt_api_end(&a, ACL_ERROR_RT_MEMORY_ALLOCATION);
+	pthread_mutex_lock(&s->lock);
+	if (!s->capturing || !s->grp_open) {
+		rt_set_errmsg("aclmdlRICaptureTaskGrpEnd: stream %u has no task group begun "
+			      "(aclmdlRICaptureTaskGrpBegin)",
+			      s->sid);
+		ret = s->capturing ? ACL_ERROR_RT_PARAM_INVALID : ACL_ERROR_RT_STREAM_NOT_CAPTURED;
+	} else {
+		struct rt_model *m = s->model;
+
+		pthread_mutex_lock(&m->lock);
+		g->m = m;
+		g->first = s->grp_first;
+		g->n = m->ntask - s->grp_first;
+		g->next = m->grps;
+		m->grps = g;
+		atomic_store(&g->magic, RT_GRP_MAGIC);
+		pthread_mutex_unlock(&m->lock);
+		s->grp_open = 0;
+		*handle = g;
+		g = NULL;
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (g) {
+		pthread_mutex_lock(&rt_g.lock);
+		g->next = g_free_grps;
+		g_free_grps = g;
+		pthread_mutex_unlock(&rt_g.lock);
+	}
+	return rt_api_end(&a, ret);
+}
+
+aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle)
+{
+	struct rt_api a;
+	struct rt_stream *s;
+	struct rt_task_grp *g = handle;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclmdlRICaptureTaskUpdateBegin", NULL);
+	if (!g)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_api_end(&a, ret);
+	if (atomic_load(&g->magic) != RT_GRP_MAGIC || atomic_load(&g->m->magic) != RT_MODEL_MAGIC) {
+		rt_set_errmsg("aclmdlRICaptureTaskUpdateBegin: not a live task group: %p", handle);
+		return rt_api_end(&a, ACL_ERROR_RT_PARAM_INVALID);
+	}
+	pthread_mutex_lock(&s->lock);
+	if (s->capturing) {
+		rt_set_errmsg("aclmdlRICaptureTaskUpdateBegin: stream %u is being captured",
+			      s->sid);
+		ret = ACL_ERROR_RT_STREAM_CAPTURED;
+	} else if (s->model || (s->flags & ACL_STREAM_PERSISTENT) || s->update) {
+		rt_set_errmsg("aclmdlRICaptureTaskUpdateBegin: stream %u's tasks go to a model "
+			      "or to another update",
+			      s->sid);
+		ret = ACL_ERROR_RT_PARAM_INVALID;
+	} else {
+		s->update = g;
+		s->nupd = 0;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return rt_api_end(&a, ret);
+}
+
+/* The update's tasks fit group g: as many, each of its task's SQE type. */
+static int update_fits(const struct rt_task_grp *g, const struct rt_task *t, size_t n)
+{
+	if (n != g->n)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct rt_task *o = &g->m->task[g->first + i];
+
+		if ((t[i].sqe.type & NPUSIM_SQE_TYPE_MASK) !=
+			    (o->sqe.type & NPUSIM_SQE_TYPE_MASK) ||
+		    !t[i].labels != !o->labels || !t[i].label != !o->label)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * A 910B's update rewrites the model's SQEs on the device, so an execution
+ * sent before it whose device has not reached the group yet (it waits for
+ * an event before it) runs the new tasks. Here the SQEs were sent with
+ * their host shares done: while the device has not completed the group's
+ * first task of the last execution, the new tasks' host shares (an aclnn
+ * operator's results) are done again now, over the data as it is. g's
+ * model locked.
+ */
+static void inflight(const struct rt_task_grp *g)
+{
+	struct npusim_stream_status st = { 0 };
+	struct rt_stream *s = g->exec;
+
+	if (!s || atomic_load(&s->magic) != RT_STREAM_MAGIC ||
+	    npusim_hal_sq_status((uint32_t)s->dev, s->sid, &st) != DRV_ERROR_NONE ||
+	    st.completed > g->exec_seq)
+		return;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct rt_task *t = &g->m->task[g->first + i];
+
+		if (t->host)
+			t->host(t);
+		if (t->host_call)
+			t->host_call(t->host_arg);
+	}
+}
+
+aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream)
+{
+	struct rt_api a, r;
+	struct rt_stream *s;
+	struct rt_task_grp *g;
+	struct rt_task *t, ph;
+	size_t n;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclmdlRICaptureTaskUpdateEnd", NULL);
+	if ((ret = rt_stream_get(stream, &s)))
+		return rt_api_end(&a, ret);
+	pthread_mutex_lock(&s->lock);
+	g = s->update;
+	t = s->upd;
+	n = s->nupd;
+	s->update = NULL;
+	s->upd = NULL;
+	s->nupd = s->capupd = 0;
+	pthread_mutex_unlock(&s->lock);
+	if (!g) {
+		rt_set_errmsg("aclmdlRICaptureTaskUpdateEnd: stream %u has no update begun "
+			      "(aclmdlRICaptureTaskUpdateBegin)",
+			      s->sid);
+		return rt_api_end(&a, ACL_ERROR_RT_PARAM_INVALID);
+	}
+	if (atomic_load(&g->magic) != RT_GRP_MAGIC) {
+		rt_set_errmsg("aclmdlRICaptureTaskUpdateEnd: the task group's model is gone");
+		ret = ACL_ERROR_RT_PARAM_INVALID;
+	} else {
+		pthread_mutex_lock(&g->m->lock);
+		if (!update_fits(g, t, n)) {
+			rt_set_errmsg("aclmdlRICaptureTaskUpdateEnd: %zu task(s) launched for a "
+				      "group of %zu: the number and types of the tasks must be "
+				      "the group's",
+				      n, g->n);
+			ret = ACL_ERROR_RT_PARAM_INVALID;
+		} else {
+			/* the new tasks, host shares with them, in the group's place */
+			rt_task_release(&g->m->task[g->first], g->n);
+			memcpy(&g->m->task[g->first], t, n * sizeof(*t));
+			n = 0;
+			inflight(g);
+		}
+		pthread_mutex_unlock(&g->m->lock);
+	}
+	rt_task_release(t, n);
+	free(t);
+	if (ret)
+		return rt_api_end(&a, ret);
+	/* the 910B rewrites the model's SQEs by tasks of the update stream */
+	rt_api_begin(&r, NPUPROF_API_RUNTIME, "ModelTaskUpdate", NULL);
+	rt_task_init(&ph, NPUSIM_SQE_PLACE_HOLDER, "MODEL_TASK_UPDATE");
+	ret = rt_submit(s, &ph, 1);
+	rt_api_end(&r, ret);
+	return rt_api_end(&a, ret);
+}
+
+/* ---- labels ---------------------------------------------------------------------- */
+
+/* TS task types of the 910B (hicann/runtime task_base.hpp 126) and the COND
+ * SQE's sub type of an index switch (stars_base.hpp 101). */
+#define RT_TS_TASK_LABEL_SET 20
+#define RT_CONDS_LABEL_SWITCH_BY_INDEX 7
+#define RT_LABELS_MAX 65535u
+
+static _Atomic uint32_t g_nlabels;
+
+aclError aclrtCreateLabel(aclrtLabel *label)
+{
+	struct rt_label *l;
+
+	if (!label)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if (!rt_g.initialized)
+		return rt_fail(ACL_ERROR_UNINITIALIZE);
+	if (atomic_fetch_add(&g_nlabels, 1) >= RT_LABELS_MAX) {
+		atomic_fetch_sub(&g_nlabels, 1);
+		rt_set_errmsg("aclrtCreateLabel: a process has at most %u labels", RT_LABELS_MAX);
+		return rt_fail(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL);
+	}
+	l = calloc(1, sizeof(*l));
+	if (!l) {
+		atomic_fetch_sub(&g_nlabels, 1);
+		return rt_fail(ACL_ERROR_RT_MEMORY_ALLOCATION);
+	}
+	atomic_store(&l->magic, RT_LABEL_MAGIC);
+	*label = l;
+	return ACL_SUCCESS;
+}
+
+static aclError label_get(aclrtLabel h, struct rt_label **out)
+{
+	struct rt_label *l = h;
+
+	if (!l)
+		return ACL_ERROR_INVALID_PARAM;
+	if (!rt_g.initialized)
+		return ACL_ERROR_UNINITIALIZE;
+	if (atomic_load(&l->magic) != RT_LABEL_MAGIC) {
+		rt_set_errmsg("not a live label: %p", h);
+		return ACL_ERROR_RT_PARAM_INVALID;
+	}
+	*out = l;
+	return ACL_SUCCESS;
+}
+
+/* Label memory is never returned to libc (a stale handle stays readable):
+ * a destroyed label keeps its memory with the magic cleared. */
+aclError aclrtDestroyLabel(aclrtLabel label)
+{
+	struct rt_label *l;
+	aclError ret;
+
+	if ((ret = label_get(label, &l)))
+		return rt_fail(ret);
+	atomic_store(&l->magic, RT_DEAD_MAGIC);
+	atomic_fetch_sub(&g_nlabels, 1);
+	return ACL_SUCCESS;
+}
+
+aclError aclrtCreateLabelList(aclrtLabel *labels, size_t num, aclrtLabelList *labelList)
+{
+	struct rt_label_list *ll;
+	struct rt_label *l;
+	aclError ret;
+
+	if (!labels || !labelList || num == 0 || num > RT_LABELS_MAX)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	for (size_t i = 0; i < num; i++)
+		if ((ret = label_get(labels[i], &l)))
+			return rt_fail(ret);
+	ll = calloc(1, sizeof(*ll));
+	if (!ll || !(ll->l = malloc(num * sizeof(*ll->l)))) {
+		free(ll);
+		return rt_fail(ACL_ERROR_RT_MEMORY_ALLOCATION);
+	}
+	memcpy(ll->l, labels, num * sizeof(*ll->l));
+	ll->n = num;
+	atomic_store(&ll->magic, RT_LLIST_MAGIC);
+	*labelList = ll;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyLabelList(aclrtLabelList labelList)
+{
+	struct rt_label_list *ll = labelList;
+
+	if (!ll)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if (atomic_load(&ll->magic) != RT_LLIST_MAGIC) {
+		rt_set_errmsg("not a live label list: %p", labelList);
+		return rt_fail(ACL_ERROR_RT_PARAM_INVALID);
+	}
+	atomic_store(&ll->magic, RT_DEAD_MAGIC);
+	free(ll->l);
+	ll->l = NULL;
+	ll->n = 0;
+	return ACL_SUCCESS;
+}
+
+/* A stream of a model being built (bound by aclmdlRIBindStream). */
+static aclError bound_stream(aclrtStream stream, const char *api, struct rt_stream **out)
+{
+	struct rt_stream *s;
+	aclError ret;
+
+	if (!stream)
+		return ACL_ERROR_INVALID_PARAM;
+	if ((ret = rt_stream_get(stream, &s)))
+		return ret;
+	if (!s->model || s->capturing) {
+		rt_set_errmsg("%s: stream %u is not bound to a model run instance "
+			      "(aclmdlRIBindStream)",
+			      api, s->sid);
+		return ACL_ERROR_RT_PARAM_INVALID;
+	}
+	*out = s;
+	return ACL_SUCCESS;
+}
+
+aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream)
+{
+	struct rt_api a;
+	struct rt_label *l;
+	struct rt_stream *s;
+	struct rt_model *m;
+	struct rt_task t;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtSetLabel", NULL);
+	if ((ret = label_get(label, &l)) || (ret = bound_stream(stream, "aclrtSetLabel", &s)))
+		return rt_api_end(&a, ret);
+	m = s->model;
+	pthread_mutex_lock(&m->lock);
+	if (l->m && atomic_load(&l->m->magic) == RT_MODEL_MAGIC) {
+		rt_set_errmsg("aclrtSetLabel: the label is set in model %u already", l->m->id);
+		ret = ACL_ERROR_RT_PARAM_INVALID;
+	}
+	pthread_mutex_unlock(&m->lock);
+	if (ret)
+		return rt_api_end(&a, ret);
+	rt_task_init(&t, NPUSIM_SQE_PLACE_HOLDER, "LABEL_SET");
+	t.sqe.block_dim = RT_TS_TASK_LABEL_SET;
+	t.label = l;
+	if (!(ret = rt_submit(s, &t, 1)))
+		l->m = m;
+	return rt_api_end(&a, ret);
+}
+
+aclError aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue, aclrtLabelList labelList,
+				 aclrtStream stream)
+{
+	struct rt_api a;
+	struct rt_label_list *ll = labelList;
+	struct rt_stream *s;
+	struct rt_task t;
+	size_t size;
+	aclError ret;
+
+	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtSwitchLabelByIndex", NULL);
+	if (!ptr || !ll || !maxValue)
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	if ((ret = bound_stream(stream, "aclrtSwitchLabelByIndex", &s)))
+		return rt_api_end(&a, ret);
+	if (atomic_load(&ll->magic) != RT_LLIST_MAGIC) {
+		rt_set_errmsg("aclrtSwitchLabelByIndex: not a live label list: %p", labelList);
+		return rt_api_end(&a, ACL_ERROR_RT_PARAM_INVALID);
+	}
+	if (maxValue != ll->n) {
+		rt_set_errmsg("aclrtSwitchLabelByIndex: maxValue %u, the list has %zu labels",
+			      maxValue, ll->n);
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	}
+	if (rt_mem_dev(ptr, &size) != s->dev || size < sizeof(uint32_t)) {
+		rt_set_errmsg("aclrtSwitchLabelByIndex: the index %p is not device memory of "
+			      "device %d (the start of an aclrtMalloc of 4 bytes or more)",
+			      ptr, s->dev);
+		return rt_api_end(&a, ACL_ERROR_INVALID_PARAM);
+	}
+	rt_task_init(&t, NPUSIM_SQE_COND, "STREAM_LABEL_SWITCH_BY_INDEX");
+	t.sqe.u.cond.conds_sub_type = RT_CONDS_LABEL_SWITCH_BY_INDEX;
+	t.labels = ll;
+	t.switch_index = ptr;
+	ret = rt_submit(s, &t, 1);
+	return rt_api_end(&a, ret);
 }

@@ -64,6 +64,10 @@ aclError aclnpuLaunchOp(const aclnpuOpDesc *d, aclrtStream stream)
 	    (d->numInputs && !d->inputs) || (d->numOutputs && !d->outputs))
 		return ACL_ERROR_INVALID_PARAM;
 	flags = d->size >= offsetof(aclnpuOpDesc, flags) + sizeof(d->flags) ? d->flags : 0;
+	if (d->size >= offsetof(aclnpuOpDesc, hostArgSize) + sizeof(d->hostArgSize) &&
+	    d->hostCompute &&
+	    ((d->hostArgSize && !d->hostArg) || d->hostArgSize > ACLNPU_HOST_ARG_MAX))
+		return ACL_ERROR_INVALID_PARAM;
 	a.on = 0;
 	if (!(flags & ACLNPU_OP_IN_API)) {
 		if (!d->apiName)
@@ -83,6 +87,13 @@ aclError aclnpuLaunchOp(const aclnpuOpDesc *d, aclrtStream stream)
 	t.sqe.block_dim = (uint16_t)d->blockDim;
 	t.model.duration_ns = d->durationNs;
 	t.model.jitter_pm = (uint16_t)d->jitterPerMille;
+	if (d->size >= offsetof(aclnpuOpDesc, hostArgSize) + sizeof(d->hostArgSize) &&
+	    d->hostCompute) {
+		/* the op's results, computed when the task is sent (rt_submit) */
+		t.host_call = d->hostCompute;
+		t.host_arg = (void *)d->hostArg;
+		t.host_arg_size = d->hostArgSize;
+	}
 	ret = replay ? rt_replay_task(&t, replay, d->startNs, d->connectionId) : ACL_SUCCESS;
 	if (!ret)
 		ret = rt_submit(s, &t, 1);
@@ -90,7 +101,7 @@ aclError aclnpuLaunchOp(const aclnpuOpDesc *d, aclrtStream stream)
 	/* recorded with its task, also while a replay records no API; a task
 	 * recorded into a model run instance (rt_model.c) was not sent, and
 	 * its executions carry no op info */
-	if (!ret && !s->model && !(s->flags & ACL_STREAM_PERSISTENT) &&
+	if (!ret && !s->model && !s->update && !(s->flags & ACL_STREAM_PERSISTENT) &&
 	    RT_UNLIKELY(rtprof_on(RTPROF_NODE)))
 		rtprof_compute_op(d, ki->ge_type, s->dev, s, &t);
 	rt_api_end(&node, ret);

@@ -155,6 +155,12 @@ aclError rt_stream_create_locked(int dev, int is_default, struct rt_stream **out
 	s->since_drain = 0;
 	s->model = NULL;
 	s->capturing = s->capture_mode = s->invalidated = s->bound_head = s->ended = 0;
+	s->grp_open = 0;
+	rt_task_release(s->upd, s->nupd); /* an update a destroyed stream left */
+	free(s->upd);
+	s->upd = NULL;
+	s->update = NULL;
+	s->nupd = s->capupd = 0;
 	s->next = rt_g.dev[dev].streams;
 	rt_g.dev[dev].streams = s;
 	atomic_store(&s->magic, RT_STREAM_MAGIC);
@@ -391,31 +397,66 @@ static aclError record(struct rt_stream *s, const struct rt_task *t, int n)
 		ret = ACL_ERROR_RT_PARAM_INVALID;
 	} else if (k == m->nstream) {
 		ret = ACL_ERROR_RT_INTERNAL_ERROR; /* a model knows its streams */
-	} else if (m->ntask + (size_t)n > m->cap) {
-		size_t cap = m->cap ? m->cap : 16;
-		struct rt_task *nt;
-		uint8_t *ns;
+	} else {
+		size_t cap = m->cap, len = m->ntask;
+		uint8_t *ns = m->task_stream;
 
-		while (cap < m->ntask + (size_t)n)
-			cap *= 2;
-		nt = realloc(m->task, cap * sizeof(*nt));
-		if (nt)
-			m->task = nt;
-		ns = nt ? realloc(m->task_stream, cap) : NULL;
-		if (ns) {
-			m->task_stream = ns;
-			m->cap = cap;
-		} else {
+		ret = rt_task_append(&m->task, &len, &cap, t, n);
+		if (!ret && cap != m->cap && !(ns = realloc(m->task_stream, cap))) {
+			rt_task_release(&m->task[m->ntask], (size_t)n);
 			ret = ACL_ERROR_RT_MEMORY_ALLOCATION;
 		}
-	}
-	if (!ret) {
-		memcpy(&m->task[m->ntask], t, (size_t)n * sizeof(*t));
-		memset(&m->task_stream[m->ntask], k, (size_t)n);
-		m->ntask += (size_t)n;
+		if (!ret) {
+			m->task_stream = ns;
+			m->cap = cap;
+			memset(&m->task_stream[m->ntask], k, (size_t)n);
+			m->ntask = len;
+		}
 	}
 	pthread_mutex_unlock(&m->lock);
 	return ret;
+}
+
+aclError rt_task_append(struct rt_task **arr, size_t *len, size_t *cap, const struct rt_task *t,
+			int n)
+{
+	size_t c = *cap ? *cap : 16;
+	int i;
+
+	while (c < *len + (size_t)n)
+		c *= 2;
+	if (c != *cap || !*arr) {
+		struct rt_task *nt = realloc(*arr, c * sizeof(*nt));
+
+		if (!nt)
+			return ACL_ERROR_RT_MEMORY_ALLOCATION;
+		*arr = nt;
+		*cap = c;
+	}
+	for (i = 0; i < n; i++) {
+		struct rt_task *d = &(*arr)[*len + (size_t)i];
+
+		*d = t[i];
+		if (!t[i].host_call || !t[i].host_arg_size)
+			continue;
+		d->host_arg = malloc(t[i].host_arg_size);
+		if (!d->host_arg) {
+			rt_task_release(&(*arr)[*len], (size_t)i);
+			return ACL_ERROR_RT_MEMORY_ALLOCATION;
+		}
+		memcpy(d->host_arg, t[i].host_arg, t[i].host_arg_size);
+	}
+	*len += (size_t)n;
+	return ACL_SUCCESS;
+}
+
+void rt_task_release(struct rt_task *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].host_call && t[i].host_arg_size)
+			free(t[i].host_arg);
+		t[i].host_arg = NULL;
+	}
 }
 
 /* ---- capture modes (acl_rt.h) ------------------------------------------------ */
@@ -477,6 +518,13 @@ aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 		}
 	}
 	pthread_mutex_lock(&s->lock);
+	if (RT_UNLIKELY(s->update)) {
+		/* a task group's new tasks (aclmdlRICaptureTaskUpdateBegin) */
+		aclError ret = rt_task_append(&s->upd, &s->nupd, &s->capupd, t, n);
+
+		pthread_mutex_unlock(&s->lock);
+		return ret;
+	}
 	if (RT_UNLIKELY(s->model || (s->flags & ACL_STREAM_PERSISTENT))) {
 		aclError ret = record(s, t, n);
 
@@ -512,15 +560,29 @@ aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n)
 		 * track times) */
 		t[i].time_ns = prof ? now + (uint64_t)i : 0;
 	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		if (t[i].host)
 			t[i].host(&t[i]);
+		if (t[i].host_call)
+			t[i].host_call(t[i].host_arg);
+	}
 	si.sqe_addr = (uint8_t *)sq;
 	si.sqe_num = (uint32_t)n;
 	/* the device model beside the SQEs: the simulator's side channel */
 	npusim_hal_set_task_model(sm, (uint32_t)n);
 	r = halSqTaskSend((uint32_t)s->dev, &si);
 	if (r == DRV_ERROR_NONE) {
+		for (int i = 0; i < n; i++) {
+			struct rt_event *e = t[i].event;
+
+			/* the event's last record: task seq (its batch and task
+			 * id), done once the stream has completed seq + 1 tasks */
+			if (e && atomic_load(&e->magic) == RT_EVENT_MAGIC &&
+			    (t[i].sqe.type & NPUSIM_SQE_TYPE_MASK) == NPUSIM_SQE_EVENT_RECORD) {
+				e->rec_stream = s;
+				e->rec_target = s->seq + (uint64_t)i + 1;
+			}
+		}
 		s->seq += (uint64_t)n;
 		s->since_drain += (uint32_t)n;
 		if (s->since_drain >= RT_DRAIN_EVERY)
@@ -871,22 +933,6 @@ static aclError event_stream(const struct rt_event *e, const struct rt_stream *s
 	return ACL_ERROR_RT_STREAM_CONTEXT;
 }
 
-/* A record or wait of e on s: its SQE, and for an event of another device
- * the simulator's target (on a 910B the remote event's address). */
-static void event_task(struct rt_task *t, const struct rt_event *e, const struct rt_stream *s,
-		       unsigned int type)
-{
-	int ipc = (e->flags & ACL_EVENT_IPC) != 0;
-
-	if (type == NPUSIM_SQE_EVENT_RECORD)
-		rt_task_init(t, type, ipc ? "IPC_EVENT_RECORD" : "EVENT_RECORD");
-	else
-		rt_task_init(t, type, ipc ? "IPC_EVENT_WAIT" : "EVENT_WAIT");
-	npusim_sqe_set_sync_id(&t->sqe, e->id);
-	if (s->dev != e->dev)
-		t->model.target_dev = NPUSIM_TARGET_DEV((uint32_t)e->dev);
-}
-
 /* An IPC event's device-wide state: its records in flight from every
  * process, and whether it is set. */
 static aclError ipc_status(const struct rt_event *e, struct npusim_event_status *st)
@@ -928,58 +974,47 @@ static aclError ipc_record_queued(struct rt_stream *s, uint64_t target)
 	}
 }
 
-/* Events in a model: its tasks run on the execute stream, one stream
- * (rt_model.c), where an event between its streams has no meaning. */
-static aclError model_event(const struct rt_stream *s, const char *api)
-{
-	if (RT_LIKELY(!s->model && !(s->flags & ACL_STREAM_PERSISTENT)))
-		return ACL_SUCCESS;
-	rt_set_errmsg("%s on stream %u, whose tasks go to a model: events in a model run "
-		      "instance are not supported on npusim",
-		      api, s->sid);
-	return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
-}
-
-aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
+/*
+ * Records, waits and resets of an event. On a stream whose tasks go to a
+ * model they are recorded there and sent at each execution, on the execute
+ * stream (rt_model.c). EXTERNAL (ACL_EVENT_RECORD_EXTERNAL /
+ * ACL_EVENT_WAIT_EXTERNAL) says the model's record or wait pairs with
+ * streams or models outside it; it needs a stream being captured. Both
+ * kinds are the device's records and waits on npusim. An IPC event's
+ * record or wait names the event's device for the simulator when the
+ * stream is of another (on a 910B the remote event's address); in a model
+ * it is ACL_ERROR_RT_FEATURE_NOT_SUPPORT (its in-flight count is kept at
+ * the record call, which a model's executions would have to repeat).
+ */
+static aclError event_task(const char *api, const char *rt_name, aclrtEvent event,
+			   aclrtStream stream, unsigned int sqe_type, int external)
 {
 	struct rt_api a, r;
 	struct rt_event *e;
 	struct rt_stream *s;
 	struct rt_task t;
 	aclError ret;
+	int ipc;
 
-	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtRecordEvent", NULL);
+	rt_api_begin(&a, NPUPROF_API_ACL, api, NULL);
 	if ((ret = event_get(event, &e)) || (ret = rt_stream_get(stream, &s)) ||
-	    (ret = model_event(s, "aclrtRecordEvent")) || (ret = event_stream(e, s)))
+	    (ret = event_stream(e, s)))
 		return rt_api_end(&a, ret);
-	rt_api_begin(&r, NPUPROF_API_RUNTIME, "EventRecord", NULL);
-	event_task(&t, e, s, NPUSIM_SQE_EVENT_RECORD);
-	ret = rt_submit(s, &t, 1);
-	if (!ret) {
-		/* the record is task seq (t.batch_id << 16 | t.task_id) */
-		e->rec_stream = s;
-		e->rec_target = ((uint64_t)t.batch_id << 16 | t.task_id) + 1;
-		if (e->flags & ACL_EVENT_IPC)
-			ret = ipc_record_queued(s, e->rec_target);
+	ipc = (e->flags & ACL_EVENT_IPC) != 0;
+	if (external && !s->capturing) {
+		rt_set_errmsg("%s: an external record or wait needs a stream being captured "
+			      "(aclmdlRICaptureBegin); stream %u is not",
+			      api, s->sid);
+		return rt_api_end(&a, ACL_ERROR_RT_STREAM_NOT_CAPTURED);
 	}
-	rt_api_end(&r, ret);
-	return rt_api_end(&a, ret);
-}
-
-aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
-{
-	struct rt_api a, r;
-	struct rt_event *e;
-	struct rt_stream *s;
-	struct rt_task t;
-	aclError ret;
-
-	rt_api_begin(&a, NPUPROF_API_ACL, "aclrtStreamWaitEvent", NULL);
-	if ((ret = event_get(event, &e)) || (ret = rt_stream_get(stream, &s)) ||
-	    (ret = model_event(s, "aclrtStreamWaitEvent")) || (ret = event_stream(e, s)))
-		return rt_api_end(&a, ret);
-	rt_api_begin(&r, NPUPROF_API_RUNTIME, "StreamWaitEvent", NULL);
-	if (e->flags & ACL_EVENT_IPC) {
+	if (ipc && (s->model || (s->flags & ACL_STREAM_PERSISTENT))) {
+		rt_set_errmsg("%s on stream %u, whose tasks go to a model: IPC events in a model "
+			      "run instance are not supported on npusim",
+			      api, s->sid);
+		return rt_api_end(&a, ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	}
+	rt_api_begin(&r, NPUPROF_API_RUNTIME, rt_name, NULL);
+	if (ipc && sqe_type == NPUSIM_SQE_EVENT_WAIT) {
 		struct npusim_event_status st;
 
 		/* as CANN's: no record in flight or left, nothing to wait for
@@ -990,10 +1025,72 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 			return rt_api_end(&a, ret);
 		}
 	}
-	event_task(&t, e, s, NPUSIM_SQE_EVENT_WAIT);
+	if (sqe_type == NPUSIM_SQE_WRITE_VALUE) {
+		rt_task_init(&t, sqe_type, "EVENT_RESET");
+		/* the 910B's event reset: the event's table entry written 0 */
+		t.sqe.u.write_value.sub_type = NPUSIM_WRITE_VALUE_SUB_EVENT_RESET;
+		t.sqe.u.write_value.rsv3 = e->id;
+		if (s->dev != e->dev)
+			t.model.target_dev = NPUSIM_TARGET_DEV((uint32_t)e->dev);
+	} else {
+		if (sqe_type == NPUSIM_SQE_EVENT_RECORD)
+			rt_task_init(&t, sqe_type, ipc ? "IPC_EVENT_RECORD" : "EVENT_RECORD");
+		else
+			rt_task_init(&t, sqe_type, ipc ? "IPC_EVENT_WAIT" : "EVENT_WAIT");
+		npusim_sqe_set_sync_id(&t.sqe, e->id);
+		if (s->dev != e->dev)
+			t.model.target_dev = NPUSIM_TARGET_DEV((uint32_t)e->dev);
+	}
+	if (sqe_type == NPUSIM_SQE_EVENT_RECORD)
+		t.event = e;
 	ret = rt_submit(s, &t, 1);
+	/* the record is in e->rec_target once sent (rt_submit) */
+	if (!ret && ipc && sqe_type == NPUSIM_SQE_EVENT_RECORD)
+		ret = ipc_record_queued(s, e->rec_target);
 	rt_api_end(&r, ret);
 	return rt_api_end(&a, ret);
+}
+
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
+{
+	return event_task("aclrtRecordEvent", "EventRecord", event, stream, NPUSIM_SQE_EVENT_RECORD,
+			  0);
+}
+
+aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag)
+{
+	if (flag != ACL_EVENT_RECORD_DEFAULT && flag != ACL_EVENT_RECORD_EXTERNAL)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	return event_task("aclrtRecordEventWithFlag", "EventRecord", event, stream,
+			  NPUSIM_SQE_EVENT_RECORD, flag == ACL_EVENT_RECORD_EXTERNAL);
+}
+
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
+{
+	return event_task("aclrtStreamWaitEvent", "StreamWaitEvent", event, stream,
+			  NPUSIM_SQE_EVENT_WAIT, 0);
+}
+
+aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
+				      uint32_t flag)
+{
+	if (flag != ACL_EVENT_WAIT_DEFAULT && flag != ACL_EVENT_WAIT_EXTERNAL)
+		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	if (timeout) {
+		rt_set_errmsg("aclrtStreamWaitEventWithFlag: a timeout (%u s): npusim's waits "
+			      "are not cut",
+			      timeout);
+		return rt_fail(flag == ACL_EVENT_WAIT_EXTERNAL ? ACL_ERROR_INVALID_PARAM :
+								 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	}
+	return event_task("aclrtStreamWaitEventWithFlag", "StreamWaitEvent", event, stream,
+			  NPUSIM_SQE_EVENT_WAIT, flag == ACL_EVENT_WAIT_EXTERNAL);
+}
+
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
+{
+	return event_task("aclrtResetEvent", "EventReset", event, stream, NPUSIM_SQE_WRITE_VALUE,
+			  0);
 }
 
 /* 1 if the event's last record has completed (or it was never recorded).

@@ -49,12 +49,13 @@ static void capture(aclrtStream s)
     OK(aclrtMemcpyAsync(out, N, dev2, N, ACL_MEMCPY_DEVICE_TO_HOST, s));
     // recorded, not run
     EXPECT(out[0], 0);
-    // no synchronisation of a captured stream, no events in a model
+    // no synchronisation of a captured stream (events in a model:
+    // rt_model_events)
     EXPECT(aclrtSynchronizeStream(s), ACL_ERROR_RT_STREAM_CAPTURED);
     EXPECT(aclrtDestroyStream(s), ACL_ERROR_RT_STREAM_CAPTURED);
     aclrtEvent ev;
     OK(aclrtCreateEvent(&ev));
-    EXPECT(aclrtRecordEvent(ev, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+    EXPECT(aclrtRecordEventWithFlag(ev, s, 2), ACL_ERROR_INVALID_PARAM);
     OK(aclrtDestroyEvent(ev));
     // RELAXED allows this thread an unsafe call
     aclmdlRICaptureMode mode = ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
