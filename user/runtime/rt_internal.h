@@ -179,11 +179,13 @@ struct rt_task_grp {
 struct rt_label {
 	_Atomic uint32_t magic;
 	struct rt_model *m; /* the model it is set in, NULL: none yet */
+	struct rt_label *free_next; /* destroyed, on rt_model.c's free list */
 };
 struct rt_label_list {
 	_Atomic uint32_t magic;
 	size_t n;
 	struct rt_label **l;
+	struct rt_label_list *free_next; /* destroyed, on the free list */
 };
 
 /* The calling thread's current device, -1 if none. */

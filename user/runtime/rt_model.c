@@ -981,6 +981,11 @@ aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream)
 #define RT_LABELS_MAX 65535u
 
 static _Atomic uint32_t g_nlabels;
+/* Label and label list memory is never returned to libc (a stale handle
+ * stays readable, its magic cleared): destroyed ones wait here, under
+ * rt_g.lock, for the next create. */
+static struct rt_label *g_free_labels;
+static struct rt_label_list *g_free_llists;
 
 aclError aclrtCreateLabel(aclrtLabel *label)
 {
@@ -995,7 +1000,15 @@ aclError aclrtCreateLabel(aclrtLabel *label)
 		rt_set_errmsg("aclrtCreateLabel: a process has at most %u labels", RT_LABELS_MAX);
 		return rt_fail(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL);
 	}
-	l = calloc(1, sizeof(*l));
+	pthread_mutex_lock(&rt_g.lock);
+	l = g_free_labels;
+	if (l)
+		g_free_labels = l->free_next;
+	pthread_mutex_unlock(&rt_g.lock);
+	if (l)
+		memset(l, 0, sizeof(*l));
+	else
+		l = calloc(1, sizeof(*l));
 	if (!l) {
 		atomic_fetch_sub(&g_nlabels, 1);
 		return rt_fail(ACL_ERROR_RT_MEMORY_ALLOCATION);
@@ -1021,16 +1034,20 @@ static aclError label_get(aclrtLabel h, struct rt_label **out)
 	return ACL_SUCCESS;
 }
 
-/* Label memory is never returned to libc (a stale handle stays readable):
- * a destroyed label keeps its memory with the magic cleared. */
 aclError aclrtDestroyLabel(aclrtLabel label)
 {
 	struct rt_label *l;
 	aclError ret;
 
-	if ((ret = label_get(label, &l)))
+	pthread_mutex_lock(&rt_g.lock);
+	if ((ret = label_get(label, &l))) {
+		pthread_mutex_unlock(&rt_g.lock);
 		return rt_fail(ret);
+	}
 	atomic_store(&l->magic, RT_DEAD_MAGIC);
+	l->free_next = g_free_labels;
+	g_free_labels = l;
+	pthread_mutex_unlock(&rt_g.lock);
 	atomic_fetch_sub(&g_nlabels, 1);
 	return ACL_SUCCESS;
 }
@@ -1046,11 +1063,24 @@ aclError aclrtCreateLabelList(aclrtLabel *labels, size_t num, aclrtLabelList *la
 	for (size_t i = 0; i < num; i++)
 		if ((ret = label_get(labels[i], &l)))
 			return rt_fail(ret);
-	ll = calloc(1, sizeof(*ll));
-	if (!ll || !(ll->l = malloc(num * sizeof(*ll->l)))) {
-		free(ll);
-		return rt_fail(ACL_ERROR_RT_MEMORY_ALLOCATION);
+	pthread_mutex_lock(&rt_g.lock);
+	ll = g_free_llists;
+	if (ll)
+		g_free_llists = ll->free_next;
+	pthread_mutex_unlock(&rt_g.lock);
+	if (ll)
+		memset(ll, 0, sizeof(*ll));
+	else
+		ll = calloc(1, sizeof(*ll));
+	if (ll && !(ll->l = malloc(num * sizeof(*ll->l)))) {
+		pthread_mutex_lock(&rt_g.lock);
+		ll->free_next = g_free_llists;
+		g_free_llists = ll;
+		pthread_mutex_unlock(&rt_g.lock);
+		ll = NULL;
 	}
+	if (!ll)
+		return rt_fail(ACL_ERROR_RT_MEMORY_ALLOCATION);
 	memcpy(ll->l, labels, num * sizeof(*ll->l));
 	ll->n = num;
 	atomic_store(&ll->magic, RT_LLIST_MAGIC);
@@ -1064,7 +1094,9 @@ aclError aclrtDestroyLabelList(aclrtLabelList labelList)
 
 	if (!ll)
 		return rt_fail(ACL_ERROR_INVALID_PARAM);
+	pthread_mutex_lock(&rt_g.lock);
 	if (atomic_load(&ll->magic) != RT_LLIST_MAGIC) {
+		pthread_mutex_unlock(&rt_g.lock);
 		rt_set_errmsg("not a live label list: %p", labelList);
 		return rt_fail(ACL_ERROR_RT_PARAM_INVALID);
 	}
@@ -1072,6 +1104,9 @@ aclError aclrtDestroyLabelList(aclrtLabelList labelList)
 	free(ll->l);
 	ll->l = NULL;
 	ll->n = 0;
+	ll->free_next = g_free_llists;
+	g_free_llists = ll;
+	pthread_mutex_unlock(&rt_g.lock);
 	return ACL_SUCCESS;
 }
 
