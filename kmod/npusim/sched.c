@@ -139,6 +139,7 @@ int npusim_model_validate(const struct npusim_sqe *sqe,
 	case NPUSIM_SQE_NOTIFY_RECORD:
 	case NPUSIM_SQE_EVENT_RECORD:
 	case NPUSIM_SQE_EVENT_WAIT:
+	case NPUSIM_SQE_WRITE_VALUE: /* an event reset */
 		if (m->target_dev > npusim_ndev)
 			return -EINVAL;
 	}
@@ -151,7 +152,10 @@ int npusim_model_validate(const struct npusim_sqe *sqe,
 static struct npusim_dev *npusim_sync_dev(struct npusim_stream *s,
 					  const struct npusim_task_model *m)
 {
-	return m->target_dev ? npusim_devs[m->target_dev - 1] : s->dev;
+	/* validated for the types that use it; checked again, cheaply */
+	return m->target_dev && m->target_dev <= npusim_ndev ?
+		       npusim_devs[m->target_dev - 1] :
+		       s->dev;
 }
 
 void npusim_event_queued_locked(struct npusim_stream *s, u32 pos)
@@ -253,15 +257,19 @@ static bool npusim_dep_ready(struct npusim_stream *s,
 			     const struct npusim_task_model *m, u64 now,
 			     u64 *dep_ns)
 {
-	struct npusim_dev *dev = npusim_sync_dev(s, m);
+	struct npusim_dev *dev;
 	u8 *set;
 
+	/* only an event wait's target is validated (npusim_model_validate);
+	 * a notify wait waits on its own device's notify */
 	switch (sqe->type & NPUSIM_SQE_TYPE_MASK) {
 	case NPUSIM_SQE_EVENT_WAIT:
+		dev = npusim_sync_dev(s, m);
 		set = &dev->event_set[npusim_sqe_sync_id(sqe)];
 		*dep_ns = dev->event_ns[npusim_sqe_sync_id(sqe)];
 		break;
 	case NPUSIM_SQE_NOTIFY_WAIT:
+		dev = s->dev;
 		set = &dev->notify_set[npusim_sqe_sync_id(sqe)];
 		*dep_ns = dev->notify_ns[npusim_sqe_sync_id(sqe)];
 		break;
@@ -433,8 +441,8 @@ static void npusim_complete(struct npusim_stream *s)
 	} else if (type == NPUSIM_SQE_WRITE_VALUE &&
 		   sqe->u.write_value.sub_type ==
 			   NPUSIM_WRITE_VALUE_SUB_EVENT_RESET) {
-		/* checked again: a user-mapped SQ can change after validation */
-		u32 id = READ_ONCE(sqe->u.write_value.rsv3);
+		/* checked again, as npusim_sync_dev checks its target */
+		u32 id = sqe->u.write_value.rsv3;
 
 		if (id < NPUSIM_MAX_EVENTS)
 			npusim_sync_dev(s, m)->event_set[id] = 0;
