@@ -447,11 +447,8 @@ static void npusim_complete(struct npusim_stream *s)
 		if (id < NPUSIM_MAX_EVENTS)
 			npusim_sync_dev(s, m)->event_set[id] = 0;
 	} else if (type == NPUSIM_SQE_NOTIFY_RECORD) {
-		/* a notify of another device: the model's target (on a 910B
-		 * the runtime writes the remote notify's address) */
-		struct npusim_dev *to = m->target_dev ?
-						npusim_devs[m->target_dev - 1] :
-						dev;
+		/* a notify of another device: the model's target */
+		struct npusim_dev *to = npusim_sync_dev(s, m);
 
 		to->notify_set[npusim_sqe_sync_id(sqe)] = 1;
 		to->notify_ns[npusim_sqe_sync_id(sqe)] = s->end_ns;

@@ -263,6 +263,12 @@ struct rt_task {
 	uint64_t conn_out; /* the connectionId recorded */
 };
 void rt_task_init(struct rt_task *t, unsigned int sqe_type, const char *type_name);
+/* A submitted task's sequence number on its stream (rt_stream.seq before it
+ * was sent): the ids rt_submit gave it, put back together. */
+static inline uint64_t rt_task_seq(const struct rt_task *t)
+{
+	return (uint64_t)t->batch_id << 16 | t->task_id;
+}
 aclError rt_submit(struct rt_stream *s, struct rt_task *t, int n);
 /* Appends n tasks at t to *arr (*len of them, room for *cap), copying the
  * host_arg of each: 0 or ACL_ERROR_RT_MEMORY_ALLOCATION (nothing added). */

@@ -461,8 +461,7 @@ static aclError run_flush(struct run *r)
 		for (size_t i = 0; i < r->nout; i++)
 			if (r->out_idx[i] == g->first && g->n) {
 				g->exec = r->s;
-				g->exec_seq = (uint64_t)r->out[i].batch_id << 16 |
-					      r->out[i].task_id;
+				g->exec_seq = rt_task_seq(&r->out[i]);
 			}
 	pthread_mutex_unlock(&r->m->lock);
 	r->nout = 0;

@@ -250,7 +250,7 @@ aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag, aclrtStre
 		o->dev = s->dev;
 		o->sid = s->sid;
 		o->s = s;
-		o->seq = (uint64_t)t.batch_id << 16 | t.task_id;
+		o->seq = rt_task_seq(&t);
 		o->addr = devAddr;
 		o->value = value;
 		ret = add(o);
@@ -299,7 +299,7 @@ aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStrea
 		o->dev = s->dev;
 		o->sid = s->sid;
 		o->s = s;
-		o->seq = (uint64_t)t.batch_id << 16 | t.task_id;
+		o->seq = rt_task_seq(&t);
 		o->notify = id;
 		o->flag = flag;
 		o->addr = devAddr;
