@@ -107,7 +107,14 @@ struct bpfeng {
 	uint64_t seq;
 	int oom;
 	uint64_t last_attach; /* when missing tracepoints were last looked for */
-	uint64_t late; /* staged more than BPF_HOLDBACK_NS after their stamp */
+	/* records that reached the engine after their place in the stream had
+	 * passed: stamped more than BPF_HOLDBACK_NS before they were staged,
+	 * or older than a record already delivered (read() then gives them
+	 * out of order). The second test needs no clock of the reader: on a
+	 * VM the CPUs' clocks can disagree by more than the time between two
+	 * reads, and the reader moves between CPUs. */
+	uint64_t late;
+	uint64_t delivered_ts; /* the newest stamp read() has delivered */
 };
 
 /* ---- libbpf messages: kept for the error report, not printed ------------- */
@@ -273,7 +280,8 @@ static void ring_consume(struct bpfeng *b, struct bring *q, uint64_t now)
 			     off += NPUPROF_RECORD_SIZE) {
 				const struct npuprof_record *r = (const void *)(p + off);
 
-				if (r->hdr.ts + BPF_HOLDBACK_NS < now)
+				if (r->hdr.ts + BPF_HOLDBACK_NS < now ||
+				    r->hdr.ts < b->delivered_ts)
 					b->late++;
 				if (stage_add(b, q, r) < 0)
 					goto out;
@@ -734,6 +742,8 @@ static long bpf_read(struct npuprof_engine *e, npuprof_record_fn fn, void *ctx)
 
 		if (!q || q->stage[q->head].r.hdr.ts > h)
 			break;
+		if (q->stage[q->head].r.hdr.ts > b->delivered_ts)
+			b->delivered_ts = q->stage[q->head].r.hdr.ts;
 		stop = fn(ctx, &q->stage[q->head++].r);
 		if (q->head == q->n)
 			q->head = q->n = 0;
