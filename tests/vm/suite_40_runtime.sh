@@ -180,9 +180,8 @@ t_rtapi() {
 	# rt_label and rt_model_events: the tasks their models' executions
 	# ran (a label switch branches on its index at each execution; events
 	# recorded, waited for and reset in models; a task group's update),
-	# counted in each program's header (the switches, COND SQEs, get no
-	# TASK row from the export yet: their count is not checked)
-	for t in "rt_label LABEL_SET:7 MEMSET_ASYNC:5 MEMCPY_ASYNC:7 MODEL_END_GRAPH:4" \
+	# counted in each program's header (a switch is its COND task)
+	for t in "rt_label STREAM_LABEL_SWITCH_BY_INDEX:6 LABEL_SET:7 MEMSET_ASYNC:5 MEMCPY_ASYNC:7 MODEL_END_GRAPH:4" \
 		"rt_model_events EVENT_RESET:4 MODEL_TASK_UPDATE:2 EVENT_WAIT:6 EVENT_RECORD:6"; do
 		set -- $t
 		prog=$1

@@ -468,18 +468,22 @@ static aclError run_flush(struct run *r)
 	return ret;
 }
 
-/* The task a label switch goes on at: the LABEL_SET of the label its index
- * picks, read from device memory once the tasks before the switch have run
- * (npusim has no device-side branch: the host takes it). */
-static aclError run_switch(struct run *r, const struct rt_task *t, size_t *next)
+/* The task a label switch (task i) goes on at: the LABEL_SET of the label
+ * its index picks. The switch is a device task, the 910B's COND SQE, sent
+ * in its place; npusim has no device-side branch, so the host takes it: it
+ * reads the index in device memory once the COND (and every task before
+ * it) has run. */
+static aclError run_switch(struct run *r, size_t i, size_t *next)
 {
+	const struct rt_task *t = &r->task[i];
 	struct rt_label_list *ll = t->labels;
 	struct rt_label *l;
 	size_t size;
 	uint32_t idx;
 	aclError ret;
 
-	if ((ret = run_flush(r)) || (ret = rt_stream_sync(r->s)))
+	/* the tasks before it run whatever the switch finds */
+	if ((ret = run_flush(r)))
 		return ret;
 	if (++r->switches > RT_MODEL_MAX_SWITCHES) {
 		rt_set_errmsg("model %u took %u label switches in one execution: a loop that "
@@ -492,6 +496,10 @@ static aclError run_switch(struct run *r, const struct rt_task *t, size_t *next)
 			      r->m->id);
 		return ACL_ERROR_RT_PARAM_INVALID;
 	}
+	r->out_idx[r->nout] = i;
+	r->out[r->nout++] = *t;
+	if ((ret = run_flush(r)) || (ret = rt_stream_sync(r->s)))
+		return ret;
 	idx = *(volatile const uint32_t *)t->switch_index;
 	l = ll->l[idx < ll->n ? idx : ll->n - 1];
 	for (size_t i = 0; i < r->ntask; i++)
@@ -518,7 +526,7 @@ static aclError run_stream(struct run *r, int st, size_t i)
 		if (r->ts[i] != st)
 			continue;
 		if (t->labels) {
-			if ((ret = run_switch(r, t, &i)))
+			if ((ret = run_switch(r, i, &i)))
 				return ret;
 			st = r->ts[i];
 			t = &r->task[i];

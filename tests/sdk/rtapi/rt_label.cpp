@@ -5,9 +5,9 @@
 // past the list's end: the last label) one on a stream bound without the
 // head flag; the rest of the switch's stream does not run.
 // Under `npuprof record` (suite 40_runtime) the executed tasks are TASK
-// rows: 7 STREAM_LABEL_SWITCH_BY_INDEX, 7 LABEL_SET, 5 MEMSET_ASYNC, 7
-// MEMCPY_ASYNC and 4 MODEL_END_GRAPH (4 executions, and a fifth that runs
-// up to its second switch, whose list is destroyed).
+// rows: 6 STREAM_LABEL_SWITCH_BY_INDEX (the switches taken), 7 LABEL_SET,
+// 5 MEMSET_ASYNC, 7 MEMCPY_ASYNC and 4 MODEL_END_GRAPH (4 executions, and
+// a fifth that runs up to its second switch, whose list is destroyed).
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
