@@ -51,6 +51,8 @@ struct bindcol {
 
 struct tstate {
 	sqlite3_stmt *ins;
+	sqlite3_stmt *ins_batch; /* BATCH_ROWS rows a step (the writer thread's) */
+	int no_batch; /* ins_batch could not be made */
 	uint64_t rows;
 	unsigned nbind;
 	struct bindcol *bind;
@@ -61,6 +63,8 @@ struct tstate {
  * is the caller's while it fills, then the thread's until written. */
 #define Q_CHUNKS 8
 #define Q_ROWS 1024
+/* Rows of one table a step of a batched INSERT on the writer thread. */
+#define BATCH_ROWS 32
 struct qchunk {
 	unsigned n;
 	unsigned char *tab; /* table of each row */
@@ -211,34 +215,56 @@ static int create_temp(struct npuprof_db *w, const char *dir, const char *name)
 	return atomic_tmp_create(dir, name, &w->tmp_path);
 }
 
+/* "INSERT INTO T (cols) VALUES (?, ...)" with nrows rows of parameters
+ * into sql; the bind plan too when plan is set. 0, or -EOVERFLOW. */
+static int insert_sql(struct npuprof_db *w, const struct npuprof_db_table_def *def, unsigned nrows,
+		      char *sql, size_t len, int plan)
+{
+	struct tstate *ts = &w->t[def->id];
+	size_t pos;
+	unsigned n = 0;
+
+	pos = (size_t)snprintf(sql, len, "INSERT INTO %s (", def->name);
+	for (unsigned i = 0; i < def->ncols && pos < len; i++) {
+		const struct npuprof_db_column *c = &def->cols[i];
+
+		if (!c->sql[w->schema])
+			continue;
+		pos += (size_t)snprintf(sql + pos, len - pos, "%s%s", n ? ", " : "",
+					c->sql[w->schema]);
+		if (plan) {
+			ts->bind[n] = (struct bindcol){ c->offset, c->kind, c->sql[w->schema] };
+			ts->has_txt |= c->kind == NPUPROF_DBK_TXT;
+		}
+		n++;
+	}
+	if (pos < len)
+		pos += (size_t)snprintf(sql + pos, len - pos, ") VALUES ");
+	for (unsigned r = 0; r < nrows && pos < len; r++)
+		for (unsigned i = 0; i < n && pos < len; i++)
+			pos += (size_t)snprintf(sql + pos, len - pos, "%s%s%s",
+						i ? "" :
+						r ? ",(" :
+						    "(",
+						i ? ",?" : "?", i + 1 == n ? ")" : "");
+	if (plan)
+		ts->nbind = n;
+	return pos < len ? 0 : -EOVERFLOW;
+}
+
 /* Prepare "INSERT INTO T (cols) VALUES (?, ...)" and the bind plan. */
 static int prepare_insert(struct npuprof_db *w, const struct npuprof_db_table_def *def)
 {
 	struct tstate *ts = &w->t[def->id];
 	char sql[4096];
-	size_t pos;
-	unsigned n = 0;
 	int rc;
 
 	ts->bind = calloc(def->ncols, sizeof(*ts->bind));
 	if (!ts->bind)
 		return set_msg(w, w->err = -ENOMEM, "%s: out of memory", def->name);
-	pos = (size_t)snprintf(sql, sizeof(sql), "INSERT INTO %s (", def->name);
-	for (unsigned i = 0; i < def->ncols; i++) {
-		const struct npuprof_db_column *c = &def->cols[i];
-
-		if (!c->sql[w->schema])
-			continue;
-		pos += (size_t)snprintf(sql + pos, sizeof(sql) - pos, "%s%s", n ? ", " : "",
-					c->sql[w->schema]);
-		ts->bind[n++] = (struct bindcol){ c->offset, c->kind, c->sql[w->schema] };
-		ts->has_txt |= c->kind == NPUPROF_DBK_TXT;
-	}
-	pos += (size_t)snprintf(sql + pos, sizeof(sql) - pos, ") VALUES (");
-	for (unsigned i = 0; i < n; i++)
-		pos += (size_t)snprintf(sql + pos, sizeof(sql) - pos, "%s?", i ? ", " : "");
-	snprintf(sql + pos, sizeof(sql) - pos, ")");
-	ts->nbind = n;
+	if (insert_sql(w, def, 1, sql, sizeof(sql), 1) < 0)
+		return set_msg(w, w->err = -EOVERFLOW, "%s: INSERT longer than %zu bytes",
+			       def->name, sizeof(sql));
 	rc = sqlite3_prepare_v3(w->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &ts->ins, NULL);
 	return rc == SQLITE_OK ? 0 : fail_sql(w, rc, sql);
 }
@@ -278,28 +304,29 @@ static int str_id_ok(const struct npuprof_db *w, int64_t v, uint32_t nstr)
  * the rename (publish) finds little left to write instead of the whole
  * file: at 1M tasks it was half of finishing. */
 #define FLUSH_ROWS 32768
-static void flush_behind(struct npuprof_db *w)
+static void flush_behind(struct npuprof_db *w, unsigned nrows)
 {
-	if (++w->rows_unflushed < FLUSH_ROWS)
+	w->rows_unflushed += nrows;
+	if (w->rows_unflushed < FLUSH_ROWS)
 		return;
 	w->rows_unflushed = 0;
 	if (w->lock_fd >= 0)
 		(void)sync_file_range(w->lock_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
 }
 
-/* Bind and step one row; the caller has validated table and size. */
-static int write_row_n(struct npuprof_db *w, const struct npuprof_db_table_def *def,
-		       const void *row, uint32_t nstr)
+/* Bind one row's values from parameter first + 1 on; SQLITE_OK, a SQLite
+ * failure, or -EINVAL (a bad string id: its message said). */
+static int bind_row(struct npuprof_db *w, const struct npuprof_db_table_def *def, sqlite3_stmt *s,
+		    int first, const void *row, uint32_t nstr)
 {
-	struct tstate *ts = &w->t[def->id];
-	sqlite3_stmt *s = ts->ins;
+	const struct tstate *ts = &w->t[def->id];
 	const char *base = row;
 	int rc = SQLITE_OK;
 
 	for (unsigned i = 0; i < ts->nbind && rc == SQLITE_OK; i++) {
 		const struct bindcol *b = &ts->bind[i];
 		const void *f = base + b->off;
-		int col = (int)i + 1;
+		int col = first + (int)i + 1;
 
 		switch (b->kind) {
 		case NPUPROF_DBK_STR: {
@@ -309,7 +336,6 @@ static int write_row_n(struct npuprof_db *w, const struct npuprof_db_table_def *
 			if (v == NPUPROF_DB_NULL) {
 				rc = sqlite3_bind_null(s, col);
 			} else if (!str_id_ok(w, v, nstr)) {
-				sqlite3_reset(s);
 				return set_msg(w, -EINVAL,
 					       "%s.%s: string id %lld was not returned by "
 					       "npuprof_db_intern (%u strings interned)",
@@ -344,19 +370,46 @@ static int write_row_n(struct npuprof_db *w, const struct npuprof_db_table_def *
 		}
 		}
 	}
+	return rc;
+}
+
+/* Step s, which holds nrows rows of def bound; counts them. */
+static int step_rows(struct npuprof_db *w, const struct npuprof_db_table_def *def, sqlite3_stmt *s,
+		     int rc, unsigned nrows)
+{
+	struct tstate *ts = &w->t[def->id];
+
+	if (rc < 0) {
+		sqlite3_reset(s);
+		return rc;
+	}
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE) {
 		char what[128];
 
-		snprintf(what, sizeof(what), "inserting row %llu of %s",
-			 (unsigned long long)ts->rows + 1, def->name);
+		if (nrows == 1)
+			snprintf(what, sizeof(what), "inserting row %llu of %s",
+				 (unsigned long long)ts->rows + 1, def->name);
+		else
+			snprintf(what, sizeof(what), "inserting rows %llu to %llu of %s",
+				 (unsigned long long)ts->rows + 1,
+				 (unsigned long long)ts->rows + nrows, def->name);
 		return fail_sql(w, rc, what);
 	}
-	ts->rows++;
-	flush_behind(w);
+	ts->rows += nrows;
+	flush_behind(w, nrows);
 	return 0;
+}
+
+/* Bind and step one row; the caller has validated table and size. */
+static int write_row_n(struct npuprof_db *w, const struct npuprof_db_table_def *def,
+		       const void *row, uint32_t nstr)
+{
+	sqlite3_stmt *s = w->t[def->id].ins;
+
+	return step_rows(w, def, s, bind_row(w, def, s, 0, row, nstr), 1);
 }
 
 static int write_row(struct npuprof_db *w, const struct npuprof_db_table_def *def, const void *row)
@@ -377,6 +430,69 @@ static char *msg_buf(struct npuprof_db *w)
 	return on_writer_thread(w) ? w->q->msg : w->msg;
 }
 
+/* The batched INSERT of a table (BATCH_ROWS rows a step), prepared on
+ * first use; NULL where SQLite cannot take that many parameters (rows then
+ * go one a step). */
+static sqlite3_stmt *batch_stmt(struct npuprof_db *w, const struct npuprof_db_table_def *def)
+{
+	struct tstate *ts = &w->t[def->id];
+	char sql[16384];
+
+	if (ts->ins_batch || ts->no_batch)
+		return ts->ins_batch;
+	ts->no_batch = 1;
+	if ((int64_t)ts->nbind * BATCH_ROWS >
+		    sqlite3_limit(w->db, SQLITE_LIMIT_VARIABLE_NUMBER, -1) ||
+	    insert_sql(w, def, BATCH_ROWS, sql, sizeof(sql), 0) < 0 ||
+	    sqlite3_prepare_v3(w->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &ts->ins_batch, NULL) !=
+		    SQLITE_OK) {
+		sqlite3_finalize(ts->ins_batch);
+		ts->ins_batch = NULL;
+		return NULL;
+	}
+	ts->no_batch = 0;
+	return ts->ins_batch;
+}
+
+/* A chunk's rows, each table's in the order they came (so a table's rows
+ * and rowids are those of one row a step), BATCH_ROWS rows of a table a
+ * step where there are that many: one step a row was a third of SQLite's
+ * work (opening and closing the table's cursor, halting the statement).
+ * String ids were checked by the caller: no bound here. */
+static int write_chunk(struct npuprof_db *w, const struct qchunk *c)
+{
+	const struct wqueue *q = w->q;
+	unsigned start[NPUPROF_DB_TABLE_COUNT + 1], at[NPUPROF_DB_TABLE_COUNT];
+	uint16_t order[Q_ROWS];
+	int r = 0;
+
+	memset(start, 0, sizeof(start));
+	for (unsigned i = 0; i < c->n; i++)
+		start[c->tab[i] + 1]++;
+	for (unsigned t = 0; t < NPUPROF_DB_TABLE_COUNT; t++)
+		start[t + 1] += start[t];
+	memcpy(at, start, sizeof(at));
+	for (unsigned i = 0; i < c->n; i++)
+		order[at[c->tab[i]]++] = (uint16_t)i;
+	for (unsigned t = 0; t < NPUPROF_DB_TABLE_COUNT && !r; t++) {
+		const struct npuprof_db_table_def *def = &npuprof_db_tables[t];
+		unsigned k = start[t], end = start[t + 1];
+		sqlite3_stmt *s = end - k >= BATCH_ROWS ? batch_stmt(w, def) : NULL;
+
+		for (; s && end - k >= BATCH_ROWS && !r; k += BATCH_ROWS) {
+			int rc = SQLITE_OK;
+
+			for (unsigned j = 0; j < BATCH_ROWS && rc == SQLITE_OK; j++)
+				rc = bind_row(w, def, s, (int)(j * w->t[t].nbind),
+					      c->rows + order[k + j] * q->rowmax, UINT32_MAX);
+			r = step_rows(w, def, s, rc, BATCH_ROWS);
+		}
+		for (; k < end && !r; k++)
+			r = write_row_n(w, def, c->rows + order[k] * q->rowmax, UINT32_MAX);
+	}
+	return r;
+}
+
 static void *writer_main(void *arg)
 {
 	struct npuprof_db *w = arg;
@@ -392,10 +508,8 @@ static void *writer_main(void *arg)
 		int failed = q->err;
 
 		pthread_mutex_unlock(&q->mu);
-		/* string ids were checked by the caller: no bound here */
-		for (unsigned i = 0; i < c->n && !failed; i++)
-			failed = write_row_n(w, &npuprof_db_tables[c->tab[i]],
-					     c->rows + i * q->rowmax, UINT32_MAX);
+		if (!failed)
+			failed = write_chunk(w, c);
 		c->n = 0;
 		pthread_mutex_lock(&q->mu);
 		if (failed && !q->err)
@@ -592,7 +706,8 @@ static void discard(struct npuprof_db *w)
 	q_stop(w);
 	for (unsigned i = 0; i < NPUPROF_DB_TABLE_COUNT; i++) {
 		sqlite3_finalize(w->t[i].ins);
-		w->t[i].ins = NULL;
+		sqlite3_finalize(w->t[i].ins_batch);
+		w->t[i].ins = w->t[i].ins_batch = NULL;
 	}
 	if (w->db) {
 		sqlite3_close(w->db);
@@ -1006,7 +1121,8 @@ int npuprof_db_finish(struct npuprof_db *w)
 		r = exec(w, "COMMIT");
 	for (unsigned i = 0; !r && i < NPUPROF_DB_TABLE_COUNT; i++) {
 		sqlite3_finalize(w->t[i].ins);
-		w->t[i].ins = NULL;
+		sqlite3_finalize(w->t[i].ins_batch);
+		w->t[i].ins = w->t[i].ins_batch = NULL;
 	}
 	if (!r) {
 		int rc = sqlite3_close(w->db);
