@@ -380,8 +380,11 @@ long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
 	}
 	off = NPUPROF_RAWK_HDR_SIZE;
 	for (;;) {
+		uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
 		size_t n = fread(buf, 1, sizeof(buf), f);
 		size_t whole = n / NPUPROF_RECORD_SIZE;
+
+		info->read_ns += clock_ns(CLOCK_MONOTONIC) - t0;
 
 		for (size_t i = 0; i < whole && !k->stop; i++, off += NPUPROF_RECORD_SIZE)
 			slot(k, &buf[i], off);

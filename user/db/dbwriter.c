@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define TMP_PREFIX NPUPROF_TMP_PREFIX
@@ -81,6 +82,7 @@ struct wqueue {
 	int stop;
 	int err; /* the thread's first failure */
 	char msg[1024];
+	double cpu_seconds; /* the thread's CPU time, when it ends */
 };
 
 struct npuprof_db {
@@ -102,6 +104,7 @@ struct npuprof_db {
 	int64_t *npu_ids; /* NPU_INFO ids, for RANK_DEVICE_MAP */
 	size_t n_npu, cap_npu;
 	struct wqueue *q; /* NPUPROF_DB_THREADED, while the thread runs */
+	double sql_seconds, fsync_seconds; /* npuprof_db_timings */
 };
 
 static int set_msg(struct npuprof_db *w, int rc, const char *fmt, ...)
@@ -493,6 +496,14 @@ static int write_chunk(struct npuprof_db *w, const struct qchunk *c)
 	return r;
 }
 
+static double thread_cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static void *writer_main(void *arg)
 {
 	struct npuprof_db *w = arg;
@@ -519,6 +530,7 @@ static void *writer_main(void *arg)
 		pthread_cond_broadcast(&q->cv);
 	}
 	pthread_mutex_unlock(&q->mu);
+	q->cpu_seconds = thread_cpu_seconds();
 	return NULL;
 }
 
@@ -569,6 +581,7 @@ static void q_stop(struct npuprof_db *w)
 	pthread_cond_broadcast(&q->cv);
 	pthread_mutex_unlock(&q->mu);
 	pthread_join(q->thread, NULL);
+	w->sql_seconds += q->cpu_seconds;
 	pthread_mutex_destroy(&q->mu);
 	pthread_cond_destroy(&q->cv);
 	for (unsigned i = 0; i < Q_CHUNKS; i++) {
@@ -1096,6 +1109,7 @@ static int publish(struct npuprof_db *w)
 
 int npuprof_db_finish(struct npuprof_db *w)
 {
+	double cpu0;
 	int r;
 
 	if (!w)
@@ -1103,6 +1117,11 @@ int npuprof_db_finish(struct npuprof_db *w)
 	if (w->finished)
 		return set_msg(w, -EINVAL, "%s: already finished", w->final_path);
 	q_stop(w);
+	/* the rows' pages start going to the disk while the indexes are built
+	 * (publish's fsync then waits for little more than those) */
+	if (w->lock_fd >= 0)
+		(void)sync_file_range(w->lock_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+	cpu0 = thread_cpu_seconds();
 	r = w->err;
 	if (!r)
 		r = write_default_rank_map(w);
@@ -1132,8 +1151,15 @@ int npuprof_db_finish(struct npuprof_db *w)
 		else
 			w->db = NULL;
 	}
-	if (!r)
+	w->sql_seconds += thread_cpu_seconds() - cpu0;
+	if (!r) {
+		struct timespec t0, t1;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		r = publish(w);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		w->fsync_seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	}
 	if (r) {
 		w->err = r;
 		discard(w);
@@ -1161,6 +1187,12 @@ const char *npuprof_db_path(const struct npuprof_db *w)
 const char *npuprof_db_temp_path(const struct npuprof_db *w)
 {
 	return w && w->tmp_path ? w->tmp_path : "";
+}
+
+void npuprof_db_timings(const struct npuprof_db *w, double *sql_seconds, double *sync_seconds)
+{
+	*sql_seconds = w ? w->sql_seconds : 0;
+	*sync_seconds = w ? w->fsync_seconds : 0;
 }
 
 const char *npuprof_db_errmsg(const struct npuprof_db *w)

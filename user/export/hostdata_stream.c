@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- streaming (hostdata_open) ---------------------------------------------
@@ -274,6 +275,7 @@ static int64_t read_range(struct hostdata *h, struct hs_cursor *c, size_t i, uin
 {
 	struct hostdata_stream *st = stream_of(h);
 	size_t len = c->len[i];
+	struct timespec t0, t1;
 	ssize_t n;
 
 	if (len > *cap) {
@@ -286,7 +288,10 @@ static int64_t read_range(struct hostdata *h, struct hs_cursor *c, size_t i, uin
 		*buf = p;
 		*cap = len;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	n = pread(st->file[c->file].fd, *buf, len, (off_t)c->off[i]);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	h->read_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + t1.tv_nsec - t0.tv_nsec);
 	if (n != (ssize_t)len) {
 		/* it was there in pass 1: the file changed under us */
 		h->damaged_files++;
