@@ -50,8 +50,21 @@ struct bindcol {
 	const char *name;
 };
 
+/* What a statement's parameter holds (bind_row). */
+enum {
+	BV_NONE,
+	BV_NULL,
+	BV_INT,
+	BV_REAL
+};
+struct bval {
+	int64_t v; /* the integer, or the double's bits */
+	unsigned char tag; /* BV_*: BV_NONE, unknown */
+};
+
 struct tstate {
 	sqlite3_stmt *ins;
+	struct bval *sh, *sh_batch; /* what ins's and ins_batch's parameters hold */
 	sqlite3_stmt *ins_batch; /* BATCH_ROWS rows a step (the writer thread's) */
 	int no_batch; /* ins_batch could not be made */
 	uint64_t rows;
@@ -263,7 +276,8 @@ static int prepare_insert(struct npuprof_db *w, const struct npuprof_db_table_de
 	int rc;
 
 	ts->bind = calloc(def->ncols, sizeof(*ts->bind));
-	if (!ts->bind)
+	ts->sh = calloc(def->ncols, sizeof(*ts->sh));
+	if (!ts->bind || !ts->sh)
 		return set_msg(w, w->err = -ENOMEM, "%s: out of memory", def->name);
 	if (insert_sql(w, def, 1, sql, sizeof(sql), 1) < 0)
 		return set_msg(w, w->err = -EOVERFLOW, "%s: INSERT longer than %zu bytes",
@@ -318,9 +332,12 @@ static void flush_behind(struct npuprof_db *w, unsigned nrows)
 }
 
 /* Bind one row's values from parameter first + 1 on; SQLITE_OK, a SQLite
- * failure, or -EINVAL (a bad string id: its message said). */
+ * failure, or -EINVAL (a bad string id: its message said). sh holds what
+ * those parameters hold (a statement keeps its bindings over a reset): a
+ * value bound already is not bound again, and consecutive rows repeat most
+ * of theirs (a device, a process, a type, a name). */
 static int bind_row(struct npuprof_db *w, const struct npuprof_db_table_def *def, sqlite3_stmt *s,
-		    int first, const void *row, uint32_t nstr)
+		    int first, const void *row, uint32_t nstr, struct bval *sh)
 {
 	const struct tstate *ts = &w->t[def->id];
 	const char *base = row;
@@ -330,48 +347,55 @@ static int bind_row(struct npuprof_db *w, const struct npuprof_db_table_def *def
 		const struct bindcol *b = &ts->bind[i];
 		const void *f = base + b->off;
 		int col = first + (int)i + 1;
+		int64_t v;
+		unsigned char tag;
 
+		memcpy(&v, f, sizeof(v));
 		switch (b->kind) {
-		case NPUPROF_DBK_STR: {
-			int64_t v;
-
-			memcpy(&v, f, sizeof(v));
-			if (v == NPUPROF_DB_NULL) {
-				rc = sqlite3_bind_null(s, col);
-			} else if (!str_id_ok(w, v, nstr)) {
+		case NPUPROF_DBK_STR:
+			if (v != NPUPROF_DB_NULL && !str_id_ok(w, v, nstr))
 				return set_msg(w, -EINVAL,
 					       "%s.%s: string id %lld was not returned by "
 					       "npuprof_db_intern (%u strings interned)",
 					       def->name, b->name, (long long)v, nstr);
-			} else {
-				rc = sqlite3_bind_int64(s, col, v);
-			}
-			break;
-		}
-		case NPUPROF_DBK_I64: {
-			int64_t v;
-
-			memcpy(&v, f, sizeof(v));
-			rc = v == NPUPROF_DB_NULL ? sqlite3_bind_null(s, col) :
-						    sqlite3_bind_int64(s, col, v);
-			break;
-		}
+			/* fall through */
+		case NPUPROF_DBK_I64: tag = v == NPUPROF_DB_NULL ? BV_NULL : BV_INT; break;
 		case NPUPROF_DBK_F64: {
-			double v;
+			double d;
 
-			memcpy(&v, f, sizeof(v));
-			rc = isnan(v) ? sqlite3_bind_null(s, col) : sqlite3_bind_double(s, col, v);
+			memcpy(&d, f, sizeof(d));
+			tag = isnan(d) ? BV_NULL : BV_REAL; /* v: its bits */
 			break;
 		}
-		case NPUPROF_DBK_TXT: {
-			const char *v;
+		default:
+			tag = BV_NONE; /* TXT: a pointer, bound every time */
+			break;
+		}
+		if (tag == BV_NULL)
+			v = 0;
+		if (tag != BV_NONE && sh[i].tag == tag && sh[i].v == v)
+			continue;
+		switch (tag) {
+		case BV_NULL: rc = sqlite3_bind_null(s, col); break;
+		case BV_INT: rc = sqlite3_bind_int64(s, col, v); break;
+		case BV_REAL: {
+			double d;
 
-			memcpy(&v, f, sizeof(v));
-			rc = v ? sqlite3_bind_text(s, col, v, -1, SQLITE_STATIC) :
+			memcpy(&d, &v, sizeof(d));
+			rc = sqlite3_bind_double(s, col, d);
+			break;
+		}
+		default: {
+			const char *t;
+
+			memcpy(&t, f, sizeof(t));
+			rc = t ? sqlite3_bind_text(s, col, t, -1, SQLITE_STATIC) :
 				 sqlite3_bind_null(s, col);
 			break;
 		}
 		}
+		sh[i].tag = rc == SQLITE_OK ? tag : BV_NONE;
+		sh[i].v = v;
 	}
 	return rc;
 }
@@ -412,7 +436,7 @@ static int write_row_n(struct npuprof_db *w, const struct npuprof_db_table_def *
 {
 	sqlite3_stmt *s = w->t[def->id].ins;
 
-	return step_rows(w, def, s, bind_row(w, def, s, 0, row, nstr), 1);
+	return step_rows(w, def, s, bind_row(w, def, s, 0, row, nstr, w->t[def->id].sh), 1);
 }
 
 static int write_row(struct npuprof_db *w, const struct npuprof_db_table_def *def, const void *row)
@@ -446,6 +470,7 @@ static sqlite3_stmt *batch_stmt(struct npuprof_db *w, const struct npuprof_db_ta
 	ts->no_batch = 1;
 	if ((int64_t)ts->nbind * BATCH_ROWS >
 		    sqlite3_limit(w->db, SQLITE_LIMIT_VARIABLE_NUMBER, -1) ||
+	    !(ts->sh_batch = calloc((size_t)ts->nbind * BATCH_ROWS, sizeof(*ts->sh_batch))) ||
 	    insert_sql(w, def, BATCH_ROWS, sql, sizeof(sql), 0) < 0 ||
 	    sqlite3_prepare_v3(w->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &ts->ins_batch, NULL) !=
 		    SQLITE_OK) {
@@ -487,7 +512,8 @@ static int write_chunk(struct npuprof_db *w, const struct qchunk *c)
 
 			for (unsigned j = 0; j < BATCH_ROWS && rc == SQLITE_OK; j++)
 				rc = bind_row(w, def, s, (int)(j * w->t[t].nbind),
-					      c->rows + order[k + j] * q->rowmax, UINT32_MAX);
+					      c->rows + order[k + j] * q->rowmax, UINT32_MAX,
+					      w->t[t].sh_batch + j * w->t[t].nbind);
 			r = step_rows(w, def, s, rc, BATCH_ROWS);
 		}
 		for (; k < end && !r; k++)
@@ -740,8 +766,11 @@ static void discard(struct npuprof_db *w)
 static void destroy(struct npuprof_db *w)
 {
 	discard(w);
-	for (unsigned i = 0; i < NPUPROF_DB_TABLE_COUNT; i++)
+	for (unsigned i = 0; i < NPUPROF_DB_TABLE_COUNT; i++) {
 		free(w->t[i].bind);
+		free(w->t[i].sh);
+		free(w->t[i].sh_batch);
+	}
 	npuprof_strtab_free(w->st);
 	for (unsigned i = 1; i < NPUPROF_DB_SPACE_COUNT; i++)
 		npuprof_strtab_free(w->space[i]);
@@ -1063,6 +1092,8 @@ static int write_strings(struct npuprof_db *w)
 		n += m;
 	}
 	w->t[def->id].rows = n;
+	/* bound here, not by bind_row: what it knows of them is not true */
+	memset(w->t[def->id].sh, 0, w->t[def->id].nbind * sizeof(*w->t[def->id].sh));
 	return 0;
 }
 
