@@ -75,8 +75,8 @@ struct tstate {
 
 /* NPUPROF_DB_THREADED: rows travel to the writer thread in chunks; a chunk
  * is the caller's while it fills, then the thread's until written. */
-#define Q_CHUNKS 8
-#define Q_ROWS 1024
+#define Q_CHUNKS 4
+#define Q_ROWS 4096
 /* Rows of one table a step of a batched INSERT on the writer thread. */
 #define BATCH_ROWS 32
 struct qchunk {
