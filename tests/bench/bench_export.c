@@ -386,8 +386,7 @@ int main(void)
 	       res.load_seconds, res.correlate_seconds, res.write_seconds, res.finish_seconds,
 	       t_exp, t_ref);
 	printf("export breakdown: read %.2f s, decode %.2f s, correlate %.2f s, SQLite %.2f s, "
-	       "fsync %.2f s (read and fsync: wall time; the rest: CPU time, on up to three "
-	       "threads)\n",
+	       "fsync %.2f s (fsync: wall time; the rest: CPU time, on up to three threads)\n",
 	       res.read_seconds, res.decode_seconds, res.correlate_cpu_seconds, res.sqlite_seconds,
 	       res.fsync_seconds);
 	printf("\ncorrelation step alone: %.1f M events/s (target >= 50 M/s)\n", corr / 1e6);

@@ -384,11 +384,11 @@ long npuprof_rawk_read(const char *path, npuprof_record_fn fn, void *ctx,
 	}
 	off = NPUPROF_RAWK_HDR_SIZE;
 	for (;;) {
-		uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
+		uint64_t t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		size_t n = fread(k->buf, 1, sizeof(k->buf), f);
 		size_t whole = n / NPUPROF_RECORD_SIZE;
 
-		info->read_ns += clock_ns(CLOCK_MONOTONIC) - t0;
+		info->read_ns += clock_ns(CLOCK_THREAD_CPUTIME_ID) - t0;
 
 		for (size_t i = 0; i < whole && !k->stop; i++, off += NPUPROF_RECORD_SIZE)
 			slot(k, &k->buf[i], off);

@@ -290,9 +290,9 @@ static int64_t read_range(struct hostdata *h, struct hs_cursor *c, size_t i, uin
 		*buf = p;
 		*cap = len;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 	n = pread(st->file[c->file].fd, *buf, len, (off_t)c->off[i]);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
 	h->read_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + t1.tv_nsec - t0.tv_nsec);
 	if (n != (ssize_t)len) {
 		/* it was there in pass 1: the file changed under us */
@@ -344,9 +344,9 @@ static int next_range(struct hostdata *h, struct hs_cursor *c)
 	}
 	struct timespec t0, t1;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 	n = pread(st->file[c->file].fd, c->buf, end - off, (off_t)off);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
 	h->read_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + t1.tv_nsec - t0.tv_nsec);
 	c->span_off = off;
 	c->span_len = n > 0 ? (uint32_t)n : 0;
