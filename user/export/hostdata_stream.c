@@ -271,12 +271,12 @@ static int rec_time(const struct npuprof_hostfmt_header *r, uint64_t *t)
 	return 0;
 }
 
-/* Reads range i of cursor c into buf (grown as needed); its length, or -1. */
-static int64_t read_range(struct hostdata *h, struct hs_cursor *c, size_t i, uint8_t **buf,
-			  size_t *cap)
+/* Reads len bytes of c's file at off into buf (grown as needed): the
+ * bytes read, or -1 (out of memory, or fewer than need: warned). */
+static int64_t read_at(struct hostdata *h, struct hs_cursor *c, uint64_t off, size_t need,
+		       size_t len, uint8_t **buf, size_t *cap)
 {
 	struct hostdata_stream *st = stream_of(h);
-	size_t len = c->len[i];
 	struct timespec t0, t1;
 	ssize_t n;
 
@@ -291,19 +291,26 @@ static int64_t read_range(struct hostdata *h, struct hs_cursor *c, size_t i, uin
 		*cap = len;
 	}
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-	n = pread(st->file[c->file].fd, *buf, len, (off_t)c->off[i]);
+	n = pread(st->file[c->file].fd, *buf, len, (off_t)off);
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
 	h->read_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + t1.tv_nsec - t0.tv_nsec);
-	if (n != (ssize_t)len) {
+	if (n < (ssize_t)need) {
 		/* it was there in pass 1: the file changed under us */
 		h->damaged_files++;
 		fprintf(h->warn ? h->warn : stderr,
 			"npuprof export: error: %s: offset %llu: cannot read again (%s); the rest of thread %u's records are missing\n",
-			st->file[c->file].path, (unsigned long long)c->off[i],
+			st->file[c->file].path, (unsigned long long)off,
 			n < 0 ? strerror(errno) : "file shrank", c->tid);
 		return -1;
 	}
-	return (int64_t)len;
+	return (int64_t)n;
+}
+
+/* Reads range i of cursor c into buf (grown as needed); its length, or -1. */
+static int64_t read_range(struct hostdata *h, struct hs_cursor *c, size_t i, uint8_t **buf,
+			  size_t *cap)
+{
+	return read_at(h, c, c->off[i], c->len[i], c->len[i], buf, cap);
 }
 
 /* A cursor reads its ranges a span at a time: the ranges that follow
@@ -314,13 +321,13 @@ static int64_t read_range(struct hostdata *h, struct hs_cursor *c, size_t i, uin
 #define SPAN_GAP (8u << 10)
 
 /* c's next range (c->ib) into buf[pos, n): from the span read, else a new
- * span read from it on. 0, or -1 (warned: the file changed). */
+ * span read from it on. 0, or -1 (out of memory, or warned: the file
+ * changed). */
 static int next_range(struct hostdata *h, struct hs_cursor *c)
 {
-	struct hostdata_stream *st = stream_of(h);
 	size_t i = c->ib, j;
 	uint64_t off = c->off[i], end = off + c->len[i];
-	ssize_t n;
+	int64_t n;
 
 	if (off >= c->span_off && end <= c->span_off + c->span_len) {
 		c->pos = (uint32_t)(off - c->span_off);
@@ -332,34 +339,12 @@ static int next_range(struct hostdata *h, struct hs_cursor *c)
 			c->off[j] + c->len[j] - off <= SPAN_MAX;
 	     j++)
 		end = c->off[j] + c->len[j];
-	if (end - off > c->cap) {
-		uint8_t *p = realloc(c->buf, end - off);
-
-		if (!p) {
-			st->err = -ENOMEM;
-			return -1;
-		}
-		c->buf = p;
-		c->cap = end - off;
-	}
-	struct timespec t0, t1;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-	n = pread(st->file[c->file].fd, c->buf, end - off, (off_t)off);
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
-	h->read_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + t1.tv_nsec - t0.tv_nsec);
-	c->span_off = off;
-	c->span_len = n > 0 ? (uint32_t)n : 0;
-	if (n < (ssize_t)c->len[i]) {
-		/* it was there in pass 1: the file changed under us */
-		h->damaged_files++;
-		fprintf(h->warn ? h->warn : stderr,
-			"npuprof export: error: %s: offset %llu: cannot read again (%s); the rest of thread %u's records are missing\n",
-			st->file[c->file].path, (unsigned long long)off,
-			n < 0 ? strerror(errno) : "file shrank", c->tid);
-		c->span_len = 0;
+	c->span_len = 0;
+	n = read_at(h, c, off, c->len[i], end - off, &c->buf, &c->cap);
+	if (n < 0)
 		return -1;
-	}
+	c->span_off = off;
+	c->span_len = (uint32_t)n;
 	c->pos = 0;
 	c->n = c->len[i];
 	c->ib++;
