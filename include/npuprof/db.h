@@ -189,6 +189,11 @@ const char *npuprof_db_path(const struct npuprof_db *w);
 const char *npuprof_db_temp_path(const struct npuprof_db *w);
 /* The message of the last error ("" if none). */
 const char *npuprof_db_errmsg(const struct npuprof_db *w);
+/* Where finishing's time went, once finish has returned: SQLite's CPU
+ * seconds (with NPUPROF_DB_THREADED the writer thread's, plus the indexes,
+ * STRING_IDS and commit at finish) and the seconds publishing took (the
+ * fsyncs of the file and its directory, and the rename). */
+void npuprof_db_timings(const struct npuprof_db *w, double *sql_seconds, double *sync_seconds);
 /* Rows inserted so far into table t (managed tables included after finish). */
 uint64_t npuprof_db_row_count(const struct npuprof_db *w, enum npuprof_db_table t);
 /* The SQL name of table t, or NULL for an invalid id. */

@@ -107,6 +107,14 @@ struct npuprof_export_result {
 	 * writing the host-only and session rows, and finishing the database
 	 * (indexes, STRING_IDS, commit, sync, rename) */
 	double load_seconds, write_seconds, finish_seconds;
+	/* and where the work went (bench_export's breakdown), CPU time:
+	 * read_seconds in the kernel stream's and the host merge's reads;
+	 * decode_seconds indexing the host streams and the kernel stream's
+	 * first pass; correlate_cpu_seconds the correlation step less its reads
+	 * (merging, correlating, building rows); sqlite_seconds SQLite's
+	 * (npuprof_db_timings); and wall time: fsync_seconds publishing the
+	 * file (fsync, rename, fsync of the directory) */
+	double read_seconds, decode_seconds, correlate_cpu_seconds, sqlite_seconds, fsync_seconds;
 	uint64_t kernel_records;
 	/* --pytorch: PYTORCH_API rows, and framework records skipped as
 	 * damaged (they make `damaged` set) */

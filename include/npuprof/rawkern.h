@@ -62,6 +62,7 @@ struct npuprof_rawk_info {
 	uint64_t sums; /* intact checksum records (version 2) */
 	uint64_t bad_sums; /* damaged checksum records (version 2) */
 	uint64_t unchecked; /* records at the end without their checksum record */
+	uint64_t read_ns; /* CPU time in the file's reads (the export's breakdown) */
 };
 
 /* The 16-bit check of a version 2 file: the low half of npuprof_crc32. */

@@ -654,6 +654,96 @@ static char *dump_db(const char *path)
 	return buf;
 }
 
+/* A value of a column: runs of repeats, NULLs, and values coming back
+ * (the writers bind a parameter only when its value changes). */
+static int64_t pattern(int i, int col)
+{
+	int run = (i / (col + 2)) % 4;
+
+	return run == 0 ? NPUPROF_DB_NULL : run == 3 ? 7 : (int64_t)(run * 1000 + (i % (col + 5)));
+}
+
+/* Every row as written, on the caller's thread and on the writer thread
+ * (32 rows a step there), with values that repeat, turn NULL and come back. */
+START_TEST(repeated_values)
+{
+	for (int k = 0; k < 2; k++) {
+		struct npuprof_db_options o = { .timestamp = fixed_time(),
+						.flags = k ? NPUPROF_DB_THREADED : 0 };
+		struct npuprof_db *w;
+		npuprof_db_str str[2];
+		char dir[64];
+		sqlite3 *db;
+		sqlite3_stmt *s;
+		int n = 0;
+
+		scratch_dir(dir, sizeof(dir));
+		ck_assert_int_eq(npuprof_db_open(&w, dir, &o, NULL, 0), 0);
+		str[0] = npuprof_db_intern(w, "A");
+		str[1] = npuprof_db_intern(w, "B");
+		for (int i = 0; i < 3000; i++) {
+			struct npuprof_db_task t = {
+				.startNs = i,
+				.endNs = pattern(i, 0),
+				.deviceId = pattern(i, 1),
+				.connectionId = pattern(i, 2),
+				.globalTaskId = i,
+				.globalPid = pattern(i, 3),
+				.taskType = pattern(i, 4) == NPUPROF_DB_NULL ? NPUPROF_DB_NULL :
+									       str[(i / 9) % 2],
+				.contextId = pattern(i, 5),
+				.streamId = pattern(i, 6),
+				.taskId = pattern(i, 7),
+				.modelId = pattern(i, 40),
+			};
+
+			ck_assert_int_eq(npuprof_db_insert(w, NPUPROF_DB_TASK, &t, sizeof(t)), 0);
+		}
+		ck_assert_int_eq(npuprof_db_finish(w), 0);
+		db = open_ro(npuprof_db_path(w));
+		ck_assert_int_eq(
+			sqlite3_prepare_v2(db,
+					   "SELECT startNs, endNs, deviceId, connectionId, "
+					   "globalTaskId, globalPid, taskType, contextId, "
+					   "streamId, taskId, modelId FROM TASK ORDER BY rowid",
+					   -1, &s, NULL),
+			SQLITE_OK);
+		while (sqlite3_step(s) == SQLITE_ROW) {
+			int i = n++;
+			int64_t want[11] = { i,
+					     pattern(i, 0),
+					     pattern(i, 1),
+					     pattern(i, 2),
+					     i,
+					     pattern(i, 3),
+					     pattern(i, 4) == NPUPROF_DB_NULL ? NPUPROF_DB_NULL :
+										str[(i / 9) % 2],
+					     pattern(i, 5),
+					     pattern(i, 6),
+					     pattern(i, 7),
+					     pattern(i, 40) };
+
+			for (int c = 0; c < 11; c++) {
+				if (want[c] == NPUPROF_DB_NULL)
+					ck_assert_msg(sqlite3_column_type(s, c) == SQLITE_NULL,
+						      "row %d column %d: not NULL", i, c);
+				else
+					ck_assert_msg(sqlite3_column_type(s, c) == SQLITE_INTEGER &&
+							      sqlite3_column_int64(s, c) == want[c],
+						      "row %d column %d: %lld, want %lld", i, c,
+						      (long long)sqlite3_column_int64(s, c),
+						      (long long)want[c]);
+			}
+		}
+		ck_assert_int_eq(n, 3000);
+		sqlite3_finalize(s);
+		sqlite3_close(db);
+		npuprof_db_close(w);
+		tu_rm_rf(dir);
+	}
+}
+END_TEST
+
 START_TEST(threaded_writer)
 {
 	char dir[64], path[2][4200];
@@ -820,6 +910,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, abandoned_writer_cleans_up);
 	tcase_add_test(tc, disk_full);
 	tcase_add_test(tc, threaded_writer);
+	tcase_add_test(tc, repeated_values);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,6 +10,8 @@
  * for the same session.
  */
 #include <check.h>
+#include <ftw.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -515,6 +517,84 @@ START_TEST(test_engines_agree)
 }
 END_TEST
 
+/* Two threads' tracks, their blocks interleaved in one file: the merge
+ * reads each thread's blocks a span at a time (several blocks and the
+ * other thread's between them in one read) and hands every track over
+ * once; after the file is cut short the merge is damaged, warned, and
+ * hands over the tracks before the cut, each thread's from its first. */
+#define SPAN_TRACKS 20000
+static void *span_thread(void *arg)
+{
+	uint32_t k = (uint32_t)(uintptr_t)arg;
+
+	for (uint32_t i = 0; i < SPAN_TRACKS; i++)
+		track(1 + k, i, 10 * MS + i * 1000ULL + k, (uint64_t)k << 32 | i);
+	return NULL;
+}
+
+static char g_host_file[4200];
+static int find_host_file(const char *path, const struct stat *sb, int type, struct FTW *f)
+{
+	(void)sb;
+	if (type == FTW_F && strstr(path + f->base, "npuprof.host.") == path + f->base)
+		snprintf(g_host_file, sizeof(g_host_file), "%s", path);
+	return 0;
+}
+
+static uint32_t g_span_next[2];
+static uint64_t g_span_seen;
+static void span_task(void *ctx, const struct hostdata_track *t)
+{
+	uint32_t k = (uint32_t)(t->r.connection_id >> 32);
+
+	(void)ctx;
+	ck_assert_uint_lt(k, 2);
+	/* each thread's tracks in order, none missing before the last seen */
+	ck_assert_uint_eq((uint32_t)t->r.connection_id, g_span_next[k]);
+	g_span_next[k]++;
+	g_span_seen++;
+}
+
+START_TEST(test_stream_spans_and_shrink)
+{
+	char dir[] = "/tmp/npuprof-test-hostdata-XXXXXX", err[512];
+	struct hostdata h;
+	pthread_t th[2];
+	struct stat sb;
+
+	start_in(dir, 0);
+	for (uintptr_t k = 0; k < 2; k++)
+		ck_assert_int_eq(pthread_create(&th[k], NULL, span_thread, (void *)k), 0);
+	for (int k = 0; k < 2; k++)
+		pthread_join(th[k], NULL);
+	ck_assert_int_eq(npuprof_hostrec_stop(), 0);
+	g_host_file[0] = 0;
+	ck_assert_int_eq(nftw(dir, find_host_file, 8, FTW_PHYS), 0);
+	ck_assert_msg(g_host_file[0], "no host stream in %s", dir);
+
+	ck_assert_int_eq(hostdata_open(&h, dir, 0, stderr, err, sizeof(err)), 0);
+	g_span_next[0] = g_span_next[1] = 0;
+	g_span_seen = 0;
+	ck_assert_int_eq(hostdata_rewind(&h, NULL, span_task, NULL), 0);
+	ck_assert_int_eq(hostdata_drain(&h), 0);
+	ck_assert_uint_eq(g_span_seen, 2 * SPAN_TRACKS);
+	ck_assert_uint_eq(h.damaged_files, 0);
+
+	/* cut short after the index was made: read again, it is damaged */
+	ck_assert_int_eq(stat(g_host_file, &sb), 0);
+	ck_assert_int_eq(truncate(g_host_file, sb.st_size / 2), 0);
+	g_span_next[0] = g_span_next[1] = 0;
+	g_span_seen = 0;
+	ck_assert_int_eq(hostdata_rewind(&h, NULL, span_task, NULL), 0);
+	ck_assert_int_eq(hostdata_drain(&h), 0);
+	ck_assert_uint_gt(h.damaged_files, 0);
+	ck_assert_uint_gt(g_span_seen, SPAN_TRACKS / 2);
+	ck_assert_uint_lt(g_span_seen, 2 * SPAN_TRACKS);
+	hostdata_free(&h);
+	rm_dir(dir);
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("hostdata");
@@ -526,6 +606,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_stream_api_out_of_order);
 	tcase_add_test(tc, test_stream_tsc_stamps);
 	tcase_add_test(tc, test_engines_agree);
+	tcase_add_test(tc, test_stream_spans_and_shrink);
 	suite_add_tcase(s, tc);
 	return s;
 }

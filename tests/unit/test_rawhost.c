@@ -137,6 +137,46 @@ START_TEST(test_crc32_vector)
 }
 END_TEST
 
+/* The CRC bit by bit, the definition the fast paths (slicing by 8, carry-
+ * less multiplication from 64 bytes on) must agree with. */
+static uint32_t crc32_bitwise(uint32_t crc, const unsigned char *p, size_t len)
+{
+	crc = ~crc;
+	while (len--) {
+		crc ^= *p++;
+		for (int k = 0; k < 8; k++)
+			crc = (crc & 1) ? 0xEDB88320u ^ (crc >> 1) : crc >> 1;
+	}
+	return ~crc;
+}
+
+START_TEST(test_crc32_lengths)
+{
+	static unsigned char buf[4096 + 16];
+	uint32_t seed = 12345;
+
+	for (size_t i = 0; i < sizeof(buf); i++) {
+		seed = seed * 1103515245u + 12345u;
+		buf[i] = (unsigned char)(seed >> 16);
+	}
+	/* every length to 300 and some long ones, at every alignment mod 16,
+	 * from a zero and a nonzero running CRC */
+	for (size_t off = 0; off < 16; off++)
+		for (size_t len = 0; len <= 4096; len += len < 300 ? 1 : 61)
+			for (uint32_t init = 0; init < 2; init++) {
+				uint32_t c0 = init ? 0xdeadbeefu : 0;
+
+				ck_assert_uint_eq(npuprof_crc32(c0, buf + off, len),
+						  crc32_bitwise(c0, buf + off, len));
+			}
+	/* all ones and all zeros (the folds' carries) */
+	memset(buf, 0xff, sizeof(buf));
+	ck_assert_uint_eq(npuprof_crc32(0, buf, 1000), crc32_bitwise(0, buf, 1000));
+	memset(buf, 0, sizeof(buf));
+	ck_assert_uint_eq(npuprof_crc32(7, buf, 1000), crc32_bitwise(7, buf, 1000));
+}
+END_TEST
+
 START_TEST(test_clean_stream)
 {
 	ck_assert_msg(g_clean->ret == 0, "%s", g_clean->err);
@@ -577,6 +617,7 @@ Suite *unit_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_crc32_vector);
+	tcase_add_test(tc, test_crc32_lengths);
 	tcase_add_test(tc, test_clean_stream);
 	tcase_add_test(tc, test_truncated_everywhere);
 	tcase_add_test(tc, test_truncated_file_names_path_and_offset);

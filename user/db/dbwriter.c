@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define TMP_PREFIX NPUPROF_TMP_PREFIX
@@ -49,8 +50,23 @@ struct bindcol {
 	const char *name;
 };
 
+/* What a statement's parameter holds (bind_row). */
+enum {
+	BV_NONE,
+	BV_NULL,
+	BV_INT,
+	BV_REAL
+};
+struct bval {
+	int64_t v; /* the integer, or the double's bits */
+	unsigned char tag; /* BV_*: BV_NONE, unknown */
+};
+
 struct tstate {
 	sqlite3_stmt *ins;
+	struct bval *sh, *sh_batch; /* what ins's and ins_batch's parameters hold */
+	sqlite3_stmt *ins_batch; /* BATCH_ROWS rows a step (the writer thread's) */
+	int no_batch; /* ins_batch could not be made */
 	uint64_t rows;
 	unsigned nbind;
 	struct bindcol *bind;
@@ -59,8 +75,10 @@ struct tstate {
 
 /* NPUPROF_DB_THREADED: rows travel to the writer thread in chunks; a chunk
  * is the caller's while it fills, then the thread's until written. */
-#define Q_CHUNKS 8
-#define Q_ROWS 1024
+#define Q_CHUNKS 4
+#define Q_ROWS 4096
+/* Rows of one table a step of a batched INSERT on the writer thread. */
+#define BATCH_ROWS 32
 struct qchunk {
 	unsigned n;
 	unsigned char *tab; /* table of each row */
@@ -77,6 +95,7 @@ struct wqueue {
 	int stop;
 	int err; /* the thread's first failure */
 	char msg[1024];
+	double cpu_seconds; /* the thread's CPU time, when it ends */
 };
 
 struct npuprof_db {
@@ -98,6 +117,7 @@ struct npuprof_db {
 	int64_t *npu_ids; /* NPU_INFO ids, for RANK_DEVICE_MAP */
 	size_t n_npu, cap_npu;
 	struct wqueue *q; /* NPUPROF_DB_THREADED, while the thread runs */
+	double sql_seconds, fsync_seconds; /* npuprof_db_timings */
 };
 
 static int set_msg(struct npuprof_db *w, int rc, const char *fmt, ...)
@@ -211,34 +231,57 @@ static int create_temp(struct npuprof_db *w, const char *dir, const char *name)
 	return atomic_tmp_create(dir, name, &w->tmp_path);
 }
 
+/* "INSERT INTO T (cols) VALUES (?, ...)" with nrows rows of parameters
+ * into sql; the bind plan too when plan is set. 0, or -EOVERFLOW. */
+static int insert_sql(struct npuprof_db *w, const struct npuprof_db_table_def *def, unsigned nrows,
+		      char *sql, size_t len, int plan)
+{
+	struct tstate *ts = &w->t[def->id];
+	size_t pos;
+	unsigned n = 0;
+
+	pos = (size_t)snprintf(sql, len, "INSERT INTO %s (", def->name);
+	for (unsigned i = 0; i < def->ncols && pos < len; i++) {
+		const struct npuprof_db_column *c = &def->cols[i];
+
+		if (!c->sql[w->schema])
+			continue;
+		pos += (size_t)snprintf(sql + pos, len - pos, "%s%s", n ? ", " : "",
+					c->sql[w->schema]);
+		if (plan) {
+			ts->bind[n] = (struct bindcol){ c->offset, c->kind, c->sql[w->schema] };
+			ts->has_txt |= c->kind == NPUPROF_DBK_TXT;
+		}
+		n++;
+	}
+	if (pos < len)
+		pos += (size_t)snprintf(sql + pos, len - pos, ") VALUES ");
+	for (unsigned r = 0; r < nrows && pos < len; r++)
+		for (unsigned i = 0; i < n && pos < len; i++)
+			pos += (size_t)snprintf(sql + pos, len - pos, "%s%s%s",
+						i ? "" :
+						r ? ",(" :
+						    "(",
+						i ? ",?" : "?", i + 1 == n ? ")" : "");
+	if (plan)
+		ts->nbind = n;
+	return pos < len ? 0 : -EOVERFLOW;
+}
+
 /* Prepare "INSERT INTO T (cols) VALUES (?, ...)" and the bind plan. */
 static int prepare_insert(struct npuprof_db *w, const struct npuprof_db_table_def *def)
 {
 	struct tstate *ts = &w->t[def->id];
 	char sql[4096];
-	size_t pos;
-	unsigned n = 0;
 	int rc;
 
 	ts->bind = calloc(def->ncols, sizeof(*ts->bind));
-	if (!ts->bind)
+	ts->sh = calloc(def->ncols, sizeof(*ts->sh));
+	if (!ts->bind || !ts->sh)
 		return set_msg(w, w->err = -ENOMEM, "%s: out of memory", def->name);
-	pos = (size_t)snprintf(sql, sizeof(sql), "INSERT INTO %s (", def->name);
-	for (unsigned i = 0; i < def->ncols; i++) {
-		const struct npuprof_db_column *c = &def->cols[i];
-
-		if (!c->sql[w->schema])
-			continue;
-		pos += (size_t)snprintf(sql + pos, sizeof(sql) - pos, "%s%s", n ? ", " : "",
-					c->sql[w->schema]);
-		ts->bind[n++] = (struct bindcol){ c->offset, c->kind, c->sql[w->schema] };
-		ts->has_txt |= c->kind == NPUPROF_DBK_TXT;
-	}
-	pos += (size_t)snprintf(sql + pos, sizeof(sql) - pos, ") VALUES (");
-	for (unsigned i = 0; i < n; i++)
-		pos += (size_t)snprintf(sql + pos, sizeof(sql) - pos, "%s?", i ? ", " : "");
-	snprintf(sql + pos, sizeof(sql) - pos, ")");
-	ts->nbind = n;
+	if (insert_sql(w, def, 1, sql, sizeof(sql), 1) < 0)
+		return set_msg(w, w->err = -EOVERFLOW, "%s: INSERT longer than %zu bytes",
+			       def->name, sizeof(sql));
 	rc = sqlite3_prepare_v3(w->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &ts->ins, NULL);
 	return rc == SQLITE_OK ? 0 : fail_sql(w, rc, sql);
 }
@@ -278,71 +321,94 @@ static int str_id_ok(const struct npuprof_db *w, int64_t v, uint32_t nstr)
  * the rename (publish) finds little left to write instead of the whole
  * file: at 1M tasks it was half of finishing. */
 #define FLUSH_ROWS 32768
-static void flush_behind(struct npuprof_db *w)
+static void flush_behind(struct npuprof_db *w, unsigned nrows)
 {
-	if (++w->rows_unflushed < FLUSH_ROWS)
+	w->rows_unflushed += nrows;
+	if (w->rows_unflushed < FLUSH_ROWS)
 		return;
 	w->rows_unflushed = 0;
 	if (w->lock_fd >= 0)
 		(void)sync_file_range(w->lock_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
 }
 
-/* Bind and step one row; the caller has validated table and size. */
-static int write_row_n(struct npuprof_db *w, const struct npuprof_db_table_def *def,
-		       const void *row, uint32_t nstr)
+/* Bind one row's values from parameter first + 1 on; SQLITE_OK, a SQLite
+ * failure, or -EINVAL (a bad string id: its message said). sh holds what
+ * those parameters hold (a statement keeps its bindings over a reset): a
+ * value bound already is not bound again, and consecutive rows repeat most
+ * of theirs (a device, a process, a type, a name). */
+static int bind_row(struct npuprof_db *w, const struct npuprof_db_table_def *def, sqlite3_stmt *s,
+		    int first, const void *row, uint32_t nstr, struct bval *sh)
 {
-	struct tstate *ts = &w->t[def->id];
-	sqlite3_stmt *s = ts->ins;
+	const struct tstate *ts = &w->t[def->id];
 	const char *base = row;
 	int rc = SQLITE_OK;
 
 	for (unsigned i = 0; i < ts->nbind && rc == SQLITE_OK; i++) {
 		const struct bindcol *b = &ts->bind[i];
 		const void *f = base + b->off;
-		int col = (int)i + 1;
+		int col = first + (int)i + 1;
+		int64_t v;
+		unsigned char tag;
 
+		memcpy(&v, f, sizeof(v));
 		switch (b->kind) {
-		case NPUPROF_DBK_STR: {
-			int64_t v;
-
-			memcpy(&v, f, sizeof(v));
-			if (v == NPUPROF_DB_NULL) {
-				rc = sqlite3_bind_null(s, col);
-			} else if (!str_id_ok(w, v, nstr)) {
-				sqlite3_reset(s);
+		case NPUPROF_DBK_STR:
+			if (v != NPUPROF_DB_NULL && !str_id_ok(w, v, nstr))
 				return set_msg(w, -EINVAL,
 					       "%s.%s: string id %lld was not returned by "
 					       "npuprof_db_intern (%u strings interned)",
 					       def->name, b->name, (long long)v, nstr);
-			} else {
-				rc = sqlite3_bind_int64(s, col, v);
-			}
-			break;
-		}
-		case NPUPROF_DBK_I64: {
-			int64_t v;
-
-			memcpy(&v, f, sizeof(v));
-			rc = v == NPUPROF_DB_NULL ? sqlite3_bind_null(s, col) :
-						    sqlite3_bind_int64(s, col, v);
-			break;
-		}
+			/* fall through */
+		case NPUPROF_DBK_I64: tag = v == NPUPROF_DB_NULL ? BV_NULL : BV_INT; break;
 		case NPUPROF_DBK_F64: {
-			double v;
+			double d;
 
-			memcpy(&v, f, sizeof(v));
-			rc = isnan(v) ? sqlite3_bind_null(s, col) : sqlite3_bind_double(s, col, v);
+			memcpy(&d, f, sizeof(d));
+			tag = isnan(d) ? BV_NULL : BV_REAL; /* v: its bits */
 			break;
 		}
-		case NPUPROF_DBK_TXT: {
-			const char *v;
+		default:
+			tag = BV_NONE; /* TXT: a pointer, bound every time */
+			break;
+		}
+		if (tag == BV_NULL)
+			v = 0;
+		if (tag != BV_NONE && sh[i].tag == tag && sh[i].v == v)
+			continue;
+		switch (tag) {
+		case BV_NULL: rc = sqlite3_bind_null(s, col); break;
+		case BV_INT: rc = sqlite3_bind_int64(s, col, v); break;
+		case BV_REAL: {
+			double d;
 
-			memcpy(&v, f, sizeof(v));
-			rc = v ? sqlite3_bind_text(s, col, v, -1, SQLITE_STATIC) :
+			memcpy(&d, &v, sizeof(d));
+			rc = sqlite3_bind_double(s, col, d);
+			break;
+		}
+		default: {
+			const char *t;
+
+			memcpy(&t, f, sizeof(t));
+			rc = t ? sqlite3_bind_text(s, col, t, -1, SQLITE_STATIC) :
 				 sqlite3_bind_null(s, col);
 			break;
 		}
 		}
+		sh[i].tag = rc == SQLITE_OK ? tag : BV_NONE;
+		sh[i].v = v;
+	}
+	return rc;
+}
+
+/* Step s, which holds nrows rows of def bound; counts them. */
+static int step_rows(struct npuprof_db *w, const struct npuprof_db_table_def *def, sqlite3_stmt *s,
+		     int rc, unsigned nrows)
+{
+	struct tstate *ts = &w->t[def->id];
+
+	if (rc < 0) {
+		sqlite3_reset(s);
+		return rc;
 	}
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(s);
@@ -350,13 +416,27 @@ static int write_row_n(struct npuprof_db *w, const struct npuprof_db_table_def *
 	if (rc != SQLITE_DONE) {
 		char what[128];
 
-		snprintf(what, sizeof(what), "inserting row %llu of %s",
-			 (unsigned long long)ts->rows + 1, def->name);
+		if (nrows == 1)
+			snprintf(what, sizeof(what), "inserting row %llu of %s",
+				 (unsigned long long)ts->rows + 1, def->name);
+		else
+			snprintf(what, sizeof(what), "inserting rows %llu to %llu of %s",
+				 (unsigned long long)ts->rows + 1,
+				 (unsigned long long)ts->rows + nrows, def->name);
 		return fail_sql(w, rc, what);
 	}
-	ts->rows++;
-	flush_behind(w);
+	ts->rows += nrows;
+	flush_behind(w, nrows);
 	return 0;
+}
+
+/* Bind and step one row; the caller has validated table and size. */
+static int write_row_n(struct npuprof_db *w, const struct npuprof_db_table_def *def,
+		       const void *row, uint32_t nstr)
+{
+	sqlite3_stmt *s = w->t[def->id].ins;
+
+	return step_rows(w, def, s, bind_row(w, def, s, 0, row, nstr, w->t[def->id].sh), 1);
 }
 
 static int write_row(struct npuprof_db *w, const struct npuprof_db_table_def *def, const void *row)
@@ -377,6 +457,79 @@ static char *msg_buf(struct npuprof_db *w)
 	return on_writer_thread(w) ? w->q->msg : w->msg;
 }
 
+/* The batched INSERT of a table (BATCH_ROWS rows a step), prepared on
+ * first use; NULL where SQLite cannot take that many parameters (rows then
+ * go one a step). */
+static sqlite3_stmt *batch_stmt(struct npuprof_db *w, const struct npuprof_db_table_def *def)
+{
+	struct tstate *ts = &w->t[def->id];
+	char sql[16384];
+
+	if (ts->ins_batch || ts->no_batch)
+		return ts->ins_batch;
+	ts->no_batch = 1;
+	if ((int64_t)ts->nbind * BATCH_ROWS >
+		    sqlite3_limit(w->db, SQLITE_LIMIT_VARIABLE_NUMBER, -1) ||
+	    !(ts->sh_batch = calloc((size_t)ts->nbind * BATCH_ROWS, sizeof(*ts->sh_batch))) ||
+	    insert_sql(w, def, BATCH_ROWS, sql, sizeof(sql), 0) < 0 ||
+	    sqlite3_prepare_v3(w->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &ts->ins_batch, NULL) !=
+		    SQLITE_OK) {
+		sqlite3_finalize(ts->ins_batch);
+		ts->ins_batch = NULL;
+		return NULL;
+	}
+	ts->no_batch = 0;
+	return ts->ins_batch;
+}
+
+/* A chunk's rows, each table's in the order they came (so a table's rows
+ * and rowids are those of one row a step), BATCH_ROWS rows of a table a
+ * step where there are that many: one step a row was a third of SQLite's
+ * work (opening and closing the table's cursor, halting the statement).
+ * String ids were checked by the caller: no bound here. */
+static int write_chunk(struct npuprof_db *w, const struct qchunk *c)
+{
+	const struct wqueue *q = w->q;
+	unsigned start[NPUPROF_DB_TABLE_COUNT + 1], at[NPUPROF_DB_TABLE_COUNT];
+	uint16_t order[Q_ROWS];
+	int r = 0;
+
+	memset(start, 0, sizeof(start));
+	for (unsigned i = 0; i < c->n; i++)
+		start[c->tab[i] + 1]++;
+	for (unsigned t = 0; t < NPUPROF_DB_TABLE_COUNT; t++)
+		start[t + 1] += start[t];
+	memcpy(at, start, sizeof(at));
+	for (unsigned i = 0; i < c->n; i++)
+		order[at[c->tab[i]]++] = (uint16_t)i;
+	for (unsigned t = 0; t < NPUPROF_DB_TABLE_COUNT && !r; t++) {
+		const struct npuprof_db_table_def *def = &npuprof_db_tables[t];
+		unsigned k = start[t], end = start[t + 1];
+		sqlite3_stmt *s = end - k >= BATCH_ROWS ? batch_stmt(w, def) : NULL;
+
+		for (; s && end - k >= BATCH_ROWS && !r; k += BATCH_ROWS) {
+			int rc = SQLITE_OK;
+
+			for (unsigned j = 0; j < BATCH_ROWS && rc == SQLITE_OK; j++)
+				rc = bind_row(w, def, s, (int)(j * w->t[t].nbind),
+					      c->rows + order[k + j] * q->rowmax, UINT32_MAX,
+					      w->t[t].sh_batch + j * w->t[t].nbind);
+			r = step_rows(w, def, s, rc, BATCH_ROWS);
+		}
+		for (; k < end && !r; k++)
+			r = write_row_n(w, def, c->rows + order[k] * q->rowmax, UINT32_MAX);
+	}
+	return r;
+}
+
+static double thread_cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static void *writer_main(void *arg)
 {
 	struct npuprof_db *w = arg;
@@ -392,10 +545,8 @@ static void *writer_main(void *arg)
 		int failed = q->err;
 
 		pthread_mutex_unlock(&q->mu);
-		/* string ids were checked by the caller: no bound here */
-		for (unsigned i = 0; i < c->n && !failed; i++)
-			failed = write_row_n(w, &npuprof_db_tables[c->tab[i]],
-					     c->rows + i * q->rowmax, UINT32_MAX);
+		if (!failed)
+			failed = write_chunk(w, c);
 		c->n = 0;
 		pthread_mutex_lock(&q->mu);
 		if (failed && !q->err)
@@ -405,6 +556,7 @@ static void *writer_main(void *arg)
 		pthread_cond_broadcast(&q->cv);
 	}
 	pthread_mutex_unlock(&q->mu);
+	q->cpu_seconds = thread_cpu_seconds();
 	return NULL;
 }
 
@@ -455,6 +607,7 @@ static void q_stop(struct npuprof_db *w)
 	pthread_cond_broadcast(&q->cv);
 	pthread_mutex_unlock(&q->mu);
 	pthread_join(q->thread, NULL);
+	w->sql_seconds += q->cpu_seconds;
 	pthread_mutex_destroy(&q->mu);
 	pthread_cond_destroy(&q->cv);
 	for (unsigned i = 0; i < Q_CHUNKS; i++) {
@@ -592,7 +745,8 @@ static void discard(struct npuprof_db *w)
 	q_stop(w);
 	for (unsigned i = 0; i < NPUPROF_DB_TABLE_COUNT; i++) {
 		sqlite3_finalize(w->t[i].ins);
-		w->t[i].ins = NULL;
+		sqlite3_finalize(w->t[i].ins_batch);
+		w->t[i].ins = w->t[i].ins_batch = NULL;
 	}
 	if (w->db) {
 		sqlite3_close(w->db);
@@ -612,8 +766,11 @@ static void discard(struct npuprof_db *w)
 static void destroy(struct npuprof_db *w)
 {
 	discard(w);
-	for (unsigned i = 0; i < NPUPROF_DB_TABLE_COUNT; i++)
+	for (unsigned i = 0; i < NPUPROF_DB_TABLE_COUNT; i++) {
 		free(w->t[i].bind);
+		free(w->t[i].sh);
+		free(w->t[i].sh_batch);
+	}
 	npuprof_strtab_free(w->st);
 	for (unsigned i = 1; i < NPUPROF_DB_SPACE_COUNT; i++)
 		npuprof_strtab_free(w->space[i]);
@@ -935,6 +1092,8 @@ static int write_strings(struct npuprof_db *w)
 		n += m;
 	}
 	w->t[def->id].rows = n;
+	/* bound here, not by bind_row: what it knows of them is not true */
+	memset(w->t[def->id].sh, 0, w->t[def->id].nbind * sizeof(*w->t[def->id].sh));
 	return 0;
 }
 
@@ -981,6 +1140,7 @@ static int publish(struct npuprof_db *w)
 
 int npuprof_db_finish(struct npuprof_db *w)
 {
+	double cpu0;
 	int r;
 
 	if (!w)
@@ -988,6 +1148,11 @@ int npuprof_db_finish(struct npuprof_db *w)
 	if (w->finished)
 		return set_msg(w, -EINVAL, "%s: already finished", w->final_path);
 	q_stop(w);
+	/* the rows' pages start going to the disk while the indexes are built
+	 * (publish's fsync then waits for little more than those) */
+	if (w->lock_fd >= 0)
+		(void)sync_file_range(w->lock_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+	cpu0 = thread_cpu_seconds();
 	r = w->err;
 	if (!r)
 		r = write_default_rank_map(w);
@@ -1006,7 +1171,8 @@ int npuprof_db_finish(struct npuprof_db *w)
 		r = exec(w, "COMMIT");
 	for (unsigned i = 0; !r && i < NPUPROF_DB_TABLE_COUNT; i++) {
 		sqlite3_finalize(w->t[i].ins);
-		w->t[i].ins = NULL;
+		sqlite3_finalize(w->t[i].ins_batch);
+		w->t[i].ins = w->t[i].ins_batch = NULL;
 	}
 	if (!r) {
 		int rc = sqlite3_close(w->db);
@@ -1016,8 +1182,15 @@ int npuprof_db_finish(struct npuprof_db *w)
 		else
 			w->db = NULL;
 	}
-	if (!r)
+	w->sql_seconds += thread_cpu_seconds() - cpu0;
+	if (!r) {
+		struct timespec t0, t1;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		r = publish(w);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		w->fsync_seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	}
 	if (r) {
 		w->err = r;
 		discard(w);
@@ -1045,6 +1218,12 @@ const char *npuprof_db_path(const struct npuprof_db *w)
 const char *npuprof_db_temp_path(const struct npuprof_db *w)
 {
 	return w && w->tmp_path ? w->tmp_path : "";
+}
+
+void npuprof_db_timings(const struct npuprof_db *w, double *sql_seconds, double *sync_seconds)
+{
+	*sql_seconds = w ? w->sql_seconds : 0;
+	*sync_seconds = w ? w->fsync_seconds : 0;
 }
 
 const char *npuprof_db_errmsg(const struct npuprof_db *w)

@@ -1369,14 +1369,34 @@ static int keep_more_complete(struct export_ctx *x, const char *outdir,
 /* ---- one database ------------------------------------------------------------ */
 
 /* Pass 1 over the kernel stream, and what it says about the file. */
+/* This thread's CPU time, for the breakdown. */
+static double thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* CPU seconds since cpu0 less the seconds spent reading (never below 0). */
+static double cpu_less_reads(double cpu0, double read)
+{
+	double d = thread_cpu() - cpu0 - read;
+
+	return d > 0 ? d : 0;
+}
+
 static long scan_kernel(struct export_ctx *x, const char *kpath)
 {
 	struct npuprof_rawk_info info;
 	char kerr[1024];
+	double cpu0 = thread_cpu();
 	long n;
 
 	x->prog.total = 0;
 	n = npuprof_rawk_read(kpath, on_scan_record, x, &info, kerr, sizeof(kerr));
+	x->res->read_seconds += info.read_ns / 1e9;
+	x->res->decode_seconds += cpu_less_reads(cpu0, info.read_ns / 1e9);
 	if (x->kern.warned) {
 		/* a second database of the same export: said the first time */
 		x->res->kernel_bad_records = info.bad_records;
@@ -1467,9 +1487,14 @@ static void correlate_kernel(struct export_ctx *x, const char *kpath)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	x->prog.fed = 0;
 	x->prog.last_pct = -1;
+	double cpu0 = thread_cpu(), read = x->hd->read_ns / -1e9;
 	if (n > 0) {
+		struct npuprof_rawk_info info;
+
 		/* pass 2; its damage was reported by pass 1 */
-		npuprof_rawk_read(kpath, on_kernel_record, x, NULL, NULL, 0);
+		npuprof_rawk_read(kpath, on_kernel_record, x, &info, NULL, 0);
+		x->res->read_seconds += info.read_ns / 1e9;
+		read += info.read_ns / 1e9;
 		while (x->win.n && !x->err)
 			feed(x, window_pop(x));
 	}
@@ -1478,6 +1503,8 @@ static void correlate_kernel(struct export_ctx *x, const char *kpath)
 		check(x, corr_drain(&x->corr));
 	progress(x);
 	corr_finish(&x->corr);
+	read += x->hd->read_ns / 1e9; /* the host merge's, during this pass */
+	x->res->correlate_cpu_seconds += cpu_less_reads(cpu0, read);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	x->res->correlate_seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 }
@@ -1537,7 +1564,12 @@ static int finish_database(struct export_ctx *x, const char *outdir,
 	}
 	r = keep_more_complete(x, outdir, dbo, err, errlen);
 	if (r == 0) {
+		double sql, sync;
+
 		r = npuprof_db_finish(x->w);
+		npuprof_db_timings(x->w, &sql, &sync);
+		x->res->sqlite_seconds += sql;
+		x->res->fsync_seconds += sync;
 		if (r < 0)
 			npuprof_seterr(
 				err, errlen,
@@ -1581,7 +1613,7 @@ struct host_open {
 	char *err;
 	size_t errlen;
 	int r;
-	double seconds;
+	double seconds, cpu;
 };
 
 static void *host_open_main(void *arg)
@@ -1590,7 +1622,9 @@ static void *host_open_main(void *arg)
 	struct timespec t0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	h->cpu = thread_cpu();
 	h->r = hostdata_open(h->hd, h->dir, h->flags, h->warn, h->err, h->errlen);
+	h->cpu = thread_cpu() - h->cpu;
 	h->seconds = secs_since(&t0);
 	return NULL;
 }
@@ -1601,18 +1635,20 @@ static void *host_open_main(void *arg)
 static int open_host_beside_scan(struct export_ctx *x, struct hostdata *hd, const char *dir,
 				 unsigned flags, const char *kpath, char *err, size_t errlen)
 {
-	struct host_open h = { hd, dir, flags, x->warn, err, errlen, 0, 0 };
+	struct host_open h = { hd, dir, flags, x->warn, err, errlen, 0, 0, 0 };
 	pthread_t t;
 
 	if (x->kern.host_only || pthread_create(&t, NULL, host_open_main, &h) != 0) {
 		host_open_main(&h);
 		x->res->load_seconds = h.seconds;
+		x->res->decode_seconds += h.cpu;
 		return h.r;
 	}
 	x->kern.prescan_n = scan_kernel(x, kpath);
 	x->kern.prescanned = 1;
 	pthread_join(t, NULL);
 	x->res->load_seconds = h.seconds;
+	x->res->decode_seconds += h.cpu;
 	if (h.r < 0)
 		x->kern.prescanned = 0;
 	return h.r;
@@ -1842,6 +1878,7 @@ int npuprof_export(const char *dir, const struct npuprof_export_opts *o,
 	res->drops = s.dropped > x.corr.stats.drops_lost ? s.dropped : x.corr.stats.drops_lost;
 	res->late = x.corr.stats.late;
 	res->host_lost = hd.lost;
+	res->read_seconds += hd.read_ns / 1e9;
 	if (o->json) {
 		r = write_trace(&s, res->db_path, dir, res, x.cancel, err, errlen);
 		if (r < 0)

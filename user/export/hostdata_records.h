@@ -160,6 +160,7 @@ struct hostdata {
 	uint64_t damaged_files; /* damaged or unreadable */
 	uint64_t unreadable_files; /* of which nothing could be read */
 	uint64_t files;
+	uint64_t read_ns; /* CPU time in the merge's reads (the export's breakdown) */
 };
 
 #endif
