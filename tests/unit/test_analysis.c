@@ -14,6 +14,9 @@
 #include "npuprof/db.h"
 #include "npuprof/msprof_ids.h"
 
+/* "g1"'s hash id (msprof-analyze's double_hash) */
+#define G1 "13039520724198"
+
 static char dir[256], dbpath[512], anpath[512];
 
 #define LINK_ON_CHIP 0
@@ -179,6 +182,32 @@ static double q_real(sqlite3 *db, const char *sql)
 			      (double)(want));                                                \
 	} while (0)
 
+/* tests/sql/check.sh on db (or on a copy damaged by sql, whose FAIL must be
+ * query's): its exit status. */
+static int run_check(const char *db, const char *sql, const char *query)
+{
+	char cmd[2048], copy[600];
+	int st;
+
+	snprintf(copy, sizeof(copy), "%s.check", db);
+	snprintf(cmd, sizeof(cmd), "cp %s %s && chmod u+w %s", db, copy, copy);
+	ck_assert_int_eq(system(cmd), 0);
+	if (sql) {
+		snprintf(cmd, sizeof(cmd), "sqlite3 %s \"%s\"", copy, sql);
+		ck_assert_int_eq(system(cmd), 0);
+	}
+	snprintf(cmd, sizeof(cmd), "tests/sql/check.sh %s > %s.out 2>&1", copy, copy);
+	st = system(cmd);
+	if (query) {
+		snprintf(cmd, sizeof(cmd), "grep -q '%s *FAIL' %s.out", query, copy);
+		ck_assert_msg(system(cmd) == 0, "%s does not say FAIL after %s", query, sql);
+	} else if (st) {
+		snprintf(cmd, sizeof(cmd), "cat %s.out", copy);
+		ck_assert_int_eq(system(cmd), 0);
+	}
+	return st;
+}
+
 START_TEST(comm_tables)
 {
 	struct analysis_result res;
@@ -212,7 +241,7 @@ START_TEST(comm_tables)
 				"SELECT step || ' ' || type || ' ' || group_name FROM "
 				"CommAnalyzerTime WHERE hccl_op_name = 'hcom_allReduce__1_0_1'",
 				buf, sizeof(buf)),
-			 "step1 collective g1");
+			 "step1 collective " G1);
 	NEAR(db,
 	     "SELECT start_timestamp FROM CommAnalyzerTime WHERE hccl_op_name = "
 	     "'hcom_allReduce__1_0_1'",
@@ -315,6 +344,23 @@ START_TEST(comm_tables)
 	NEAR(db, "SELECT preparing + computing FROM StepTraceTime WHERE step='2'", 0);
 	ck_assert_int_eq(q_int(db, "SELECT deviceId FROM StepTraceTime WHERE step='2'"), 0);
 	sqlite3_close(db);
+
+	/* the consumer queries (tests/sql/18, 19) pass on it, and fail on
+	 * copies damaged the way they guard against */
+	ck_assert_int_eq(run_check(anpath, NULL, NULL), 0);
+	ck_assert_int_ne(run_check(anpath, "UPDATE CommAnalyzerBandwidth SET bandwidth = 2 * bandwidth",
+				   "18_comm_analyzer"),
+			 0);
+	ck_assert_int_ne(run_check(anpath, "UPDATE CommAnalyzerTime SET idle_time = idle_time + 1",
+				   "18_comm_analyzer"),
+			 0);
+	ck_assert_int_ne(run_check(anpath,
+				   "DELETE FROM CommAnalyzerMatrix WHERE hccl_op_name GLOB '*-total'",
+				   "18_comm_analyzer"),
+			 0);
+	ck_assert_int_ne(run_check(anpath, "UPDATE StepTraceTime SET overlapped = overlapped + 1",
+				   "19_step_trace_time"),
+			 0);
 	tu_rm_rf(dir);
 }
 END_TEST

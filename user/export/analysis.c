@@ -77,7 +77,8 @@ struct link {
 };
 
 struct cop {
-	char *name, *group;
+	char *name, *group; /* group: the communicator's hash id */
+	char *raw_group; /* COMMUNICATION_OP.groupName */
 	struct ctask *t;
 	size_t n, cap;
 	int64_t start_ns; /* first main-stream task */
@@ -478,12 +479,31 @@ static void free_ops(struct cop *ops, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		free(ops[i].name);
 		free(ops[i].group);
+		free(ops[i].raw_group);
 		free(ops[i].t);
 		free(ops[i].links);
 		for (int k = 0; k < BW_N; k++)
 			free(ops[i].bw[k].dist);
 	}
 	free(ops);
+}
+
+/*
+ * The communicator's hash id, the group_name of msprof's HCCL data and so of
+ * analysis.db (msprof-analyze matches it against the double hash of
+ * parallel_group_info's communicator names: cluster_analyse/common_func/
+ * utils.py double_hash). Over the name's bytes (Python hashes its code
+ * points: the same for ASCII names).
+ */
+static void group_hash(const char *name, char *buf, size_t len)
+{
+	uint32_t a = 0, b = 0;
+
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+		a = a * 29u + *p;
+		b = b * 131u + *p;
+	}
+	snprintf(buf, len, "%" PRIu64, (uint64_t)a << 32 | b);
 }
 
 /* Every op (name@group, as msprof groups) with its small tasks in time order. */
@@ -515,7 +535,7 @@ static int load_ops(struct ctx *c, struct cop **out, size_t *nout)
 		struct cop *o = n ? &ops[n - 1] : NULL;
 		struct ctask *t;
 
-		if (!o || strcmp(o->name, name) || strcmp(o->group, group)) {
+		if (!o || strcmp(o->name, name) || strcmp(o->raw_group, group)) {
 			if (n == cap) {
 				size_t m = cap ? 2 * cap : 64;
 				struct cop *p = realloc(ops, m * sizeof(*p));
@@ -528,9 +548,15 @@ static int load_ops(struct ctx *c, struct cop **out, size_t *nout)
 			o = &ops[n++];
 			memset(o, 0, sizeof(*o));
 			o->name = strdup(name);
-			o->group = strdup(group);
+			{
+				char h[32];
+
+				group_hash(group, h, sizeof(h));
+				o->group = strdup(h);
+			}
 			o->step = -1;
-			if (!o->name || !o->group)
+			o->raw_group = strdup(group);
+			if (!o->name || !o->group || !o->raw_group)
 				goto nomem;
 		}
 		if (o->n == o->cap) {
