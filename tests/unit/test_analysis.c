@@ -348,16 +348,18 @@ START_TEST(comm_tables)
 	/* the consumer queries (tests/sql/18, 19) pass on it, and fail on
 	 * copies damaged the way they guard against */
 	ck_assert_int_eq(run_check(anpath, NULL, NULL), 0);
-	ck_assert_int_ne(run_check(anpath, "UPDATE CommAnalyzerBandwidth SET bandwidth = 2 * bandwidth",
+	ck_assert_int_ne(run_check(anpath,
+				   "UPDATE CommAnalyzerBandwidth SET bandwidth = 2 * bandwidth",
 				   "18_comm_analyzer"),
 			 0);
 	ck_assert_int_ne(run_check(anpath, "UPDATE CommAnalyzerTime SET idle_time = idle_time + 1",
 				   "18_comm_analyzer"),
 			 0);
-	ck_assert_int_ne(run_check(anpath,
-				   "DELETE FROM CommAnalyzerMatrix WHERE hccl_op_name GLOB '*-total'",
-				   "18_comm_analyzer"),
-			 0);
+	ck_assert_int_ne(
+		run_check(anpath,
+			  "DELETE FROM CommAnalyzerMatrix WHERE hccl_op_name GLOB '*-total'",
+			  "18_comm_analyzer"),
+		0);
 	ck_assert_int_ne(run_check(anpath, "UPDATE StepTraceTime SET overlapped = overlapped + 1",
 				   "19_step_trace_time"),
 			 0);

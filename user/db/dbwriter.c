@@ -818,22 +818,31 @@ static int first_row(struct npuprof_db *w, const struct npuprof_db_table_def *de
 	return create_table(w, def);
 }
 
-int npuprof_db_insert(struct npuprof_db *w, enum npuprof_db_table t, const void *row,
-		      size_t row_size)
+/* Table t of a usable, unfinished writer into *def; 0 or a negative errno. */
+static int table_for_write(struct npuprof_db *w, enum npuprof_db_table t,
+			   const struct npuprof_db_table_def **def)
 {
-	const struct npuprof_db_table_def *def;
-	int r;
-
 	if (!w)
 		return -EINVAL;
 	if (w->err)
 		return w->err;
 	if (w->finished)
 		return set_msg(w, -EINVAL, "%s: already finished", w->final_path);
-	def = npuprof_dbschema_table(t);
-	if (!def)
+	*def = npuprof_dbschema_table(t);
+	if (!*def)
 		return set_msg(w, -EINVAL, "invalid table id %d (valid: 0..%d)", (int)t,
 			       NPUPROF_DB_TABLE_COUNT - 1);
+	return 0;
+}
+
+int npuprof_db_insert(struct npuprof_db *w, enum npuprof_db_table t, const void *row,
+		      size_t row_size)
+{
+	const struct npuprof_db_table_def *def;
+	int r = table_for_write(w, t, &def);
+
+	if (r)
+		return r;
 	if (!row)
 		return set_msg(w, -EINVAL, "%s: NULL row", def->name);
 	if (row_size != def->row_size)
@@ -882,18 +891,10 @@ int npuprof_db_insert(struct npuprof_db *w, enum npuprof_db_table t, const void 
 int npuprof_db_create_table(struct npuprof_db *w, enum npuprof_db_table t)
 {
 	const struct npuprof_db_table_def *def;
-	int r;
+	int r = table_for_write(w, t, &def);
 
-	if (!w)
-		return -EINVAL;
-	if (w->err)
-		return w->err;
-	if (w->finished)
-		return set_msg(w, -EINVAL, "%s: already finished", w->final_path);
-	def = npuprof_dbschema_table(t);
-	if (!def)
-		return set_msg(w, -EINVAL, "invalid table id %d (valid: 0..%d)", (int)t,
-			       NPUPROF_DB_TABLE_COUNT - 1);
+	if (r)
+		return r;
 	if (w->t[t].ins)
 		return 0;
 	if (w->q) {

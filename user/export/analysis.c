@@ -104,6 +104,25 @@ struct ctx {
 	size_t errlen;
 };
 
+/* Room for element n of the array *p (capacity *cap, elements of size
+ * bytes; first allocation: first elements). 0 or -ENOMEM. */
+static int grow_(void **p, size_t *cap, size_t n, size_t size, size_t first)
+{
+	size_t m;
+	void *q;
+
+	if (n < *cap)
+		return 0;
+	m = *cap ? 2 * *cap : first;
+	q = realloc(*p, m * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = m;
+	return 0;
+}
+#define GROW(p, cap, n, first) grow_((void **)&(p), &(cap), (n), sizeof(*(p)), (first))
+
 static int fail(struct ctx *c, const char *what)
 {
 	npuprof_seterr(c->err, c->errlen, "%s: %s: %s", c->path, what, sqlite3_errmsg(c->db));
@@ -207,15 +226,8 @@ static int bw_record(struct bwinfo *b, double mb, double ms)
 			b->dist[i].dur_ms += ms;
 			return 0;
 		}
-	if (b->ndist == b->capdist) {
-		size_t n = b->capdist ? 2 * b->capdist : 4;
-		struct pkt *p = realloc(b->dist, n * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		b->dist = p;
-		b->capdist = n;
-	}
+	if (GROW(b->dist, b->capdist, b->ndist, 4))
+		return -ENOMEM;
 	b->dist[b->ndist++] = (struct pkt){ mb, ms, 1 };
 	return 0;
 }
@@ -253,15 +265,8 @@ static int link_add(struct cop *o, int64_t src, int64_t dst, const char *transpo
 			break;
 		}
 	if (!l) {
-		if (o->nlinks == o->caplinks) {
-			size_t n = o->caplinks ? 2 * o->caplinks : 4;
-			struct link *p = realloc(o->links, n * sizeof(*p));
-
-			if (!p)
-				return -ENOMEM;
-			o->links = p;
-			o->caplinks = n;
-		}
+		if (GROW(o->links, o->caplinks, o->nlinks, 4))
+			return -ENOMEM;
 		l = &o->links[o->nlinks++];
 		memset(l, 0, sizeof(*l));
 		l->src = src;
@@ -536,15 +541,8 @@ static int load_ops(struct ctx *c, struct cop **out, size_t *nout)
 		struct ctask *t;
 
 		if (!o || strcmp(o->name, name) || strcmp(o->raw_group, group)) {
-			if (n == cap) {
-				size_t m = cap ? 2 * cap : 64;
-				struct cop *p = realloc(ops, m * sizeof(*p));
-
-				if (!p)
-					goto nomem;
-				ops = p;
-				cap = m;
-			}
+			if (GROW(ops, cap, n, 64))
+				goto nomem;
 			o = &ops[n++];
 			memset(o, 0, sizeof(*o));
 			o->name = strdup(name);
@@ -559,15 +557,8 @@ static int load_ops(struct ctx *c, struct cop **out, size_t *nout)
 			if (!o->name || !o->group || !o->raw_group)
 				goto nomem;
 		}
-		if (o->n == o->cap) {
-			size_t m = o->cap ? 2 * o->cap : 16;
-			struct ctask *p = realloc(o->t, m * sizeof(*p));
-
-			if (!p)
-				goto nomem;
-			o->t = p;
-			o->cap = m;
-		}
+		if (GROW(o->t, o->cap, o->n, 16))
+			goto nomem;
 		t = &o->t[o->n++];
 		memset(t, 0, sizeof(*t));
 		t->start = sqlite3_column_int64(s, 2);
@@ -656,18 +647,11 @@ static int load_steps(struct ctx *c, struct step_range **out, size_t *nout)
 				       -1, &s, NULL) != SQLITE_OK)
 			return fail(c, "reading STEP_TIME");
 		while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-			if (n == cap) {
-				size_t m = cap ? 2 * cap : 16;
-				struct step_range *p = realloc(v, m * sizeof(*p));
-
-				if (!p) {
-					sqlite3_finalize(s);
-					free(v);
-					npuprof_seterr(c->err, c->errlen, "out of memory");
-					return -ENOMEM;
-				}
-				v = p;
-				cap = m;
+			if (GROW(v, cap, n, 16)) {
+				sqlite3_finalize(s);
+				free(v);
+				npuprof_seterr(c->err, c->errlen, "out of memory");
+				return -ENOMEM;
 			}
 			memset(&v[n], 0, sizeof(v[n]));
 			v[n].id = sqlite3_column_int64(s, 0);
@@ -1025,18 +1009,11 @@ static int load_spans(struct ctx *c, const char *sql, int comm, struct span **ou
 	if (sqlite3_prepare_v2(c->db, sql, -1, &s, NULL) != SQLITE_OK)
 		return fail(c, "reading the step's tasks");
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (n == cap) {
-			size_t m = cap ? 2 * cap : 256;
-			struct span *p = realloc(v, m * sizeof(*p));
-
-			if (!p) {
-				sqlite3_finalize(s);
-				free(v);
-				npuprof_seterr(c->err, c->errlen, "out of memory");
-				return -ENOMEM;
-			}
-			v = p;
-			cap = m;
+		if (GROW(v, cap, n, 256)) {
+			sqlite3_finalize(s);
+			free(v);
+			npuprof_seterr(c->err, c->errlen, "out of memory");
+			return -ENOMEM;
 		}
 		v[n].dev = sqlite3_column_int64(s, 0);
 		v[n].start = sqlite3_column_int64(s, 1);
