@@ -12,7 +12,7 @@ usage: torch_ddp_test.py OUT STEPS            (profiles, checks its database)
 The script is torch_npu's profiling example with the import changed:
 _ExperimentalConfig(export_type=Db, Level1, PipeUtilization, l2_cache
 False, data_simplification False), tensorboard_trace_handler, the CPU and
-NPU activities. The profile starts before DDP wraps the model, so DDP's
+NPU activities, a schedule with every step active. The profile starts before DDP wraps the model, so DDP's
 parameter check (an all-gather) and its broadcast of the initial state
 are in it; each step runs forward, backward (DDP's reducer all-reduces
 each gradient bucket from C++), the optimiser and one explicit
@@ -202,8 +202,12 @@ def check_analysis(db, path, rank, fails):
                                       "'allreduce-%'")}
     if not {"0", "1"} <= ranks:
         fails.append("CommAnalyzerMatrix names ranks %s" % sorted(ranks))
-    steps = sorted(str(i) for (i,) in db.execute("SELECT id FROM STEP_TIME"))
-    rows = sorted(s for (s,) in an.execute("SELECT step FROM StepTraceTime"))
+    has_steps = db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'STEP_TIME'").fetchone()[0]
+    steps = sorted(str(i) for (i,) in db.execute("SELECT id FROM STEP_TIME")) if has_steps else [None]
+    if has_steps != 1:
+        fails.append("no STEP_TIME: the job's schedule made no steps")
+    rows = sorted((s for (s,) in an.execute("SELECT step FROM StepTraceTime")),
+                  key=lambda x: (x is not None, x))
     devs = [d for (d,) in an.execute("SELECT DISTINCT deviceId FROM StepTraceTime")]
     say("rank %d: analysis.db: StepTraceTime steps %s on devices %s (STEP_TIME %s), matrix "
         "ranks %s" % (rank, rows, devs, steps, sorted(ranks)))
@@ -233,6 +237,9 @@ def main():
         prof = torch_npu_profiler.profile(
             activities=[torch_npu_profiler.ProfilerActivity.CPU,
                         torch_npu_profiler.ProfilerActivity.NPU],
+            # every step active: the steps are STEP_TIME rows and
+            # analysis.db's StepTraceTime rows
+            schedule=torch_npu_profiler.schedule(wait=0, warmup=0, active=steps, repeat=1),
             on_trace_ready=torch_npu_profiler.tensorboard_trace_handler(
                 os.path.join(out, "rank%d" % rank)),
             experimental_config=experimental_config)
