@@ -143,6 +143,21 @@ static int has_table(struct ctx *c, const char *name)
 	return r;
 }
 
+static int has_column(struct ctx *c, const char *table, const char *col)
+{
+	sqlite3_stmt *s;
+	int r;
+
+	if (sqlite3_prepare_v2(c->db, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", -1, &s,
+			       NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, col, -1, SQLITE_STATIC);
+	r = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return r;
+}
+
 static const char *col_text(sqlite3_stmt *s, int i)
 {
 	const unsigned char *v = sqlite3_column_text(s, i);
@@ -514,8 +529,10 @@ static void group_hash(const char *name, char *buf, size_t len)
 /* Every op (name@group, as msprof groups) with its small tasks in time order. */
 static int load_ops(struct ctx *c, struct cop **out, size_t *nout)
 {
-	static const char sql[] =
-		"SELECT so.value, sg.value, t.startNs, t.endNs, st.value, ct.planeId, ct.isMaster, "
+	/* isMaster came with schema 1.1.1: every task of an older database
+	 * counts as the main stream's */
+	static const char sql_fmt[] =
+		"SELECT so.value, sg.value, t.startNs, t.endNs, st.value, ct.planeId, %s, "
 		"et.name, el.name, er.name, ct.size, ct.srcRank, ct.dstRank "
 		"FROM COMMUNICATION_TASK_INFO ct JOIN TASK t ON t.globalTaskId = ct.globalTaskId "
 		"JOIN COMMUNICATION_OP o ON o.opId = ct.opId "
@@ -528,10 +545,13 @@ static int load_ops(struct ctx *c, struct cop **out, size_t *nout)
 	struct cop *ops = NULL;
 	size_t n = 0, cap = 0;
 	sqlite3_stmt *s;
+	char sql[1024];
 	int rc;
 
 	*out = NULL;
 	*nout = 0;
+	snprintf(sql, sizeof(sql), sql_fmt,
+		 has_column(c, "COMMUNICATION_TASK_INFO", "isMaster") ? "ct.isMaster" : "1");
 	if (sqlite3_prepare_v2(c->db, sql, -1, &s, NULL) != SQLITE_OK)
 		return fail(c, "reading the HCCL small tasks");
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
