@@ -29,7 +29,13 @@ struct ttask {
 	int64_t start, end, size, src, dst, plane, master, link;
 	const char *type;
 	int64_t conn, op;
+	int64_t transport, rdma; /* 0: SDMA, no RDMA type */
 };
+
+#define TRANSPORT_RDMA 1
+#define LINK_ROCE 3
+#define RDMA_SEND_NOTIFY 0
+#define RDMA_SEND_PAYLOAD 1
 
 static void put_task(struct npuprof_db *w, int64_t gid, const struct ttask *t, const char *op,
 		     const char *group)
@@ -49,10 +55,10 @@ static void put_task(struct npuprof_db *w, int64_t gid, const struct ttask *t, c
 		.planeId = t->plane,
 		.groupName = npuprof_db_intern(w, group),
 		.notifyId = 1,
-		.rdmaType = RDMA_INVALID,
+		.rdmaType = t->transport == TRANSPORT_RDMA ? t->rdma : RDMA_INVALID,
 		.srcRank = t->src,
 		.dstRank = t->dst,
-		.transportType = TRANSPORT_SDMA,
+		.transportType = t->transport,
 		.size = t->size,
 		.dataType = 65535,
 		.linkType = t->link,
@@ -111,6 +117,17 @@ static void make_db(int hccl, const char *level)
 	};
 	static const struct ttask op2 = { 100300, 100400,    1000000,  0, 1, 0,
 					  1,	  LINK_HCCS, "Memcpy", 3, 2 };
+	/* a send over RDMA: two payloads closed by an RDMASend and a wait */
+	static const struct ttask op3[] = {
+		{ 150000, 151000, 1000000, 0, 1, 0, 1, LINK_ROCE, "RDMASend", 4, 3, TRANSPORT_RDMA,
+		  RDMA_SEND_PAYLOAD },
+		{ 151000, 152000, 1000000, 0, 1, 0, 1, LINK_ROCE, "RDMASend", 4, 3, TRANSPORT_RDMA,
+		  RDMA_SEND_PAYLOAD },
+		{ 152000, 153000, 0, 0, 1, 0, 1, LINK_ROCE, "RDMASend", 4, 3, TRANSPORT_RDMA,
+		  RDMA_SEND_NOTIFY },
+		{ 153000, 156000, 0, 0, 1, 0, 1, LINK_INVALID, "Notify_Wait", 4, 3, TRANSPORT_RDMA,
+		  65535 },
+	};
 	struct npuprof_db_task comp = { .startNs = 2000,
 					.endNs = 12000,
 					.connectionId = 1,
@@ -135,12 +152,16 @@ static void make_db(int hccl, const char *level)
 	put_api(w, 1, 1100, 1200);
 	put_api(w, 2, 1300, 1400);
 	put_api(w, 3, 100100, 100200);
+	put_api(w, 4, 100500, 100600);
 	put_op(w, 1, "hcom_allReduce__1_0_1", 10000, 30000, 2);
 	put_op(w, 2, "hcom_allReduce__1_1_1", 100300, 100400, 3);
+	put_op(w, 3, "hcom_send__1_0_1", 150000, 156000, 4);
 	if (hccl) {
 		for (size_t i = 0; i < sizeof(op1) / sizeof(op1[0]); i++)
 			put_task(w, 1 + (int64_t)i, &op1[i], "hcom_allReduce__1_0_1", "g1");
 		put_task(w, 10, &op2, "hcom_allReduce__1_1_1", "g1");
+		for (size_t i = 0; i < sizeof(op3) / sizeof(op3[0]); i++)
+			put_task(w, 20 + (int64_t)i, &op3[i], "hcom_send__1_0_1", "g1");
 	} else {
 		struct npuprof_db_task t = { .startNs = 10000,
 					     .endNs = 30000,
@@ -153,8 +174,15 @@ static void make_db(int hccl, const char *level)
 					      .globalTaskId = 2,
 					      .globalPid = 1 };
 
+		struct npuprof_db_task t3 = { .startNs = 150000,
+					      .endNs = 156000,
+					      .connectionId = 4,
+					      .globalTaskId = 3,
+					      .globalPid = 1 };
+
 		ck_assert_int_eq(npuprof_db_add_task(w, &t), 0);
 		ck_assert_int_eq(npuprof_db_add_task(w, &t2), 0);
+		ck_assert_int_eq(npuprof_db_add_task(w, &t3), 0);
 	}
 	ck_assert_int_eq(npuprof_db_add_step_time(w, &s1), 0);
 	ck_assert_int_eq(npuprof_db_add_step_time(w, &s2), 0);
@@ -236,7 +264,7 @@ START_TEST(comm_tables)
 
 	/* op 1: main stream plane 0; wait 4 us before the first copy (sync)
 	 * and 2 us after; transit the one HCCS copy of plane 0 */
-	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM CommAnalyzerTime"), 2);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM CommAnalyzerTime"), 3);
 	ck_assert_str_eq(q_text(db,
 				"SELECT step || ' ' || type || ' ' || group_name FROM "
 				"CommAnalyzerTime WHERE hccl_op_name = 'hcom_allReduce__1_0_1'",
@@ -298,7 +326,34 @@ START_TEST(comm_tables)
 	     333.3333);
 
 	/* matrix: per step and link top1, middle, bottom1, total */
-	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM CommAnalyzerMatrix"), 12);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM CommAnalyzerMatrix"), 16);
+
+	/* the send: one RDMA run of 2 MB from the first payload's start to the
+	 * end of the wait closing it (3 tasks after a p2p op's payloads: the
+	 * wait is part of the run, no wait time), all packets large (> 0.5 MB) */
+	ck_assert_str_eq(q_text(db,
+				"SELECT step || ' ' || type FROM CommAnalyzerTime WHERE "
+				"hccl_op_name = 'hcom_send__1_0_1'",
+				buf, sizeof(buf)),
+			 "step2 p2p");
+	NEAR(db,
+	     "SELECT transit_time FROM CommAnalyzerTime WHERE hccl_op_name = 'hcom_send__1_0_1'",
+	     0.006);
+	NEAR(db,
+	     "SELECT wait_time + idle_time FROM CommAnalyzerTime WHERE hccl_op_name = "
+	     "'hcom_send__1_0_1'",
+	     0);
+	NEAR(db, "SELECT bandwidth FROM CommAnalyzerBandwidth WHERE transport_type = 'RDMA'",
+	     333.3333);
+	NEAR(db,
+	     "SELECT large_packet_ratio FROM CommAnalyzerBandwidth WHERE transport_type = 'RDMA'",
+	     1);
+	NEAR(db, "SELECT package_size FROM CommAnalyzerBandwidth WHERE transport_type = 'RDMA'", 2);
+	ck_assert_str_eq(q_text(db,
+				"SELECT transport_type || ' ' || type FROM CommAnalyzerMatrix WHERE "
+				"hccl_op_name = 'send-total'",
+				buf, sizeof(buf)),
+			 "RDMA p2p");
 	ck_assert_str_eq(q_text(db,
 				"SELECT group_concat(hccl_op_name, ',') FROM (SELECT hccl_op_name "
 				"FROM CommAnalyzerMatrix WHERE step='step1' AND src_rank='0' AND "
@@ -340,7 +395,7 @@ START_TEST(comm_tables)
 	     "WHERE step='1'",
 	     18);
 	NEAR(db, "SELECT preparing FROM StepTraceTime WHERE step='1'", 1);
-	NEAR(db, "SELECT communication FROM StepTraceTime WHERE step='2'", 0.1);
+	NEAR(db, "SELECT communication FROM StepTraceTime WHERE step='2'", 6.1);
 	NEAR(db, "SELECT preparing + computing FROM StepTraceTime WHERE step='2'", 0);
 	ck_assert_int_eq(q_int(db, "SELECT deviceId FROM StepTraceTime WHERE step='2'"), 0);
 	sqlite3_close(db);
@@ -418,6 +473,7 @@ Suite *unit_suite(void)
 	Suite *s = suite_create("analysis");
 	TCase *tc = tcase_create("analysis");
 
+	tcase_set_timeout(tc, 60); /* the consumer queries run in sqlite3 shells */
 	tcase_add_test(tc, comm_tables);
 	tcase_add_test(tc, no_small_tasks_and_level_none);
 	tcase_add_test(tc, bad_input);
