@@ -765,18 +765,40 @@ struct mentry {
 	const struct cop *op;
 	const struct link *l;
 	char ctype[32];
-	int used;
+	size_t idx; /* op order: keeps the sort stable */
+	double bw;
 };
 
-static int cmp_bw_desc(const void *a, const void *b)
+/* One group per (step, kind: p2p first, type, group, link), its entries by
+ * bandwidth, highest first, then in op order. */
+static int cmp_mentry(const void *a, const void *b)
 {
-	const struct mentry *const *x = a, *const *y = b;
-	double bx = round4((*x)->l->time_ms ? (*x)->l->size_mb / (*x)->l->time_ms : 0);
-	double by = round4((*y)->l->time_ms ? (*y)->l->size_mb / (*y)->l->time_ms : 0);
+	const struct mentry *x = a, *y = b;
+	int c;
 
-	if (bx != by)
-		return bx > by ? -1 : 1;
-	return (*x < *y) ? -1 : (*x > *y); /* stable: entries are in op order */
+	if (x->op->step != y->op->step)
+		return x->op->step < y->op->step ? -1 : 1;
+	c = strcmp(y->op->type, x->op->type); /* "p2p" before "collective" */
+	if (!c)
+		c = strcmp(x->ctype, y->ctype);
+	if (!c)
+		c = strcmp(x->op->group, y->op->group);
+	if (c)
+		return c;
+	if (x->l->src != y->l->src)
+		return x->l->src < y->l->src ? -1 : 1;
+	if (x->l->dst != y->l->dst)
+		return x->l->dst < y->l->dst ? -1 : 1;
+	if (x->bw != y->bw)
+		return x->bw > y->bw ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int same_group(const struct mentry *x, const struct mentry *y)
+{
+	return x->op->step == y->op->step && !strcmp(x->op->type, y->op->type) &&
+	       !strcmp(x->ctype, y->ctype) && !strcmp(x->op->group, y->op->group) &&
+	       x->l->src == y->l->src && x->l->dst == y->l->dst;
 }
 
 static double link_bw(const struct link *l)
@@ -784,43 +806,46 @@ static double link_bw(const struct link *l)
 	return l->time_ms != 0 ? round4(l->size_mb / l->time_ms) : 0;
 }
 
-static int put_matrix(struct npuprof_db *w, const char *ctype, const char *tag, const char *group,
-		      const struct link *l, double mb, double ms, double bw, const char *step,
-		      const char *kind, const char *op_name)
+static int put_matrix(struct npuprof_db *w, const struct mentry *e, const char *tag, double mb,
+		      double ms, double bw, const char *step, const char *op_name)
 {
 	char name[64], src[24], dst[24];
 	struct npuprof_db_comm_analyzer_matrix m;
 
-	snprintf(name, sizeof(name), "%s-%s", ctype, tag);
-	snprintf(src, sizeof(src), "%" PRId64, l->src);
-	snprintf(dst, sizeof(dst), "%" PRId64, l->dst);
+	snprintf(name, sizeof(name), "%s-%s", e->ctype, tag);
+	snprintf(src, sizeof(src), "%" PRId64, e->l->src);
+	snprintf(dst, sizeof(dst), "%" PRId64, e->l->dst);
 	m = (struct npuprof_db_comm_analyzer_matrix){
 		.hccl_op_name = name,
-		.group_name = group,
+		.group_name = e->op->group,
 		.src_rank = src,
 		.dst_rank = dst,
-		.transport_type = l->transport,
+		.transport_type = e->l->transport,
 		.transit_size = mb,
 		.transit_time = ms,
 		.bandwidth = bw,
 		.step = step,
-		.type = kind,
+		.type = e->op->type,
 		.op_name = op_name,
 	};
 	return npuprof_db_add_comm_analyzer_matrix(w, &m);
 }
 
+static int put_one(struct npuprof_db *w, const struct mentry *e, const char *tag, const char *step)
+{
+	return put_matrix(w, e, tag, e->l->size_mb, e->l->time_ms, e->bw, step, e->op->name);
+}
+
 /*
- * torch_npu's matrix: per step and kind (p2p, then collective), per
+ * torch_npu's matrix: per step and kind (p2p, collective), per
  * (communication type, group, link) the op-links sorted by bandwidth,
  * highest first: top1 (the highest), middle, bottom1 (the lowest), total
  * (sums; the transport of top1; bandwidth size / time), bottom2, bottom3.
  */
 static int write_matrix(struct npuprof_db *w, const struct cop *ops, size_t nops,
-			const struct step_range *steps, size_t nsteps, struct analysis_result *res)
+			const struct step_range *steps, struct analysis_result *res)
 {
 	struct mentry *e;
-	const struct mentry **grp;
 	size_t ne = 0, total = 0;
 	int r = 0;
 
@@ -828,78 +853,49 @@ static int write_matrix(struct npuprof_db *w, const struct cop *ops, size_t nops
 		if (ops[i].ok && ops[i].step >= 0)
 			total += ops[i].nlinks;
 	e = calloc(total ? total : 1, sizeof(*e));
-	grp = calloc(total ? total : 1, sizeof(*grp));
-	if (!e || !grp) {
-		free(e);
-		free(grp);
+	if (!e)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; i < nops; i++) {
 		if (!ops[i].ok || ops[i].step < 0 || !*ops[i].type)
 			continue;
 		for (size_t k = 0; k < ops[i].nlinks; k++) {
 			e[ne].op = &ops[i];
 			e[ne].l = &ops[i].links[k];
+			e[ne].idx = ne;
+			e[ne].bw = link_bw(e[ne].l);
 			comm_type(ops[i].name, ops[i].group, e[ne].ctype, sizeof(e[ne].ctype));
 			ne++;
 		}
 	}
-	for (size_t s = 0; s < nsteps && !r; s++) {
-		char stepname[40];
+	qsort(e, ne, sizeof(*e), cmp_mentry);
+	for (size_t i = 0, j; i < ne && !r; i = j) {
+		const struct mentry *g = &e[i];
+		const struct step_range *st = &steps[g->op->step];
+		double mb = 0, ms = 0;
+		char step[40];
+		size_t ng;
 
-		snprintf(stepname, sizeof(stepname), "step%s",
-			 steps[s].has_id ? steps[s].text : "");
-		for (int p2p = 1; p2p >= 0 && !r; p2p--) {
-			const char *kind = p2p ? "p2p" : "collective";
-
-			for (size_t i = 0; i < ne && !r; i++) {
-				const struct mentry *a = &e[i];
-				size_t ng = 0;
-				double mb = 0, ms = 0;
-
-				if (a->used || a->op->step != (long)s || strcmp(a->op->type, kind))
-					continue;
-				for (size_t j = i; j < ne; j++) {
-					struct mentry *b = &e[j];
-
-					if (!b->used && b->op->step == (long)s &&
-					    !strcmp(b->op->type, kind) &&
-					    !strcmp(b->ctype, a->ctype) &&
-					    !strcmp(b->op->group, a->op->group) &&
-					    b->l->src == a->l->src && b->l->dst == a->l->dst) {
-						b->used = 1;
-						grp[ng++] = b;
-					}
-				}
-				qsort(grp, ng, sizeof(*grp), cmp_bw_desc);
-				for (size_t j = 0; j < ng; j++) {
-					mb += grp[j]->l->size_mb;
-					ms += grp[j]->l->time_ms;
-				}
-#define ONE(tag, ent)                                                                              \
-	put_matrix(w, a->ctype, tag, a->op->group, (ent)->l, (ent)->l->size_mb, (ent)->l->time_ms, \
-		   link_bw((ent)->l), stepname, kind, (ent)->op->name)
-				r = ONE("top1", grp[0]);
-				if (!r)
-					r = ONE("middle", grp[ng / 2]);
-				if (!r)
-					r = ONE("bottom1", grp[ng - 1]);
-				if (!r)
-					r = put_matrix(w, a->ctype, "total", a->op->group,
-						       grp[0]->l, mb, ms,
-						       fabs(ms) < 1e-15 ? 0 : round4(mb / ms),
-						       stepname, kind, "");
-				if (!r && ng >= 2)
-					r = ONE("bottom2", grp[ng - 2]);
-				if (!r && ng >= 3)
-					r = ONE("bottom3", grp[ng - 3]);
-#undef ONE
-				res->matrix_rows += 4 + (ng >= 2) + (ng >= 3);
-			}
+		for (j = i; j < ne && same_group(&e[j], g); j++) {
+			mb += e[j].l->size_mb;
+			ms += e[j].l->time_ms;
 		}
+		ng = j - i;
+		snprintf(step, sizeof(step), "step%s", st->has_id ? st->text : "");
+		r = put_one(w, &g[0], "top1", step);
+		if (!r)
+			r = put_one(w, &g[ng / 2], "middle", step);
+		if (!r)
+			r = put_one(w, &g[ng - 1], "bottom1", step);
+		if (!r)
+			r = put_matrix(w, &g[0], "total", mb, ms,
+				       fabs(ms) < 1e-15 ? 0 : round4(mb / ms), step, "");
+		if (!r && ng >= 2)
+			r = put_one(w, &g[ng - 2], "bottom2", step);
+		if (!r && ng >= 3)
+			r = put_one(w, &g[ng - 3], "bottom3", step);
+		res->matrix_rows += 4 + (ng >= 2) + (ng >= 3);
 	}
 	free(e);
-	free(grp);
 	return r;
 }
 
@@ -979,7 +975,7 @@ static int write_comm(struct ctx *c, struct npuprof_db *w, struct analysis_resul
 	if (!r)
 		r = npuprof_db_create_table(w, NPUPROF_DB_CommAnalyzerMatrix);
 	if (!r)
-		r = write_matrix(w, ops, nops, steps, nsteps, res);
+		r = write_matrix(w, ops, nops, steps, res);
 	if (!r)
 		r = npuprof_db_create_table(w, NPUPROF_DB_CommAnalyzerTime);
 	for (size_t i = 0; i < nops && !r; i++) {
@@ -1056,6 +1052,22 @@ static int cmp_span(const void *a, const void *b)
 	const struct span *x = a, *y = b;
 
 	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The first of the n spans sorted by start that starts at or after t. */
+static size_t first_at(const struct span *v, size_t n, int64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].start < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* Sort and merge overlapping or touching spans in place; returns the count. */
@@ -1140,6 +1152,8 @@ static int write_step_trace(struct ctx *c, struct npuprof_db *w, struct analysis
 		r = load_spans(c, comm_sql, 1, &comm, &ncomm);
 	if (r)
 		goto out;
+	qsort(comp, ncomp, sizeof(*comp), cmp_span);
+	qsort(comm, ncomm, sizeof(*comm), cmp_span);
 	fwk0 = min_fwk_op_start(c, &has_fwk);
 	dev = malloc((ncomp + ncomm + 1) * sizeof(*dev));
 	a = malloc((ncomp + 1) * sizeof(*a));
@@ -1165,13 +1179,13 @@ static int write_step_trace(struct ctx *c, struct npuprof_db *w, struct analysis
 			struct npuprof_db_step_trace_time row;
 
 			/* a task or op of the step: its start in [start, end) */
-			for (size_t i = 0; i < ncomp; i++)
-				if (comp[i].dev == dev[d] && st->start <= comp[i].start &&
-				    comp[i].start < st->end)
+			for (size_t i = first_at(comp, ncomp, st->start);
+			     i < ncomp && comp[i].start < st->end; i++)
+				if (comp[i].dev == dev[d])
 					a[na++] = comp[i];
-			for (size_t i = 0; i < ncomm; i++)
-				if (comm[i].dev == dev[d] && st->start <= comm[i].start &&
-				    comm[i].start < st->end) {
+			for (size_t i = first_at(comm, ncomm, st->start);
+			     i < ncomm && comm[i].start < st->end; i++)
+				if (comm[i].dev == dev[d]) {
 					b[nb++] = comm[i];
 					if (comm[i].recv)
 						bubble += comm[i].end - comm[i].start;
