@@ -207,8 +207,10 @@ static int lower_contains(const char *s, const char *needle)
 /* RDMA payload run at ev[idx]: msprof's consecutive RDMA_SEND_PAYLOAD
  * tasks closed by (jump - 1) more tasks; its time runs from the first
  * payload's start to the end of the closing task jump - 2 after the last
- * payload. Returns 0 when the closing tasks are missing. */
-static int rdma_run(struct ctask *const *ev, size_t n, size_t idx, size_t jump, size_t *cnt,
+ * payload. *next is where the walk goes on (past the closing tasks, or
+ * past the payloads of a run without them). Returns 0 for a run without
+ * its closing tasks (msprof skips it). */
+static int rdma_run(struct ctask *const *ev, size_t n, size_t idx, size_t jump, size_t *next,
 		    double *ms, double *mb)
 {
 	size_t k = 0;
@@ -216,13 +218,15 @@ static int rdma_run(struct ctask *const *ev, size_t n, size_t idx, size_t jump, 
 
 	while (idx + k < n && ev[idx + k]->payload)
 		k++;
-	*cnt = k;
-	if (idx + k + jump - 2 >= n)
+	if (idx + k + jump - 2 >= n) {
+		*next = idx + k;
 		return 0;
+	}
 	for (size_t i = idx; i < idx + k; i++)
 		bytes += (double)ev[i]->size;
 	*mb = bytes / B_PER_MB;
 	*ms = (double)(ev[idx + k + jump - 2]->end - ev[idx]->start) / NS_PER_MS;
+	*next = idx + jump + k - 1;
 	return 1;
 }
 
@@ -352,16 +356,14 @@ static int analyse_op(struct cop *o)
 			o->transit += (double)(t->end - t->start) / NS_PER_MS;
 		}
 		if (t->payload) {
-			size_t cnt;
+			size_t next;
 			double ms, mb;
 
-			if (!rdma_run(ev, n, idx, jump, &cnt, &ms, &mb)) {
-				idx += cnt;
-				continue;
+			if (rdma_run(ev, n, idx, jump, &next, &ms, &mb)) {
+				o->transit += ms;
+				wait_flag = 0;
 			}
-			o->transit += ms;
-			idx += jump + cnt - 1;
-			wait_flag = 0;
+			idx = next;
 			continue;
 		}
 		if (t->notify_wait) {
@@ -411,16 +413,13 @@ static int analyse_op(struct cop *o)
 					      (double)(t->end - t->start) / NS_PER_MS);
 			}
 			if (t->payload) {
-				size_t cnt;
+				size_t next;
 				double ms, mb;
 
-				if (!rdma_run(ev, n, idx, jump, &cnt, &ms, &mb)) {
-					idx += cnt;
-					continue;
-				}
-				if (!strcmp(t->transport, "RDMA"))
+				if (rdma_run(ev, n, idx, jump, &next, &ms, &mb) &&
+				    !strcmp(t->transport, "RDMA"))
 					r = bw_record(&o->bw[BW_RDMA], mb, ms);
-				idx += jump + cnt - 1;
+				idx = next;
 				continue;
 			}
 			idx++;
@@ -445,17 +444,14 @@ static int analyse_op(struct cop *o)
 					     (double)(t->end - t->start) / NS_PER_MS, kind);
 			}
 			if (t->payload) {
-				size_t cnt;
+				size_t next;
 				double ms, mb;
 
-				if (!rdma_run(ev, n, idx, jump, &cnt, &ms, &mb)) {
-					idx += cnt;
-					continue;
-				}
-				r = link_add(o, t->src, dst,
-					     !strcmp(t->transport, "RDMA") ? "RDMA" : NULL, mb, ms,
-					     t->transport);
-				idx += jump + cnt - 1;
+				if (rdma_run(ev, n, idx, jump, &next, &ms, &mb))
+					r = link_add(o, t->src, dst,
+						     !strcmp(t->transport, "RDMA") ? "RDMA" : NULL,
+						     mb, ms, t->transport);
+				idx = next;
 				continue;
 			}
 			idx++;
