@@ -91,6 +91,9 @@ enum npuprof_db_schema {
 enum npuprof_db_variant {
 	NPUPROF_DB_MSPROF = 0, /* msprof_<ts>.db */
 	NPUPROF_DB_PYTORCH = 1, /* plus the torch_npu tables */
+	/* torch_npu's analysis.db: only the NPUPROF_DBT_ANALYSIS tables (no
+	 * ENUM, META_DATA or STRING_IDS) */
+	NPUPROF_DB_ANALYSIS = 2,
 };
 
 /* Replace an existing file of the final name (atomically); default: fail. */
@@ -172,6 +175,12 @@ int npuprof_db_insert(struct npuprof_db *w, enum npuprof_db_table t, const void 
 	}
 NPUPROF_DB_TABLE_LIST(NPUPROF_DB_T_ADD)
 #undef NPUPROF_DB_T_ADD
+
+/*
+ * Create table t now, whether or not rows follow (a table torch_npu creates
+ * empty). 0, or a negative errno (t does not exist in this database).
+ */
+int npuprof_db_create_table(struct npuprof_db *w, enum npuprof_db_table t);
 
 /*
  * Complete the database and move it to its final name. Returns 0, or a

@@ -361,71 +361,138 @@
 	C(S, globalTid, INTEGER, I64, 0)
 
 /*
+ * torch_npu's analysis.db (ASCEND_PROFILER_OUTPUT/analysis.db, beside the
+ * PyTorch DB; docs/ascend-reference.md 2.4): torch_npu's TableColumnsManager
+ * (prof_common_func/_constant.py), every TEXT column a TXT, every NUMERIC
+ * an F64. Units: start_timestamp us; times ms; sizes MB; bandwidth GB/s;
+ * StepTraceTime's times us.
+ */
+#define NPUPROF_DB_COLS_COMM_ANALYZER_BANDWIDTH(C, V, S) \
+	C(S, hccl_op_name, TEXT, TXT, 0)                 \
+	C(S, group_name, TEXT, TXT, 0)                   \
+	C(S, transport_type, TEXT, TXT, 0)               \
+	C(S, transit_size, NUMERIC, F64, 0)              \
+	C(S, transit_time, NUMERIC, F64, 0)              \
+	C(S, bandwidth, NUMERIC, F64, 0)                 \
+	C(S, large_packet_ratio, NUMERIC, F64, 0)        \
+	C(S, package_size, NUMERIC, F64, 0)              \
+	C(S, count, NUMERIC, F64, 0)                     \
+	C(S, total_duration, NUMERIC, F64, 0)            \
+	C(S, step, TEXT, TXT, 0)                         \
+	C(S, type, TEXT, TXT, 0)
+
+#define NPUPROF_DB_COLS_COMM_ANALYZER_MATRIX(C, V, S) \
+	C(S, hccl_op_name, TEXT, TXT, 0)              \
+	C(S, group_name, TEXT, TXT, 0)                \
+	C(S, src_rank, TEXT, TXT, 0)                  \
+	C(S, dst_rank, TEXT, TXT, 0)                  \
+	C(S, transport_type, TEXT, TXT, 0)            \
+	C(S, transit_size, NUMERIC, F64, 0)           \
+	C(S, transit_time, NUMERIC, F64, 0)           \
+	C(S, bandwidth, NUMERIC, F64, 0)              \
+	C(S, step, TEXT, TXT, 0)                      \
+	C(S, type, TEXT, TXT, 0)                      \
+	C(S, op_name, TEXT, TXT, 0)
+
+#define NPUPROF_DB_COLS_COMM_ANALYZER_TIME(C, V, S) \
+	C(S, hccl_op_name, TEXT, TXT, 0)            \
+	C(S, group_name, TEXT, TXT, 0)              \
+	C(S, start_timestamp, NUMERIC, F64, 0)      \
+	C(S, elapse_time, NUMERIC, F64, 0)          \
+	C(S, transit_time, NUMERIC, F64, 0)         \
+	C(S, wait_time, NUMERIC, F64, 0)            \
+	C(S, synchronization_time, NUMERIC, F64, 0) \
+	C(S, idle_time, NUMERIC, F64, 0)            \
+	C(S, step, TEXT, TXT, 0)                    \
+	C(S, type, TEXT, TXT, 0)
+
+#define NPUPROF_DB_COLS_STEP_TRACE_TIME(C, V, S)                                \
+	C(S, deviceId, INTEGER, I64, 0)                                         \
+	C(S, step, TEXT, TXT, 0)                                                \
+	C(S, computing, NUMERIC, F64, 0)                                        \
+	C(S, communication_not_overlapped, NUMERIC, F64, 0)                     \
+	C(S, overlapped, NUMERIC, F64, 0)                                       \
+	C(S, communication, NUMERIC, F64, 0)                                    \
+	C(S, free, NUMERIC, F64, 0)                                             \
+	C(S, stage, NUMERIC, F64, 0)                                            \
+	C(S, bubble, NUMERIC, F64, 0)                                           \
+	C(S, communication_not_overlapped_and_exclude_receive, NUMERIC, F64, 0) \
+	C(S, preparing, NUMERIC, F64, 0)
+
+/*
  * Table flags:
  *   ALWAYS   created even without rows (ENUM_*, META_DATA, STRING_IDS)
  *   MANAGED  filled by the writer itself; callers cannot insert
  *   PYTORCH  exists only in the PyTorch DB variant
+ *   ANALYSIS exists only in torch_npu's analysis.db (NPUPROF_DB_ANALYSIS),
+ *            which holds nothing else
  */
 #define NPUPROF_DBT_ALWAYS 0x1u
 #define NPUPROF_DBT_MANAGED 0x2u
 #define NPUPROF_DBT_PYTORCH 0x4u
+#define NPUPROF_DBT_ANALYSIS 0x8u
 
 /*
  * T(ID, struct_suffix, COLS, FLAGS): every table, in the order of the seed.
  * ID is the SQL table name; the row struct is struct npuprof_db_<suffix>.
  */
-#define NPUPROF_DB_TABLE_LIST(T)                                                           \
-	T(ENUM_API_TYPE, enum_api_type, ENUM, NPUPROF_DBT_ALWAYS | NPUPROF_DBT_MANAGED)    \
-	T(ENUM_MODULE, enum_module, ENUM, NPUPROF_DBT_ALWAYS | NPUPROF_DBT_MANAGED)        \
-	T(ENUM_HCCL_DATA_TYPE, enum_hccl_data_type, ENUM,                                  \
-	  NPUPROF_DBT_ALWAYS | NPUPROF_DBT_MANAGED)                                        \
-	T(ENUM_HCCL_LINK_TYPE, enum_hccl_link_type, ENUM,                                  \
-	  NPUPROF_DBT_ALWAYS | NPUPROF_DBT_MANAGED)                                        \
-	T(ENUM_HCCL_TRANSPORT_TYPE, enum_hccl_transport_type, ENUM,                        \
-	  NPUPROF_DBT_ALWAYS | NPUPROF_DBT_MANAGED)                                        \
-	T(ENUM_HCCL_RDMA_TYPE, enum_hccl_rdma_type, ENUM,                                  \
-	  NPUPROF_DBT_ALWAYS | NPUPROF_DBT_MANAGED)                                        \
-	T(ENUM_MSTX_EVENT_TYPE, enum_mstx_event_type, ENUM,                                \
-	  NPUPROF_DBT_ALWAYS | NPUPROF_DBT_MANAGED)                                        \
-	T(ENUM_MEMCPY_OPERATION, enum_memcpy_operation, ENUM,                              \
-	  NPUPROF_DBT_ALWAYS | NPUPROF_DBT_MANAGED)                                        \
-	T(STRING_IDS, string_ids, STRING_IDS, NPUPROF_DBT_ALWAYS | NPUPROF_DBT_MANAGED)    \
-	T(SESSION_TIME_INFO, session_time_info, SESSION_TIME_INFO, 0)                      \
-	T(NPU_INFO, npu_info, NPU_INFO, 0)                                                 \
-	T(HOST_INFO, host_info, HOST_INFO, 0)                                              \
-	T(TASK, task, TASK, 0)                                                             \
-	T(COMPUTE_TASK_INFO, compute_task_info, COMPUTE_TASK_INFO, 0)                      \
-	T(COMMUNICATION_TASK_INFO, communication_task_info, COMMUNICATION_TASK_INFO, 0)    \
-	T(COMMUNICATION_OP, communication_op, COMMUNICATION_OP, 0)                         \
-	T(CANN_API, cann_api, CANN_API, 0)                                                 \
-	T(AICORE_FREQ, aicore_freq, AICORE_FREQ, 0)                                        \
-	T(ACC_PMU, acc_pmu, ACC_PMU, 0)                                                    \
-	T(SOC_BANDWIDTH_LEVEL, soc_bandwidth_level, SOC_BANDWIDTH_LEVEL, 0)                \
-	T(NIC, nic, NETDEV, 0)                                                             \
-	T(ROCE, roce, NETDEV, 0)                                                           \
-	T(LLC, llc, LLC, 0)                                                                \
-	T(TASK_PMU_INFO, task_pmu_info, TASK_PMU_INFO, 0)                                  \
-	T(SAMPLE_PMU_TIMELINE, sample_pmu_timeline, SAMPLE_PMU_TIMELINE, 0)                \
-	T(SAMPLE_PMU_SUMMARY, sample_pmu_summary, SAMPLE_PMU_SUMMARY, 0)                   \
-	T(NPU_MEM, npu_mem, NPU_MEM, 0)                                                    \
-	T(NPU_MODULE_MEM, npu_module_mem, NPU_MODULE_MEM, 0)                               \
-	T(NPU_OP_MEM, npu_op_mem, NPU_OP_MEM, 0)                                           \
-	T(HBM, hbm, HBM, 0)                                                                \
-	T(DDR, ddr, DDR, 0)                                                                \
-	T(HCCS, hccs, HCCS, 0)                                                             \
-	T(PCIE, pcie, PCIE, 0)                                                             \
-	T(META_DATA, meta_data, META_DATA, NPUPROF_DBT_ALWAYS)                             \
-	T(MSTX_EVENTS, mstx_events, MSTX_EVENTS, 0)                                        \
-	T(COMMUNICATION_SCHEDULE_TASK_INFO, communication_schedule_task_info,              \
-	  COMMUNICATION_SCHEDULE_TASK_INFO, 0)                                             \
-	T(MEMCPY_INFO, memcpy_info, MEMCPY_INFO, 0)                                        \
-	T(PYTORCH_API, pytorch_api, PYTORCH_API, NPUPROF_DBT_PYTORCH)                      \
-	T(CONNECTION_IDS, connection_ids, CONNECTION_IDS, NPUPROF_DBT_PYTORCH)             \
-	T(PYTORCH_CALLCHAINS, pytorch_callchains, PYTORCH_CALLCHAINS, NPUPROF_DBT_PYTORCH) \
-	T(MEMORY_RECORD, memory_record, MEMORY_RECORD, NPUPROF_DBT_PYTORCH)                \
-	T(OP_MEMORY, op_memory, OP_MEMORY, NPUPROF_DBT_PYTORCH)                            \
-	T(RANK_DEVICE_MAP, rank_device_map, RANK_DEVICE_MAP, 0)                            \
-	T(STEP_TIME, step_time, STEP_TIME, NPUPROF_DBT_PYTORCH)                            \
-	T(GC_RECORD, gc_record, GC_RECORD, NPUPROF_DBT_PYTORCH)
+#define NPUPROF_DB_TABLE_LIST(T)                                                                \
+	T(ENUM_API_TYPE, enum_api_type, ENUM, NPUPROF_DBT_ALWAYS | NPUPROF_DBT_MANAGED)         \
+	T(ENUM_MODULE, enum_module, ENUM, NPUPROF_DBT_ALWAYS | NPUPROF_DBT_MANAGED)             \
+	T(ENUM_HCCL_DATA_TYPE, enum_hccl_data_type, ENUM,                                       \
+	  NPUPROF_DBT_ALWAYS | NPUPROF_DBT_MANAGED)                                             \
+	T(ENUM_HCCL_LINK_TYPE, enum_hccl_link_type, ENUM,                                       \
+	  NPUPROF_DBT_ALWAYS | NPUPROF_DBT_MANAGED)                                             \
+	T(ENUM_HCCL_TRANSPORT_TYPE, enum_hccl_transport_type, ENUM,                             \
+	  NPUPROF_DBT_ALWAYS | NPUPROF_DBT_MANAGED)                                             \
+	T(ENUM_HCCL_RDMA_TYPE, enum_hccl_rdma_type, ENUM,                                       \
+	  NPUPROF_DBT_ALWAYS | NPUPROF_DBT_MANAGED)                                             \
+	T(ENUM_MSTX_EVENT_TYPE, enum_mstx_event_type, ENUM,                                     \
+	  NPUPROF_DBT_ALWAYS | NPUPROF_DBT_MANAGED)                                             \
+	T(ENUM_MEMCPY_OPERATION, enum_memcpy_operation, ENUM,                                   \
+	  NPUPROF_DBT_ALWAYS | NPUPROF_DBT_MANAGED)                                             \
+	T(STRING_IDS, string_ids, STRING_IDS, NPUPROF_DBT_ALWAYS | NPUPROF_DBT_MANAGED)         \
+	T(SESSION_TIME_INFO, session_time_info, SESSION_TIME_INFO, 0)                           \
+	T(NPU_INFO, npu_info, NPU_INFO, 0)                                                      \
+	T(HOST_INFO, host_info, HOST_INFO, 0)                                                   \
+	T(TASK, task, TASK, 0)                                                                  \
+	T(COMPUTE_TASK_INFO, compute_task_info, COMPUTE_TASK_INFO, 0)                           \
+	T(COMMUNICATION_TASK_INFO, communication_task_info, COMMUNICATION_TASK_INFO, 0)         \
+	T(COMMUNICATION_OP, communication_op, COMMUNICATION_OP, 0)                              \
+	T(CANN_API, cann_api, CANN_API, 0)                                                      \
+	T(AICORE_FREQ, aicore_freq, AICORE_FREQ, 0)                                             \
+	T(ACC_PMU, acc_pmu, ACC_PMU, 0)                                                         \
+	T(SOC_BANDWIDTH_LEVEL, soc_bandwidth_level, SOC_BANDWIDTH_LEVEL, 0)                     \
+	T(NIC, nic, NETDEV, 0)                                                                  \
+	T(ROCE, roce, NETDEV, 0)                                                                \
+	T(LLC, llc, LLC, 0)                                                                     \
+	T(TASK_PMU_INFO, task_pmu_info, TASK_PMU_INFO, 0)                                       \
+	T(SAMPLE_PMU_TIMELINE, sample_pmu_timeline, SAMPLE_PMU_TIMELINE, 0)                     \
+	T(SAMPLE_PMU_SUMMARY, sample_pmu_summary, SAMPLE_PMU_SUMMARY, 0)                        \
+	T(NPU_MEM, npu_mem, NPU_MEM, 0)                                                         \
+	T(NPU_MODULE_MEM, npu_module_mem, NPU_MODULE_MEM, 0)                                    \
+	T(NPU_OP_MEM, npu_op_mem, NPU_OP_MEM, 0)                                                \
+	T(HBM, hbm, HBM, 0)                                                                     \
+	T(DDR, ddr, DDR, 0)                                                                     \
+	T(HCCS, hccs, HCCS, 0)                                                                  \
+	T(PCIE, pcie, PCIE, 0)                                                                  \
+	T(META_DATA, meta_data, META_DATA, NPUPROF_DBT_ALWAYS)                                  \
+	T(MSTX_EVENTS, mstx_events, MSTX_EVENTS, 0)                                             \
+	T(COMMUNICATION_SCHEDULE_TASK_INFO, communication_schedule_task_info,                   \
+	  COMMUNICATION_SCHEDULE_TASK_INFO, 0)                                                  \
+	T(MEMCPY_INFO, memcpy_info, MEMCPY_INFO, 0)                                             \
+	T(PYTORCH_API, pytorch_api, PYTORCH_API, NPUPROF_DBT_PYTORCH)                           \
+	T(CONNECTION_IDS, connection_ids, CONNECTION_IDS, NPUPROF_DBT_PYTORCH)                  \
+	T(PYTORCH_CALLCHAINS, pytorch_callchains, PYTORCH_CALLCHAINS, NPUPROF_DBT_PYTORCH)      \
+	T(MEMORY_RECORD, memory_record, MEMORY_RECORD, NPUPROF_DBT_PYTORCH)                     \
+	T(OP_MEMORY, op_memory, OP_MEMORY, NPUPROF_DBT_PYTORCH)                                 \
+	T(RANK_DEVICE_MAP, rank_device_map, RANK_DEVICE_MAP, 0)                                 \
+	T(STEP_TIME, step_time, STEP_TIME, NPUPROF_DBT_PYTORCH)                                 \
+	T(GC_RECORD, gc_record, GC_RECORD, NPUPROF_DBT_PYTORCH)                                 \
+	T(CommAnalyzerBandwidth, comm_analyzer_bandwidth, COMM_ANALYZER_BANDWIDTH,              \
+	  NPUPROF_DBT_ANALYSIS)                                                                 \
+	T(CommAnalyzerMatrix, comm_analyzer_matrix, COMM_ANALYZER_MATRIX, NPUPROF_DBT_ANALYSIS) \
+	T(CommAnalyzerTime, comm_analyzer_time, COMM_ANALYZER_TIME, NPUPROF_DBT_ANALYSIS)       \
+	T(StepTraceTime, step_trace_time, STEP_TRACE_TIME, NPUPROF_DBT_ANALYSIS)
 
 #endif /* NPUPROF_DB_TABLES_H */

@@ -126,6 +126,9 @@ struct npuprof_export_result {
 	 * start, a truncated tail: damage), and tasks of streams the capture
 	 * has no record of (other processes'), left out */
 	uint64_t stars_records, stars_tasks, stars_unpaired, stars_bad, stars_other;
+	/* --pytorch: torch_npu's analysis.db beside the PyTorch database (""
+	 * when not written: a Level_none profile) */
+	char analysis_path[4352];
 };
 
 /* Returns 0 or -errno with a message in err. */

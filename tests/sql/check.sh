@@ -2,7 +2,8 @@
 # tests/sql/check.sh [--counts] DB... - the consumer queries of
 # docs/ascend-reference.md §4-§5 (tests/sql/NN_*.sql) on msprof and PyTorch
 # databases (13-16: the framework tables; trivially ok without them; 17:
-# AICORE_FREQ as freq_analysis reads it), through
+# AICORE_FREQ as freq_analysis reads it; 18-19: torch_npu's analysis.db as
+# msprof-analyze's communication and step trace analyses read it), through
 # the sqlite3 shell. Each query prints one line: "ok" or "FAIL <what>".
 # Tables a database leaves out (data tables are created only when non-empty)
 # stand in as empty TEMP tables, as MindStudio Insight does.
@@ -27,7 +28,11 @@ PYTORCH_CALLCHAINS(id,stack,stackDepth)
 STEP_TIME(id,startNs,endNs)
 MEMORY_RECORD(component,timestamp,totalAllocated,totalReserved,totalActive,streamPtr,deviceId)
 AICORE_FREQ(deviceId,timestampNs,freq)
-OP_MEMORY(name,size,allocationTime,releaseTime,activeReleaseTime,duration,activeDuration,allocationTotalAllocated,allocationTotalReserved,allocationTotalActive,releaseTotalAllocated,releaseTotalReserved,releaseTotalActive,streamPtr,deviceId)"
+OP_MEMORY(name,size,allocationTime,releaseTime,activeReleaseTime,duration,activeDuration,allocationTotalAllocated,allocationTotalReserved,allocationTotalActive,releaseTotalAllocated,releaseTotalReserved,releaseTotalActive,streamPtr,deviceId)
+CommAnalyzerTime(hccl_op_name,group_name,start_timestamp,elapse_time,transit_time,wait_time,synchronization_time,idle_time,step,type)
+CommAnalyzerBandwidth(hccl_op_name,group_name,transport_type,transit_size,transit_time,bandwidth,large_packet_ratio,package_size,count,total_duration,step,type)
+CommAnalyzerMatrix(hccl_op_name,group_name,src_rank,dst_rank,transport_type,transit_size,transit_time,bandwidth,step,type,op_name)
+StepTraceTime(deviceId,step,computing,communication_not_overlapped,overlapped,communication,free,stage,bubble,communication_not_overlapped_and_exclude_receive,preparing)"
 fail=0
 for db in "$@"; do
 	if [ ! -r "$db" ]; then
@@ -42,6 +47,10 @@ for db in "$@"; do
 		name=${t%%(*}
 		echo "$have" | grep -qx "$name" || pre="$pre CREATE TEMP TABLE $t;"
 	done
+	# torch_npu's analysis.db holds only its own tables: only the queries
+	# whose first line names analysis.db apply to it
+	adb=0
+	echo "$have" | grep -qx StepTraceTime && ! echo "$have" | grep -qx STRING_IDS && adb=1
 	echo "== $db"
 	if [ $counts = 1 ]; then
 		for name in $have; do
@@ -49,6 +58,7 @@ for db in "$@"; do
 		done
 	fi
 	for q in "$here"/[0-9][0-9]_*.sql; do
+		[ $adb = 0 ] || head -n 1 "$q" | grep -q 'analysis\.db' || continue
 		out=$( { echo "$pre"; cat "$q"; } | sqlite3 -readonly -bail "$db" 2>&1)
 		n=$(basename "$q" .sql)
 		case $out in ok | FAIL*) ;; *) out="FAIL $(echo $out)" ;; esac

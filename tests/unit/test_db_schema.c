@@ -440,9 +440,13 @@ START_TEST(seed_columns_match)
 		ck_assert_msg(seed_diffs[i].used, "explained difference no longer occurs: %s",
 			      seed_diffs[i].key);
 
-	/* And every table we define appears in a seed. */
+	/* And every table we define appears in a seed (analysis.db's are
+	 * torch_npu's TableColumnsManager's, checked by test_analysis). */
 	for (unsigned i = 0; i < NPUPROF_DB_TABLE_COUNT; i++) {
 		int found = 0;
+
+		if (npuprof_db_tables[i].flags & NPUPROF_DBT_ANALYSIS)
+			continue;
 
 		for (int d = 0; d < 3 && !found; d++)
 			for (int j = 0; j < docs[d].n; j++)

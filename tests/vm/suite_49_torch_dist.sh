@@ -91,7 +91,10 @@ t_torch_dist_profile() {
 # check, its broadcast of the initial state, each bucket all-reduce of its
 # C++ reducer (as many as DDP's own bucket counts say), the loss
 # all-reduces - is a PYTORCH_API row linked to CANN_API, COMMUNICATION_OP
-# and device tasks on its device.
+# and device tasks on its device; and torch_npu's analysis.db beside each
+# rank's database: every all-reduce's CommAnalyzerTime row, its bandwidth
+# in MB, ms and GB/s, matrix links naming both ranks, one StepTraceTime
+# row per step (tests/sql/18, 19 on it).
 t_torch_ddp_hccl() {
 	d=$TD_OUT/ddp
 	td_ready "$d" || return 1
@@ -100,7 +103,12 @@ t_torch_ddp_hccl() {
 		--master_port 29511 tests/vm/torch_ddp_test.py "$d" 3 > "$d/out" 2>&1
 	st=$?
 	td_log "$d/out" | tail -n 40
-	[ $st -eq 0 ] && [ "$(grep -c 'linked to CANN_API' "$d/out")" -eq 6 ]
+	[ $st -eq 0 ] && [ "$(grep -c 'linked to CANN_API' "$d/out")" -eq 6 ] || return 1
+	# torch_npu's analysis.db of each rank (checked by the job too) as
+	# msprof-analyze's communication and step trace analyses read it
+	set -- "$d"/rank*/*_ascend_pt/ASCEND_PROFILER_OUTPUT/analysis.db
+	[ $# = 2 ] && [ -f "$1" ] || { echo "analysis.db: $*"; return 1; }
+	tests/sql/check.sh --counts "$@"
 }
 
 # The same job recorded through its launcher: npuprof record -o DIR --

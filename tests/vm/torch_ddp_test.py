@@ -12,7 +12,7 @@ usage: torch_ddp_test.py OUT STEPS            (profiles, checks its database)
 The script is torch_npu's profiling example with the import changed:
 _ExperimentalConfig(export_type=Db, Level1, PipeUtilization, l2_cache
 False, data_simplification False), tensorboard_trace_handler, the CPU and
-NPU activities. The profile starts before DDP wraps the model, so DDP's
+NPU activities, a schedule with every step active. The profile starts before DDP wraps the model, so DDP's
 parameter check (an all-gather) and its broadcast of the initial state
 are in it; each step runs forward, backward (DDP's reducer all-reduces
 each gradient bucket from C++), the optimiser and one explicit
@@ -30,7 +30,8 @@ Checks on its own ascend_pytorch_profiler_<rank>.db:
   - each of those rows is linked framework -> CANN -> device: PYTORCH_API
     -> CONNECTION_IDS -> CANN_API -> COMMUNICATION_OP with TASK rows of the
     same connectionId on this rank's device;
-  - RANK_DEVICE_MAP (rank, rank); the config's level in META_DATA.
+  - RANK_DEVICE_MAP (rank, rank); the config's level in META_DATA;
+  - analysis.db beside it (check_analysis).
 Prints one line per failure and exits 1 if any.
 """
 import glob
@@ -132,6 +133,86 @@ def check_db(out, rank, steps, got, ddp_allreduces, fails):
     want = sum(got[k] for k in NAMES)
     if n_ops != want:
         fails.append("%d COMMUNICATION_OP rows, expected %d" % (n_ops, want))
+    check_analysis(db, os.path.join(os.path.dirname(dbp), "analysis.db"), rank, fails)
+
+
+def group_hash(name):
+    """msprof-analyze's double_hash: analysis.db's group_name of a communicator."""
+    a = b = 0
+    for ch in name:
+        a = (a * 29 + ord(ch)) & 0xFFFFFFFF
+        b = (b * 131 + ord(ch)) & 0xFFFFFFFF
+    return str(a << 32 | b)
+
+
+def check_analysis(db, path, rank, fails):
+    """torch_npu's analysis.db beside the PyTorch database (Level1: with
+    the HCCL small tasks): each all-reduce's CommAnalyzerTime row (ms, and
+    no longer than the op), its SDMA bandwidth row carrying the bytes of
+    its copies in MB and size/time in GB/s, matrix links naming both
+    ranks, one StepTraceTime row per step."""
+    if not os.path.isfile(path):
+        fails.append("no %s" % path)
+        return
+    an = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    tables = {t for (t,) in an.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    want = {"CommAnalyzerTime", "CommAnalyzerBandwidth", "CommAnalyzerMatrix", "StepTraceTime"}
+    if tables != want:
+        fails.append("analysis.db tables %s" % sorted(tables))
+        return
+    ops = db.execute(
+        "SELECT n.value, g.value, o.startNs, o.endNs, o.opId FROM COMMUNICATION_OP o "
+        "JOIN STRING_IDS n ON n.id = o.opName JOIN STRING_IDS g ON g.id = o.groupName "
+        "JOIN STRING_IDS t ON t.id = o.opType WHERE t.value = 'hcom_allReduce_'").fetchall()
+    timed = bw_ok = 0
+    for name, group, start, end, opid in ops:
+        row = an.execute("SELECT elapse_time, transit_time, wait_time, idle_time, step, type "
+                         "FROM CommAnalyzerTime WHERE hccl_op_name = ? AND group_name = ?",
+                         (name, group_hash(group))).fetchall()
+        if len(row) != 1:
+            fails.append("all-reduce %s: %d CommAnalyzerTime rows" % (name, len(row)))
+            continue
+        el, tr, wa, idle, step, kind = row[0]
+        if not (0 < el <= (end - start) / 1e6 + 1e-9) or kind != "collective" or \
+                not step.startswith("step") or abs(el - tr - wa - idle) > 1e-9:
+            fails.append("all-reduce %s: CommAnalyzerTime %s, op %d ns" % (name, row[0], end - start))
+            continue
+        timed += 1
+        # the bytes of its SDMA copies (not on chip), in MB
+        mb = db.execute(
+            "SELECT coalesce(sum(c.size), 0) / 1e6 FROM COMMUNICATION_TASK_INFO c "
+            "JOIN STRING_IDS s ON s.id = c.taskType "
+            "JOIN ENUM_HCCL_TRANSPORT_TYPE e ON e.id = c.transportType "
+            "JOIN ENUM_HCCL_LINK_TYPE l ON l.id = c.linkType "
+            "WHERE c.opId = ? AND s.value IN ('Memcpy', 'Reduce_Inline') AND e.name = 'SDMA' "
+            "AND l.name != 'ON_CHIP'", (opid,)).fetchone()[0]
+        bw = an.execute("SELECT DISTINCT transit_size, transit_time, bandwidth FROM "
+                        "CommAnalyzerBandwidth WHERE hccl_op_name = ? AND transport_type = 'SDMA'",
+                        (name,)).fetchall()
+        if mb > 0 and (len(bw) != 1 or abs(bw[0][0] - mb) > 1e-9 or bw[0][1] <= 0 or
+                       abs(bw[0][2] - round(bw[0][0] / bw[0][1], 4)) > 1e-3):
+            fails.append("all-reduce %s: %s MB of SDMA copies, bandwidth rows %s" % (name, mb, bw))
+            continue
+        bw_ok += 1
+    say("rank %d: analysis.db: %d of %d all-reduces with their CommAnalyzerTime row, %d with "
+        "their SDMA bandwidth (MB, ms, GB/s)" % (rank, timed, len(ops), bw_ok))
+    ranks = {r for (r,) in an.execute("SELECT src_rank FROM CommAnalyzerMatrix WHERE "
+                                      "hccl_op_name LIKE 'allreduce-%' UNION SELECT dst_rank "
+                                      "FROM CommAnalyzerMatrix WHERE hccl_op_name LIKE "
+                                      "'allreduce-%'")}
+    if not {"0", "1"} <= ranks:
+        fails.append("CommAnalyzerMatrix names ranks %s" % sorted(ranks))
+    has_steps = db.execute("SELECT count(*) FROM sqlite_master WHERE name = 'STEP_TIME'").fetchone()[0]
+    steps = sorted(str(i) for (i,) in db.execute("SELECT id FROM STEP_TIME")) if has_steps else [None]
+    if has_steps != 1:
+        fails.append("no STEP_TIME: the job's schedule made no steps")
+    rows = sorted((s for (s,) in an.execute("SELECT step FROM StepTraceTime")),
+                  key=lambda x: (x is not None, x))
+    devs = [d for (d,) in an.execute("SELECT DISTINCT deviceId FROM StepTraceTime")]
+    say("rank %d: analysis.db: StepTraceTime steps %s on devices %s (STEP_TIME %s), matrix "
+        "ranks %s" % (rank, rows, devs, steps, sorted(ranks)))
+    if not steps or rows != steps or devs != [rank]:
+        fails.append("StepTraceTime steps %s devices %s, STEP_TIME %s" % (rows, devs, steps))
 
 
 def main():
@@ -156,6 +237,9 @@ def main():
         prof = torch_npu_profiler.profile(
             activities=[torch_npu_profiler.ProfilerActivity.CPU,
                         torch_npu_profiler.ProfilerActivity.NPU],
+            # every step active: the steps are STEP_TIME rows and
+            # analysis.db's StepTraceTime rows
+            schedule=torch_npu_profiler.schedule(wait=0, warmup=0, active=steps, repeat=1),
             on_trace_ready=torch_npu_profiler.tensorboard_trace_handler(
                 os.path.join(out, "rank%d" % rank)),
             experimental_config=experimental_config)

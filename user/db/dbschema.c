@@ -199,6 +199,10 @@ static const struct npuprof_db_enum_row enum_memcpy_operation[] = {
 #define ENUM_ROWS_OR_NONE_RANK_DEVICE_MAP(ID) NULL, 0
 #define ENUM_ROWS_OR_NONE_STEP_TIME(ID) NULL, 0
 #define ENUM_ROWS_OR_NONE_GC_RECORD(ID) NULL, 0
+#define ENUM_ROWS_OR_NONE_COMM_ANALYZER_BANDWIDTH(ID) NULL, 0
+#define ENUM_ROWS_OR_NONE_COMM_ANALYZER_MATRIX(ID) NULL, 0
+#define ENUM_ROWS_OR_NONE_COMM_ANALYZER_TIME(ID) NULL, 0
+#define ENUM_ROWS_OR_NONE_STEP_TRACE_TIME(ID) NULL, 0
 
 const struct npuprof_db_table_def npuprof_db_tables[NPUPROF_DB_TABLE_COUNT] = {
 	NPUPROF_DB_TABLE_LIST(DEF_TABLE)
@@ -245,6 +249,10 @@ const struct npuprof_db_table_def *npuprof_dbschema_find(const char *name)
 int npuprof_dbschema_table_exists(const struct npuprof_db_table_def *t, enum npuprof_db_schema s,
 				  enum npuprof_db_variant v)
 {
+	if (v == NPUPROF_DB_ANALYSIS)
+		return !!(t->flags & NPUPROF_DBT_ANALYSIS);
+	if (t->flags & NPUPROF_DBT_ANALYSIS)
+		return 0;
 	if (v == NPUPROF_DB_PYTORCH)
 		return 1;
 	if (t->flags & NPUPROF_DBT_PYTORCH)

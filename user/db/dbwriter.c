@@ -723,7 +723,7 @@ static int check_options(const struct npuprof_db_options *o, char *err, size_t e
 		snprintf(err, errlen, "invalid schema version option %d", (int)o->schema);
 		return -EINVAL;
 	}
-	if ((unsigned)o->variant > NPUPROF_DB_PYTORCH) {
+	if ((unsigned)o->variant > NPUPROF_DB_ANALYSIS) {
 		snprintf(err, errlen, "invalid database variant option %d", (int)o->variant);
 		return -EINVAL;
 	}
@@ -886,10 +886,12 @@ int npuprof_db_open(struct npuprof_db **out, const char *dir, const struct npupr
 	}
 	if (!r)
 		r = exec(w, "BEGIN");
-	for (unsigned i = 0; !r && i < NPUPROF_DB_TABLE_COUNT; i++)
+	/* analysis.db holds its own tables only */
+	for (unsigned i = 0; !r && w->variant != NPUPROF_DB_ANALYSIS && i < NPUPROF_DB_TABLE_COUNT;
+	     i++)
 		if (npuprof_db_tables[i].enum_rows)
 			r = write_enum(w, &npuprof_db_tables[i]);
-	if (!r)
+	if (!r && w->variant != NPUPROF_DB_ANALYSIS)
 		r = write_meta(w);
 	/* "N/A" takes id 0: the producer's absent value, and never `launch`. */
 	if (!r && npuprof_strtab_intern(w->st, "N/A", 3) != NPUPROF_DB_STR_NA)
@@ -965,27 +967,39 @@ static int first_row(struct npuprof_db *w, const struct npuprof_db_table_def *de
 {
 	if (!npuprof_dbschema_table_exists(def, w->schema, w->variant))
 		return set_msg(w, -EINVAL, "%s does not exist in a %s database of schema %s",
-			       def->name, w->variant == NPUPROF_DB_PYTORCH ? "PyTorch" : "msprof",
+			       def->name,
+			       w->variant == NPUPROF_DB_PYTORCH	 ? "PyTorch" :
+			       w->variant == NPUPROF_DB_ANALYSIS ? "torch_npu analysis" :
+								   "msprof",
 			       npuprof_dbschema_version(w->schema)->full);
 	return create_table(w, def);
 }
 
-int npuprof_db_insert(struct npuprof_db *w, enum npuprof_db_table t, const void *row,
-		      size_t row_size)
+/* Table t of a usable, unfinished writer into *def; 0 or a negative errno. */
+static int table_for_write(struct npuprof_db *w, enum npuprof_db_table t,
+			   const struct npuprof_db_table_def **def)
 {
-	const struct npuprof_db_table_def *def;
-	int r;
-
 	if (!w)
 		return -EINVAL;
 	if (w->err)
 		return w->err;
 	if (w->finished)
 		return set_msg(w, -EINVAL, "%s: already finished", w->final_path);
-	def = npuprof_dbschema_table(t);
-	if (!def)
+	*def = npuprof_dbschema_table(t);
+	if (!*def)
 		return set_msg(w, -EINVAL, "invalid table id %d (valid: 0..%d)", (int)t,
 			       NPUPROF_DB_TABLE_COUNT - 1);
+	return 0;
+}
+
+int npuprof_db_insert(struct npuprof_db *w, enum npuprof_db_table t, const void *row,
+		      size_t row_size)
+{
+	const struct npuprof_db_table_def *def;
+	int r = table_for_write(w, t, &def);
+
+	if (r)
+		return r;
 	if (!row)
 		return set_msg(w, -EINVAL, "%s: NULL row", def->name);
 	if (row_size != def->row_size)
@@ -1029,6 +1043,23 @@ int npuprof_db_insert(struct npuprof_db *w, enum npuprof_db_table t, const void 
 		w->npu_ids[w->n_npu++] = ((const struct npuprof_db_npu_info *)row)->id;
 	}
 	return r;
+}
+
+int npuprof_db_create_table(struct npuprof_db *w, enum npuprof_db_table t)
+{
+	const struct npuprof_db_table_def *def;
+	int r = table_for_write(w, t, &def);
+
+	if (r)
+		return r;
+	if (w->t[t].ins)
+		return 0;
+	if (w->q) {
+		r = q_drain(w); /* the connection is the caller's from here */
+		if (r < 0)
+			return r;
+	}
+	return first_row(w, def);
 }
 
 /*
@@ -1165,7 +1196,7 @@ int npuprof_db_finish(struct npuprof_db *w)
 		npuprof_dbschema_index_ddl(ix, sql, sizeof(sql));
 		r = exec(w, sql);
 	}
-	if (!r)
+	if (!r && w->variant != NPUPROF_DB_ANALYSIS)
 		r = write_strings(w);
 	if (!r)
 		r = exec(w, "COMMIT");

@@ -27,6 +27,7 @@
 #include "npuprof/rawkern.h"
 #include "npuprof/session.h"
 #include "npuprof/trace.h"
+#include "analysis.h"
 #include "correlate.h"
 #include "fwk.h"
 #include "hostdata.h"
@@ -1804,6 +1805,15 @@ static int export_pytorch(struct export_ctx *x, const char *dir, const char *kpa
 	res->damaged |= pres.damaged;
 	res->fwk_ops = x->pt.fwk.ops;
 	res->fwk_skipped = x->pt.fwk.bad;
+	if (r >= 0) {
+		/* torch_npu's analysis.db beside it (analysis.c) */
+		struct analysis_result ares;
+
+		r = analysis_write(res->pytorch_path, tmpdir, &ares, x->warn, err, errlen);
+		if (r > 0)
+			snprintf(res->analysis_path, sizeof(res->analysis_path), "%s", ares.path);
+		r = r < 0 ? r : 0;
+	}
 	return r;
 }
 

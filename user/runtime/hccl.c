@@ -16,7 +16,10 @@
  * Profiled as CANN shows it: acl "hcom_<op>_" > node "launch" (item = op
  * name) > communication (5500) "Hccl<Op>" around the submit; every task of
  * the op gets the `launch` connectionId; one HCCL_OP and one HCCL_TASK per
- * task on each rank.
+ * task on each rank. A task's ranks are HCCL's local and remote rank (the
+ * rank itself, then its peer; itself for a copy on the rank), as a real
+ * 910B rank's COMMUNICATION_TASK_INFO has them: msprof-analyze's matrix
+ * maps a group's local ranks to global ones by the on-chip copies.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -414,8 +417,14 @@ static void add(struct hplan *pl, int kind, uint32_t plane, uint32_t src, uint32
 	pl->info[pl->n].dst = dst;
 	pl->info[pl->n].size = size;
 	pl->info[pl->n].notify = UINT64_MAX;
-	pl->info[pl->n].transport = src == dst ? 2 : 0; /* LOCAL : SDMA */
-	pl->info[pl->n].link = src == dst ? 0 : 1; /* ON_CHIP : HCCS */
+	/* as real HCCL reports them (a 910B rank's COMMUNICATION_TASK_INFO):
+	 * a notify wait over LOCAL, the rest over SDMA; a copy to itself on
+	 * chip, to a peer over HCCS; no link for notifies */
+	pl->info[pl->n].transport = kind == T_NOTIFY_WAIT ? 2 : 0; /* LOCAL : SDMA */
+	pl->info[pl->n].link = kind == T_NOTIFY_RECORD || kind == T_NOTIFY_WAIT ?
+				       NPUPROF_ENUM_INVALID :
+			       src == dst ? 0 :
+					    1; /* ON_CHIP : HCCS */
 	pl->info[pl->n].dtype = dtype;
 	pl->n++;
 }
@@ -436,7 +445,7 @@ static void notify_wait(struct hplan *pl, const struct group *g, uint32_t r, uin
 {
 	uint32_t id = g->notify[r][p][par];
 
-	add(pl, T_NOTIFY_WAIT, plane, p, r, 0, NPUPROF_ENUM_INVALID);
+	add(pl, T_NOTIFY_WAIT, plane, r, p, 0, NPUPROF_ENUM_INVALID);
 	npusim_sqe_set_sync_id(&pl->t[pl->n - 1].sqe, id);
 	pl->info[pl->n - 1].notify = (uint64_t)g->dev[r] << 32 | id;
 }
@@ -450,7 +459,7 @@ static void exchange(struct hplan *pl, const struct group *g, uint32_t r, const 
 	for (int i = 0; i < np; i++)
 		notify_wait(pl, g, r, peers[i], (uint32_t)i, 0);
 	for (int i = 0; xfer >= 0 && i < np; i++)
-		add(pl, xfer, (uint32_t)i, peers[i], r, chunk,
+		add(pl, xfer, (uint32_t)i, r, peers[i], chunk,
 		    xfer == T_REDUCE ? dtype : NPUPROF_ENUM_INVALID);
 	for (int i = 0; i < np; i++)
 		notify_rec(pl, g, r, peers[i], (uint32_t)i, 1);

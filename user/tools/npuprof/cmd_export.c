@@ -78,6 +78,8 @@ void export_print_summary(const struct npuprof_export_result *r, FILE *f)
 		(unsigned long long)r->comm_tasks, (unsigned long long)r->mstx);
 	if (r->pytorch_path[0])
 		fprintf(f, "  PyTorch database: %s\n", r->pytorch_path);
+	if (r->analysis_path[0])
+		fprintf(f, "  analysis database: %s\n", r->analysis_path);
 	if (r->json_path[0])
 		fprintf(f, "  trace JSON: %s\n", r->json_path);
 	if (r->drops || r->in_flight || r->orphan_completions || r->host_lost || r->damaged)
