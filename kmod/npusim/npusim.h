@@ -28,6 +28,7 @@
 
 struct npusim_file;
 struct npusim_stars;
+struct npusim_lp;
 struct npusim_logic_cq;
 struct seq_file;
 /* a user-mode stream's soft queue (stream.c; forwarded by uio.c) */
@@ -143,7 +144,12 @@ struct npusim_dev {
 	/* the STARS SoC log, profiling channel 50 (stars.c) */
 	struct npusim_stars *stars; /* the running channel's ring, or NULL */
 	spinlock_t stars_lock; /* the pointer and the producer's side */
-	struct mutex prof_lock; /* start, read and stop */
+	struct mutex prof_lock; /* start, read and stop (every channel) */
+
+	/* the AI Core frequency and profiling channel 132 (lp.c) */
+	u32 aicore_cur_mhz; /* MHz, under lp_lock; read with READ_ONCE */
+	struct npusim_lp *lp; /* the running channel's ring, or NULL */
+	spinlock_t lp_lock; /* the frequency, the pointer, the producer */
 
 	/* logic CQs (logic_cq.c): the id table under lcq_lock */
 	struct npusim_logic_cq **lcqs; /* [max_streams] */
@@ -163,11 +169,13 @@ struct npusim_file {
  * The files of the driver, each using only those below it:
  *   main.c    the char devices, their ioctls, stream creation; init/exit
  *   uio.c     user-mode submission: trigger, forwarding, mapping
- *   procfs.c  /proc/trs_chan/dev<D>-ts0/{trace_enable,summary,fault}
+ *   procfs.c  /proc/trs_chan/dev<D>-ts0/{trace_enable,summary,fault,
+ *             aicore_freq}
  *   stream.c  a stream's lifetime, its soft queue, the SQ fill step
  *   sched.c   the device model: scheduling, completion, the device table
  *   fault.c   fault injection: which tasks are held or lost
  *   stars.c   the STARS SoC log: profiling channel 50's ring and ioctls
+ *   lp.c      the AI Core frequency and profiling channel 132's ring
  *   logic_cq.c  logic CQs: the conversion of a bound stream's CQEs, their
  *             queue, allocation and the matching receive
  *   trace.c   the tracepoints and their call sites
@@ -224,6 +232,14 @@ int npusim_ioc_prof_read(struct npusim_file *f, void __user *uarg);
 int npusim_ioc_prof_stop(struct npusim_file *f, void __user *uarg);
 void npusim_stars_release(struct npusim_file *f);
 bool npusim_stars_stats(struct npusim_dev *dev, u64 *records, u64 *dropped);
+
+/* lp.c */
+void npusim_lp_dev_init(struct npusim_dev *dev);
+u32 npusim_aicore_cur_mhz(const struct npusim_dev *dev);
+int npusim_aicore_freq_set(struct npusim_dev *dev, u32 mhz);
+int npusim_lp_start(struct npusim_file *f, const struct npusim_prof_start *a);
+int npusim_lp_read(struct npusim_file *f, struct npusim_prof_read *a);
+int npusim_lp_stop(struct npusim_file *f);
 
 /* logic_cq.c */
 int npusim_logic_cq_dev_init(struct npusim_dev *dev);
