@@ -229,16 +229,20 @@ t_aicore_freq() {
 	# the same kernels before and after the change, by name
 	q="WITH k AS (SELECT coalesce(c.name, 0) n, t.startNs s, t.endNs e, t.endNs - t.startNs d
 		FROM TASK t LEFT JOIN COMPUTE_TASK_INFO c USING (globalTaskId)
-		WHERE t.taskType IN (SELECT id FROM STRING_IDS WHERE value IN ('AI_CORE', 'AIV_SQE')))
+		WHERE t.taskType IN (SELECT id FROM STRING_IDS WHERE value IN
+			('KERNEL_AICORE', 'KERNEL_AIVEC', 'KERNEL_MIX_AIC', 'KERNEL_MIX_AIV')))
 	   SELECT n, count(*), avg(CASE WHEN e < $tc THEN d END), avg(CASE WHEN s > $tc THEN d END)
 		FROM k GROUP BY n HAVING count(CASE WHEN e < $tc THEN 1 END) > 0 AND count(CASE WHEN s > $tc THEN 1 END) > 0"
 	sq "$q" > "$OUTX/freq_kernels.txt"
 	n=$(wc -l < "$OUTX/freq_kernels.txt")
 	echo "kernels before and after the change: $n"
 	[ "$n" -gt 0 ] || { echo "no kernel ran both before and after the change"; return 1; }
-	awk -F'|' '{ r = $4 / $3; printf "  kernel %s: %.0f ns before, %.0f ns after, x%.2f\n", $1, $3, $4, r;
-		if (r < 2.0 || r > 2.5) bad = 1 } END { exit bad }' "$OUTX/freq_kernels.txt" ||
-		{ echo "a kernel not 1800/800 (x2.25) as long after the change"; return 1; }
+	# each kernel's mean x2.25 give or take npuwork's +-5% jitter, and the
+	# mean of the ratios closer
+	awk -F'|' '{ r = $4 / $3; sum += r; n++; if (r < 1.9 || r > 2.6) bad = 1 }
+		END { printf "  mean ratio x%.3f over %d kernels\n", sum / n, n;
+		      exit bad || sum / n < 2.15 || sum / n > 2.35 }' "$OUTX/freq_kernels.txt" ||
+		{ cat "$OUTX/freq_kernels.txt"; echo "kernels not 1800/800 (x2.25) as long after the change"; return 1; }
 	build/bin/npuprof export --pytorch "$s" > /dev/null || return 1
 	tests/sql/check.sh "$(dbof)" "$s"/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler*.db || return 1
 	[ "$(sqlite3 "$s"/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler*.db "SELECT group_concat(freq, ' ') FROM (SELECT freq FROM AICORE_FREQ ORDER BY timestampNs)" </dev/null)" = "1800 1800 800 800" ] ||
