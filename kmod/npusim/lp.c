@@ -76,11 +76,6 @@ static void npusim_lp_append(struct npusim_lp *r, u64 cnt, u32 mhz)
 		npusim_lp_close(r);
 }
 
-u32 npusim_aicore_cur_mhz(const struct npusim_dev *dev)
-{
-	return READ_ONCE(dev->aicore_cur_mhz);
-}
-
 int npusim_aicore_freq_set(struct npusim_dev *dev, u32 mhz)
 {
 	unsigned long flags;

@@ -14,6 +14,7 @@
 #include <linux/cdev.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
@@ -233,9 +234,14 @@ int npusim_ioc_prof_stop(struct npusim_file *f, void __user *uarg);
 void npusim_stars_release(struct npusim_file *f);
 bool npusim_stars_stats(struct npusim_dev *dev, u64 *records, u64 *dropped);
 
+/* The device's current AI Core frequency, MHz (set in lp.c). */
+static inline u32 npusim_aicore_cur_mhz(const struct npusim_dev *dev)
+{
+	return READ_ONCE(dev->aicore_cur_mhz);
+}
+
 /* lp.c */
 void npusim_lp_dev_init(struct npusim_dev *dev);
-u32 npusim_aicore_cur_mhz(const struct npusim_dev *dev);
 int npusim_aicore_freq_set(struct npusim_dev *dev, u32 mhz);
 int npusim_lp_start(struct npusim_file *f, const struct npusim_prof_start *a);
 int npusim_lp_read(struct npusim_file *f, struct npusim_prof_read *a);
@@ -310,7 +316,14 @@ void npusim_schedule_locked(void);
 void npusim_reset_locked(struct npusim_dev *dev);
 int npusim_cqe_unknown_locked(struct npusim_dev *dev, u32 stream, int task);
 void npusim_wake_streams_locked(struct npusim_dev *dev);
-u64 npusim_dev_counter(const struct npusim_dev *dev, u64 host_ns);
+/* The device counter at host CLOCK_MONOTONIC time @host_ns (inline: the
+ * device model, the clock samples and the frequency channel all stamp
+ * with it, and none of them calls another for it). */
+static inline u64 npusim_dev_counter(const struct npusim_dev *dev, u64 host_ns)
+{
+	return mul_u64_u32_div(host_ns + dev->cnt_offset_ns,
+			       npusim_counter_mhz * 1000000U, NSEC_PER_SEC);
+}
 int npusim_sqe_validate(const struct npusim_sqe *sqe, u32 stream_id);
 int npusim_model_validate(const struct npusim_sqe *sqe,
 			  const struct npusim_task_model *m);

@@ -43,12 +43,6 @@ struct npusim_dev *npusim_devs[NPUSIM_MAX_DEVICES];
 
 static struct hrtimer npusim_timer;
 
-u64 npusim_dev_counter(const struct npusim_dev *dev, u64 host_ns)
-{
-	return mul_u64_u32_div(host_ns + dev->cnt_offset_ns,
-			       npusim_counter_mhz * 1000000U, NSEC_PER_SEC);
-}
-
 /* The event or notify id an SQE of those types names. */
 static u32 npusim_sqe_sync_id(const struct npusim_sqe *sqe)
 {
