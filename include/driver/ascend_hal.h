@@ -319,6 +319,7 @@ drvError_t halShrIdClose(const char *name);
 #define PROF_STOPPED_ALREADY (-4)
 #define CHANNEL_NUM 160
 #define CHANNEL_STARS_SOC_LOG_BUFFER (50)
+#define CHANNEL_LP (132) /* the AI Core frequency's changes */
 
 typedef enum prof_channel_type {
 	PROF_TS_TYPE,

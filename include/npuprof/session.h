@@ -8,6 +8,8 @@
  *   device_<N>/info.json.<N>, start_info.<N>, end_info.<N>, dev_start.log.<N>
  *   device_<N>/data/stars_soc.data          (the device's STARS SoC log, as
  *                                           npuprof record drained it)
+ *   device_<N>/data/lpmFreqConv.data        (its AI Core frequency changes,
+ *                                           profiling channel 132)
  *   kernel/npuprof.kernel.raw               (the capture engine's records)
  *   npuprof.session                         (our own session info, key=value)
  *   <aclprofInit dir>/npuprof_profile_location.txt  (a program's own
@@ -42,6 +44,12 @@ extern "C" {
  * npusim_stars_acsq) as read from the channel, concatenated; export takes
  * the device's task times from it (user/export/stars.h) */
 #define NPUPROF_STARS_SOC_FILE "data/stars_soc.data"
+/* A device's AI Core frequency changes under its device_<N>/ directory,
+ * where msprof's collector writes them: the 888-byte records of profiling
+ * channel 132 (uapi/npusim.h, struct npusim_lp_record) as read from the
+ * channel, concatenated; export writes AICORE_FREQ from it
+ * (user/export/lpfreq.h) */
+#define NPUPROF_LPM_FREQ_FILE "data/lpmFreqConv.data"
 /* engine= of a session without kernel capture (an API-driven session where
  * /dev/npuprof is missing): export takes task times from the host task
  * tracks and says so in META_DATA (npuprof.task_time_source=host) */

@@ -26,7 +26,7 @@
 #include <linux/types.h>
 #endif
 
-#define NPUSIM_ABI_VERSION 8
+#define NPUSIM_ABI_VERSION 9
 #define NPUSIM_CHIP_NAME "Ascend910B"
 #define NPUSIM_MAX_DEVICES 8
 #define NPUSIM_SQE_SIZE 64
@@ -346,9 +346,10 @@ struct npusim_dev_info {
 	__u32 num_devices;
 	__u32 rsv[6];
 	__u32 sq_send_mode; /* ABI 3: enum npusim_send_mode of new streams */
-	__u32 aicore_mhz; /* ABI 7: the AI Core frequency, MHz (rated and
-			   * current: npusim does not change it) */
-	__u32 rsv2; /* zero: the struct's 8-byte alignment, made explicit */
+	__u32 aicore_mhz; /* ABI 7: the AI Core's rated frequency, MHz */
+	__u32 aicore_cur_mhz; /* ABI 9: its current frequency, MHz (the
+			       * setting of /proc/trs_chan/dev<N>-ts0/
+			       * aicore_freq; "AI Core frequency" below) */
 };
 
 struct npusim_stream_create {
@@ -604,20 +605,82 @@ struct npusim_stars_acsq {
 	__u32 rsv2[11];
 };
 
+/* ---- Profiling channel 132: the AI Core frequency (ABI 9) --------------------
+ *
+ * A 910B's AI Core clock is the power management's: it changes while the
+ * device runs, and the driver's low-power profiling channel, CHANNEL_LP
+ * (132; hicann/driver pkg_inc/ascend_hal_base.h), reports each change with
+ * the device counter it took effect at. msprof's collector starts it
+ * (ProfLpmFreqConvJob, when ai_core_lpm is on) with the config
+ * {period, version = 1} as the PROF_PERIPHERAL_TYPE user data and writes
+ * what it reads to device_<N>/data/lpmFreqConv.data; msprof's parser
+ * reads 888-byte records: a count, then 55 entries of which the first
+ * count are valid (Ascend/msprof hal_freq.h, freq_lpm_parser_item.cpp;
+ * docs/ascend-reference.md §3.14).
+ *
+ * npusim's AI Core frequency is per device: rated npusim_dev_info.
+ * aicore_mhz (module parameter aicore_mhz), current aicore_cur_mhz, which
+ * the administrator sets by writing MHz (1..rated) to
+ * /proc/trs_chan/dev<N>-ts0/aicore_freq (root; the simulator's control
+ * surface, as `npu-smi set` is a real host's: no tracer reads it). AI Core
+ * and vector kernels started after a change run rated/current times their
+ * modelled duration (the work is cycles; a replay's TIMED tasks keep their
+ * recorded times). While the channel runs, the device appends an entry
+ * {device counter, MHz}: one at the start with the frequency then (a real
+ * 910B's first record, observed ~2.4 ms after the start, carries the
+ * current frequency) and one at each change. Entries fill the open record
+ * (count grows up to NPUSIM_LP_ENTRIES); a record is closed when full and
+ * when the reader reads, so a read returns every entry made before it. A
+ * full ring drops new entries and counts them. Start, read, stop and the
+ * errors are channel 50's; config version other than
+ * NPUSIM_LP_CONFIG_VERSION or flags other than 0: -EINVAL. The period
+ * (ms; msprof's DEFAULT_INTERVAL 100) is kept but does not pace npusim's
+ * records: they are closed at the reads.
+ */
+#define NPUSIM_PROF_CHANNEL_LP 132
+#define NPUSIM_LP_ENTRIES 55
+#define NPUSIM_LP_RECORD_SIZE 888
+#define NPUSIM_LP_CONFIG_VERSION 1
+
+/* LpmConvProfileConfig (hicann/oam-tools src/msprof/collector/dvvp/driver/
+ * inc/ai_drv_prof_api.h 366): the user data of prof_drv_start */
+struct npusim_lp_config {
+	__u32 period; /* ms */
+	__u32 version; /* NPUSIM_LP_CONFIG_VERSION */
+};
+
+/* One entry: the frequency from device counter sys_cnt on. */
+struct npusim_lp_entry {
+	__u64 sys_cnt;
+	__u32 freq; /* MHz */
+	__u32 rsv;
+} __attribute__((packed));
+
+/* A record of channel 132, packed: 8 + 55 * 16 = 888 bytes. */
+struct npusim_lp_record {
+	__u32 count; /* valid entries, 0..NPUSIM_LP_ENTRIES */
+	__u32 rsv;
+	struct npusim_lp_entry entry[NPUSIM_LP_ENTRIES];
+} __attribute__((packed));
+
 struct npusim_prof_start {
-	__u32 channel; /* NPUSIM_PROF_CHANNEL_STARS_SOC_LOG */
-	__u32 flags; /* NPUSIM_STARS_ACSQ_TASK */
+	__u32 channel; /* NPUSIM_PROF_CHANNEL_STARS_SOC_LOG or _LP (ABI 9) */
+	__u32 flags; /* channel 50: NPUSIM_STARS_ACSQ_TASK; channel 132: 0 */
 	__u32 ring_records; /* ring size, a power of two; 0: the default */
-	__u32 rsv[5]; /* must be zero */
+	struct npusim_lp_config lp; /* ABI 9: channel 132's config; channel
+				       50: zero */
+	__u32 rsv[3]; /* must be zero */
 };
 
 struct npusim_prof_read {
 	__u32 channel;
-	__u32 len; /* in: buffer bytes (a multiple of NPUSIM_STARS_RECORD_SIZE) */
+	__u32 len; /* in: buffer bytes (a multiple of the channel's record
+		      size: NPUSIM_STARS_RECORD_SIZE, NPUSIM_LP_RECORD_SIZE) */
 	__u64 buf; /* in: user address */
 	__u32 bytes; /* out: bytes written (whole records) */
 	__u32 rsv0;
-	__u64 dropped; /* out: records dropped by a full ring since start */
+	__u64 dropped; /* out: records (channel 132: frequency entries)
+			  dropped by a full ring since start */
 	__u64 records; /* out: records written by the device since start */
 	__u32 rsv[4]; /* must be zero */
 };

@@ -735,6 +735,7 @@ static int npusim_ioc_dev_info(struct npusim_file *f, void __user *uarg)
 	a.num_devices = npusim_ndev;
 	a.sq_send_mode = f->dev->send_mode;
 	a.aicore_mhz = npusim_aicore_mhz;
+	a.aicore_cur_mhz = npusim_aicore_cur_mhz(f->dev);
 	return copy_to_user(uarg, &a, sizeof(a)) ? -EFAULT : 0;
 }
 
@@ -889,6 +890,7 @@ static int npusim_create_device(unsigned int d)
 	if (!dev->streams)
 		return -ENOMEM;
 	npusim_stars_dev_init(dev);
+	npusim_lp_dev_init(dev);
 	ret = npusim_logic_cq_dev_init(dev);
 	if (ret)
 		return ret;

@@ -14,6 +14,7 @@
 #include <linux/cdev.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
@@ -28,6 +29,7 @@
 
 struct npusim_file;
 struct npusim_stars;
+struct npusim_lp;
 struct npusim_logic_cq;
 struct seq_file;
 /* a user-mode stream's soft queue (stream.c; forwarded by uio.c) */
@@ -143,7 +145,12 @@ struct npusim_dev {
 	/* the STARS SoC log, profiling channel 50 (stars.c) */
 	struct npusim_stars *stars; /* the running channel's ring, or NULL */
 	spinlock_t stars_lock; /* the pointer and the producer's side */
-	struct mutex prof_lock; /* start, read and stop */
+	struct mutex prof_lock; /* start, read and stop (every channel) */
+
+	/* the AI Core frequency and profiling channel 132 (lp.c) */
+	u32 aicore_cur_mhz; /* MHz, under lp_lock; read with READ_ONCE */
+	struct npusim_lp *lp; /* the running channel's ring, or NULL */
+	spinlock_t lp_lock; /* the frequency, the pointer, the producer */
 
 	/* logic CQs (logic_cq.c): the id table under lcq_lock */
 	struct npusim_logic_cq **lcqs; /* [max_streams] */
@@ -163,11 +170,13 @@ struct npusim_file {
  * The files of the driver, each using only those below it:
  *   main.c    the char devices, their ioctls, stream creation; init/exit
  *   uio.c     user-mode submission: trigger, forwarding, mapping
- *   procfs.c  /proc/trs_chan/dev<D>-ts0/{trace_enable,summary,fault}
+ *   procfs.c  /proc/trs_chan/dev<D>-ts0/{trace_enable,summary,fault,
+ *             aicore_freq}
  *   stream.c  a stream's lifetime, its soft queue, the SQ fill step
  *   sched.c   the device model: scheduling, completion, the device table
  *   fault.c   fault injection: which tasks are held or lost
  *   stars.c   the STARS SoC log: profiling channel 50's ring and ioctls
+ *   lp.c      the AI Core frequency and profiling channel 132's ring
  *   logic_cq.c  logic CQs: the conversion of a bound stream's CQEs, their
  *             queue, allocation and the matching receive
  *   trace.c   the tracepoints and their call sites
@@ -224,6 +233,19 @@ int npusim_ioc_prof_read(struct npusim_file *f, void __user *uarg);
 int npusim_ioc_prof_stop(struct npusim_file *f, void __user *uarg);
 void npusim_stars_release(struct npusim_file *f);
 bool npusim_stars_stats(struct npusim_dev *dev, u64 *records, u64 *dropped);
+
+/* The device's current AI Core frequency, MHz (set in lp.c). */
+static inline u32 npusim_aicore_cur_mhz(const struct npusim_dev *dev)
+{
+	return READ_ONCE(dev->aicore_cur_mhz);
+}
+
+/* lp.c */
+void npusim_lp_dev_init(struct npusim_dev *dev);
+int npusim_aicore_freq_set(struct npusim_dev *dev, u32 mhz);
+int npusim_lp_start(struct npusim_file *f, const struct npusim_prof_start *a);
+int npusim_lp_read(struct npusim_file *f, struct npusim_prof_read *a);
+int npusim_lp_stop(struct npusim_file *f);
 
 /* logic_cq.c */
 int npusim_logic_cq_dev_init(struct npusim_dev *dev);
@@ -294,7 +316,14 @@ void npusim_schedule_locked(void);
 void npusim_reset_locked(struct npusim_dev *dev);
 int npusim_cqe_unknown_locked(struct npusim_dev *dev, u32 stream, int task);
 void npusim_wake_streams_locked(struct npusim_dev *dev);
-u64 npusim_dev_counter(const struct npusim_dev *dev, u64 host_ns);
+/* The device counter at host CLOCK_MONOTONIC time @host_ns (inline: the
+ * device model, the clock samples and the frequency channel all stamp
+ * with it, and none of them calls another for it). */
+static inline u64 npusim_dev_counter(const struct npusim_dev *dev, u64 host_ns)
+{
+	return mul_u64_u32_div(host_ns + dev->cnt_offset_ns,
+			       npusim_counter_mhz * 1000000U, NSEC_PER_SEC);
+}
 int npusim_sqe_validate(const struct npusim_sqe *sqe, u32 stream_id);
 int npusim_model_validate(const struct npusim_sqe *sqe,
 			  const struct npusim_task_model *m);

@@ -43,9 +43,9 @@ module_param_named(counter_mhz, npusim_counter_mhz, uint, 0444);
 MODULE_PARM_DESC(counter_mhz,
 		 "device system counter frequency in MHz (default 50)");
 
-/* The AI Core clock: a 910B's rated 1800 MHz. The device model runs at it
- * throughout (no power management), so it is also the current frequency
- * (halGetDeviceInfo's INFO_TYPE_FREQUE and INFO_TYPE_CURRENT_FREQ). */
+/* The AI Core clock: a 910B's rated 1800 MHz (halGetDeviceInfo's
+ * INFO_TYPE_FREQUE). Each device starts at it; its current frequency
+ * (INFO_TYPE_CURRENT_FREQ) is the administrator's setting (lp.c). */
 unsigned int npusim_aicore_mhz = 1800;
 module_param_named(aicore_mhz, npusim_aicore_mhz, uint, 0444);
 MODULE_PARM_DESC(

@@ -27,6 +27,12 @@
  * Reading shows the faults in force, for a stall the task it holds, and
  * what the faults did so far: completions dropped, resets and the tasks
  * they aborted, unknown CQEs sent, CQEs lost to full CQs.
+ *
+ * aicore_freq (simulator-only, the administrator's AI Core frequency
+ * setting, as `npu-smi set` is a real host's) reads as the device's
+ * current AI Core MHz; root writes a decimal MHz, 1..the rated (module
+ * parameter aicore_mhz), else -EINVAL (lp.c; uapi/npusim.h "Profiling
+ * channel 132").
  */
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
@@ -243,6 +249,40 @@ static const struct proc_ops fault_ops = {
 	.proc_write = fault_write,
 };
 
+/* aicore_freq: the AI Core's current frequency, MHz (lp.c) */
+static int aicore_freq_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%u\n", npusim_aicore_cur_mhz(m->private));
+	return 0;
+}
+
+static int aicore_freq_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, aicore_freq_show, pde_data(inode));
+}
+
+static ssize_t aicore_freq_write(struct file *file, const char __user *buf,
+				 size_t count, loff_t *ppos)
+{
+	struct npusim_dev *dev = pde_data(file_inode(file));
+	unsigned int mhz;
+	int ret;
+
+	ret = kstrtouint_from_user(buf, count, 10, &mhz);
+	if (ret)
+		return ret;
+	ret = npusim_aicore_freq_set(dev, mhz);
+	return ret ? ret : count;
+}
+
+static const struct proc_ops aicore_freq_ops = {
+	.proc_open = aicore_freq_open,
+	.proc_read = seq_read,
+	.proc_lseek = seq_lseek,
+	.proc_release = single_release,
+	.proc_write = aicore_freq_write,
+};
+
 int npusim_procfs_init(void)
 {
 	npusim_proc_root = proc_mkdir("trs_chan", NULL);
@@ -278,6 +318,9 @@ int npusim_procfs_add(struct npusim_dev *dev)
 				     summary_show, dev))
 		return -ENOMEM;
 	if (!proc_create_data("fault", 0600, dev->proc_dir, &fault_ops, dev))
+		return -ENOMEM;
+	if (!proc_create_data("aicore_freq", 0644, dev->proc_dir,
+			      &aicore_freq_ops, dev))
 		return -ENOMEM;
 	return 0;
 }

@@ -43,12 +43,6 @@ struct npusim_dev *npusim_devs[NPUSIM_MAX_DEVICES];
 
 static struct hrtimer npusim_timer;
 
-u64 npusim_dev_counter(const struct npusim_dev *dev, u64 host_ns)
-{
-	return mul_u64_u32_div(host_ns + dev->cnt_offset_ns,
-			       npusim_counter_mhz * 1000000U, NSEC_PER_SEC);
-}
-
 /* The event or notify id an SQE of those types names. */
 static u32 npusim_sqe_sync_id(const struct npusim_sqe *sqe)
 {
@@ -186,7 +180,25 @@ void npusim_event_unqueue_locked(struct npusim_stream *s, u32 from, u32 to)
 
 /* ---- the model ---------------------------------------------------------- */
 
-static u64 npusim_task_duration(const struct npusim_sqe *sqe,
+/*
+ * A kernel's work is cycles of the AI Core clock: modelled at the rated
+ * frequency, it runs rated/current times as long when the device runs
+ * slower (lp.c). The frequency when it starts holds for the whole kernel.
+ */
+static u64 npusim_kernel_scale(const struct npusim_dev *dev,
+			       const struct npusim_sqe *sqe, u64 d)
+{
+	u32 type = sqe->type & NPUSIM_SQE_TYPE_MASK;
+	u32 cur = npusim_aicore_cur_mhz(dev);
+
+	if ((type != NPUSIM_SQE_AI_CORE && type != NPUSIM_SQE_AIV) || !cur ||
+	    cur >= npusim_aicore_mhz)
+		return d;
+	return mul_u64_u32_div(d, npusim_aicore_mhz, cur);
+}
+
+static u64 npusim_task_duration(const struct npusim_dev *dev,
+				const struct npusim_sqe *sqe,
 				const struct npusim_task_model *m)
 {
 	u64 d = m->duration_ns;
@@ -203,8 +215,8 @@ static u64 npusim_task_duration(const struct npusim_sqe *sqe,
 		d = d - span + r;
 	}
 	if (m->flags & NPUSIM_TASK_F_TIMED)
-		return d; /* as recorded, however short */
-	return max_t(u64, d, NPUSIM_MIN_TASK_NS);
+		return d; /* as recorded, however short, at any frequency */
+	return npusim_kernel_scale(dev, sqe, max_t(u64, d, NPUSIM_MIN_TASK_NS));
 }
 
 /*
@@ -299,7 +311,7 @@ static bool npusim_try_start(struct npusim_stream *s, u64 now)
 		s->running = true;
 		s->used_aic = s->used_aiv = s->used_aicpu = 0;
 		s->start_ns = s->container_start_ns + m->start_ns;
-		s->end_ns = s->start_ns + npusim_task_duration(sqe, m);
+		s->end_ns = s->start_ns + npusim_task_duration(dev, sqe, m);
 		return true;
 	}
 	if (m->flags & NPUSIM_TASK_F_TIMED) {
@@ -312,7 +324,8 @@ static bool npusim_try_start(struct npusim_stream *s, u64 now)
 		s->running = true;
 		s->used_aic = s->used_aiv = s->used_aicpu = 0;
 		s->start_ns = start;
-		s->end_ns = max(start, dep_ns) + npusim_task_duration(sqe, m);
+		s->end_ns = max(start, dep_ns) +
+			    npusim_task_duration(dev, sqe, m);
 		s->container_start_ns = start;
 		return true;
 	}
@@ -331,7 +344,7 @@ static bool npusim_try_start(struct npusim_stream *s, u64 now)
 	s->running = true;
 	s->start_ns = s->waiting ? s->wait_since : now;
 	s->waiting = false;
-	s->end_ns = now + npusim_task_duration(sqe, m);
+	s->end_ns = now + npusim_task_duration(dev, sqe, m);
 	s->container_start_ns = s->start_ns;
 	return true;
 }

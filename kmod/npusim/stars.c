@@ -2,7 +2,9 @@
 /*
  * The STARS SoC log: profiling channel 50 of each device, where a 910B
  * writes its task start and end times (uapi/npusim.h, "Profiling channels";
- * hicann/runtime's prof_drv_start / prof_channel_read / prof_stop).
+ * hicann/runtime's prof_drv_start / prof_channel_read / prof_stop). The
+ * profiling ioctls are here for every channel: channel 132 (the AI Core
+ * frequency) is served by lp.c.
  *
  * A reader starts the channel with NPUSIM_IOC_PROF_START: the device gets a
  * ring of 64-byte ACSQ_TASK records, and from then on the device model
@@ -88,7 +90,10 @@ static int npusim_prof_check(const u32 *rsv, size_t n, u32 channel)
 			return -EINVAL;
 	if (channel >= NPUSIM_PROF_CHANNEL_NUM)
 		return -EINVAL;
-	return channel == NPUSIM_PROF_CHANNEL_STARS_SOC_LOG ? 0 : -ENODEV;
+	return channel == NPUSIM_PROF_CHANNEL_STARS_SOC_LOG ||
+			       channel == NPUSIM_PROF_CHANNEL_LP ?
+		       0 :
+		       -ENODEV;
 }
 
 int npusim_ioc_prof_start(struct npusim_file *f, void __user *uarg)
@@ -104,7 +109,9 @@ int npusim_ioc_prof_start(struct npusim_file *f, void __user *uarg)
 	ret = npusim_prof_check(a.rsv, ARRAY_SIZE(a.rsv), a.channel);
 	if (ret)
 		return ret;
-	if (a.flags != NPUSIM_STARS_ACSQ_TASK)
+	if (a.channel == NPUSIM_PROF_CHANNEL_LP)
+		return npusim_lp_start(f, &a); /* lp.c */
+	if (a.flags != NPUSIM_STARS_ACSQ_TASK || a.lp.period || a.lp.version)
 		return -EINVAL;
 	if (!a.ring_records)
 		a.ring_records = NPUSIM_STARS_RING_DEFAULT;
@@ -154,6 +161,12 @@ int npusim_ioc_prof_read(struct npusim_file *f, void __user *uarg)
 	ret = npusim_prof_check(a.rsv, ARRAY_SIZE(a.rsv), a.channel);
 	if (ret)
 		return ret;
+	if (a.channel == NPUSIM_PROF_CHANNEL_LP) {
+		ret = npusim_lp_read(f, &a); /* lp.c */
+		if (ret)
+			return ret;
+		return copy_to_user(uarg, &a, sizeof(a)) ? -EFAULT : 0;
+	}
 	if (!a.len || a.len % NPUSIM_STARS_RECORD_SIZE)
 		return -EINVAL;
 	mutex_lock(&dev->prof_lock);
@@ -222,13 +235,17 @@ int npusim_ioc_prof_stop(struct npusim_file *f, void __user *uarg)
 	if (copy_from_user(&a, uarg, sizeof(a)))
 		return -EFAULT;
 	ret = npusim_prof_check(a.rsv, ARRAY_SIZE(a.rsv), a.channel);
-	return ret ? ret : npusim_stars_stop(f);
+	if (ret)
+		return ret;
+	return a.channel == NPUSIM_PROF_CHANNEL_LP ? npusim_lp_stop(f) :
+						     npusim_stars_stop(f);
 }
 
-/* File @f goes: the channel it started stops. */
+/* File @f goes: the channels it started stop. */
 void npusim_stars_release(struct npusim_file *f)
 {
 	npusim_stars_stop(f);
+	npusim_lp_stop(f);
 }
 
 /* For /proc: is the channel running, with what counts. */

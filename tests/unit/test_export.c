@@ -24,6 +24,7 @@
 #include "npuprof/rawkern.h"
 #include "npuprof/session.h"
 #include "testutil.h"
+#include "uapi/npusim.h"
 
 #define HZ 50000000ULL /* device counter */
 #define T0 1000000000ULL /* first submit, CLOCK_MONOTONIC ns */
@@ -753,6 +754,78 @@ START_TEST(test_aicore_freq)
 }
 END_TEST
 
+/* Issue 29 item 3: the AI Core frequency's changes (profiling channel 132,
+ * device_0/data/lpmFreqConv.data) become AICORE_FREQ rows at their host
+ * times through the device's clock fit: a change before the start is the
+ * start row's frequency, later ones rows of their own, the end row the
+ * last; a record with a count over 55 is refused alone (the export is
+ * damaged, its other records exported), an entry of 0 MHz too. */
+START_TEST(test_aicore_freq_changes)
+{
+	struct npuprof_session s;
+	struct npuprof_export_result res;
+	struct npusim_lp_record r[3];
+	char path[4400], sql[512], *w;
+	int64_t unix0;
+	int fd, ret;
+
+	make_session(&s);
+	s.dev[0].aicore_mhz = 1800;
+	write_kernel(&s, 20, 0);
+	ck_assert_int_eq(npuprof_session_finish(&s, NULL, 0), 0);
+	unix0 = (int64_t)(s.start_realtime_ns - s.start_monotonic_ns);
+	memset(r, 0, sizeof(r));
+	r[0].count = 2;
+	r[0].entry[0].sys_cnt = CNT0 - 5000 * HZ / 1000000000ULL; /* before the start */
+	r[0].entry[0].freq = 1300;
+	r[0].entry[1].sys_cnt = cnt_at(T0 + 100000);
+	r[0].entry[1].freq = 800;
+	r[1].count = 56; /* damaged */
+	r[1].entry[0].sys_cnt = cnt_at(T0 + 150000);
+	r[1].entry[0].freq = 1000;
+	r[2].count = 2;
+	r[2].entry[0].sys_cnt = cnt_at(T0 + 200000);
+	r[2].entry[0].freq = 0; /* damaged */
+	r[2].entry[1].sys_cnt = cnt_at(T0 + 300000);
+	r[2].entry[1].freq = 1800;
+	snprintf(path, sizeof(path), "%s/device_0/data", s.dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/device_0/" NPUPROF_LPM_FREQ_FILE, s.dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, r, sizeof(r)), (int)sizeof(r));
+	close(fd);
+	w = export_warnings(s.dir, &ret, &res);
+	ck_assert_msg(strstr(w, "lpmFreqConv.data") && strstr(w, "count over 55"), "%s", w);
+	free(w);
+	ck_assert_int_eq(res.damaged, 1);
+	sqlite3 *db = open_db(res.db_path);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM AICORE_FREQ"), 4);
+	ck_assert_int_eq(q(db, "SELECT freq FROM AICORE_FREQ f, SESSION_TIME_INFO s"
+			       " WHERE f.timestampNs = s.startTimeNs"),
+			 1300);
+	snprintf(sql, sizeof(sql),
+		 "SELECT count(*) FROM AICORE_FREQ WHERE freq = 800 AND"
+		 " abs(timestampNs - %lld) < 100",
+		 (long long)(unix0 + (int64_t)T0 + 100000));
+	ck_assert_int_eq(q(db, sql), 1);
+	snprintf(sql, sizeof(sql),
+		 "SELECT count(*) FROM AICORE_FREQ WHERE freq = 1800 AND"
+		 " abs(timestampNs - %lld) < 100",
+		 (long long)(unix0 + (int64_t)T0 + 300000));
+	ck_assert_int_eq(q(db, sql), 1);
+	ck_assert_int_eq(q(db, "SELECT freq FROM AICORE_FREQ f, SESSION_TIME_INFO s"
+			       " WHERE f.timestampNs = s.endTimeNs"),
+			 1800);
+	ck_assert_int_eq(q(db, "SELECT count(*) FROM AICORE_FREQ WHERE freq = 1000"), 0);
+	ck_assert_int_eq(q(db, "SELECT value FROM META_DATA WHERE name ="
+			       " 'npuprof.aicore_freq_refused'"),
+			 2);
+	sqlite3_close(db);
+	cleanup();
+}
+END_TEST
+
 /* A command with newlines (`python3 -c` code) is written on one line: the
  * session loads and exports, its command with spaces for the newlines. */
 START_TEST(test_multiline_cmd)
@@ -1085,6 +1158,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_damaged_kernel);
 	tcase_add_test(tc, test_damaged_session);
 	tcase_add_test(tc, test_aicore_freq);
+	tcase_add_test(tc, test_aicore_freq_changes);
 	tcase_add_test(tc, test_multiline_cmd);
 	tcase_add_test(tc, test_kernel_bit_flips);
 	tcase_add_test(tc, test_unreadable_keeps_complete_db);

@@ -195,7 +195,35 @@ START_TEST(test_model_record)
 	/* ABI 7: the AI Core frequency at the end of the device info */
 	ck_assert_uint_eq(offsetof(struct npusim_dev_info, aicore_mhz), 104);
 	ck_assert_uint_eq(sizeof(struct npusim_dev_info), 112);
-	ck_assert_uint_eq(NPUSIM_ABI_VERSION, 8);
+	/* ABI 9: the current frequency where the alignment padding was */
+	ck_assert_uint_eq(offsetof(struct npusim_dev_info, aicore_cur_mhz), 108);
+	ck_assert_uint_eq(NPUSIM_ABI_VERSION, 9);
+}
+END_TEST
+
+/* Profiling channel 132 (ABI 9): the driver's record as msprof's parser
+ * reads it, 888 packed bytes (Ascend/msprof hal_freq.h: a count, 55
+ * entries {sysCnt, freq}; the raw layout u32 count, u32 rsv, then
+ * {u64, u32, u32}), the collector's config {period, version}
+ * (LpmConvProfileConfig), and where the start ioctl carries it. */
+START_TEST(test_lp_record)
+{
+	ck_assert_uint_eq(NPUSIM_PROF_CHANNEL_LP, 132);
+	ck_assert_uint_eq(sizeof(struct npusim_lp_record), NPUSIM_LP_RECORD_SIZE);
+	ck_assert_uint_eq(NPUSIM_LP_RECORD_SIZE, 888);
+	ck_assert_uint_eq(NPUSIM_LP_ENTRIES, 55);
+	ck_assert_uint_eq(sizeof(struct npusim_lp_entry), 16);
+	ck_assert_uint_eq(offsetof(struct npusim_lp_record, count), 0);
+	ck_assert_uint_eq(offsetof(struct npusim_lp_record, entry), 8);
+	ck_assert_uint_eq(offsetof(struct npusim_lp_entry, sys_cnt), 0);
+	ck_assert_uint_eq(offsetof(struct npusim_lp_entry, freq), 8);
+	ck_assert_uint_eq(offsetof(struct npusim_lp_record, entry[54].freq), 8 + 54 * 16 + 8);
+	ck_assert_uint_eq(sizeof(struct npusim_lp_config), 8);
+	ck_assert_uint_eq(offsetof(struct npusim_lp_config, version), 4);
+	ck_assert_uint_eq(NPUSIM_LP_CONFIG_VERSION, 1);
+	/* the start ioctl keeps its size: the config took reserved words */
+	ck_assert_uint_eq(sizeof(struct npusim_prof_start), 32);
+	ck_assert_uint_eq(offsetof(struct npusim_prof_start, lp), 12);
 }
 END_TEST
 
@@ -274,6 +302,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_helpers_write_real_bytes);
 	tcase_add_test(tc, test_model_record);
 	tcase_add_test(tc, test_cqes);
+	tcase_add_test(tc, test_lp_record);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -11,10 +11,12 @@
  *
  * usage: hal_test NDEV COUNTER_HZ (what the suite loaded npusim with)
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "driver/ascend_hal.h"
 #include "driver/npusim_hal.h"
@@ -340,7 +342,8 @@ int main(int argc, char **argv)
 			      DRV_ERROR_NONE &&
 		      hz == strtoll(argv[2], NULL, 0),
 	      "counter frequency %lld, want %s", (long long)hz, argv[2]);
-	/* npusim's aicore_mhz (default 1800), rated and current alike */
+	/* npusim's aicore_mhz (default 1800), rated and, until the
+	 * administrator changes it, current */
 	CHECK(halGetDeviceInfo(0, MODULE_TYPE_AICORE, INFO_TYPE_FREQUE, &v) == DRV_ERROR_NONE &&
 		      v == 1800,
 	      "AI Core rated frequency %lld MHz", (long long)v);
@@ -456,6 +459,48 @@ int main(int argc, char **argv)
 	CHECK(prof_channel_read(0, CHANNEL_STARS_SOC_LOG_BUFFER, (char *)rec, sizeof(rec)) ==
 		      PROF_ERROR,
 	      "a read of a stopped channel");
+
+	/* channel 132 with msprof's config {period 100, version 1}: the
+	 * frequency at the start, the administrator's change to 800 MHz,
+	 * which INFO_TYPE_CURRENT_FREQ then answers (the rated stays) */
+	{
+		struct npusim_lp_config lc = { .period = 100, .version = 1 };
+		struct prof_start_para lp = { .channel_type = PROF_PERIPHERAL_TYPE,
+					      .sample_period = 100,
+					      .real_time = 1,
+					      .user_data = &lc,
+					      .user_data_size = sizeof(lc) };
+		struct npusim_lp_record lr[2];
+		int fq, got;
+
+		CHECK(prof_drv_start(0, CHANNEL_LP, &pp) == PROF_ERROR,
+		      "channel 132 started without its config");
+		CHECK(prof_drv_start(0, CHANNEL_LP, &lp) == PROF_OK, "prof_drv_start(132)");
+		CHECK(prof_drv_start(0, CHANNEL_LP, &lp) == PROF_STARTED_ALREADY,
+		      "a second prof_drv_start(132)");
+		fq = open("/proc/trs_chan/dev0-ts0/aicore_freq", O_WRONLY);
+		CHECK(fq >= 0 && write(fq, "800\n", 4) == 4, "setting 800 MHz");
+		if (fq >= 0)
+			close(fq);
+		CHECK(halGetDeviceInfo(0, MODULE_TYPE_AICORE, INFO_TYPE_CURRENT_FREQ, &v) ==
+				      DRV_ERROR_NONE &&
+			      v == 800,
+		      "AI Core current frequency %lld MHz, want 800", (long long)v);
+		CHECK(halGetDeviceInfo(0, MODULE_TYPE_AICORE, INFO_TYPE_FREQUE, &v) ==
+				      DRV_ERROR_NONE &&
+			      v == 1800,
+		      "AI Core rated frequency %lld MHz after the change", (long long)v);
+		got = prof_channel_read(0, CHANNEL_LP, (char *)lr, sizeof(lr));
+		CHECK(got == (int)sizeof(struct npusim_lp_record) && lr[0].count == 2 &&
+			      lr[0].entry[0].freq == 1800 && lr[0].entry[1].freq == 800 &&
+			      lr[0].entry[0].sys_cnt <= lr[0].entry[1].sys_cnt,
+		      "channel 132: %d bytes, count %u", got, got > 0 ? lr[0].count : 0);
+		CHECK(prof_stop(0, CHANNEL_LP) == PROF_OK, "prof_stop(132)");
+		fq = open("/proc/trs_chan/dev0-ts0/aicore_freq", O_WRONLY);
+		CHECK(fq >= 0 && write(fq, "1800\n", 5) == 5, "setting 1800 MHz back");
+		if (fq >= 0)
+			close(fq);
+	}
 
 	/* ids */
 	for (int t = 0; t < 2; t++) {

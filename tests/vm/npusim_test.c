@@ -1541,6 +1541,225 @@ static void case_stars(void)
 	close(fd2);
 }
 
+/* ---- the AI Core frequency and profiling channel 132 ----------------------- */
+
+/* Write the administrator's setting of device d; 0 or -errno. */
+static int set_aicore_freq(int d, const char *text)
+{
+	char path[64];
+	int fd, r = 0;
+
+	snprintf(path, sizeof(path), "/proc/trs_chan/dev%d-ts0/aicore_freq", d);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, strlen(text)) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+static unsigned read_aicore_freq(int d)
+{
+	char path[64];
+	unsigned v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/trs_chan/dev%d-ts0/aicore_freq", d);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%u", &v) != 1)
+		v = 0;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static int lp_start_raw(int fd, uint32_t ring, uint32_t flags, uint32_t version)
+{
+	struct npusim_prof_start ps;
+
+	memset(&ps, 0, sizeof(ps));
+	ps.channel = NPUSIM_PROF_CHANNEL_LP;
+	ps.flags = flags;
+	ps.ring_records = ring;
+	ps.lp.period = 100;
+	ps.lp.version = version;
+	return raw_ioctl(fd, NPUSIM_IOC_PROF_START, &ps);
+}
+
+/* Every record there is on fd's channel 132 (at most cap). */
+static int lp_read_all(int fd, struct npusim_lp_record *out, int cap, uint64_t *records,
+		       uint64_t *dropped)
+{
+	int r = npusim_chan_read(fd, NPUSIM_PROF_CHANNEL_LP, out,
+				 (uint32_t)cap * NPUSIM_LP_RECORD_SIZE, records, dropped);
+
+	if (r < 0) {
+		fail("lp read: %s", strerror(-r));
+		return -1;
+	}
+	return r / NPUSIM_LP_RECORD_SIZE;
+}
+
+/* The device counter now, from a tight clock sample. */
+static uint64_t counter_now(int fd, uint64_t hz)
+{
+	struct npusim_clock_sample cs;
+
+	if (tight_clock_sample(fd, &cs) < 0)
+		return 0;
+	return cs.dev_cnt + (uint64_t)((now_ns() - cs.host_ns) * (double)hz / 1e9);
+}
+
+/* A kernel of dur_ns modelled on stream sa, its STARS run time (ns). */
+static uint64_t kernel_run_ns(int fd, int log, uint32_t sa, uint16_t task, uint64_t dur,
+			      uint64_t hz)
+{
+	struct npusim_stars_acsq rec[8];
+	struct npusim_task_model m;
+	struct npusim_sqe q;
+	int n;
+
+	kernel_sqe(&q, &m, sa, task, dur);
+	if (npusim_sq_send_model(fd, sa, &q, &m, 1, -1, NULL) < 0 ||
+	    npusim_stream_sync(fd, sa, 5000) < 0)
+		return 0;
+	n = stars_read_all(log, rec, 8, NULL, NULL);
+	if (n != 2)
+		return 0;
+	return (rec[1].sys_cnt - rec[0].sys_cnt) * 1000000000ULL / hz;
+}
+
+/*
+ * Channel 132 as msprof's collector uses it: refused where the driver
+ * refuses; a record with the frequency at the start; the administrator's
+ * change (/proc/trs_chan/dev0-ts0/aicore_freq) is an entry at the device
+ * counter it took effect at, and the current frequency of the device info;
+ * a kernel started after it runs rated/current as long (a place holder
+ * does not); 55 entries fill a record; a full ring's entries are counted;
+ * a closed file's channel stops.
+ */
+static void case_lp(void)
+{
+	int fd = open_dev(0), fd2 = open_dev(0), log = open_dev(0);
+	struct npusim_lp_record rec[4];
+	struct npusim_dev_info info;
+	uint64_t records, dropped, hz, c0, c1, slow, fast;
+	uint32_t sa;
+	int n;
+
+	MUST(npusim_dev_info(fd, &info));
+	hz = info.counter_hz;
+	CHECK(info.aicore_mhz == 1800 && info.aicore_cur_mhz == 1800,
+	      "rated %u current %u, want 1800 1800", info.aicore_mhz, info.aicore_cur_mhz);
+	CHECK(read_aicore_freq(0) == 1800, "aicore_freq reads %u", read_aicore_freq(0));
+
+	/* what the driver refuses */
+	CHECK(lp_start_raw(fd, 0, 0, 0) == -EINVAL, "config version 0 accepted");
+	CHECK(lp_start_raw(fd, 0, NPUSIM_STARS_ACSQ_TASK, 1) == -EINVAL, "flags accepted");
+	CHECK(lp_start_raw(fd, 3, 0, 1) == -EINVAL, "a ring of 3 accepted");
+	CHECK(npusim_chan_read(fd, NPUSIM_PROF_CHANNEL_LP, rec, NPUSIM_LP_RECORD_SIZE, NULL,
+			       NULL) == -ESRCH,
+	      "read of a channel never started");
+	CHECK(set_aicore_freq(0, "0\n") == -EINVAL, "0 MHz accepted");
+	CHECK(set_aicore_freq(0, "1801\n") == -EINVAL, "over the rated accepted");
+	CHECK(set_aicore_freq(0, "fast\n") == -EINVAL, "a word accepted");
+
+	/* the start: one entry, the frequency now */
+	c0 = counter_now(fd, hz);
+	MUST(lp_start_raw(fd, 0, 0, 1));
+	c1 = counter_now(fd, hz);
+	CHECK(lp_start_raw(fd, 0, 0, 1) == -EBUSY, "a running channel started again");
+	CHECK(lp_start_raw(fd2, 0, 0, 1) == -EBUSY, "a second reader started the channel");
+	CHECK(npusim_chan_read(fd, NPUSIM_PROF_CHANNEL_LP, rec, NPUSIM_LP_RECORD_SIZE - 1, NULL,
+			       NULL) == -EINVAL,
+	      "a read of 887 bytes accepted");
+	n = lp_read_all(fd, rec, 4, &records, &dropped);
+	CHECK(n == 1 && records == 1 && dropped == 0 && rec[0].count == 1 &&
+		      rec[0].entry[0].freq == 1800,
+	      "start: %d records, count %u, %u MHz", n, n ? rec[0].count : 0,
+	      n ? rec[0].entry[0].freq : 0);
+	CHECK(n == 1 && rec[0].entry[0].sys_cnt + 2 * hz / 1000 >= c0 &&
+		      rec[0].entry[0].sys_cnt <= c1 + 2 * hz / 1000,
+	      "start entry at counter %llu, outside [%llu, %llu]",
+	      (unsigned long long)rec[0].entry[0].sys_cnt, (unsigned long long)c0,
+	      (unsigned long long)c1);
+	CHECK(lp_read_all(fd, rec, 4, NULL, NULL) == 0, "records with no change");
+
+	/* a kernel at the rated frequency, then the administrator's 800 MHz */
+	MUST(npusim_stream_create(fd, &sa));
+	MUST(npusim_prof_start(log, 0));
+	fast = kernel_run_ns(fd, log, sa, 0, 900000, hz);
+	c0 = counter_now(fd, hz);
+	MUST(set_aicore_freq(0, "800\n"));
+	c1 = counter_now(fd, hz);
+	MUST(set_aicore_freq(0, "800\n")); /* no change: no entry */
+	MUST(npusim_dev_info(fd2, &info));
+	CHECK(info.aicore_mhz == 1800 && info.aicore_cur_mhz == 800,
+	      "after the change: rated %u current %u", info.aicore_mhz, info.aicore_cur_mhz);
+	CHECK(read_aicore_freq(0) == 800, "aicore_freq reads %u", read_aicore_freq(0));
+	n = lp_read_all(fd, rec, 4, &records, NULL);
+	CHECK(n == 1 && rec[0].count == 1 && rec[0].entry[0].freq == 800 && records == 2,
+	      "change: %d records, count %u, %u MHz", n, n ? rec[0].count : 0,
+	      n ? rec[0].entry[0].freq : 0);
+	CHECK(n == 1 && rec[0].entry[0].sys_cnt + 2 * hz / 1000 >= c0 &&
+		      rec[0].entry[0].sys_cnt <= c1 + 2 * hz / 1000,
+	      "change entry at counter %llu, outside [%llu, %llu]",
+	      (unsigned long long)rec[0].entry[0].sys_cnt, (unsigned long long)c0,
+	      (unsigned long long)c1);
+	/* the work is cycles: 1800/800 as long at 800 MHz */
+	slow = kernel_run_ns(fd, log, sa, 1, 900000, hz);
+	CHECK(fast + 100 >= 900000 && fast <= 900000 + 100, "at 1800 MHz: %llu ns, want 900000",
+	      (unsigned long long)fast);
+	CHECK(slow + 100 >= 2025000 && slow <= 2025000 + 100, "at 800 MHz: %llu ns, want 2025000",
+	      (unsigned long long)slow);
+	{
+		struct npusim_stars_acsq sr[8];
+		struct npusim_sqe q;
+		struct npusim_task_model m;
+
+		npusim_sqe_init(&q, NPUSIM_SQE_PLACE_HOLDER, sa, 2);
+		memset(&m, 0, sizeof(m));
+		m.duration_ns = 300000;
+		MUST(npusim_sq_send_model(fd, sa, &q, &m, 1, -1, NULL));
+		MUST(npusim_stream_sync(fd, sa, 5000));
+		n = stars_read_all(log, sr, 8, NULL, NULL);
+		CHECK(n == 2 && (sr[1].sys_cnt - sr[0].sys_cnt) * 1000000000ULL / hz <= 300100,
+		      "a place holder stretched at 800 MHz");
+	}
+	MUST(npusim_prof_stop(log));
+
+	/* 60 changes unread: a full record of 55 entries, then one of 5 */
+	for (int i = 0; i < 60; i++)
+		MUST(set_aicore_freq(0, i % 2 ? "800\n" : "1000\n"));
+	n = lp_read_all(fd, rec, 4, &records, &dropped);
+	CHECK(n == 2 && rec[0].count == 55 && rec[1].count == 5 && dropped == 0,
+	      "60 changes: %d records, counts %u %u, %llu dropped", n, n > 0 ? rec[0].count : 0,
+	      n > 1 ? rec[1].count : 0, (unsigned long long)dropped);
+	CHECK(n == 2 && rec[0].entry[0].freq == 1000 && rec[1].entry[4].freq == 800 &&
+		      rec[0].entry[54].sys_cnt <= rec[1].entry[0].sys_cnt,
+	      "the changes' order");
+	MUST(npusim_chan_stop(fd, NPUSIM_PROF_CHANNEL_LP));
+	CHECK(npusim_chan_stop(fd, NPUSIM_PROF_CHANNEL_LP) == -ESRCH, "stopped twice");
+
+	/* a ring of 2 records and 200 changes unread: 110 kept, the start's
+	 * entry and 90 changes counted */
+	MUST(lp_start_raw(fd, 2, 0, 1));
+	for (int i = 0; i < 200; i++)
+		MUST(set_aicore_freq(0, i % 2 ? "1800\n" : "1200\n"));
+	n = lp_read_all(fd, rec, 4, &records, &dropped);
+	CHECK(n == 2 && rec[0].count == 55 && rec[1].count == 55 && dropped == 91,
+	      "full ring: %d records, %llu dropped; want 2, 91", n, (unsigned long long)dropped);
+
+	/* the file that started it closes: the channel stops */
+	npusim_dev_close(fd);
+	MUST(lp_start_raw(fd2, 0, 0, 1));
+	MUST(npusim_chan_stop(fd2, NPUSIM_PROF_CHANNEL_LP));
+	MUST(set_aicore_freq(0, "1800\n"));
+	close(fd2);
+	close(log);
+}
+
 /*
  * The host records an id it owns (NPUSIM_IOC_ID_RECORD, ABI 8): a stream
  * held on a notify wait stays held, and goes on once the host records the
@@ -1605,6 +1824,7 @@ int main(int argc, char **argv)
 		{ "uio", case_uio },
 		{ "uio_direct", case_uio_direct },
 		{ "stars", case_stars },
+		{ "lp", case_lp },
 	};
 
 	if (argc != 2) {

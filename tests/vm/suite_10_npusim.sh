@@ -198,6 +198,7 @@ run npusim.uio_concurrent uio_case concurrent
 run npusim.uio_killed uio_case killed
 run npusim.uio_ftrace t_uio_ftrace
 run npusim.stars sim_case stars
+run npusim.lp sim_case lp
 run npusim.uio_stars uio_case stars
 run npusim.uio_d_stars sh -c ". tests/vm/lib.sh; load_sim sq_send_mode=2 && $TB/npusim_test stars"
 unload_sim

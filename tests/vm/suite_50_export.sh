@@ -186,6 +186,69 @@ t_stars_times() {
 		{ diff "$OUTX/stars.keys" "$OUTX/derived.keys" | head; return 1; }
 }
 
+# The AI Core frequency changes (issue 29 item 3): the administrator lowers
+# device 0's AI Core clock to 800 MHz (npusim's aicore_freq, as `npu-smi
+# set` on a real host) while a training loop runs under `npuprof record`,
+# which records AI Core metrics and so drains profiling channel 132 into
+# device_0/data/lpmFreqConv.data. AICORE_FREQ: the start row at the rated
+# 1800, the channel's first entry (1800), a row of 800 inside the session
+# at the change, the end row of 800; the AI Core kernels that ran after
+# the change took 1800/800 as long as the same kernels before it; the
+# consumer queries (17_aicore_freq: freq_analysis) pass on the msprof and
+# the PyTorch databases.
+t_aicore_freq() {
+	mods devices=1 && newdir || return 1
+	fq=/proc/trs_chan/dev0-ts0/aicore_freq
+	[ "$(cat $fq)" = 1800 ] || { echo "aicore_freq starts at $(cat $fq)"; return 1; }
+	build/bin/npuprof record --quiet -o "$OUTX" -- \
+		build/bin/npuwork --scenario train --devices 1 --steps 60 --quiet &
+	pid=$!
+	# the change once the device has run a good many tasks (its STARS
+	# log, drained as it runs, holds them)
+	i=0
+	while [ $i -lt 1200 ]; do
+		t=$(ls "$OUTX"/PROF_*/device_0/data/.stars_soc.data.tmp 2>/dev/null | head -n 1)
+		[ -n "$t" ] && [ "$(stat -c %s "$t" 2>/dev/null || echo 0)" -gt 128000 ] && break
+		sleep 0.05
+		i=$((i + 1))
+	done
+	echo 800 > $fq
+	wait $pid
+	rc=$?
+	echo 1800 > $fq
+	[ $rc = 0 ] || { echo "npuprof record: $rc"; return 1; }
+	s=$(session)
+	f=$s/device_0/data/lpmFreqConv.data
+	[ -s "$f" ] && [ $(($(stat -c %s "$f") % 888)) = 0 ] || { echo "$f: missing or not whole records"; return 1; }
+	echo "AICORE_FREQ: $(sq "SELECT group_concat(freq, ' ') FROM (SELECT freq FROM AICORE_FREQ ORDER BY timestampNs)")"
+	[ "$(sq "SELECT group_concat(freq, ' ') FROM (SELECT freq FROM AICORE_FREQ ORDER BY timestampNs)")" = "1800 1800 800 800" ] || return 1
+	[ "$(sq "SELECT count(*) FROM AICORE_FREQ f, SESSION_TIME_INFO s WHERE f.freq = 800 AND
+		f.timestampNs > s.startTimeNs AND f.timestampNs < s.endTimeNs")" = 1 ] ||
+		{ echo "no change row inside the session"; return 1; }
+	tc=$(sq "SELECT min(timestampNs) FROM AICORE_FREQ WHERE freq = 800")
+	# the same kernels before and after the change, by name
+	q="WITH k AS (SELECT coalesce(c.name, 0) n, t.startNs s, t.endNs e, t.endNs - t.startNs d
+		FROM TASK t LEFT JOIN COMPUTE_TASK_INFO c USING (globalTaskId)
+		WHERE t.taskType IN (SELECT id FROM STRING_IDS WHERE value IN
+			('KERNEL_AICORE', 'KERNEL_AIVEC', 'KERNEL_MIX_AIC', 'KERNEL_MIX_AIV')))
+	   SELECT n, count(*), avg(CASE WHEN e < $tc THEN d END), avg(CASE WHEN s > $tc THEN d END)
+		FROM k GROUP BY n HAVING count(CASE WHEN e < $tc THEN 1 END) > 0 AND count(CASE WHEN s > $tc THEN 1 END) > 0"
+	sq "$q" > "$OUTX/freq_kernels.txt"
+	n=$(wc -l < "$OUTX/freq_kernels.txt")
+	echo "kernels before and after the change: $n"
+	[ "$n" -gt 0 ] || { echo "no kernel ran both before and after the change"; return 1; }
+	# each kernel's mean x2.25 give or take npuwork's +-5% jitter, and the
+	# mean of the ratios closer
+	awk -F'|' '{ r = $4 / $3; sum += r; n++; if (r < 1.9 || r > 2.6) bad = 1 }
+		END { printf "  mean ratio x%.3f over %d kernels\n", sum / n, n;
+		      exit bad || sum / n < 2.15 || sum / n > 2.35 }' "$OUTX/freq_kernels.txt" ||
+		{ cat "$OUTX/freq_kernels.txt"; echo "kernels not 1800/800 (x2.25) as long after the change"; return 1; }
+	build/bin/npuprof export --pytorch "$s" > /dev/null || return 1
+	tests/sql/check.sh "$(dbof)" "$s"/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler*.db || return 1
+	[ "$(sqlite3 "$s"/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler*.db "SELECT group_concat(freq, ' ') FROM (SELECT freq FROM AICORE_FREQ ORDER BY timestampNs)" </dev/null)" = "1800 1800 800 800" ] ||
+		{ echo "the PyTorch database's AICORE_FREQ differs"; return 1; }
+}
+
 # ring overflow: drops reported in META_DATA and by report, db consistent
 t_overflow() {
 	mods && newdir || return 1
@@ -353,6 +416,7 @@ run export.train_every_cqe with_sim cqe_mode=0 t_manifest kmod train --devices 2
 run export.train_every_cqe_bpf with_sim cqe_mode=0 t_manifest bpf train --devices 2 --steps 3
 run export.train_every_cqe_uio_d with_sim "cqe_mode=0 sq_send_mode=2" t_manifest kmod train --devices 2 --steps 3
 run export.stars_times t_stars_times
+run export.aicore_freq t_aicore_freq
 run export.stars_times_kio with_mode 0 t_stars_times
 MSTX=""
 run export.mstx_ranges t_mstx_ranges

@@ -85,6 +85,35 @@ static int npusim_stars_stop(int h)
 	return r;
 }
 
+/* The AI Core frequency's channel (132): the handle is its file too. */
+static int npusim_lp_start_dev(uint32_t devid, uint32_t period)
+{
+	struct npusim_lp_config cfg = { .period = period, .version = NPUSIM_LP_CONFIG_VERSION };
+	int fd = npusim_dev_open(devid), r;
+
+	if (fd < 0)
+		return fd;
+	r = npusim_lp_start(fd, &cfg);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+static int npusim_lp_read_dev(int h, void *buf, uint32_t len, uint64_t *records, uint64_t *dropped)
+{
+	return npusim_chan_read(h, NPUSIM_PROF_CHANNEL_LP, buf, len, records, dropped);
+}
+
+static int npusim_lp_stop_dev(int h)
+{
+	int r = npusim_chan_stop(h, NPUSIM_PROF_CHANNEL_LP);
+
+	close(h);
+	return r;
+}
+
 const struct npuprof_device_backend npuprof_device_npusim = {
 	.name = "npusim",
 	.enumerate = npusim_enumerate,
@@ -92,4 +121,7 @@ const struct npuprof_device_backend npuprof_device_npusim = {
 	.stars_start = npusim_stars_start,
 	.stars_read = npusim_stars_read,
 	.stars_stop = npusim_stars_stop,
+	.lp_start = npusim_lp_start_dev,
+	.lp_read = npusim_lp_read_dev,
+	.lp_stop = npusim_lp_stop_dev,
 };

@@ -23,8 +23,9 @@ struct npuprof_device_info {
 	char chip[32];
 	uint64_t counter_hz; /* device counter frequency; 0: unknown */
 	uint32_t aicore_num; /* 0: unknown */
-	uint32_t aicore_mhz; /* the AI Core frequency (halGetDeviceInfo's
-			      * MODULE_TYPE_AICORE, INFO_TYPE_FREQUE); 0: unknown */
+	uint32_t aicore_mhz; /* the AI Core's rated frequency (halGetDeviceInfo's
+			      * MODULE_TYPE_AICORE, INFO_TYPE_FREQUE, which msprof
+			      * writes to info.json aic_frequency); 0: unknown */
 };
 
 struct npuprof_clock_sample {
@@ -51,6 +52,14 @@ struct npuprof_device_backend {
 	int (*stars_start)(uint32_t devid, uint32_t ring_records);
 	int (*stars_read)(int h, void *buf, uint32_t len, uint64_t *records, uint64_t *dropped);
 	int (*stars_stop)(int h);
+	/* The AI Core frequency's changes, a 910B's low-power channel
+	 * (CHANNEL_LP, 132; NULL: the backend has none), started with the
+	 * collector's config period (ms); read and stop as the STARS log's,
+	 * whole 888-byte records (struct npusim_lp_record, uapi/npusim.h),
+	 * the counts being records closed and entries dropped. */
+	int (*lp_start)(uint32_t devid, uint32_t period);
+	int (*lp_read)(int h, void *buf, uint32_t len, uint64_t *records, uint64_t *dropped);
+	int (*lp_stop)(int h);
 };
 
 /* The backends, one per dev_<name>.c. */

@@ -402,13 +402,24 @@ int npusim_prof_start(int fd, uint32_t ring_records)
 	return npusim_ioctl(fd, NPUSIM_IOC_PROF_START, &a);
 }
 
-int npusim_prof_read(int fd, void *buf, uint32_t len, uint64_t *records, uint64_t *dropped)
+int npusim_lp_start(int fd, const struct npusim_lp_config *cfg)
+{
+	struct npusim_prof_start a;
+
+	memset(&a, 0, sizeof(a));
+	a.channel = NPUSIM_PROF_CHANNEL_LP;
+	a.lp = *cfg;
+	return npusim_ioctl(fd, NPUSIM_IOC_PROF_START, &a);
+}
+
+int npusim_chan_read(int fd, uint32_t channel, void *buf, uint32_t len, uint64_t *records,
+		     uint64_t *dropped)
 {
 	struct npusim_prof_read a;
 	int r;
 
 	memset(&a, 0, sizeof(a));
-	a.channel = NPUSIM_PROF_CHANNEL_STARS_SOC_LOG;
+	a.channel = channel;
 	a.len = len;
 	a.buf = (uint64_t)(uintptr_t)buf;
 	r = npusim_ioctl(fd, NPUSIM_IOC_PROF_READ, &a);
@@ -421,13 +432,23 @@ int npusim_prof_read(int fd, void *buf, uint32_t len, uint64_t *records, uint64_
 	return (int)a.bytes;
 }
 
-int npusim_prof_stop(int fd)
+int npusim_prof_read(int fd, void *buf, uint32_t len, uint64_t *records, uint64_t *dropped)
+{
+	return npusim_chan_read(fd, NPUSIM_PROF_CHANNEL_STARS_SOC_LOG, buf, len, records, dropped);
+}
+
+int npusim_chan_stop(int fd, uint32_t channel)
 {
 	struct npusim_prof_stop a;
 
 	memset(&a, 0, sizeof(a));
-	a.channel = NPUSIM_PROF_CHANNEL_STARS_SOC_LOG;
+	a.channel = channel;
 	return npusim_ioctl(fd, NPUSIM_IOC_PROF_STOP, &a);
+}
+
+int npusim_prof_stop(int fd)
+{
+	return npusim_chan_stop(fd, NPUSIM_PROF_CHANNEL_STARS_SOC_LOG);
 }
 
 int npusim_id_alloc(int fd, uint32_t kind, uint32_t *id)

@@ -83,6 +83,14 @@ int npusim_event_status(int fd, uint32_t id, struct npusim_event_status *st);
 int npusim_prof_start(int fd, uint32_t ring_records);
 int npusim_prof_read(int fd, void *buf, uint32_t len, uint64_t *records, uint64_t *dropped);
 int npusim_prof_stop(int fd);
+/* Profiling channel 132, the AI Core frequency (ABI 9): start with the
+ * collector's config {period, version}; read and stop any channel by its
+ * number (NPUSIM_PROF_CHANNEL_*), whole records (NPUSIM_LP_RECORD_SIZE
+ * bytes for channel 132) as npusim_prof_read. */
+int npusim_lp_start(int fd, const struct npusim_lp_config *cfg);
+int npusim_chan_read(int fd, uint32_t channel, void *buf, uint32_t len, uint64_t *records,
+		     uint64_t *dropped);
+int npusim_chan_stop(int fd, uint32_t channel);
 
 #ifdef __cplusplus
 }

@@ -31,7 +31,9 @@
 #include "correlate.h"
 #include "fwk.h"
 #include "hostdata.h"
+#include "lpfreq.h"
 #include "stars.h"
+#include "uapi/npusim.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -128,6 +130,11 @@ struct export_ctx {
 		int warned; /* the logs' warnings said (a second database) */
 		struct stars_totals tot;
 	} soc;
+	/* the devices' AI Core frequency changes (lpfreq.h), this database's */
+	struct {
+		uint64_t found, damaged, entries, refused, after_end, rows;
+		int warned; /* its warnings said (a second database) */
+	} lp;
 	/* the PyTorch database's extras */
 	struct {
 		const char *metadata_path; /* profiler_metadata.json, or NULL */
@@ -1078,6 +1085,104 @@ static void write_stars_meta(struct export_ctx *x)
 	     (unsigned long long)t->kernel_ignored);
 }
 
+/* A device's AI Core frequency changes (device_<N>/data/lpmFreqConv.data)
+ * at their host times, through the device's clock fit as its STARS log's
+ * task times; 0 changes when it has none or they cannot be had (said). */
+static size_t aicore_freq_changes(struct export_ctx *x, uint32_t dev, struct lpfreq_row **out)
+{
+	struct lpfreq_entry *e = NULL;
+	struct lpfreq_stats st = { 0 };
+	char path[4400], err[4600];
+	size_t n = 0, k = 0;
+
+	*out = NULL;
+	snprintf(path, sizeof(path), "%s/device_%u/" NPUPROF_LPM_FREQ_FILE, x->s->dir, dev);
+	if (access(path, F_OK) != 0)
+		return 0;
+	if (dev >= CORR_MAX_DEV || !x->corr.clock[dev].valid) {
+		if (!x->lp.warned)
+			fprintf(x->warn,
+				"npuprof export: warning: %s: device %u's counter has no clock fit: its AI Core frequency changes are left out\n",
+				path, dev);
+		return 0;
+	}
+	if (lpfreq_read(path, &e, &n, &st, err, sizeof(err)) < 0) {
+		if (!x->lp.warned)
+			fprintf(x->warn,
+				"npuprof export: warning: %s; its AI Core frequency changes before that are exported\n",
+				err);
+		x->res->damaged = 1;
+		x->lp.damaged++;
+	}
+	if (st.bad_records || st.bad_entries || st.tail_bytes) {
+		if (!x->lp.warned)
+			fprintf(x->warn,
+				"npuprof export: warning: %s: %llu records with a count over %d and %llu entries of 0 MHz refused, %llu bytes of a partial record at the end\n",
+				path, (unsigned long long)st.bad_records, NPUSIM_LP_ENTRIES,
+				(unsigned long long)st.bad_entries,
+				(unsigned long long)st.tail_bytes);
+		x->res->damaged = 1;
+		x->lp.damaged++;
+	}
+	x->lp.found++;
+	x->lp.entries += st.entries;
+	x->lp.refused += st.bad_records + st.bad_entries;
+	*out = n ? malloc(n * sizeof(**out)) : NULL;
+	if (n && !*out) {
+		check(x, -ENOMEM);
+		n = 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int64_t ns;
+
+		if (!npuprof_session_unix_ns_fits(
+			    x->s, corr_clock_mono(&x->corr.clock[dev], e[i].sys_cnt), &ns)) {
+			x->lp.refused++;
+			continue;
+		}
+		(*out)[k].ns = ns;
+		(*out)[k++].freq = e[i].freq;
+	}
+	free(e);
+	return k;
+}
+
+/* AICORE_FREQ as msprof's AicoreFreqProcessor writes it (lpfreq.h): the
+ * frequency at the session's start, each change the device's channel 132
+ * reported, and the last one at the end; dieId -1, msprof's for a 910B
+ * (one die). The frequency at the start is the rated one the device
+ * backend reported (halGetDeviceInfo INFO_TYPE_FREQUE, which msprof's
+ * collector writes to info.json aic_frequency) unless a change came
+ * before the start. A device whose frequency is unknown (0) gets no rows. */
+static void write_aicore_freq(struct export_ctx *x, const struct npuprof_session_device *d,
+			      int64_t start_ns, int64_t end_ns)
+{
+	struct npuprof_db_aicore_freq f = { .deviceId = d->id, .dieId = -1 };
+	struct lpfreq_row *c, *rows;
+	uint64_t after;
+	size_t n, k;
+
+	if (!d->aicore_mhz)
+		return;
+	n = aicore_freq_changes(x, d->id, &c);
+	rows = malloc((n + 2) * sizeof(*rows));
+	if (!rows) {
+		free(c);
+		check(x, -ENOMEM);
+		return;
+	}
+	k = lpfreq_rows(d->aicore_mhz, start_ns, end_ns, c, n, rows, &after);
+	x->lp.after_end += after;
+	for (size_t i = 0; i < k; i++) {
+		f.timestampNs = rows[i].ns;
+		f.freq = rows[i].freq;
+		check(x, npuprof_db_add_aicore_freq(x->w, &f));
+	}
+	x->lp.rows += k > 2 ? k - 2 : 0;
+	free(rows);
+	free(c);
+}
+
 static void write_session_rows(struct export_ctx *x)
 {
 	const struct npuprof_session *s = x->s;
@@ -1108,27 +1213,11 @@ static void write_session_rows(struct export_ctx *x)
 
 		check(x, npuprof_db_add_rank_device_map(x->w, &m));
 	}
-	/* AICORE_FREQ as msprof's AicoreFreqProcessor writes it: the frequency
-	 * at the session's start, each change after it, and the last one at
-	 * the end. The device backend reports the frequency at the start
-	 * (npusim's aicore_mhz; halGetDeviceInfo MODULE_TYPE_AICORE,
-	 * INFO_TYPE_FREQUE) and npusim never changes it, so there are no
-	 * changes to write; dieId -1, msprof's for a 910B (one die). A device
-	 * whose frequency is unknown (0) gets no rows. */
-	for (int i = 0; i < s->ndev; i++) {
-		struct npuprof_db_aicore_freq f = { .deviceId = s->dev[i].id,
-						    .timestampNs = st.startTimeNs,
-						    .freq = s->dev[i].aicore_mhz,
-						    .dieId = -1 };
-
-		if (!s->dev[i].aicore_mhz)
-			continue;
-		check(x, npuprof_db_add_aicore_freq(x->w, &f));
-		if (st.endTimeNs > st.startTimeNs) {
-			f.timestampNs = st.endTimeNs;
-			check(x, npuprof_db_add_aicore_freq(x->w, &f));
-		}
-	}
+	x->lp.found = x->lp.damaged = x->lp.entries = x->lp.refused = 0;
+	x->lp.after_end = x->lp.rows = 0;
+	for (int i = 0; i < s->ndev; i++)
+		write_aicore_freq(x, &s->dev[i], st.startTimeNs, st.endTimeNs);
+	x->lp.warned = 1;
 	for (int d = 0; d < CORR_MAX_DEV; d++)
 		if (x->corr.clock[d].valid && x->corr.clock[d].residual > resid)
 			resid = x->corr.clock[d].residual;
@@ -1154,9 +1243,16 @@ static void write_session_rows(struct export_ctx *x)
 	meta(x, "npuprof.host_records_lost", "%llu", (unsigned long long)x->hd->lost);
 	meta(x, "npuprof.damaged_inputs", "%llu",
 	     (unsigned long long)(x->hd->damaged_files + (x->kern.damaged ? 1 : 0) +
-				  (x->kern.session_damaged ? 1 : 0) + x->soc.tot.damaged));
+				  (x->kern.session_damaged ? 1 : 0) + x->soc.tot.damaged +
+				  x->lp.damaged));
 	if (x->soc.found)
 		write_stars_meta(x);
+	if (x->lp.found) {
+		meta(x, "npuprof.aicore_freq_entries", "%llu", (unsigned long long)x->lp.entries);
+		meta(x, "npuprof.aicore_freq_refused", "%llu", (unsigned long long)x->lp.refused);
+		meta(x, "npuprof.aicore_freq_after_end", "%llu",
+		     (unsigned long long)x->lp.after_end);
+	}
 	meta(x, "npuprof.kernel_records_skipped", "%llu",
 	     (unsigned long long)x->res->kernel_bad_records);
 	meta(x, "npuprof.late_records", "%llu", (unsigned long long)cs->late);

@@ -10,9 +10,9 @@
  * STARS SQEs sent to it carry. A CQ of the logic type is an npusim logic
  * CQ, to which halResourceConfig binds streams and from which
  * halCqReportRecv takes their 32-byte reports. The STARS SoC log (profiling channel 50)
- * has a file of its own per device, opened by prof_drv_start whether or not
- * the device is open, as the real prof driver serves its channels apart
- * from the task queues.
+ * and the AI Core frequency's channel (132) have a file of their own per
+ * device, opened by prof_drv_start whether or not the device is open, as
+ * the real prof driver serves its channels apart from the task queues.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -23,9 +23,16 @@
 #include "npusim_dev.h"
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-/* fd + 1 of each device's open file and of its channel-50 reader (0: none) */
+_Static_assert(CHANNEL_STARS_SOC_LOG_BUFFER == NPUSIM_PROF_CHANNEL_STARS_SOC_LOG, "channel 50");
+_Static_assert(CHANNEL_LP == NPUSIM_PROF_CHANNEL_LP, "channel 132");
+
+/* the profiling channels served, each with a reader file per device */
+static const unsigned int g_prof_chan[] = { CHANNEL_STARS_SOC_LOG_BUFFER, CHANNEL_LP };
+#define PROF_CHANS (sizeof(g_prof_chan) / sizeof(g_prof_chan[0]))
+
+/* fd + 1 of each device's open file and of its channels' readers (0: none) */
 static int g_fd1[NPUSIM_MAX_DEVICES];
-static int g_prof_fd1[NPUSIM_MAX_DEVICES];
+static int g_prof_fd1[NPUSIM_MAX_DEVICES][PROF_CHANS];
 /* ... and of a file opened for shared ids of a device not opened */
 static int g_shr_fd1[NPUSIM_MAX_DEVICES];
 
@@ -153,11 +160,14 @@ drvError_t halGetDeviceInfo(uint32_t devId, int32_t moduleType, int32_t infoType
 		default: break;
 		}
 	}
-	/* the AI Core's rated and current frequency, MHz: npusim runs at its
-	 * aicore_mhz throughout, so both are the same */
-	if (moduleType == MODULE_TYPE_AICORE &&
-	    (infoType == INFO_TYPE_FREQUE || infoType == INFO_TYPE_CURRENT_FREQ)) {
+	/* the AI Core's rated and current frequency, MHz: the current one is
+	 * the device's setting (npusim's aicore_freq) */
+	if (moduleType == MODULE_TYPE_AICORE && infoType == INFO_TYPE_FREQUE) {
 		*value = info.aicore_mhz;
+		return DRV_ERROR_NONE;
+	}
+	if (moduleType == MODULE_TYPE_AICORE && infoType == INFO_TYPE_CURRENT_FREQ) {
+		*value = info.aicore_cur_mhz;
 		return DRV_ERROR_NONE;
 	}
 	/* the device counter's frequency, which converts STARS log times */
@@ -649,34 +659,51 @@ drvError_t halResourceConfig(uint32_t devId, struct halResourceIdInputInfo *in,
 					      para->value[0]));
 }
 
-/* ---- profiling: the STARS SoC log, channel 50 -------------------------------- */
+/* ---- profiling: the STARS SoC log (50) and the AI Core frequency (132) --- */
 
-/* PROF_ERROR unless the device and channel are ones we serve */
-static int prof_check(unsigned int device_id, unsigned int channel_id)
+/* The slot of a device's channel, or -1 (PROF_ERROR: not one we serve) */
+static int prof_slot(unsigned int device_id, unsigned int channel_id)
 {
-	if (device_id >= NPUSIM_MAX_DEVICES || channel_id != CHANNEL_STARS_SOC_LOG_BUFFER)
-		return PROF_ERROR;
-	return PROF_OK;
+	if (device_id >= NPUSIM_MAX_DEVICES)
+		return -1;
+	for (unsigned int i = 0; i < PROF_CHANS; i++)
+		if (g_prof_chan[i] == channel_id)
+			return (int)i;
+	return -1;
+}
+
+/* Channel 132 takes the collector's config as its user data: {period,
+ * version} (msprof's LpmConvProfileConfig); channel 50 none of its own. */
+static int prof_start_fd(int fd, unsigned int channel_id, const struct prof_start_para *p)
+{
+	struct npusim_lp_config cfg;
+
+	if (channel_id != CHANNEL_LP)
+		return npusim_prof_start(fd, 0);
+	if (!p->user_data || p->user_data_size != sizeof(cfg))
+		return -EINVAL;
+	memcpy(&cfg, p->user_data, sizeof(cfg));
+	return npusim_lp_start(fd, &cfg);
 }
 
 int prof_drv_start(unsigned int device_id, unsigned int channel_id,
 		   struct prof_start_para *start_para)
 {
-	int fd, r;
+	int k = prof_slot(device_id, channel_id), fd, r;
 
-	if (!start_para || prof_check(device_id, channel_id))
+	if (!start_para || k < 0)
 		return PROF_ERROR;
 	pthread_mutex_lock(&g_lock);
-	if (g_prof_fd1[device_id]) {
+	if (g_prof_fd1[device_id][k]) {
 		pthread_mutex_unlock(&g_lock);
 		return PROF_STARTED_ALREADY;
 	}
 	fd = npusim_dev_open(device_id);
-	r = fd < 0 ? fd : npusim_prof_start(fd, 0);
+	r = fd < 0 ? fd : prof_start_fd(fd, channel_id, start_para);
 	if (r < 0 && fd >= 0)
 		npusim_dev_close(fd);
 	if (r >= 0)
-		g_prof_fd1[device_id] = fd + 1;
+		g_prof_fd1[device_id][k] = fd + 1;
 	pthread_mutex_unlock(&g_lock);
 	/* another reader holds the channel */
 	if (r == -EBUSY || r == -EALREADY)
@@ -687,32 +714,32 @@ int prof_drv_start(unsigned int device_id, unsigned int channel_id,
 int prof_channel_read(unsigned int device_id, unsigned int channel_id, char *out_buf,
 		      unsigned int buf_size)
 {
-	int fd, r;
+	int k = prof_slot(device_id, channel_id), fd, r;
 
-	if (!out_buf || !buf_size || prof_check(device_id, channel_id))
+	if (!out_buf || !buf_size || k < 0)
 		return PROF_ERROR;
 	pthread_mutex_lock(&g_lock);
-	fd = g_prof_fd1[device_id] - 1;
+	fd = g_prof_fd1[device_id][k] - 1;
 	pthread_mutex_unlock(&g_lock);
 	if (fd < 0)
 		return PROF_ERROR;
-	r = npusim_prof_read(fd, out_buf, buf_size, NULL, NULL);
+	r = npusim_chan_read(fd, channel_id, out_buf, buf_size, NULL, NULL);
 	return r < 0 ? PROF_ERROR : r;
 }
 
 int prof_stop(unsigned int device_id, unsigned int channel_id)
 {
-	int fd, r;
+	int k = prof_slot(device_id, channel_id), fd, r;
 
-	if (prof_check(device_id, channel_id))
+	if (k < 0)
 		return PROF_ERROR;
 	pthread_mutex_lock(&g_lock);
-	fd = g_prof_fd1[device_id] - 1;
-	g_prof_fd1[device_id] = 0;
+	fd = g_prof_fd1[device_id][k] - 1;
+	g_prof_fd1[device_id][k] = 0;
 	pthread_mutex_unlock(&g_lock);
 	if (fd < 0)
 		return PROF_STOPPED_ALREADY;
-	r = npusim_prof_stop(fd);
+	r = npusim_chan_stop(fd, channel_id);
 	npusim_dev_close(fd);
 	return r < 0 ? PROF_ERROR : PROF_OK;
 }

@@ -496,6 +496,7 @@ static aclError begin_api_collection(const struct aclprofConfig *c)
 	struct apisession_config ac = {
 		.parent = g_result_path,
 		.switches = c->dataTypeConfig,
+		.aicore_metrics = (uint32_t)c->aicoreMetrics,
 		.dev_count = c->devNums ? c->devNums - 1 : 0,
 		.dev_ids = c->devIdList,
 	};

@@ -54,6 +54,7 @@ static pthread_t g_reader;
 static _Atomic int g_reader_stop;
 static int g_capturing;
 static struct starslog g_stars; /* started with the capture */
+static int g_lp; /* the config records AI Core metrics: ai_core_lpm */
 
 static uint64_t mono_ns(void)
 {
@@ -100,6 +101,9 @@ int apisession_create(const struct apisession_config *cfg, char *dir, size_t dir
 	s->ndev = keep;
 	s->pid = (uint32_t)getpid();
 	s->switches = cfg->switches;
+	/* the AI Core frequency's channel runs with valid AI Core metrics
+	 * (msprof's ai_core_lpm; docs/ascend-reference.md §3.14) */
+	g_lp = (cfg->switches & ACL_PROF_AICORE_METRICS) && cfg->aicore_metrics != ACL_AICORE_NONE;
 	snprintf(s->engine, sizeof(s->engine), "%s", NPUPROF_ENGINE_HOST);
 	own_cmd(s->cmd, sizeof(s->cmd));
 	r = npuprof_session_create(s, cfg->parent, err, errlen);
@@ -204,7 +208,7 @@ void apisession_capture_start(void)
 		return;
 	}
 	trace_switch_warn("npuprof", g_sw.failed, 0, 1);
-	starslog_start(&g_stars, &g_s, "npuprof", stderr);
+	starslog_start(&g_stars, &g_s, "npuprof", stderr, g_lp);
 	atomic_store(&g_reader_stop, 0);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);

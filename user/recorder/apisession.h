@@ -12,6 +12,7 @@
 struct apisession_config {
 	const char *parent; /* the aclprofInit result path */
 	uint64_t switches; /* ACL_PROF_* after post-processing */
+	uint32_t aicore_metrics; /* aclprofAicoreMetrics of the config */
 	uint32_t dev_count; /* configured devices (the host id not counted) */
 	const uint32_t *dev_ids;
 };

@@ -130,7 +130,10 @@ static void before_start(void *vctx, pid_t pid, struct npuprof_engine *e)
 	 * device times: a sampled capture's export keeps the tasks the kernel
 	 * kept (the same hash), a windowed or rate-limited one those whose
 	 * submit the throttle kept (throttle.h) */
-	starslog_start(&c->stars, &c->s, "npuprof record", stderr);
+	/* and the AI Core frequency's channel: msprof's command line collects
+	 * AI Core metrics by default, which turns ai_core_lpm on
+	 * (hicann/oam-tools running_mode.cpp AppMode::SetDefaultParams) */
+	starslog_start(&c->stars, &c->s, "npuprof record", stderr, 1);
 	c->last_sync = c->last_tick = capture_now_ns();
 }
 

@@ -329,22 +329,26 @@ static int host_pids(const char *dir, struct split *sp)
  * records name streams, not processes, and who owned a stream is known only
  * in host time (the kernel stream's submits) while the log counts device
  * ticks, so the split does not sort them; each session's export keeps the
- * tasks of the streams its own kernel stream has (export.c). */
+ * tasks of the streams its own kernel stream has (export.c). The devices'
+ * AI Core frequency changes too: they are the device's, and each session's
+ * export writes those inside its own times (lpfreq.h). */
 static int carry_stars(const struct npuprof_session *s, const struct proc *p, char *err,
 		       size_t errlen)
 {
-	for (int d = 0; d < p->s.ndev; d++) {
+	static const char *const files[] = { NPUPROF_STARS_SOC_FILE, NPUPROF_LPM_FREQ_FILE };
+
+	for (int k = 0; k < p->s.ndev * 2; k++) {
+		const char *file = files[k % 2];
+		int d = k / 2;
 		char from[4400], to[4400];
 		int r;
 
-		snprintf(from, sizeof(from), "%s/device_%u/" NPUPROF_STARS_SOC_FILE, s->dir,
-			 p->s.dev[d].id);
+		snprintf(from, sizeof(from), "%s/device_%u/%s", s->dir, p->s.dev[d].id, file);
 		if (access(from, F_OK) < 0)
 			continue;
 		snprintf(to, sizeof(to), "%s/device_%u/data", p->s.dir, p->s.dev[d].id);
 		r = npuprof_mkdirs(to, 0755);
-		snprintf(to, sizeof(to), "%s/device_%u/" NPUPROF_STARS_SOC_FILE, p->s.dir,
-			 p->s.dev[d].id);
+		snprintf(to, sizeof(to), "%s/device_%u/%s", p->s.dir, p->s.dev[d].id, file);
 		if (!r && link(from, to) < 0)
 			r = fs_copy_file(from, to);
 		if (r < 0) {
