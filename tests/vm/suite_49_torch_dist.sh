@@ -108,6 +108,11 @@ t_torch_ddp_hccl() {
 	# msprof-analyze's communication and step trace analyses read it
 	set -- "$d"/rank*/*_ascend_pt/ASCEND_PROFILER_OUTPUT/analysis.db
 	[ $# = 2 ] && [ -f "$1" ] || { echo "analysis.db: $*"; return 1; }
+	tests/sql/check.sh --counts "$@" || return 1
+	# and each rank's database as the recipes that pass on the real 910B
+	# run read it (freq_analysis's AICORE_FREQ included)
+	set -- "$d"/rank*/*_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_*.db
+	[ $# = 2 ] && [ -f "$1" ] || { echo "ascend_pytorch_profiler_*.db: $*"; return 1; }
 	tests/sql/check.sh --counts "$@"
 }
 
