@@ -28,6 +28,15 @@
  * parameter `probe_time` gives "<tracepoint> <hits> <ns>" per line, and
  * writing 0 to probe_stats and 1 again starts the counts over. Off, a probe
  * pays one predictable branch for it.
+ *
+ * Probe mode (module parameter `probe_mode`, a measurement mode for the
+ * benchmark's floors, tests/vm/bench.sh; "full" by default): "empty" makes
+ * each tracepoint probe return as soon as the tracepoint has called it
+ * (no session is asked, nothing is counted or written); "nowrite" runs the
+ * sessions' decision and the encoder, and leaves out the ring write (the
+ * header's time stamp, the ring's room check, the copy, the head and the
+ * wake-up). Captures are incomplete in either: never set it outside a
+ * measurement.
  */
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -77,6 +86,42 @@ static const struct kernel_param_ops np_pstats_ops = {
 module_param_cb(probe_stats, &np_pstats_ops, &np_pstats, 0644);
 MODULE_PARM_DESC(probe_stats, "1: time every probe hit (see probe_time)");
 
+/* ---- probe mode (measurement only) ----------------------------------- */
+enum {
+	NP_MODE_FULL,
+	NP_MODE_EMPTY,
+	NP_MODE_NOWRITE,
+	NP_NMODES
+};
+static const char *const np_mode_names[NP_NMODES] = { "full", "empty",
+						      "nowrite" };
+static int np_mode; /* NP_MODE_* */
+
+static int np_mode_set(const char *val, const struct kernel_param *kp)
+{
+	int m = sysfs_match_string(np_mode_names, val);
+
+	if (m < 0)
+		return -EINVAL;
+	WRITE_ONCE(np_mode, m);
+	return 0;
+}
+
+static int np_mode_get(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%s\n",
+			 np_mode_names[READ_ONCE(np_mode)]);
+}
+
+static const struct kernel_param_ops np_mode_ops = {
+	.set = np_mode_set,
+	.get = np_mode_get,
+};
+module_param_cb(probe_mode, &np_mode_ops, NULL, 0644);
+MODULE_PARM_DESC(
+	probe_mode,
+	"measurement only: full (default), empty (probes return at once), nowrite (no ring write)");
+
 static const char *const np_tp_names[NP_NTP] = { "sqe", "cqe", "recv" };
 
 static int np_ptime_get(char *buf, const struct kernel_param *kp)
@@ -107,10 +152,12 @@ MODULE_PARM_DESC(probe_time,
 #define NP_TIMED(i, body)                                                  \
 	do {                                                               \
 		if (likely(!READ_ONCE(np_pstats))) {                       \
-			body;                                              \
+			if (likely(READ_ONCE(np_mode) != NP_MODE_EMPTY))   \
+				body;                                      \
 		} else {                                                   \
 			u64 t0_ = local_clock();                           \
-			body;                                              \
+			if (READ_ONCE(np_mode) != NP_MODE_EMPTY)           \
+				body;                                      \
 			this_cpu_add(np_ptime.ns[i], local_clock() - t0_); \
 			this_cpu_inc(np_ptime.hits[i]);                    \
 		}                                                          \
@@ -296,6 +343,10 @@ static void np_write(struct np_session **keep, int n, struct npuprof_record *r)
 {
 	int i;
 
+	if (unlikely(READ_ONCE(np_mode) == NP_MODE_NOWRITE)) {
+		barrier_data(r); /* the encoded record counts as used */
+		return;
+	}
 	for (i = 0; i < n; i++)
 		np_ring_write(keep[i], r);
 }
