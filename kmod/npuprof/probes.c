@@ -29,6 +29,14 @@
  * writing 0 to probe_stats and 1 again starts the counts over. Off, a probe
  * pays one predictable branch for it.
  *
+ * Tracepoint bracket (module parameter `tp_bracket`, off by default): while
+ * it is 1, two more probes sit on each tracepoint, one called before every
+ * other probe and one after them all (tracepoint priorities), and the time
+ * between them is counted per tracepoint like probe_time (parameter
+ * `tp_time`): the cost of all the tracepoint's probes, whoever's they are
+ * (ftrace's event, BPF programs through their trampoline, ours), measured
+ * the same way. The benchmark takes ftrace's cost per hit from it.
+ *
  * Probe mode (module parameter `probe_mode`, a measurement mode for the
  * benchmark's floors, tests/vm/bench.sh; "full" by default): "empty" makes
  * each tracepoint probe return as soon as the tracepoint has called it
@@ -148,6 +156,82 @@ module_param_cb(probe_time, &np_ptime_ops, NULL, 0444);
 MODULE_PARM_DESC(probe_time,
 		 "per tracepoint: hits and ns in the probe (probe_stats=1)");
 
+/* ---- tracepoint bracket ------------------------------------------------ */
+struct np_bktime {
+	u64 t0[NP_NTP], hits[NP_NTP], ns[NP_NTP];
+};
+static DEFINE_PER_CPU(struct np_bktime, np_bktime);
+static bool np_bk_want, np_bk_reg;
+
+static void np_bk_start(void *data, const char *str, struct trs_id_inst *inst,
+			void *t)
+{
+	this_cpu_write(np_bktime.t0[(long)data], local_clock());
+}
+
+static void np_bk_end(void *data, const char *str, struct trs_id_inst *inst,
+		      void *t)
+{
+	long i = (long)data;
+
+	this_cpu_add(np_bktime.ns[i],
+		     local_clock() - this_cpu_read(np_bktime.t0[i]));
+	this_cpu_inc(np_bktime.hits[i]);
+}
+
+static void np_bk_apply(bool detaching);
+static DEFINE_MUTEX(np_tp_mutex);
+
+static int np_bk_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int cpu, r = kstrtobool(val, &on);
+
+	if (r)
+		return r;
+	mutex_lock(&np_tp_mutex);
+	if (on && !np_bk_want)
+		for_each_possible_cpu(cpu)
+			memset(per_cpu_ptr(&np_bktime, cpu), 0,
+			       sizeof(struct np_bktime));
+	np_bk_want = on;
+	np_bk_apply(false);
+	mutex_unlock(&np_tp_mutex);
+	return 0;
+}
+
+static const struct kernel_param_ops np_bk_ops = {
+	.set = np_bk_set,
+	.get = param_get_bool,
+};
+module_param_cb(tp_bracket, &np_bk_ops, &np_bk_want, 0644);
+MODULE_PARM_DESC(tp_bracket,
+		 "1: time all probes of each tracepoint (see tp_time)");
+
+static int np_bktime_get(char *buf, const struct kernel_param *kp)
+{
+	int i, cpu, n = 0;
+
+	for (i = 0; i < NP_NTP; i++) {
+		u64 hits = 0, ns = 0;
+
+		for_each_possible_cpu(cpu) {
+			hits += per_cpu_ptr(&np_bktime, cpu)->hits[i];
+			ns += per_cpu_ptr(&np_bktime, cpu)->ns[i];
+		}
+		n += scnprintf(buf + n, PAGE_SIZE - n, "%s %llu %llu\n",
+			       np_tp_names[i], hits, ns);
+	}
+	return n;
+}
+
+static const struct kernel_param_ops np_bktime_ops = {
+	.get = np_bktime_get,
+};
+module_param_cb(tp_time, &np_bktime_ops, NULL, 0444);
+MODULE_PARM_DESC(tp_time,
+		 "per tracepoint: hits and ns in all its probes (tp_bracket=1)");
+
 /* Time the probe body of tracepoint @i when probe_stats is on. */
 #define NP_TIMED(i, body)                                                  \
 	do {                                                               \
@@ -163,7 +247,6 @@ MODULE_PARM_DESC(probe_time,
 		}                                                          \
 	} while (0)
 
-static DEFINE_MUTEX(np_tp_mutex);
 static struct module *np_tp_owner; /* the driver module we are attached to */
 static u32 np_attached;
 static struct {
@@ -171,6 +254,42 @@ static struct {
 	u32 bit;
 	void *probe;
 } np_tps[NP_NTP];
+
+/* Register or unregister the bracket as wanted (np_tp_mutex held): only
+ * on tracepoints we are attached to, and never while detaching. */
+static void np_bk_apply(bool detaching)
+{
+	bool want = np_bk_want && np_tp_owner && !detaching;
+	unsigned int j;
+
+	if (want == np_bk_reg)
+		return;
+	for (j = 0; j < NP_NTP; j++) {
+		struct tracepoint *tp = np_tps[j].tp;
+
+		if (!tp)
+			continue;
+		if (want) {
+			if (tracepoint_probe_register_prio(
+				    tp, np_bk_start, (void *)(long)j,
+				    TRACEPOINT_DEFAULT_PRIO + 1000))
+				continue;
+			if (tracepoint_probe_register_prio(
+				    tp, np_bk_end, (void *)(long)j,
+				    TRACEPOINT_DEFAULT_PRIO - 1000))
+				tracepoint_probe_unregister(tp, np_bk_start,
+							    (void *)(long)j);
+		} else {
+			tracepoint_probe_unregister(tp, np_bk_end,
+						    (void *)(long)j);
+			tracepoint_probe_unregister(tp, np_bk_start,
+						    (void *)(long)j);
+		}
+	}
+	np_bk_reg = want;
+	if (!want)
+		tracepoint_synchronize_unregister();
+}
 
 u32 np_probes_attached(void)
 {
@@ -478,6 +597,7 @@ static void np_attach(struct module *mod)
 	if (np_attached) {
 		np_tp_owner = mod;
 		np_owner_attach(mod);
+		np_bk_apply(false);
 		pr_info("npuprof: attached to %s (tracepoints %#x)\n",
 			mod->name, np_attached);
 	}
@@ -488,6 +608,7 @@ static void np_detach(void)
 	unsigned int j;
 
 	np_owner_detach();
+	np_bk_apply(true); /* the bracket comes off first */
 	for (j = 0; j < ARRAY_SIZE(np_tps); j++) {
 		if (!np_tps[j].tp)
 			continue;

@@ -131,6 +131,30 @@ while [ $r -lt $REPS ]; do
 	done
 	r=$((r + 1))
 done
+# The probes alone, every configuration measured the same way: npuprof.ko's
+# tracepoint bracket (tp_bracket) times everything the tracepoints call
+# (ftrace's event, BPF programs and their trampoline, npuprof.ko's probe),
+# BK_REPS interleaved rounds of one flood each; the CPU in the tracepoints
+# per task, less off's, is each configuration's probe cost without the
+# guest's noise (the reader and wake-ups are not in it).
+BK_REPS=${BENCH_BK_REPS:-3}
+if [ -w $P/tp_bracket ]; then
+	r=0
+	while [ $r -lt $BK_REPS ]; do
+		for c in $CONFIGS; do
+			bench_config_${c}_start
+			echo 1 > $P/tp_bracket
+			build/bin/npuwork --scenario flood --tasks $TASKS --devices 2 --quiet
+			cat $P/tp_time > $OUT/bk.txt
+			echo 0 > $P/tp_bracket
+			bench_config_${c}_stop > /dev/null
+			awk '{ s += $3 } END { printf "%.0f\n", s }' $OUT/bk.txt >> $OUT/bench-$c.bk
+			awk -v c=$c '{ h[$1] += $2; t[$1] += $3 } END { for (k in h) print c, k, h[k], t[k] }' $OUT/bk.txt >> $OUT/bk-all.txt
+		done
+		r=$((r + 1))
+	done
+fi
+
 # the default ring at the highest submit rate the VM reaches: what the
 # reader got and what the module dropped (drain.c prints both at exit)
 bench_config_kmod_start
@@ -222,6 +246,33 @@ result "npuprof.ko empty probe added CPU per task / ftrace" kmodempty info -
 result "npuprof.ko no ring write added CPU per task / ftrace" kmodnowrite info -
 result "BPF empty probe added CPU per task / ftrace" bpfempty info -
 result "BPF no ring write added CPU per task / ftrace" bpfnowrite info -
+# the probes alone (tracepoint bracket): ns per task in the tracepoints
+# over off's, its ratio to ftrace's, and ns per hit for each tracepoint
+if [ -s $OUT/bench-off.bk ]; then
+	bmed() { sort -n "$OUT/bench-$1.bk" | sed -n "$(((BK_REPS + 1) / 2))p"; }
+	bo=$(bmed off)
+	bf=$(bmed ftrace)
+	echo "Probes alone (tracepoint bracket, median of $BK_REPS rounds): ns/task in the tracepoints' probes over off's, ratio to ftrace's; ns/hit per tracepoint (all rounds):"
+	for c in $CONFIGS; do
+		[ $c = off ] && continue
+		awk -v c="$c" -v v="$(bmed $c)" -v b="$bo" -v f="$bf" -v n=$TASKS 'BEGIN{
+			printf "  %-12s %8.1f ns/task", c, (v - b) / n
+			if (f > b) printf "  ratio %.3f", (v - b) / (f - b)
+			printf "\n" }'
+		awk -v c="$c" '$1 == c { h[$2] += $3; t[$2] += $4 } END {
+			for (k in h) if (h[k]) printf "      %-6s %8.0f ns/hit  (%d hits)\n", k, t[k] / h[k], h[k] }' $OUT/bk-all.txt
+	done
+	for m in "kmod:npuprof.ko" "kmodnowrite:npuprof.ko no ring write" "kmodempty:npuprof.ko empty probe" \
+		"flight:flight recorder" "bpf:BPF" "bpfnowrite:BPF no ring write" "bpfempty:BPF empty probe"; do
+		c=${m%%:*}
+		case " $CONFIGS " in *" $c "*) ;; *) continue ;; esac
+		sp=$(paste $OUT/bench-off.bk $OUT/bench-ftrace.bk $OUT/bench-$c.bk | awk '
+			$2 > $1 { r = ($3 - $1) / ($2 - $1); if (n++ == 0 || r < lo) lo = r; if (n == 1 || r > hi) hi = r }
+			END { if (n) printf "\t%.3f\t%.3f", lo, hi }')
+		awk -v name="${m#*:} probe CPU per task / ftrace (tracepoint bracket)" -v v="$(bmed $c)" -v b="$bo" -v f="$bf" -v sp="$sp" 'BEGIN{
+			if (f > b) printf "RESULT\t%s\t%.3f\tinfo\t-%s\n", name, (v - b) / (f - b), sp }'
+	done
+fi
 # the reader's share: its own CPU per task (median over the rounds) and
 # that as a share of the configuration's added CPU
 echo "Reader CPU (its threads' run time during the flood; median ns/task, share of the configuration's added CPU):"
@@ -243,4 +294,4 @@ done
 echo "Probe run time per hit (the kernel's accounting: bpf_stats / npuprof.ko probe_stats; one flood of $TASKS tasks each):"
 printf '%s' "$probe_times"
 echo "  kmod at the highest submit rate the VM reaches (default ring): ${drops:-no summary from drain (see $OUT/drain-kmod.out)}"
-rm -f $OUT/bench-*.ns $OUT/bench-*.rd
+rm -f $OUT/bench-*.ns $OUT/bench-*.rd $OUT/bench-*.bk $OUT/bk-all.txt
