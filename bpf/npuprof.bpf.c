@@ -321,10 +321,11 @@ static __always_inline __u64 wake_flags(struct npuprof_bpf_pcpu *st, void *ring)
 	return BPF_RB_NO_WAKEUP;
 }
 
-static __always_inline void stamp(struct npuprof_record *r, __u32 cpu)
+/* @id: bpf_get_current_pid_tgid() if the caller has it, else 0 */
+static __always_inline void stamp(struct npuprof_record *r, __u32 cpu, __u64 id)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-
+	if (!id)
+		id = bpf_get_current_pid_tgid();
 	npuprof_encode_hdr(r, bpf_ktime_get_ns(), cpu, (__u32)(id >> 32),
 			   (__u32)id);
 }
@@ -337,7 +338,8 @@ static __always_inline void stamp(struct npuprof_record *r, __u32 cpu)
  */
 static __always_inline void write_record(struct npuprof_bpf_pcpu *st, __u32 cpu,
 					 int type, const struct args *a,
-					 const struct npuprof_who *who)
+					 const struct npuprof_who *who,
+					 __u64 id)
 {
 	struct npuprof_record rec[2];
 	struct npuprof_record *r = &rec[1], *d = &rec[0];
@@ -359,7 +361,7 @@ static __always_inline void write_record(struct npuprof_bpf_pcpu *st, __u32 cpu,
 	encode(r, type, a);
 	if (who->sq_owner)
 		npuprof_encode_sq_owner(r, who->tgid);
-	stamp(r, cpu);
+	stamp(r, cpu, id);
 	if (!ring) {
 		/* no ring for this CPU: counted as lost */
 	} else if (lost) {
@@ -395,6 +397,7 @@ static __always_inline int handle(int type, struct args *a, int read_str_arg,
 	struct npuprof_bpf_pcpu *st;
 	struct npuprof_who who = { 0, 0, 0 };
 	__u32 stream, task, chan;
+	__u64 id = 0; /* the current task, once looked up */
 	int kind;
 
 	barrier_var(cpu);
@@ -425,19 +428,27 @@ static __always_inline int handle(int type, struct args *a, int read_str_arg,
 	/* the task a record is judged by and attributed to: looked up only
 	 * where it matters (a task record's SQ owner always, for its pid; the
 	 * current task for a recv with a pid filter) */
-	if (kind != NPUPROF_KIND_OTHER || cfg_pid) {
+	if (kind == NPUPROF_KIND_TASK) {
+		/* judged by its SQ's owner alone: no current task */
 		struct npuprof_filter f = capture_filter();
 
+		who = npuprof_filter_who(&f, kind, a->inst.devid, chan, 0, 0);
+	} else if (kind != NPUPROF_KIND_OTHER || cfg_pid) {
+		struct npuprof_filter f = capture_filter();
+
+		/* the current uid only if the SQ owner table does not name
+		 * the process ((__u32)-1: not taken, no task's uid) */
+		id = bpf_get_current_pid_tgid();
 		who = npuprof_filter_who(&f, kind, a->inst.devid, chan,
-					 (__u32)(bpf_get_current_pid_tgid() >>
-						 32),
-					 (__u32)bpf_get_current_uid_gid());
+					 (__u32)(id >> 32), (__u32)-1);
+		if (who.uid == (__u32)-1)
+			who.uid = (__u32)bpf_get_current_uid_gid();
 	}
 	if (!select_record(st, a->inst.devid, stream, task, kind, &who))
 		return 0;
 	if (read_str_arg)
 		read_str(a->str, str);
-	write_record(st, (__u32)cpu, type, a, &who);
+	write_record(st, (__u32)cpu, type, a, &who, id);
 	return 0;
 }
 

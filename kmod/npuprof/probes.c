@@ -413,13 +413,22 @@ static void np_owner_detach(void)
 	np_owner_probes = false;
 }
 
-/* Who a record of @kind on channel @chan is judged by and attributed to. */
+/* Who a record of @kind on channel @chan is judged by and attributed to.
+ * A completion is judged by its SQ's owner alone: the current task is not
+ * looked at. For the others the current task's uid is looked up only if
+ * the SQ owner table does not name the process (the uid (u32)-1, which no
+ * task's euid maps to, marks it as not taken). */
 static struct npuprof_who np_who(int kind, u32 devid, u32 chan)
 {
 	struct npuprof_filter f = { .sq_owner = np_sq_owner };
+	struct npuprof_who w;
 
-	return npuprof_filter_who(&f, kind, devid, chan, current->tgid,
-				  from_kuid(&init_user_ns, current_euid()));
+	if (kind == NPUPROF_KIND_TASK)
+		return npuprof_filter_who(&f, kind, devid, chan, 0, 0);
+	w = npuprof_filter_who(&f, kind, devid, chan, current->tgid, (u32)-1);
+	if (w.uid == (u32)-1)
+		w.uid = from_kuid(&init_user_ns, current_euid());
+	return w;
 }
 
 /* The capture decision of session @s on one record of @kind. */
