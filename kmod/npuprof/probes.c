@@ -132,16 +132,19 @@ MODULE_PARM_DESC(
 
 static const char *const np_tp_names[NP_NTP] = { "sqe", "cqe", "recv" };
 
-static int np_ptime_get(char *buf, const struct kernel_param *kp)
+/* "<tracepoint> <hits> <ns>" per line, summed over the CPUs, of the
+ * per-CPU struct np_ptime the parameter names (probe_time, tp_time) */
+static int np_times_get(char *buf, const struct kernel_param *kp)
 {
+	struct np_ptime __percpu *pt = (struct np_ptime __percpu *)kp->arg;
 	int i, cpu, n = 0;
 
 	for (i = 0; i < NP_NTP; i++) {
 		u64 hits = 0, ns = 0;
 
 		for_each_possible_cpu(cpu) {
-			hits += per_cpu_ptr(&np_ptime, cpu)->hits[i];
-			ns += per_cpu_ptr(&np_ptime, cpu)->ns[i];
+			hits += per_cpu_ptr(pt, cpu)->hits[i];
+			ns += per_cpu_ptr(pt, cpu)->ns[i];
 		}
 		n += scnprintf(buf + n, PAGE_SIZE - n, "%s %llu %llu\n",
 			       np_tp_names[i], hits, ns);
@@ -149,24 +152,22 @@ static int np_ptime_get(char *buf, const struct kernel_param *kp)
 	return n;
 }
 
-static const struct kernel_param_ops np_ptime_ops = {
-	.get = np_ptime_get,
+static const struct kernel_param_ops np_times_ops = {
+	.get = np_times_get,
 };
-module_param_cb(probe_time, &np_ptime_ops, NULL, 0444);
+module_param_cb(probe_time, &np_times_ops, (void *)&np_ptime, 0444);
 MODULE_PARM_DESC(probe_time,
 		 "per tracepoint: hits and ns in the probe (probe_stats=1)");
 
 /* ---- tracepoint bracket ------------------------------------------------ */
-struct np_bktime {
-	u64 t0[NP_NTP], hits[NP_NTP], ns[NP_NTP];
-};
-static DEFINE_PER_CPU(struct np_bktime, np_bktime);
+static DEFINE_PER_CPU(struct np_ptime, np_bktime);
+static DEFINE_PER_CPU(u64[NP_NTP], np_bk_t0); /* by np_wanted[] index */
 static bool np_bk_want, np_bk_reg;
 
 static void np_bk_start(void *data, const char *str, struct trs_id_inst *inst,
 			void *t)
 {
-	this_cpu_write(np_bktime.t0[(long)data], local_clock());
+	this_cpu_write(np_bk_t0[(long)data], local_clock());
 }
 
 static void np_bk_end(void *data, const char *str, struct trs_id_inst *inst,
@@ -175,7 +176,7 @@ static void np_bk_end(void *data, const char *str, struct trs_id_inst *inst,
 	long i = (long)data;
 
 	this_cpu_add(np_bktime.ns[i],
-		     local_clock() - this_cpu_read(np_bktime.t0[i]));
+		     local_clock() - this_cpu_read(np_bk_t0[i]));
 	this_cpu_inc(np_bktime.hits[i]);
 }
 
@@ -193,7 +194,7 @@ static int np_bk_set(const char *val, const struct kernel_param *kp)
 	if (on && !np_bk_want)
 		for_each_possible_cpu(cpu)
 			memset(per_cpu_ptr(&np_bktime, cpu), 0,
-			       sizeof(struct np_bktime));
+			       sizeof(struct np_ptime));
 	np_bk_want = on;
 	np_bk_apply(false);
 	mutex_unlock(&np_tp_mutex);
@@ -208,27 +209,7 @@ module_param_cb(tp_bracket, &np_bk_ops, &np_bk_want, 0644);
 MODULE_PARM_DESC(tp_bracket,
 		 "1: time all probes of each tracepoint (see tp_time)");
 
-static int np_bktime_get(char *buf, const struct kernel_param *kp)
-{
-	int i, cpu, n = 0;
-
-	for (i = 0; i < NP_NTP; i++) {
-		u64 hits = 0, ns = 0;
-
-		for_each_possible_cpu(cpu) {
-			hits += per_cpu_ptr(&np_bktime, cpu)->hits[i];
-			ns += per_cpu_ptr(&np_bktime, cpu)->ns[i];
-		}
-		n += scnprintf(buf + n, PAGE_SIZE - n, "%s %llu %llu\n",
-			       np_tp_names[i], hits, ns);
-	}
-	return n;
-}
-
-static const struct kernel_param_ops np_bktime_ops = {
-	.get = np_bktime_get,
-};
-module_param_cb(tp_time, &np_bktime_ops, NULL, 0444);
+module_param_cb(tp_time, &np_times_ops, (void *)&np_bktime, 0444);
 MODULE_PARM_DESC(tp_time,
 		 "per tracepoint: hits and ns in all its probes (tp_bracket=1)");
 
