@@ -102,6 +102,14 @@ for f in tests/vm/bench_*.sh; do
 done
 [ -z "${BENCH_CONFIGS:-}" ] || CONFIGS="off ftrace $(echo " $BENCH_CONFIGS " | sed 's/ off / /; s/ ftrace / /')"
 
+# flood N: npuwork's flood of N tasks; one that has not ended after
+# BENCH_FLOOD_TIMEOUT seconds (default 900) is killed and said so, so a
+# stalled round cannot hold the VM for the whole run's timeout
+flood() {
+	timeout ${BENCH_FLOOD_TIMEOUT:-900} build/bin/npuwork --scenario flood --tasks $1 --devices 2 --quiet ||
+		echo "bench: a flood of $1 tasks failed or was stopped (status $?)" >&2
+}
+
 # reader_ns: the CPU time (ns) the running configuration's reader process
 # has had, all its threads (0 without a reader)
 reader_ns() {
@@ -114,7 +122,7 @@ insmod $NPUSIM_KO || exit 1
 insmod $NPUPROF_KO || exit 1
 trace_on 0 1
 echo 65536 > $T/buffer_size_kb
-build/bin/npuwork --scenario flood --tasks 20000 --devices 2 --quiet # warm up
+flood 20000 # warm up
 
 r=0
 while [ $r -lt $REPS ]; do
@@ -122,7 +130,7 @@ while [ $r -lt $REPS ]; do
 		bench_config_${c}_start
 		b0=$(busy)
 		r0=$(reader_ns)
-		build/bin/npuwork --scenario flood --tasks $TASKS --devices 2 --quiet
+		flood $TASKS
 		b1=$(busy)
 		r1=$(reader_ns)
 		bench_config_${c}_stop > /dev/null
@@ -144,7 +152,7 @@ if [ -w $P/tp_bracket ]; then
 		for c in $CONFIGS; do
 			bench_config_${c}_start
 			echo 1 > $P/tp_bracket
-			build/bin/npuwork --scenario flood --tasks $TASKS --devices 2 --quiet
+			flood $TASKS
 			cat $P/tp_time > $OUT/bk.txt
 			echo 0 > $P/tp_bracket
 			bench_config_${c}_stop > /dev/null
@@ -158,7 +166,7 @@ fi
 # the default ring at the highest submit rate the VM reaches: what the
 # reader got and what the module dropped (drain.c prints both at exit)
 bench_config_kmod_start
-build/bin/npuwork --scenario flood --tasks $TASKS --devices 2 --quiet
+flood $TASKS
 bench_config_kmod_stop > /dev/null
 drops=$(sed -n 's/^drain: \([0-9]* records, [0-9]* dropped\).*/\1/p' $OUT/drain-kmod.out)
 
@@ -169,7 +177,7 @@ if [ -w $P/probe_stats ]; then
 		echo $mode > $P/probe_mode
 		echo 1 > $P/probe_stats
 		bench_config_kmod_start
-		build/bin/npuwork --scenario flood --tasks $TASKS --devices 2 --quiet
+		flood $TASKS
 		cat $P/probe_time > $OUT/probe-kmod-$mode.txt
 		bench_config_kmod_stop > /dev/null
 		echo 0 > $P/probe_stats
@@ -183,7 +191,7 @@ case " $CONFIGS " in
 	if command -v bpftool > /dev/null && sysctl -qw kernel.bpf_stats_enabled=1; then
 		for mode in full nowrite empty; do
 			export NPUPROF_BPF_PROBE_MODE=$mode; bench_config_bpf_start; unset NPUPROF_BPF_PROBE_MODE
-			build/bin/npuwork --scenario flood --tasks $TASKS --devices 2 --quiet
+			flood $TASKS
 			bpftool -j prog show > $OUT/probe-bpf-$mode.json 2> $OUT/probe-bpf.err
 			bench_config_bpf_stop > /dev/null
 			probe_times="$probe_times$(python3 -c '
