@@ -46,6 +46,12 @@ const volatile __u32 cfg_sample_n; /* keep 1 task in n (0/1: all) */
 const volatile __u32 cfg_flags; /* NPUPROF_CFG_STREAM_FILTER, _NO_RECV */
 const volatile __u64 cfg_wakeup_bytes = 1; /* wake the reader at this much */
 const volatile __u64 cfg_stream_mask[NPUPROF_MAX_STREAMS / 64];
+/* measurement only (the benchmark's floors, tests/vm/bench.sh; set from
+ * NPUPROF_BPF_PROBE_MODE by engine_bpf.c): NPUPROF_BPF_MODE_EMPTY, the
+ * tracepoint programs return at once; NPUPROF_BPF_MODE_NOWRITE, they
+ * decide and encode but write nothing. The verifier drops the branches
+ * not taken, so the default costs nothing. */
+const volatile __u32 cfg_probe_mode;
 
 /* ---- state ---------------------------------------------------------------- */
 
@@ -315,10 +321,11 @@ static __always_inline __u64 wake_flags(struct npuprof_bpf_pcpu *st, void *ring)
 	return BPF_RB_NO_WAKEUP;
 }
 
-static __always_inline void stamp(struct npuprof_record *r, __u32 cpu)
+/* @id: bpf_get_current_pid_tgid() if the caller has it, else 0 */
+static __always_inline void stamp(struct npuprof_record *r, __u32 cpu, __u64 id)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-
+	if (!id)
+		id = bpf_get_current_pid_tgid();
 	npuprof_encode_hdr(r, bpf_ktime_get_ns(), cpu, (__u32)(id >> 32),
 			   (__u32)id);
 }
@@ -331,21 +338,30 @@ static __always_inline void stamp(struct npuprof_record *r, __u32 cpu)
  */
 static __always_inline void write_record(struct npuprof_bpf_pcpu *st, __u32 cpu,
 					 int type, const struct args *a,
-					 const struct npuprof_who *who)
+					 const struct npuprof_who *who,
+					 __u64 id)
 {
 	struct npuprof_record rec[2];
 	struct npuprof_record *r = &rec[1], *d = &rec[0];
 	__u64 lost = 0;
 	__u32 key = cpu;
-	void *ring = bpf_map_lookup_elem(&rbs, &key);
+	void *ring;
 	long err = -1;
 
+	if (cfg_probe_mode == NPUPROF_BPF_MODE_NOWRITE) {
+		encode(r, type, a);
+		if (who->sq_owner)
+			npuprof_encode_sq_owner(r, who->tgid);
+		asm volatile("" : : "r"(r) : "memory"); /* counts as used */
+		return;
+	}
+	ring = bpf_map_lookup_elem(&rbs, &key);
 	if (st->pending_drop)
 		lost = __sync_lock_test_and_set(&st->pending_drop, 0);
 	encode(r, type, a);
 	if (who->sq_owner)
 		npuprof_encode_sq_owner(r, who->tgid);
-	stamp(r, cpu);
+	stamp(r, cpu, id);
 	if (!ring) {
 		/* no ring for this CPU: counted as lost */
 	} else if (lost) {
@@ -381,6 +397,7 @@ static __always_inline int handle(int type, struct args *a, int read_str_arg,
 	struct npuprof_bpf_pcpu *st;
 	struct npuprof_who who = { 0, 0, 0 };
 	__u32 stream, task, chan;
+	__u64 id = 0; /* the current task, once looked up */
 	int kind;
 
 	barrier_var(cpu);
@@ -411,19 +428,27 @@ static __always_inline int handle(int type, struct args *a, int read_str_arg,
 	/* the task a record is judged by and attributed to: looked up only
 	 * where it matters (a task record's SQ owner always, for its pid; the
 	 * current task for a recv with a pid filter) */
-	if (kind != NPUPROF_KIND_OTHER || cfg_pid) {
+	if (kind == NPUPROF_KIND_TASK) {
+		/* judged by its SQ's owner alone: no current task */
 		struct npuprof_filter f = capture_filter();
 
+		who = npuprof_filter_who(&f, kind, a->inst.devid, chan, 0, 0);
+	} else if (kind != NPUPROF_KIND_OTHER || cfg_pid) {
+		struct npuprof_filter f = capture_filter();
+
+		/* the current uid only if the SQ owner table does not name
+		 * the process ((__u32)-1: not taken, no task's uid) */
+		id = bpf_get_current_pid_tgid();
 		who = npuprof_filter_who(&f, kind, a->inst.devid, chan,
-					 (__u32)(bpf_get_current_pid_tgid() >>
-						 32),
-					 (__u32)bpf_get_current_uid_gid());
+					 (__u32)(id >> 32), (__u32)-1);
+		if (who.uid == (__u32)-1)
+			who.uid = (__u32)bpf_get_current_uid_gid();
 	}
 	if (!select_record(st, a->inst.devid, stream, task, kind, &who))
 		return 0;
 	if (read_str_arg)
 		read_str(a->str, str);
-	write_record(st, (__u32)cpu, type, a, &who);
+	write_record(st, (__u32)cpu, type, a, &who, id);
 	return 0;
 }
 
@@ -434,6 +459,8 @@ int on_sqe(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct args a;
 
+	if (cfg_probe_mode == NPUPROF_BPF_MODE_EMPTY)
+		return 0;
 	/* the string is not part of a submit record: not read */
 	read_inst(&a.inst, (const void *)ctx->args[1]);
 	read_sq(&a.sq, (const void *)ctx->args[2]);
@@ -445,6 +472,8 @@ int on_cqe(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct args a;
 
+	if (cfg_probe_mode == NPUPROF_BPF_MODE_EMPTY)
+		return 0;
 	read_inst(&a.inst, (const void *)ctx->args[1]);
 	read_cq(&a.cq, (const void *)ctx->args[2]);
 	return handle(NPUPROF_REC_COMPLETE, &a, 1, (const void *)ctx->args[0]);
@@ -455,6 +484,8 @@ int on_recv(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct args a;
 
+	if (cfg_probe_mode == NPUPROF_BPF_MODE_EMPTY)
+		return 0;
 	if (!wants(NPUPROF_REC_RECV))
 		return 0; /* as the kmod: not even counted */
 	read_inst(&a.inst, (const void *)ctx->args[1]);

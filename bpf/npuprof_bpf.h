@@ -30,6 +30,15 @@ struct npuprof_bpf_pcpu {
 	__u64 rsv[4]; /* pads to 128 bytes: no false sharing */
 };
 
+/* Probe modes (cfg_probe_mode), for measuring the floors only: the
+ * capture (full, the default), the tracepoint programs returning at once
+ * (empty), deciding and encoding without a ring write (nowrite). The
+ * loader takes the mode from the environment variable
+ * NPUPROF_BPF_PROBE_MODE (full, empty, nowrite). */
+#define NPUPROF_BPF_MODE_FULL 0
+#define NPUPROF_BPF_MODE_EMPTY 1
+#define NPUPROF_BPF_MODE_NOWRITE 2
+
 /* The three test entry points (test_sqe, test_cqe, test_recv)
  * take the tracepoint arguments by value as their BPF_PROG_TEST_RUN context,
  * so the host can run the encoding path without the driver: the first

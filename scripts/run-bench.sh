@@ -25,7 +25,7 @@ if [ -x tests/vm/bench.sh ]; then
 	# the guest gets no environment: the VM benchmarks' sizes go on its
 	# command line (BENCH_TASKS, BENCH_REPS, PROD_STEPS, PROD_REPS)
 	set --
-	for v in BENCH_TASKS BENCH_REPS PROD_STEPS PROD_REPS; do
+	for v in BENCH_TASKS BENCH_REPS BENCH_CONFIGS BENCH_SKIP PROD_STEPS PROD_REPS; do
 		eval "val=\${$v:-}"
 		[ -z "$val" ] || set -- "$@" "$v=$val"
 	done

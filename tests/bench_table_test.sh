@@ -25,6 +25,8 @@ printf 'NORESULT\tignored\t1\t<=\t2\n' >> "$t/log"
 printf 'RESULT\tnoisy miss\t0.25\t<=\t0.2\t0.15\t0.4\n' >> "$t/log"
 printf 'RESULT\tnoisy hit\t0.18\t<=\t0.2\t0.1\t0.3\n' >> "$t/log"
 printf 'RESULT\tclear miss\t0.5\t<=\t0.2\t0.4\t0.6\n' >> "$t/log"
+# an information row: no target, never a MISS
+printf 'RESULT\tfloor info\t0.05\tinfo\t-\t0.01\t0.09\n' >> "$t/log"
 printf 'missing\t>=\t1\nlow ok\t<=\t0.2\n' > "$t/expected"
 
 "$root/scripts/bench-table.sh" "$t/log" "$t/hist.tsv" abc123 "$t/expected" > "$t/out"
@@ -35,7 +37,8 @@ verdict() { awk -F "$T" -v m="$1" '$3 == m { v = $6 } END { print v }' "$t/hist.
 value() { awk -F "$T" -v m="$1" '$3 == m { print $5 }' "$t/hist.tsv" | tail -n 1; }
 for m in "low ok:HIT" "high ok:HIT" "low bad:MISS" "high bad:MISS" "twice:HIT" \
 	"not a number:MISS" "bad op:MISS" "sci:HIT" "missing:MISS" \
-	"noisy miss:MISS (within noise)" "noisy hit:HIT (within noise)" "clear miss:MISS"; do
+	"noisy miss:MISS (within noise)" "noisy hit:HIT (within noise)" "clear miss:MISS" \
+	"floor info:info"; do
 	name=${m%:*}
 	want=${m##*:}
 	got=$(verdict "$name")
@@ -46,7 +49,7 @@ grep -q ignored "$t/out" && no "NORESULT line taken as a result"
 [ "$(value missing)" = - ] || no "missing: value $(value missing), want -"
 [ "$(grep -c "low ok" "$t/out")" = 1 ] || no "an expected measure that was printed appears twice"
 n=$(awk -F "$T" 'NR > 1 && $2 == "abc123" && $1 ~ /^20[0-9][0-9]-/' "$t/hist.tsv" | wc -l)
-[ "$n" = 12 ] || no "history: $n rows with date and revision, want 12"
+[ "$n" = 13 ] || no "history: $n rows with date and revision, want 13"
 grep -q "noisy miss.*0.25 (0.15..0.4)" "$t/out" || no "the table does not show a spread"
 head -n 1 "$t/hist.tsv" | grep -q "^date${T}revision${T}measure" || no "history has no header"
 # a second run appends; only HITs: exit 0
@@ -61,6 +64,11 @@ printf 'RESULT\tnoisy miss\t0.25\t<=\t0.2\t0.15\t0.4\n' > "$t/log4"
 "$root/scripts/bench-table.sh" "$t/log4" > /dev/null
 rc=$?
 [ $rc -eq 0 ] || no "exit status $rc with a miss within noise only, want 0"
+# information rows only: exit 0
+printf 'RESULT\tfloor info\t0.5\tinfo\t-\n' > "$t/log5"
+"$root/scripts/bench-table.sh" "$t/log5" > /dev/null
+rc=$?
+[ $rc -eq 0 ] || no "exit status $rc with information rows only, want 0"
 # no RESULT line at all is an error
 echo nothing > "$t/log3"
 "$root/scripts/bench-table.sh" "$t/log3" > /dev/null 2>&1 && no "a log without RESULT lines passed"

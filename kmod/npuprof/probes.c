@@ -28,6 +28,23 @@
  * parameter `probe_time` gives "<tracepoint> <hits> <ns>" per line, and
  * writing 0 to probe_stats and 1 again starts the counts over. Off, a probe
  * pays one predictable branch for it.
+ *
+ * Tracepoint bracket (module parameter `tp_bracket`, off by default): while
+ * it is 1, two more probes sit on each tracepoint, one called before every
+ * other probe and one after them all (tracepoint priorities), and the time
+ * between them is counted per tracepoint like probe_time (parameter
+ * `tp_time`): the cost of all the tracepoint's probes, whoever's they are
+ * (ftrace's event, BPF programs through their trampoline, ours), measured
+ * the same way. The benchmark takes ftrace's cost per hit from it.
+ *
+ * Probe mode (module parameter `probe_mode`, a measurement mode for the
+ * benchmark's floors, tests/vm/bench.sh; "full" by default): "empty" makes
+ * each tracepoint probe return as soon as the tracepoint has called it
+ * (no session is asked, nothing is counted or written); "nowrite" runs the
+ * sessions' decision and the encoder, and leaves out the ring write (the
+ * header's time stamp, the ring's room check, the copy, the head and the
+ * wake-up). Captures are incomplete in either: never set it outside a
+ * measurement.
  */
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -77,18 +94,57 @@ static const struct kernel_param_ops np_pstats_ops = {
 module_param_cb(probe_stats, &np_pstats_ops, &np_pstats, 0644);
 MODULE_PARM_DESC(probe_stats, "1: time every probe hit (see probe_time)");
 
+/* ---- probe mode (measurement only) ----------------------------------- */
+enum {
+	NP_MODE_FULL,
+	NP_MODE_EMPTY,
+	NP_MODE_NOWRITE,
+	NP_NMODES
+};
+static const char *const np_mode_names[NP_NMODES] = { "full", "empty",
+						      "nowrite" };
+static int np_mode; /* NP_MODE_* */
+
+static int np_mode_set(const char *val, const struct kernel_param *kp)
+{
+	int m = sysfs_match_string(np_mode_names, val);
+
+	if (m < 0)
+		return -EINVAL;
+	WRITE_ONCE(np_mode, m);
+	return 0;
+}
+
+static int np_mode_get(char *buf, const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%s\n",
+			 np_mode_names[READ_ONCE(np_mode)]);
+}
+
+static const struct kernel_param_ops np_mode_ops = {
+	.set = np_mode_set,
+	.get = np_mode_get,
+};
+module_param_cb(probe_mode, &np_mode_ops, NULL, 0644);
+MODULE_PARM_DESC(
+	probe_mode,
+	"measurement only: full (default), empty (probes return at once), nowrite (no ring write)");
+
 static const char *const np_tp_names[NP_NTP] = { "sqe", "cqe", "recv" };
 
-static int np_ptime_get(char *buf, const struct kernel_param *kp)
+/* "<tracepoint> <hits> <ns>" per line, summed over the CPUs, of the
+ * per-CPU struct np_ptime the parameter names (probe_time, tp_time) */
+static int np_times_get(char *buf, const struct kernel_param *kp)
 {
+	struct np_ptime __percpu *pt = (struct np_ptime __percpu *)kp->arg;
 	int i, cpu, n = 0;
 
 	for (i = 0; i < NP_NTP; i++) {
 		u64 hits = 0, ns = 0;
 
 		for_each_possible_cpu(cpu) {
-			hits += per_cpu_ptr(&np_ptime, cpu)->hits[i];
-			ns += per_cpu_ptr(&np_ptime, cpu)->ns[i];
+			hits += per_cpu_ptr(pt, cpu)->hits[i];
+			ns += per_cpu_ptr(pt, cpu)->ns[i];
 		}
 		n += scnprintf(buf + n, PAGE_SIZE - n, "%s %llu %llu\n",
 			       np_tp_names[i], hits, ns);
@@ -96,27 +152,82 @@ static int np_ptime_get(char *buf, const struct kernel_param *kp)
 	return n;
 }
 
-static const struct kernel_param_ops np_ptime_ops = {
-	.get = np_ptime_get,
+static const struct kernel_param_ops np_times_ops = {
+	.get = np_times_get,
 };
-module_param_cb(probe_time, &np_ptime_ops, NULL, 0444);
+module_param_cb(probe_time, &np_times_ops, (void *)&np_ptime, 0444);
 MODULE_PARM_DESC(probe_time,
 		 "per tracepoint: hits and ns in the probe (probe_stats=1)");
+
+/* ---- tracepoint bracket ------------------------------------------------ */
+static DEFINE_PER_CPU(struct np_ptime, np_bktime);
+static DEFINE_PER_CPU(u64[NP_NTP], np_bk_t0); /* by np_wanted[] index */
+static bool np_bk_want, np_bk_reg;
+
+static void np_bk_start(void *data, const char *str, struct trs_id_inst *inst,
+			void *t)
+{
+	this_cpu_write(np_bk_t0[(long)data], local_clock());
+}
+
+static void np_bk_end(void *data, const char *str, struct trs_id_inst *inst,
+		      void *t)
+{
+	long i = (long)data;
+
+	this_cpu_add(np_bktime.ns[i],
+		     local_clock() - this_cpu_read(np_bk_t0[i]));
+	this_cpu_inc(np_bktime.hits[i]);
+}
+
+static void np_bk_apply(bool detaching);
+static DEFINE_MUTEX(np_tp_mutex);
+
+static int np_bk_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int cpu, r = kstrtobool(val, &on);
+
+	if (r)
+		return r;
+	mutex_lock(&np_tp_mutex);
+	if (on && !np_bk_want)
+		for_each_possible_cpu(cpu)
+			memset(per_cpu_ptr(&np_bktime, cpu), 0,
+			       sizeof(struct np_ptime));
+	np_bk_want = on;
+	np_bk_apply(false);
+	mutex_unlock(&np_tp_mutex);
+	return 0;
+}
+
+static const struct kernel_param_ops np_bk_ops = {
+	.set = np_bk_set,
+	.get = param_get_bool,
+};
+module_param_cb(tp_bracket, &np_bk_ops, &np_bk_want, 0644);
+MODULE_PARM_DESC(tp_bracket,
+		 "1: time all probes of each tracepoint (see tp_time)");
+
+module_param_cb(tp_time, &np_times_ops, (void *)&np_bktime, 0444);
+MODULE_PARM_DESC(tp_time,
+		 "per tracepoint: hits and ns in all its probes (tp_bracket=1)");
 
 /* Time the probe body of tracepoint @i when probe_stats is on. */
 #define NP_TIMED(i, body)                                                  \
 	do {                                                               \
 		if (likely(!READ_ONCE(np_pstats))) {                       \
-			body;                                              \
+			if (likely(READ_ONCE(np_mode) != NP_MODE_EMPTY))   \
+				body;                                      \
 		} else {                                                   \
 			u64 t0_ = local_clock();                           \
-			body;                                              \
+			if (READ_ONCE(np_mode) != NP_MODE_EMPTY)           \
+				body;                                      \
 			this_cpu_add(np_ptime.ns[i], local_clock() - t0_); \
 			this_cpu_inc(np_ptime.hits[i]);                    \
 		}                                                          \
 	} while (0)
 
-static DEFINE_MUTEX(np_tp_mutex);
 static struct module *np_tp_owner; /* the driver module we are attached to */
 static u32 np_attached;
 static struct {
@@ -124,6 +235,42 @@ static struct {
 	u32 bit;
 	void *probe;
 } np_tps[NP_NTP];
+
+/* Register or unregister the bracket as wanted (np_tp_mutex held): only
+ * on tracepoints we are attached to, and never while detaching. */
+static void np_bk_apply(bool detaching)
+{
+	bool want = np_bk_want && np_tp_owner && !detaching;
+	unsigned int j;
+
+	if (want == np_bk_reg)
+		return;
+	for (j = 0; j < NP_NTP; j++) {
+		struct tracepoint *tp = np_tps[j].tp;
+
+		if (!tp)
+			continue;
+		if (want) {
+			if (tracepoint_probe_register_prio(
+				    tp, np_bk_start, (void *)(long)j,
+				    TRACEPOINT_DEFAULT_PRIO + 1000))
+				continue;
+			if (tracepoint_probe_register_prio(
+				    tp, np_bk_end, (void *)(long)j,
+				    TRACEPOINT_DEFAULT_PRIO - 1000))
+				tracepoint_probe_unregister(tp, np_bk_start,
+							    (void *)(long)j);
+		} else {
+			tracepoint_probe_unregister(tp, np_bk_end,
+						    (void *)(long)j);
+			tracepoint_probe_unregister(tp, np_bk_start,
+						    (void *)(long)j);
+		}
+	}
+	np_bk_reg = want;
+	if (!want)
+		tracepoint_synchronize_unregister();
+}
 
 u32 np_probes_attached(void)
 {
@@ -247,13 +394,22 @@ static void np_owner_detach(void)
 	np_owner_probes = false;
 }
 
-/* Who a record of @kind on channel @chan is judged by and attributed to. */
+/* Who a record of @kind on channel @chan is judged by and attributed to.
+ * A completion is judged by its SQ's owner alone: the current task is not
+ * looked at. For the others the current task's uid is looked up only if
+ * the SQ owner table does not name the process (the uid (u32)-1, which no
+ * task's euid maps to, marks it as not taken). */
 static struct npuprof_who np_who(int kind, u32 devid, u32 chan)
 {
 	struct npuprof_filter f = { .sq_owner = np_sq_owner };
+	struct npuprof_who w;
 
-	return npuprof_filter_who(&f, kind, devid, chan, current->tgid,
-				  from_kuid(&init_user_ns, current_euid()));
+	if (kind == NPUPROF_KIND_TASK)
+		return npuprof_filter_who(&f, kind, devid, chan, 0, 0);
+	w = npuprof_filter_who(&f, kind, devid, chan, current->tgid, (u32)-1);
+	if (w.uid == (u32)-1)
+		w.uid = from_kuid(&init_user_ns, current_euid());
+	return w;
 }
 
 /* The capture decision of session @s on one record of @kind. */
@@ -296,6 +452,10 @@ static void np_write(struct np_session **keep, int n, struct npuprof_record *r)
 {
 	int i;
 
+	if (unlikely(READ_ONCE(np_mode) == NP_MODE_NOWRITE)) {
+		barrier_data(r); /* the encoded record counts as used */
+		return;
+	}
 	for (i = 0; i < n; i++)
 		np_ring_write(keep[i], r);
 }
@@ -427,6 +587,7 @@ static void np_attach(struct module *mod)
 	if (np_attached) {
 		np_tp_owner = mod;
 		np_owner_attach(mod);
+		np_bk_apply(false);
 		pr_info("npuprof: attached to %s (tracepoints %#x)\n",
 			mod->name, np_attached);
 	}
@@ -437,6 +598,7 @@ static void np_detach(void)
 	unsigned int j;
 
 	np_owner_detach();
+	np_bk_apply(true); /* the bracket comes off first */
 	for (j = 0; j < ARRAY_SIZE(np_tps); j++) {
 		if (!np_tps[j].tp)
 			continue;

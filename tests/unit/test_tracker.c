@@ -6,9 +6,12 @@
  * 910B writes CQEs for few tasks), the newest queued lap of a wrapped ring
  * counts, a head naming no queued position changes nothing, occupancy
  * accumulates only with work in flight, and completions without submits
- * (a direct-doorbell SQ) are counted, not followed.
+ * (a direct-doorbell SQ) are counted, not followed. A random walk (lost
+ * records, wraps, SQ changes, heads anywhere) checks the head lookup's
+ * shortcut against the plain newest-first scan it replaces.
  */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tracker.h"
@@ -238,6 +241,87 @@ END_TEST
 
 /* stream ids past NPUPROF_MAX_STREAMS (they run to 0x7fff): stream 3 and
  * stream 3 + 4096 share a slot but keep their own queues */
+/* The reference: the queue as (sq, pos) pairs, a head retiring everything
+ * before the newest queued task at that position (newest-first scan). */
+struct ref_q {
+	uint32_t sq[4096], pos[4096];
+	uint32_t n, last_sq, last_tail;
+	uint64_t submits;
+};
+
+static void ref_head(struct ref_q *q, uint32_t sq, uint32_t head)
+{
+	uint32_t i;
+
+	if (!q->n || sq != q->last_sq)
+		return;
+	if (head == q->last_tail) {
+		q->n = 0;
+		return;
+	}
+	for (i = q->n; i-- > 0;)
+		if (q->sq[i] == sq && q->pos[i] == head) {
+			memmove(q->sq, q->sq + i, (q->n - i) * sizeof(q->sq[0]));
+			memmove(q->pos, q->pos + i, (q->n - i) * sizeof(q->pos[0]));
+			q->n -= i;
+			return;
+		}
+}
+
+static void ref_submit(struct ref_q *q, uint32_t sq, uint32_t head, uint32_t tail)
+{
+	ref_head(q, sq, head);
+	q->submits++;
+	q->sq[q->n] = sq;
+	q->pos[q->n] = tail				  ? tail - 1 :
+		       q->submits > 1 && q->last_sq == sq ? q->last_tail :
+							    UINT32_MAX;
+	q->n++;
+	q->last_sq = sq;
+	q->last_tail = tail;
+}
+
+START_TEST(test_head_shortcut_random)
+{
+	struct tracker t;
+	struct ref_q *q = calloc(1, sizeof(*q));
+	uint32_t depth = 16, tail = 0, head = 0, sq = 3, task = 0;
+
+	ck_assert_ptr_nonnull(q);
+	ck_assert_int_eq(tracker_init(&t), 0);
+	srand(7);
+	for (int step = 0; step < 200000; step++) {
+		int what = rand() % 100;
+		struct npuprof_record r;
+
+		if (what < 3) { /* another SQ on the stream */
+			sq = 3 + (uint32_t)(rand() % 2);
+			continue;
+		}
+		if (what < 50) { /* the device moves on, by up to the queue */
+			uint32_t inflight = (tail + depth - head) % depth;
+
+			if (inflight)
+				head = (head + 1 + (uint32_t)rand() % inflight) % depth;
+		}
+		if (what < 8) /* a head anywhere (a lap the tracker never saw) */
+			head = (uint32_t)rand() % depth;
+		tail = (tail + 1) % depth;
+		if (rand() % 100 < 5) /* lost: the tracker sees nothing */
+			continue;
+		ck_assert_uint_lt(q->n, 4000); /* the reference's bound */
+		r = sub((uint64_t)step * MS, task++, head, tail);
+		r.submit.sq_id = sq;
+		feed(&t, r);
+		ref_submit(q, sq, head, tail);
+		ck_assert_msg(only(&t)->len == q->n, "step %d: tracker %u queued, reference %u",
+			      step, only(&t)->len, q->n);
+	}
+	tracker_free(&t);
+	free(q);
+}
+END_TEST
+
 START_TEST(test_ids_sharing_a_slot)
 {
 	struct tracker t;
@@ -291,6 +375,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_occupancy);
 	tcase_add_test(tc, test_no_submits);
 	tcase_add_test(tc, test_ids_sharing_a_slot);
+	tcase_add_test(tc, test_head_shortcut_random);
 	suite_add_tcase(s, tc);
 	return s;
 }

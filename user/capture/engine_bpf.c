@@ -499,6 +499,23 @@ static int bpf_open(struct npuprof_engine *e, const struct npuprof_capture_opts 
 										    64);
 		}
 	}
+	/* a measurement mode of the benchmark's (npuprof_bpf.h) */
+	{
+		const char *m = getenv("NPUPROF_BPF_PROBE_MODE");
+
+		if (!m || !*m || !strcmp(m, "full"))
+			b->skel->rodata->cfg_probe_mode = NPUPROF_BPF_MODE_FULL;
+		else if (!strcmp(m, "empty"))
+			b->skel->rodata->cfg_probe_mode = NPUPROF_BPF_MODE_EMPTY;
+		else if (!strcmp(m, "nowrite"))
+			b->skel->rodata->cfg_probe_mode = NPUPROF_BPF_MODE_NOWRITE;
+		else {
+			r = -EINVAL;
+			snprintf(e->err, sizeof(e->err),
+				 "NPUPROF_BPF_PROBE_MODE=%s: not full, empty or nowrite", m);
+			goto fail;
+		}
+	}
 	/* ring_bytes is per CPU, as for every engine (engine.h); the default
 	 * total is shared out: a power of two per CPU, one page at least */
 	b->ring_bytes = (size_t)page;

@@ -34,17 +34,26 @@ void flightbuf_free(struct flightbuf *b)
 	b->r = NULL;
 }
 
+/* (first + i) modulo the capacity for i <= cap, without a division (every
+ * record goes through flightbuf_push) */
+static inline size_t fb_idx(const struct flightbuf *b, size_t i)
+{
+	size_t x = b->first + i;
+
+	return x >= b->cap ? x - b->cap : x;
+}
+
 int flightbuf_push(void *vb, const struct npuprof_record *r)
 {
 	struct flightbuf *b = vb;
 
 	if (b->len == b->cap) {
 		b->oldest_full_ts = b->r[b->first].hdr.ts;
-		b->first = (b->first + 1) % b->cap;
+		b->first = fb_idx(b, 1);
 		b->len--;
 		b->evicted_full++;
 	}
-	b->r[(b->first + b->len) % b->cap] = *r;
+	b->r[fb_idx(b, b->len)] = *r;
 	b->len++;
 	return 0;
 }
@@ -54,7 +63,7 @@ void flightbuf_trim(struct flightbuf *b, uint64_t now)
 	uint64_t from = now > b->keep_ns ? now - b->keep_ns : 0;
 
 	while (b->len && b->r[b->first].hdr.ts < from) {
-		b->first = (b->first + 1) % b->cap;
+		b->first = fb_idx(b, 1);
 		b->len--;
 		b->evicted_old++;
 	}
@@ -118,7 +127,7 @@ static int dump_into(const char *parent, const struct flightbuf *b, uint64_t now
 		return r;
 	npuprof_session_clock_sync(s, npuprof_rawk_append, w);
 	for (size_t i = 0; i < b->len; i++) {
-		const struct npuprof_record *rec = &b->r[(b->first + i) % b->cap];
+		const struct npuprof_record *rec = &b->r[fb_idx(b, i)];
 
 		if (rec->hdr.ts < from)
 			continue;

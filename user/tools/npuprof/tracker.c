@@ -83,6 +83,15 @@ const struct trk_stream *tracker_stream(const struct tracker *t, uint32_t dev, u
 	return find(slot_of(t, dev, id), dev, id);
 }
 
+/* (first + i) modulo the queue's capacity for i <= cap, without a division
+ * (the reader's path runs this for every record) */
+static inline uint32_t trk_idx(const struct trk_stream *s, uint32_t i)
+{
+	uint32_t x = s->first + i;
+
+	return x >= s->cap ? x - s->cap : x;
+}
+
 static struct trk_stream *stream_get(struct tracker *t, uint32_t dev, uint32_t id)
 {
 	struct trk_stream **sp, *s;
@@ -108,6 +117,7 @@ static struct trk_stream *stream_get(struct tracker *t, uint32_t dev, uint32_t i
 
 static void push(struct trk_stream *s, const struct npuprof_record *r)
 {
+	const struct trk_task *prev;
 	struct trk_task *k;
 
 	if (s->len == s->cap) {
@@ -115,16 +125,18 @@ static void push(struct trk_stream *s, const struct npuprof_record *r)
 		struct trk_task *nq;
 
 		if (s->cap >= TRK_MAX_QUEUE) {
-			s->first = (s->first + 1) % s->cap;
+			s->first = trk_idx(s, 1);
 			s->len--;
 			s->overflow++;
+			if (s->run > s->len)
+				s->run = s->len;
 			goto put;
 		}
 		nq = malloc(ncap * sizeof(*nq));
 		if (!nq)
 			return;
 		for (uint32_t i = 0; i < s->len; i++)
-			nq[i] = s->q[(s->first + i) % s->cap];
+			nq[i] = s->q[trk_idx(s, i)];
 		free(s->q);
 		s->q = nq;
 		s->cap = ncap;
@@ -135,7 +147,8 @@ put:
 		s->head_since = r->hdr.ts;
 		s->occ_since = r->hdr.ts;
 	}
-	k = &s->q[(s->first + s->len) % s->cap];
+	prev = s->len ? &s->q[trk_idx(s, s->len - 1)] : NULL;
+	k = &s->q[trk_idx(s, s->len)];
 	k->ts = r->hdr.ts;
 	k->task = r->submit.task_id;
 	k->type = r->submit.sqe_type;
@@ -147,6 +160,9 @@ put:
 	k->pos = r->submit.sq_tail			    ? r->submit.sq_tail - 1 :
 		 s->submits > 1 && s->sq == r->submit.sq_id ? s->tail :
 							      UINT32_MAX;
+	s->run = prev && prev->sq == k->sq && prev->pos != UINT32_MAX && k->pos == prev->pos + 1 ?
+			 s->run + 1 :
+			 1;
 	s->sq = r->submit.sq_id;
 	s->tail = r->submit.sq_tail;
 	s->len++;
@@ -162,8 +178,10 @@ static void retire_n(struct trk_stream *s, uint32_t n, uint64_t ts)
 {
 	if (!n)
 		return;
-	s->first = (s->first + n) % s->cap;
+	s->first = trk_idx(s, n);
 	s->len -= n;
+	if (s->run > s->len)
+		s->run = s->len;
 	s->completes += n;
 	s->head_since = ts;
 	s->last_complete = ts;
@@ -177,7 +195,7 @@ static void retire(struct trk_stream *s, uint32_t task_id, uint64_t ts)
 	uint32_t i;
 
 	for (i = 0; i < s->len; i++)
-		if ((s->q[(s->first + i) % s->cap].task & 0xffff) == (task_id & 0xffff))
+		if ((s->q[trk_idx(s, i)].task & 0xffff) == (task_id & 0xffff))
 			break;
 	if (i < s->len)
 		retire_n(s, i + 1, ts);
@@ -201,8 +219,19 @@ static void apply_head(struct trk_stream *s, uint32_t sq, uint32_t head, uint64_
 		retire_n(s, s->len, ts);
 		return;
 	}
-	for (i = s->len; i-- > 0;) {
-		const struct trk_task *k = &s->q[(s->first + i) % s->cap];
+	/* among the newest run, the task at head (if there) is the newest
+	 * match, at its distance from the newest task; older ones are
+	 * scanned only if it is not there */
+	if (s->run) {
+		const struct trk_task *nk = &s->q[trk_idx(s, s->len - 1)];
+
+		if (nk->sq == sq && head <= nk->pos && nk->pos - head < s->run) {
+			retire_n(s, s->len - 1 - (nk->pos - head), ts);
+			return;
+		}
+	}
+	for (i = s->len - s->run; i-- > 0;) {
+		const struct trk_task *k = &s->q[trk_idx(s, i)];
 
 		if (k->sq == sq && k->pos == head) {
 			retire_n(s, i, ts);
@@ -409,7 +438,7 @@ void tracker_report(const struct tracker *t, const struct trk_hang *h, const cha
 			(unsigned long long)s->submits);
 	fprintf(f, "  queued behind it: %u task(s)", s->len - 1);
 	for (uint32_t i = 1; i < s->len && i <= 8; i++) {
-		const struct trk_task *k = &s->q[(s->first + i) % s->cap];
+		const struct trk_task *k = &s->q[trk_idx(s, i)];
 
 		fprintf(f, "%s%u %s", i == 1 ? ": " : ", ", k->task, tracker_type_name(k->type));
 	}

@@ -42,6 +42,10 @@ struct trk_stream {
 	uint32_t dev, id;
 	struct trk_task *q; /* ring of tasks in flight, oldest first */
 	uint32_t cap, first, len;
+	/* the newest `run` tasks are on one SQ at positions that follow one
+	 * another (apply_head finds the one at a head among them by its
+	 * distance instead of a scan) */
+	uint32_t run;
 	uint64_t head_since; /* when q[first] became the head */
 	uint64_t last_complete; /* ts of the last completion, 0: none */
 	uint64_t submits, completes; /* cumulative */
