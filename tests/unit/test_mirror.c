@@ -225,6 +225,7 @@ START_TEST(needs_an_open_mirror)
 	ck_assert_int_eq(npuprof_mirror_collective(NPUPROF_MIRROR_ALL_REDUCE, NULL, t, 0, 9),
 			 -EINVAL);
 	ck_assert_int_eq(npuprof_mirror_comm_rank(), -1);
+	ck_assert_int_eq(npuprof_mirror_comm_name(err, sizeof(err)), -ENOTCONN);
 	ck_assert_int_eq(npuprof_mirror_comm_init(2, 0, root, sizeof(root), err, sizeof(err)),
 			 -ENODEV);
 	ck_assert_str_eq(err, "the mirror is not open");

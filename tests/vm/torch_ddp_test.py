@@ -31,6 +31,9 @@ Checks on its own ascend_pytorch_profiler_<rank>.db:
     -> CONNECTION_IDS -> CANN_API -> COMMUNICATION_OP with TASK rows of the
     same connectionId on this rank's device;
   - RANK_DEVICE_MAP (rank, rank); the config's level in META_DATA;
+  - META_DATA's parallel_group_info names the communicator every
+    COMMUNICATION_OP row has as its groupName, with this rank and ranks
+    0, 1, joined as msprof-analyze's recipes join it (json_each);
   - analysis.db beside it (check_analysis).
 Prints one line per failure and exits 1 if any.
 """
@@ -104,6 +107,20 @@ def check_db(out, rank, steps, got, ddp_allreduces, fails):
     ec = json.loads(md.get("npuprof.experimental_config", "{}"))
     if ec.get("_profiler_level") != "Level1":
         fails.append("experimental config in META_DATA: %s" % ec)
+    pgi = json.loads(md.get("parallel_group_info", "{}"))
+    want = {"group_name": "default_group", "group_rank": rank, "global_ranks": [0, 1]}
+    if len(pgi) != 1 or list(pgi.values()) != [want]:
+        fails.append("parallel_group_info in META_DATA: %s" % pgi)
+    # msprof-analyze's CommunicationOpWithExport join
+    ops, joined = db.execute(
+        "SELECT COUNT(*), COUNT(D.group_name) FROM COMMUNICATION_OP o "
+        "JOIN STRING_IDS s ON o.groupName = s.id "
+        "LEFT JOIN (SELECT j.key, json_extract(j.value, '$.group_name') AS group_name "
+        "FROM META_DATA, json_each(META_DATA.value) AS j "
+        "WHERE META_DATA.name = 'parallel_group_info') AS D ON s.value = D.key").fetchone()
+    if not ops or joined != ops:
+        fails.append("COMMUNICATION_OP rows joined to parallel_group_info: %d of %d"
+                     % (joined, ops))
     for kind, name in sorted(NAMES.items()):
         rows = db.execute("SELECT p.rowid, p.connectionId FROM PYTORCH_API p "
                           "JOIN STRING_IDS s ON s.id = p.name WHERE s.value = ?",

@@ -915,7 +915,8 @@ static int write_comm(struct ctx *c, struct npuprof_db *w, struct analysis_resul
 	for (size_t i = 0; i < nops; i++)
 		if (!ops[i].ok)
 			ops[i].start_ns = INT64_MAX;
-	qsort(ops, nops, sizeof(*ops), cmp_op_start);
+	if (nops) /* ops is NULL without any */
+		qsort(ops, nops, sizeof(*ops), cmp_op_start);
 	/* the op's step: the first range holding its start (both ends in) */
 	for (size_t i = 0; i < nops; i++) {
 		struct cop *o = &ops[i];
@@ -1148,8 +1149,11 @@ static int write_step_trace(struct ctx *c, struct npuprof_db *w, struct analysis
 		r = load_spans(c, comm_sql, 1, &comm, &ncomm);
 	if (r)
 		goto out;
-	qsort(comp, ncomp, sizeof(*comp), cmp_span);
-	qsort(comm, ncomm, sizeof(*comm), cmp_span);
+	/* comp and comm are NULL without rows (qsort takes no NULL) */
+	if (ncomp)
+		qsort(comp, ncomp, sizeof(*comp), cmp_span);
+	if (ncomm)
+		qsort(comm, ncomm, sizeof(*comm), cmp_span);
 	fwk0 = min_fwk_op_start(c, &has_fwk);
 	dev = malloc((ncomp + ncomm + 1) * sizeof(*dev));
 	a = malloc((ncomp + 1) * sizeof(*a));

@@ -53,6 +53,7 @@ RECORD_NAMES = {
 }
 
 ROOT_INFO_BYTES = 4108  # NPUPROF_MIRROR_ROOT_INFO_BYTES
+COMM_NAME_BYTES = 128  # NPUPROF_MIRROR_COMM_NAME_BYTES
 _STORE_KEY = "npuprof_mirror/hccl_root_info/%d"
 
 
@@ -80,6 +81,8 @@ def _library():
         lib.npuprof_mirror_comm_init.argtypes = (ctypes.c_uint32, ctypes.c_uint32,
                                                  ctypes.c_char_p, ctypes.c_size_t) + err
         lib.npuprof_mirror_comm_rank.restype = ctypes.c_int
+        lib.npuprof_mirror_comm_name.argtypes = (ctypes.c_char_p, ctypes.c_size_t)
+        lib.npuprof_mirror_comm_name.restype = ctypes.c_int
         lib.npuprof_mirror_collective.argtypes = (ctypes.c_int, ctypes.c_char_p,
                                                   ctypes.POINTER(_Tensor), ctypes.c_uint32,
                                                   ctypes.c_int)
@@ -276,6 +279,17 @@ def _join(store, rank, world, device=None, timeout_s=None):
                            % (rank, world, err.value.decode()))
     _state["comm"] = True
     return True
+
+
+def comm_name():
+    """The job's HCCL communicator's name (its COMMUNICATION_OP groupName),
+    None without one."""
+    if not _state["comm"]:
+        return None
+    buf = ctypes.create_string_buffer(COMM_NAME_BYTES)
+    if _library().npuprof_mirror_comm_name(buf, len(buf)) < 0:
+        return None
+    return buf.value.decode()
 
 
 def _leave():

@@ -1127,6 +1127,24 @@ MIRROR_API int npuprof_mirror_comm_rank(void)
 	return g.rank;
 }
 
+MIRROR_API int npuprof_mirror_comm_name(char *buf, size_t len)
+{
+	char name[NPUPROF_MIRROR_COMM_NAME_BYTES];
+	int ret = 0;
+
+	pthread_mutex_lock(&g.lock);
+	if (!g.comm)
+		ret = -ENOTCONN;
+	else if (HcclGetCommName(g.comm, name) != HCCL_SUCCESS)
+		ret = -EIO;
+	else if (!buf || strnlen(name, sizeof(name)) >= len)
+		ret = -ENOSPC;
+	else
+		strcpy(buf, name);
+	pthread_mutex_unlock(&g.lock);
+	return ret;
+}
+
 static int hccl_dtype(int32_t dt)
 {
 	switch (dt) {

@@ -69,6 +69,10 @@ int npuprof_mirror_comm_init(uint32_t rank_size, uint32_t rank, const void *root
 void npuprof_mirror_comm_destroy(void);
 /* This process's rank in the communicator, -1 without one. */
 int npuprof_mirror_comm_rank(void);
+/* The communicator's name (HcclGetCommName: COMMUNICATION_OP's groupName)
+ * into buf: 0, -ENOTCONN without one, -ENOSPC if len cannot hold it. */
+#define NPUPROF_MIRROR_COMM_NAME_BYTES 128 /* ROOTINFO_INDENTIFIER_MAX_LENGTH */
+int npuprof_mirror_comm_name(char *buf, size_t len);
 
 enum npuprof_mirror_coll {
 	NPUPROF_MIRROR_ALL_REDUCE, /* t: the tensor reduced in place */

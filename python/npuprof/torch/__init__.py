@@ -91,8 +91,12 @@ dist.init_process_group(backend="hccl") works: data moves over gloo and,
 on npusim, every collective - DDP's bucket all-reduces and initial
 broadcast included - also runs on HCCL inside its framework op record. A
 job on another backend has its Python-level world-group collectives
-mirrored while a profile runs (npuprof.sim.dist). Launch ranks with
-`python3 -m npuprof.torchrun` (torchrun, mended for Python 3.11).
+mirrored while a profile runs (npuprof.sim.dist). profiler_metadata.json
+(META_DATA) then has torch_npu's parallel_group_info: the communicator by
+its name (COMMUNICATION_OP's groupName), group_name "default_group", this
+rank's group_rank and the global_ranks, which msprof-analyze joins on.
+Launch ranks with `python3 -m npuprof.torchrun` (torchrun, mended for
+Python 3.11).
 """
 import torch  # noqa: F401  (loads libtorch before the extension)
 

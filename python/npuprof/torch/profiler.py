@@ -29,6 +29,24 @@ API_TRACE = 50003
 API_MSTX = 50004
 
 
+def _parallel_group_info():
+    """torch_npu's parallel_group_info of a torch.distributed job whose
+    collectives run on HCCL on npusim: the communicator, by its name (what
+    COMMUNICATION_OP's groupName holds: msprof-analyze joins the two), with
+    its group name, this rank in it and the global ranks. The mirror's one
+    communicator spans the default (world) group. None otherwise."""
+    import torch.distributed as dist
+    from ..sim import dist as sim_dist
+
+    if not (dist.is_available() and dist.is_initialized()):
+        return None
+    name = sim_dist.comm_name()
+    if not name:
+        return None
+    return {name: {"group_name": "default_group", "group_rank": dist.get_rank(),
+                   "global_ranks": list(range(dist.get_world_size()))}}
+
+
 class ProfilerActivity(enum.Enum):
     CPU = 0
     NPU = 1
@@ -502,6 +520,9 @@ class _KinetoProfile:
         md["ENV_VARIABLES"] = {k: os.environ.get(k, "") for k in _ENV_VARIABLES}
         md["trace_id"] = self.trace_id
         md["npuprof.experimental_config"] = dict(cfg.to_json(), aclprof_switches="0x%x" % self.switches)
+        groups = _parallel_group_info()
+        if groups:
+            md["parallel_group_info"] = groups
         # unindented, as torch_npu writes it: META_DATA's values are then
         # json.dumps(value), as in torch_npu's databases
         _atomic_json(os.path.join(self.ascend_pt_dir, "profiler_metadata.json"), md, None)
