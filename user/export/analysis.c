@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dbread.h"
 #include "errmsg.h"
 
 #define NS_PER_MS 1000000.0
@@ -129,33 +130,15 @@ static int fail(struct ctx *c, const char *what)
 	return -EIO;
 }
 
+/* absent when it cannot be read: the queries that need it say why */
 static int has_table(struct ctx *c, const char *name)
 {
-	sqlite3_stmt *s;
-	int r = 0;
-
-	if (sqlite3_prepare_v2(c->db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?",
-			       -1, &s, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	r = sqlite3_step(s) == SQLITE_ROW;
-	sqlite3_finalize(s);
-	return r;
+	return npuprof_db_has_table(c->db, name) > 0;
 }
 
 static int has_column(struct ctx *c, const char *table, const char *col)
 {
-	sqlite3_stmt *s;
-	int r;
-
-	if (sqlite3_prepare_v2(c->db, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", -1, &s,
-			       NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, col, -1, SQLITE_STATIC);
-	r = sqlite3_step(s) == SQLITE_ROW;
-	sqlite3_finalize(s);
-	return r;
+	return npuprof_db_has_column(c->db, table, col) > 0;
 }
 
 static const char *col_text(sqlite3_stmt *s, int i)

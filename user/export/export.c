@@ -21,6 +21,7 @@
 
 #include "acl/acl_prof.h"
 #include "atomicfile.h"
+#include "dbread.h"
 #include "errmsg.h"
 #include "numparse.h"
 #include "npuprof/export.h"
@@ -1298,19 +1299,10 @@ static int old_counts(const char *path, int64_t *n, char *why, size_t whylen)
 	for (size_t i = 0; i < N_COMPLETE; i++) {
 		char sql[128];
 		const char *t = npuprof_db_table_name(complete_tables[i]);
-		int rc, exists;
+		int rc, exists = npuprof_db_has_table(db, t);
 
 		/* the producer creates a data table only when it has rows */
-		if (sqlite3_prepare_v2(
-			    db,
-			    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
-			    -1, &st, NULL) != SQLITE_OK)
-			goto out;
-		sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
-		rc = sqlite3_step(st);
-		exists = rc == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0;
-		sqlite3_finalize(st);
-		if (rc != SQLITE_ROW)
+		if (exists < 0)
 			goto out;
 		n[i] = 0;
 		if (!exists)

@@ -35,6 +35,7 @@
 #include <npuprof/msprof_ids.h>
 #include <npuprof/report.h>
 
+#include "dbread.h"
 #include "numparse.h"
 
 #define DEFAULT_TOP 20
@@ -104,41 +105,17 @@ static int done(struct rep *r, sqlite3_stmt *st, int rc, const char *what)
 /* Whether main (or temp) has a table of this name: 1, 0, or a negative errno. */
 static int has_table(struct rep *r, const char *name)
 {
-	sqlite3_stmt *st;
-	int rc, e = prep(
-			r, &st,
-			"SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1 "
-			"UNION ALL SELECT 1 FROM sqlite_temp_master WHERE type = 'table' AND name = ?1",
-			"sqlite_master");
+	int e = npuprof_db_has_table(r->db, name);
 
-	if (e)
-		return e;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		sqlite3_finalize(st);
-		return 1;
-	}
-	return done(r, st, rc, "sqlite_master");
+	return e < 0 ? sql_fail(r, "sqlite_master") : e;
 }
 
-/* Whether table has column col (PRAGMA table_info, as msprof-analyze probes). */
+/* Whether table has column col: 1, 0, or a negative errno. */
 static int has_column(struct rep *r, const char *table, const char *col)
 {
-	sqlite3_stmt *st;
-	int rc, e = prep(r, &st, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2",
-			 "PRAGMA table_info");
+	int e = npuprof_db_has_column(r->db, table, col);
 
-	if (e)
-		return e;
-	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, col, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		sqlite3_finalize(st);
-		return 1;
-	}
-	return done(r, st, rc, table);
+	return e < 0 ? sql_fail(r, table) : e;
 }
 
 /* One integer from a query (0 when it returns no row or NULL). */

@@ -16,6 +16,7 @@
  * ends on, and keeps each thread's slices in time order.
  */
 #include "atomicfile.h"
+#include "dbread.h"
 #include "errmsg.h"
 #include "npuprof/hostfmt.h"
 #include "npuprof/trace.h"
@@ -294,29 +295,20 @@ static int named(const char *s)
 
 static int has_table(struct tw *w, const char *t)
 {
-	sqlite3_stmt *st;
-	int r = 0;
+	int e = npuprof_db_has_table(w->db, t);
 
-	if (prep(w, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", &st))
-		return 0;
-	sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
-	r = step(w, st) == 1;
-	sqlite3_finalize(st);
-	return r;
+	if (e < 0)
+		fail(w, -EIO, "%s: cannot be read: %s", sqlite3_errmsg(w->db));
+	return e > 0;
 }
 
 static int has_column(struct tw *w, const char *t, const char *c)
 {
-	sqlite3_stmt *st;
-	int r = 0;
+	int e = npuprof_db_has_column(w->db, t, c);
 
-	if (prep(w, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", &st))
-		return 0;
-	sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, c, -1, SQLITE_STATIC);
-	r = step(w, st) == 1;
-	sqlite3_finalize(st);
-	return r;
+	if (e < 0)
+		fail(w, -EIO, "%s: cannot be read: %s", sqlite3_errmsg(w->db));
+	return e > 0;
 }
 
 /* ---- tracks: host processes and threads, devices, streams, groups -------- */

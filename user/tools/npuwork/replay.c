@@ -41,6 +41,7 @@
 #include <time.h>
 
 #include "acl/acl.h"
+#include "dbread.h"
 #include "npuwork.h"
 
 #define MAX_STREAMS 64
@@ -189,34 +190,15 @@ static aclnpuTaskKind kind_of(const char *ge, const char *t)
 	return ACLNPU_TASK_AI_CORE;
 }
 
+/* absent when it cannot be read: the queries that need it die saying why */
 static int has_table(sqlite3 *h, const char *t)
 {
-	sqlite3_stmt *st;
-	int yes;
-
-	if (sqlite3_prepare_v2(h, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-			       -1, &st, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
-	yes = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return yes;
+	return npuprof_db_has_table(h, t) > 0;
 }
 
 static int has_column(sqlite3 *h, const char *t, const char *c)
 {
-	char sql[128];
-	sqlite3_stmt *st;
-	int yes = 0;
-
-	snprintf(sql, sizeof(sql), "PRAGMA table_info(%s)", t);
-	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
-		return 0;
-	while (sqlite3_step(st) == SQLITE_ROW)
-		if (!strcmp((const char *)sqlite3_column_text(st, 1), c))
-			yes = 1;
-	sqlite3_finalize(st);
-	return yes;
+	return npuprof_db_has_column(h, t, c) > 0;
 }
 
 static void die_db(sqlite3 *h, const char *db)
