@@ -16,7 +16,10 @@ python.mk copies it to build/tests/bench/bench_torch).
              this one (--ddp-rank), both profiling the same steps.
 
 Each value is the minimum of REPS runs (BENCH_TORCH_REPS, default 7): on
-a loaded host other processes only add time.
+a loaded host other processes only add time. The runs are interleaved (a
+round measures off, then on), and each RESULT line ends with the spread of
+the measure over the rounds (min..max of each round's own value), so
+scripts/bench-table.sh can say when a verdict is within noise.
 Prints RESULT lines (scripts/bench-measures.tsv).
 """
 import os
@@ -34,8 +37,13 @@ N_OPS = int(os.environ.get("BENCH_TORCH_OPS", "200000"))
 N_STEPS = int(os.environ.get("BENCH_TORCH_STEPS", "40"))
 
 
-def result(name, value, op, target):
-    print("RESULT\t%s\t%.3f\t%s\t%s" % (name, value, op, target))
+def result(name, value, op, target, rounds):
+    """A RESULT line with the spread of the per-round values."""
+    if rounds:
+        print("RESULT\t%s\t%.3f\t%s\t%s\t%.3f\t%.3f"
+              % (name, value, op, target, min(rounds), max(rounds)))
+    else:
+        print("RESULT\t%s\t%.3f\t%s\t%s" % (name, value, op, target))
 
 
 def dispatch(tmp, shapes):
@@ -52,7 +60,10 @@ def dispatch(tmp, shapes):
         prof.stop()
     # the least disturbed run of each (other processes only add time)
     b, e, r = min(base), min(empty), min(rec)
-    return b, e, r, r - b, e - b
+    added = [y - x for x, y in zip(base, rec)]
+    # a round whose empty callback cost nothing says nothing of the ratio
+    ratio = [(y - x) / (z - x) for x, y, z in zip(base, rec, empty) if z > x]
+    return b, e, r, r - b, e - b, added, ratio
 
 
 def step_loop(prof, wrap=None):
@@ -103,7 +114,7 @@ def ddp_steps(rank, port, tmp):
         off.append(step_loop(None, wrap))
         on.append(step_loop(profiled(tmp), wrap))
     dist.destroy_process_group()
-    return min(off), min(on)
+    return off, on
 
 
 def ddp_measure(tmp):
@@ -116,13 +127,15 @@ def ddp_measure(tmp):
                             env=dict(os.environ, GLOO_SOCKET_IFNAME="lo"))
     os.environ["GLOO_SOCKET_IFNAME"] = "lo"
     try:
-        off, on = ddp_steps(0, port, tmp)
+        offs, ons = ddp_steps(0, port, tmp)
     finally:
         if peer.wait() != 0:
             print("ddp step: rank 1 failed (exit %d)" % peer.returncode)
+    off, on = min(offs), min(ons)
     print("DDP step (2 ranks, hccl backend over gloo): %.1f us off, %.1f us profiling on"
           % (off * 1e6, on * 1e6))
-    result("torch DDP step profiling on / off", on / off, "<=", 1.3)
+    result("torch DDP step profiling on / off", on / off, "<=", 1.3,
+           [y / x for x, y in zip(offs, ons)])
 
 
 def main():
@@ -133,20 +146,25 @@ def main():
     tmp = tempfile.mkdtemp(prefix="bench_torch.")
     try:
         for shapes in (False, True):
-            base, empty, rec, added, cb = dispatch(tmp, shapes)
+            base, empty, rec, added, cb, r_added, r_ratio = dispatch(tmp, shapes)
             tag = "with shapes" if shapes else "no shapes"
             print("dispatch (%s): %.1f ns/op bare, %.1f with an empty callback (+%.1f), "
                   "%.1f recording (+%.1f)" % (tag, base, empty, cb, rec, added))
             if not shapes:
-                result("torch op recording added ns/op", added, "<=", 500)
+                result("torch op recording added ns/op", added, "<=", 500, r_added)
                 result("torch op recording added / empty RecordFunction callback",
-                       added / cb if cb > 0 else float("inf"), "<=", 4)
+                       added / cb if cb > 0 else float("inf"), "<=", 4, r_ratio)
             else:
-                result("torch op recording with shapes added ns/op", added, "<=", 1000)
-        off = min(step_loop(None) for _ in range(REPS))
-        on = min(step_loop(profiled(tmp)) for _ in range(REPS))
+                result("torch op recording with shapes added ns/op", added, "<=", 1000,
+                       r_added)
+        offs, ons = [], []
+        for _ in range(REPS):
+            offs.append(step_loop(None))
+            ons.append(step_loop(profiled(tmp)))
+        off, on = min(offs), min(ons)
         print("training step: %.1f us off, %.1f us profiling on" % (off * 1e6, on * 1e6))
-        result("torch training step profiling on / off", on / off, "<=", 1.3)
+        result("torch training step profiling on / off", on / off, "<=", 1.3,
+               [y / x for x, y in zip(offs, ons)])
         ddp_measure(tmp)
     finally:
         os.system("rm -rf '%s'" % tmp)
