@@ -28,8 +28,6 @@
 #define NPUSIM_SDMA_BASE_NS 2000 /* fixed SDMA setup latency */
 
 struct npusim_file;
-struct npusim_stars;
-struct npusim_lp;
 struct npusim_logic_cq;
 struct seq_file;
 /* a user-mode stream's soft queue (stream.c; forwarded by uio.c) */
@@ -143,13 +141,13 @@ struct npusim_dev {
 	int sq_task_flag; /* a trigger came: the poller starts */
 
 	/* the STARS SoC log, profiling channel 50 (stars.c) */
-	struct npusim_stars *stars; /* the running channel's ring, or NULL */
+	struct npusim_chan_ring *stars; /* the running channel's ring, or NULL */
 	spinlock_t stars_lock; /* the pointer and the producer's side */
 	struct mutex prof_lock; /* start, read and stop (every channel) */
 
 	/* the AI Core frequency and profiling channel 132 (lp.c) */
 	u32 aicore_cur_mhz; /* MHz, under lp_lock; read with READ_ONCE */
-	struct npusim_lp *lp; /* the running channel's ring, or NULL */
+	struct npusim_chan_ring *lp; /* the running channel's ring, or NULL */
 	spinlock_t lp_lock; /* the frequency, the pointer, the producer */
 
 	/* logic CQs (logic_cq.c): the id table under lcq_lock */
@@ -175,8 +173,10 @@ struct npusim_file {
  *   stream.c  a stream's lifetime, its soft queue, the SQ fill step
  *   sched.c   the device model: scheduling, completion, the device table
  *   fault.c   fault injection: which tasks are held or lost
- *   stars.c   the STARS SoC log: profiling channel 50's ring and ioctls
- *   lp.c      the AI Core frequency and profiling channel 132's ring
+ *   stars.c   the STARS SoC log: profiling channel 50's records and the
+ *             profiling ioctls
+ *   lp.c      the AI Core frequency and profiling channel 132's records
+ *   chan_ring.c  a profiling channel's ring: start, read, stop
  *   logic_cq.c  logic CQs: the conversion of a bound stream's CQEs, their
  *             queue, allocation and the matching receive
  *   trace.c   the tracepoints and their call sites
@@ -223,6 +223,47 @@ int npusim_ioc_sq_uio_info(struct npusim_file *f, void __user *uarg);
 int npusim_ioc_sq_trigger(struct npusim_file *f, void __user *uarg);
 int npusim_uio_dev_init(struct npusim_dev *dev);
 void npusim_uio_dev_exit(struct npusim_dev *dev);
+
+/* chan_ring.c: the ring of a running profiling channel */
+struct npusim_chan_ring {
+	struct npusim_file *owner; /* the file that started it */
+	u8 *rec;
+	u32 rec_size; /* bytes */
+	u32 size; /* records, a power of two */
+	u32 head; /* free-running: the producer's next (lp: open) record */
+	u32 tail; /* free-running: the reader's next record */
+	u64 records; /* written (lp: closed) since start */
+	u64 dropped; /* lost to a full ring since start */
+};
+
+/* The record in slot @i (taken modulo the size). */
+static inline void *npusim_chan_ring_at(struct npusim_chan_ring *r, u32 i)
+{
+	return r->rec + (size_t)(i & (r->size - 1)) * r->rec_size;
+}
+
+/* No free slot: the reader has not taken what is there. */
+static inline bool npusim_chan_ring_full(struct npusim_chan_ring *r)
+{
+	return r->head - smp_load_acquire(&r->tail) >= r->size;
+}
+
+struct npusim_chan_ring *npusim_chan_ring_new(struct npusim_file *f, u32 nrec,
+					      u32 rec_size);
+void npusim_chan_ring_free(struct npusim_chan_ring *r);
+int npusim_chan_ring_attach(struct npusim_dev *dev,
+			    struct npusim_chan_ring **slot, spinlock_t *lock,
+			    struct npusim_chan_ring *r,
+			    void (*first)(struct npusim_dev *dev,
+					  struct npusim_chan_ring *r));
+struct npusim_chan_ring *npusim_chan_ring_detach(struct npusim_dev *dev,
+						 struct npusim_chan_ring **slot,
+						 spinlock_t *lock,
+						 struct npusim_file *f);
+int npusim_chan_ring_read(struct npusim_dev *dev,
+			  struct npusim_chan_ring **slot, spinlock_t *lock,
+			  struct npusim_file *f, struct npusim_prof_read *a,
+			  void (*close)(struct npusim_chan_ring *r));
 
 /* stars.c */
 void npusim_stars_dev_init(struct npusim_dev *dev);

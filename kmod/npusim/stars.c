@@ -15,28 +15,14 @@
  *
  * Locking: the ring pointer and the producer's head are under the device's
  * stars_lock (taken inside npusim_lock, with interrupts off); the reader's
- * tail belongs to the one file that started the channel, serialised by
- * prof_lock, and is published with a release store once the records are
- * copied out, so the producer never overwrites what is being read.
+ * side is chan_ring.c's.
  */
-#include <linux/slab.h>
 #include <linux/uaccess.h>
-#include <linux/vmalloc.h>
 #include "npusim.h"
 
 #define NPUSIM_STARS_RING_DEFAULT 65536 /* records: 4 MiB */
 #define NPUSIM_STARS_RING_MIN 64
 #define NPUSIM_STARS_RING_MAX (1U << 20) /* 64 MiB */
-
-struct npusim_stars {
-	struct npusim_file *owner; /* the file that started it */
-	struct npusim_stars_acsq *rec;
-	u32 size; /* records, a power of two */
-	u32 head; /* free-running: the producer's next slot */
-	u32 tail; /* free-running: the reader's next record */
-	u64 records; /* written since start */
-	u64 dropped; /* lost to a full ring since start */
-};
 
 void npusim_stars_dev_init(struct npusim_dev *dev)
 {
@@ -54,19 +40,18 @@ void npusim_stars_task(struct npusim_stream *s, const struct npusim_sqe *sqe,
 		       u32 func, u64 cnt)
 {
 	struct npusim_dev *dev = s->dev;
-	struct npusim_stars *r;
+	struct npusim_chan_ring *r;
 	struct npusim_stars_acsq *a;
 
 	spin_lock(&dev->stars_lock);
 	r = dev->stars;
 	if (!r)
 		goto out;
-	if (r->head - smp_load_acquire(&r->tail) >= r->size) {
+	if (npusim_chan_ring_full(r)) {
 		r->dropped++;
 		goto out;
 	}
-	a = &r->rec[r->head & (r->size - 1)];
-	memset(a, 0, sizeof(*a));
+	a = npusim_chan_ring_at(r, r->head); /* zeroed when it was read */
 	a->head = (func & 0x3f) |
 		  ((sqe->type & NPUSIM_SQE_TYPE_MASK & 0x3f) << 10);
 	/* the stream's id bits: the sync-task flag is no part of it */
@@ -100,8 +85,7 @@ int npusim_ioc_prof_start(struct npusim_file *f, void __user *uarg)
 {
 	struct npusim_dev *dev = f->dev;
 	struct npusim_prof_start a;
-	struct npusim_stars *r;
-	unsigned long flags;
+	struct npusim_chan_ring *r;
 	int ret;
 
 	if (copy_from_user(&a, uarg, sizeof(a)))
@@ -119,39 +103,17 @@ int npusim_ioc_prof_start(struct npusim_file *f, void __user *uarg)
 	    a.ring_records > NPUSIM_STARS_RING_MAX ||
 	    (a.ring_records & (a.ring_records - 1)))
 		return -EINVAL;
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	r = npusim_chan_ring_new(f, a.ring_records, NPUSIM_STARS_RECORD_SIZE);
 	if (!r)
 		return -ENOMEM;
-	r->rec = vmalloc((size_t)a.ring_records * sizeof(*r->rec));
-	if (!r->rec) {
-		kfree(r);
-		return -ENOMEM;
-	}
-	r->size = a.ring_records;
-	r->owner = f;
-	mutex_lock(&dev->prof_lock);
-	ret = -EBUSY;
-	spin_lock_irqsave(&dev->stars_lock, flags);
-	if (!dev->stars) {
-		dev->stars = r;
-		ret = 0;
-	}
-	spin_unlock_irqrestore(&dev->stars_lock, flags);
-	mutex_unlock(&dev->prof_lock);
-	if (ret) {
-		vfree(r->rec);
-		kfree(r);
-	}
-	return ret;
+	return npusim_chan_ring_attach(dev, &dev->stars, &dev->stars_lock, r,
+				       NULL);
 }
 
 int npusim_ioc_prof_read(struct npusim_file *f, void __user *uarg)
 {
 	struct npusim_dev *dev = f->dev;
 	struct npusim_prof_read a;
-	struct npusim_stars *r;
-	unsigned long flags;
-	u32 head, n, first;
 	int ret;
 
 	if (copy_from_user(&a, uarg, sizeof(a)))
@@ -163,41 +125,14 @@ int npusim_ioc_prof_read(struct npusim_file *f, void __user *uarg)
 		return ret;
 	if (a.channel == NPUSIM_PROF_CHANNEL_LP) {
 		ret = npusim_lp_read(f, &a); /* lp.c */
-		if (ret)
-			return ret;
-		return copy_to_user(uarg, &a, sizeof(a)) ? -EFAULT : 0;
+	} else if (!a.len || a.len % NPUSIM_STARS_RECORD_SIZE) {
+		ret = -EINVAL;
+	} else {
+		ret = npusim_chan_ring_read(dev, &dev->stars, &dev->stars_lock,
+					    f, &a, NULL);
 	}
-	if (!a.len || a.len % NPUSIM_STARS_RECORD_SIZE)
-		return -EINVAL;
-	mutex_lock(&dev->prof_lock);
-	r = dev->stars;
-	if (!r || r->owner != f) {
-		mutex_unlock(&dev->prof_lock);
-		return -ESRCH;
-	}
-	spin_lock_irqsave(&dev->stars_lock, flags);
-	head = r->head;
-	a.records = r->records;
-	a.dropped = r->dropped;
-	spin_unlock_irqrestore(&dev->stars_lock, flags);
-	n = min_t(u32, head - r->tail, a.len / NPUSIM_STARS_RECORD_SIZE);
-	/* the records before head are complete: the producer wrote them
-	 * under stars_lock, which this side took after it */
-	first = min_t(u32, n, r->size - (r->tail & (r->size - 1)));
-	ret = 0;
-	if (copy_to_user(u64_to_user_ptr(a.buf),
-			 &r->rec[r->tail & (r->size - 1)],
-			 (size_t)first * sizeof(*r->rec)) ||
-	    copy_to_user(u64_to_user_ptr(a.buf) +
-				 (size_t)first * sizeof(*r->rec),
-			 r->rec, (size_t)(n - first) * sizeof(*r->rec)))
-		ret = -EFAULT;
-	if (!ret)
-		smp_store_release(&r->tail, r->tail + n);
-	mutex_unlock(&dev->prof_lock);
 	if (ret)
 		return ret;
-	a.bytes = n * NPUSIM_STARS_RECORD_SIZE;
 	return copy_to_user(uarg, &a, sizeof(a)) ? -EFAULT : 0;
 }
 
@@ -205,25 +140,15 @@ int npusim_ioc_prof_read(struct npusim_file *f, void __user *uarg)
 static int npusim_stars_stop(struct npusim_file *f)
 {
 	struct npusim_dev *dev = f->dev;
-	struct npusim_stars *r;
-	unsigned long flags;
+	struct npusim_chan_ring *r;
 
-	mutex_lock(&dev->prof_lock);
-	spin_lock_irqsave(&dev->stars_lock, flags);
-	r = dev->stars;
-	if (r && r->owner == f)
-		dev->stars = NULL;
-	else
-		r = NULL;
-	spin_unlock_irqrestore(&dev->stars_lock, flags);
-	mutex_unlock(&dev->prof_lock);
+	r = npusim_chan_ring_detach(dev, &dev->stars, &dev->stars_lock, f);
 	if (!r)
 		return -ESRCH;
 	if (r->dropped)
 		pr_info("npusim: dev %u: STARS SoC log: %llu of %llu records dropped (ring of %u full)\n",
 			dev->id, r->dropped, r->dropped + r->records, r->size);
-	vfree(r->rec);
-	kfree(r);
+	npusim_chan_ring_free(r);
 	return 0;
 }
 
