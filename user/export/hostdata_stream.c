@@ -193,9 +193,11 @@ static int per_task(uint16_t kind)
 	       kind == NPUPROF_HOSTFMT_COMPUTE_OP || kind == NPUPROF_HOSTFMT_HCCL_TASK;
 }
 
-/* Pass 1: the byte range of the block this record is in. */
-static int index_record(struct hostdata_load_ctx *ctx, const struct npuprof_hostfmt_block_header *b,
-			const struct npuprof_hostfmt_header *rec)
+/* Pass 1: the byte range of the block this record is in (index_record,
+ * for a record that does not continue the open range). */
+__attribute__((noinline)) static int index_record_slow(struct hostdata_load_ctx *ctx,
+						       const struct npuprof_hostfmt_block_header *b,
+						       const struct npuprof_hostfmt_header *rec)
 {
 	const uint8_t *at = (const uint8_t *)rec;
 	uint64_t off;
@@ -240,6 +242,23 @@ static int index_record(struct hostdata_load_ctx *ctx, const struct npuprof_host
 	ctx->index->end = off + rec->size;
 	ctx->index->has_task |= per_task(rec->kind);
 	return 0;
+}
+
+/* Pass 1, once per record: the next record of the open range (a range lies
+ * in one block: the next block's records start after its header, never at
+ * the range's end) only extends it. */
+static int index_record(struct hostdata_load_ctx *ctx, const struct npuprof_hostfmt_block_header *b,
+			const struct npuprof_hostfmt_header *rec)
+{
+	struct hs_index *ix = ctx->index;
+
+	if (ix->cur >= 0 && ix->end < ix->len && (const uint8_t *)rec == ix->base + ix->end &&
+	    b->seq == ix->seq) {
+		ix->end += rec->size;
+		ix->has_task |= per_task(rec->kind);
+		return 0;
+	}
+	return index_record_slow(ctx, b, rec);
 }
 
 /* The time a per-task record is merged at (valid size checked); 0 if it
