@@ -261,6 +261,27 @@ static int index_record(struct hostdata_load_ctx *ctx, const struct npuprof_host
 	return index_record_slow(ctx, b, rec);
 }
 
+/* Pass 1's record handler: a task track, compute op or HCCL task is only
+ * indexed here (the merge decodes it; the engine has no per_task hook), so
+ * it skips hostdata_on_rec; every other record goes through it. */
+static int index_on_rec(void *vctx, const struct npuprof_hostfmt_block_header *b,
+			const struct npuprof_hostfmt_header *rec)
+{
+	struct hostdata_load_ctx *ctx = vctx;
+
+	switch (rec->kind) {
+	case NPUPROF_HOSTFMT_TASK_TRACK:
+	case NPUPROF_HOSTFMT_COMPUTE_OP:
+	case NPUPROF_HOSTFMT_HCCL_TASK:
+		if (index_record(ctx, b, rec) < 0) {
+			ctx->oom = 1;
+			return -ENOMEM;
+		}
+		return 0;
+	}
+	return hostdata_on_rec(vctx, b, rec);
+}
+
 /* The time a per-task record is merged at (valid size checked); 0 if it
  * is not one the merge handles. */
 static int rec_time(const struct npuprof_hostfmt_header *r, uint64_t *t)
@@ -1032,10 +1053,10 @@ static int decode_fd(int fd, const char *path, struct hostdata_load_ctx *ctx,
 	ctx->index->base = ctx->index->dropped = map;
 	ctx->index->len = (size_t)sb.st_size;
 	ctx->index->cur = -1;
-	r = map ? npuprof_hostread_decode_mapping(map, (size_t)sb.st_size, path, hostdata_on_rec,
-						  ctx, info, stats, err, errlen) :
-		  npuprof_hostread_decode_buffer("", 0, path, hostdata_on_rec, ctx, info, stats,
-						 err, errlen);
+	r = map ? npuprof_hostread_decode_mapping(map, (size_t)sb.st_size, path, index_on_rec, ctx,
+						  info, stats, err, errlen) :
+		  npuprof_hostread_decode_buffer("", 0, path, index_on_rec, ctx, info, stats, err,
+						 errlen);
 	if (range_close(ctx) < 0)
 		ctx->oom = 1;
 	ctx->index = NULL;
