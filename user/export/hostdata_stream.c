@@ -261,15 +261,21 @@ static int index_record(struct hostdata_load_ctx *ctx, const struct npuprof_host
 	return index_record_slow(ctx, b, rec);
 }
 
-/* Pass 1's record handler: a task track, compute op or HCCL task is only
- * indexed here (the merge decodes it; the engine has no per_task hook), so
- * it skips hostdata_on_rec; every other record goes through it. */
+/* Pass 1's record handler: a task track, compute op or HCCL task, and an
+ * API call unless every call is loaded (HOSTDATA_KEEP_API), is only indexed
+ * here (the merge decodes it; the engine has no per_task hook), so it skips
+ * hostdata_on_rec; every other record goes through it. */
 static int index_on_rec(void *vctx, const struct npuprof_hostfmt_block_header *b,
 			const struct npuprof_hostfmt_header *rec)
 {
 	struct hostdata_load_ctx *ctx = vctx;
 
 	switch (rec->kind) {
+	case NPUPROF_HOSTFMT_API:
+		if (ctx->keep_api)
+			break;
+		hostdata_note_conn(ctx->h, rec);
+		/* fall through */
 	case NPUPROF_HOSTFMT_TASK_TRACK:
 	case NPUPROF_HOSTFMT_COMPUTE_OP:
 	case NPUPROF_HOSTFMT_HCCL_TASK:
