@@ -7,8 +7,9 @@
  * track outside every API gets none), COMPUTE_TASK_INFO with tensors
  * concatenated over several records, COMMUNICATION_OP / TASK_INFO,
  * MEMCPY_INFO, the npuprof_task_ext extension, CLOCK_MONOTONIC_RAW times
- * converted, bad reports counted and named; and both host readers
- * (hostdata_load, hostdata_open) giving the same records.
+ * converted, bad reports counted and named; both host readers
+ * (hostdata_load, hostdata_open) giving the same records; and the CANN
+ * APIs' connectionIds after every runtime-written one of the session.
  */
 #include <check.h>
 #include <sqlite3.h>
@@ -980,6 +981,71 @@ START_TEST(test_cann_readers_agree)
 }
 END_TEST
 
+/* ---- the CANN reports' connectionIds follow the runtime's ---- */
+struct conns {
+	uint64_t min, max;
+	int n, runtime;
+};
+
+static void note_conn(void *ctx, const struct hostdata_api *a)
+{
+	struct conns *c = ctx;
+
+	if (a->r.connection_id == 500) {
+		c->runtime++;
+		return;
+	}
+	if (!c->n || a->r.connection_id < c->min)
+		c->min = a->r.connection_id;
+	if (!c->n || a->r.connection_id > c->max)
+		c->max = a->r.connection_id;
+	c->n++;
+}
+
+/* A runtime-written API record (connectionId 500) in the same stream,
+ * after the CANN reports in file order: both readers number the CANN
+ * reports' APIs from 501 (hostdata_open's index pass notes the runtime's
+ * ids without loading the record). */
+START_TEST(test_cann_after_runtime_ids)
+{
+	static struct rb extra;
+	struct npuprof_hostfmt_api *r;
+	struct conns load = { 0 }, opn = { 0 };
+	struct hostdata h;
+	char err[512];
+
+	make_session();
+	memset(&extra, 0, sizeof(extra));
+	r = rb_rec(&extra, NPUPROF_HOSTFMT_API, sizeof(*r));
+	r->level = NPUPROF_API_ACL;
+	r->tid = T1;
+	r->start_ns = MONO0 + 100;
+	r->end_ns = MONO0 + 200;
+	r->connection_id = 500;
+	r->name_id = r->item_id = NPUPROF_HOSTFMT_NO_STRING;
+	r->device_id = 0;
+	make_stream(&extra);
+
+	ck_assert_int_eq(hostdata_load(&h, g_s.dir, stderr, err, sizeof(err)), 0);
+	for (size_t i = 0; i < h.napi; i++)
+		note_conn(&load, &h.api[i]);
+	hostdata_free(&h);
+	ck_assert_int_eq(hostdata_open(&h, g_s.dir, 0, stderr, err, sizeof(err)), 0);
+	ck_assert_int_eq(hostdata_rewind(&h, note_conn, NULL, &opn), 0);
+	ck_assert_int_eq(hostdata_drain(&h), 0);
+	hostdata_free(&h);
+
+	ck_assert_int_eq(load.runtime, 1);
+	ck_assert_int_eq(opn.runtime, 1);
+	ck_assert_int_gt(load.n, 0);
+	ck_assert_int_eq(opn.n, load.n);
+	ck_assert_uint_eq(load.min, 501);
+	ck_assert_uint_eq(opn.min, 501);
+	ck_assert_uint_eq(opn.max, load.max);
+	finish();
+}
+END_TEST
+
 Suite *unit_suite(void)
 {
 	Suite *s = suite_create("cannrec");
@@ -992,6 +1058,7 @@ Suite *unit_suite(void)
 	tcase_add_test(tc, test_cann_framework);
 	tcase_add_test(tc, test_cann_no_clock);
 	tcase_add_test(tc, test_cann_readers_agree);
+	tcase_add_test(tc, test_cann_after_runtime_ids);
 	tcase_add_test(tc, test_cann_tsc);
 	tcase_add_test(tc, test_cann_two_processes);
 	suite_add_tcase(s, tc);

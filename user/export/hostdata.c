@@ -202,14 +202,7 @@ int hostdata_on_rec(void *vctx, const struct npuprof_hostfmt_block_header *b,
 		break;
 	}
 	case NPUPROF_HOSTFMT_API:
-		/* the export's own connectionIds (CANN reports) follow the
-		 * runtime's */
-		if (BODY(struct npuprof_hostfmt_api) &&
-		    ((const struct npuprof_hostfmt_api *)rec)->connection_id <
-			    NPUPROF_MSTX_HOST_CONNECTION &&
-		    ((const struct npuprof_hostfmt_api *)rec)->connection_id >= h->cann_next_conn)
-			h->cann_next_conn =
-				((const struct npuprof_hostfmt_api *)rec)->connection_id + 1;
+		hostdata_note_conn(h, rec);
 		if (!ctx->keep_api)
 			break; /* streamed (hostdata_open) */
 		if (BODY(struct npuprof_hostfmt_api)) {

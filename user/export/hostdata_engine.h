@@ -79,6 +79,17 @@ int hostdata_decode_compute(struct hostdata *h, uint32_t pid,
 void hostdata_decode_htask(uint32_t pid, const struct npuprof_hostfmt_header *rec,
 			   struct hostdata_hccl_task *t);
 
+/* Pass 1 over an API record: the export's own connectionIds (CANN reports)
+ * follow every runtime-written one of the session. */
+static inline void hostdata_note_conn(struct hostdata *h, const struct npuprof_hostfmt_header *rec)
+{
+	const struct npuprof_hostfmt_api *a = (const void *)rec;
+
+	if (rec->size >= sizeof(*a) && a->connection_id < NPUPROF_MSTX_HOST_CONNECTION &&
+	    a->connection_id >= h->cann_next_conn)
+		h->cann_next_conn = a->connection_id + 1;
+}
+
 /* A track's task key. */
 static inline uint64_t hostdata_track_key(const struct hostdata_track *t)
 {

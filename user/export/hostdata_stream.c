@@ -193,9 +193,11 @@ static int per_task(uint16_t kind)
 	       kind == NPUPROF_HOSTFMT_COMPUTE_OP || kind == NPUPROF_HOSTFMT_HCCL_TASK;
 }
 
-/* Pass 1: the byte range of the block this record is in. */
-static int index_record(struct hostdata_load_ctx *ctx, const struct npuprof_hostfmt_block_header *b,
-			const struct npuprof_hostfmt_header *rec)
+/* Pass 1: the byte range of the block this record is in (index_record,
+ * for a record that does not continue the open range). */
+__attribute__((noinline)) static int index_record_slow(struct hostdata_load_ctx *ctx,
+						       const struct npuprof_hostfmt_block_header *b,
+						       const struct npuprof_hostfmt_header *rec)
 {
 	const uint8_t *at = (const uint8_t *)rec;
 	uint64_t off;
@@ -240,6 +242,50 @@ static int index_record(struct hostdata_load_ctx *ctx, const struct npuprof_host
 	ctx->index->end = off + rec->size;
 	ctx->index->has_task |= per_task(rec->kind);
 	return 0;
+}
+
+/* Pass 1, once per record: the next record of the open range (a range lies
+ * in one block: the next block's records start after its header, never at
+ * the range's end) only extends it. */
+static int index_record(struct hostdata_load_ctx *ctx, const struct npuprof_hostfmt_block_header *b,
+			const struct npuprof_hostfmt_header *rec)
+{
+	struct hs_index *ix = ctx->index;
+
+	if (ix->cur >= 0 && ix->end < ix->len && (const uint8_t *)rec == ix->base + ix->end &&
+	    b->seq == ix->seq) {
+		ix->end += rec->size;
+		ix->has_task |= per_task(rec->kind);
+		return 0;
+	}
+	return index_record_slow(ctx, b, rec);
+}
+
+/* Pass 1's record handler: a task track, compute op or HCCL task, and an
+ * API call unless every call is loaded (HOSTDATA_KEEP_API), is only indexed
+ * here (the merge decodes it; the engine has no per_task hook), so it skips
+ * hostdata_on_rec; every other record goes through it. */
+static int index_on_rec(void *vctx, const struct npuprof_hostfmt_block_header *b,
+			const struct npuprof_hostfmt_header *rec)
+{
+	struct hostdata_load_ctx *ctx = vctx;
+
+	switch (rec->kind) {
+	case NPUPROF_HOSTFMT_API:
+		if (ctx->keep_api)
+			break;
+		hostdata_note_conn(ctx->h, rec);
+		/* fall through */
+	case NPUPROF_HOSTFMT_TASK_TRACK:
+	case NPUPROF_HOSTFMT_COMPUTE_OP:
+	case NPUPROF_HOSTFMT_HCCL_TASK:
+		if (index_record(ctx, b, rec) < 0) {
+			ctx->oom = 1;
+			return -ENOMEM;
+		}
+		return 0;
+	}
+	return hostdata_on_rec(vctx, b, rec);
 }
 
 /* The time a per-task record is merged at (valid size checked); 0 if it
@@ -1013,10 +1059,10 @@ static int decode_fd(int fd, const char *path, struct hostdata_load_ctx *ctx,
 	ctx->index->base = ctx->index->dropped = map;
 	ctx->index->len = (size_t)sb.st_size;
 	ctx->index->cur = -1;
-	r = map ? npuprof_hostread_decode_mapping(map, (size_t)sb.st_size, path, hostdata_on_rec,
-						  ctx, info, stats, err, errlen) :
-		  npuprof_hostread_decode_buffer("", 0, path, hostdata_on_rec, ctx, info, stats,
-						 err, errlen);
+	r = map ? npuprof_hostread_decode_mapping(map, (size_t)sb.st_size, path, index_on_rec, ctx,
+						  info, stats, err, errlen) :
+		  npuprof_hostread_decode_buffer("", 0, path, index_on_rec, ctx, info, stats, err,
+						 errlen);
 	if (range_close(ctx) < 0)
 		ctx->oom = 1;
 	ctx->index = NULL;
