@@ -12,6 +12,8 @@
 
 #include <linux/irq_work.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/timekeeping.h>
 #include <linux/uidgid.h>
 #include <linux/wait.h>
 #include <uapi/npuprof.h>
@@ -64,9 +66,83 @@ extern struct np_session __rcu *np_sessions[NP_MAX_SESSIONS];
 /* ring.c */
 int np_rings_alloc(struct np_session *s);
 void np_rings_free(struct np_session *s);
-void np_ring_write(struct np_session *s, struct npuprof_record *r);
+void np_ring_put_drop(struct np_ring *ring, u64 head, u64 ts, u32 cpu);
 bool np_rings_readable(struct np_session *s);
 void np_rings_arm(struct np_session *s);
+
+/*
+ * Writing one record to this CPU's ring of session @s, in place:
+ * np_ring_reserve() disables local interrupts (a completion interrupt may
+ * otherwise nest inside a submit probe), takes the time and returns the
+ * slot to encode the record into, or NULL if the ring is full (the loss is
+ * counted; the next record that fits is preceded by a DROP record);
+ * np_ring_commit() stamps the header, publishes the record and turns the
+ * interrupts back on. The time is taken with interrupts off, so each ring
+ * is in timestamp order. Inline: this is the probes' hot path.
+ */
+struct np_wr {
+	struct np_ring *ring;
+	unsigned long flags;
+	u64 head, ts;
+	u32 cpu;
+};
+
+static __always_inline struct npuprof_record *np_ring_reserve(
+	struct np_session *s, struct np_wr *w)
+{
+	struct npuprof_ring_ctrl *ctrl;
+	struct np_ring *ring;
+	u64 head, used;
+
+	local_irq_save(w->flags);
+	w->cpu = smp_processor_id();
+	ring = s->rings[w->cpu];
+	w->ring = ring;
+	ctrl = ring->ctrl;
+	head = ctrl->head;
+	used = head - READ_ONCE(ctrl->tail);
+	w->ts = ktime_get_ns();
+	if (s->cfg.flags & NPUPROF_CFG_OVERWRITE) {
+		if (used > ring->mask)
+			ctrl->overwritten++;
+		/* the reader validates a copy by the head it reads after it:
+		 * the head published last must be visible before the slots
+		 * this write overwrites */
+		smp_wmb();
+	} else if (unlikely(used + 1 + (ring->pending_drop ? 1 : 0) >
+			    (u64)ring->mask + 1)) {
+		ctrl->dropped++;
+		ring->pending_drop++;
+		local_irq_restore(w->flags);
+		return NULL;
+	}
+	if (unlikely(ring->pending_drop))
+		np_ring_put_drop(ring, head++, w->ts, w->cpu);
+	w->head = head;
+	return (struct npuprof_record *)((char *)ring->data +
+					 (head & ring->mask) *
+						 NPUPROF_RECORD_SIZE);
+}
+
+static __always_inline void np_ring_commit(struct np_session *s,
+					   struct np_wr *w,
+					   struct npuprof_record *r)
+{
+	struct np_ring *ring = w->ring;
+	struct npuprof_ring_ctrl *ctrl = ring->ctrl;
+	u64 head = w->head + 1;
+
+	npuprof_encode_hdr(r, w->ts, w->cpu, current->tgid, current->pid);
+	ctrl->written++;
+	/* publish the record before the new head */
+	smp_store_release(&ctrl->head, head);
+	if (unlikely(READ_ONCE(ring->wake_armed)) &&
+	    head - READ_ONCE(ctrl->tail) >= s->cfg.watermark) {
+		WRITE_ONCE(ring->wake_armed, 0);
+		irq_work_queue(&ring->wake);
+	}
+	local_irq_restore(w->flags);
+}
 
 /* probes.c */
 int np_probes_init(void);

@@ -13,8 +13,8 @@
  *
  * Each probe first asks every running session whether it keeps the record
  * (the decision both engines share, include/uapi/npuprof_filter.h); only if
- * one does is the record encoded (the shared encoders of uapi/npuprof.h)
- * and appended to this CPU's ring of each session that keeps it.
+ * one does is the record encoded (the shared encoders of uapi/npuprof.h),
+ * straight into its slot in this CPU's ring of each session that keeps it.
  *
  * A submit is attributed to the process that created its SQ's channel: a
  * kretprobe on the driver's hal_kernel_trs_chan_create (in the creating
@@ -399,7 +399,7 @@ static void np_owner_detach(void)
  * looked at. For the others the current task's uid is looked up only if
  * the SQ owner table does not name the process (the uid (u32)-1, which no
  * task's euid maps to, marks it as not taken). */
-static struct npuprof_who np_who(int kind, u32 devid, u32 chan)
+static __always_inline struct npuprof_who np_who(int kind, u32 devid, u32 chan)
 {
 	struct npuprof_filter f = { .sq_owner = np_sq_owner };
 	struct npuprof_who w;
@@ -425,8 +425,9 @@ static int np_decide(struct np_session *s, int kind, u32 devid, u32 stream,
  * @keep, and their number is returned. Each session counts the probe hit
  * and, if it rejects the record, why. Nothing is encoded yet.
  */
-static int np_select(struct np_session **keep, u32 type, int kind, u32 devid,
-		     u32 stream, u32 task, const struct npuprof_who *who)
+static __always_inline int np_select(struct np_session **keep, u32 type,
+				     int kind, u32 devid, u32 stream, u32 task,
+				     const struct npuprof_who *who)
 {
 	int i, n = 0;
 
@@ -447,17 +448,30 @@ static int np_select(struct np_session **keep, u32 type, int kind, u32 devid,
 	return n;
 }
 
-/* Append the encoded record to the rings of the sessions that keep it. */
-static void np_write(struct np_session **keep, int n, struct npuprof_record *r)
+/*
+ * Writing a record to one session that keeps it: np_begin() returns where
+ * to encode it (the ring slot itself, or NULL if the ring is full), and
+ * np_end() publishes it. In probe_mode=nowrite the record is encoded into
+ * @scratch and nothing is written.
+ */
+static __always_inline struct npuprof_record *np_begin(
+	struct np_session *s, struct np_wr *w, struct npuprof_record *scratch)
 {
-	int i;
-
 	if (unlikely(READ_ONCE(np_mode) == NP_MODE_NOWRITE)) {
+		w->ring = NULL;
+		return scratch;
+	}
+	return np_ring_reserve(s, w);
+}
+
+static __always_inline void np_end(struct np_session *s, struct np_wr *w,
+				   struct npuprof_record *r)
+{
+	if (unlikely(!w->ring)) {
 		barrier_data(r); /* the encoded record counts as used */
 		return;
 	}
-	for (i = 0; i < n; i++)
-		np_ring_write(keep[i], r);
+	np_ring_commit(s, w, r);
 }
 
 static __always_inline void np_probe_sqe_body(void *data, const char *str,
@@ -465,18 +479,23 @@ static __always_inline void np_probe_sqe_body(void *data, const char *str,
 					      struct trs_chan_sq_trace *t)
 {
 	struct np_session *keep[NP_MAX_SESSIONS];
-	struct npuprof_record r;
+	struct npuprof_record scratch;
 	struct npuprof_who who = np_who(NPUPROF_KIND_SUBMIT, inst->devid,
 					t->chan_id);
-	int n = np_select(keep, NPUPROF_REC_SUBMIT, NPUPROF_KIND_SUBMIT,
-			  inst->devid, t->stream_id, t->task_id, &who);
+	int i, n = np_select(keep, NPUPROF_REC_SUBMIT, NPUPROF_KIND_SUBMIT,
+			     inst->devid, t->stream_id, t->task_id, &who);
 
-	if (!n)
-		return;
-	npuprof_encode_submit(&r, inst, t);
-	if (who.sq_owner)
-		npuprof_encode_sq_owner(&r, who.tgid);
-	np_write(keep, n, &r);
+	for (i = 0; i < n; i++) {
+		struct np_wr w;
+		struct npuprof_record *r = np_begin(keep[i], &w, &scratch);
+
+		if (!r)
+			continue;
+		npuprof_encode_submit(r, inst, t);
+		if (who.sq_owner)
+			npuprof_encode_sq_owner(r, who.tgid);
+		np_end(keep[i], &w, r);
+	}
 }
 
 static __always_inline void np_probe_cqe_body(void *data, const char *str,
@@ -484,19 +503,24 @@ static __always_inline void np_probe_cqe_body(void *data, const char *str,
 					      struct trs_chan_cq_trace *t)
 {
 	struct np_session *keep[NP_MAX_SESSIONS];
-	struct npuprof_record r;
+	struct npuprof_record scratch;
 	struct npuprof_who who = np_who(NPUPROF_KIND_TASK, inst->devid,
 					t->chan_id);
-	int n = np_select(keep, NPUPROF_REC_COMPLETE, NPUPROF_KIND_TASK,
-			  inst->devid, t->stream_id, t->task_id, &who);
+	int i, n = np_select(keep, NPUPROF_REC_COMPLETE, NPUPROF_KIND_TASK,
+			     inst->devid, t->stream_id, t->task_id, &who);
+	int task_recv = n && str && !strcmp(str, TRS_CHAN_STR_TASK_RECV);
 
-	if (!n)
-		return;
-	npuprof_encode_complete(&r, inst, t,
-				str && !strcmp(str, TRS_CHAN_STR_TASK_RECV));
-	if (who.sq_owner)
-		npuprof_encode_sq_owner(&r, who.tgid);
-	np_write(keep, n, &r);
+	for (i = 0; i < n; i++) {
+		struct np_wr w;
+		struct npuprof_record *r = np_begin(keep[i], &w, &scratch);
+
+		if (!r)
+			continue;
+		npuprof_encode_complete(r, inst, t, task_recv);
+		if (who.sq_owner)
+			npuprof_encode_sq_owner(r, who.tgid);
+		np_end(keep[i], &w, r);
+	}
 }
 
 static __always_inline void np_probe_recv_body(void *data, const char *str,
@@ -504,17 +528,22 @@ static __always_inline void np_probe_recv_body(void *data, const char *str,
 					       struct trs_chan_recv_trace *t)
 {
 	struct np_session *keep[NP_MAX_SESSIONS];
-	struct npuprof_record r;
+	struct npuprof_record scratch;
 	struct npuprof_who who = np_who(NPUPROF_KIND_OTHER, inst->devid,
 					t->chan_id);
-	int n = np_select(keep, NPUPROF_REC_RECV, NPUPROF_KIND_OTHER,
-			  inst->devid, t->chan_id, 0, &who);
+	int i, n = np_select(keep, NPUPROF_REC_RECV, NPUPROF_KIND_OTHER,
+			     inst->devid, t->chan_id, 0, &who);
+	int finish = n && str && !strcmp(str, TRS_CHAN_STR_RECV_FINISH);
 
-	if (!n)
-		return;
-	npuprof_encode_recv(&r, inst, t,
-			    str && !strcmp(str, TRS_CHAN_STR_RECV_FINISH));
-	np_write(keep, n, &r);
+	for (i = 0; i < n; i++) {
+		struct np_wr w;
+		struct npuprof_record *r = np_begin(keep[i], &w, &scratch);
+
+		if (!r)
+			continue;
+		npuprof_encode_recv(r, inst, t, finish);
+		np_end(keep[i], &w, r);
+	}
 }
 
 static void np_probe_sqe(void *data, const char *str, struct trs_id_inst *inst,

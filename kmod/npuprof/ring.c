@@ -6,7 +6,9 @@
  * of them, so a record never straddles the end and the reader needs no
  * double mapping. The producer is the probe running on this CPU with local
  * interrupts disabled (a completion interrupt may otherwise nest inside a
- * submit probe); it never locks or allocates. A full ring counts the loss,
+ * submit probe); it never locks or allocates, and encodes each record in
+ * its slot (np_ring_reserve/np_ring_commit, npuprof_k.h: no copy through the
+ * stack). A full ring counts the loss,
  * and the next record that fits is preceded by a DROP record carrying the
  * count, so a reader sees where data is missing. In overwrite mode (flight
  * recorder) the oldest records are overwritten instead.
@@ -75,67 +77,21 @@ void np_rings_free(struct np_session *s)
 	s->rings = NULL;
 }
 
-static void np_slot_put(struct np_ring *ring, u64 pos,
-			const struct npuprof_record *r)
+/* The DROP record at @head: how many records were lost before the one
+ * being written (at @head + 1, with the same time). */
+void np_ring_put_drop(struct np_ring *ring, u64 head, u64 ts, u32 cpu)
 {
-	memcpy((char *)ring->data + (pos & ring->mask) * NPUPROF_RECORD_SIZE, r,
-	       NPUPROF_RECORD_SIZE);
-}
+	struct npuprof_record *d =
+		(struct npuprof_record *)((char *)ring->data +
+					  (head & ring->mask) *
+						  NPUPROF_RECORD_SIZE);
 
-/* Append one record to this CPU's ring; the header's time and CPU are taken
- * here, with interrupts off, so each ring is in timestamp order. */
-void np_ring_write(struct np_session *s, struct npuprof_record *r)
-{
-	struct npuprof_ring_ctrl *ctrl;
-	struct np_ring *ring;
-	unsigned long flags;
-	u64 head, tail, used, room;
-	int cpu;
-
-	local_irq_save(flags);
-	cpu = smp_processor_id();
-	ring = s->rings[cpu];
-	ctrl = ring->ctrl;
-	head = ctrl->head;
-	tail = READ_ONCE(ctrl->tail);
-	used = head - tail;
-	room = (u64)ring->mask + 1 - min_t(u64, used, (u64)ring->mask + 1);
-	npuprof_encode_hdr(r, ktime_get_ns(), cpu, current->tgid, current->pid);
-
-	if (s->cfg.flags & NPUPROF_CFG_OVERWRITE) {
-		if (used > ring->mask)
-			ctrl->overwritten++;
-		/* the reader validates a copy by the head it reads after it:
-		 * the head published last must be visible before the slots
-		 * this write overwrites */
-		smp_wmb();
-	} else if (room < 1 + (ring->pending_drop ? 1 : 0)) {
-		ctrl->dropped++;
-		ring->pending_drop++;
-		goto out;
-	}
-	if (ring->pending_drop) {
-		struct npuprof_record d;
-
-		memset(&d, 0, sizeof(d));
-		d.hdr = r->hdr;
-		d.hdr.type = NPUPROF_REC_DROP;
-		d.hdr.flags = 0;
-		d.drop.lost = ring->pending_drop;
-		np_slot_put(ring, head++, &d);
-		ring->pending_drop = 0;
-	}
-	np_slot_put(ring, head, r);
-	ctrl->written++;
-	/* publish the data before the new head */
-	smp_store_release(&ctrl->head, head + 1);
-	if (head + 1 - tail >= s->cfg.watermark &&
-	    READ_ONCE(ring->wake_armed)) {
-		WRITE_ONCE(ring->wake_armed, 0);
-		irq_work_queue(&ring->wake);
-	}
-out:
-	local_irq_restore(flags);
+	memset(d, 0, sizeof(*d));
+	d->hdr.type = NPUPROF_REC_DROP;
+	d->hdr.size = NPUPROF_RECORD_SIZE;
+	npuprof_encode_hdr(d, ts, cpu, current->tgid, current->pid);
+	d->drop.lost = ring->pending_drop;
+	ring->pending_drop = 0;
 }
 
 bool np_rings_readable(struct np_session *s)

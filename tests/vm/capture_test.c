@@ -320,6 +320,64 @@ static void case_overflow(void)
 		else
 			captured++;
 	}
+	/* The ring wrapped many times and npuprof.ko encodes each record in
+	 * its slot: no byte of an older record may survive in a newer one. A
+	 * record is exactly what its encoder makes of its own fields (the
+	 * header stamped on top), and a DROP record has the time and CPU of
+	 * the record it precedes. */
+	for (size_t i = 0; i < c.n; i++) {
+		const struct npuprof_record *r = &c.r[i];
+		struct npuprof_record want;
+
+		memset(&want, 0, sizeof(want));
+		if (r->hdr.type == NPUPROF_REC_SUBMIT) {
+			struct trs_id_inst inst = { .devid = r->submit.devid,
+						    .tsid = r->submit.tsid };
+			struct trs_chan_sq_trace t = { .chan_id = r->submit.chan_id,
+						       .sqid = r->submit.sq_id,
+						       .sq_head = r->submit.sq_head,
+						       .sq_tail = r->submit.sq_tail,
+						       .type = r->submit.sqe_type,
+						       .task_id = r->submit.task_id,
+						       .stream_id = r->submit.stream_id };
+
+			npuprof_encode_submit(&want, &inst, &t);
+		} else if (r->hdr.type == NPUPROF_REC_COMPLETE) {
+			struct trs_id_inst inst = { .devid = r->complete.devid,
+						    .tsid = r->complete.tsid };
+			struct trs_chan_cq_trace t = { .cqid = r->complete.cq_id,
+						       .cq_head = r->complete.cq_head,
+						       .round = r->complete.round,
+						       .task_id = r->complete.task_id,
+						       .stream_id = r->complete.stream_id,
+						       .sq_id = r->complete.sq_id,
+						       .sq_head = r->complete.sq_head,
+						       .chan_id = r->complete.chan_id };
+
+			npuprof_encode_complete(&want, &inst, &t,
+						r->hdr.flags & NPUPROF_F_CQE_RECV);
+		} else if (r->hdr.type == NPUPROF_REC_DROP) {
+			want.hdr.type = NPUPROF_REC_DROP;
+			want.hdr.size = NPUPROF_RECORD_SIZE;
+			want.drop.lost = r->drop.lost;
+			size_t j = i + 1;
+
+			while (j < c.n && c.r[j].hdr.cpu != r->hdr.cpu)
+				j++;
+			CHECK(j < c.n && c.r[j].hdr.ts == r->hdr.ts,
+			      "DROP record %zu: not stamped as its CPU's next record", i);
+		} else {
+			CHECK(0, "record %zu: unexpected type %u", i, r->hdr.type);
+			continue;
+		}
+		want.hdr.flags |= r->hdr.flags & NPUPROF_F_SQ_OWNER;
+		want.hdr.ts = r->hdr.ts;
+		want.hdr.cpu = r->hdr.cpu;
+		want.hdr.pid = r->hdr.pid;
+		want.hdr.tid = r->hdr.tid;
+		CHECK(!memcmp(&want, r, sizeof(want)),
+		      "record %zu (type %u): bytes its encoder does not write", i, r->hdr.type);
+	}
 	printf("  produced %llu captured %zu dropped %llu (markers report %llu)\n",
 	       (unsigned long long)produced, captured, (unsigned long long)st.dropped,
 	       (unsigned long long)lost);
