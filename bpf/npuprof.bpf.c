@@ -358,21 +358,29 @@ static __always_inline void write_record(__u32 cpu, int type,
 	if (ri >= NPUPROF_BPF_MAX_CPUS * NPUPROF_BPF_NRING)
 		return;
 	rg = &ring_ctl[ri];
+	/* one writer at a time: the kernel does not run a program inside
+	 * itself on one CPU, and should it ever, the inner hit is a loss, not
+	 * a second writer (an interrupt between the test and the store runs
+	 * to its end before this one goes on) */
+	if (*(volatile __u32 *)&rg->busy)
+		goto full;
+	*(volatile __u32 *)&rg->busy = 1;
+	asm volatile("" ::: "memory");
 	head = rg->head;
 	lost = rg->pending_drop;
 	/* the reader's tail: an old value only makes the ring look fuller */
 	npuprof_bpf_ring_place(kind, cfg_cpu_slots, &n);
 	if (head + (lost ? 2 : 1) - *(volatile __u64 *)&rg->tail > n)
-		goto full;
+		goto full_busy;
 	if (lost) {
 		d = slot_at(cpu, kind, head);
 		if (!d)
-			goto full;
+			goto full_busy;
 		head++;
 	}
 	r = slot_at(cpu, kind, head);
 	if (!r)
-		goto full;
+		goto full_busy;
 	encode(r, type, a);
 	if (who->sq_owner)
 		npuprof_encode_sq_owner(r, who->tgid);
@@ -382,18 +390,23 @@ static __always_inline void write_record(__u32 cpu, int type,
 		d->hdr = r->hdr;
 		d->hdr.type = NPUPROF_REC_DROP;
 		d->hdr.flags = 0;
-		d->drop.lost = lost;
-		rg->pending_drop = 0;
+		/* all of it, with what a refused inner hit may have added */
+		d->drop.lost = __sync_lock_test_and_set(&rg->pending_drop, 0);
 	}
 	/* the records before the head that publishes them (x86 keeps stores
 	 * in order; the compiler must too) */
 	asm volatile("" ::: "memory");
 	*(volatile __u64 *)&rg->head = head + 1;
 	rg->written++;
+	asm volatile("" ::: "memory");
+	*(volatile __u32 *)&rg->busy = 0;
 	return;
+full_busy:
+	asm volatile("" ::: "memory");
+	*(volatile __u32 *)&rg->busy = 0;
 full:
-	rg->pending_drop = lost + 1;
-	rg->dropped++;
+	__sync_fetch_and_add(&rg->pending_drop, 1);
+	__sync_fetch_and_add(&rg->dropped, 1);
 }
 
 /*

@@ -66,7 +66,9 @@ struct npuprof_bpf_ring {
 	__u64 written; /* records written (DROP records not counted) */
 	__u64 dropped; /* records lost because the ring was full */
 	__u64 pending_drop; /* lost, not yet reported by a DROP record */
-	__u64 rsv[4];
+	__u32 busy; /* a write is under way */
+	__u32 rsv0;
+	__u64 rsv[3];
 	__u64 tail; /* records consumed (the reader writes it) */
 	__u64 rsv2[7];
 };

@@ -676,6 +676,35 @@ START_TEST(test_ring_corrupt)
 }
 END_TEST
 
+/* A hit that finds its ring's write under way (the same program nested in
+ * itself on one CPU, which the kernel does not do) is a loss, reported by
+ * the next record's DROP record, never a second writer. */
+START_TEST(test_ring_busy)
+{
+	struct tb_cfg c = { .ring_bytes = 4096 };
+	struct tb *t = tb_open(&c);
+	struct npuprof_bpf_ring *g = &t->skel->bss->ring_ctl[0];
+	struct tb_sum s;
+
+	g->busy = 1;
+	run_sqe(t, 0, 1, 1);
+	run_sqe(t, 0, 1, 2);
+	ck_assert_int_eq(tb_drain(t), 0);
+	tb_stats(t, &s);
+	ck_assert_uint_eq(s.dropped, 2);
+	ck_assert_uint_eq(s.pending_drop, 2);
+	ck_assert_uint_eq(g->head, 0);
+	g->busy = 0;
+	run_sqe(t, 0, 1, 3);
+	ck_assert_int_eq(tb_drain(t), 2);
+	ck_assert_uint_eq(t->rec[0].hdr.type, NPUPROF_REC_DROP);
+	ck_assert_uint_eq(t->rec[0].drop.lost, 2);
+	ck_assert_uint_eq(t->rec[1].submit.task_id, 3);
+	ck_assert_uint_eq(g->busy, 0);
+	tb_close(t);
+}
+END_TEST
+
 /* Each tracepoint writes its CPU's ring of its own (a completion whose
  * interrupt arrives inside a submit does not touch the submit's ring):
  * each ring is in the order of its hits, and their timestamps put the
@@ -809,6 +838,7 @@ static Suite *bpf_suite(void)
 	tcase_add_test(tc, test_ring_wraps);
 	tcase_add_test(tc, test_ring_unpublished);
 	tcase_add_test(tc, test_ring_corrupt);
+	tcase_add_test(tc, test_ring_busy);
 	tcase_add_test(tc, test_rings_per_tracepoint);
 	tcase_add_test(tc, test_engine_needs_caps);
 	tcase_add_test(tc, test_engine_options);

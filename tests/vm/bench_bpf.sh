@@ -4,7 +4,7 @@
 #   bpfstat  the BPF engine with `npuprof stat` as the reader, next to "stat";
 #   bpfempty, bpfnowrite  the floors (bench.sh): the programs in
 #            NPUPROF_BPF_PROBE_MODE=empty / nowrite, with drain.
-# The target is bpf's added cost <= ftrace's (ratio <= 1.0).
+# The target is bpf's added cost <= 0.6 of ftrace's (scripts/bench-measures.tsv).
 CONFIGS="$CONFIGS bpf bpfempty bpfnowrite bpfstat"
 bench_config_bpf_start() {
 	$TB/drain bpf > $OUT/drain-bpf.out 2>&1 &
