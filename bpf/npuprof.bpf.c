@@ -384,7 +384,10 @@ static __always_inline void write_record(__u32 cpu, int type,
 	encode(r, type, a);
 	if (who->sq_owner)
 		npuprof_encode_sq_owner(r, who->tgid);
-	stamp(r, cpu, id);
+	if (cfg_probe_mode == NPUPROF_BPF_MODE_NOSTAMP)
+		npuprof_encode_hdr(r, 0, cpu, (__u32)(id >> 32), (__u32)id);
+	else
+		stamp(r, cpu, id);
 	if (d) {
 		__builtin_memset(d, 0, sizeof(*d));
 		d->hdr = r->hdr;

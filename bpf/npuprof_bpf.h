@@ -77,10 +77,13 @@ struct npuprof_bpf_ring {
  * capture (full, the default), the tracepoint programs returning at once
  * (empty), deciding and encoding without a ring write (nowrite). The
  * loader takes the mode from the environment variable
- * NPUPROF_BPF_PROBE_MODE (full, empty, nowrite). */
+ * NPUPROF_BPF_PROBE_MODE (full, empty, nowrite, nostamp). */
 #define NPUPROF_BPF_MODE_FULL 0
 #define NPUPROF_BPF_MODE_EMPTY 1
 #define NPUPROF_BPF_MODE_NOWRITE 2
+/* ... and writing the record without its time stamp (the clock read
+ * alone, measured: the record's ts is 0) */
+#define NPUPROF_BPF_MODE_NOSTAMP 3
 
 /* The three test entry points (test_sqe, test_cqe, test_recv)
  * take the tracepoint arguments by value as their BPF_PROG_TEST_RUN context,

@@ -542,10 +542,13 @@ static int bpf_open(struct npuprof_engine *e, const struct npuprof_capture_opts 
 			b->skel->rodata->cfg_probe_mode = NPUPROF_BPF_MODE_EMPTY;
 		else if (!strcmp(m, "nowrite"))
 			b->skel->rodata->cfg_probe_mode = NPUPROF_BPF_MODE_NOWRITE;
+		else if (!strcmp(m, "nostamp"))
+			b->skel->rodata->cfg_probe_mode = NPUPROF_BPF_MODE_NOSTAMP;
 		else {
 			r = -EINVAL;
 			snprintf(e->err, sizeof(e->err),
-				 "NPUPROF_BPF_PROBE_MODE=%s: not full, empty or nowrite", m);
+				 "NPUPROF_BPF_PROBE_MODE=%s: not full, empty, nowrite or nostamp",
+				 m);
 			goto fail;
 		}
 	}
