@@ -2,8 +2,8 @@
 /*
  * npuprof.bpf.c — capture engine 2: raw tracepoint programs on the Ascend
  * driver's trs_chan:sqe/cqe/recv, writing the same
- * records as npuprof.ko (kmod/npuprof/probes.c, ring.c) into per-CPU BPF
- * ringbufs.
+ * records as npuprof.ko (kmod/npuprof/probes.c, ring.c) into per-CPU rings
+ * of plain stores in an mmap-able array map (npuprof_bpf.h says how).
  *
  * Each program does two separate things:
  *  1. read_*(): copy the tracepoint arguments out of the driver. With BTF
@@ -25,10 +25,10 @@
  * driver's hal_kernel_trs_chan_create (entry and return) and
  * hal_kernel_trs_chan_destroy, as npuprof.ko learns it.
  *
- * A full ringbuf counts the loss on this CPU; the next record that fits is
- * written together with a DROP record carrying the count (one 128-byte
- * sample), as the kmod's ring does. The reader is woken only when the
- * unread data reaches the watermark, not on every record.
+ * A full ring counts the loss; the next record that fits in that ring is
+ * published together with a DROP record carrying the count, as the kmod's
+ * ring does. Nothing wakes the reader: it polls the rings on a timer
+ * (engine_bpf.c), so a write is a few stores, no helper call, no lock.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -44,7 +44,7 @@ const volatile __u32 cfg_pid; /* capture only this tgid (0: all) */
 const volatile __u32 cfg_dev_mask; /* bit d: device d (0: all) */
 const volatile __u32 cfg_sample_n; /* keep 1 task in n (0/1: all) */
 const volatile __u32 cfg_flags; /* NPUPROF_CFG_STREAM_FILTER, _NO_RECV */
-const volatile __u64 cfg_wakeup_bytes = 1; /* wake the reader at this much */
+const volatile __u32 cfg_cpu_slots; /* records of a CPU's rings (npuprof_bpf.h) */
 const volatile __u64 cfg_stream_mask[NPUPROF_MAX_STREAMS / 64];
 /* measurement only (the benchmark's floors, tests/vm/bench.sh; set from
  * NPUPROF_BPF_PROBE_MODE by engine_bpf.c): NPUPROF_BPF_MODE_EMPTY, the
@@ -55,20 +55,18 @@ const volatile __u32 cfg_probe_mode;
 
 /* ---- state ---------------------------------------------------------------- */
 
-/* One ringbuf per CPU: a ring's lock is then only ever taken on its own
- * CPU (a shared ring makes every CPU wait for the others, and for a vCPU
- * that was preempted holding the lock). The loader creates the rings, of
- * the capture's size; 64 KiB here is only the template's. */
+/* The rings' records: cfg_cpu_slots per CPU; the loader sizes it
+ * (max_entries) and userspace maps it. */
 struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
-	__uint(max_entries, NPUPROF_BPF_MAX_CPUS);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
 	__type(key, __u32);
-	__array(
-		values, struct {
-			__uint(type, BPF_MAP_TYPE_RINGBUF);
-			__uint(max_entries, 1 << 16);
-		});
-} rbs SEC(".maps");
+	__type(value, struct npuprof_record);
+} slots SEC(".maps");
+
+/* the rings' control blocks (npuprof_bpf.h) */
+struct npuprof_bpf_ring ring_ctl[NPUPROF_BPF_MAX_CPUS * NPUPROF_BPF_NRING];
 
 /* per-CPU counters: a .bss array indexed by CPU id costs no map lookup
  * (6.1 does not inline per-CPU array lookups) */
@@ -311,16 +309,6 @@ static __always_inline void encode(struct npuprof_record *r, int type,
 	}
 }
 
-/* Wake the reader only once the unread data reaches the watermark, and
- * look at the ring's fill only every 32nd record of this CPU. */
-static __always_inline __u64 wake_flags(struct npuprof_bpf_pcpu *st, void *ring)
-{
-	if (!(st->written & 31) &&
-	    bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) >= cfg_wakeup_bytes)
-		return BPF_RB_FORCE_WAKEUP;
-	return BPF_RB_NO_WAKEUP;
-}
-
 /* @id: bpf_get_current_pid_tgid() if the caller has it, else 0 */
 static __always_inline void stamp(struct npuprof_record *r, __u32 cpu, __u64 id)
 {
@@ -330,58 +318,98 @@ static __always_inline void stamp(struct npuprof_record *r, __u32 cpu, __u64 id)
 			   (__u32)id);
 }
 
+/* Slot @pos of CPU @cpu's ring @kind, or NULL (no such slot: the map is
+ * smaller than the configuration says) */
+static __always_inline struct npuprof_record *slot_at(__u32 cpu, __u32 kind,
+						      __u64 pos)
+{
+	__u32 n, first = npuprof_bpf_ring_place(kind, cfg_cpu_slots, &n);
+	__u32 idx = cpu * cfg_cpu_slots + first + ((__u32)pos & (n - 1));
+
+	return bpf_map_lookup_elem(&slots, &idx);
+}
+
 /*
- * Append one record, encoded on the stack and copied in with one
- * bpf_ringbuf_output() (cheaper than reserve + submit: one helper call
- * fewer). After a loss, the DROP record and the record go in as one
- * 128-byte sample: both or neither, like the kmod's room check.
+ * Append one record to this CPU's ring of tracepoint @type: encoded in
+ * place, then published by the head store. After a loss, the DROP record
+ * and the record go in together, published by one store: both or
+ * neither, like the kmod's room check.
  */
-static __always_inline void write_record(struct npuprof_bpf_pcpu *st, __u32 cpu,
-					 int type, const struct args *a,
+static __always_inline void write_record(__u32 cpu, int type,
+					 const struct args *a,
 					 const struct npuprof_who *who,
 					 __u64 id)
 {
-	struct npuprof_record rec[2];
-	struct npuprof_record *r = &rec[1], *d = &rec[0];
-	__u64 lost = 0;
-	__u32 key = cpu;
-	void *ring;
-	long err = -1;
+	__u32 kind = (__u32)(type - NPUPROF_REC_SUBMIT), n;
+	__u32 ri = cpu * NPUPROF_BPF_NRING + kind;
+	struct npuprof_bpf_ring *rg;
+	struct npuprof_record *r, *d = 0;
+	__u64 head, lost;
 
 	if (cfg_probe_mode == NPUPROF_BPF_MODE_NOWRITE) {
-		encode(r, type, a);
+		struct npuprof_record tmp;
+
+		encode(&tmp, type, a);
 		if (who->sq_owner)
-			npuprof_encode_sq_owner(r, who->tgid);
-		asm volatile("" : : "r"(r) : "memory"); /* counts as used */
+			npuprof_encode_sq_owner(&tmp, who->tgid);
+		asm volatile("" : : "r"(&tmp) : "memory"); /* counts as used */
 		return;
 	}
-	ring = bpf_map_lookup_elem(&rbs, &key);
-	if (st->pending_drop)
-		lost = __sync_lock_test_and_set(&st->pending_drop, 0);
+	if (ri >= NPUPROF_BPF_MAX_CPUS * NPUPROF_BPF_NRING)
+		return;
+	rg = &ring_ctl[ri];
+	/* one writer at a time: the kernel does not run a program inside
+	 * itself on one CPU, and should it ever, the inner hit is a loss, not
+	 * a second writer (an interrupt between the test and the store runs
+	 * to its end before this one goes on) */
+	if (*(volatile __u32 *)&rg->busy)
+		goto full;
+	*(volatile __u32 *)&rg->busy = 1;
+	asm volatile("" ::: "memory");
+	head = rg->head;
+	lost = rg->pending_drop;
+	/* the reader's tail: an old value only makes the ring look fuller */
+	npuprof_bpf_ring_place(kind, cfg_cpu_slots, &n);
+	if (head + (lost ? 2 : 1) - *(volatile __u64 *)&rg->tail > n)
+		goto full_busy;
+	if (lost) {
+		d = slot_at(cpu, kind, head);
+		if (!d)
+			goto full_busy;
+		head++;
+	}
+	r = slot_at(cpu, kind, head);
+	if (!r)
+		goto full_busy;
 	encode(r, type, a);
 	if (who->sq_owner)
 		npuprof_encode_sq_owner(r, who->tgid);
-	stamp(r, cpu, id);
-	if (!ring) {
-		/* no ring for this CPU: counted as lost */
-	} else if (lost) {
+	if (cfg_probe_mode == NPUPROF_BPF_MODE_NOSTAMP)
+		npuprof_encode_hdr(r, 0, cpu, (__u32)(id >> 32), (__u32)id);
+	else
+		stamp(r, cpu, id);
+	if (d) {
 		__builtin_memset(d, 0, sizeof(*d));
 		d->hdr = r->hdr;
 		d->hdr.type = NPUPROF_REC_DROP;
 		d->hdr.flags = 0;
-		d->drop.lost = lost;
-		err = bpf_ringbuf_output(ring, d, 2 * NPUPROF_RECORD_SIZE,
-					 wake_flags(st, ring));
-	} else {
-		err = bpf_ringbuf_output(ring, r, NPUPROF_RECORD_SIZE,
-					 wake_flags(st, ring));
+		/* all of it, with what a refused inner hit may have added */
+		d->drop.lost = __sync_lock_test_and_set(&rg->pending_drop, 0);
 	}
-	if (err) {
-		__sync_fetch_and_add(&st->pending_drop, lost + 1);
-		__sync_fetch_and_add(&st->dropped, 1);
-		return;
-	}
-	st->written++;
+	/* the records before the head that publishes them (x86 keeps stores
+	 * in order; the compiler must too) */
+	asm volatile("" ::: "memory");
+	*(volatile __u64 *)&rg->head = head + 1;
+	rg->written++;
+	asm volatile("" ::: "memory");
+	*(volatile __u32 *)&rg->busy = 0;
+	return;
+full_busy:
+	asm volatile("" ::: "memory");
+	*(volatile __u32 *)&rg->busy = 0;
+full:
+	__sync_fetch_and_add(&rg->pending_drop, 1);
+	__sync_fetch_and_add(&rg->dropped, 1);
 }
 
 /*
@@ -448,7 +476,7 @@ static __always_inline int handle(int type, struct args *a, int read_str_arg,
 		return 0;
 	if (read_str_arg)
 		read_str(a->str, str);
-	write_record(st, (__u32)cpu, type, a, &who, id);
+	write_record((__u32)cpu, type, a, &who, id);
 	return 0;
 }
 

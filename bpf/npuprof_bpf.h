@@ -2,11 +2,27 @@
 /*
  * npuprof_bpf.h — what the BPF capture engine's programs (npuprof.bpf.c)
  * share with userspace (user/capture/engine_bpf.c and the host tests): the
- * per-CPU counters and the argument block of the test entry points.
+ * per-CPU counters, the rings' control blocks and the argument block of the
+ * test entry points.
  *
- * The records themselves are struct npuprof_record from uapi/npuprof.h.
- * Ringbuf samples are either one record (64 bytes) or a DROP record
- * followed by the record that fitted after the loss (128 bytes).
+ * The rings: each CPU has one ring per tracepoint program (submit,
+ * complete, recv: NPUPROF_BPF_NRING), so a ring has one writer, which never
+ * nests in itself (the kernel does not run a raw tracepoint program inside
+ * itself on one CPU: __bpf_trace_run's prog->active check) while a program
+ * on another tracepoint may interrupt it (a completion's interrupt in a
+ * submit) and write its own ring. A CPU's rings share its cfg_cpu_slots
+ * records (the capture's ring size per CPU): the submit ring the first
+ * half, the complete and recv rings a quarter each
+ * (npuprof_bpf_ring_place()), in the mmap-able array map `slots` of
+ * struct npuprof_record (uapi/npuprof.h), CPU c's at index c *
+ * cfg_cpu_slots. They are written with plain stores; each ring's control
+ * block (struct npuprof_bpf_ring) is in the programs' .bss. The program writes the record(s) at head, then publishes
+ * them by storing head + n (a release on x86, whose stores are not
+ * reordered with each other; the object is built for x86 only: bpf.mk);
+ * it writes only while head + n - tail <= slots, so a slot the reader has
+ * not consumed is never overwritten. The reader copies [tail, head) out,
+ * then stores tail. A DROP record and the record after the loss are
+ * published together, by one head store.
  */
 #ifndef NPUPROF_BPF_H
 #define NPUPROF_BPF_H
@@ -19,25 +35,55 @@
 
 /* One per CPU, in the programs' .bss (cpu_stats[], indexed by CPU id, one
  * cache line pair each, read by userspace through the skeleton's mapping).
- * Same meaning as the kmod's per-CPU stats and ring control counters. */
+ * Same meaning as the kmod's per-CPU stats. */
 struct npuprof_bpf_pcpu {
 	__u64 events[NPUPROF_REC_TYPE_MAX]; /* probe hits by record type */
-	__u64 written; /* records written (DROP records not counted) */
-	__u64 dropped; /* records lost because the ringbuf was full */
 	__u64 filtered;
 	__u64 sampled_out;
+	__u64 rsv[7]; /* pads to 128 bytes: no false sharing */
+};
+
+/* Rings per CPU: one per tracepoint program, ring cpu * NPUPROF_BPF_NRING
+ * + kind, kind = record type - NPUPROF_REC_SUBMIT. */
+#define NPUPROF_BPF_NRING 3
+
+/* Where ring @kind lies among its CPU's @cpu_slots records (a power of two,
+ * 64 at least): returns its first slot, and its size in *n (a power of
+ * two). Submits are the most frequent records (every task has one). */
+static inline __u32 npuprof_bpf_ring_place(__u32 kind, __u32 cpu_slots,
+					   __u32 *n)
+{
+	*n = kind ? cpu_slots / 4 : cpu_slots / 2;
+	return kind ? cpu_slots / 4 * (kind + 1) : 0;
+}
+
+/* One ring's control block, in the programs' .bss (ring_ctl[], indexed by
+ * ring): the writer's cache line, then the reader's. Positions count
+ * records from the start of the capture; slot = position % slots. The
+ * counters are the ring's own (one writer: exact). */
+struct npuprof_bpf_ring {
+	__u64 head; /* records published (the program writes it) */
+	__u64 written; /* records written (DROP records not counted) */
+	__u64 dropped; /* records lost because the ring was full */
 	__u64 pending_drop; /* lost, not yet reported by a DROP record */
-	__u64 rsv[4]; /* pads to 128 bytes: no false sharing */
+	__u32 busy; /* a write is under way */
+	__u32 rsv0;
+	__u64 rsv[3];
+	__u64 tail; /* records consumed (the reader writes it) */
+	__u64 rsv2[7];
 };
 
 /* Probe modes (cfg_probe_mode), for measuring the floors only: the
  * capture (full, the default), the tracepoint programs returning at once
  * (empty), deciding and encoding without a ring write (nowrite). The
  * loader takes the mode from the environment variable
- * NPUPROF_BPF_PROBE_MODE (full, empty, nowrite). */
+ * NPUPROF_BPF_PROBE_MODE (full, empty, nowrite, nostamp). */
 #define NPUPROF_BPF_MODE_FULL 0
 #define NPUPROF_BPF_MODE_EMPTY 1
 #define NPUPROF_BPF_MODE_NOWRITE 2
+/* ... and writing the record without its time stamp (the clock read
+ * alone, measured: the record's ts is 0) */
+#define NPUPROF_BPF_MODE_NOSTAMP 3
 
 /* The three test entry points (test_sqe, test_cqe, test_recv)
  * take the tracepoint arguments by value as their BPF_PROG_TEST_RUN context,
@@ -54,9 +100,5 @@ struct npuprof_bpf_test_args {
 		struct trs_chan_recv_trace recv;
 	};
 };
-
-/* The size of a ringbuf sample header (struct bpf_ringbuf_hdr): the
- * space one record takes in the ring is this plus NPUPROF_RECORD_SIZE. */
-#define NPUPROF_BPF_RB_HDR 8
 
 #endif /* NPUPROF_BPF_H */

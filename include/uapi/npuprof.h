@@ -300,15 +300,16 @@ static inline int npuprof_sample_keep(__u32 n, __u32 devid, __u32 stream_id, __u
 
 /* ---- ring sizes.
  * One rule for the size of a capture's rings, checked by npuprof.ko at
- * NPUPROF_IOC_CONFIGURE, by the BPF engine before it makes its ringbufs
+ * NPUPROF_IOC_CONFIGURE, by the BPF engine before it sizes its rings
  * and by the tools when they parse --ring-kb: a power of two from
  * NPUPROF_RING_MIN_BYTES (and at least the page size) to
  * NPUPROF_RING_MAX_BYTES. The kmod takes it per CPU and vmallocs every
  * possible CPU's ring at configure, so it also refuses (-ENOMEM) rings
  * that would take more than 1/NPUPROF_RING_MEM_SHARE of RAM in all; the
- * BPF engine shares it out among its per-CPU ringbufs (a power of two per
- * CPU, a page at least), which the kernel allows up to 2 GiB each (a
- * power of two that fits max_entries, a __u32). A session of an
+ * BPF engine takes it per CPU too, for the CPU's three rings together
+ * (bpf/npuprof_bpf.h), and refuses more than 2^31 records on all CPUs (an
+ * array map's limit); its default total is shared out among the CPUs (a
+ * power of two per CPU, a page at least). A session of an
  * unprivileged user gets at most NPUPROF_RING_MAX_UNPRIV_BYTES per CPU. */
 #define NPUPROF_RING_MIN_BYTES (4ULL << 10)
 #define NPUPROF_RING_MAX_BYTES (1ULL << 30)

@@ -413,7 +413,7 @@ START_TEST(test_ring_bytes)
 	/* a 64 KiB page machine: a ring is a page at least */
 	ck_assert(!npuprof_ring_bytes_valid(32 << 10, 64 << 10));
 	ck_assert(npuprof_ring_bytes_valid(64 << 10, 64 << 10));
-	/* what the kernel and BPF ringbufs can take */
+	/* what the kernel and the BPF engine's rings can take */
 	ck_assert_uint_le(NPUPROF_RING_MAX_BYTES, 1ULL << 31);
 	ck_assert_uint_le(NPUPROF_RING_MAX_UNPRIV_BYTES, NPUPROF_RING_MAX_BYTES);
 	ck_assert_uint_eq(NPUPROF_RING_MIN_BYTES % NPUPROF_RECORD_SIZE, 0);

@@ -24,8 +24,9 @@
 # own): kmodempty / bpfempty, the same tracepoints with probes that return
 # at once (npuprof.ko's probe_mode=empty; the BPF programs with
 # NPUPROF_BPF_PROBE_MODE=empty), and kmodnowrite / bpfnowrite, the probes'
-# decision and encoding without the ring write (probe_mode=nowrite), each
-# with the drain reader. Their added CPU per task and its ratio to
+# decision and encoding without the ring write (probe_mode=nowrite), and
+# bpfnostamp, the BPF write without its clock read, each with the drain
+# reader. Their added CPU per task and its ratio to
 # ftrace's are printed as RESULT lines with op "info" (no target). The
 # reader's share: the reader process's own CPU (the sum of its threads'
 # /proc/<pid>/task/*/schedstat run times over the flood), per task and as
@@ -254,6 +255,7 @@ result "npuprof.ko empty probe added CPU per task / ftrace" kmodempty info -
 result "npuprof.ko no ring write added CPU per task / ftrace" kmodnowrite info -
 result "BPF empty probe added CPU per task / ftrace" bpfempty info -
 result "BPF no ring write added CPU per task / ftrace" bpfnowrite info -
+result "BPF no time stamp added CPU per task / ftrace" bpfnostamp info -
 # the probes alone (tracepoint bracket): ns per task in the tracepoints
 # over off's, its ratio to ftrace's, and ns per hit for each tracepoint
 if [ -s $OUT/bench-off.bk ]; then
@@ -271,7 +273,7 @@ if [ -s $OUT/bench-off.bk ]; then
 			for (k in h) if (h[k]) printf "      %-6s %8.0f ns/hit  (%d hits)\n", k, t[k] / h[k], h[k] }' $OUT/bk-all.txt
 	done
 	for m in "kmod:npuprof.ko" "kmodnowrite:npuprof.ko no ring write" "kmodempty:npuprof.ko empty probe" \
-		"flight:flight recorder" "bpf:BPF" "bpfnowrite:BPF no ring write" "bpfempty:BPF empty probe"; do
+		"flight:flight recorder" "bpf:BPF" "bpfnowrite:BPF no ring write" "bpfnostamp:BPF no time stamp" "bpfempty:BPF empty probe"; do
 		c=${m%%:*}
 		case " $CONFIGS " in *" $c "*) ;; *) continue ;; esac
 		sp=$(paste $OUT/bench-off.bk $OUT/bench-ftrace.bk $OUT/bench-$c.bk | awk '

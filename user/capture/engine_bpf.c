@@ -10,15 +10,21 @@
  * npuprof.ko, an attached program pins the driver module: it cannot be
  * unloaded in the middle of a BPF capture.
  *
- * Each CPU has its own ringbuf (the programs pick theirs by CPU id; the
- * capture's ring size is shared out among them). A ring is in timestamp
- * order except where a probe's interrupt nested in another probe on that
- * CPU. read() drains the rings into per-CPU stages kept sorted, merges
- * them by timestamp like the kmod reader merges its rings, and holds back
- * the last BPF_HOLDBACK_NS: a record is stamped before it is written, so
- * one stamped just before a drain may still be on its way from another
- * CPU. Once the capture is stopped everything is delivered.
- * Records lost to a full ring are counted per CPU in the programs and
+ * Each CPU has three rings, one per tracepoint program (bpf/npuprof_bpf.h:
+ * plain stores into an mmap-able array map, published by a head store;
+ * the capture's ring size per CPU is shared among the three). A ring has
+ * one writer, which never nests in itself, so it is in timestamp order.
+ * read() drains the rings (bpf_ring.h's reader) into per-ring stages,
+ * merges them by timestamp like the kmod reader merges its rings, and
+ * holds back the last BPF_HOLDBACK_NS: a record is stamped before it is
+ * written, so one stamped just before a drain may still be on its way from
+ * another CPU. Once the capture is stopped everything is delivered.
+ * Nothing wakes the reader: wait() polls the rings on a timer whose period
+ * follows the fastest ring's rate, so that it fills to at most the
+ * watermark between two polls (between BPF_POLL_MIN_NS and
+ * BPF_POLL_MAX_NS): a record reaches the reader at most BPF_POLL_MAX_NS
+ * after it was written, well inside the holdback window.
+ * Records lost to a full ring are counted per ring in the programs and
  * reported by DROP records; losses still pending when the capture stops
  * get a DROP record of their own from here, so the markers always add up
  * to the dropped count.
@@ -27,7 +33,6 @@
 
 #include <errno.h>
 #include <linux/capability.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +45,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bpf_ring.h"
 #include "npuprof_bpf.h"
 #include "npuprof.skel.h"
 
@@ -54,7 +60,9 @@
 #define BPF_REATTACH_NS (500ULL * 1000000)
 #define BPF_NTP 3 /* the tracepoints: bpf_tps[] */
 #define BPF_TP_ALL (NPUPROF_TP_SQE | NPUPROF_TP_CQE | NPUPROF_TP_RECV)
-#define BPF_SLOT_BYTES (NPUPROF_BPF_RB_HDR + NPUPROF_RECORD_SIZE)
+/* the rings' poll period (see the top) */
+#define BPF_POLL_MIN_NS (1ULL * 1000000)
+#define BPF_POLL_MAX_NS (20ULL * 1000000)
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38
@@ -77,26 +85,26 @@ static const struct {
 	{ "recv", NPUPROF_TP_RECV },
 };
 
-/* One CPU's ringbuf, mapped as libbpf's consumer does it (our position on
- * a read-write page, then the producer's page and the data twice, so a
- * sample that wraps is contiguous), and what was drained from it but not
- * delivered yet, sorted by (ts, arrival). */
+/* One ring (a CPU's, of one tracepoint), and what was drained from it but
+ * not delivered yet, sorted by (ts, arrival). */
 struct bring {
-	int fd;
-	uint64_t *cons_pos;
-	const uint64_t *prod_pos;
-	const unsigned char *data;
-	uint64_t mask;
-	size_t bytes;
+	struct npuprof_bpf_ring_rd rd;
+	uint32_t cpu;
+	uint64_t polled; /* records drained since the poll period was set */
 	struct staged *stage; /* [head, n) */
 	size_t head, n, cap;
 };
 
 struct bpfeng {
 	struct npuprof_bpf *skel;
-	struct bring *rings; /* [ncpu] */
-	struct pollfd *pfds; /* [ncpu] */
-	size_t ring_bytes; /* per CPU */
+	struct bring *rings; /* [nring] */
+	int nring; /* ncpu * NPUPROF_BPF_NRING */
+	void *slots; /* the mapped `slots` map */
+	size_t slots_bytes;
+	size_t ring_bytes; /* per CPU, its three rings */
+	uint32_t watermark; /* records: a ring's fill between two polls */
+	uint64_t poll_ns, poll_t0; /* the poll period, and since when */
+	int broken; /* a ring the programs did not write (-EPROTO) */
 	struct bpf_link *links[BPF_NTP];
 	/* the driver's channel creation and destruction (SQ owners) */
 	struct bpf_link *owner_links[3];
@@ -257,126 +265,150 @@ static int stage_add(struct bpfeng *b, struct bring *q, const struct npuprof_rec
 	return 0;
 }
 
-/*
- * Move everything committed in one ring to its stage; one consumer
- * position update per batch, not per record. A sample is one record or a
- * DROP record and its record.
- */
-static void ring_consume(struct bpfeng *b, struct bring *q, uint64_t now)
+/* ---- the rings' reader (bpf_ring.h) ------------------------------------------ */
+
+void npuprof_bpf_ring_rd_init(struct npuprof_bpf_ring_rd *q, struct npuprof_bpf_ring *ring_ctl,
+			      const struct npuprof_record *slots, uint32_t cpu_slots, uint32_t cpu,
+			      uint32_t kind)
 {
-	uint64_t cons = *q->cons_pos, prod;
+	uint32_t first = npuprof_bpf_ring_place(kind, cpu_slots, &q->n);
 
-	prod = __atomic_load_n(q->prod_pos, __ATOMIC_ACQUIRE);
-	while (cons < prod) {
-		const uint32_t *hdr = (const void *)(q->data + (cons & q->mask));
-		uint32_t len = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
+	q->ctl = &ring_ctl[cpu * NPUPROF_BPF_NRING + kind];
+	q->slots = slots + (size_t)cpu * cpu_slots + first;
+}
 
-		if (len & BPF_RINGBUF_BUSY_BIT)
-			break; /* reserved, not yet committed */
-		if (!(len & BPF_RINGBUF_DISCARD_BIT)) {
-			const unsigned char *p = (const void *)(hdr + 2);
+long npuprof_bpf_ring_read(const struct npuprof_bpf_ring_rd *q,
+			   int (*fn)(void *ctx, const struct npuprof_record *r), void *ctx)
+{
+	uint64_t tail = q->ctl->tail;
+	uint64_t head = __atomic_load_n(&q->ctl->head, __ATOMIC_ACQUIRE);
+	long n = 0, r = 0;
 
-			for (uint32_t off = 0; off + NPUPROF_RECORD_SIZE <= len;
-			     off += NPUPROF_RECORD_SIZE) {
-				const struct npuprof_record *r = (const void *)(p + off);
+	if (head < tail || head - tail > q->n)
+		return -EPROTO;
+	for (; tail < head; tail++, n++) {
+		const struct npuprof_record *rec = &q->slots[tail & (q->n - 1)];
 
-				if (r->hdr.ts + BPF_HOLDBACK_NS < now ||
-				    r->hdr.ts < b->delivered_ts)
-					b->late++;
-				if (stage_add(b, q, r) < 0)
-					goto out;
-			}
+		if (rec->hdr.size != NPUPROF_RECORD_SIZE || rec->hdr.type < NPUPROF_REC_SUBMIT ||
+		    rec->hdr.type >= NPUPROF_REC_TYPE_MAX) {
+			r = -EPROTO;
+			break;
 		}
-		len &= ~(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);
-		cons += (len + BPF_RINGBUF_HDR_SZ + 7) & ~7ULL;
-		if (cons >= prod)
-			prod = __atomic_load_n(q->prod_pos, __ATOMIC_ACQUIRE);
+		if (fn(ctx, rec) < 0)
+			break;
 	}
-out:
-	__atomic_store_n(q->cons_pos, cons, __ATOMIC_RELEASE);
+	/* the slots go back only after the records were copied out */
+	__atomic_store_n(&q->ctl->tail, tail, __ATOMIC_RELEASE);
+	return r < 0 ? r : n;
+}
+
+/* ---- draining the rings ------------------------------------------------------ */
+
+struct consume_ctx {
+	struct bpfeng *b;
+	struct bring *q;
+	uint64_t now;
+};
+
+static int consume_one(void *ctx, const struct npuprof_record *r)
+{
+	struct consume_ctx *c = ctx;
+
+	if (r->hdr.ts + BPF_HOLDBACK_NS < c->now || r->hdr.ts < c->b->delivered_ts)
+		c->b->late++;
+	return stage_add(c->b, c->q, r);
 }
 
 /* `now` is read before the rings: a record found there was written before
  * it, so one stamped more than the window before it is late (stats). */
 static void rb_consume(struct bpfeng *b)
 {
-	uint64_t now = mono_ns();
+	struct consume_ctx c = { b, NULL, mono_ns() };
 
-	for (int c = 0; c < b->ncpu; c++)
-		ring_consume(b, &b->rings[c], now);
+	for (int i = 0; i < b->nring; i++) {
+		long n;
+
+		c.q = &b->rings[i];
+		n = npuprof_bpf_ring_read(&c.q->rd, consume_one, &c);
+		if (n < 0)
+			b->broken = 1;
+		else
+			c.q->polled += (uint64_t)n;
+		if (b->oom)
+			return;
+	}
+}
+
+/* The next poll period: what lets the fastest ring since the last one
+ * reach at most the watermark. */
+static uint64_t next_poll(struct bpfeng *b, uint64_t now)
+{
+	uint64_t peak = 0, dt = now - b->poll_t0, p;
+
+	for (int i = 0; i < b->nring; i++) {
+		if (b->rings[i].polled > peak)
+			peak = b->rings[i].polled;
+		b->rings[i].polled = 0;
+	}
+	b->poll_t0 = now;
+	p = peak ? dt / peak * b->watermark : BPF_POLL_MAX_NS;
+	if (p < BPF_POLL_MIN_NS)
+		p = BPF_POLL_MIN_NS;
+	if (p > BPF_POLL_MAX_NS)
+		p = BPF_POLL_MAX_NS;
+	return b->poll_ns = p;
 }
 
 static void rb_unmap(struct bpfeng *b)
 {
-	long page = sysconf(_SC_PAGESIZE);
-
-	for (int c = 0; b->rings && c < b->ncpu; c++) {
-		struct bring *q = &b->rings[c];
-
-		if (q->cons_pos)
-			munmap(q->cons_pos, page);
-		if (q->prod_pos)
-			munmap((void *)q->prod_pos, page + 2 * q->bytes);
-		if (q->fd >= 0)
-			close(q->fd);
-		free(q->stage);
-	}
+	for (int i = 0; b->rings && i < b->nring; i++)
+		free(b->rings[i].stage);
+	if (b->slots)
+		munmap(b->slots, b->slots_bytes);
+	b->slots = NULL;
 	free(b->rings);
-	free(b->pfds);
 	b->rings = NULL;
-	b->pfds = NULL;
 }
 
-/* Create CPU c's ring, put it in the programs' table, map it. */
-static int ring_setup(struct npuprof_engine *e, struct bpfeng *b, int c)
+/* Map the rings' slots (read-only: the reader's position is in .bss) and
+ * point each ring's reader at its part. */
+static int rings_setup(struct npuprof_engine *e, struct bpfeng *b, uint32_t cpu_slots)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	struct bring *q = &b->rings[c];
-	uint32_t key = (uint32_t)c;
 	void *p;
-	int r;
 
-	q->fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, NULL, 0, 0, (uint32_t)b->ring_bytes, NULL);
-	if (q->fd < 0) {
-		r = -errno;
-		snprintf(e->err, sizeof(e->err),
-			 "creating the ring buffer of CPU %d (%zu bytes): %s", c, b->ring_bytes,
-			 strerror(-r));
+	b->rings = calloc((size_t)b->nring, sizeof(*b->rings));
+	if (!b->rings)
+		return -ENOMEM;
+	b->slots_bytes = ((size_t)b->ncpu * cpu_slots * NPUPROF_RECORD_SIZE + (size_t)page - 1) &
+			 ~((size_t)page - 1);
+	/* populated now, so the reader does not take the page faults */
+	p = mmap(NULL, b->slots_bytes, PROT_READ, MAP_SHARED | MAP_POPULATE,
+		 bpf_map__fd(b->skel->maps.slots), 0);
+	if (p == MAP_FAILED) {
+		int r = -errno;
+
+		snprintf(e->err, sizeof(e->err), "mapping the BPF rings (%zu bytes): %s",
+			 b->slots_bytes, strerror(-r));
 		return r;
 	}
-	if (bpf_map_update_elem(bpf_map__fd(b->skel->maps.rbs), &key, &q->fd, BPF_ANY) < 0) {
-		r = -errno;
-		snprintf(e->err, sizeof(e->err), "installing the ring buffer of CPU %d: %s", c,
-			 strerror(-r));
-		return r;
+	b->slots = p;
+	for (int i = 0; i < b->nring; i++) {
+		b->rings[i].cpu = (uint32_t)(i / NPUPROF_BPF_NRING);
+		npuprof_bpf_ring_rd_init(&b->rings[i].rd, b->skel->bss->ring_ctl, p, cpu_slots,
+					 b->rings[i].cpu, (uint32_t)(i % NPUPROF_BPF_NRING));
 	}
-	p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, q->fd, 0);
-	if (p == MAP_FAILED)
-		goto map_fail;
-	q->cons_pos = p;
-	/* populated now, so the capture does not take the page faults */
-	p = mmap(NULL, page + 2 * b->ring_bytes, PROT_READ, MAP_SHARED | MAP_POPULATE, q->fd, page);
-	if (p == MAP_FAILED)
-		goto map_fail;
-	q->prod_pos = p;
-	q->data = (const unsigned char *)p + page;
-	q->mask = b->ring_bytes - 1;
-	q->bytes = b->ring_bytes;
-	b->pfds[c].fd = q->fd;
-	b->pfds[c].events = POLLIN;
+	b->poll_ns = BPF_POLL_MIN_NS;
+	b->poll_t0 = mono_ns();
 	return 0;
-map_fail:
-	r = -errno;
-	snprintf(e->err, sizeof(e->err), "mapping the ring buffer of CPU %d: %s", c, strerror(-r));
-	return r;
 }
 
-/* The oldest staged record of all CPUs, or NULL. */
+/* The oldest staged record of all rings, or NULL. */
 static struct bring *oldest(struct bpfeng *b)
 {
 	struct bring *best = NULL;
 
-	for (int c = 0; c < b->ncpu; c++) {
+	for (int c = 0; c < b->nring; c++) {
 		struct bring *q = &b->rings[c];
 
 		if (q->head == q->n)
@@ -398,7 +430,7 @@ static uint64_t horizon(const struct bpfeng *b)
 
 	if (b->final)
 		return UINT64_MAX;
-	for (int c = 0; c < b->ncpu; c++)
+	for (int c = 0; c < b->nring; c++)
 		staged += b->rings[c].n - b->rings[c].head;
 	if (staged > BPF_STAGE_MAX)
 		return UINT64_MAX;
@@ -440,6 +472,7 @@ static int bpf_open(struct npuprof_engine *e, const struct npuprof_capture_opts 
 	struct bpfeng *b;
 	uint64_t ring = o && o->ring_bytes ? o->ring_bytes : BPF_DEFAULT_RING;
 	long page = sysconf(_SC_PAGESIZE);
+	uint32_t cpu_slots;
 	int r;
 
 	if ((r = check_privileges(e)) < 0)
@@ -447,7 +480,7 @@ static int bpf_open(struct npuprof_engine *e, const struct npuprof_capture_opts 
 	if (o && (o->flags & NPUPROF_CFG_OVERWRITE)) {
 		snprintf(
 			e->err, sizeof(e->err),
-			"overwrite (flight recorder) mode is not available with BPF ringbuf; use --engine kmod");
+			"overwrite (flight recorder) mode is not available with the BPF engine; use --engine kmod");
 		return -EOPNOTSUPP;
 	}
 	if (!npuprof_ring_bytes_valid(ring, (uint64_t)page)) {
@@ -509,29 +542,40 @@ static int bpf_open(struct npuprof_engine *e, const struct npuprof_capture_opts 
 			b->skel->rodata->cfg_probe_mode = NPUPROF_BPF_MODE_EMPTY;
 		else if (!strcmp(m, "nowrite"))
 			b->skel->rodata->cfg_probe_mode = NPUPROF_BPF_MODE_NOWRITE;
+		else if (!strcmp(m, "nostamp"))
+			b->skel->rodata->cfg_probe_mode = NPUPROF_BPF_MODE_NOSTAMP;
 		else {
 			r = -EINVAL;
 			snprintf(e->err, sizeof(e->err),
-				 "NPUPROF_BPF_PROBE_MODE=%s: not full, empty or nowrite", m);
+				 "NPUPROF_BPF_PROBE_MODE=%s: not full, empty, nowrite or nostamp",
+				 m);
 			goto fail;
 		}
 	}
-	/* ring_bytes is per CPU, as for every engine (engine.h); the default
-	 * total is shared out: a power of two per CPU, one page at least */
+	/* ring_bytes is per CPU, as for every engine (engine.h), for the
+	 * CPU's three rings together; the default total is shared out: a
+	 * power of two per CPU, one page at least */
 	b->ring_bytes = (size_t)page;
 	if (o && o->ring_bytes)
 		b->ring_bytes = (size_t)ring;
 	else
 		while (b->ring_bytes * 2 * (uint64_t)b->ncpu <= ring)
 			b->ring_bytes *= 2;
-	b->skel->rodata->cfg_wakeup_bytes = (o && o->watermark ?
-						     o->watermark :
-						     b->ring_bytes / BPF_SLOT_BYTES / 4) *
-					    BPF_SLOT_BYTES;
-	/* the rings are made after loading, of any size: the table's inner
-	 * map template (declared 64 KiB) only tells the verifier their type;
-	 * the kernel does not require the sizes to match */
-	bpf_map__set_max_entries(b->skel->maps.rbs, (uint32_t)b->ncpu);
+	cpu_slots = (uint32_t)(b->ring_bytes / NPUPROF_RECORD_SIZE);
+	/* the kernel's limit for an array map's entries */
+	if ((uint64_t)cpu_slots * (uint64_t)b->ncpu > (1ULL << 31)) {
+		r = -E2BIG;
+		snprintf(
+			e->err, sizeof(e->err),
+			"ring size %zu bytes per CPU on %d CPUs: more than the %llu records a BPF map holds",
+			b->ring_bytes, b->ncpu, 1ULL << 31);
+		goto fail;
+	}
+	b->skel->rodata->cfg_cpu_slots = cpu_slots;
+	bpf_map__set_max_entries(b->skel->maps.slots, cpu_slots * (uint32_t)b->ncpu);
+	/* the poll period keeps the submit ring (half the CPU's) under this */
+	b->watermark = o && o->watermark && o->watermark < cpu_slots / 2 ? o->watermark :
+									   cpu_slots / 8;
 	/* the test entry points are for BPF_PROG_TEST_RUN only */
 	bpf_program__set_autoload(b->skel->progs.test_sqe, false);
 	bpf_program__set_autoload(b->skel->progs.test_cqe, false);
@@ -547,17 +591,9 @@ static int bpf_open(struct npuprof_engine *e, const struct npuprof_capture_opts 
 			report_load_error(e, r);
 		goto fail;
 	}
-	b->rings = calloc(b->ncpu, sizeof(*b->rings));
-	b->pfds = calloc(b->ncpu, sizeof(*b->pfds));
-	if (!b->rings || !b->pfds) {
-		r = -ENOMEM;
+	b->nring = b->ncpu * NPUPROF_BPF_NRING;
+	if ((r = rings_setup(e, b, cpu_slots)) < 0)
 		goto fail;
-	}
-	for (int c = 0; c < b->ncpu; c++)
-		b->rings[c].fd = -1;
-	for (int c = 0; c < b->ncpu; c++)
-		if ((r = ring_setup(e, b, c)) < 0)
-			goto fail;
 	libbpf_set_print(old);
 	return 0;
 fail:
@@ -658,24 +694,23 @@ static void reattach(struct bpfeng *b)
 		attach_missing(b, &failed);
 }
 
-/* Losses still pending at stop get a DROP record each, per CPU. The
+/* Losses still pending at stop get a DROP record each, per ring. The
  * programs are detached, so the counters are ours to change. */
 static void flush_pending_drops(struct bpfeng *b)
 {
-	struct npuprof_bpf_pcpu *cs = b->skel->bss->cpu_stats;
-
-	for (int c = 0; c < b->ncpu; c++) {
+	for (int i = 0; i < b->nring; i++) {
+		struct bring *q = &b->rings[i];
 		struct npuprof_record d;
-		uint64_t lost = __atomic_exchange_n(&cs[c].pending_drop, 0, __ATOMIC_RELAXED);
+		uint64_t lost = __atomic_exchange_n(&q->rd.ctl->pending_drop, 0, __ATOMIC_RELAXED);
 
 		if (!lost)
 			continue;
 		memset(&d, 0, sizeof(d));
 		d.hdr.type = NPUPROF_REC_DROP;
 		d.hdr.size = NPUPROF_RECORD_SIZE;
-		npuprof_encode_hdr(&d, mono_ns(), (uint32_t)c, 0, 0);
+		npuprof_encode_hdr(&d, mono_ns(), q->cpu, 0, 0);
 		d.drop.lost = lost;
-		stage_add(b, &b->rings[c], &d);
+		stage_add(b, q, &d);
 	}
 }
 
@@ -698,6 +733,15 @@ static int bpf_stop(struct npuprof_engine *e)
 	return 0;
 }
 
+/* A ring holds what the programs cannot have written (bpf_ring.h). */
+static int broken(struct npuprof_engine *e)
+{
+	snprintf(
+		e->err, sizeof(e->err),
+		"a BPF ring holds what the programs did not write (corrupt head or record): capture stopped");
+	return -EPROTO;
+}
+
 /* Is the oldest staged record deliverable? */
 static int ready(struct bpfeng *b, uint64_t *oldest_ts)
 {
@@ -715,31 +759,38 @@ static int bpf_wait(struct npuprof_engine *e, int timeout_ms)
 	uint64_t deadline = mono_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * 1000000;
 
 	for (;;) {
-		uint64_t now, ots = 0;
-		long ms;
+		uint64_t now, ots = 0, ns;
+		struct timespec ts;
 		int have;
 
 		rb_consume(b);
 		if (b->oom)
 			return -ENOMEM;
+		if (b->broken)
+			return broken(e);
 		have = oldest(b) != NULL;
 		if (have && ready(b, &ots))
 			return 1;
 		now = mono_ns();
 		if (timeout_ms >= 0 && now >= deadline)
 			return 0;
-		ms = timeout_ms < 0 ? -1 : (long)((deadline - now) / 1000000) + 1;
+		/* sleep one poll period, less if the deadline or the oldest
+		 * staged record's leaving the window by a batch comes first */
+		ns = next_poll(b, now);
+		if (timeout_ms >= 0 && deadline - now < ns)
+			ns = deadline - now;
 		if (have) {
-			/* wake when the oldest staged record has left the window
-			 * by a batch */
 			uint64_t at = ots + BPF_HOLDBACK_NS + BPF_BATCH_NS;
-			long w = at > now ? (long)((at - now) / 1000000) + 1 : 0;
 
-			if (ms < 0 || w < ms)
-				ms = w;
+			if (at <= now)
+				ns = 0;
+			else if (at - now < ns)
+				ns = at - now;
 		}
-		if (poll(b->pfds, (nfds_t)b->ncpu, (int)ms) < 0)
-			return errno == EINTR ? 0 : -errno;
+		ts.tv_sec = (time_t)(ns / 1000000000ULL);
+		ts.tv_nsec = (long)(ns % 1000000000ULL);
+		if (ns && nanosleep(&ts, NULL) < 0 && errno == EINTR)
+			return 0;
 	}
 }
 
@@ -752,6 +803,8 @@ static long bpf_read(struct npuprof_engine *e, npuprof_record_fn fn, void *ctx)
 
 	reattach(b);
 	rb_consume(b);
+	if (b->broken)
+		return broken(e);
 	h = horizon(b);
 	for (;;) {
 		struct bring *q = oldest(b);
@@ -785,10 +838,14 @@ static int bpf_stats(struct npuprof_engine *e, struct npuprof_stats *st)
 	for (int c = 0; c < b->ncpu; c++) {
 		for (int t = 0; t < NPUPROF_REC_TYPE_MAX; t++)
 			st->events[t] += __atomic_load_n(&cs[c].events[t], __ATOMIC_RELAXED);
-		st->written += __atomic_load_n(&cs[c].written, __ATOMIC_RELAXED);
-		st->dropped += __atomic_load_n(&cs[c].dropped, __ATOMIC_RELAXED);
 		st->filtered += __atomic_load_n(&cs[c].filtered, __ATOMIC_RELAXED);
 		st->sampled_out += __atomic_load_n(&cs[c].sampled_out, __ATOMIC_RELAXED);
+	}
+	for (int i = 0; i < b->nring; i++) {
+		const struct npuprof_bpf_ring *g = b->rings[i].rd.ctl;
+
+		st->written += __atomic_load_n(&g->written, __ATOMIC_RELAXED);
+		st->dropped += __atomic_load_n(&g->dropped, __ATOMIC_RELAXED);
 	}
 	st->late = b->late;
 	st->attached = b->attached;

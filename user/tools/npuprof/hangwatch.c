@@ -276,7 +276,7 @@ int hangwatch_run(const struct hangwatch_opts *o, struct capture_args *a)
 			return 1;
 		}
 		/* kmod: a reader that falls behind loses the oldest records
-		 * (BPF ringbuf cannot overwrite; the user ring bounds it) */
+		 * (the BPF engine cannot overwrite; the user ring bounds it) */
 		if (!strcmp(a->engine, "kmod") ||
 		    (!strcmp(a->engine, "auto") && access("/dev/npuprof", F_OK) == 0))
 			a->o.flags |= NPUPROF_CFG_OVERWRITE;
