@@ -326,7 +326,9 @@ static inline __attribute__((always_inline)) int hostrec_emit_mstx(uint16_t kind
 {
 	uint32_t size = npuprof_hostfmt_size(offsetof(struct npuprof_hostfmt_mstx, message),
 					     (size_t)msg_len + 1);
-	struct npuprof_hostfmt_mstx *r = hostrec_reserve(kind, size, hostrec_stamp_flags());
+	struct hostrec_slot slot;
+	struct npuprof_hostfmt_mstx *r = hostrec_reserve_slot(kind, size, &slot,
+							      hostrec_stamp_flags());
 
 	if (!r)
 		return -1;
@@ -337,22 +339,23 @@ static inline __attribute__((always_inline)) int hostrec_emit_mstx(uint16_t kind
 	r->msg_len = msg_len;
 	hostrec_copy(r->message, msg, msg_len);
 	r->message[msg_len] = '\0';
-	hostrec_commit(r);
+	hostrec_commit_slot(&slot);
 	return 0;
 }
 
 static inline __attribute__((always_inline)) int hostrec_emit_mstx_end(uint64_t time,
 								       uint64_t mark_id)
 {
-	struct npuprof_hostfmt_mstx_end *r =
-		hostrec_reserve(NPUPROF_HOSTFMT_MSTX_END, sizeof(struct npuprof_hostfmt_mstx_end),
-				hostrec_stamp_flags());
+	struct hostrec_slot slot;
+	struct npuprof_hostfmt_mstx_end *r = hostrec_reserve_slot(
+		NPUPROF_HOSTFMT_MSTX_END, sizeof(struct npuprof_hostfmt_mstx_end), &slot,
+		hostrec_stamp_flags());
 
 	if (!r)
 		return -1;
 	r->time_ns = time;
 	r->mark_id = mark_id;
-	hostrec_commit(r);
+	hostrec_commit_slot(&slot);
 	return 0;
 }
 
