@@ -5,8 +5,9 @@
  *     and compute records (written through the real recorder) is exported;
  *     its rows/s is compared with a bare SQLite loop inserting the same
  *     number of rows into tables of the same shape, in the same run.
- *  2. The correlation step alone, on the same kernel records held in
- *     memory: events per second (median of 9 passes).
+ *  2. The correlation step alone, on the same kernel records, made a
+ *     cache-sized chunk at a time and fed from it as the export feeds its
+ *     reorder window: events per second (median of 9 passes).
  *  3. Peak memory (max RSS of a child doing the export) for kernel-only
  *     sessions of 1M and 10M tasks, and for sessions with the host records
  *     too: it must not grow with the task count.
@@ -31,7 +32,8 @@
  * Sizes: BENCH_EXPORT_TASKS (default 1000000), BENCH_EXPORT_BIG (default
  * 10000000, 0 skips the 10M memory runs), BENCH_EXPORT_BIG_HOST (default
  * BENCH_EXPORT_BIG: the size of the memory run with host records, 0 skips
- * it). Scratch space under $TMPDIR (default /tmp).
+ * it). Scratch space under $TMPDIR (default /tmp). BENCH_EXPORT_CORR_ONLY=1
+ * runs measure 2 alone (for profiling the correlator).
  */
 #include <errno.h>
 #include <sqlite3.h>
