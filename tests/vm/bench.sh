@@ -42,7 +42,9 @@
 # run_time_ns/run_cnt per program; npuprof.ko: its probe_stats parameter,
 # the same local_clock() accounting) and ns per probe hit is printed for
 # each tracepoint. The ratios with a target are printed as RESULT lines
-# (scripts/bench-table.sh).
+# (scripts/bench-table.sh). Last, info rows that add the two measures made
+# without the guest's noise: a configuration's probes (bracket) plus its
+# reader's CPU, per task, over ftrace's probes.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 . tests/vm/lib.sh
@@ -301,6 +303,22 @@ for c in kmod bpf flight; do
 	awk -v c="$c" -v rd="$rd" -v k="$(median $c)" -v b="$off" 'BEGIN{
 		if (k > b) printf "RESULT\t%s reader share of added CPU\t%.3f\tinfo\t-\n", c, rd / (k - b) }'
 done
+# probes and reader together, both measured without the guest's noise:
+# the bracket's probe CPU per task over off's plus the reader's median CPU
+# per task, over ftrace's probes (ftrace has no reader here: a lower bound
+# of its cost); the spread is the bracket rounds' with the reader's median
+if [ -s $OUT/bench-off.bk ]; then
+	for m in "kmod:npuprof.ko" "flight:flight recorder" "bpf:BPF" "sample:--sample 100"; do
+		c=${m%%:*}
+		case " $CONFIGS " in *" $c "*) ;; *) continue ;; esac
+		rd=$(sort -n $OUT/bench-$c.rd | sed -n "$(((REPS + 1) / 2))p")
+		sp=$(paste $OUT/bench-off.bk $OUT/bench-ftrace.bk $OUT/bench-$c.bk | awk -v rd="$rd" '
+			$2 > $1 { r = ($3 - $1 + rd) / ($2 - $1); if (n++ == 0 || r < lo) lo = r; if (n == 1 || r > hi) hi = r }
+			END { if (n) printf "\t%.3f\t%.3f", lo, hi }')
+		awk -v name="${m#*:} probes + reader CPU per task / ftrace probes" -v v="$(bmed $c)" -v b="$bo" -v f="$bf" -v rd="$rd" -v sp="$sp" 'BEGIN{
+			if (f > b) printf "RESULT\t%s\t%.3f\tinfo\t-%s\n", name, (v - b + rd) / (f - b), sp }'
+	done
+fi
 echo "Probe run time per hit (the kernel's accounting: bpf_stats / npuprof.ko probe_stats; one flood of $TASKS tasks each):"
 printf '%s' "$probe_times"
 echo "  kmod at the highest submit rate the VM reaches (default ring): ${drops:-no summary from drain (see $OUT/drain-kmod.out)}"
