@@ -6,7 +6,7 @@
  *     its rows/s is compared with a bare SQLite loop inserting the same
  *     number of rows into tables of the same shape, in the same run.
  *  2. The correlation step alone, on the same kernel records, made a
- *     cache-sized chunk at a time and fed from it as the export feeds its
+ *     window of them at a time and fed from it as the export feeds its
  *     reorder window: events per second (median of 9 passes).
  *  3. Peak memory (max RSS of a child doing the export) for kernel-only
  *     sessions of 1M and 10M tasks, and for sessions with the host records
@@ -274,11 +274,12 @@ static int cmp_double(const void *a, const void *b)
  * passes over the same records (one pass is ~50 ms, short enough for a
  * stray interrupt or a neighbour's burst to move it). The records are made
  * CORR_CHUNK tasks at a time and fed from that buffer, as the export feeds
- * them from its reorder window: what is timed is the correlator, not a
- * stream of 128 MB from memory (that is the read phase's, and its speed is
- * the host's memory's). */
+ * them from its reorder window (of the same size: a record is fed 64K
+ * records after it came in): what is timed is the correlator, not a stream
+ * of 128 MB from memory (that is the read phase's, and its speed is the
+ * host's memory's). */
 #define CORR_ROUNDS 9
-#define CORR_CHUNK 2048
+#define CORR_CHUNK 32768 /* tasks: 65536 records, the export's REORDER_WINDOW */
 static double correlate_rate(uint64_t n, double *lo, double *hi)
 {
 	static struct npuprof_record r[2 * CORR_CHUNK];
