@@ -411,11 +411,13 @@ START_TEST(test_stress)
 	/* the stamps name their messages by id, and the second collection's
 	 * stream holds them all (its start re-writes the dictionary) */
 	ck_assert_uint_gt(v->used.len, 0);
-	for (size_t k = 0; k < v->used.cap; k++)
-		if (v->used.used[k])
-			ck_assert_msg(u64map_get(&v->hashes, v->used.keys[k], NULL),
-				      "message id %llx has no HASH record",
-				      (unsigned long long)v->used.keys[k]);
+	{
+		uint64_t id;
+
+		for (size_t pos = 0; u64map_next(&v->used, &pos, &id, NULL);)
+			ck_assert_msg(u64map_get(&v->hashes, id, NULL),
+				      "message id %llx has no HASH record", (unsigned long long)id);
+	}
 	u64map_free(&v->ids);
 	u64map_free(&v->used);
 	u64map_free(&v->hashes);

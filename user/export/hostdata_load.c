@@ -133,9 +133,8 @@ uint32_t *hostdata_track_order(const struct hostdata *hd)
 		free(order);
 		return NULL;
 	}
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->used[i])
-			keys[nk++] = m->keys[i];
+	for (size_t pos = 0; nk <= m->len && u64map_next(m, &pos, &keys[nk], NULL);)
+		nk++;
 	if (nk > 1)
 		qsort(keys, nk, sizeof(*keys), cmp_u64);
 	for (size_t k = 0; k < nk; k++) {
