@@ -184,7 +184,6 @@ static int first_ts(struct npuprof_bpf_mring *q, uint64_t *ts)
 		*ts = q->stage[q->shead].r.hdr.ts;
 		return 1;
 	}
-	q->shead = q->sn = 0;
 	if (q->pos < q->scanned) {
 		*ts = slot(q, q->pos)->hdr.ts;
 		return 1;
@@ -198,50 +197,59 @@ static uint64_t first_seq(const struct npuprof_bpf_mring *q)
 	return q->shead < q->sn ? q->stage[q->shead].seq : pos_seq(q);
 }
 
-/* ---- the merge: the heap of the rings' first records ----------------------------- */
+/* ---- the merge: the tournament of the rings' first records --------------------- */
 
-/* Equal stamps: the record that arrived first goes first. */
-static __attribute__((noinline)) int seq_before(const struct npuprof_bpf_merge *m,
-						const struct npuprof_bpf_mkey *a,
-						const struct npuprof_bpf_mkey *b)
+/* Equal stamps: a ring with a record before one without, then the record
+ * that arrived first. */
+static __attribute__((noinline)) int seq_before(const struct npuprof_bpf_merge *m, uint32_t a,
+						uint32_t b)
 {
-	return first_seq(&m->rings[a->ring]) < first_seq(&m->rings[b->ring]);
+	const struct npuprof_bpf_mring *qa = &m->rings[a], *qb = &m->rings[b];
+	int ha = a < (uint32_t)m->nring && (qa->shead < qa->sn || qa->pos < qa->scanned);
+	int hb = b < (uint32_t)m->nring && (qb->shead < qb->sn || qb->pos < qb->scanned);
+
+	if (!ha || !hb)
+		return ha;
+	return first_seq(qa) < first_seq(qb);
 }
 
-static inline int before(const struct npuprof_bpf_merge *m, const struct npuprof_bpf_mkey *a,
-			 const struct npuprof_bpf_mkey *b)
+/* Ring @a's first record goes before ring @b's. */
+static inline int before(const struct npuprof_bpf_merge *m, uint32_t a, uint32_t b)
 {
-	return a->ts != b->ts ? a->ts < b->ts : seq_before(m, a, b);
+	return m->ts[a] != m->ts[b] ? m->ts[a] < m->ts[b] : seq_before(m, a, b);
 }
 
-static inline void heap_down(struct npuprof_bpf_merge *m, int i)
+/* Ring @w's first record changed: replay its matches up to the final. */
+static inline void replay(struct npuprof_bpf_merge *m, uint32_t w)
 {
-	struct npuprof_bpf_mkey *h = m->heap, x = h[i];
-	int n = m->hn;
+	for (uint32_t node = (w + m->nleaf) >> 1; node; node >>= 1) {
+		uint32_t l = m->loser[node];
 
-	for (;;) {
-		int c = 2 * i + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && before(m, &h[c + 1], &h[c]))
-			c++;
-		if (!before(m, &h[c], &x))
-			break;
-		h[i] = h[c];
-		i = c;
+		if (before(m, l, w)) {
+			m->loser[node] = w;
+			w = l;
+		}
 	}
-	h[i] = x;
+	m->loser[0] = w;
 }
 
-static void heap_build(struct npuprof_bpf_merge *m)
+/* Every ring's first record, and the whole tournament. */
+static void tournament(struct npuprof_bpf_merge *m)
 {
-	m->hn = 0;
-	for (int i = 0; i < m->nring; i++)
-		if (first_ts(&m->rings[i], &m->heap[m->hn].ts))
-			m->heap[m->hn++].ring = (uint64_t)i;
-	for (int i = m->hn / 2 - 1; i >= 0; i--)
-		heap_down(m, i);
+	uint32_t *win = m->win;
+
+	for (uint32_t i = 0; i < m->nleaf; i++) {
+		if (i >= (uint32_t)m->nring || !first_ts(&m->rings[i], &m->ts[i]))
+			m->ts[i] = UINT64_MAX;
+		win[m->nleaf + i] = i;
+	}
+	for (uint32_t node = m->nleaf - 1; node; node--) {
+		uint32_t a = win[2 * node], b = win[2 * node + 1];
+
+		win[node] = before(m, b, a) ? b : a;
+		m->loser[node] = win[node] == a ? b : a;
+	}
+	m->loser[0] = win[1];
 }
 
 /* ---- the merge ------------------------------------------------------------------- */
@@ -251,9 +259,13 @@ int npuprof_bpf_merge_init(struct npuprof_bpf_merge *m, struct npuprof_bpf_ring 
 {
 	memset(m, 0, sizeof(*m));
 	m->nring = ncpu * NPUPROF_BPF_NRING;
+	for (m->nleaf = 2; m->nleaf < (uint32_t)m->nring; m->nleaf *= 2)
+		;
 	m->rings = calloc((size_t)m->nring, sizeof(*m->rings));
-	m->heap = calloc((size_t)m->nring, sizeof(*m->heap));
-	if (!m->rings || !m->heap) {
+	m->ts = calloc(m->nleaf, sizeof(*m->ts));
+	m->loser = calloc(m->nleaf, sizeof(*m->loser));
+	m->win = calloc(2 * (size_t)m->nleaf, sizeof(*m->win));
+	if (!m->rings || !m->ts || !m->loser || !m->win) {
 		npuprof_bpf_merge_free(m);
 		return -ENOMEM;
 	}
@@ -274,7 +286,9 @@ void npuprof_bpf_merge_free(struct npuprof_bpf_merge *m)
 	for (int i = 0; m->rings && i < m->nring; i++)
 		free(m->rings[i].stage);
 	free(m->rings);
-	free(m->heap);
+	free(m->ts);
+	free(m->loser);
+	free(m->win);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -348,7 +362,7 @@ void npuprof_bpf_merge_poll(struct npuprof_bpf_merge *m, uint64_t late_before)
 {
 	for (int i = 0; i < m->nring; i++)
 		take_in(m, &m->rings[i], late_before);
-	heap_build(m);
+	tournament(m);
 }
 
 int npuprof_bpf_merge_add(struct npuprof_bpf_merge *m, int ring, const struct npuprof_record *r)
@@ -363,90 +377,61 @@ int npuprof_bpf_merge_add(struct npuprof_bpf_merge *m, int ring, const struct np
 	m->seq++;
 	m->pending++;
 	q->last_ts = q->stage[q->sn - 1].r.hdr.ts;
-	heap_build(m);
+	tournament(m);
 	return 0;
 }
 
 int npuprof_bpf_merge_oldest(const struct npuprof_bpf_merge *m, uint64_t *ts)
 {
-	if (!m->hn)
+	uint32_t w;
+
+	if (!m->loser)
 		return 0;
-	*ts = m->heap[0].ts;
-	return 1;
+	w = m->loser[0];
+	if (w >= (uint32_t)m->nring)
+		return 0;
+	*ts = m->ts[w];
+	return m->rings[w].shead < m->rings[w].sn || m->rings[w].pos < m->rings[w].scanned;
 }
 
 long npuprof_bpf_merge_read(struct npuprof_bpf_merge *m, uint64_t horizon,
 			    int (*fn)(void *ctx, const struct npuprof_record *r), void *ctx)
 {
+	uint64_t dts = m->delivered_ts;
 	long n = 0;
 	int stop = 0;
 
-	while (m->hn && !stop) {
-		struct npuprof_bpf_mkey *h = m->heap;
-		struct npuprof_bpf_mring *q = &m->rings[h[0].ring];
-		const struct npuprof_bpf_mring *nq = NULL;
-		uint64_t nts = UINT64_MAX, dts = m->delivered_ts, lim;
+	while (!stop) {
+		uint32_t w = m->loser[0];
+		uint64_t ts = m->ts[w];
+		struct npuprof_bpf_mring *q;
+		const struct npuprof_record *r;
+		int staged = 0;
 
-		if (h[0].ts > horizon)
+		if (ts > horizon || w >= (uint32_t)m->nring)
 			break;
-		/* the next ring's first record: this ring delivers a run up
-		 * to it (the root's first record is before it) */
-		if (m->hn > 1) {
-			const struct npuprof_bpf_mkey *x = &h[1];
-
-			if (m->hn > 2 && before(m, &h[2], x))
-				x = &h[2];
-			nts = x->ts;
-			nq = &m->rings[x->ring];
-		}
-		lim = nts < horizon ? nts : horizon;
+		q = &m->rings[w];
 		if (q->shead < q->sn) {
-			do {
-				const struct npuprof_bpf_staged *s = &q->stage[q->shead];
-				uint64_t ts = s->r.hdr.ts;
-
-				if (ts >= lim && (ts > horizon || ts > nts ||
-						  (ts == nts && nq && s->seq > first_seq(nq))))
-					break;
-				q->shead++;
-				m->pending--;
-				n++;
-				if (ts > dts)
-					dts = ts;
-				stop = fn(ctx, &s->r);
-			} while (!stop && q->shead < q->sn);
+			r = &q->stage[q->shead++].r;
+			staged = 1;
+		} else if (q->pos < q->scanned) {
+			r = slot(q, q->pos);
+			slot_advance(q);
 		} else {
-			/* in place, up to the end of a poll's records (their
-			 * arrival numbers run on) */
-			uint32_t f = q->poll_first & POLL_MASK;
-			uint64_t pos = q->pos, end = q->poll[f].end, off = q->poll[f].off;
-
-			do {
-				const struct npuprof_record *r = slot(q, pos);
-				uint64_t ts = r->hdr.ts;
-
-				if (ts >= lim && (ts > horizon || ts > nts ||
-						  (ts == nts && nq && pos + off > first_seq(nq))))
-					break;
-				pos++;
-				if (ts > dts)
-					dts = ts;
-				stop = fn(ctx, r);
-			} while (!stop && pos < end);
-			m->pending -= pos - q->pos;
-			n += (long)(pos - q->pos);
-			q->pos = pos;
-			if (pos == end) {
-				q->poll_first++;
-				q->poll_n--;
-			}
+			break; /* none left (the stamp was UINT64_MAX) */
 		}
-		m->delivered_ts = dts;
-		if (!first_ts(q, &h[0].ts))
-			h[0] = h[--m->hn];
-		if (m->hn)
-			heap_down(m, 0);
+		if (ts > dts)
+			dts = ts;
+		n++;
+		stop = fn(ctx, r);
+		if (staged && q->shead == q->sn)
+			q->shead = q->sn = 0;
+		if (!first_ts(q, &m->ts[w]))
+			m->ts[w] = UINT64_MAX;
+		replay(m, w);
 	}
+	m->delivered_ts = dts;
+	m->pending -= (size_t)n;
 	for (int i = 0; i < m->nring; i++)
 		give_back(&m->rings[i]);
 	return n;

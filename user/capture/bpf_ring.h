@@ -56,8 +56,9 @@ long npuprof_bpf_ring_read(const struct npuprof_bpf_ring_rd *q,
  * stage, where it is sorted in; so do the slots' records once they fill a
  * quarter of the ring (the writer keeps the rest of it) or come from more
  * polls than the merge keeps apart (NPUPROF_BPF_MERGE_POLLS). The rings'
- * heads are kept in a binary heap, and a ring delivers a run of records
- * while they stay older than the next ring's head.
+ * first records play a tournament (a loser tree): the next record is its
+ * winner's, and that ring's next record replays only the matches on its
+ * path, log2 of the rings.
  */
 
 /* a staged record: its copy and its arrival number */
@@ -87,18 +88,15 @@ struct npuprof_bpf_mring {
 	} poll[NPUPROF_BPF_MERGE_POLLS];
 };
 
-/* a sequence's first record's stamp, and its ring (the arrival number,
- * for equal stamps, is looked up in the ring) */
-struct npuprof_bpf_mkey {
-	uint64_t ts;
-	uint64_t ring;
-};
-
 struct npuprof_bpf_merge {
 	struct npuprof_bpf_mring *rings; /* [nring]: ring cpu * NPUPROF_BPF_NRING + kind */
 	int nring;
-	struct npuprof_bpf_mkey *heap; /* the rings with records, by key */
-	int hn;
+	/* a tournament of the rings' first records: ts[i] is ring i's first
+	 * stamp (UINT64_MAX: none; rings nring..nleaf-1 never have one),
+	 * loser[1..nleaf-1] the loser of each match, loser[0] the winner */
+	uint64_t *ts;
+	uint32_t *loser, *win; /* win: scratch for building [2 * nleaf] */
+	uint32_t nleaf; /* a power of two */
 	uint64_t seq; /* the next arrival number */
 	size_t pending; /* records taken in, not delivered */
 	/* records that reached the merge after their place in the stream had
