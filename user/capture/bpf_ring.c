@@ -222,12 +222,16 @@ static inline int before(const struct npuprof_bpf_merge *m, uint32_t a, uint32_t
 /* Ring @w's first record changed: replay its matches up to the final. */
 static inline void replay(struct npuprof_bpf_merge *m, uint32_t w)
 {
+	uint64_t wt = m->ts[w];
+
 	for (uint32_t node = (w + m->nleaf) >> 1; node; node >>= 1) {
 		uint32_t l = m->loser[node];
+		uint64_t lt = m->ts[l];
 
-		if (before(m, l, w)) {
+		if (lt < wt || (lt == wt && seq_before(m, l, w))) {
 			m->loser[node] = w;
 			w = l;
+			wt = lt;
 		}
 	}
 	m->loser[0] = w;
@@ -315,7 +319,9 @@ static int take_run(struct npuprof_bpf_merge *m, struct npuprof_bpf_mring *q, ui
 /* Take in ring @q's new records (npuprof_bpf_merge_poll). */
 static void take_in(struct npuprof_bpf_merge *m, struct npuprof_bpf_mring *q, uint64_t late_before)
 {
-	uint64_t head, p, last = q->last_ts, late = 0, dts = m->delivered_ts;
+	uint64_t head, p, last = q->last_ts, late = 0;
+	/* late: stamped before late_before or before a delivered record */
+	uint64_t late_ts = late_before > m->delivered_ts ? late_before : m->delivered_ts;
 	int have = q->shead < q->sn || q->pos < q->scanned;
 
 	if (ring_head(&q->rd, q->stored, &head) < 0 || head < q->scanned) {
@@ -346,7 +352,7 @@ static void take_in(struct npuprof_bpf_merge *m, struct npuprof_bpf_mring *q, ui
 			last = ts;
 			have = 1;
 		}
-		late += ts < late_before || ts < dts;
+		late += ts < late_ts;
 	}
 	if (take_run(m, q, p, last) < 0)
 		m->oom = 1;
@@ -408,7 +414,7 @@ long npuprof_bpf_merge_read(struct npuprof_bpf_merge *m, uint64_t horizon,
 		const struct npuprof_record *r;
 		int staged = 0;
 
-		if (ts > horizon || w >= (uint32_t)m->nring)
+		if (ts > horizon || (ts == UINT64_MAX && w >= (uint32_t)m->nring))
 			break;
 		q = &m->rings[w];
 		if (q->shead < q->sn) {
