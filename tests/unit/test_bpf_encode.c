@@ -9,6 +9,10 @@
  * Then the filters, sampling and drop accounting, against the kmod's rules,
  * and the ring protocol: wrapping, records published only by the head
  * store, a ring the programs did not write, and each tracepoint's ring.
+ * Last the merge of the rings that the engine's read() delivers from
+ * (bpf_ring.h): records kept in their slots until delivered, and the same
+ * records in the same order as the staging reader it replaced (a reference
+ * here), on random streams written into the rings by the test itself.
  *
  * This needs BPF (root, or CAP_BPF + CAP_PERFMON). A host that refuses it
  * fails these tests: they never skip.
