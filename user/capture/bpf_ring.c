@@ -199,27 +199,32 @@ static uint64_t first_seq(const struct npuprof_bpf_mring *q)
 
 /* ---- the merge: the tournament of the rings' first records --------------------- */
 
-/* Equal stamps: a ring with a record before one without, then the record
+#define NO_RING UINT32_MAX
+
+/* Leaf @i's ring has a record. */
+static int leaf_has(const struct npuprof_bpf_merge *m, uint32_t i)
+{
+	const struct npuprof_bpf_mring *q;
+
+	if (m->ring_of[i] == NO_RING)
+		return 0;
+	q = &m->rings[m->ring_of[i]];
+	return q->shead < q->sn || q->pos < q->scanned;
+}
+
+/* Equal stamps: a leaf with a record before one without, then the record
  * that arrived first. */
 static __attribute__((noinline)) int seq_before(const struct npuprof_bpf_merge *m, uint32_t a,
 						uint32_t b)
 {
-	const struct npuprof_bpf_mring *qa = &m->rings[a], *qb = &m->rings[b];
-	int ha = a < (uint32_t)m->nring && (qa->shead < qa->sn || qa->pos < qa->scanned);
-	int hb = b < (uint32_t)m->nring && (qb->shead < qb->sn || qb->pos < qb->scanned);
+	int ha = leaf_has(m, a), hb = leaf_has(m, b);
 
 	if (!ha || !hb)
 		return ha;
-	return first_seq(qa) < first_seq(qb);
+	return first_seq(&m->rings[m->ring_of[a]]) < first_seq(&m->rings[m->ring_of[b]]);
 }
 
-/* Ring @a's first record goes before ring @b's. */
-static inline int before(const struct npuprof_bpf_merge *m, uint32_t a, uint32_t b)
-{
-	return m->ts[a] != m->ts[b] ? m->ts[a] < m->ts[b] : seq_before(m, a, b);
-}
-
-/* Ring @w's first record changed: replay its matches up to the final. */
+/* Leaf @w's first record changed: replay its matches up to the final. */
 static inline void replay(struct npuprof_bpf_merge *m, uint32_t w)
 {
 	uint64_t wt = m->ts[w];
@@ -237,21 +242,29 @@ static inline void replay(struct npuprof_bpf_merge *m, uint32_t w)
 	m->loser[0] = w;
 }
 
-/* Every ring's first record, and the whole tournament. */
+/* The rings that have records, one leaf each, and the whole tournament. */
 static void tournament(struct npuprof_bpf_merge *m)
 {
-	uint32_t *win = m->win;
+	uint32_t *win = m->win, k = 0;
 
+	for (int i = 0; i < m->nring; i++)
+		if (first_ts(&m->rings[i], &m->ts[k]))
+			m->ring_of[k++] = (uint32_t)i;
+	for (m->nleaf = 1; m->nleaf < k; m->nleaf *= 2)
+		;
 	for (uint32_t i = 0; i < m->nleaf; i++) {
-		if (i >= (uint32_t)m->nring || !first_ts(&m->rings[i], &m->ts[i]))
+		if (i >= k) {
 			m->ts[i] = UINT64_MAX;
+			m->ring_of[i] = NO_RING;
+		}
 		win[m->nleaf + i] = i;
 	}
 	for (uint32_t node = m->nleaf - 1; node; node--) {
 		uint32_t a = win[2 * node], b = win[2 * node + 1];
+		int bw = m->ts[b] != m->ts[a] ? m->ts[b] < m->ts[a] : seq_before(m, b, a);
 
-		win[node] = before(m, b, a) ? b : a;
-		m->loser[node] = win[node] == a ? b : a;
+		win[node] = bw ? b : a;
+		m->loser[node] = bw ? a : b;
 	}
 	m->loser[0] = win[1];
 }
@@ -263,13 +276,16 @@ int npuprof_bpf_merge_init(struct npuprof_bpf_merge *m, struct npuprof_bpf_ring 
 {
 	memset(m, 0, sizeof(*m));
 	m->nring = ncpu * NPUPROF_BPF_NRING;
-	for (m->nleaf = 2; m->nleaf < (uint32_t)m->nring; m->nleaf *= 2)
-		;
+	uint32_t leaves = 1;
+
+	while (leaves < (uint32_t)m->nring)
+		leaves *= 2;
 	m->rings = calloc((size_t)m->nring, sizeof(*m->rings));
-	m->ts = calloc(m->nleaf, sizeof(*m->ts));
-	m->loser = calloc(m->nleaf, sizeof(*m->loser));
-	m->win = calloc(2 * (size_t)m->nleaf, sizeof(*m->win));
-	if (!m->rings || !m->ts || !m->loser || !m->win) {
+	m->ts = calloc(leaves, sizeof(*m->ts));
+	m->ring_of = calloc(leaves, sizeof(*m->ring_of));
+	m->loser = calloc(leaves, sizeof(*m->loser));
+	m->win = calloc(2 * (size_t)leaves, sizeof(*m->win));
+	if (!m->rings || !m->ts || !m->ring_of || !m->loser || !m->win) {
 		npuprof_bpf_merge_free(m);
 		return -ENOMEM;
 	}
@@ -282,6 +298,7 @@ int npuprof_bpf_merge_init(struct npuprof_bpf_merge *m, struct npuprof_bpf_ring 
 		q->pos = q->scanned = q->stored = __atomic_load_n(&q->rd.ctl->tail,
 								  __ATOMIC_ACQUIRE);
 	}
+	tournament(m);
 	return 0;
 }
 
@@ -291,6 +308,7 @@ void npuprof_bpf_merge_free(struct npuprof_bpf_merge *m)
 		free(m->rings[i].stage);
 	free(m->rings);
 	free(m->ts);
+	free(m->ring_of);
 	free(m->loser);
 	free(m->win);
 	memset(m, 0, sizeof(*m));
@@ -389,15 +407,10 @@ int npuprof_bpf_merge_add(struct npuprof_bpf_merge *m, int ring, const struct np
 
 int npuprof_bpf_merge_oldest(const struct npuprof_bpf_merge *m, uint64_t *ts)
 {
-	uint32_t w;
-
-	if (!m->loser)
+	if (!m->loser || !leaf_has(m, m->loser[0]))
 		return 0;
-	w = m->loser[0];
-	if (w >= (uint32_t)m->nring)
-		return 0;
-	*ts = m->ts[w];
-	return m->rings[w].shead < m->rings[w].sn || m->rings[w].pos < m->rings[w].scanned;
+	*ts = m->ts[m->loser[0]];
+	return 1;
 }
 
 long npuprof_bpf_merge_read(struct npuprof_bpf_merge *m, uint64_t horizon,
@@ -414,17 +427,15 @@ long npuprof_bpf_merge_read(struct npuprof_bpf_merge *m, uint64_t horizon,
 		const struct npuprof_record *r;
 		int staged = 0;
 
-		if (ts > horizon || (ts == UINT64_MAX && w >= (uint32_t)m->nring))
+		if (ts > horizon || (ts == UINT64_MAX && !leaf_has(m, w)))
 			break;
-		q = &m->rings[w];
+		q = &m->rings[m->ring_of[w]];
 		if (q->shead < q->sn) {
 			r = &q->stage[q->shead++].r;
 			staged = 1;
-		} else if (q->pos < q->scanned) {
+		} else {
 			r = slot(q, q->pos);
 			slot_advance(q);
-		} else {
-			break; /* none left (the stamp was UINT64_MAX) */
 		}
 		if (ts > dts)
 			dts = ts;

@@ -56,9 +56,9 @@ long npuprof_bpf_ring_read(const struct npuprof_bpf_ring_rd *q,
  * stage, where it is sorted in; so do the slots' records once they fill a
  * quarter of the ring (the writer keeps the rest of it) or come from more
  * polls than the merge keeps apart (NPUPROF_BPF_MERGE_POLLS). The rings'
- * first records play a tournament (a loser tree): the next record is its
- * winner's, and that ring's next record replays only the matches on its
- * path, log2 of the rings.
+ * first records play a tournament (a loser tree) among the rings that
+ * have records: the next record is its winner's, and that ring's next
+ * record replays only the matches on its path, log2 of those rings.
  */
 
 /* a staged record: its copy and its arrival number */
@@ -91,12 +91,14 @@ struct npuprof_bpf_mring {
 struct npuprof_bpf_merge {
 	struct npuprof_bpf_mring *rings; /* [nring]: ring cpu * NPUPROF_BPF_NRING + kind */
 	int nring;
-	/* a tournament of the rings' first records: ts[i] is ring i's first
-	 * stamp (UINT64_MAX: none; rings nring..nleaf-1 never have one),
-	 * loser[1..nleaf-1] the loser of each match, loser[0] the winner */
+	/* a tournament of the first records of the rings that had records at
+	 * the last poll: leaf i is ring ring_of[i] (UINT32_MAX: a leaf that
+	 * pads nleaf to a power of two), ts[i] its first stamp (UINT64_MAX:
+	 * none), loser[1..nleaf-1] the loser of each match, loser[0] the
+	 * winner */
 	uint64_t *ts;
-	uint32_t *loser, *win; /* win: scratch for building [2 * nleaf] */
-	uint32_t nleaf; /* a power of two */
+	uint32_t *ring_of, *loser, *win; /* win: scratch [2 * nleaf] */
+	uint32_t nleaf;
 	uint64_t seq; /* the next arrival number */
 	size_t pending; /* records taken in, not delivered */
 	/* records that reached the merge after their place in the stream had
