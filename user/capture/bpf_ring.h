@@ -124,7 +124,8 @@ void npuprof_bpf_merge_free(struct npuprof_bpf_merge *m);
 void npuprof_bpf_merge_poll(struct npuprof_bpf_merge *m, uint64_t late_before);
 
 /* Add a record of the reader's own (a DROP record) to ring @ring's
- * sequence, after the records taken in. 0 or -ENOMEM. */
+ * sequence, sorted in by its stamp (after the records taken in with the
+ * same stamp). 0 or -ENOMEM. */
 int npuprof_bpf_merge_add(struct npuprof_bpf_merge *m, int ring, const struct npuprof_record *r);
 
 /* The oldest record's stamp in *ts: 1, or 0 when there is none. */
