@@ -337,10 +337,10 @@ static int take_run(struct npuprof_bpf_merge *m, struct npuprof_bpf_mring *q, ui
 /* Take in ring @q's new records (npuprof_bpf_merge_poll). */
 static void take_in(struct npuprof_bpf_merge *m, struct npuprof_bpf_mring *q, uint64_t late_before)
 {
-	uint64_t head, p, last = q->last_ts, late = 0;
+	/* a record stamped before the sequence's last is out of order */
+	uint64_t head, p, last = q->shead < q->sn || q->pos < q->scanned ? q->last_ts : 0;
 	/* late: stamped before late_before or before a delivered record */
-	uint64_t late_ts = late_before > m->delivered_ts ? late_before : m->delivered_ts;
-	int have = q->shead < q->sn || q->pos < q->scanned;
+	uint64_t late_ts = late_before > m->delivered_ts ? late_before : m->delivered_ts, late = 0;
 
 	if (ring_head(&q->rd, q->stored, &head) < 0 || head < q->scanned) {
 		m->broken = 1;
@@ -354,7 +354,7 @@ static void take_in(struct npuprof_bpf_merge *m, struct npuprof_bpf_mring *q, ui
 			m->broken = 1;
 			break;
 		}
-		if (have && ts < last) {
+		if (ts < last) {
 			/* out of order: what waits in the slots is staged,
 			 * and it is sorted in */
 			if (take_run(m, q, p, last) < 0 || spill(q) < 0 ||
@@ -368,7 +368,6 @@ static void take_in(struct npuprof_bpf_merge *m, struct npuprof_bpf_mring *q, ui
 			q->polled++;
 		} else {
 			last = ts;
-			have = 1;
 		}
 		late += ts < late_ts;
 	}
