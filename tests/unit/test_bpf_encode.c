@@ -9,6 +9,10 @@
  * Then the filters, sampling and drop accounting, against the kmod's rules,
  * and the ring protocol: wrapping, records published only by the head
  * store, a ring the programs did not write, and each tracepoint's ring.
+ * Last the merge of the rings that the engine's read() delivers from
+ * (bpf_ring.h): records kept in their slots until delivered, and the same
+ * records in the same order as the staging reader it replaced (a reference
+ * here), on random streams written into the rings by the test itself.
  *
  * This needs BPF (root, or CAP_BPF + CAP_PERFMON). A host that refuses it
  * fails these tests: they never skip.
@@ -748,6 +752,413 @@ START_TEST(test_rings_per_tracepoint)
 }
 END_TEST
 
+/* ---- the merge of the rings (engine_bpf.c's read) --------------------------- */
+
+struct collect {
+	struct npuprof_record *rec;
+	int n, max, stop_at; /* stop after the stop_at-th (0: never) */
+};
+
+static int collect_one(void *ctx, const struct npuprof_record *r)
+{
+	struct collect *c = ctx;
+
+	ck_assert_int_lt(c->n, c->max);
+	c->rec[c->n++] = *r;
+	return c->stop_at && c->n == c->stop_at;
+}
+
+static long merge_read(struct npuprof_bpf_merge *m, uint64_t horizon, struct collect *c,
+		       int stop_after)
+{
+	c->n = 0;
+	c->stop_at = stop_after;
+	return npuprof_bpf_merge_read(m, horizon, collect_one, c);
+}
+
+/* The records wait in their slots until delivered: a poll takes them in
+ * without giving the slots back, a reader that stops early gives back only
+ * what it was handed and gets the rest later; the programs' rings merged by
+ * their stamps. */
+START_TEST(test_merge_keeps_until_delivered)
+{
+	struct tb_cfg c = { .ring_bytes = 1 << 16 };
+	struct tb *t = tb_open(&c);
+	struct npuprof_bpf_ring *g = t->skel->bss->ring_ctl;
+	struct npuprof_bpf_merge m;
+	struct npuprof_record got[64];
+	struct collect col = { got, 0, 64, 0 };
+	uint64_t ts;
+
+	ck_assert_int_eq(npuprof_bpf_merge_init(&m, g, t->slots, t->cpu_slots, t->ncpu), 0);
+	for (uint32_t i = 0; i < 10; i++) {
+		run_sqe(t, 0, 1, i);
+		if (i % 3 == 1)
+			run_cqe(t, 0, 1, i);
+	}
+	run_recv(t, 0, 1);
+	npuprof_bpf_merge_poll(&m, 0);
+	ck_assert_uint_eq(m.pending, 14);
+	ck_assert_uint_eq(g[0].head, 10);
+	ck_assert_uint_eq(g[0].tail, 0); /* taken in, still the reader's */
+	ck_assert_uint_eq(g[1].tail, 0);
+	ck_assert_int_eq(npuprof_bpf_merge_oldest(&m, &ts), 1);
+	/* the first five by time: three submits and one completion between */
+	ck_assert_int_eq(merge_read(&m, UINT64_MAX, &col, 5), 5);
+	ck_assert_uint_eq(g[0].tail, 4);
+	ck_assert_uint_eq(g[1].tail, 1);
+	ck_assert_uint_eq(got[0].hdr.ts, ts);
+	ck_assert_uint_eq(got[2].hdr.type, NPUPROF_REC_COMPLETE);
+	ck_assert_uint_eq(got[2].complete.task_id, 1);
+	/* a poll with nothing new changes nothing */
+	npuprof_bpf_merge_poll(&m, 0);
+	ck_assert_uint_eq(m.pending, 9);
+	/* the horizon: only what is stamped at most that far */
+	ck_assert_int_eq(merge_read(&m, got[4].hdr.ts, &col, 0), 0);
+	ts = got[4].hdr.ts;
+	run_sqe(t, 0, 1, 100);
+	npuprof_bpf_merge_poll(&m, 0);
+	ck_assert_int_eq(merge_read(&m, UINT64_MAX, &col, 0), 10);
+	for (int i = 0; i < col.n; i++) {
+		ck_assert_uint_gt(got[i].hdr.ts, ts);
+		ts = got[i].hdr.ts;
+	}
+	ck_assert_uint_eq(got[8].hdr.type, NPUPROF_REC_RECV);
+	ck_assert_uint_eq(got[9].submit.task_id, 100);
+	ck_assert_uint_eq(g[0].tail, 11);
+	ck_assert_uint_eq(g[1].tail, 3);
+	ck_assert_uint_eq(g[2].tail, 1);
+	ck_assert_uint_eq(m.pending, 0);
+	ck_assert_int_eq(npuprof_bpf_merge_oldest(&m, &ts), 0);
+	ck_assert_uint_eq(m.late, 0);
+	npuprof_bpf_merge_free(&m);
+	tb_close(t);
+}
+END_TEST
+
+/* A reference for the merge: the reader it replaced, which copied every
+ * record into a per-ring stage sorted by (ts, arrival) and delivered the
+ * oldest of all stages' first records. */
+#define REF_RINGS (2 * NPUPROF_BPF_NRING)
+#define REF_MAX 8192
+
+struct ref {
+	struct npuprof_bpf_staged st[REF_RINGS][REF_MAX];
+	int h[REF_RINGS], n[REF_RINGS];
+	uint64_t seq, late, delivered_ts;
+};
+
+static void ref_add(struct ref *f, int q, const struct npuprof_record *r)
+{
+	int i = f->n[q];
+
+	ck_assert_int_lt(f->n[q], REF_MAX);
+	while (i > f->h[q] && f->st[q][i - 1].r.hdr.ts > r->hdr.ts)
+		i--;
+	memmove(&f->st[q][i + 1], &f->st[q][i], (size_t)(f->n[q] - i) * sizeof(f->st[q][0]));
+	f->st[q][i].r = *r;
+	f->st[q][i].seq = f->seq++;
+	f->n[q]++;
+}
+
+static long ref_read(struct ref *f, uint64_t horizon, struct collect *c, int stop_after)
+{
+	c->n = 0;
+	c->stop_at = stop_after;
+	for (;;) {
+		int b = -1;
+
+		for (int q = 0; q < REF_RINGS; q++) {
+			const struct npuprof_bpf_staged *x = &f->st[q][f->h[q]], *y;
+
+			if (f->h[q] == f->n[q])
+				continue;
+			y = b < 0 ? NULL : &f->st[b][f->h[b]];
+			if (!y || x->r.hdr.ts < y->r.hdr.ts ||
+			    (x->r.hdr.ts == y->r.hdr.ts && x->seq < y->seq))
+				b = q;
+		}
+		if (b < 0 || f->st[b][f->h[b]].r.hdr.ts > horizon)
+			break;
+		if (f->st[b][f->h[b]].r.hdr.ts > f->delivered_ts)
+			f->delivered_ts = f->st[b][f->h[b]].r.hdr.ts;
+		if (collect_one(c, &f->st[b][f->h[b]++].r))
+			break;
+	}
+	return c->n;
+}
+
+/* A writer of its own for rings 0..REF_RINGS-1 (CPUs 0 and 1): records
+ * with chosen stamps, published by the head store like the programs' */
+struct syn {
+	struct tb *t;
+	struct npuprof_bpf_merge m;
+	struct npuprof_record *w; /* a writable view of the slots */
+	struct npuprof_record log[REF_RINGS][REF_MAX]; /* what each ring got */
+	int nlog[REF_RINGS], taken[REF_RINGS];
+	uint32_t id;
+};
+
+static int syn_put(struct syn *s, int q, uint64_t ts)
+{
+	struct npuprof_bpf_ring *g = &s->t->skel->bss->ring_ctl[q];
+	uint32_t n, first = npuprof_bpf_ring_place((uint32_t)q % NPUPROF_BPF_NRING, s->t->cpu_slots,
+						   &n);
+	struct npuprof_record *r;
+
+	if (g->head - __atomic_load_n(&g->tail, __ATOMIC_ACQUIRE) >= n)
+		return 0; /* full */
+	r = &s->w[(size_t)(q / NPUPROF_BPF_NRING) * s->t->cpu_slots + first + (g->head & (n - 1))];
+	memset(r, 0, sizeof(*r));
+	r->hdr.type = (uint16_t)(NPUPROF_REC_SUBMIT + q % NPUPROF_BPF_NRING);
+	r->hdr.size = NPUPROF_RECORD_SIZE;
+	r->hdr.cpu = (uint16_t)(q / NPUPROF_BPF_NRING);
+	r->hdr.tid = ++s->id;
+	r->hdr.ts = ts;
+	ck_assert_int_lt(s->nlog[q], REF_MAX);
+	s->log[q][s->nlog[q]++] = *r;
+	__atomic_store_n(&g->head, g->head + 1, __ATOMIC_RELEASE);
+	return 1;
+}
+
+/* the reference's poll: each ring's new records, ring by ring */
+static void ref_poll(struct ref *f, struct syn *s, uint64_t late_before)
+{
+	for (int q = 0; q < REF_RINGS; q++)
+		for (; s->taken[q] < s->nlog[q]; s->taken[q]++) {
+			const struct npuprof_record *r = &s->log[q][s->taken[q]];
+
+			if (r->hdr.ts < late_before || r->hdr.ts < f->delivered_ts)
+				f->late++;
+			ref_add(f, q, r);
+		}
+}
+
+/* CPU 0 and 1's rings of @ring_bytes, our writer and a merge of them */
+static struct syn *syn_open(uint64_t ring_bytes)
+{
+	struct tb_cfg c = { .ring_bytes = ring_bytes };
+	struct syn *s = calloc(1, sizeof(*s));
+	struct tb *t;
+
+	ck_assert_ptr_nonnull(s);
+	t = s->t = tb_open(&c);
+	ck_assert_int_ge(t->ncpu, 2);
+	s->w = mmap(NULL, t->slots_bytes, PROT_READ | PROT_WRITE, MAP_SHARED,
+		    bpf_map__fd(t->skel->maps.slots), 0);
+	ck_assert_ptr_ne(s->w, MAP_FAILED);
+	ck_assert_int_eq(npuprof_bpf_merge_init(&s->m, t->skel->bss->ring_ctl, t->slots,
+						t->cpu_slots, t->ncpu),
+			 0);
+	return s;
+}
+
+static void syn_close(struct syn *s)
+{
+	npuprof_bpf_merge_free(&s->m);
+	munmap(s->w, s->t->slots_bytes);
+	tb_close(s->t);
+	free(s);
+}
+
+static void check_same(const struct collect *a, const struct collect *b, long na, long nb)
+{
+	ck_assert_int_eq(na, nb);
+	ck_assert_int_eq(a->n, b->n);
+	for (int i = 0; i < a->n; i++)
+		ck_assert_msg(!memcmp(&a->rec[i], &b->rec[i], sizeof(a->rec[i])),
+			      "record %d of %d differs: ts %llu tid %u, reference ts %llu tid %u",
+			      i, a->n, (unsigned long long)a->rec[i].hdr.ts, a->rec[i].hdr.tid,
+			      (unsigned long long)b->rec[i].hdr.ts, b->rec[i].hdr.tid);
+}
+
+/*
+ * The merge delivers what the reader it replaced delivered, in its order:
+ * random streams on two CPUs' rings with equal stamps across rings (their
+ * arrival decides), records that move back in their ring (an interrupted
+ * writer), DROP records of the reader's own, polls, horizons and readers
+ * stopping early at random; in a small ring, where the slots' records are
+ * staged most of the time, and a larger one, where they stay in place.
+ */
+static void merge_vs_reference(uint64_t ring_bytes, unsigned seed, int steps)
+{
+	struct syn *s = syn_open(ring_bytes);
+	struct tb *t = s->t;
+	struct ref *f = calloc(1, sizeof(*f));
+	struct npuprof_bpf_merge *m = &s->m;
+	static struct npuprof_record ga[REF_MAX], gb[REF_MAX];
+	struct collect ca = { ga, 0, REF_MAX, 0 }, cb = { gb, 0, REF_MAX, 0 };
+	uint64_t clock = 1000000, last[REF_RINGS] = { 0 }, total = 0, written = 0;
+
+	ck_assert_ptr_nonnull(f);
+	srand(seed);
+	for (int step = 0; step < steps; step++) {
+		int what = rand() % 100, q = rand() % REF_RINGS;
+
+		if (what < 70) {
+			uint64_t ts = clock;
+
+			clock += (uint64_t)(rand() % 3); /* equal stamps too */
+			if (rand() % 10 == 0 && last[q] > 20)
+				ts = last[q] - (uint64_t)(rand() % 20); /* moved back */
+			if (syn_put(s, q, ts)) {
+				written++;
+				last[q] = ts > last[q] ? ts : last[q];
+			}
+		} else if (what < 85) {
+			uint64_t lb = clock - (uint64_t)(rand() % 40);
+
+			npuprof_bpf_merge_poll(m, lb);
+			ref_poll(f, s, lb);
+			ck_assert_int_eq(m->broken, 0);
+			ck_assert_int_eq(m->oom, 0);
+		} else if (what < 98) {
+			uint64_t h = clock - (uint64_t)(rand() % 60);
+			int stop = rand() % 4 ? 0 : 1 + rand() % 10;
+			long na = merge_read(m, h, &ca, stop), nb = ref_read(f, h, &cb, stop);
+
+			check_same(&ca, &cb, na, nb);
+			total += (uint64_t)na;
+		} else {
+			struct npuprof_record d;
+
+			memset(&d, 0, sizeof(d));
+			d.hdr.type = NPUPROF_REC_DROP;
+			d.hdr.size = NPUPROF_RECORD_SIZE;
+			d.hdr.ts = clock - (uint64_t)(rand() % 10);
+			d.hdr.tid = ++s->id;
+			ck_assert_int_eq(npuprof_bpf_merge_add(m, q, &d), 0);
+			ref_add(f, q, &d);
+			written++;
+		}
+		ck_assert_uint_eq(m->late, f->late);
+	}
+	npuprof_bpf_merge_poll(m, 0);
+	ref_poll(f, s, 0);
+	for (;;) {
+		long na = merge_read(m, UINT64_MAX, &ca, 1000),
+		     nb = ref_read(f, UINT64_MAX, &cb, 1000);
+
+		check_same(&ca, &cb, na, nb);
+		total += (uint64_t)na;
+		if (!na)
+			break;
+	}
+	ck_assert_uint_eq(total, written);
+	ck_assert_uint_eq(m->pending, 0);
+	/* every slot went back to its writer */
+	for (int q = 0; q < REF_RINGS; q++)
+		ck_assert_uint_eq(t->skel->bss->ring_ctl[q].tail, t->skel->bss->ring_ctl[q].head);
+	free(f);
+	syn_close(s);
+}
+
+START_TEST(test_merge_same_as_staging)
+{
+	merge_vs_reference(4096, 1, 20000); /* slots' records staged at a quarter */
+	merge_vs_reference(1 << 18, 2, 20000); /* in place */
+	merge_vs_reference(1 << 18, 3, 20000);
+}
+END_TEST
+
+/* Records of more polls than the merge keeps apart in the slots, with
+ * another ring's between them (so their arrival numbers do not run on):
+ * staged, with their arrival numbers, and delivered as the reference does
+ * even where the stamps are equal across rings. */
+START_TEST(test_merge_many_polls)
+{
+	struct syn *s = syn_open(1 << 20);
+	struct ref *f = calloc(1, sizeof(*f));
+	struct npuprof_bpf_merge *m = &s->m;
+	static struct npuprof_record ga[REF_MAX], gb[REF_MAX];
+	struct collect ca = { ga, 0, REF_MAX, 0 }, cb = { gb, 0, REF_MAX, 0 };
+	const int polls = 3 * NPUPROF_BPF_MERGE_POLLS;
+
+	ck_assert_ptr_nonnull(f);
+	for (int i = 0; i < polls; i++) {
+		/* ring 3's pair ties with ring 0's record of the next poll,
+		 * which arrives after it */
+		ck_assert_int_eq(syn_put(s, 0, 100 + (uint64_t)i), 1);
+		ck_assert_int_eq(syn_put(s, 3, 101 + (uint64_t)i), 1);
+		ck_assert_int_eq(syn_put(s, 3, 101 + (uint64_t)i), 1);
+		npuprof_bpf_merge_poll(m, 0);
+		ref_poll(f, s, 0);
+	}
+	ck_assert_int_gt(m->rings[0].sn, 0); /* some were staged */
+	check_same(&ca, &cb, merge_read(m, UINT64_MAX, &ca, 0), ref_read(f, UINT64_MAX, &cb, 0));
+	ck_assert_int_eq(ca.n, polls * 3);
+	ck_assert_uint_eq(ga[1].hdr.cpu, 1);
+	ck_assert_uint_eq(ga[2].hdr.cpu, 1);
+	ck_assert_uint_eq(ga[3].hdr.cpu, 0);
+	free(f);
+	syn_close(s);
+}
+END_TEST
+
+/* The records waiting in a ring's slots are staged once they fill a
+ * quarter of it, so the writer keeps room; fewer stay in place. */
+START_TEST(test_merge_fill_staged)
+{
+	struct syn *s = syn_open(4096);
+	struct tb *t = s->t;
+	struct npuprof_bpf_ring *g = t->skel->bss->ring_ctl;
+	struct npuprof_bpf_merge *m = &s->m;
+	static struct npuprof_record got[64];
+	struct collect col = { got, 0, 64, 0 };
+	uint32_t n = t->rd[0].n;
+
+	for (uint32_t i = 0; i < n / 4; i++)
+		syn_put(s, 0, 10 + i);
+	npuprof_bpf_merge_poll(m, 0);
+	ck_assert_uint_eq(g[0].tail, 0); /* a quarter: in place */
+	syn_put(s, 0, 10 + n / 4);
+	npuprof_bpf_merge_poll(m, 0);
+	ck_assert_uint_eq(g[0].tail, n / 4 + 1); /* more: staged, slots back */
+	ck_assert_uint_eq(m->rings[0].sn, n / 4 + 1);
+	for (uint32_t i = 0; i < n - 1; i++)
+		ck_assert_int_eq(syn_put(s, 0, 100 + i), 1);
+	npuprof_bpf_merge_poll(m, 0);
+	ck_assert_int_eq(merge_read(m, UINT64_MAX, &col, 0), n / 4 + n);
+	for (int i = 0; i < col.n; i++)
+		ck_assert_uint_eq(got[i].hdr.ts, i <= (int)(n / 4) ? 10 + (uint64_t)i :
+								     100 + (uint64_t)i - n / 4 - 1);
+	syn_close(s);
+}
+END_TEST
+
+/* A ring the programs did not write stops the merge (m->broken): the
+ * records before the bad one are taken in and delivered, the bad one is
+ * not; a head more than the ring ahead of the tail takes nothing. */
+START_TEST(test_merge_corrupt)
+{
+	struct syn *s = syn_open(4096);
+	struct npuprof_bpf_ring *g = s->t->skel->bss->ring_ctl;
+	struct npuprof_record got[8];
+	struct collect col = { got, 0, 8, 0 };
+	struct npuprof_bpf_merge *m = &s->m;
+
+	syn_put(s, 0, 10);
+	syn_put(s, 0, 20);
+	syn_put(s, 0, 30);
+	s->w[1].hdr.size = 0;
+	npuprof_bpf_merge_poll(m, 0);
+	ck_assert_int_eq(m->broken, 1);
+	ck_assert_uint_eq(m->pending, 1);
+	ck_assert_int_eq(merge_read(m, UINT64_MAX, &col, 0), 1);
+	ck_assert_uint_eq(got[0].hdr.ts, 10);
+	ck_assert_uint_eq(g[0].tail, 1);
+	npuprof_bpf_merge_free(m);
+
+	g[1].head = g[1].tail + s->t->rd[1].n + 1;
+	ck_assert_int_eq(npuprof_bpf_merge_init(m, g, s->t->slots, s->t->cpu_slots, s->t->ncpu), 0);
+	s->w[1].hdr.size = NPUPROF_RECORD_SIZE;
+	npuprof_bpf_merge_poll(m, 0);
+	ck_assert_int_eq(m->broken, 1);
+	ck_assert_uint_eq(m->pending, 2); /* ring 0's two, none of ring 1 */
+	syn_close(s);
+}
+END_TEST
+
 /* ---- the engine's privilege check ------------------------------------------ */
 
 #include <linux/capability.h>
@@ -840,6 +1251,11 @@ static Suite *bpf_suite(void)
 	tcase_add_test(tc, test_ring_corrupt);
 	tcase_add_test(tc, test_ring_busy);
 	tcase_add_test(tc, test_rings_per_tracepoint);
+	tcase_add_test(tc, test_merge_keeps_until_delivered);
+	tcase_add_test(tc, test_merge_same_as_staging);
+	tcase_add_test(tc, test_merge_many_polls);
+	tcase_add_test(tc, test_merge_fill_staged);
+	tcase_add_test(tc, test_merge_corrupt);
 	tcase_add_test(tc, test_engine_needs_caps);
 	tcase_add_test(tc, test_engine_options);
 	suite_add_tcase(s, tc);

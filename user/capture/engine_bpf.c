@@ -14,11 +14,12 @@
  * plain stores into an mmap-able array map, published by a head store;
  * the capture's ring size per CPU is shared among the three). A ring has
  * one writer, which never nests in itself, so it is in timestamp order.
- * read() drains the rings (bpf_ring.h's reader) into per-ring stages,
- * merges them by timestamp like the kmod reader merges its rings, and
- * holds back the last BPF_HOLDBACK_NS: a record is stamped before it is
- * written, so one stamped just before a drain may still be on its way from
- * another CPU. Once the capture is stopped everything is delivered.
+ * read() merges the rings by timestamp (bpf_ring.h's merge: the records
+ * wait in the rings' slots until delivered), like the kmod reader merges
+ * its rings, and holds back the last BPF_HOLDBACK_NS: a record is stamped
+ * before it is written, so one stamped just before a poll may still be on
+ * its way from another CPU. Once the capture is stopped everything is
+ * delivered.
  * Nothing wakes the reader: wait() polls the rings on a timer whose period
  * follows the fastest ring's rate, so that it fills to at most the
  * watermark between two polls (between BPF_POLL_MIN_NS and
@@ -56,7 +57,7 @@
  * the stream, not the millisecond since the last (a flood woke the reader
  * ten times as often as npuprof.ko's watermark does) */
 #define BPF_BATCH_NS (20ULL * 1000000)
-#define BPF_STAGE_MAX (1u << 20) /* records staged before forced delivery */
+#define BPF_STAGE_MAX (1u << 20) /* records held before forced delivery */
 #define BPF_REATTACH_NS (500ULL * 1000000)
 #define BPF_NTP 3 /* the tracepoints: bpf_tps[] */
 #define BPF_TP_ALL (NPUPROF_TP_SQE | NPUPROF_TP_CQE | NPUPROF_TP_RECV)
@@ -71,11 +72,6 @@
 #define CAP_BPF 39
 #endif
 
-struct staged {
-	struct npuprof_record r;
-	uint64_t seq; /* arrival order (a DROP record stays before its record) */
-};
-
 static const struct {
 	const char *tp;
 	uint32_t bit;
@@ -85,20 +81,9 @@ static const struct {
 	{ "recv", NPUPROF_TP_RECV },
 };
 
-/* One ring (a CPU's, of one tracepoint), and what was drained from it but
- * not delivered yet, sorted by (ts, arrival). */
-struct bring {
-	struct npuprof_bpf_ring_rd rd;
-	uint32_t cpu;
-	uint64_t polled; /* records drained since the poll period was set */
-	struct staged *stage; /* [head, n) */
-	size_t head, n, cap;
-};
-
 struct bpfeng {
 	struct npuprof_bpf *skel;
-	struct bring *rings; /* [nring] */
-	int nring; /* ncpu * NPUPROF_BPF_NRING */
+	struct npuprof_bpf_merge m; /* the rings, ncpu * NPUPROF_BPF_NRING */
 	void *slots; /* the mapped `slots` map */
 	size_t slots_bytes;
 	size_t ring_bytes; /* per CPU, its three rings */
@@ -112,17 +97,13 @@ struct bpfeng {
 	int running;
 	int final; /* stopped and drained: deliver everything */
 	int ncpu;
-	uint64_t seq;
-	int oom;
 	uint64_t last_attach; /* when missing tracepoints were last looked for */
-	/* records that reached the engine after their place in the stream had
-	 * passed: stamped more than BPF_HOLDBACK_NS before they were staged,
-	 * or older than a record already delivered (read() then gives them
-	 * out of order). The second test needs no clock of the reader: on a
-	 * VM the CPUs' clocks can disagree by more than the time between two
-	 * reads, and the reader moves between CPUs. */
-	uint64_t late;
-	uint64_t delivered_ts; /* the newest stamp read() has delivered */
+	/* m.late: records that reached the engine after their place in the
+	 * stream had passed: stamped more than BPF_HOLDBACK_NS before the poll
+	 * that found them, or older than a record already delivered (read()
+	 * then gives them out of order). The second test needs no clock of
+	 * the reader: on a VM the CPUs' clocks can disagree by more than the
+	 * time between two reads, and the reader moves between CPUs. */
 };
 
 /* ---- libbpf messages: kept for the error report, not printed ------------- */
@@ -230,113 +211,14 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-static int stage_add(struct bpfeng *b, struct bring *q, const struct npuprof_record *r)
-{
-	size_t i;
-
-	if (q->n == q->cap) {
-		if (q->head) { /* compact before growing */
-			memmove(q->stage, q->stage + q->head, (q->n - q->head) * sizeof(*q->stage));
-			q->n -= q->head;
-			q->head = 0;
-		}
-		if (q->n == q->cap) {
-			size_t n = q->cap ? 2 * q->cap : 4096;
-			struct staged *s = realloc(q->stage, n * sizeof(*s));
-
-			if (!s) {
-				b->oom = 1;
-				return -ENOMEM;
-			}
-			q->stage = s;
-			q->cap = n;
-		}
-	}
-	/* one CPU's ring is in order but for a record whose interrupt
-	 * nested in another's: it moves back a place or two */
-	i = q->n;
-	while (i > q->head && q->stage[i - 1].r.hdr.ts > r->hdr.ts)
-		i--;
-	if (i < q->n)
-		memmove(&q->stage[i + 1], &q->stage[i], (q->n - i) * sizeof(*q->stage));
-	q->stage[i].r = *r;
-	q->stage[i].seq = b->seq++;
-	q->n++;
-	return 0;
-}
-
-/* ---- the rings' reader (bpf_ring.h) ------------------------------------------ */
-
-void npuprof_bpf_ring_rd_init(struct npuprof_bpf_ring_rd *q, struct npuprof_bpf_ring *ring_ctl,
-			      const struct npuprof_record *slots, uint32_t cpu_slots, uint32_t cpu,
-			      uint32_t kind)
-{
-	uint32_t first = npuprof_bpf_ring_place(kind, cpu_slots, &q->n);
-
-	q->ctl = &ring_ctl[cpu * NPUPROF_BPF_NRING + kind];
-	q->slots = slots + (size_t)cpu * cpu_slots + first;
-}
-
-long npuprof_bpf_ring_read(const struct npuprof_bpf_ring_rd *q,
-			   int (*fn)(void *ctx, const struct npuprof_record *r), void *ctx)
-{
-	uint64_t tail = q->ctl->tail;
-	uint64_t head = __atomic_load_n(&q->ctl->head, __ATOMIC_ACQUIRE);
-	long n = 0, r = 0;
-
-	if (head < tail || head - tail > q->n)
-		return -EPROTO;
-	for (; tail < head; tail++, n++) {
-		const struct npuprof_record *rec = &q->slots[tail & (q->n - 1)];
-
-		if (rec->hdr.size != NPUPROF_RECORD_SIZE || rec->hdr.type < NPUPROF_REC_SUBMIT ||
-		    rec->hdr.type >= NPUPROF_REC_TYPE_MAX) {
-			r = -EPROTO;
-			break;
-		}
-		if (fn(ctx, rec) < 0)
-			break;
-	}
-	/* the slots go back only after the records were copied out */
-	__atomic_store_n(&q->ctl->tail, tail, __ATOMIC_RELEASE);
-	return r < 0 ? r : n;
-}
-
-/* ---- draining the rings ------------------------------------------------------ */
-
-struct consume_ctx {
-	struct bpfeng *b;
-	struct bring *q;
-	uint64_t now;
-};
-
-static int consume_one(void *ctx, const struct npuprof_record *r)
-{
-	struct consume_ctx *c = ctx;
-
-	if (r->hdr.ts + BPF_HOLDBACK_NS < c->now || r->hdr.ts < c->b->delivered_ts)
-		c->b->late++;
-	return stage_add(c->b, c->q, r);
-}
-
-/* `now` is read before the rings: a record found there was written before
- * it, so one stamped more than the window before it is late (stats). */
+/* Take in what the rings published. `now` is read before the rings: a
+ * record found there was written before it, so one stamped more than the
+ * window before it is late (stats). */
 static void rb_consume(struct bpfeng *b)
 {
-	struct consume_ctx c = { b, NULL, mono_ns() };
+	uint64_t now = mono_ns();
 
-	for (int i = 0; i < b->nring; i++) {
-		long n;
-
-		c.q = &b->rings[i];
-		n = npuprof_bpf_ring_read(&c.q->rd, consume_one, &c);
-		if (n < 0)
-			b->broken = 1;
-		else
-			c.q->polled += (uint64_t)n;
-		if (b->oom)
-			return;
-	}
+	npuprof_bpf_merge_poll(&b->m, now > BPF_HOLDBACK_NS ? now - BPF_HOLDBACK_NS : 0);
 }
 
 /* The next poll period: what lets the fastest ring since the last one
@@ -345,10 +227,10 @@ static uint64_t next_poll(struct bpfeng *b, uint64_t now)
 {
 	uint64_t peak = 0, dt = now - b->poll_t0, p;
 
-	for (int i = 0; i < b->nring; i++) {
-		if (b->rings[i].polled > peak)
-			peak = b->rings[i].polled;
-		b->rings[i].polled = 0;
+	for (int i = 0; i < b->m.nring; i++) {
+		if (b->m.rings[i].polled > peak)
+			peak = b->m.rings[i].polled;
+		b->m.rings[i].polled = 0;
 	}
 	b->poll_t0 = now;
 	p = peak ? dt / peak * b->watermark : BPF_POLL_MAX_NS;
@@ -361,25 +243,19 @@ static uint64_t next_poll(struct bpfeng *b, uint64_t now)
 
 static void rb_unmap(struct bpfeng *b)
 {
-	for (int i = 0; b->rings && i < b->nring; i++)
-		free(b->rings[i].stage);
+	npuprof_bpf_merge_free(&b->m);
 	if (b->slots)
 		munmap(b->slots, b->slots_bytes);
 	b->slots = NULL;
-	free(b->rings);
-	b->rings = NULL;
 }
 
 /* Map the rings' slots (read-only: the reader's position is in .bss) and
- * point each ring's reader at its part. */
+ * set up their merge. */
 static int rings_setup(struct npuprof_engine *e, struct bpfeng *b, uint32_t cpu_slots)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	void *p;
 
-	b->rings = calloc((size_t)b->nring, sizeof(*b->rings));
-	if (!b->rings)
-		return -ENOMEM;
 	b->slots_bytes = ((size_t)b->ncpu * cpu_slots * NPUPROF_RECORD_SIZE + (size_t)page - 1) &
 			 ~((size_t)page - 1);
 	/* populated now, so the reader does not take the page faults */
@@ -393,32 +269,11 @@ static int rings_setup(struct npuprof_engine *e, struct bpfeng *b, uint32_t cpu_
 		return r;
 	}
 	b->slots = p;
-	for (int i = 0; i < b->nring; i++) {
-		b->rings[i].cpu = (uint32_t)(i / NPUPROF_BPF_NRING);
-		npuprof_bpf_ring_rd_init(&b->rings[i].rd, b->skel->bss->ring_ctl, p, cpu_slots,
-					 b->rings[i].cpu, (uint32_t)(i % NPUPROF_BPF_NRING));
-	}
+	if (npuprof_bpf_merge_init(&b->m, b->skel->bss->ring_ctl, p, cpu_slots, b->ncpu) < 0)
+		return -ENOMEM;
 	b->poll_ns = BPF_POLL_MIN_NS;
 	b->poll_t0 = mono_ns();
 	return 0;
-}
-
-/* The oldest staged record of all rings, or NULL. */
-static struct bring *oldest(struct bpfeng *b)
-{
-	struct bring *best = NULL;
-
-	for (int c = 0; c < b->nring; c++) {
-		struct bring *q = &b->rings[c];
-
-		if (q->head == q->n)
-			continue;
-		if (!best || q->stage[q->head].r.hdr.ts < best->stage[best->head].r.hdr.ts ||
-		    (q->stage[q->head].r.hdr.ts == best->stage[best->head].r.hdr.ts &&
-		     q->stage[q->head].seq < best->stage[best->head].seq))
-			best = q;
-	}
-	return best;
 }
 
 /* Records older than this may be delivered: nothing older can still be
@@ -426,13 +281,8 @@ static struct bring *oldest(struct bpfeng *b)
 static uint64_t horizon(const struct bpfeng *b)
 {
 	uint64_t now;
-	size_t staged = 0;
 
-	if (b->final)
-		return UINT64_MAX;
-	for (int c = 0; c < b->nring; c++)
-		staged += b->rings[c].n - b->rings[c].head;
-	if (staged > BPF_STAGE_MAX)
+	if (b->final || b->m.pending > BPF_STAGE_MAX)
 		return UINT64_MAX;
 	now = mono_ns();
 	return now > BPF_HOLDBACK_NS ? now - BPF_HOLDBACK_NS : 0;
@@ -591,7 +441,6 @@ static int bpf_open(struct npuprof_engine *e, const struct npuprof_capture_opts 
 			report_load_error(e, r);
 		goto fail;
 	}
-	b->nring = b->ncpu * NPUPROF_BPF_NRING;
 	if ((r = rings_setup(e, b, cpu_slots)) < 0)
 		goto fail;
 	libbpf_set_print(old);
@@ -698,8 +547,8 @@ static void reattach(struct bpfeng *b)
  * programs are detached, so the counters are ours to change. */
 static void flush_pending_drops(struct bpfeng *b)
 {
-	for (int i = 0; i < b->nring; i++) {
-		struct bring *q = &b->rings[i];
+	for (int i = 0; i < b->m.nring; i++) {
+		struct npuprof_bpf_mring *q = &b->m.rings[i];
 		struct npuprof_record d;
 		uint64_t lost = __atomic_exchange_n(&q->rd.ctl->pending_drop, 0, __ATOMIC_RELAXED);
 
@@ -710,7 +559,7 @@ static void flush_pending_drops(struct bpfeng *b)
 		d.hdr.size = NPUPROF_RECORD_SIZE;
 		npuprof_encode_hdr(&d, mono_ns(), q->cpu, 0, 0);
 		d.drop.lost = lost;
-		stage_add(b, q, &d);
+		npuprof_bpf_merge_add(&b->m, i, &d);
 	}
 }
 
@@ -742,14 +591,11 @@ static int broken(struct npuprof_engine *e)
 	return -EPROTO;
 }
 
-/* Is the oldest staged record deliverable? */
+/* Is the oldest record taken in deliverable? */
 static int ready(struct bpfeng *b, uint64_t *oldest_ts)
 {
-	struct bring *q = oldest(b);
-
-	if (!q)
+	if (!npuprof_bpf_merge_oldest(&b->m, oldest_ts))
 		return 0;
-	*oldest_ts = q->stage[q->head].r.hdr.ts;
 	return *oldest_ts <= horizon(b);
 }
 
@@ -764,11 +610,11 @@ static int bpf_wait(struct npuprof_engine *e, int timeout_ms)
 		int have;
 
 		rb_consume(b);
-		if (b->oom)
+		if (b->m.oom)
 			return -ENOMEM;
-		if (b->broken)
+		if (b->m.broken)
 			return broken(e);
-		have = oldest(b) != NULL;
+		have = npuprof_bpf_merge_oldest(&b->m, &ots);
 		if (have && ready(b, &ots))
 			return 1;
 		now = mono_ns();
@@ -794,35 +640,20 @@ static int bpf_wait(struct npuprof_engine *e, int timeout_ms)
 	}
 }
 
-/* Deliver by merging the CPUs' stages, oldest first, up to the horizon. */
+/* Deliver the rings' records merged by time, oldest first, up to the
+ * horizon. */
 static long bpf_read(struct npuprof_engine *e, npuprof_record_fn fn, void *ctx)
 {
 	struct bpfeng *b = e->priv;
-	uint64_t h;
-	long n = 0;
+	long n;
 
 	reattach(b);
 	rb_consume(b);
-	if (b->broken)
+	if (b->m.broken)
 		return broken(e);
-	h = horizon(b);
-	for (;;) {
-		struct bring *q = oldest(b);
-		int stop;
-
-		if (!q || q->stage[q->head].r.hdr.ts > h)
-			break;
-		if (q->stage[q->head].r.hdr.ts > b->delivered_ts)
-			b->delivered_ts = q->stage[q->head].r.hdr.ts;
-		stop = fn(ctx, &q->stage[q->head++].r);
-		if (q->head == q->n)
-			q->head = q->n = 0;
-		n++;
-		if (stop)
-			break;
-	}
-	if (b->oom) {
-		b->oom = 0;
+	n = npuprof_bpf_merge_read(&b->m, horizon(b), fn, ctx);
+	if (b->m.oom) {
+		b->m.oom = 0;
 		if (!n)
 			return -ENOMEM;
 	}
@@ -841,13 +672,13 @@ static int bpf_stats(struct npuprof_engine *e, struct npuprof_stats *st)
 		st->filtered += __atomic_load_n(&cs[c].filtered, __ATOMIC_RELAXED);
 		st->sampled_out += __atomic_load_n(&cs[c].sampled_out, __ATOMIC_RELAXED);
 	}
-	for (int i = 0; i < b->nring; i++) {
-		const struct npuprof_bpf_ring *g = b->rings[i].rd.ctl;
+	for (int i = 0; i < b->m.nring; i++) {
+		const struct npuprof_bpf_ring *g = b->m.rings[i].rd.ctl;
 
 		st->written += __atomic_load_n(&g->written, __ATOMIC_RELAXED);
 		st->dropped += __atomic_load_n(&g->dropped, __ATOMIC_RELAXED);
 	}
-	st->late = b->late;
+	st->late = b->m.late;
 	st->attached = b->attached;
 	st->running = (uint32_t)b->running;
 	st->nr_cpus = (uint32_t)b->ncpu;
