@@ -29,6 +29,8 @@ if [ -x tests/vm/bench.sh ]; then
 		eval "val=\${$v:-}"
 		[ -z "$val" ] || set -- "$@" "$v=$val"
 	done
+	# one host thread per vCPU: a guest task's CPU time is its own
+	export VM_TCG_THREADS="${VM_TCG_THREADS:-multi}"
 	run ./scripts/vm.sh env "$@" tests/vm/bench.sh
 fi
 grep -q '^BENCH-FAILED' "$log" && status=1
