@@ -16,7 +16,11 @@
 # (npuprof.ko with the minimal reader tests/vm/drain.c); stat (npuprof.ko
 # with `npuprof stat` as the reader, i.e. plus the tool's own work); sample
 # (`npuprof record --sample 100`, system-wide, to a session directory);
-# flight (`npuprof flight`, the in-memory flight recorder). Extra
+# flight (`npuprof flight`, the in-memory flight recorder); kmodlayout
+# (npuprof.ko built again behind 1.5 KiB of code that is never called,
+# Makefile: kmod-layout, with the drain reader: the same probes at other
+# offsets in their pages; under TCG the difference from kmod is the code
+# layout's share of every probe measure, shown as info rows). Extra
 # engines add configurations through tests/vm/bench_*.sh, which define
 # bench_config_<name>_start/stop and append <name> to CONFIGS.
 #
@@ -56,6 +60,8 @@ OUT=${NPUPROF_RESULTS:-/tmp}
 busy() { awk '/^cpu[0-9]/{s += $8} END{printf "%.0f\n", s}' /proc/schedstat; }
 
 CONFIGS="off ftrace kmod kmodempty kmodnowrite stat sample flight"
+LAYOUT_KO=build/bench/kmod-layout/npuprof.ko
+[ -f $LAYOUT_KO ] && CONFIGS="$CONFIGS kmodlayout"
 P=/sys/module/npuprof/parameters
 bench_config_off_start() { reader=; }
 bench_config_off_stop() { :; }
@@ -77,6 +83,10 @@ bench_config_kmodempty_start() { echo empty > $P/probe_mode && bench_config_kmod
 bench_config_kmodempty_stop() { bench_config_kmod_stop; echo full > $P/probe_mode; }
 bench_config_kmodnowrite_start() { echo nowrite > $P/probe_mode && bench_config_kmod_start; }
 bench_config_kmodnowrite_stop() { bench_config_kmod_stop; echo full > $P/probe_mode; }
+# swap_npuprof KO: npuprof.ko unloaded and KO loaded in its place
+swap_npuprof() { rmmod npuprof && insmod "$1" || echo "bench: cannot load $1" >&2; }
+bench_config_kmodlayout_start() { swap_npuprof $LAYOUT_KO; bench_config_kmod_start; }
+bench_config_kmodlayout_stop() { bench_config_kmod_stop; swap_npuprof $NPUPROF_KO; }
 bench_config_stat_start() {
 	build/bin/npuprof stat --engine kmod > $OUT/stat-kmod.out 2>&1 &
 	reader=$!
@@ -255,6 +265,7 @@ result "flight recorder added CPU per task / ftrace" flight "<=" 0.3
 # the floors (issue 30): information, no target
 result "npuprof.ko empty probe added CPU per task / ftrace" kmodempty info -
 result "npuprof.ko no ring write added CPU per task / ftrace" kmodnowrite info -
+result "npuprof.ko at another code layout added CPU per task / ftrace" kmodlayout info -
 result "BPF empty probe added CPU per task / ftrace" bpfempty info -
 result "BPF no ring write added CPU per task / ftrace" bpfnowrite info -
 result "BPF no time stamp added CPU per task / ftrace" bpfnostamp info -
@@ -274,7 +285,7 @@ if [ -s $OUT/bench-off.bk ]; then
 		awk -v c="$c" '$1 == c { h[$2] += $3; t[$2] += $4 } END {
 			for (k in h) if (h[k]) printf "      %-6s %8.0f ns/hit  (%d hits)\n", k, t[k] / h[k], h[k] }' $OUT/bk-all.txt
 	done
-	for m in "kmod:npuprof.ko" "kmodnowrite:npuprof.ko no ring write" "kmodempty:npuprof.ko empty probe" \
+	for m in "kmod:npuprof.ko" "kmodnowrite:npuprof.ko no ring write" "kmodempty:npuprof.ko empty probe" "kmodlayout:npuprof.ko at another code layout" \
 		"flight:flight recorder" "bpf:BPF" "bpfnowrite:BPF no ring write" "bpfnostamp:BPF no time stamp" "bpfempty:BPF empty probe"; do
 		c=${m%%:*}
 		case " $CONFIGS " in *" $c "*) ;; *) continue ;; esac
