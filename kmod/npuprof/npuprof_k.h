@@ -73,7 +73,8 @@ void np_rings_arm(struct np_session *s);
 /*
  * Writing one record to this CPU's ring of session @s, in place:
  * np_ring_reserve() disables local interrupts (a completion interrupt may
- * otherwise nest inside a submit probe), takes the time and returns the
+ * otherwise nest inside a submit probe), takes the time (unless @stamp is
+ * false: the bench's probe_mode=nostamp, time 0) and returns the
  * slot to encode the record into, or NULL if the ring is full (the loss is
  * counted; the next record that fits is preceded by a DROP record);
  * np_ring_commit() stamps the header, publishes the record and turns the
@@ -88,7 +89,7 @@ struct np_wr {
 };
 
 static __always_inline struct npuprof_record *np_ring_reserve(
-	struct np_session *s, struct np_wr *w)
+	struct np_session *s, struct np_wr *w, bool stamp)
 {
 	struct npuprof_ring_ctrl *ctrl;
 	struct np_ring *ring;
@@ -101,7 +102,7 @@ static __always_inline struct npuprof_record *np_ring_reserve(
 	ctrl = ring->ctrl;
 	head = ctrl->head;
 	used = head - READ_ONCE(ctrl->tail);
-	w->ts = ktime_get_ns();
+	w->ts = stamp ? ktime_get_ns() : 0;
 	if (s->cfg.flags & NPUPROF_CFG_OVERWRITE) {
 		if (used > ring->mask)
 			ctrl->overwritten++;

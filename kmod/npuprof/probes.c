@@ -43,8 +43,9 @@
  * (no session is asked, nothing is counted or written); "nowrite" runs the
  * sessions' decision and the encoder, and leaves out the ring write (the
  * header's time stamp, the ring's room check, the copy, the head and the
- * wake-up). Captures are incomplete in either: never set it outside a
- * measurement.
+ * wake-up); "nostamp" writes every record without reading the clock
+ * (time 0), so the clock read's share of the ring write shows. Captures
+ * are incomplete or untimed in these: never set it outside a measurement.
  */
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -99,10 +100,11 @@ enum {
 	NP_MODE_FULL,
 	NP_MODE_EMPTY,
 	NP_MODE_NOWRITE,
+	NP_MODE_NOSTAMP,
 	NP_NMODES
 };
 static const char *const np_mode_names[NP_NMODES] = { "full", "empty",
-						      "nowrite" };
+						      "nowrite", "nostamp" };
 static int np_mode; /* NP_MODE_* */
 
 static int np_mode_set(const char *val, const struct kernel_param *kp)
@@ -128,7 +130,7 @@ static const struct kernel_param_ops np_mode_ops = {
 module_param_cb(probe_mode, &np_mode_ops, NULL, 0644);
 MODULE_PARM_DESC(
 	probe_mode,
-	"measurement only: full (default), empty (probes return at once), nowrite (no ring write)");
+	"measurement only: full (default), empty (probes return at once), nowrite (no ring write), nostamp (no clock read)");
 
 static const char *const np_tp_names[NP_NTP] = { "sqe", "cqe", "recv" };
 
@@ -457,11 +459,13 @@ static __always_inline int np_select(struct np_session **keep, u32 type,
 static __always_inline struct npuprof_record *np_begin(
 	struct np_session *s, struct np_wr *w, struct npuprof_record *scratch)
 {
-	if (unlikely(READ_ONCE(np_mode) == NP_MODE_NOWRITE)) {
+	int mode = READ_ONCE(np_mode);
+
+	if (unlikely(mode == NP_MODE_NOWRITE)) {
 		w->ring = NULL;
 		return scratch;
 	}
-	return np_ring_reserve(s, w);
+	return np_ring_reserve(s, w, likely(mode != NP_MODE_NOSTAMP));
 }
 
 static __always_inline void np_end(struct np_session *s, struct np_wr *w,

@@ -29,7 +29,8 @@
 # at once (npuprof.ko's probe_mode=empty; the BPF programs with
 # NPUPROF_BPF_PROBE_MODE=empty), and kmodnowrite / bpfnowrite, the probes'
 # decision and encoding without the ring write (probe_mode=nowrite), and
-# bpfnostamp, the BPF write without its clock read, each with the drain
+# kmodnostamp / bpfnostamp, the write without its clock read
+# (probe_mode=nostamp), each with the drain
 # reader. Their added CPU per task and its ratio to
 # ftrace's are printed as RESULT lines with op "info" (no target). The
 # reader's share: the reader process's own CPU (the sum of its threads'
@@ -59,7 +60,7 @@ OUT=${NPUPROF_RESULTS:-/tmp}
 
 busy() { awk '/^cpu[0-9]/{s += $8} END{printf "%.0f\n", s}' /proc/schedstat; }
 
-CONFIGS="off ftrace kmod kmodempty kmodnowrite stat sample flight"
+CONFIGS="off ftrace kmod kmodempty kmodnowrite kmodnostamp stat sample flight"
 LAYOUT_KO=build/bench/kmod-layout/npuprof.ko
 [ -f $LAYOUT_KO ] && CONFIGS="$CONFIGS kmodlayout"
 P=/sys/module/npuprof/parameters
@@ -83,6 +84,8 @@ bench_config_kmodempty_start() { echo empty > $P/probe_mode && bench_config_kmod
 bench_config_kmodempty_stop() { bench_config_kmod_stop; echo full > $P/probe_mode; }
 bench_config_kmodnowrite_start() { echo nowrite > $P/probe_mode && bench_config_kmod_start; }
 bench_config_kmodnowrite_stop() { bench_config_kmod_stop; echo full > $P/probe_mode; }
+bench_config_kmodnostamp_start() { echo nostamp > $P/probe_mode && bench_config_kmod_start; }
+bench_config_kmodnostamp_stop() { bench_config_kmod_stop; echo full > $P/probe_mode; }
 # swap_npuprof KO: npuprof.ko unloaded and KO loaded in its place
 swap_npuprof() { rmmod npuprof && insmod "$1" || echo "bench: cannot load $1" >&2; }
 bench_config_kmodlayout_start() { swap_npuprof $LAYOUT_KO; bench_config_kmod_start; }
@@ -186,7 +189,7 @@ drops=$(sed -n 's/^drain: \([0-9]* records, [0-9]* dropped\).*/\1/p' $OUT/drain-
 # the probes alone, timed by the kernel: ns per hit per tracepoint
 probe_times=
 if [ -w $P/probe_stats ]; then
-	for mode in full nowrite empty; do
+	for mode in full nowrite nostamp empty; do
 		echo $mode > $P/probe_mode
 		echo 1 > $P/probe_stats
 		bench_config_kmod_start
@@ -265,6 +268,7 @@ result "flight recorder added CPU per task / ftrace" flight "<=" 0.3
 # the floors (issue 30): information, no target
 result "npuprof.ko empty probe added CPU per task / ftrace" kmodempty info -
 result "npuprof.ko no ring write added CPU per task / ftrace" kmodnowrite info -
+result "npuprof.ko no time stamp added CPU per task / ftrace" kmodnostamp info -
 result "npuprof.ko at another code layout added CPU per task / ftrace" kmodlayout info -
 result "BPF empty probe added CPU per task / ftrace" bpfempty info -
 result "BPF no ring write added CPU per task / ftrace" bpfnowrite info -
@@ -285,7 +289,7 @@ if [ -s $OUT/bench-off.bk ]; then
 		awk -v c="$c" '$1 == c { h[$2] += $3; t[$2] += $4 } END {
 			for (k in h) if (h[k]) printf "      %-6s %8.0f ns/hit  (%d hits)\n", k, t[k] / h[k], h[k] }' $OUT/bk-all.txt
 	done
-	for m in "kmod:npuprof.ko" "kmodnowrite:npuprof.ko no ring write" "kmodempty:npuprof.ko empty probe" "kmodlayout:npuprof.ko at another code layout" \
+	for m in "kmod:npuprof.ko" "kmodnowrite:npuprof.ko no ring write" "kmodnostamp:npuprof.ko no time stamp" "kmodempty:npuprof.ko empty probe" "kmodlayout:npuprof.ko at another code layout" \
 		"flight:flight recorder" "bpf:BPF" "bpfnowrite:BPF no ring write" "bpfnostamp:BPF no time stamp" "bpfempty:BPF empty probe"; do
 		c=${m%%:*}
 		case " $CONFIGS " in *" $c "*) ;; *) continue ;; esac

@@ -1,7 +1,9 @@
 /*
  * drain — the cheapest possible consumer of a capture engine: count records
  * until SIGINT. The benchmark uses it to separate the capture cost (probes,
- * rings, wake-ups, reading) from what a tool does with each record.
+ * rings, wake-ups, reading) from what a tool does with each record. At
+ * the end it prints how many it read, how many the engine dropped and how
+ * many had no time (npuprof.ko's probe_mode=nostamp).
  *
  *   drain ENGINE   (kmod | bpf)
  */
@@ -19,9 +21,16 @@ static void on_int(int s)
 	stop = 1;
 }
 
+struct counts {
+	unsigned long long records, untimed; /* untimed: time 0 */
+};
+
 static int count(void *ctx, const struct npuprof_record *r)
 {
-	(*(unsigned long long *)ctx) += r->hdr.size != 0;
+	struct counts *c = ctx;
+
+	c->records += r->hdr.size != 0;
+	c->untimed += r->hdr.size != 0 && !r->hdr.ts;
 	return 0;
 }
 
@@ -31,7 +40,7 @@ int main(int argc, char **argv)
 	struct npuprof_engine *e;
 	struct npuprof_stats st;
 	char err[NPUPROF_ENGINE_ERRLEN];
-	unsigned long long n = 0;
+	struct counts n = { 0, 0 };
 
 	memset(&o, 0, sizeof(o));
 	if (npuprof_engine_open(&e, argc > 1 ? argv[1] : "kmod", &o, err, sizeof(err)) < 0 ||
@@ -48,7 +57,8 @@ int main(int argc, char **argv)
 	e->ops->read(e, count, &n);
 	memset(&st, 0, sizeof(st));
 	e->ops->stats(e, &st);
-	printf("drain: %llu records, %llu dropped\n", n, (unsigned long long)st.dropped);
+	printf("drain: %llu records, %llu dropped, %llu with time 0\n", n.records,
+	       (unsigned long long)st.dropped, n.untimed);
 	npuprof_engine_close(e);
 	return 0;
 }

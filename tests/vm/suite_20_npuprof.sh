@@ -99,9 +99,35 @@ t_probe_time() {
 	echo 0 > $P/probe_stats
 }
 
+# the bench's probe modes (probe_mode): full writes every record with its
+# time, nostamp the same records with time 0, nowrite and empty none; an
+# unknown mode is refused and full stays
+t_probe_mode() {
+	both || return 1
+	P=/sys/module/npuprof/parameters
+	for m in full nostamp nowrite empty full; do
+		echo $m > $P/probe_mode || return 1
+		$TB/drain kmod > /tmp/drain.out 2>&1 &
+		d=$!
+		sleep 1
+		build/bin/npuwork --scenario driver --steps 4 --devices 2 > /dev/null || { kill -INT $d; wait $d; return 1; }
+		kill -INT $d
+		wait $d
+		out=$(grep '^drain:' /tmp/drain.out)
+		echo "$m: $out"
+		case $m in
+		full) echo "$out" | awk '$2 >= 272 && $4 == "0" && $6 == 0 { ok = 1 } END { exit !ok }' ;;
+		nostamp) echo "$out" | awk '$2 >= 272 && $4 == "0" && $6 == $2 { ok = 1 } END { exit !ok }' ;;
+		*) echo "$out" | grep -q '^drain: 0 records' ;;
+		esac || return 1
+	done
+	! echo bogus 2> /dev/null > $P/probe_mode && [ "$(cat $P/probe_mode)" = full ]
+}
+
 run npuprof.stat t_stat
 run npuprof.stat_910b t_stat_910b
 run npuprof.probe_time t_probe_time
+run npuprof.probe_mode t_probe_mode
 run npuprof.known sh -c ". tests/vm/lib.sh; load_sim cqe_mode=0 && { loaded npuprof || insmod $NPUPROF_KO; } && $TB/capture_test -e kmod known"
 run npuprof.known_realistic cap_case known_realistic
 run npuprof.overflow cap_case overflow
