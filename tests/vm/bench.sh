@@ -80,12 +80,15 @@ bench_config_kmod_start() {
 	sleep 1
 }
 bench_config_kmod_stop() { kill -INT $reader; wait $reader; cat $OUT/drain-kmod.out; }
-bench_config_kmodempty_start() { echo empty > $P/probe_mode && bench_config_kmod_start; }
-bench_config_kmodempty_stop() { bench_config_kmod_stop; echo full > $P/probe_mode; }
-bench_config_kmodnowrite_start() { echo nowrite > $P/probe_mode && bench_config_kmod_start; }
-bench_config_kmodnowrite_stop() { bench_config_kmod_stop; echo full > $P/probe_mode; }
-bench_config_kmodnostamp_start() { echo nostamp > $P/probe_mode && bench_config_kmod_start; }
-bench_config_kmodnostamp_stop() { bench_config_kmod_stop; echo full > $P/probe_mode; }
+# the floors: npuprof.ko in probe_mode MODE with the drain reader, full after
+kmod_mode_start() { echo $1 > $P/probe_mode && bench_config_kmod_start; }
+kmod_mode_stop() { bench_config_kmod_stop; echo full > $P/probe_mode; }
+bench_config_kmodempty_start() { kmod_mode_start empty; }
+bench_config_kmodempty_stop() { kmod_mode_stop; }
+bench_config_kmodnowrite_start() { kmod_mode_start nowrite; }
+bench_config_kmodnowrite_stop() { kmod_mode_stop; }
+bench_config_kmodnostamp_start() { kmod_mode_start nostamp; }
+bench_config_kmodnostamp_stop() { kmod_mode_stop; }
 # swap_npuprof KO: npuprof.ko unloaded and KO loaded in its place
 swap_npuprof() { rmmod npuprof && insmod "$1" || echo "bench: cannot load $1" >&2; }
 bench_config_kmodlayout_start() { swap_npuprof $LAYOUT_KO; bench_config_kmod_start; }

@@ -29,8 +29,10 @@ static int count(void *ctx, const struct npuprof_record *r)
 {
 	struct counts *c = ctx;
 
-	c->records += r->hdr.size != 0;
-	c->untimed += r->hdr.size != 0 && !r->hdr.ts;
+	if (r->hdr.size) {
+		c->records++;
+		c->untimed += !r->hdr.ts;
+	}
 	return 0;
 }
 

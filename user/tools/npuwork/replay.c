@@ -570,11 +570,13 @@ uint64_t run_replay(const char *db)
 		cm = replay_apis(h, t0, base, &ncm);
 	ops = replay_hccl_ops(h, r, n, t0, base, cm, ncm, &nops);
 	sqlite3_close(h);
-	if (mono_now() > t0)
+	uint64_t ready = mono_now();
+
+	if (ready > t0)
 		fprintf(stderr,
 			"npuwork: replay: %s: set up %.3f s late: its first tasks are sent "
 			"after their time\n",
-			db, (mono_now() - t0) / 1e9);
+			db, (ready - t0) / 1e9);
 
 	for (size_t i = 0; i < n; i++) {
 		struct row *x = &r[i];
