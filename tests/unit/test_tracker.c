@@ -119,6 +119,57 @@ START_TEST(test_submit_head_progress)
 }
 END_TEST
 
+/* The report of a hang says when a record last showed the device at the
+ * head task, and that it may since hold a task behind it (those without a
+ * CQE end unseen); nothing of the kind when nothing is queued behind. */
+static char *report_of(struct tracker *t, uint64_t now)
+{
+	struct trk_hang h;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(tracker_find_hang(t, now, 500 * MS, &h), 1);
+	tracker_report(t, &h, NULL, f);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_hang_report_seen)
+{
+	struct tracker t;
+	char *rep;
+
+	open_tracker(&t);
+	/* tasks 0..5 at positions 10..15, sent while the device was still
+	 * at position 9: none of them was seen at the head */
+	for (uint32_t i = 0; i < 6; i++)
+		feed(&t, sub(i * MS, i, 9, 11 + i));
+	rep = report_of(&t, 800 * MS);
+	ck_assert_ptr_nonnull(strstr(rep, "HANG on device 0 stream 3: task 0 "));
+	ck_assert_ptr_nonnull(strstr(rep, "  not seen at it: "));
+	ck_assert_ptr_null(strstr(rep, "last seen at it"));
+	free(rep);
+	/* task 6's submit shows the device at position 14 (task 4) */
+	feed(&t, sub(810 * MS, 6, 14, 17));
+	rep = report_of(&t, 1400 * MS);
+	ck_assert_ptr_nonnull(strstr(rep, "HANG on device 0 stream 3: task 4 "));
+	ck_assert_ptr_nonnull(strstr(rep, "  last seen at it: 590 ms ago (an SQ head); "));
+	ck_assert_ptr_nonnull(strstr(rep, "queued behind it: 2 task(s): 5 "));
+	free(rep);
+	/* a CQE of task 5 with the head at 16: only task 6 is left */
+	feed(&t, cqe(1500 * MS, 5, 16));
+	ck_assert_uint_eq(only(&t)->len, 1);
+	ck_assert_uint_eq(only(&t)->head_seen, 1500 * MS);
+	rep = report_of(&t, 2100 * MS);
+	ck_assert_ptr_nonnull(strstr(rep, "HANG on device 0 stream 3: task 6 "));
+	ck_assert_ptr_null(strstr(rep, "seen at it"));
+	free(rep);
+	tracker_free(&t);
+}
+END_TEST
+
 /* an 8-deep ring, 20 tasks: positions wrap (a tail of 0 is position 7);
  * progress reported only now and then never retires a task in flight */
 START_TEST(test_ring_wrap)
@@ -368,6 +419,7 @@ Suite *unit_suite(void)
 
 	tcase_add_test(tc, test_one_cqe_retires_all);
 	tcase_add_test(tc, test_submit_head_progress);
+	tcase_add_test(tc, test_hang_report_seen);
 	tcase_add_test(tc, test_ring_wrap);
 	tcase_add_test(tc, test_newest_lap);
 	tcase_add_test(tc, test_head_at_tail);

@@ -205,6 +205,18 @@ held_task() {
 	echo "$ht"
 }
 
+# The hang report in $1 names the task held on device $2 stream $3, $4:
+# as the stream's head or, as tasks without a CQE (kernels, copies) end
+# unseen, queued behind the head it names, with the report saying the
+# device may have gone on past the head
+names_held() {
+	grep -q "HANG on device $2 stream $3: task $4 " "$1" && return 0
+	grep -q "HANG on device $2 stream $3: task " "$1" &&
+		grep -Eq "queued behind it: [0-9]+ task\(s\):( [0-9]+ [A-Z_]+,)* $4 [A-Z_]+" "$1" &&
+		grep -Eq '  (last|not) seen at it: ' "$1" &&
+		echo "held task $4 is queued behind the head the report names"
+}
+
 t_hang_stall() {
 	prod_up || return 1
 	f=/proc/trs_chan/dev0-ts0/fault
@@ -226,7 +238,7 @@ t_hang_stall() {
 	cp $PR/h.out "${NPUPROF_RESULTS:-/tmp}/hang_report.txt" 2>/dev/null
 	# caught: the 1 s threshold plus the reader's lag on a loaded host
 	[ $rc = 3 ] && [ -n "$held" ] && [ $ms -lt $((5000 * SLOW)) ] &&
-		grep -q "HANG on device 0 stream 0: task $held " $PR/h.out &&
+		names_held $PR/h.out 0 0 "$held" &&
 		grep -q 'submitted by: pid [0-9]* tid [0-9]* (npuwork)' $PR/h.out &&
 		grep -q 'queued behind it: ' $PR/h.out
 }
@@ -249,7 +261,7 @@ t_hang_acl() {
 	cp $PR/ha.out "${NPUPROF_RESULTS:-/tmp}/hang_report_acl.txt" 2>/dev/null
 	# the held task is a kernel (inside acl > launch) or, now and then, the
 	# MarkEx marker, which is launched outside any API range
-	[ $rc = 3 ] && grep -q "HANG on device 0 stream 1: task $held " $PR/ha.out &&
+	[ $rc = 3 ] && [ -n "$held" ] && names_held $PR/ha.out 0 1 "$held" &&
 		grep -Eq '  (host API: (acl|launch)|host task: PROFILER_TRACE_EX)' $PR/ha.out
 }
 

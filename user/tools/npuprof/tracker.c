@@ -145,6 +145,7 @@ static void push(struct trk_stream *s, const struct npuprof_record *r)
 put:
 	if (!s->len) {
 		s->head_since = r->hdr.ts;
+		s->head_seen = 0;
 		s->occ_since = r->hdr.ts;
 	}
 	prev = s->len ? &s->q[trk_idx(s, s->len - 1)] : NULL;
@@ -184,6 +185,7 @@ static void retire_n(struct trk_stream *s, uint32_t n, uint64_t ts)
 		s->run = s->len;
 	s->completes += n;
 	s->head_since = ts;
+	s->head_seen = 0;
 	s->last_complete = ts;
 	if (!s->len && ts > s->occ_since)
 		s->occupied_ns += ts - s->occ_since;
@@ -240,6 +242,19 @@ static void apply_head(struct trk_stream *s, uint32_t sq, uint32_t head, uint64_
 	}
 }
 
+/* A record showed the SQ head at position head: if that is the queue's
+ * head task, the device was at it at ts (it may since have gone on). */
+static void note_head(struct trk_stream *s, uint32_t sq, uint32_t head, uint64_t ts)
+{
+	const struct trk_task *k;
+
+	if (!s->len)
+		return;
+	k = &s->q[s->first];
+	if (k->sq == sq && k->pos == head)
+		s->head_seen = ts;
+}
+
 static void note_progress(struct tracker *t, const struct trk_stream *s)
 {
 	if (s->last_complete > t->last_complete_any)
@@ -258,6 +273,7 @@ void tracker_feed(struct tracker *t, const struct npuprof_record *r)
 			s->submits++;
 			apply_head(s, r->submit.sq_id, r->submit.sq_head, r->hdr.ts);
 			push(s, r);
+			note_head(s, r->submit.sq_id, r->submit.sq_head, r->hdr.ts);
 			note_progress(t, s);
 		}
 		break;
@@ -275,8 +291,10 @@ void tracker_feed(struct tracker *t, const struct npuprof_record *r)
 		/* a CQE's head is of when the device wrote it ("Cqe Dispatch",
 		 * in order with the submits); a receive may come much later,
 		 * after submits that moved the tail past that head again */
-		if (!(r->hdr.flags & NPUPROF_F_CQE_RECV))
+		if (!(r->hdr.flags & NPUPROF_F_CQE_RECV)) {
 			apply_head(s, r->complete.sq_id, r->complete.sq_head, r->hdr.ts);
+			note_head(s, r->complete.sq_id, r->complete.sq_head, r->hdr.ts);
+		}
 		note_progress(t, s);
 		break;
 	case NPUPROF_REC_DROP: t->lost += r->drop.lost; break;
@@ -443,6 +461,16 @@ void tracker_report(const struct tracker *t, const struct trk_hang *h, const cha
 		fprintf(f, "%s%u %s", i == 1 ? ": " : ", ", k->task, tracker_type_name(k->type));
 	}
 	fprintf(f, "%s\n", s->len > 9 ? ", ..." : "");
+	/* Only a CQE or a later SQ head shows a task ended, and most tasks
+	 * write no CQE: after the last record the device may have gone on
+	 * in silence (tracker.h) */
+	if (s->len > 1 && s->head_seen && h->now >= s->head_seen)
+		fprintf(f,
+			"  last seen at it: %.0f ms ago (an SQ head); tasks without a CQE (kernels, copies, notifies) end unseen, so the device may now hold one queued behind it\n",
+			(h->now - s->head_seen) / 1e6);
+	else if (s->len > 1)
+		fprintf(f,
+			"  not seen at it: no SQ head since it became the head; tasks without a CQE (kernels, copies, notifies) end unseen, so the device may hold one queued behind it\n");
 	for (const struct trk_stream *o = t->all; o; o = o->next) {
 		const struct trk_task *k;
 

@@ -47,6 +47,9 @@ struct trk_stream {
 	 * distance instead of a scan) */
 	uint32_t run;
 	uint64_t head_since; /* when q[first] became the head */
+	/* when a record last showed the SQ head at q[first] (the device was
+	 * at it then); 0: none since it became the head */
+	uint64_t head_seen;
 	uint64_t last_complete; /* ts of the last completion, 0: none */
 	uint64_t submits, completes; /* cumulative */
 	uint64_t cqes; /* CQEs written (receives not counted) */
