@@ -57,23 +57,25 @@ def main():
     extra = sum((got - want).values())
     if missing or extra:
         fails.append("TASK vs manifest: %d tasks missing, %d extra" % (missing, extra))
-    bad_type = bad_conn = bad_dur = 0
+    bad = {"task type": [], "connectionId": [], "duration": []}
     for key, items in want_detail.items():
         trows = sorted(rows.get(key, []))
         for (typ, dur, conn), row in zip(items, trows):
             start, end, rtype, rconn = row
             exp_type = "MsTx" if typ == "PROFILER_TRACE_EX" else typ
             if rtype != exp_type:
-                bad_type += 1
+                bad["task type"].append((key, exp_type, rtype))
             if rconn != conn:
-                bad_conn += 1
+                bad["connectionId"].append((key, conn, rconn))
             d = end - start
             if dur > 0 and abs(d - dur) > tol * dur + 5000:
-                bad_dur += 1
-    for name, n in (("task type", bad_type), ("connectionId", bad_conn),
-                    ("duration", bad_dur)):
-        if n:
-            fails.append("%d TASK rows with the wrong %s" % (n, name))
+                bad["duration"].append((key, dur, d))
+    for name, items in bad.items():
+        if items:
+            # the first few, (device, stream, task): wanted, got
+            fails.append("%d TASK rows with the wrong %s, e.g. %s" % (
+                len(items), name, "; ".join("%s: %s, not %s" % (k, w, g)
+                                            for k, w, g in sorted(items)[:4])))
 
     def one(sql):
         return db.execute(sql).fetchone()[0]

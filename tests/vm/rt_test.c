@@ -10,10 +10,18 @@
  *   rt_test profile DIR  runtime records under aclprofStart: API ranges,
  *                        task track, compute op, HCCL op/task, MarkEx
  *                        device marker, connectionId rules, string ids
+ *   rt_test midway DIR   a launch that profiling caught midway (started
+ *                        from inside it) leaves no half record behind
+ *   rt_test announce DIR a thread setting a device that another thread
+ *                        opened and is announcing to the profiler waits
+ *                        until the announcement is over
  * Exit 0 on success; every failed check prints its line.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <glob.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +32,7 @@
 #include "acl/acl_prof.h"
 #include "hccl/hccl.h"
 #include "cannrec.h"
+#include "profiling/aprof_pub.h"
 #include "npuprof/hostread.h"
 #include "uapi/npusim.h"
 
@@ -450,6 +459,7 @@ static int t_hccl(int nd)
 #define MAXREC 4096
 struct decoded {
 	int api, track, cop, hop, htask, hash;
+	uint64_t orphan_detail; /* CANN details the export could place nowhere */
 	struct npuprof_hostfmt_api apis[MAXREC];
 	struct npuprof_hostfmt_task_track tracks[MAXREC];
 	uint64_t hash_ids[MAXREC];
@@ -526,6 +536,7 @@ static int decode(const char *path, char *err, size_t errlen)
 	struct cann_stats cs;
 	int r = cann_decode(path, on_rec, NULL, NULL, NULL, &cs, err, errlen);
 
+	D.orphan_detail = cs.orphan_detail;
 	if (!r)
 		printf("profile: %llu CANN reports; unregistered %llu, bad payload %llu, orphan ext %llu, orphan detail %llu\n",
 		       (unsigned long long)cs.reports, (unsigned long long)cs.unregistered,
@@ -667,6 +678,142 @@ static int t_profile(const char *dir)
 	return failures;
 }
 
+/* ---- profiling switched on midway --------------------------------------------- */
+
+static aclprofConfig *g_mid_cfg;
+static int g_mid_started;
+
+/* The observer runs inside a launch, after its task was sent: starting the
+ * collection there catches that launch midway (no `launch` range, no task
+ * track, but the op info comes after the switch). */
+static void start_midway(void *ctx, const aclnpuTaskRecord *t)
+{
+	(void)ctx;
+	(void)t;
+	if (!g_mid_started++)
+		EQ(aclprofStart(g_mid_cfg), ACL_SUCCESS);
+}
+
+static int t_midway(const char *dir)
+{
+	uint32_t devs[1] = { 0 };
+	aclrtStream s;
+	char err[256];
+
+	alarm(60);
+	memset(&D, 0, sizeof(D));
+	EQ(aclInit(NULL), ACL_SUCCESS);
+	EQ(aclrtSetDevice(0), ACL_SUCCESS);
+	EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+	EQ(aclprofInit(dir, strlen(dir)), ACL_SUCCESS);
+	g_mid_cfg = aclprofCreateConfig(devs, 1, ACL_AICORE_NONE, NULL,
+					ACL_PROF_ACL_API | ACL_PROF_TASK_TIME);
+	CHECK(g_mid_cfg != NULL);
+	aclnpuSetTaskObserver(start_midway, NULL);
+	kernel(s, "early/MatMul", ACLNPU_TASK_AI_CORE, 5000);
+	aclnpuSetTaskObserver(NULL, NULL);
+	EQ(g_mid_started, 1);
+	kernel(s, "late/Add", ACLNPU_TASK_AI_VECTOR_CORE, 5000);
+	EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
+	EQ(aclprofStop(g_mid_cfg), ACL_SUCCESS);
+	aclprofDestroyConfig(g_mid_cfg);
+	EQ(aclprofFinalize(), ACL_SUCCESS);
+	EQ(decode(host_stream(dir), err, sizeof(err)), 0);
+	printf("midway: %d TASK_TRACK, %d COMPUTE_OP, %llu orphan details\n", D.track, D.cop,
+	       (unsigned long long)D.orphan_detail);
+	/* the late launch whole; of the early one nothing */
+	EQ(D.track, 1);
+	EQ(D.cop, 1);
+	if (D.cop >= 1)
+		CHECK(str(D.cops[0].name_id) && !strcmp(str(D.cops[0].name_id), "late/Add"));
+	EQ(D.orphan_detail, 0);
+	EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+	EQ(aclrtResetDeviceForce(0), ACL_SUCCESS);
+	EQ(aclFinalize(), ACL_SUCCESS);
+	return failures;
+}
+
+/* ---- one device set by two threads at once ---------------------------------- */
+
+#define ANN_DEV 3
+static atomic_int g_ann_in, g_ann_done;
+
+/* A component that takes its time to start on the device (registered
+ * after the runtime's modules, so it is told last). */
+static int32_t slow_component(uint32_t type, void *data, uint32_t len)
+{
+	const struct MsprofCommandHandle *c = data;
+
+	if (type == PROF_CTRL_SWITCH && c && len >= sizeof(*c) &&
+	    c->type == PROF_COMMANDHANDLE_TYPE_START && c->devNums == 1 &&
+	    c->devIdList[0] == ANN_DEV && !atomic_exchange(&g_ann_in, 1)) {
+		usleep(300000);
+		atomic_store(&g_ann_done, 1);
+	}
+	return 0;
+}
+
+struct second {
+	aclError ret;
+	int announced; /* the announcement was over when SetDevice returned */
+	int timed_out;
+};
+
+static void *second_setter(void *p)
+{
+	struct second *b = p;
+	uint64_t t0 = now_ns();
+
+	while (!atomic_load(&g_ann_in))
+		if (now_ns() - t0 > 10000000000ULL) {
+			b->timed_out = 1;
+			return NULL;
+		} else {
+			usleep(1000);
+		}
+	b->ret = aclrtSetDevice(ANN_DEV);
+	b->announced = atomic_load(&g_ann_done);
+	return NULL;
+}
+
+static int t_announce(const char *dir)
+{
+	uint32_t devs[1] = { ANN_DEV };
+	int32_t (*reg)(uint32_t, ProfCommandHandle) = (int32_t(*)(uint32_t, ProfCommandHandle))
+		dlsym(RTLD_DEFAULT, "MsprofRegisterCallback");
+	aclprofConfig *cfg;
+	struct second b = { 0 };
+	pthread_t th;
+
+	alarm(60);
+	CHECK(reg != NULL);
+	if (!reg)
+		return failures;
+	EQ(aclInit(NULL), ACL_SUCCESS);
+	EQ(reg(60, slow_component), 0);
+	EQ(aclprofInit(dir, strlen(dir)), ACL_SUCCESS);
+	cfg = aclprofCreateConfig(devs, 1, ACL_AICORE_NONE, NULL,
+				  ACL_PROF_ACL_API | ACL_PROF_TASK_TIME);
+	CHECK(cfg != NULL);
+	EQ(aclprofStart(cfg), ACL_SUCCESS);
+	EQ(pthread_create(&th, NULL, second_setter, &b), 0);
+	/* opens the device and announces it: the slow component holds that
+	 * for 0.3 s, while the second thread sets the same device */
+	EQ(aclrtSetDevice(ANN_DEV), ACL_SUCCESS);
+	EQ(pthread_join(th, NULL), 0);
+	printf("announce: second SetDevice %d, returned %s the announcement ended\n", b.ret,
+	       b.announced ? "after" : "before");
+	EQ(b.timed_out, 0);
+	EQ(b.ret, ACL_SUCCESS);
+	EQ(b.announced, 1);
+	EQ(aclprofStop(cfg), ACL_SUCCESS);
+	aclprofDestroyConfig(cfg);
+	EQ(aclprofFinalize(), ACL_SUCCESS);
+	EQ(aclrtResetDeviceForce(ANN_DEV), ACL_SUCCESS);
+	EQ(aclFinalize(), ACL_SUCCESS);
+	return failures;
+}
+
 int main(int argc, char **argv)
 {
 	int r;
@@ -681,11 +828,15 @@ int main(int argc, char **argv)
 		r = t_hccl(atoi(argv[2]));
 	else if (!strcmp(argv[1], "profile") && argc == 3)
 		r = t_profile(argv[2]);
+	else if (!strcmp(argv[1], "midway") && argc == 3)
+		r = t_midway(argv[2]);
+	else if (!strcmp(argv[1], "announce") && argc == 3)
+		r = t_announce(argv[2]);
 	else
 		goto usage;
 	printf("rt_test %s: %s (%d failed checks)\n", argv[1], r ? "FAIL" : "ok", r);
 	return r ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: rt_test order|errors|hccl N|profile DIR\n");
+	fprintf(stderr, "usage: rt_test order|errors|hccl N|profile DIR|midway DIR|announce DIR\n");
 	return 2;
 }

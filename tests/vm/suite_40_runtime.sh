@@ -116,6 +116,8 @@ run runtime.errors rt_case errors
 run runtime.hccl_2 rt_case hccl 2
 run runtime.hccl_4 rt_case hccl 4
 run runtime.profile_markex rt_case profile "$RT_OUT/prof"
+run runtime.profile_midway rt_case midway "$RT_OUT/midway"
+run runtime.set_device_announced rt_case announce "$RT_OUT/announce"
 run runtime.manifest t_manifest
 run runtime.seed t_seed
 run runtime.scenarios t_scenarios

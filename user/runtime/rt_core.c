@@ -139,7 +139,10 @@ aclError aclFinalize(void)
 
 /* Opens device dev with its default stream unless it is open. rt_g.lock
  * held; *opened is set when it was opened now (the caller announces it
- * once the lock is dropped). */
+ * once the lock is dropped: device_announce). A device another thread
+ * opened and is still announcing is waited for: a thread's first launch
+ * after its aclrtSetDevice is then recorded whole, never half before and
+ * half after the profiler switched the device on. */
 static aclError device_open_locked(const char *api, int dev, int *opened)
 {
 	struct rt_device *d = &rt_g.dev[dev];
@@ -150,6 +153,10 @@ static aclError device_open_locked(const char *api, int dev, int *opened)
 	drvError_t r;
 
 	*opened = 0;
+	while (d->fd >= 0 && d->announcing && !pthread_equal(d->announcer, pthread_self()))
+		pthread_cond_wait(&rt_g.announced, &rt_g.lock);
+	if (!rt_g.initialized)
+		return ACL_ERROR_UNINITIALIZE; /* finalized while it waited */
 	if (d->fd >= 0)
 		return ACL_SUCCESS;
 	r = halDeviceOpen((uint32_t)dev, &in, &out);
@@ -165,7 +172,25 @@ static aclError device_open_locked(const char *api, int dev, int *opened)
 		return ret;
 	}
 	*opened = 1;
+	d->announcing = 1;
+	d->announcer = pthread_self();
 	return ACL_SUCCESS;
+}
+
+/* Announce device dev, opened by this thread, to the profiler (without
+ * rt_g.lock: the profiler calls the components back), then let the threads
+ * waiting to set it go on. */
+static void device_announce(int dev)
+{
+	struct rt_device *d = &rt_g.dev[dev];
+
+	rtprof_set_device(dev, 1);
+	pthread_mutex_lock(&rt_g.lock);
+	if (d->announcing && pthread_equal(d->announcer, pthread_self())) {
+		d->announcing = 0;
+		pthread_cond_broadcast(&rt_g.announced);
+	}
+	pthread_mutex_unlock(&rt_g.lock);
 }
 
 static aclError check_dev_locked(const char *api, int32_t deviceId)
@@ -204,7 +229,7 @@ aclError aclrtSetDevice(int32_t deviceId)
 	}
 	pthread_mutex_unlock(&rt_g.lock);
 	if (opened)
-		rtprof_set_device(deviceId, 1);
+		device_announce(deviceId);
 	return rt_api_end(&a, ret);
 }
 
@@ -223,7 +248,7 @@ aclError rt_dev_ref(int dev, uint32_t *gen)
 	}
 	pthread_mutex_unlock(&rt_g.lock);
 	if (opened)
-		rtprof_set_device(dev, 1);
+		device_announce(dev);
 	return ret;
 }
 

@@ -127,10 +127,16 @@ struct rt_device {
 	uint32_t gen; /* bumped on every release */
 	struct rt_stream *streams;
 	struct rt_stream *dflt;
+	/* opened by thread `announcer`, which is still announcing it to the
+	 * profiler (rtprof_set_device, outside the lock): another thread
+	 * setting the device waits for rt_g.announced (rt_core.c) */
+	int announcing;
+	pthread_t announcer;
 };
 
 struct rt_global {
 	pthread_mutex_t lock; /* devices, stream/event lists and free lists */
+	pthread_cond_t announced; /* a device's announcement ended */
 	int initialized;
 	int ndev;
 	struct rt_device dev[NPUSIM_MAX_DEVICES];

@@ -100,9 +100,12 @@ aclError aclnpuLaunchOp(const aclnpuOpDesc *d, aclrtStream stream)
 	rt_api_end(&r, ret);
 	/* recorded with its task, also while a replay records no API; a task
 	 * recorded into a model run instance (rt_model.c) was not sent, and
-	 * its executions carry no op info */
+	 * its executions carry no op info. A launch that profiling caught
+	 * midway (its `launch` or its task not recorded: switched on by
+	 * another thread meanwhile) is left out whole, as its info would
+	 * belong to no call and no task. */
 	if (!ret && !s->model && !s->update && !(s->flags & ACL_STREAM_PERSISTENT) &&
-	    RT_UNLIKELY(rtprof_on(RTPROF_NODE)))
+	    RT_UNLIKELY(rtprof_on(RTPROF_NODE)) && t.time_ns && (node.on || rt_own_apis_off))
 		rtprof_compute_op(d, ki->ge_type, s->dev, s, &t);
 	rt_api_end(&node, ret);
 	return rt_api_end(&a, ret);

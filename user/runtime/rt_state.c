@@ -8,7 +8,8 @@
 
 #include "rt_internal.h"
 
-struct rt_global rt_g = { .lock = PTHREAD_MUTEX_INITIALIZER };
+struct rt_global rt_g = { .lock = PTHREAD_MUTEX_INITIALIZER,
+			  .announced = PTHREAD_COND_INITIALIZER };
 __thread int rt_cur_dev = -1;
 __thread aclError rt_last_err;
 __thread struct rt_ctx *rt_cur_ctx;
