@@ -137,6 +137,13 @@ struct NpuprofTaskExt {
 #define NPUPROF_EXT_FWK_MODULE \
 	4U /* FMK, "Adapter": hicann/runtime
                                      include/dfx/base/log_types.h */
+/* The other CANN log-module ids (the same enum) that npuprof's components
+ * register with MsprofRegisterCallback, or that libprofapi.so starts first
+ * and stops last in CANN's order: RUNTIME, ASCENDCL, GE (profapi.c). */
+#define NPUPROF_CANN_MOD_HCCL 3U
+#define NPUPROF_CANN_MOD_RUNTIME 7U
+#define NPUPROF_CANN_MOD_GE 45U
+#define NPUPROF_CANN_MOD_ASCENDCL 48U
 #define NPUPROF_EXT_NO_STRING UINT64_MAX
 #define NPUPROF_EXT_FWK_OP_TYPE 2U
 #define NPUPROF_EXT_FWK_OP_NAME "npuprof_fwk_op"

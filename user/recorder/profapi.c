@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "profiling/npuprof_ext.h"
 #include "profiling/prof_api.h"
 
 #include "aclprof_internal.h"
@@ -22,10 +23,6 @@
 #include "profapi_internal.h"
 #include "subscribe.h"
 
-/* CANN's log-module ids (include/dfx/base/log_types.h) that set the order */
-#define MOD_RUNTIME 7u
-#define MOD_GE 45u
-#define MOD_ASCENDCL 48u
 #define MAX_MODULES 64
 #define MAX_HANDLES 8
 #define INVALID_MODEL_ID 0xFFFFFFFFu
@@ -466,8 +463,10 @@ uint64_t npuprof_profapi_switch(uint64_t acl)
  * FINALIZE; the other modules after them, by id, either way. */
 static unsigned module_order(uint32_t type, const struct module **out)
 {
-	static const uint32_t first_start[] = { MOD_RUNTIME, MOD_ASCENDCL, MOD_GE };
-	static const uint32_t first_stop[] = { MOD_GE, MOD_ASCENDCL, MOD_RUNTIME };
+	static const uint32_t first_start[] = { NPUPROF_CANN_MOD_RUNTIME, NPUPROF_CANN_MOD_ASCENDCL,
+						NPUPROF_CANN_MOD_GE };
+	static const uint32_t first_stop[] = { NPUPROF_CANN_MOD_GE, NPUPROF_CANN_MOD_ASCENDCL,
+					       NPUPROF_CANN_MOD_RUNTIME };
 	const uint32_t *first = type == PROF_COMMANDHANDLE_TYPE_STOP ||
 						type == PROF_COMMANDHANDLE_TYPE_FINALIZE ?
 					first_stop :
@@ -479,8 +478,9 @@ static unsigned module_order(uint32_t type, const struct module **out)
 			if (g_mods[i].id == first[f])
 				out[n++] = &g_mods[i];
 	for (unsigned i = 0; i < g_nmods; i++)
-		if (g_mods[i].id != MOD_RUNTIME && g_mods[i].id != MOD_ASCENDCL &&
-		    g_mods[i].id != MOD_GE)
+		if (g_mods[i].id != NPUPROF_CANN_MOD_RUNTIME &&
+		    g_mods[i].id != NPUPROF_CANN_MOD_ASCENDCL &&
+		    g_mods[i].id != NPUPROF_CANN_MOD_GE)
 			out[n++] = &g_mods[i];
 	return n;
 }

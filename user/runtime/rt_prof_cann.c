@@ -69,14 +69,6 @@
 #include "profiling/prof_common.h"
 #include "rt_prof.h"
 
-/* Module ids: CANN's log-module enum (hicann/runtime
- * include/dfx/base/log_types.h:52 HCCL, :56 RUNTIME, :86 ASCENDCL). */
-enum {
-	MOD_HCCL = 3,
-	MOD_RUNTIME = 7,
-	MOD_ASCENDCL = 48,
-};
-
 /* CANN's runtime-level type ids (docs/ascend-reference.md §11.3): TS task types
  * 0..800, then the fixed ones and APIs (profiling/npuprof_ext.h). */
 #define RT_TASK_TYPE_MAX 800u
@@ -249,7 +241,7 @@ static void hccl_load(void)
 	g_hp.reg_type(MSPROF_REPORT_HCCL_NODE_LEVEL, MSPROF_REPORT_HCCL_SLAVE_TYPE, "slave");
 	g_hp.reg_type(MSPROF_REPORT_HCCL_NODE_LEVEL, MSPROF_REPORT_HCCL_NODE_BASE_TYPE,
 		      NPUPROF_CANN_HCCL_INFO_NAME);
-	g_hp.reg_callback(MOD_HCCL, hccl_command);
+	g_hp.reg_callback(NPUPROF_CANN_MOD_HCCL, hccl_command);
 }
 
 void rtprof_hccl_init(void)
@@ -420,13 +412,13 @@ __attribute__((constructor)) static void rtprof_load(void)
 
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		MsprofRegTypeInfo(fixed[i].level, fixed[i].type, fixed[i].name);
-	MsprofRegisterCallback(MOD_RUNTIME, rt_command);
+	MsprofRegisterCallback(NPUPROF_CANN_MOD_RUNTIME, rt_command);
 }
 
 void rtprof_acl_init(void)
 {
 	(void)MsprofInit(MSPROF_CTRL_INIT_DYNA, NULL, 0);
-	MsprofRegisterCallback(MOD_ASCENDCL, acl_command);
+	MsprofRegisterCallback(NPUPROF_CANN_MOD_ASCENDCL, acl_command);
 }
 
 void rtprof_acl_finalize(void)
