@@ -764,13 +764,13 @@ static void *second_setter(void *p)
 	struct second *b = p;
 	uint64_t t0 = now_ns();
 
-	while (!atomic_load(&g_ann_in))
+	while (!atomic_load(&g_ann_in)) {
 		if (now_ns() - t0 > 10000000000ULL) {
 			b->timed_out = 1;
 			return NULL;
-		} else {
-			usleep(1000);
 		}
+		usleep(1000);
+	}
 	b->ret = aclrtSetDevice(ANN_DEV);
 	b->announced = atomic_load(&g_ann_done);
 	return NULL;

@@ -464,13 +464,15 @@ void tracker_report(const struct tracker *t, const struct trk_hang *h, const cha
 	/* Only a CQE or a later SQ head shows a task ended, and most tasks
 	 * write no CQE: after the last record the device may have gone on
 	 * in silence (tracker.h) */
-	if (s->len > 1 && s->head_seen && h->now >= s->head_seen)
+	if (s->len > 1) {
+		if (s->head_seen && h->now >= s->head_seen)
+			fprintf(f, "  last seen at it: %.0f ms ago (an SQ head); ",
+				(h->now - s->head_seen) / 1e6);
+		else
+			fprintf(f, "  not seen at it: no SQ head since it became the head; ");
 		fprintf(f,
-			"  last seen at it: %.0f ms ago (an SQ head); tasks without a CQE (kernels, copies, notifies) end unseen, so the device may now hold one queued behind it\n",
-			(h->now - s->head_seen) / 1e6);
-	else if (s->len > 1)
-		fprintf(f,
-			"  not seen at it: no SQ head since it became the head; tasks without a CQE (kernels, copies, notifies) end unseen, so the device may hold one queued behind it\n");
+			"tasks without a CQE (kernels, copies, notifies) end unseen, so the device may now hold one queued behind it\n");
+	}
 	for (const struct trk_stream *o = t->all; o; o = o->next) {
 		const struct trk_task *k;
 
